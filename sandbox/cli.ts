@@ -1,0 +1,34 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+// `npm run sandbox` / `npm start`: runs the sandbox on 127.0.0.1:4010 (SANDBOX_PORT) with its data
+// in .sandbox-data/sandbox.db (SANDBOX_DB; `:memory:` keeps nothing).
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+import { startSandbox } from './server.ts';
+
+const port = Number(process.env.SANDBOX_PORT ?? 4010);
+const host = process.env.SANDBOX_HOST ?? '127.0.0.1';
+const dbPath = process.env.SANDBOX_DB ?? path.resolve(import.meta.dirname, '..', '.sandbox-data', 'sandbox.db');
+if (dbPath !== ':memory:') mkdirSync(path.dirname(dbPath), { recursive: true });
+const publicOrigin = process.env.SANDBOX_ORIGIN ?? `http://localhost:${port}`;
+
+const running = await startSandbox({ port, host, dbPath, publicOrigin, demo: process.env.SANDBOX_DEMO !== 'false' });
+const origin = running.sandbox.config.publicOrigin;
+
+console.log(`CRM sandbox listening on ${running.url} (public origin ${origin})`);
+console.log(`Data: ${dbPath}`);
+console.log('');
+console.log('Get a token and list leads:');
+console.log(`  CODE=$(curl -s -o /dev/null -w '%{redirect_url}' '${origin}/oauth/v2/auth?response_type=code&client_id=demo&redirect_uri=http://localhost/cb&scope=CRM.modules.ALL,CRM.settings.ALL&access_type=offline' | sed 's/.*code=\\([^&]*\\).*/\\1/')`);
+console.log(`  TOKEN=$(curl -s -X POST '${origin}/oauth/v2/token' -d grant_type=authorization_code -d client_id=demo -d client_secret=demo -d redirect_uri=http://localhost/cb -d code=$CODE | sed 's/.*"access_token":"\\([^"]*\\)".*/\\1/')`);
+console.log(`  curl -s '${origin}/crm/v2.1/Leads?per_page=3' -H "Authorization: Bearer $TOKEN"`);
+console.log('');
+console.log('In n8n, create a "CRM OAuth2 API" credential with accounts URL ' + origin + ', any client id and secret.');
+console.log('Press Ctrl-C to stop.');
+
+const stop = async () => {
+	await running.close();
+	process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());

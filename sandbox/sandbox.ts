@@ -1,0 +1,158 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+// The sandbox instance: store + configuration + clock + the one router with every group registered.
+// `server.ts` puts it behind node:http; tests reach it over HTTP and may read its state directly.
+import { registerGroups } from './groups/index.ts';
+import type { RecordGuard } from './records.ts';
+import { Router } from './router.ts';
+import type { Ctx } from './router.ts';
+import { seedSettings, seedDemoRecords } from './seed/seed.ts';
+import type { ModuleDef } from './seed/modules.ts';
+import { Store } from './store.ts';
+import type { UserRef } from './store.ts';
+import { formatDateTime } from './time.ts';
+
+export interface SandboxConfig {
+	/** origin returned as `api_domain` and used in echoed URIs; set by the server once it listens */
+	publicOrigin: string;
+	/** SQLite file; `:memory:` keeps nothing */
+	dbPath: string;
+	/** seed demo records on first start */
+	demo: boolean;
+	accessTokenLifetimeSec: number;
+	grantCodeLifetimeSec: number;
+	/** one extra Authorization prefix besides `Bearer` (§2.2) */
+	extraTokenPrefix: string;
+	/** OAuth issuance limits of §2.1 (off by default) */
+	oauthLimits: boolean;
+	/** maximum request body in bytes */
+	maxBodyBytes: number;
+	/** per-file upload limit (§6) */
+	maxFileBytes: number;
+	/** notification channels: default and maximum expiry, seconds (§6) */
+	channelDefaultExpirySec: number;
+	channelMaxExpirySec: number;
+	/** delivery / callback retry delays in ms: attempts = length (§9.5) */
+	deliveryRetryDelaysMs: number[];
+	deliveryTimeoutMs: number;
+	/** job state machines advance one state per interval (§8) */
+	jobStepMs: number;
+	tagsPerRecord: number;
+	tagsPerModule: number;
+	/** free-form knobs for groups (limits, feature switches) */
+	knobs: Record<string, unknown>;
+}
+
+export const DEFAULT_CONFIG: SandboxConfig = {
+	publicOrigin: 'http://localhost:4010',
+	dbPath: ':memory:',
+	demo: true,
+	accessTokenLifetimeSec: 3600,
+	grantCodeLifetimeSec: 600,
+	extraTokenPrefix: 'Crm-oauthtoken',
+	oauthLimits: false,
+	maxBodyBytes: 64 * 1024 * 1024,
+	maxFileBytes: 20 * 1024 * 1024,
+	channelDefaultExpirySec: 3600,
+	channelMaxExpirySec: 86400,
+	deliveryRetryDelaysMs: [0, 1000, 2000],
+	deliveryTimeoutMs: 10_000,
+	jobStepMs: 1000,
+	tagsPerRecord: 10,
+	tagsPerModule: 100,
+	knobs: {},
+};
+
+export interface LoggedRequest {
+	method: string;
+	url: string;
+	status: number;
+	at: number;
+}
+
+/** A forced answer for the next matching requests (test hook; §7 "a switch forcing 429"). */
+export interface ForcedFault {
+	status: number;
+	code: string;
+	remaining: number;
+	/** only requests whose path contains this text */
+	pathIncludes?: string;
+}
+
+export class Sandbox {
+	readonly config: SandboxConfig;
+	readonly store: Store;
+	readonly router = new Router();
+	readonly requests: LoggedRequest[] = [];
+	readonly faults: ForcedFault[] = [];
+	/** hooks that may refuse record updates (blueprint, locks); see records.ts */
+	readonly recordGuards: RecordGuard[] = [];
+	/** added to the wall clock: tests move time forward to expire tokens and channels */
+	clockOffsetMs = 0;
+	private timers = new Set<ReturnType<typeof setTimeout>>();
+	private closing = false;
+
+	constructor(config: Partial<SandboxConfig> = {}) {
+		this.config = { ...DEFAULT_CONFIG, ...config, knobs: { ...DEFAULT_CONFIG.knobs, ...config.knobs } };
+		this.store = new Store(this.config.dbPath);
+		if (!this.store.getMeta('seeded')) {
+			this.store.transaction(() => {
+				seedSettings(this);
+				if (this.config.demo) seedDemoRecords(this);
+				this.store.setMeta('seeded', new Date().toISOString());
+			});
+		}
+		registerGroups(this.router, this);
+	}
+
+	now(): number {
+		return Date.now() + this.clockOffsetMs;
+	}
+
+	/** DateTime in the organisation's time zone (sandbox: UTC, `+00:00`) */
+	formatTime(ms: number = this.now()): string {
+		return formatDateTime(ms, 0);
+	}
+
+	/** The module definitions as currently stored (metadata updates included). */
+	modules(): ModuleDef[] {
+		return this.store.docs<ModuleDef>('modules');
+	}
+
+	/** Case-insensitive module lookup (§3.10); undefined when unknown. */
+	module(name: string): ModuleDef | undefined {
+		const lower = name.toLowerCase();
+		return this.modules().find((m) => m.api_name.toLowerCase() === lower);
+	}
+
+	/** The user a request acts as (the token's user, else the admin). */
+	user(ctx?: Pick<Ctx, 'token'>): UserRef {
+		const id = ctx?.token?.userId;
+		const users = this.store.docs<{ id: string; full_name: string; email: string }>('users');
+		const user = users.find((u) => u.id === id) ?? users[0];
+		return { id: user.id, name: user.full_name, email: user.email };
+	}
+
+	/** setTimeout that is cleared when the sandbox closes (jobs, deliveries, retries). */
+	later(ms: number, fn: () => void | Promise<void>): void {
+		if (this.closing) return;
+		const timer = setTimeout(() => {
+			this.timers.delete(timer);
+			if (this.closing) return;
+			void Promise.resolve()
+				.then(fn)
+				.catch((error) => console.error('[sandbox] background task failed:', error));
+		}, ms);
+		this.timers.add(timer);
+	}
+
+	close(): void {
+		this.closing = true;
+		for (const timer of this.timers) clearTimeout(timer);
+		this.timers.clear();
+		this.store.close();
+	}
+
+	get isClosing(): boolean {
+		return this.closing;
+	}
+}

@@ -1,0 +1,327 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+// The one store of the sandbox, on Node's built-in SQLite (a file, or `:memory:`).
+// Records live in one table (module, id, seq, JSON data); every other entity (settings, tokens,
+// channels, jobs, files, ...) is a JSON document in a named collection. Store methods answer
+// `undefined` for "absent" and leave HTTP to the group modules. Every record change is published
+// as a ChangeEvent, which feeds notification deliveries.
+import { DatabaseSync } from 'node:sqlite';
+
+export type Json = Record<string, unknown>;
+
+export interface UserRef {
+	id: string;
+	name: string;
+	email?: string;
+}
+
+export type ChangeOperation = 'insert' | 'update' | 'delete';
+
+export interface RecordChange {
+	id: string;
+	/** field API names changed (update) or set (insert) */
+	fields: string[];
+	values: Json;
+}
+
+export interface ChangeEvent {
+	module: string;
+	operation: ChangeOperation;
+	changes: RecordChange[];
+	/** made through a related-record operation (link, delink, related update) */
+	related?: boolean;
+	/** API version the originating request used */
+	v?: string;
+}
+
+export interface StoredRecord extends Json {
+	id: string;
+}
+
+export interface DeletedEntry {
+	id: string;
+	module: string;
+	display_name: string;
+	type: 'recycle' | 'permanent';
+	deleted_time: number;
+	deleted_by: UserRef;
+	created_by: UserRef;
+}
+
+export interface ListOptions {
+	offset?: number;
+	limit?: number;
+	ids?: string[];
+	sortBy?: string;
+	sortOrder?: 'asc' | 'desc';
+	modifiedSince?: number;
+}
+
+const ID_PREFIX = '4876876';
+
+export class Store {
+	readonly db: DatabaseSync;
+	private listeners: Array<(event: ChangeEvent) => void> = [];
+	private batchDepth = 0;
+	private pending: ChangeEvent[] = [];
+
+	constructor(path = ':memory:') {
+		this.db = new DatabaseSync(path);
+		this.db.exec(`
+			PRAGMA journal_mode = WAL;
+			PRAGMA synchronous = NORMAL;
+			CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+			CREATE TABLE IF NOT EXISTS records (
+				id TEXT PRIMARY KEY, module TEXT NOT NULL, seq INTEGER NOT NULL,
+				modified INTEGER NOT NULL, data TEXT NOT NULL);
+			CREATE INDEX IF NOT EXISTS records_module_seq ON records (module, seq);
+			CREATE TABLE IF NOT EXISTS deleted (
+				id TEXT PRIMARY KEY, module TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL);
+			CREATE INDEX IF NOT EXISTS deleted_module ON deleted (module, seq);
+			CREATE TABLE IF NOT EXISTS docs (
+				coll TEXT NOT NULL, id TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL,
+				PRIMARY KEY (coll, id));
+			CREATE INDEX IF NOT EXISTS docs_coll_seq ON docs (coll, seq);
+		`);
+	}
+
+	close(): void {
+		this.db.close();
+	}
+
+	// ---- ids and meta -------------------------------------------------------------------------
+
+	getMeta(key: string): string | undefined {
+		const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+		return row?.value;
+	}
+
+	setMeta(key: string, value: string): void {
+		this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+	}
+
+	private counter(name: string, start: number): number {
+		const next = Number(this.getMeta(name) ?? start) + 1;
+		this.setMeta(name, String(next));
+		return next;
+	}
+
+	/** 19-digit numeric string id, never a JS number (ids exceed 2^53 on the wire, §3.1). */
+	nextId(): string {
+		return ID_PREFIX + String(this.counter('id_counter', 611_000)).padStart(12, '0');
+	}
+
+	private nextSeq(): number {
+		return this.counter('seq_counter', 0);
+	}
+
+	// ---- transactions and change events ------------------------------------------------------
+
+	/** Runs fn in one SQLite transaction; change events are published after commit. */
+	transaction<T>(fn: () => T): T {
+		const outer = this.batchDepth === 0;
+		this.batchDepth++;
+		if (outer) this.db.exec('BEGIN');
+		try {
+			const result = fn();
+			if (outer) this.db.exec('COMMIT');
+			return result;
+		} catch (error) {
+			if (outer) {
+				this.db.exec('ROLLBACK');
+				this.pending = [];
+			}
+			throw error;
+		} finally {
+			this.batchDepth--;
+			if (outer) this.flush();
+		}
+	}
+
+	onChange(listener: (event: ChangeEvent) => void): () => void {
+		this.listeners.push(listener);
+		return () => {
+			this.listeners = this.listeners.filter((l) => l !== listener);
+		};
+	}
+
+	/** Queues a change; one event per module and operation per transaction (one delivery per request, §9.4). */
+	emit(event: ChangeEvent): void {
+		const same = this.pending.find(
+			(e) => e.module === event.module && e.operation === event.operation && !!e.related === !!event.related,
+		);
+		if (same) same.changes.push(...event.changes);
+		else this.pending.push({ ...event, changes: [...event.changes] });
+		if (this.batchDepth === 0) this.flush();
+	}
+
+	private flush(): void {
+		const events = this.pending;
+		this.pending = [];
+		for (const event of events) for (const listener of this.listeners) listener(event);
+	}
+
+	// ---- records -----------------------------------------------------------------------------
+
+	getRecord(module: string, id: string): StoredRecord | undefined {
+		const row = this.db.prepare('SELECT data FROM records WHERE module = ? AND id = ?').get(module, id) as
+			| { data: string }
+			| undefined;
+		return row ? (JSON.parse(row.data) as StoredRecord) : undefined;
+	}
+
+	/** Finds a record by any module, for lookups whose target module is not fixed. */
+	getRecordAnyModule(id: string): { module: string; record: StoredRecord } | undefined {
+		const row = this.db.prepare('SELECT module, data FROM records WHERE id = ?').get(id) as
+			| { module: string; data: string }
+			| undefined;
+		return row ? { module: row.module, record: JSON.parse(row.data) as StoredRecord } : undefined;
+	}
+
+	findRecordBy(module: string, field: string, value: unknown): StoredRecord | undefined {
+		const row = this.db
+			.prepare(`SELECT data FROM records WHERE module = ? AND json_extract(data, ?) = ? ORDER BY seq LIMIT 1`)
+			.get(module, `$."${field}"`, value as string) as { data: string } | undefined;
+		return row ? (JSON.parse(row.data) as StoredRecord) : undefined;
+	}
+
+	/** Case-insensitive match on a text field (duplicate checks on Email and names). */
+	findRecordByText(module: string, field: string, value: string): StoredRecord | undefined {
+		const row = this.db
+			.prepare(`SELECT data FROM records WHERE module = ? AND lower(json_extract(data, ?)) = lower(?) ORDER BY seq LIMIT 1`)
+			.get(module, `$."${field}"`, value) as { data: string } | undefined;
+		return row ? (JSON.parse(row.data) as StoredRecord) : undefined;
+	}
+
+	countRecords(module: string, modifiedSince?: number): number {
+		const row = (
+			modifiedSince === undefined
+				? this.db.prepare('SELECT count(*) AS n FROM records WHERE module = ?').get(module)
+				: this.db.prepare('SELECT count(*) AS n FROM records WHERE module = ? AND modified > ?').get(module, modifiedSince)
+		) as { n: number };
+		return row.n;
+	}
+
+	listRecords(module: string, options: ListOptions = {}): StoredRecord[] {
+		const where = ['module = ?'];
+		const args: Array<string | number> = [module];
+		if (options.ids) {
+			where.push(`id IN (${options.ids.map(() => '?').join(',')})`);
+			args.push(...options.ids);
+		}
+		if (options.modifiedSince !== undefined) {
+			where.push('modified > ?');
+			args.push(options.modifiedSince);
+		}
+		let order = 'seq ASC';
+		if (options.sortBy) {
+			order = `json_extract(data, ?) ${options.sortOrder === 'asc' ? 'ASC' : 'DESC'}, seq ASC`;
+		}
+		const sql = `SELECT data FROM records WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`;
+		if (options.sortBy) args.push(`$."${options.sortBy}"`);
+		args.push(options.limit ?? -1, options.offset ?? 0);
+		return (this.db.prepare(sql).all(...args) as Array<{ data: string }>).map((r) => JSON.parse(r.data) as StoredRecord);
+	}
+
+	/** Iterates a module's records in insertion order without loading them all at once. */
+	*iterateRecords(module: string, batch = 5000): Generator<StoredRecord> {
+		let lastSeq = -1;
+		const stmt = this.db.prepare('SELECT seq, data FROM records WHERE module = ? AND seq > ? ORDER BY seq LIMIT ?');
+		for (;;) {
+			const rows = stmt.all(module, lastSeq, batch) as Array<{ seq: number; data: string }>;
+			if (rows.length === 0) return;
+			for (const row of rows) yield JSON.parse(row.data) as StoredRecord;
+			lastSeq = rows[rows.length - 1].seq;
+		}
+	}
+
+	latestModified(module: string): number | undefined {
+		const row = this.db.prepare('SELECT max(modified) AS m FROM records WHERE module = ?').get(module) as { m: number | null };
+		const deleted = this.db
+			.prepare(`SELECT max(json_extract(data, '$.deleted_time')) AS m FROM deleted WHERE module = ?`)
+			.get(module) as { m: number | null };
+		const m = Math.max(row.m ?? 0, deleted.m ?? 0);
+		return m === 0 ? undefined : m;
+	}
+
+	/** Inserts a record whose system fields the caller already set (id, times, users). */
+	insertRecord(module: string, record: StoredRecord, modified: number, v?: string): StoredRecord {
+		this.db
+			.prepare('INSERT INTO records (id, module, seq, modified, data) VALUES (?, ?, ?, ?, ?)')
+			.run(record.id, module, this.nextSeq(), modified, JSON.stringify(record));
+		this.emit({ module, operation: 'insert', v, changes: [{ id: record.id, fields: Object.keys(record), values: record }] });
+		return record;
+	}
+
+	/** Replaces a record's data; publishes the fields whose values changed. */
+	replaceRecord(
+		module: string,
+		record: StoredRecord,
+		modified: number,
+		changed: Json,
+		options: { v?: string; related?: boolean; silent?: boolean } = {},
+	): StoredRecord {
+		this.db
+			.prepare('UPDATE records SET data = ?, modified = ? WHERE module = ? AND id = ?')
+			.run(JSON.stringify(record), modified, module, record.id);
+		if (!options.silent) {
+			this.emit({
+				module,
+				operation: 'update',
+				v: options.v,
+				related: options.related,
+				changes: [{ id: record.id, fields: Object.keys(changed), values: changed }],
+			});
+		}
+		return record;
+	}
+
+	deleteRecord(module: string, id: string, entry: DeletedEntry, v?: string): boolean {
+		const existing = this.getRecord(module, id);
+		if (!existing) return false;
+		this.db.prepare('DELETE FROM records WHERE module = ? AND id = ?').run(module, id);
+		this.db
+			.prepare('INSERT OR REPLACE INTO deleted (id, module, seq, data) VALUES (?, ?, ?, ?)')
+			.run(id, module, this.nextSeq(), JSON.stringify(entry));
+		this.emit({ module, operation: 'delete', v, changes: [{ id, fields: [], values: {} }] });
+		return true;
+	}
+
+	listDeleted(module: string, type: 'all' | 'recycle' | 'permanent', since?: number): DeletedEntry[] {
+		const rows = this.db.prepare('SELECT data FROM deleted WHERE module = ? ORDER BY seq DESC').all(module) as Array<{
+			data: string;
+		}>;
+		return rows
+			.map((r) => JSON.parse(r.data) as DeletedEntry)
+			.filter((e) => (type === 'all' || e.type === type) && (since === undefined || e.deleted_time > since));
+	}
+
+	// ---- documents ---------------------------------------------------------------------------
+
+	doc<T = Json>(coll: string, id: string): T | undefined {
+		const row = this.db.prepare('SELECT data FROM docs WHERE coll = ? AND id = ?').get(coll, id) as { data: string } | undefined;
+		return row ? (JSON.parse(row.data) as T) : undefined;
+	}
+
+	docs<T = Json>(coll: string): T[] {
+		return (this.db.prepare('SELECT data FROM docs WHERE coll = ? ORDER BY seq').all(coll) as Array<{ data: string }>).map(
+			(r) => JSON.parse(r.data) as T,
+		);
+	}
+
+	putDoc(coll: string, id: string, data: unknown): void {
+		const existing = this.db.prepare('SELECT seq FROM docs WHERE coll = ? AND id = ?').get(coll, id) as { seq: number } | undefined;
+		if (existing) {
+			this.db.prepare('UPDATE docs SET data = ? WHERE coll = ? AND id = ?').run(JSON.stringify(data), coll, id);
+		} else {
+			this.db.prepare('INSERT INTO docs (coll, id, seq, data) VALUES (?, ?, ?, ?)').run(coll, id, this.nextSeq(), JSON.stringify(data));
+		}
+	}
+
+	deleteDoc(coll: string, id: string): boolean {
+		return Number(this.db.prepare('DELETE FROM docs WHERE coll = ? AND id = ?').run(coll, id).changes) > 0;
+	}
+
+	clearDocs(coll: string): void {
+		this.db.prepare('DELETE FROM docs WHERE coll = ?').run(coll);
+	}
+}
