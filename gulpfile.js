@@ -11,5 +11,8 @@ function copyIcons() {
 
 	const credSource = path.resolve('credentials', '**', '*.{png,svg}');
 	const credDestination = path.resolve('dist', 'credentials');
-	return src(credSource, { encoding: false }).pipe(dest(credDestination));
+	src(credSource, { encoding: false }).pipe(dest(credDestination));
+
+	// shared icons: nodes and the credential reference them as ../icons or ../../icons
+	return src(path.resolve('icons', '*.{png,svg}'), { encoding: false }).pipe(dest(path.resolve('dist', 'icons')));
 }

@@ -230,6 +230,13 @@ function duplicateOf(sandbox: Sandbox, module: ModuleDef, changes: Json, selfId?
 	return undefined;
 }
 
+/** `{name, id}` of a user in a success item's details (§11.3). */
+function userOf(value: unknown): unknown {
+	if (!value || typeof value !== 'object') return value;
+	const { name, id } = value as Json;
+	return { name, id };
+}
+
 function successItem(record: StoredRecord, action: 'insert' | 'update', message: string, duplicateField: string | null): Json {
 	return {
 		code: 'SUCCESS',
@@ -237,10 +244,10 @@ function successItem(record: StoredRecord, action: 'insert' | 'update', message:
 		action,
 		details: {
 			Modified_Time: record.Modified_Time,
-			Modified_By: record.Modified_By,
+			Modified_By: userOf(record.Modified_By),
 			Created_Time: record.Created_Time,
 			id: record.id,
-			Created_By: record.Created_By,
+			Created_By: userOf(record.Created_By),
 		},
 		message,
 		status: 'success',

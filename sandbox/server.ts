@@ -47,6 +47,17 @@ function splitRoot(pathname: string): { root: Root; v: Version; path: string } |
 
 const JSON_TYPE = 'application/json;charset=UTF-8';
 
+/**
+ * JSON.parse reviver: integers beyond 2^53 (19-digit ids sent as JSON numbers, §3.1) keep their
+ * exact digits as strings instead of being rounded.
+ */
+function keepBigIntegers(_key: string, value: unknown, context?: { source?: string }): unknown {
+	if (typeof value === 'number' && !Number.isSafeInteger(value) && context?.source && /^-?\d+$/.test(context.source)) {
+		return context.source;
+	}
+	return value;
+}
+
 function send(res: ServerResponse, reply: Reply): number {
 	const status = reply.status ?? 200;
 	const headers: Record<string, string> = { ...reply.headers };
@@ -133,7 +144,7 @@ async function respond(sandbox: Sandbox, req: IncomingMessage, url: URL): Promis
 				throw HttpError.invalidData({}, 'the request body is not JSON');
 			}
 			try {
-				const value: unknown = JSON.parse(rawBody.toString('utf8'));
+				const value: unknown = JSON.parse(rawBody.toString('utf8'), keepBigIntegers);
 				if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
 				parsed = value as Json;
 			} catch {

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error */
 // The one store of the sandbox, on Node's built-in SQLite (a file, or `:memory:`).
 // Records live in one table (module, id, seq, JSON data); every other entity (settings, tokens,
 // channels, jobs, files, ...) is a JSON document in a named collection. Store methods answer
@@ -57,6 +57,12 @@ export interface ListOptions {
 }
 
 const ID_PREFIX = '4876876';
+
+/**
+ * Change times are kept at whole seconds: DateTime values on the wire have no fraction (§4), so
+ * If-Modified-Since comparisons must not see a change "after" the Modified_Time a client read (§3.7).
+ */
+const toSecond = (ms: number): number => Math.floor(ms / 1000) * 1000;
 
 export class Store {
 	readonly db: DatabaseSync;
@@ -239,7 +245,7 @@ export class Store {
 		const deleted = this.db
 			.prepare(`SELECT max(json_extract(data, '$.deleted_time')) AS m FROM deleted WHERE module = ?`)
 			.get(module) as { m: number | null };
-		const m = Math.max(row.m ?? 0, deleted.m ?? 0);
+		const m = toSecond(Math.max(row.m ?? 0, deleted.m ?? 0));
 		return m === 0 ? undefined : m;
 	}
 
@@ -247,7 +253,7 @@ export class Store {
 	insertRecord(module: string, record: StoredRecord, modified: number, v?: string): StoredRecord {
 		this.db
 			.prepare('INSERT INTO records (id, module, seq, modified, data) VALUES (?, ?, ?, ?, ?)')
-			.run(record.id, module, this.nextSeq(), modified, JSON.stringify(record));
+			.run(record.id, module, this.nextSeq(), toSecond(modified), JSON.stringify(record));
 		this.emit({ module, operation: 'insert', v, changes: [{ id: record.id, fields: Object.keys(record), values: record }] });
 		return record;
 	}
@@ -262,7 +268,7 @@ export class Store {
 	): StoredRecord {
 		this.db
 			.prepare('UPDATE records SET data = ?, modified = ? WHERE module = ? AND id = ?')
-			.run(JSON.stringify(record), modified, module, record.id);
+			.run(JSON.stringify(record), toSecond(modified), module, record.id);
 		if (!options.silent) {
 			this.emit({
 				module,
@@ -292,7 +298,7 @@ export class Store {
 		}>;
 		return rows
 			.map((r) => JSON.parse(r.data) as DeletedEntry)
-			.filter((e) => (type === 'all' || e.type === type) && (since === undefined || e.deleted_time > since));
+			.filter((e) => (type === 'all' || e.type === type) && (since === undefined || toSecond(e.deleted_time) > since));
 	}
 
 	// ---- documents ---------------------------------------------------------------------------

@@ -143,7 +143,8 @@ export function registerRecords(router: Router, sandbox: Sandbox): void {
 		}
 		const existing = findRecord(sandbox, module, String(idKey), external);
 		if (!existing) return errorItem('INVALID_DATA', { id: String(idKey) }, 'the id given seems to be invalid');
-		const { id: _ignored, ...changes } = input;
+		const changes = { ...input };
+		delete changes.id;
 		if (external.field) delete changes[external.field];
 		return updateRecord(sandbox, module, existing, changes, writeOptions(ctx, index, external)).body;
 	};

@@ -10,8 +10,19 @@ import { MODULES } from './modules.ts';
 
 export type Seeder = (sandbox: Sandbox) => void;
 
-/** Settings seeders of other groups (roles, pipelines, currencies, ...), run after the core ones. */
-export const SETTINGS_SEEDERS: Seeder[] = [];
+/**
+ * Seeds a group's own data once per database: groups call it from their register function
+ * (e.g. `seedOnce(sandbox, 'pipelines', seedPipelines)`), so a file-backed store is seeded on
+ * first start only and keeps its changes across restarts.
+ */
+export function seedOnce(sandbox: Sandbox, name: string, seeder: Seeder): void {
+	const key = `seeded:${name}`;
+	if (sandbox.store.getMeta(key)) return;
+	sandbox.store.transaction(() => {
+		seeder(sandbox);
+		sandbox.store.setMeta(key, sandbox.formatTime());
+	});
+}
 
 const MODULE_ID_BASE = 2175;
 
@@ -33,7 +44,6 @@ export function seedSettings(sandbox: Sandbox): void {
 		};
 		store.putDoc('modules', def.api_name, module);
 	});
-	for (const seeder of SETTINGS_SEEDERS) seeder(sandbox);
 }
 
 /** Resolves `{ $ref: "Module:index" }` lookups to the ids the store assigned. */

@@ -1,0 +1,150 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IExecuteSingleFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
+
+import { crmApiError, errorBodyOf, responseOfError } from './errors';
+
+export const CREDENTIAL = 'crmOAuth2Api';
+
+export type CrmContext =
+	| IExecuteFunctions
+	| IExecuteSingleFunctions
+	| IHookFunctions
+	| ILoadOptionsFunctions
+	| IWebhookFunctions;
+
+/** Which URL root of wire-contract §1.2 a call goes to. */
+export type CrmRoot = 'rest' | 'bulk' | 'origin';
+
+export interface CrmCredentials {
+	accountsUrl?: string;
+	apiVariant?: string;
+	oauthTokenData?: { api_domain?: string };
+}
+
+/** The API origin: the token response's api_domain (§1.1), else the accounts URL. */
+export function apiDomain(credentials: CrmCredentials): string {
+	const origin = credentials.oauthTokenData?.api_domain || credentials.accountsUrl || 'http://localhost:4010';
+	return origin.replace(/\/+$/, '');
+}
+
+export function apiVariant(credentials: CrmCredentials): 'v2' | 'v2.1' {
+	return credentials.apiVariant === 'v2' ? 'v2' : 'v2.1';
+}
+
+export function baseUrl(credentials: CrmCredentials, root: CrmRoot = 'rest'): string {
+	const origin = apiDomain(credentials);
+	if (root === 'origin') return origin;
+	const v = apiVariant(credentials);
+	return root === 'bulk' ? `${origin}/crm/bulk/${v}` : `${origin}/crm/${v}`;
+}
+
+/** Retry policy of wire-contract §7: exponential back-off 1 s, 2 s, 4 s … with jitter, at most 5 tries. */
+export const RETRY = { tries: 5, baseMs: 1000, capMs: 16_000 };
+
+const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+
+/**
+ * Whether a failed call may be sent again. 429 means the call was not processed, so any method
+ * may be retried; a 5xx leaves a write's outcome unknown, so only idempotent methods are retried
+ * (a create is never sent twice).
+ */
+export function isRetryable(status: number | undefined, method: string): boolean {
+	if (status === 429) return true;
+	return status !== undefined && status >= 500 && IDEMPOTENT.has(method.toUpperCase());
+}
+
+export function backoffMs(attempt: number): number {
+	const base = Math.min(RETRY.capMs, RETRY.baseMs * 2 ** attempt);
+	return Math.round(base * (0.8 + Math.random() * 0.4));
+}
+
+/** Runs a request, retrying what the contract makes safe; throws the last error. */
+export async function withRetry<T>(method: string, send: () => Promise<T>): Promise<T> {
+	let failure: unknown;
+	for (let attempt = 0; attempt < RETRY.tries; attempt++) {
+		if (attempt > 0) await sleep(backoffMs(attempt - 1));
+		try {
+			return await send();
+		} catch (error) {
+			failure = error;
+		}
+		if (!isRetryable(responseOfError(failure).status, method)) break;
+	}
+	throw failure;
+}
+
+/** Rewrites an error from n8n's HTTP helpers into a NodeApiError carrying the CRM envelope. */
+export function toCrmError(ctx: CrmContext, error: unknown, itemIndex?: number): NodeApiError {
+	const { status, body } = responseOfError(error);
+	const envelope = errorBodyOf(body);
+	if (envelope) return crmApiError(ctx.getNode(), envelope, { httpCode: status ? String(status) : undefined, itemIndex });
+	if (error instanceof NodeApiError) return error;
+	return new NodeApiError(ctx.getNode(), error as never, { itemIndex });
+}
+
+export interface CrmRequest {
+	method: IHttpRequestMethods;
+	/** path below the root, e.g. `/Leads`; or an absolute URL (bulk-write downloads) */
+	path: string;
+	root?: CrmRoot;
+	qs?: IDataObject;
+	body?: IDataObject | FormData | Buffer;
+	headers?: IDataObject;
+	/** download bytes */
+	binary?: boolean;
+	/** a 400 whose body holds this wrapper list is a per-item result, not a request error (§3.8) */
+	itemListKey?: string;
+	itemIndex?: number;
+}
+
+/**
+ * The one authenticated request function for code paths (custom operations, trigger, load options):
+ * base URL from the credential, OAuth2 refresh by n8n, retry with back-off, error envelopes mapped.
+ * Answers the full response; a 204 has body `undefined`.
+ */
+export async function crmRequest(this: CrmContext, request: CrmRequest): Promise<IN8nHttpFullResponse> {
+	const credentials = (await this.getCredentials(CREDENTIAL)) as CrmCredentials;
+	const url = /^https?:\/\//.test(request.path) ? request.path : `${baseUrl(credentials, request.root)}${request.path}`;
+	const isJsonBody = request.body !== undefined && !(request.body instanceof FormData) && !Buffer.isBuffer(request.body);
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url,
+		qs: request.qs,
+		body: request.body as IHttpRequestOptions['body'],
+		headers: {
+			Accept: 'application/json',
+			...(isJsonBody ? { 'Content-Type': 'application/json' } : {}),
+			...request.headers,
+		},
+		json: !request.binary,
+		returnFullResponse: true,
+		...(request.binary ? { encoding: 'arraybuffer' as const } : {}),
+	};
+	try {
+		return (await withRetry(request.method, async () =>
+			(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL, options)) as IN8nHttpFullResponse,
+		)) as IN8nHttpFullResponse;
+	} catch (error) {
+		const { status, body } = responseOfError(error);
+		if (request.itemListKey && status === 400 && body && Array.isArray((body as IDataObject)[request.itemListKey])) {
+			return { statusCode: 400, headers: {}, body, statusMessage: 'Bad Request' } as IN8nHttpFullResponse;
+		}
+		throw toCrmError(this, error, request.itemIndex);
+	}
+}
+
+/** crmRequest answering only the parsed body (`{}` for 204). */
+export async function crmApiRequest(this: CrmContext, request: CrmRequest): Promise<IDataObject> {
+	const response = await crmRequest.call(this, request);
+	return (response.body && typeof response.body === 'object' ? response.body : {}) as IDataObject;
+}

@@ -1,0 +1,127 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
+// The package under test wired to a live sandbox: a real token grant, a crmOAuth2Api credential
+// holding that token, every node of package.json "n8n".nodes registered, and a workflow runner.
+import path from 'node:path';
+
+import type { ICredentialDataDecryptedObject, IConnections, INode, INodeExecutionData, INodeType, IRun } from 'n8n-workflow';
+
+import { CrmOAuth2Api, DEFAULT_SCOPES } from '../../credentials/CrmOAuth2Api.credentials';
+import { TestCredentialsHelper, runWorkflow } from './n8n';
+import { grantToken, startTestSandbox } from './sandbox';
+import type { RunningSandbox, SandboxOptions, TokenResponse } from './sandbox';
+
+export const PACKAGE = 'n8n-nodes-crm-service';
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/** Every node listed in package.json, loaded from source: `n8n-nodes-crm-service.<name>` → instance. */
+export function packageNodeTypes(): Record<string, INodeType> {
+	const pkg = require(path.join(ROOT, 'package.json')) as { n8n: { nodes: string[] } };
+	const types: Record<string, INodeType> = {};
+	for (const built of pkg.n8n.nodes) {
+		const source = path.join(ROOT, built.replace(/^dist\//, '').replace(/\.js$/, ''));
+		const exported = require(source) as Record<string, new () => INodeType>;
+		for (const NodeClass of Object.values(exported)) {
+			const instance = new NodeClass();
+			types[`${PACKAGE}.${instance.description.name}`] = instance;
+		}
+	}
+	return types;
+}
+
+export interface CrmFixture {
+	url: string;
+	running: RunningSandbox;
+	token: TokenResponse;
+	helper: TestCredentialsHelper;
+	credentialData: ICredentialDataDecryptedObject;
+	nodeTypes: Record<string, INodeType>;
+	/** a node of the package: `node('crmRecord', { resource, operation, ... })` */
+	node(name: string, parameters: INode['parameters'], extra?: Partial<INode>): INode;
+	/** runs a workflow of the given nodes; the first node gets `input` */
+	run(nodes: INode[] | INode, input?: INodeExecutionData[], connections?: IConnections): Promise<IRun>;
+	/** authenticated call straight to the sandbox API (for asserting state) */
+	api(method: string, pathAndQuery: string, body?: unknown): Promise<{ status: number; body: any }>;
+	close(): Promise<void>;
+}
+
+export interface FixtureOptions {
+	scope?: string;
+	variant?: 'v2' | 'v2.1';
+	sandbox?: SandboxOptions;
+}
+
+export function credentialDataFor(url: string, token: TokenResponse, variant: 'v2' | 'v2.1', scope: string): ICredentialDataDecryptedObject {
+	return {
+		clientId: 'test-client',
+		clientSecret: 'test-secret',
+		grantType: 'authorizationCode',
+		accountsUrl: url,
+		apiVariant: variant,
+		authUrl: `${url}/oauth/v2/auth`,
+		accessTokenUrl: `${url}/oauth/v2/token`,
+		scope,
+		authQueryParameters: 'access_type=offline&prompt=consent',
+		authentication: 'body',
+		oauthTokenData: token as unknown as ICredentialDataDecryptedObject,
+	};
+}
+
+export async function crmFixture(options: FixtureOptions = {}): Promise<CrmFixture> {
+	const running = await startTestSandbox(options.sandbox);
+	const scope = options.scope ?? DEFAULT_SCOPES.join(',');
+	const token = await grantToken(running.url, { scope });
+	const credentialData = credentialDataFor(running.url, token, options.variant ?? 'v2.1', scope);
+	const credentialType = new CrmOAuth2Api();
+	const helper = new TestCredentialsHelper({ crmOAuth2Api: credentialType, oAuth2Api: { name: 'oAuth2Api', displayName: 'OAuth2', properties: [] } }, {
+		crmOAuth2Api: credentialData,
+	});
+	const nodeTypes = packageNodeTypes();
+	let counter = 0;
+	const fixture: CrmFixture = {
+		url: running.url,
+		running,
+		token,
+		helper,
+		credentialData,
+		nodeTypes,
+		node(name, parameters, extra = {}) {
+			counter++;
+			const type = `${PACKAGE}.${name}`;
+			return {
+				id: `node-${counter}`,
+				name: extra.name ?? `CRM ${counter}`,
+				type,
+				typeVersion: 1,
+				position: [counter * 200, 0],
+				parameters,
+				credentials: { crmOAuth2Api: { id: 'cred-1', name: 'CRM sandbox' } },
+				...extra,
+			};
+		},
+		async run(nodes, input, connections) {
+			const list = Array.isArray(nodes) ? nodes : [nodes];
+			return await runWorkflow({
+				nodes: list,
+				connections,
+				input,
+				nodeTypes,
+				credentialTypes: { crmOAuth2Api: credentialType },
+				credentialsHelper: helper,
+			});
+		},
+		async api(method, pathAndQuery, body) {
+			const current = helper.store.crmOAuth2Api.oauthTokenData as unknown as TokenResponse;
+			const res = await fetch(`${running.url}${pathAndQuery}`, {
+				method,
+				headers: { Authorization: `Bearer ${current.access_token}`, 'Content-Type': 'application/json' },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			const text = await res.text();
+			return { status: res.status, body: text ? JSON.parse(text) : undefined };
+		},
+		async close() {
+			await running.close();
+		},
+	};
+	return fixture;
+}
