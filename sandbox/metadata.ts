@@ -27,9 +27,12 @@ const JSON_TYPE: Record<string, string> = {
 	subform: 'jsonarray',
 };
 
-/** Stable field id derived from the module id and the field's position. */
+/**
+ * Stable 19-digit field id derived from the module id and the field's position; unique across
+ * modules (the module id's last four digits are kept): `4876876000` + `2175` + `5` + `0003`.
+ */
 export function fieldId(module: StoredModule, index: number): string {
-	return `${module.id.slice(0, -4)}${String(5000 + index).padStart(4, '0')}`;
+	return `${module.id.slice(0, 10)}${module.id.slice(-4)}5${String(index).padStart(4, '0')}`;
 }
 
 export function fieldJson(module: StoredModule, field: FieldDef, index: number, v: string): Json {

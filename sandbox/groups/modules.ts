@@ -64,6 +64,7 @@ export function registerModules(router: Router, sandbox: Sandbox): void {
 			if (!item || typeof item !== 'object') throw HttpError.invalidData({ api_name: 'modules' });
 			const editable = ['singular_label', 'plural_label', 'sequence_number', 'visibility'] as const;
 			const updated: StoredModule = { ...module };
+			const target = updated as unknown as Record<string, unknown>;
 			for (const key of Object.keys(item)) {
 				if (key === 'id' || key === 'api_name') continue;
 				if (!(editable as readonly string[]).includes(key)) {
@@ -74,10 +75,10 @@ export function registerModules(router: Router, sandbox: Sandbox): void {
 					if (typeof value !== 'string' || value.length === 0 || value.length > 25) {
 						throw HttpError.invalidData({ api_name: key, maximum_length: 25 });
 					}
-					updated[key] = value;
+					target[key] = value;
 				} else {
 					if (typeof value !== 'number' || !Number.isInteger(value)) throw HttpError.invalidData({ api_name: key, expected_data_type: 'integer' });
-					updated[key] = value;
+					target[key] = value;
 				}
 			}
 			updated.modified_time = sandbox.formatTime();
@@ -109,10 +110,13 @@ export function registerModules(router: Router, sandbox: Sandbox): void {
 	router.get(
 		'/settings/fields/:id',
 		(ctx) => {
-			const module = moduleParam(ctx);
-			const index = module.fields.findIndex((_, i) => fieldId(module, i) === ctx.params.id);
-			if (index === -1) return { status: 204 };
-			return { body: { fields: [fieldJson(module, module.fields[index], index, ctx.v)] } };
+			// `module` is optional on GetField (§5.7): field ids are unique across modules
+			const modules = ctx.q('module') === undefined ? storedModules(sandbox) : [moduleParam(ctx)];
+			for (const module of modules) {
+				const index = module.fields.findIndex((_, i) => fieldId(module, i) === ctx.params.id);
+				if (index !== -1) return { body: { fields: [fieldJson(module, module.fields[index], index, ctx.v)] } };
+			}
+			return { status: 204 };
 		},
 		{ scopes: FIELDS_READ },
 	);

@@ -10,7 +10,7 @@ describe('CRM Record › Record (engine → sandbox over HTTP)', () => {
 	});
 	afterAll(async () => await crm.close());
 
-	const fields = (pairs: Record<string, unknown>) => ({
+	const fields = (pairs: Record<string, string>) => ({
 		field: Object.entries(pairs).map(([name, value]) => ({ name, value })),
 	});
 
