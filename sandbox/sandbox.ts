@@ -2,6 +2,7 @@
 // The sandbox instance: store + configuration + clock + the one router with every group registered.
 // `server.ts` puts it behind node:http; tests reach it over HTTP and may read its state directly.
 import { registerGroups } from './groups/index.ts';
+import { Faults } from './faults.ts';
 import type { RecordGuard } from './records.ts';
 import { Router } from './router.ts';
 import type { Ctx } from './router.ts';
@@ -84,6 +85,8 @@ export class Sandbox {
 	readonly router = new Router();
 	readonly requests: LoggedRequest[] = [];
 	readonly faults: ForcedFault[] = [];
+	/** random fault injection (reliability tests, benchmarks) */
+	readonly faultPlan = new Faults();
 	/** hooks that may refuse record updates (blueprint, locks); see records.ts */
 	readonly recordGuards: RecordGuard[] = [];
 	/** added to the wall clock: tests move time forward to expire tokens and channels */

@@ -89,9 +89,29 @@ function errorReply(error: unknown): Reply {
 export async function handle(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
 	const started = sandbox.now();
 	const url = new URL(req.url ?? '/', 'http://sandbox.local');
+	const isApi = !url.pathname.startsWith('/__sandbox') && !url.pathname.startsWith('/oauth/');
+	const fault = isApi ? sandbox.faultPlan.decide(url.pathname) : ({ kind: 'none' } as const);
 	let status = 500;
 	try {
-		status = send(res, await respond(sandbox, req, url));
+		if (sandbox.faultPlan.plan.delayMs && isApi) await new Promise((r) => setTimeout(r, sandbox.faultPlan.plan.delayMs));
+		if (fault.kind === 'status' && !fault.after) {
+			status = send(res, { status: fault.status, body: new HttpError(fault.code, {}, undefined, fault.status).toBody() });
+			return;
+		}
+		const reply = await respond(sandbox, req, url);
+		if (fault.kind === 'drop') {
+			// the call took effect; the client sees the connection close mid-response
+			res.writeHead(reply.status ?? 200, { 'Content-Type': JSON_TYPE, 'Content-Length': '1000000' });
+			res.write('{"data":[');
+			res.socket?.destroy();
+			status = 0;
+			return;
+		}
+		if (fault.kind === 'status') {
+			status = send(res, { status: fault.status, body: new HttpError(fault.code, {}, undefined, fault.status).toBody() });
+			return;
+		}
+		status = send(res, reply);
 	} catch (error) {
 		status = send(res, errorReply(error));
 	} finally {

@@ -73,6 +73,36 @@ export function registerAdmin(router: Router, sandbox: Sandbox): void {
 
 	router.delete('/faults', () => ({ body: { cleared: sandbox.faults.splice(0).length } }), opts);
 
+	/** random fault injection: `{ "rate429": 0.1, "rate500": 0.1, "after": true, "seed": 7 }` (see faults.ts) */
+	router.put(
+		'/fault-plan',
+		(ctx) => {
+			sandbox.faultPlan.set(ctx.json());
+			return { body: { plan: sandbox.faultPlan.plan } };
+		},
+		opts,
+	);
+	router.get('/fault-plan', () => ({ body: { plan: sandbox.faultPlan.plan, stats: sandbox.faultPlan.stats } }), opts);
+	router.delete(
+		'/fault-plan',
+		() => {
+			const stats = sandbox.faultPlan.stats;
+			sandbox.faultPlan.clear();
+			return { body: { stats } };
+		},
+		opts,
+	);
+
+	/** access tokens issued from now on live this many seconds (`{ "seconds": 5 }`) */
+	router.put(
+		'/token-lifetime',
+		(ctx) => {
+			sandbox.config.accessTokenLifetimeSec = Number(ctx.json().seconds ?? 3600);
+			return { body: { seconds: sandbox.config.accessTokenLifetimeSec } };
+		},
+		opts,
+	);
+
 	router.get('/requests', () => ({ body: { requests: sandbox.requests } }), opts);
 	router.delete('/requests', () => ({ body: { cleared: sandbox.requests.splice(0).length } }), opts);
 }
