@@ -25,6 +25,7 @@ const JSON_TYPE: Record<string, string> = {
 	ownerlookup: 'jsonobject',
 	userlookup: 'jsonobject',
 	subform: 'jsonarray',
+	fileupload: 'jsonarray',
 };
 
 /**

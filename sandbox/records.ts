@@ -6,7 +6,7 @@ import { errorItem } from './errors.ts';
 import type { ErrorBody } from './errors.ts';
 import type { FieldDef, ModuleDef } from './seed/modules.ts';
 import type { Sandbox } from './sandbox.ts';
-import type { Json, StoredRecord, UserRef } from './store.ts';
+import type { DeletedEntry, Json, StoredRecord, UserRef } from './store.ts';
 import { isDate, parseDateTime } from './time.ts';
 
 export type ItemResult = { ok: true; body: Json; record: StoredRecord } | { ok: false; body: ErrorBody };
@@ -237,7 +237,7 @@ function userOf(value: unknown): unknown {
 	return { name, id };
 }
 
-function successItem(record: StoredRecord, action: 'insert' | 'update', message: string, duplicateField: string | null): Json {
+export function successItem(record: StoredRecord, action: 'insert' | 'update', message: string, duplicateField: string | null): Json {
 	return {
 		code: 'SUCCESS',
 		duplicate_field: duplicateField,
@@ -306,7 +306,7 @@ export function updateRecord(
 	module: ModuleDef,
 	existing: StoredRecord,
 	input: Json,
-	o: WriteOptions & { guards?: RecordGuard[]; message?: string },
+	o: WriteOptions & { guards?: RecordGuard[]; message?: string; duplicateField?: string | null },
 ): ItemResult {
 	const c: CheckContext = { sandbox, module, index: o.index, v: o.v, external: o.external };
 	if (existing.$converted === true) {
@@ -333,7 +333,7 @@ export function updateRecord(
 	};
 	for (const [key, value] of Object.entries(input)) if (key.startsWith('$')) record[key] = value;
 	sandbox.store.replaceRecord(module.api_name, record, now, changed, { v: o.v, related: o.related });
-	return { ok: true, body: successItem(record, 'update', o.message ?? 'record updated', null), record };
+	return { ok: true, body: successItem(record, 'update', o.message ?? 'record updated', o.duplicateField ?? null), record };
 }
 
 export function deleteRecord(sandbox: Sandbox, module: ModuleDef, record: StoredRecord, o: WriteOptions): Json {
@@ -366,4 +366,426 @@ export function pickFields(record: Json, fields: string[] | undefined): Json {
 /** HTTP status of a write response: all failed 400, else the full-success status (§3.8). */
 export function writeStatus(items: Array<{ status?: unknown }>, successStatus: number): number {
 	return items.length > 0 && items.every((i) => i.status === 'error') ? 400 : successStatus;
+}
+
+// ---- upsert (UpsertRecords, §5.1) ---------------------------------------------------------------
+
+/** Fields an upsert matches on when the request names none: the module's duplicate-check and unique fields (§3.10). */
+export function defaultDuplicateCheckFields(module: ModuleDef): string[] {
+	return [...new Set([...module.duplicate_check_fields, ...uniqueFields(module)])];
+}
+
+/**
+ * Inserts or updates one record: the first of `checkFields` whose value in the input matches an
+ * existing record selects it for update (`duplicate_field` = that field), otherwise a create.
+ */
+export function upsertRecord(
+	sandbox: Sandbox,
+	module: ModuleDef,
+	input: unknown,
+	checkFields: string[],
+	o: WriteOptions,
+): ItemResult {
+	if (!input || typeof input !== 'object' || Array.isArray(input)) {
+		return { ok: false, body: errorItem('INVALID_DATA', {}, 'invalid data') };
+	}
+	const item = input as Json;
+	for (const api of checkFields) {
+		const value = item[api];
+		if (isEmpty(value) || typeof value === 'object') continue;
+		const existing =
+			typeof value === 'string'
+				? sandbox.store.findRecordByText(module.api_name, api, value)
+				: sandbox.store.findRecordBy(module.api_name, api, value);
+		if (!existing) continue;
+		const changes = { ...item };
+		delete changes.id;
+		return updateRecord(sandbox, module, existing, changes, { ...o, duplicateField: api });
+	}
+	return createRecord(sandbox, module, item, o);
+}
+
+// ---- search criteria (§3.11) and JSON criteria (§3.12) ------------------------------------------
+
+export type RecordPredicate = (record: Json) => boolean;
+
+/** A search or criteria failure: the caller turns it into a 400 (INVALID_QUERY / LIMIT_EXCEEDED / INVALID_DATA). */
+export class CriteriaError extends Error {
+	readonly code: string;
+	readonly details: Json;
+	constructor(code: string, details: Json, message: string) {
+		super(message);
+		this.code = code;
+		this.details = details;
+	}
+}
+
+export const SEARCH_MAX_CONDITIONS = 10;
+const TEXT_OPERATORS = new Set(['equals', 'starts_with']);
+const ORDERED_OPERATORS = new Set(['equals', 'starts_with', 'not_equal', 'greater_than', 'greater_equal', 'less_than', 'less_equal']);
+const ORDERED_TYPES = new Set(['integer', 'bigint', 'double', 'currency', 'percent', 'date', 'datetime']);
+
+/** Comparable form of a stored value: numbers, epoch ms for DateTime, lower-case text otherwise. */
+function comparable(field: FieldDef | undefined, value: unknown): string | number | undefined {
+	if (value === undefined || value === null) return undefined;
+	const type = field?.data_type;
+	if (type === 'integer' || type === 'bigint' || type === 'double' || type === 'currency' || type === 'percent') {
+		const n = Number(value);
+		return Number.isFinite(n) ? n : undefined;
+	}
+	if (type === 'datetime') return parseDateTime(value) ?? undefined;
+	if (typeof value === 'object' && !Array.isArray(value)) {
+		const obj = value as Json;
+		return String(obj.name ?? obj.id ?? '').toLowerCase();
+	}
+	return String(value).toLowerCase();
+}
+
+/** All comparable forms of a stored value (lookups match by id or name; multi-selects by any entry). */
+function comparables(field: FieldDef | undefined, value: unknown): Array<string | number> {
+	if (Array.isArray(value)) return value.map((v) => comparable(field, v)).filter((v): v is string | number => v !== undefined);
+	if (value && typeof value === 'object') {
+		const obj = value as Json;
+		return [obj.id, obj.name].filter((v) => v !== undefined && v !== null).map((v) => String(v).toLowerCase());
+	}
+	const one = comparable(field, value);
+	return one === undefined ? [] : [one];
+}
+
+function compare(op: string, actual: Array<string | number>, expected: string | number): boolean {
+	switch (op) {
+		case 'equals':
+		case 'equal':
+			return actual.some((a) => a === expected);
+		case 'not_equal':
+			return !actual.some((a) => a === expected);
+		case 'starts_with':
+			return actual.some((a) => String(a).startsWith(String(expected)));
+		case 'ends_with':
+			return actual.some((a) => String(a).endsWith(String(expected)));
+		case 'contains':
+			return actual.some((a) => String(a).includes(String(expected)));
+		case 'not_contains':
+			return !actual.some((a) => String(a).includes(String(expected)));
+		case 'greater_than':
+			return actual.some((a) => a > expected);
+		case 'greater_equal':
+			return actual.some((a) => a >= expected);
+		case 'less_than':
+			return actual.some((a) => a < expected);
+		case 'less_equal':
+			return actual.some((a) => a <= expected);
+		default:
+			return false;
+	}
+}
+
+interface SearchParser {
+	text: string;
+	pos: number;
+	conditions: number;
+	module: ModuleDef;
+}
+
+function invalidQuery(reason: string, extra: Json = {}): CriteriaError {
+	return new CriteriaError('INVALID_QUERY', { reason, ...extra }, 'invalid query formed');
+}
+
+function expectChar(p: SearchParser, ch: string): void {
+	if (p.text[p.pos] !== ch) throw invalidQuery(`expected "${ch}" at position ${p.pos}`);
+	p.pos++;
+}
+
+/** `(A)` | `((A)and(B)or(C))`: a parenthesised condition or group. */
+function parseGroup(p: SearchParser): RecordPredicate {
+	expectChar(p, '(');
+	let result: RecordPredicate;
+	if (p.text[p.pos] === '(') {
+		result = parseGroup(p);
+		for (;;) {
+			const rest = p.text.slice(p.pos).toLowerCase();
+			const op = rest.startsWith('and(') ? 'and' : rest.startsWith('or(') ? 'or' : undefined;
+			if (!op) break;
+			p.pos += op.length;
+			const left = result;
+			const right = parseGroup(p);
+			result = op === 'and' ? (r) => left(r) && right(r) : (r) => left(r) || right(r);
+		}
+	} else {
+		result = parseCondition(p);
+	}
+	expectChar(p, ')');
+	return result;
+}
+
+function parseCondition(p: SearchParser): RecordPredicate {
+	p.conditions++;
+	if (p.conditions > SEARCH_MAX_CONDITIONS) {
+		throw new CriteriaError('LIMIT_EXCEEDED', { limit: SEARCH_MAX_CONDITIONS, api_name: 'criteria' }, 'criteria limit exceeded');
+	}
+	// Field_API_name:operator:value — the value runs to the next unescaped `)`
+	const fieldEnd = p.text.indexOf(':', p.pos);
+	if (fieldEnd === -1) throw invalidQuery('condition must be field:operator:value');
+	const apiName = p.text.slice(p.pos, fieldEnd).trim();
+	const opEnd = p.text.indexOf(':', fieldEnd + 1);
+	if (opEnd === -1) throw invalidQuery('condition must be field:operator:value', { api_name: apiName });
+	const operator = p.text.slice(fieldEnd + 1, opEnd).trim().toLowerCase();
+	p.pos = opEnd + 1;
+	const values: string[] = [];
+	let current = '';
+	while (p.pos < p.text.length && p.text[p.pos] !== ')') {
+		const ch = p.text[p.pos];
+		if (ch === '\\' && p.pos + 1 < p.text.length) {
+			current += p.text[p.pos + 1];
+			p.pos += 2;
+			continue;
+		}
+		if (ch === ',') {
+			values.push(current);
+			current = '';
+		} else {
+			current += ch;
+		}
+		p.pos++;
+	}
+	values.push(current);
+	const field = p.module.fields.find((f) => f.api_name === apiName);
+	if (!field) throw invalidQuery('invalid field', { api_name: apiName });
+	const allowed = ORDERED_TYPES.has(field.data_type) ? ORDERED_OPERATORS : TEXT_OPERATORS;
+	if (!allowed.has(operator)) throw invalidQuery('operator not supported for the field', { api_name: apiName, operator });
+	const expected = values.map((v) => {
+		const value = v.trim();
+		if (field.data_type === 'date' && !isDate(value)) throw invalidQuery('invalid date value', { api_name: apiName });
+		if (field.data_type === 'datetime') {
+			const ms = parseDateTime(value);
+			if (ms === undefined) throw invalidQuery('invalid datetime value', { api_name: apiName });
+			return ms;
+		}
+		const c = comparable(field, value);
+		if (c === undefined || (typeof c === 'number' && Number.isNaN(c))) throw invalidQuery('invalid value', { api_name: apiName });
+		return c;
+	});
+	return (record) => {
+		const actual = comparables(field, record[apiName]);
+		// several comma-separated values: any of them (not_equal: none of them)
+		return operator === 'not_equal'
+			? expected.every((e) => compare(operator, actual, e))
+			: expected.some((e) => compare(operator, actual, e));
+	};
+}
+
+/** Parses a SearchRecords / RecordCount `criteria` string into a record predicate. */
+export function parseSearchCriteria(module: ModuleDef, criteria: string): RecordPredicate {
+	const p: SearchParser = { text: criteria.trim(), pos: 0, conditions: 0, module };
+	const predicate = parseGroup(p);
+	if (p.pos !== p.text.length) throw invalidQuery(`unexpected text at position ${p.pos}`);
+	return predicate;
+}
+
+const TEXTUAL = new Set(['text', 'textarea', 'email', 'phone', 'website', 'picklist', 'autonumber']);
+
+/** The record predicate of `criteria` / `email` / `phone` / `word` (§3.11); undefined when none is given. */
+export function searchPredicate(
+	module: ModuleDef,
+	query: { criteria?: string; email?: string; phone?: string; word?: string },
+): RecordPredicate | undefined {
+	const given = (['criteria', 'email', 'phone', 'word'] as const).filter((k) => query[k] !== undefined);
+	if (given.length > 1) {
+		throw new CriteriaError('INVALID_QUERY', { reason: 'only one of criteria, email, phone, word is allowed' }, 'invalid query formed');
+	}
+	if (query.criteria !== undefined) return parseSearchCriteria(module, query.criteria);
+	const fieldsOfType = (types: Set<string>) => module.fields.filter((f) => types.has(f.data_type)).map((f) => f.api_name);
+	if (query.email !== undefined) {
+		const email = query.email.toLowerCase();
+		const fields = fieldsOfType(new Set(['email']));
+		return (r) => fields.some((f) => typeof r[f] === 'string' && (r[f] as string).toLowerCase() === email);
+	}
+	if (query.phone !== undefined) {
+		const digits = query.phone.replace(/\D/g, '');
+		const fields = fieldsOfType(new Set(['phone']));
+		return (r) => digits.length > 0 && fields.some((f) => typeof r[f] === 'string' && (r[f] as string).replace(/\D/g, '').includes(digits));
+	}
+	if (query.word !== undefined) {
+		const word = query.word.toLowerCase();
+		const fields = fieldsOfType(TEXTUAL);
+		return (r) => fields.some((f) => typeof r[f] === 'string' && (r[f] as string).toLowerCase().includes(word));
+	}
+	return undefined;
+}
+
+const JSON_COMPARATORS = new Set([
+	'equal',
+	'not_equal',
+	'in',
+	'not_in',
+	'less_than',
+	'less_equal',
+	'greater_than',
+	'greater_equal',
+	'contains',
+	'not_contains',
+	'starts_with',
+	'ends_with',
+	'between',
+	'not_between',
+]);
+
+/** A JSON criterion (§3.12) as a predicate: leaf `{field|api_name, comparator, value}` or `{group_operator, group}`. */
+export function jsonCriteriaPredicate(module: ModuleDef, criterion: unknown): RecordPredicate {
+	if (!criterion || typeof criterion !== 'object' || Array.isArray(criterion)) {
+		throw new CriteriaError('INVALID_DATA', { api_name: 'criteria' }, 'invalid criteria');
+	}
+	const c = criterion as Json;
+	if (Array.isArray(c.group)) {
+		const op = String(c.group_operator ?? 'and').toLowerCase();
+		if (op !== 'and' && op !== 'or') throw new CriteriaError('INVALID_DATA', { api_name: 'group_operator' }, 'invalid group operator');
+		const parts = c.group.map((g) => jsonCriteriaPredicate(module, g));
+		return op === 'and' ? (r) => parts.every((p) => p(r)) : (r) => parts.some((p) => p(r));
+	}
+	const rawField = c.field ?? c.api_name;
+	const apiName = typeof rawField === 'object' && rawField ? String((rawField as Json).api_name ?? '') : String(rawField ?? '');
+	const field = module.fields.find((f) => f.api_name === apiName);
+	if (!field) throw new CriteriaError('INVALID_DATA', { api_name: apiName || 'field' }, 'invalid field in criteria');
+	const comparator = String(c.comparator ?? '').toLowerCase();
+	if (!JSON_COMPARATORS.has(comparator)) throw new CriteriaError('INVALID_DATA', { api_name: apiName, comparator }, 'invalid comparator');
+	const list = Array.isArray(c.value) ? c.value : [c.value];
+	const expected = list.map((v) => {
+		const x = comparable(field, v);
+		if (x === undefined) throw new CriteriaError('INVALID_DATA', { api_name: apiName }, 'invalid value in criteria');
+		return x;
+	});
+	return (record) => {
+		const actual = comparables(field, record[apiName]);
+		switch (comparator) {
+			case 'in':
+				return expected.some((e) => compare('equal', actual, e));
+			case 'not_in':
+				return !expected.some((e) => compare('equal', actual, e));
+			case 'between':
+				return expected.length === 2 && actual.some((a) => a >= expected[0] && a <= expected[1]);
+			case 'not_between':
+				return expected.length === 2 && !actual.some((a) => a >= expected[0] && a <= expected[1]);
+			default:
+				return compare(comparator, actual, expected[0]);
+		}
+	};
+}
+
+// ---- territories on records (§5.1, v2.1) ---------------------------------------------------------
+
+export interface TerritoryRef {
+	id: string;
+	name: string;
+	parent_id?: string | null;
+}
+
+/** Territories used when the organisation defines none in the `territories` collection. */
+export const DEFAULT_TERRITORIES: TerritoryRef[] = [
+	{ id: '4876876000000361001', name: 'Global', parent_id: null },
+	{ id: '4876876000000361003', name: 'North America', parent_id: '4876876000000361001' },
+	{ id: '4876876000000361005', name: 'Europe', parent_id: '4876876000000361001' },
+	{ id: '4876876000000361007', name: 'Texas', parent_id: '4876876000000361003' },
+];
+
+/** The organisation's territories (the `territories` collection, else the defaults), read tolerantly. */
+export function territories(sandbox: Sandbox): TerritoryRef[] {
+	const docs = sandbox.store.docs<Json>('territories');
+	if (docs.length === 0) return DEFAULT_TERRITORIES;
+	return docs.map((d) => {
+		const parent = d.parent_id ?? (d.reporting_to as Json | null | undefined)?.id ?? null;
+		return { id: String(d.id), name: String(d.name ?? d.id), parent_id: parent === null ? null : String(parent) };
+	});
+}
+
+/** A territory id and (with `includeChild`) every territory below it. */
+export function territoryScope(sandbox: Sandbox, id: string, includeChild: boolean): Set<string> {
+	const all = territories(sandbox);
+	const scope = new Set([id]);
+	if (!includeChild) return scope;
+	let grew = true;
+	while (grew) {
+		grew = false;
+		for (const t of all) {
+			if (t.parent_id && scope.has(t.parent_id) && !scope.has(t.id)) {
+				scope.add(t.id);
+				grew = true;
+			}
+		}
+	}
+	return scope;
+}
+
+/** Territory ids assigned to a record (`Territories` list of `{id, Name, $assigned_by, $assigned_time}`). */
+export function recordTerritoryIds(record: Json): string[] {
+	return Array.isArray(record.Territories) ? (record.Territories as Json[]).map((t) => String(t.id)) : [];
+}
+
+/** Writes a record's territory list through the store (an update change event). */
+export function setRecordTerritories(sandbox: Sandbox, module: ModuleDef, record: StoredRecord, list: Json[], o: WriteOptions): StoredRecord {
+	const now = sandbox.now();
+	const next: StoredRecord = {
+		...record,
+		Territories: list,
+		Modified_By: { id: o.user.id, name: o.user.name, email: o.user.email },
+		Modified_Time: sandbox.formatTime(now),
+	};
+	sandbox.store.replaceRecord(module.api_name, next, now, { Territories: list }, { v: o.v });
+	return next;
+}
+
+// ---- deleted records (GetDeletedRecords) ---------------------------------------------------------
+
+/** A DeletedRecord item as the wire shows it (deleted_time as DateTime, users as `{id, name}`). */
+export function deletedJson(sandbox: Sandbox, entry: DeletedEntry): Json {
+	const user = (u: UserRef | undefined) => (u ? { id: u.id, name: u.name } : null);
+	return {
+		created_by: user(entry.created_by),
+		display_name: entry.display_name,
+		id: entry.id,
+		type: entry.type,
+		deleted_time: sandbox.formatTime(entry.deleted_time),
+		deleted_by: user(entry.deleted_by),
+	};
+}
+
+/** Empties the recycle bin of a module (test hook): entries become `permanent`. Answers how many changed. */
+export function purgeRecycleBin(sandbox: Sandbox, module: string, ids?: string[]): number {
+	let changed = 0;
+	const rows = sandbox.store.db.prepare('SELECT id, data FROM deleted WHERE module = ?').all(module) as Array<{ id: string; data: string }>;
+	for (const row of rows) {
+		if (ids && !ids.includes(row.id)) continue;
+		const entry = JSON.parse(row.data) as DeletedEntry;
+		if (entry.type === 'permanent') continue;
+		sandbox.store.db.prepare('UPDATE deleted SET data = ? WHERE module = ? AND id = ?').run(JSON.stringify({ ...entry, type: 'permanent' }), module, row.id);
+		changed++;
+	}
+	return changed;
+}
+
+// ---- write options (trigger, process, lar_id, wf_trigger) -----------------------------------------
+
+export const TRIGGERS = ['workflow', 'approval', 'blueprint'];
+
+/** One record write request's options, kept so tests and the README walkthrough can see what fired. */
+export interface WriteLogEntry {
+	id: string;
+	operation: string;
+	module: string;
+	v: string;
+	/** automation that fired: `trigger` absent = all, `[]` = none (§5.1) */
+	fired: string[];
+	trigger?: string[];
+	process?: unknown[];
+	lar_id?: string;
+	wf_trigger?: string;
+	duplicate_check_fields?: string[];
+	ids: string[];
+	at: string;
+}
+
+export const WRITE_LOG = 'record_write_log';
+
+export function logWrite(sandbox: Sandbox, entry: Omit<WriteLogEntry, 'id' | 'at'>): void {
+	const id = sandbox.store.nextId();
+	sandbox.store.putDoc(WRITE_LOG, id, { ...entry, id, at: sandbox.formatTime() });
 }

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, ResourceMapperValue } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { crmApiRequest } from './transport';
@@ -8,15 +8,19 @@ import { crmApiRequest } from './transport';
 export interface FieldMeta {
 	api_name: string;
 	data_type: string;
+	field_label?: string;
 	mandatory?: boolean;
 	read_only?: boolean;
 	length?: number;
-	pick_list_values?: Array<{ actual_value: string }>;
+	pick_list_values?: Array<{ actual_value: string; display_value?: string }>;
+	/** non-null on external-ID fields (usable in X-EXTERNAL, §3.9) */
+	external?: IDataObject | null;
+	unique?: IDataObject | boolean;
 }
 
 /** Reads a module's fields once per execution (the cache lives in the caller, never in module state). */
 export async function loadFieldMeta(
-	this: IExecuteFunctions,
+	this: IExecuteFunctions | IExecuteSingleFunctions,
 	cache: Map<string, Map<string, FieldMeta>>,
 	module: string,
 ): Promise<Map<string, FieldMeta>> {
@@ -46,13 +50,18 @@ export function toCrmDateTime(value: unknown): string | undefined {
 }
 
 export function toCrmDate(value: unknown): string | undefined {
-	const iso = value instanceof Date ? DateTime.fromJSDate(value) : DateTime.fromISO(String(value), { setZone: true });
+	const iso =
+		value instanceof Date
+			? DateTime.fromJSDate(value)
+			: DateTime.isDateTime(value)
+				? value
+				: DateTime.fromISO(String(value), { setZone: true });
 	return iso.isValid ? iso.toFormat('yyyy-MM-dd') : undefined;
 }
 
 /** Converts a value given as text (or any JSON) to what the field type needs on the wire. */
 export function coerceFieldValue(
-	this: IExecuteFunctions,
+	this: IExecuteFunctions | IExecuteSingleFunctions,
 	field: FieldMeta,
 	value: unknown,
 	itemIndex: number,
@@ -92,6 +101,12 @@ export function coerceFieldValue(
 			if (!dateTime) throw bad('a date and time (ISO 8601)');
 			return dateTime;
 		}
+		case 'picklist': {
+			const text = String(value);
+			const allowed = (field.pick_list_values ?? []).map((v) => v.actual_value);
+			if (allowed.length && !allowed.includes(text)) throw bad(`one of ${allowed.slice(0, 10).join(', ')}${allowed.length > 10 ? ', …' : ''}`);
+			return text;
+		}
 		case 'multiselectpicklist':
 			if (Array.isArray(value)) return value;
 			return String(value)
@@ -102,6 +117,7 @@ export function coerceFieldValue(
 		case 'ownerlookup':
 		case 'userlookup':
 			if (typeof value === 'object') return value;
+			if (typeof value === 'number') throw bad('a record ID as text (IDs exceed JavaScript number precision)');
 			if (!/^\d+$/.test(String(value).trim())) throw bad('a record ID (digits)');
 			return { id: String(value).trim() };
 		default:
@@ -111,12 +127,12 @@ export function coerceFieldValue(
 
 /** The record body of one item from the "Fields" name/value pairs, typed by metadata. */
 export async function recordFromFieldPairs(
-	this: IExecuteFunctions,
+	this: IExecuteFunctions | IExecuteSingleFunctions,
 	itemIndex: number,
 	module: string,
 	cache: Map<string, Map<string, FieldMeta>>,
 ): Promise<IDataObject> {
-	const pairs = (this.getNodeParameter('fieldsUi.field', itemIndex, []) as Array<{ name: string; value: unknown }>) ?? [];
+	const pairs = (getParameter(this, 'fieldsUi.field', itemIndex, []) as Array<{ name: string; value: unknown }>) ?? [];
 	const meta = await loadFieldMeta.call(this, cache, module);
 	const record: IDataObject = {};
 	for (const { name, value } of pairs) {
@@ -131,4 +147,92 @@ export async function recordFromFieldPairs(
 		record[name] = coerceFieldValue.call(this, field, value, itemIndex) as IDataObject[string];
 	}
 	return record;
+}
+
+/** getNodeParameter for both execute contexts (the single-item one takes no item index). */
+export function getParameter(ctx: IExecuteFunctions | IExecuteSingleFunctions, name: string, itemIndex: number, fallback?: unknown): unknown {
+	if ('getItemIndex' in ctx) return (ctx as IExecuteSingleFunctions).getNodeParameter(name, fallback);
+	return (ctx as IExecuteFunctions).getNodeParameter(name, itemIndex, fallback);
+}
+
+/** How a write defines its fields: the metadata-driven mapper, name/value pairs, or raw JSON. */
+export type FieldsMode = 'mapper' | 'pairs' | 'json';
+
+/** A parsed JSON parameter that must be an object (raw-JSON mode of record writes). */
+export function jsonObjectParameter(
+	this: IExecuteFunctions | IExecuteSingleFunctions,
+	name: string,
+	itemIndex: number,
+	label: string,
+): IDataObject {
+	const raw = getParameter(this, name, itemIndex, '{}');
+	let value: unknown = raw;
+	if (typeof raw === 'string') {
+		try {
+			value = raw.trim() === '' ? {} : JSON.parse(raw);
+		} catch {
+			throw new NodeOperationError(this.getNode(), `${label} is not valid JSON`, {
+				itemIndex,
+				description: 'Give one JSON object, e.g. {"Last_Name": "Smith"}.',
+			});
+		}
+	}
+	if (!value || typeof value !== 'object' || Array.isArray(value)) {
+		throw new NodeOperationError(this.getNode(), `${label} must be a JSON object`, {
+			itemIndex,
+			description: 'Give one JSON object, e.g. {"Last_Name": "Smith"}.',
+		});
+	}
+	return value as IDataObject;
+}
+
+/** The mapper's values of one item: the fields defined below, or the input item's keys that are fields (auto-map). */
+export function mapperValues(this: IExecuteFunctions | IExecuteSingleFunctions, itemIndex: number): { values: IDataObject; matchingColumns: string[] } {
+	const columns = (getParameter(this, 'columns', itemIndex, {}) ?? {}) as Partial<ResourceMapperValue>;
+	const matchingColumns = columns.matchingColumns ?? [];
+	if (columns.mappingMode === 'autoMapInputData') {
+		const json =
+			'getItemIndex' in this
+				? (this as IExecuteSingleFunctions).getInputData().json
+				: (this as IExecuteFunctions).getInputData()[itemIndex].json;
+		return { values: { ...json }, matchingColumns };
+	}
+	const values = (getParameter(this, 'columns.value', itemIndex, {}) ?? {}) as IDataObject;
+	return { values: { ...values }, matchingColumns };
+}
+
+/**
+ * The record body of one item in the chosen fields mode, typed by the module's field metadata
+ * (mapper and pairs); raw JSON is sent as given. Empty mapper fields are left out.
+ */
+export async function recordBody(
+	this: IExecuteFunctions | IExecuteSingleFunctions,
+	itemIndex: number,
+	module: string,
+	cache: Map<string, Map<string, FieldMeta>>,
+	options: { keep?: string[] } = {},
+): Promise<{ record: IDataObject; matchingColumns: string[] }> {
+	const mode = getParameter(this, 'fieldsMode', itemIndex, 'mapper') as FieldsMode;
+	if (mode === 'json') return { record: jsonObjectParameter.call(this, 'recordJson', itemIndex, 'Record JSON'), matchingColumns: [] };
+	if (mode === 'pairs') return { record: await recordFromFieldPairs.call(this, itemIndex, module, cache), matchingColumns: [] };
+	const { values, matchingColumns } = mapperValues.call(this, itemIndex);
+	const auto = (getParameter(this, 'columns.mappingMode', itemIndex, 'defineBelow') as string) === 'autoMapInputData';
+	const meta = await loadFieldMeta.call(this, cache, module);
+	const record: IDataObject = {};
+	for (const [name, value] of Object.entries(values)) {
+		if (value === undefined || value === null || (auto && value === '')) continue;
+		const field = meta.get(name);
+		if (!field) {
+			if (auto) continue; // auto-mapping ignores input keys that are not fields of the module
+			throw new NodeOperationError(this.getNode(), `Unknown field "${name}" in module ${module}`, {
+				itemIndex,
+				description: 'Refresh the field list of the mapper; field names are API names such as Last_Name.',
+			});
+		}
+		if (field.read_only && !(options.keep ?? []).includes(name)) continue;
+		record[name] = (options.keep ?? []).includes(name)
+			? (String(value) as IDataObject[string])
+			: (coerceFieldValue.call(this, field, value, itemIndex) as IDataObject[string]);
+	}
+	return { record, matchingColumns };
 }

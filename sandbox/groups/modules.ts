@@ -1,13 +1,20 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 // Modules and fields metadata (wire-contract §5.7): GetModules, GetModule, UpdateModuleByAPIName,
-// UpdateModuleById, GetFields, GetField.
+// UpdateModuleById, GetFields, GetField. Seeds the file-upload field `Contract_File` of the custom
+// module Projects with a contract on three demo projects (GetFieldAttachments, §5.4, is served
+// by attachments.ts from the same `field_attachments` documents).
 import { HttpError } from '../errors.ts';
+import { putFile } from '../files.ts';
 import { fieldJson, fieldId, moduleJson } from '../metadata.ts';
 import type { StoredModule } from '../metadata.ts';
 import type { Ctx, Router } from '../router.ts';
 import type { Sandbox } from '../sandbox.ts';
+import type { FieldDef } from '../seed/modules.ts';
+import { seedOnce } from '../seed/seed.ts';
+import type { Json, StoredRecord } from '../store.ts';
 import { parseDateTime } from '../time.ts';
 import { ifModifiedSince, requiredQuery, wrapperList } from '../wire.ts';
+import type { FieldAttachmentDoc } from './attachments.ts';
 
 const MODULES_READ = [['CRM.settings.modules.READ']];
 const MODULES_UPDATE = [['CRM.settings.modules.UPDATE']];
@@ -25,11 +32,82 @@ export function moduleParam(ctx: Ctx, name = 'module'): StoredModule {
 	return module;
 }
 
+/**
+ * A settings entity addressed by an unknown id (layouts, custom views, wizards, rules, templates,
+ * pipelines): 400 INVALID_DATA `the id given seems to be invalid` (**assumed**; fields and related
+ * lists answer 204 instead, their code sets have no INVALID_DATA). `index` = path segment of the id.
+ */
+export function unknownId(ctx: Ctx, id: string, index = 2): HttpError {
+	return new HttpError('INVALID_DATA', ctx.v === 'v2.1' ? { id, resource_path_index: index } : { id }, 'the id given seems to be invalid');
+}
+
+/** `{api_name, id}` reference to a module, as settings entities carry it. */
+export function moduleRef(module: StoredModule): Json {
+	return { api_name: module.api_name, id: module.id };
+}
+
+/** `{id, name}` of a user (the admin when the id is unknown). */
+export function userRef(sandbox: Sandbox, id?: string): Json {
+	const users = sandbox.store.docs<{ id: string; full_name: string }>('users');
+	const user = users.find((u) => u.id === id) ?? users[0];
+	return { id: user.id, name: user.full_name };
+}
+
+/** Id of a demo user by first name (seeded settings name their owners this way); the admin otherwise. */
+export function demoUserId(sandbox: Sandbox, firstName: string): string {
+	const users = sandbox.store.docs<{ id: string; first_name?: string }>('users');
+	return (users.find((u) => u.first_name === firstName) ?? users[0]).id;
+}
+
 function findModuleByKey(sandbox: Sandbox, key: string): StoredModule | undefined {
 	return storedModules(sandbox).find((m) => m.id === key || m.api_name.toLowerCase() === key.toLowerCase());
 }
 
+export const FILE_UPLOAD_FIELD: FieldDef = {
+	api_name: 'Contract_File',
+	field_label: 'Contract File',
+	data_type: 'fileupload',
+	custom_field: true,
+};
+
+/**
+ * Seeds the file-upload field of Projects (appended to the stored module, so the other field ids
+ * stay put) and a signed contract on the first three demo projects. The record keeps its
+ * Modified_Time: the file is part of the demo data, not a later change.
+ */
+function seedContractFiles(sandbox: Sandbox): void {
+	const { store } = sandbox;
+	const projects = store.doc<StoredModule>('modules', 'Projects');
+	if (!projects) return;
+	if (!projects.fields.some((f) => f.data_type === 'fileupload')) {
+		store.putDoc('modules', projects.api_name, { ...projects, fields: [...projects.fields, FILE_UPLOAD_FIELD] });
+	}
+	const records = store.listRecords('Projects', { limit: 3 });
+	records.forEach((record, i) => {
+		const fileName = `contract-${String(record.Project_Code ?? i + 1).toLowerCase()}.pdf`;
+		const data = Buffer.from(
+			`%PDF-1.4\n% Sandbox contract for ${String(record.Name ?? record.id)}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`,
+		);
+		const file = putFile(sandbox, { name: fileName, contentType: 'application/pdf', data });
+		const doc: FieldAttachmentDoc = {
+			id: store.nextId(),
+			module: 'Projects',
+			record_id: record.id,
+			field: FILE_UPLOAD_FIELD.api_name,
+			file_id: file.id,
+			File_Name: fileName,
+		};
+		store.putDoc('field_attachments', doc.id, doc);
+		const value = [{ attachment_Id: doc.id, file_Name: fileName, file_Size: String(data.length), extn: 'pdf' }];
+		const updated: StoredRecord = { ...record, [FILE_UPLOAD_FIELD.api_name]: value };
+		const modified = parseDateTime(record.Modified_Time) ?? sandbox.now();
+		store.replaceRecord('Projects', updated, modified, {}, { silent: true });
+	});
+}
+
 export function registerModules(router: Router, sandbox: Sandbox): void {
+	seedOnce(sandbox, 'field_attachments', seedContractFiles);
+
 	router.get(
 		'/settings/modules',
 		(ctx) => {

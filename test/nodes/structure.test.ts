@@ -63,7 +63,8 @@ describe('package structure', () => {
 
 	test.each(nodeTypes)('%s: usableAsTool, subtitle, themed icons, codex', (_name, type) => {
 		const d = type.description;
-		expect(d.usableAsTool).toBe(true);
+		// lint (node-usable-as-tool) requires it on every node and forbids it on triggers
+		expect(d.usableAsTool).toBe(d.group.includes('trigger') ? undefined : true);
 		expect(typeof d.subtitle).toBe('string');
 		expect(d.name).toMatch(/^crm[A-Z]/);
 		expect(d.displayName).toMatch(/^CRM /);
@@ -85,7 +86,12 @@ describe('package structure', () => {
 		for (const { where, url } of routedUrls(type)) {
 			const expressions = [...url.matchAll(/{{\s*(.*?)\s*}}/g)].map((m) => m[1]);
 			for (const expression of expressions) {
-				expect({ where, expression }).toEqual({ where, expression: expect.stringMatching(/^toPathSegment\(.+\)$/) });
+				// a parameter that reaches the path must be encoded; conditions may read parameters freely
+				const pathParts = expression.replace(/toPathSegment\((?:[^()]|\([^()]*\))*\)/g, 'SEGMENT');
+				const concatenated = [...pathParts.matchAll(/\$(?:parameter|value)(?:\.\w+|\[[^\]]+\])*/g)]
+					.filter((m) => !/^\s*\?/.test(pathParts.slice(m.index! + m[0].length)))
+					.map((m) => m[0]);
+				expect({ where, expression, unencoded: concatenated }).toEqual({ where, expression, unencoded: [] });
 			}
 		}
 	});

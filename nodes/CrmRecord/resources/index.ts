@@ -1,6 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { attachmentCustomOperations, attachmentDescription } from './attachment';
+import { contactRoleCustomOperations, contactRoleDescription } from './contactRole';
+import { noteCustomOperations, noteDescription } from './note';
 import { recordCustomOperations, recordDescription } from './record';
+import { relatedRecordCustomOperations, relatedRecordDescription } from './relatedRecord';
+import { shareDescription } from './share';
+import { tagCustomOperations, tagDescription } from './tag';
 
 type CustomOperation = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
 
@@ -13,7 +19,17 @@ export interface ResourceModule {
 
 /** The node's resources, in selector order. Adding a resource = one folder + one entry here. */
 export const resources: ResourceModule[] = [
+	{ option: { name: 'Attachment', value: 'attachment' }, description: attachmentDescription, customOperations: attachmentCustomOperations },
+	{ option: { name: 'Contact Role', value: 'contactRole' }, description: contactRoleDescription, customOperations: contactRoleCustomOperations },
+	{ option: { name: 'Note', value: 'note' }, description: noteDescription, customOperations: noteCustomOperations },
 	{ option: { name: 'Record', value: 'record' }, description: recordDescription, customOperations: recordCustomOperations },
+	{
+		option: { name: 'Related Record', value: 'relatedRecord' },
+		description: relatedRecordDescription,
+		customOperations: relatedRecordCustomOperations,
+	},
+	{ option: { name: 'Share', value: 'share' }, description: shareDescription },
+	{ option: { name: 'Tag', value: 'tag' }, description: tagDescription, customOperations: tagCustomOperations },
 ];
 
 export const resourceSelector: INodeProperties = {

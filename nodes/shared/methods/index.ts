@@ -1,7 +1,13 @@
 // Methods every node of the package can offer (load options, list searches, resource mappers).
 // Each file owns one kind of lookup; add a file and spread it here.
+import { adminLoadOptions } from './admin';
 import { getFields, getModules } from './loadOptions';
+import { metadataLoadOptions } from './metadata';
+import { recordRelationLoadOptions } from './recordRelations';
+import { getExternalIdFields, getRecordMappingFields } from './resourceMapping';
 
-export const loadOptions = { getModules, getFields };
+export const loadOptions = { getModules, getFields, getExternalIdFields, ...adminLoadOptions, ...recordRelationLoadOptions, ...metadataLoadOptions };
 
-export const methods = { loadOptions };
+export const resourceMapping = { getRecordMappingFields };
+
+export const methods = { loadOptions, resourceMapping };

@@ -96,5 +96,25 @@ export function responseOfError(error: unknown): { status?: number; body?: unkno
 	const status =
 		(e.httpCode ? Number(e.httpCode) : undefined) ?? e.cause?.response?.status ?? e.response?.status ?? e.cause?.status;
 	const body = e.context?.data ?? e.cause?.response?.data ?? e.response?.data;
-	return { status: Number.isFinite(status) ? status : undefined, body };
+	return { status: Number.isFinite(status) ? status : undefined, body: decodeBytes(body) };
+}
+
+/**
+ * Download requests (encoding `arraybuffer`) get their error envelope as bytes: JSON text is parsed,
+ * anything else is left as it is.
+ */
+function decodeBytes(body: unknown): unknown {
+	let bytes: Buffer | undefined;
+	if (Buffer.isBuffer(body)) bytes = body;
+	else if (body instanceof ArrayBuffer) bytes = Buffer.from(new Uint8Array(body));
+	else if (ArrayBuffer.isView(body)) bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+	else if (body && typeof body === 'object' && (body as IDataObject).type === 'Buffer' && Array.isArray((body as IDataObject).data)) {
+		bytes = Buffer.from((body as { data: number[] }).data);
+	}
+	if (!bytes) return body;
+	try {
+		return JSON.parse(bytes.toString('utf8')) as unknown;
+	} catch {
+		return body;
+	}
 }

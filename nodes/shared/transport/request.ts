@@ -7,6 +7,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	ITriggerFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
@@ -20,6 +21,7 @@ export type CrmContext =
 	| IExecuteSingleFunctions
 	| IHookFunctions
 	| ILoadOptionsFunctions
+	| ITriggerFunctions
 	| IWebhookFunctions;
 
 /** Which URL root of wire-contract §1.2 a call goes to. */
@@ -48,7 +50,10 @@ export function baseUrl(credentials: CrmCredentials, root: CrmRoot = 'rest'): st
 	return root === 'bulk' ? `${origin}/crm/bulk/${v}` : `${origin}/crm/${v}`;
 }
 
-/** Retry policy of wire-contract §7: exponential back-off 1 s, 2 s, 4 s … with jitter, at most 5 tries. */
+/**
+ * Retry policy of wire-contract §7: exponential back-off 1 s, 2 s, 4 s … with jitter, at most 5 tries.
+ * A constant of the package; tests may shrink `baseMs` to keep persistent-429 cases fast.
+ */
 export const RETRY = { tries: 5, baseMs: 1000, capMs: 16_000 };
 
 const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
@@ -136,6 +141,8 @@ export async function crmRequest(this: CrmContext, request: CrmRequest): Promise
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
 		const { status, body } = responseOfError(error);
+		// If-Modified-Since and nothing changed (§3.7): an empty answer, not an error
+		if (status === 304) return { statusCode: 304, headers: {}, body: undefined, statusMessage: 'Not Modified' } as IN8nHttpFullResponse;
 		if (request.itemListKey && status === 400 && body && Array.isArray((body as IDataObject)[request.itemListKey])) {
 			return { statusCode: 400, headers: {}, body, statusMessage: 'Bad Request' } as IN8nHttpFullResponse;
 		}

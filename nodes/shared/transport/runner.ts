@@ -5,7 +5,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { crmApiError, isErrorItem } from './errors';
+import { crmApiError, isErrorItem, responseOfError } from './errors';
 import { unwrapBody } from './envelope';
 import { toCrmError, withRetry } from './request';
 
@@ -36,6 +36,8 @@ export async function crmRequestRunner(
 		try {
 			response = await withRetry(method, async () => await this.makeRoutingRequest(requestData));
 		} catch (error) {
+			// If-Modified-Since and nothing changed (§3.7): no items, not an error
+			if (responseOfError(error).status === 304) break;
 			throw toCrmError(this, error);
 		}
 		// binary downloads and post-processed results pass through untouched

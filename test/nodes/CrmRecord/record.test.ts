@@ -19,6 +19,7 @@ describe('CRM Record › Record (engine → sandbox over HTTP)', () => {
 			resource: 'record',
 			operation: 'create',
 			module: 'Leads',
+			fieldsMode: 'pairs',
 			fieldsUi: fields({ Last_Name: '={{ $json.last }}', Email: '={{ $json.email }}', No_of_Employees: '42', Email_Opt_Out: 'true' }),
 		});
 		const created = outputOf(
@@ -48,6 +49,7 @@ describe('CRM Record › Record (engine → sandbox over HTTP)', () => {
 			operation: 'update',
 			module: 'Leads',
 			recordId: id,
+			fieldsMode: 'pairs',
 			fieldsUi: fields({ Company: 'Updated Co', Annual_Revenue: '1234.5' }),
 		});
 		const updated = outputOf(await crm.run(update), update.name);
@@ -86,7 +88,8 @@ describe('CRM Record › Record (engine → sandbox over HTTP)', () => {
 		const before = (await crm.api('GET', '/crm/v2.1/Accounts?per_page=200')).body.data.length;
 		const create = crm.node(
 			'crmRecord',
-			{ resource: 'record', operation: 'create', module: 'Accounts', fieldsUi: fields({ Account_Name: '={{ $json.name }}' }) },
+			{ resource: 'record', operation: 'create', module: 'Accounts', fieldsMode: 'pairs',
+			fieldsUi: fields({ Account_Name: '={{ $json.name }}' }) },
 			{ onError: 'continueRegularOutput' },
 		);
 		const out = outputOf(
@@ -107,6 +110,7 @@ describe('CRM Record › Record (engine → sandbox over HTTP)', () => {
 			resource: 'record',
 			operation: 'create',
 			module: 'Accounts',
+			fieldsMode: 'pairs',
 			fieldsUi: fields({ Account_Name: '={{ $json.name }}' }),
 		});
 		const run = await crm.run(strict, [{ json: { name: 'Good Account Three' } }, { json: { name: '' } }]);

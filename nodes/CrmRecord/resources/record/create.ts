@@ -1,12 +1,13 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordFieldsUi } from '../../../shared/descriptions';
-import { recordFromFieldPairs } from '../../../shared/recordFields';
+import { moduleSelect } from '../../../shared/descriptions';
+import { recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
-import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { runBatched } from '../../../shared/transport';
+import { fieldsProperties, modulePath, sendRecords, writeExtrasOf, writeOptionsProperty } from './common';
 
-/** CreateRecords — POST /crm/{v}/{module}, up to 100 records per request (custom operation) */
+/** CreateRecords — POST /crm/{v}/{module} */
 export const operation: INodePropertyOptions = {
 	name: 'Create',
 	value: 'create',
@@ -14,7 +15,7 @@ export const operation: INodePropertyOptions = {
 	description: 'Create records; input items are sent 100 per request (CreateRecords)',
 };
 
-const properties: INodeProperties[] = [moduleSelect, recordFieldsUi];
+const properties: INodeProperties[] = [moduleSelect, ...fieldsProperties('add'), writeOptionsProperty()];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['create'] } }, properties);
 
@@ -23,16 +24,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runBatched.call(this, {
 		build: async (itemIndex) => {
 			const module = this.getNodeParameter('module', itemIndex) as string;
-			return { key: module, payload: await recordFromFieldPairs.call(this, itemIndex, module, fieldCache) };
+			const { body, external } = writeExtrasOf.call(this, itemIndex);
+			const { record } = await recordBody.call(this, itemIndex, module, fieldCache);
+			// items with the same module and options share requests
+			return { key: JSON.stringify({ module, body, external }), payload: record };
 		},
-		send: async (module, data) => {
-			const body = await crmApiRequest.call(this, {
-				method: 'POST',
-				path: `/${encodeURIComponent(module)}`,
-				body: { data },
-				itemListKey: 'data',
-			});
-			return (body.data ?? []) as never;
+		send: async (key, data) => {
+			const { module, body, external } = JSON.parse(key) as { module: string; body: IDataObject; external: string[] };
+			return await sendRecords.call(this, { method: 'POST', path: modulePath(module), data, extras: body, external });
 		},
 	});
 }

@@ -1,42 +1,137 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
 import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { modulePath, recordIdOf } from './common';
 
-/** DeleteRecords — DELETE /crm/{v}/{module}?ids=…, up to 100 ids per request (custom operation) */
+/**
+ * DeleteRecords — DELETE /crm/{v}/{module}?ids=… (2..100 per request);
+ * DeleteRecord — DELETE /crm/{v}/{module}/{id}, DeleteRecordUsingExternalID — DELETE /crm/{v}/{module}/{extValue} (a chunk of one)
+ */
 export const operation: INodePropertyOptions = {
 	name: 'Delete',
 	value: 'delete',
 	action: 'Delete a record',
-	description: 'Delete records by ID; input items are sent 100 IDs per request (DeleteRecords)',
+	description: 'Delete records by ID or external ID; input items are sent 100 IDs per request (DeleteRecords, DeleteRecord)',
 };
 
-const properties: INodeProperties[] = [moduleSelect, recordIdField];
+export const wfTriggerOption: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Run Workflow Rules',
+			name: 'wf_trigger',
+			type: 'boolean',
+			default: true,
+			description: 'Whether the deletion runs the workflow rules of the module (wf_trigger)',
+		},
+	],
+};
+
+const properties: INodeProperties[] = [
+	moduleSelect,
+	{
+		displayName: 'Delete By',
+		name: 'deleteBy',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'ID', value: 'id' },
+			{ name: 'External ID', value: 'externalId', description: 'A field of the module marked as external ID (X-EXTERNAL)' },
+		],
+		default: 'id',
+	},
+	{ ...recordIdField, displayOptions: { show: { deleteBy: ['id'] } } },
+	{
+		displayName: 'External ID Field Name or ID',
+		name: 'externalField',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getExternalIdFields', loadOptionsDependsOn: ['module'] },
+		default: '',
+		required: true,
+		description:
+			'External-ID field of the module. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions: { show: { deleteBy: ['externalId'] } },
+	},
+	{
+		displayName: 'External ID Value',
+		name: 'externalValue',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'Value of the external-ID field of the record to delete',
+		displayOptions: { show: { deleteBy: ['externalId'] } },
+	},
+	wfTriggerOption,
+];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['delete'] } }, properties);
+
+/** `wf_trigger` query value (Boolean text in both variants, §13), or nothing when the option is absent. */
+export function wfTriggerQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return options.wf_trigger === undefined ? {} : { wf_trigger: options.wf_trigger ? 'true' : 'false' };
+}
+
+/** Sends one chunk of deletes; answers one result per key, in order. */
+export async function sendDeletes(
+	this: IExecuteFunctions,
+	module: string,
+	keys: string[],
+	qs: IDataObject,
+	externalField?: string,
+	listForm = false,
+): Promise<IDataObject[]> {
+	const headers = externalField ? { 'X-EXTERNAL': `${module}.${externalField}` } : undefined;
+	const body =
+		keys.length === 1 && !listForm
+			? await crmApiRequest.call(this, {
+					method: 'DELETE',
+					path: `${modulePath(module)}/${encodeURIComponent(keys[0])}`,
+					qs,
+					headers,
+					itemListKey: 'data',
+				})
+			: await crmApiRequest.call(this, {
+					method: 'DELETE',
+					path: modulePath(module),
+					qs: { ...qs, ids: keys.join(',') },
+					headers,
+					itemListKey: 'data',
+				});
+	return (body.data ?? []) as IDataObject[];
+}
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched.call(this, {
 		build: (itemIndex) => {
 			const module = this.getNodeParameter('module', itemIndex) as string;
-			const id = String(this.getNodeParameter('recordId', itemIndex) ?? '').trim();
-			if (!/^\d+$/.test(id)) {
-				throw new NodeOperationError(this.getNode(), `Record ID must be digits, got "${id}"`, {
-					itemIndex,
-					description: 'Set "Record ID" to the numeric ID of the record to delete.',
-				});
+			const by = this.getNodeParameter('deleteBy', itemIndex, 'id') as string;
+			const qs = wfTriggerQuery.call(this, itemIndex);
+			if (by === 'externalId') {
+				const field = this.getNodeParameter('externalField', itemIndex) as string;
+				const value = String(this.getNodeParameter('externalValue', itemIndex) ?? '').trim();
+				if (!value || value.includes(',')) {
+					throw new NodeOperationError(this.getNode(), `External ID Value must be one non-empty value, got "${value}"`, { itemIndex });
+				}
+				return { key: JSON.stringify({ module, qs, field }), payload: { id: value } };
 			}
-			return { key: module, payload: { id } };
+			return { key: JSON.stringify({ module, qs }), payload: { id: recordIdOf.call(this, 'recordId', itemIndex) } };
 		},
-		send: async (module, payloads) => {
-			const body = await crmApiRequest.call(this, {
-				method: 'DELETE',
-				path: `/${encodeURIComponent(module)}`,
-				qs: { ids: payloads.map((p) => p.id).join(',') },
-				itemListKey: 'data',
-			});
-			return (body.data ?? []) as never;
+		send: async (key, payloads) => {
+			const { module, qs, field } = JSON.parse(key) as { module: string; qs: IDataObject; field?: string };
+			return await sendDeletes.call(
+				this,
+				module,
+				payloads.map((p) => String(p.id)),
+				qs,
+				field,
+			);
 		},
 	});
 }

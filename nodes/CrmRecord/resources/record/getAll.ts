@@ -2,6 +2,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
+import { fieldsOption, modifiedSinceOption } from './get';
+import { readOptions } from './hooks';
 
 /** GetRecords — GET /crm/{v}/{module}, paged by the node's request runner */
 export const operation: INodePropertyOptions = {
@@ -14,8 +16,23 @@ export const operation: INodePropertyOptions = {
 			method: 'GET',
 			url: '=/{{ toPathSegment($parameter.module) }}',
 		},
+		send: { preSend: [readOptions] },
 	},
 };
+
+export const triState = (name: string, displayName: string, what: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'options',
+	options: [
+		{ name: 'Both', value: 'both' },
+		{ name: 'No', value: 'false' },
+		{ name: 'Yes', value: 'true' },
+	],
+	default: 'both',
+	description: `Whether to return ${what} records (${name})`,
+	routing: { send: { type: 'query', property: name } },
+});
 
 const properties: INodeProperties[] = [
 	moduleSelect,
@@ -27,15 +44,33 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			triState('approved', 'Approved', 'approved'),
+			triState('converted', 'Converted', 'converted'),
 			{
-				displayName: 'Field Names or IDs',
-				name: 'fields',
-				type: 'multiOptions',
-				typeOptions: { loadOptionsMethod: 'getFields', loadOptionsDependsOn: ['module'] },
-				default: [],
-				description:
-					'Fields to return (all when empty). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-				routing: { send: { type: 'query', property: 'fields', value: '={{ $value.join(",") || undefined }}' } },
+				displayName: 'Custom View ID',
+				name: 'cvid',
+				type: 'string',
+				default: '',
+				description: 'Only the records of this custom view (cvid)',
+				routing: { send: { type: 'query', property: 'cvid', value: '={{ $value || undefined }}' } },
+			},
+			fieldsOption,
+			{
+				displayName: 'Include Child Territories',
+				name: 'include_child',
+				type: 'boolean',
+				default: false,
+				description: 'Whether records of the territories below the given one are included (include_child)',
+				routing: { send: { type: 'query', property: 'include_child', value: '={{ $value ? "true" : "false" }}' } },
+			},
+			modifiedSinceOption,
+			{
+				displayName: 'Record IDs',
+				name: 'ids',
+				type: 'string',
+				default: '',
+				placeholder: '4876876000000611001,4876876000000611002',
+				description: 'Only the records with these IDs: up to 100, comma-separated',
 			},
 			{
 				displayName: 'Sort By Name or ID',
@@ -57,6 +92,14 @@ const properties: INodeProperties[] = [
 				],
 				default: 'desc',
 				routing: { send: { type: 'query', property: 'sort_order' } },
+			},
+			{
+				displayName: 'Territory ID',
+				name: 'territory_id',
+				type: 'string',
+				default: '',
+				description: 'Only records assigned to this territory (territory_id)',
+				routing: { send: { type: 'query', property: 'territory_id', value: '={{ $value || undefined }}' } },
 			},
 		],
 	},

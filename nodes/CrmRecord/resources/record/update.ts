@@ -1,46 +1,135 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordFieldsUi, recordIdField } from '../../../shared/descriptions';
-import { recordFromFieldPairs } from '../../../shared/recordFields';
+import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { loadFieldMeta, recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
-import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { runBatched } from '../../../shared/transport';
+import { RECORD_ID_RE, fieldsProperties, modulePath, recordIdOf, sendRecords, writeExtrasOf, writeOptionsProperty } from './common';
 
-/** UpdateRecords — PUT /crm/{v}/{module}, up to 100 records per request (custom operation) */
+/**
+ * UpdateRecords — PUT /crm/{v}/{module} (2..100 records per request);
+ * UpdateRecord — PUT /crm/{v}/{module}/{id}, UpdateRecordUsingExternalID — PUT /crm/{v}/{module}/{extValue} (a chunk of one)
+ */
 export const operation: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
 	action: 'Update a record',
-	description: 'Update records by ID; input items are sent 100 per request (UpdateRecords)',
+	description: 'Update records by ID or external ID; input items are sent 100 per request (UpdateRecords, UpdateRecord)',
 };
 
-const properties: INodeProperties[] = [moduleSelect, recordIdField, recordFieldsUi];
+export const updateByProperties: INodeProperties[] = [
+	{
+		displayName: 'Update By',
+		name: 'updateBy',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'ID', value: 'id' },
+			{ name: 'External ID', value: 'externalId', description: 'A field of the module marked as external ID (X-EXTERNAL)' },
+		],
+		default: 'id',
+		displayOptions: { hide: { fieldsMode: ['mapper'] } },
+	},
+	{ ...recordIdField, displayOptions: { show: { updateBy: ['id'] }, hide: { fieldsMode: ['mapper'] } } },
+	{
+		displayName: 'External ID Field Name or ID',
+		name: 'externalField',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getExternalIdFields', loadOptionsDependsOn: ['module'] },
+		default: '',
+		required: true,
+		description:
+			'External-ID field of the module. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions: { show: { updateBy: ['externalId'] }, hide: { fieldsMode: ['mapper'] } },
+	},
+	{
+		displayName: 'External ID Value',
+		name: 'externalValue',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'Value of the external-ID field of the record to update',
+		displayOptions: { show: { updateBy: ['externalId'] }, hide: { fieldsMode: ['mapper'] } },
+	},
+];
+
+const properties: INodeProperties[] = [moduleSelect, ...fieldsProperties('update'), ...updateByProperties, writeOptionsProperty()];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['update'] } }, properties);
+
+interface UpdateKey {
+	module: string;
+	/** external-ID field, or undefined for ids */
+	field?: string;
+	body: IDataObject;
+	external: string[];
+}
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
 	return await runBatched.call(this, {
 		build: async (itemIndex) => {
 			const module = this.getNodeParameter('module', itemIndex) as string;
-			const id = String(this.getNodeParameter('recordId', itemIndex) ?? '').trim();
-			if (!/^\d+$/.test(id)) {
-				throw new NodeOperationError(this.getNode(), `Record ID must be digits, got "${id}"`, {
-					itemIndex,
-					description: 'Set "Record ID" to the numeric ID of the record to update.',
+			const mode = this.getNodeParameter('fieldsMode', itemIndex, 'mapper') as string;
+			const { body, external } = writeExtrasOf.call(this, itemIndex);
+			let field: string | undefined;
+			let keyValue: string;
+			let record: IDataObject;
+			if (mode === 'mapper') {
+				// the mapper's matching column names the record: `id` or an external-ID field
+				const meta = await loadFieldMeta.call(this, fieldCache, module);
+				const externalFields = [...meta.values()].filter((f) => !!f.external).map((f) => f.api_name);
+				const built = await recordBody.call(this, itemIndex, module, fieldCache, { keep: ['id', ...externalFields] });
+				const match = built.matchingColumns[0] ?? 'id';
+				if (match !== 'id' && !externalFields.includes(match)) {
+					throw new NodeOperationError(this.getNode(), `"${match}" cannot identify the record to update`, {
+						itemIndex,
+						description: 'Match on Record ID or on an external-ID field of the module.',
+					});
+				}
+				field = match === 'id' ? undefined : match;
+				keyValue = String(built.record[match] ?? '').trim();
+				record = built.record;
+				delete record.id;
+				if (field) delete record[field];
+				if (!field && !RECORD_ID_RE.test(keyValue)) {
+					throw new NodeOperationError(this.getNode(), `Record ID must be digits, got "${keyValue}"`, {
+						itemIndex,
+						description: 'Map the "Record ID" column to the numeric ID of the record to update.',
+					});
+				}
+			} else {
+				const by = this.getNodeParameter('updateBy', itemIndex, 'id') as string;
+				if (by === 'externalId') {
+					field = this.getNodeParameter('externalField', itemIndex) as string;
+					keyValue = String(this.getNodeParameter('externalValue', itemIndex) ?? '').trim();
+				} else {
+					keyValue = recordIdOf.call(this, 'recordId', itemIndex);
+				}
+				record = (await recordBody.call(this, itemIndex, module, fieldCache)).record;
+			}
+			if (!keyValue) {
+				throw new NodeOperationError(this.getNode(), `The value of the external-ID field "${field}" is empty`, { itemIndex });
+			}
+			const key: UpdateKey = { module, field, body, external };
+			return { key: JSON.stringify(key), payload: { ...record, [field ?? 'id']: keyValue } };
+		},
+		send: async (rawKey, data) => {
+			const { module, field, body, external } = JSON.parse(rawKey) as UpdateKey;
+			const headers = field ? [`${module}.${field}`, ...external] : external;
+			if (data.length === 1) {
+				// one record: its own URL (UpdateRecord / UpdateRecordUsingExternalID)
+				const { [field ?? 'id']: keyValue, ...rest } = data[0];
+				return await sendRecords.call(this, {
+					method: 'PUT',
+					path: `${modulePath(module)}/${encodeURIComponent(String(keyValue))}`,
+					data: [rest],
+					extras: body,
+					external: headers,
 				});
 			}
-			const record = await recordFromFieldPairs.call(this, itemIndex, module, fieldCache);
-			return { key: module, payload: { ...record, id } };
-		},
-		send: async (module, data) => {
-			const body = await crmApiRequest.call(this, {
-				method: 'PUT',
-				path: `/${encodeURIComponent(module)}`,
-				body: { data },
-				itemListKey: 'data',
-			});
-			return (body.data ?? []) as never;
+			return await sendRecords.call(this, { method: 'PUT', path: modulePath(module), data, extras: body, external: headers });
 		},
 	});
 }

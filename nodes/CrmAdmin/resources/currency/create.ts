@@ -1,0 +1,72 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { crmApiRequest, runBatched } from '../../../shared/transport';
+import {
+	CURRENCY_BATCH_SIZE,
+	currencyBody,
+	currencyFormatFields,
+	currencyNameField,
+	isActiveField,
+	isoCodeField,
+	symbolField,
+} from './fields';
+
+/** AddCurrencies — POST /crm/{v}/org/currencies, up to 10 currencies per request (custom operation) */
+export const operation: INodePropertyOptions = {
+	name: 'Add',
+	value: 'create',
+	action: 'Add a currency',
+	description: 'Add currencies to a multi-currency organization; input items are sent 10 per request (AddCurrencies)',
+};
+
+const properties: INodeProperties[] = [
+	isoCodeField,
+	currencyNameField,
+	symbolField,
+	{
+		displayName: 'Exchange Rate',
+		name: 'exchangeRate',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '0.92',
+		description: 'Units of this currency per one unit of the base currency',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [isActiveField, ...currencyFormatFields],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['currency'], operation: ['create'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runBatched.call(this, {
+		batchSize: CURRENCY_BATCH_SIZE,
+		build: (itemIndex) => {
+			const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+			const payload = currencyBody(
+				this,
+				{
+					...additional,
+					iso_code: this.getNodeParameter('isoCode', itemIndex),
+					name: String(this.getNodeParameter('currencyName', itemIndex) ?? '').trim(),
+					symbol: String(this.getNodeParameter('symbol', itemIndex) ?? '').trim(),
+					exchange_rate: this.getNodeParameter('exchangeRate', itemIndex),
+				},
+				itemIndex,
+				true,
+			);
+			return { key: 'currencies', payload };
+		},
+		send: async (_key, currencies) => {
+			const body = await crmApiRequest.call(this, { method: 'POST', path: '/org/currencies', body: { currencies }, itemListKey: 'currencies' });
+			return (body.currencies ?? []) as IDataObject[];
+		},
+	});
+}

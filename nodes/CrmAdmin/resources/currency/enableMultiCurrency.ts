@@ -1,0 +1,53 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { writeResults } from '../common';
+import { currencyBody, currencyFormatFields, currencyNameField, isoCodeField, symbolField } from './fields';
+
+/** `base_currency` body of EnableMultipleCurrencies from the parameters. */
+export async function enablePreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const itemIndex = this.getItemIndex();
+	const additional = this.getNodeParameter('additionalFields', {}) as IDataObject;
+	const base = currencyBody(
+		this,
+		{
+			...additional,
+			iso_code: this.getNodeParameter('isoCode'),
+			name: String(this.getNodeParameter('currencyName') ?? '').trim(),
+			symbol: String(this.getNodeParameter('symbol') ?? '').trim(),
+		},
+		itemIndex,
+		true,
+	);
+	request.body = { base_currency: base };
+	return request;
+}
+
+/** EnableMultipleCurrencies — POST /crm/{v}/org/currencies/actions/enable */
+export const operation: INodePropertyOptions = {
+	name: 'Enable Multi-Currency',
+	value: 'enableMultiCurrency',
+	action: 'Enable multiple currencies',
+	description: 'Switch the organization to multi-currency with the given base currency; allowed once (EnableMultipleCurrencies)',
+	routing: {
+		request: { method: 'POST', url: '/org/currencies/actions/enable' },
+		send: { preSend: [enablePreSend] },
+		output: { postReceive: [writeResults] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	{ ...isoCodeField, description: 'Three-letter ISO 4217 code of the base (home) currency' },
+	currencyNameField,
+	symbolField,
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: currencyFormatFields,
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['currency'], operation: ['enableMultiCurrency'] } }, properties);

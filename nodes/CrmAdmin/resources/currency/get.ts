@@ -1,0 +1,28 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireDigits } from '../common';
+
+/** GetCurrency — GET /crm/{v}/org/currencies/{id} */
+export const operation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a currency',
+	description: 'Retrieve one currency by ID (GetCurrency)',
+	routing: {
+		request: { method: 'GET', url: '=/org/currencies/{{ toPathSegment(String($parameter.currencyId).trim()) }}' },
+		send: { preSend: [requireDigits('currencyId', 'Currency ID')] },
+	},
+};
+
+export const currencyIdField: INodeProperties = {
+	displayName: 'Currency Name or ID',
+	name: 'currencyId',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getCurrencies' },
+	default: '',
+	required: true,
+	description: 'The currency. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+export const description = updateDisplayOptions({ show: { resource: ['currency'], operation: ['get'] } }, [currencyIdField]);

@@ -1,0 +1,12 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+/** GetCurrencies — GET /crm/{v}/org/currencies */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many currencies',
+	description: 'List the currencies of the organization, the base currency included (GetCurrencies)',
+	routing: { request: { method: 'GET', url: '/org/currencies' } },
+};
+
+export const description: INodeProperties[] = [];

@@ -1,0 +1,73 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { idParameter, requireSome } from '../common';
+import { currencyIdField } from './get';
+import { CURRENCY_BATCH_SIZE, currencyBody, currencyFormatFields, isActiveField } from './fields';
+
+/**
+ * UpdateCurrencies — PUT /crm/{v}/org/currencies (up to 10 per request, items carry `id`);
+ * UpdateCurrency — PUT /crm/{v}/org/currencies/{id} (a chunk of one). Custom operation.
+ */
+export const operation: INodePropertyOptions = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update a currency',
+	description: 'Update currencies by ID; input items are sent 10 per request (UpdateCurrencies, UpdateCurrency)',
+};
+
+const properties: INodeProperties[] = [
+	currencyIdField,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			isActiveField,
+			...currencyFormatFields.slice(0, 2),
+			{
+				displayName: 'Exchange Rate',
+				name: 'exchange_rate',
+				type: 'string',
+				default: '',
+				placeholder: '0.92',
+				description: 'Units of this currency per one unit of the base currency (the base currency stays at 1)',
+			},
+			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+			currencyFormatFields[2],
+			{ displayName: 'Symbol', name: 'symbol', type: 'string', default: '' },
+			currencyFormatFields[3],
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['currency'], operation: ['update'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runBatched.call(this, {
+		batchSize: CURRENCY_BATCH_SIZE,
+		build: (itemIndex) => {
+			const id = idParameter.call(this, 'currencyId', 'Currency', itemIndex);
+			const fields = currencyBody(this, this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject, itemIndex, false);
+			requireSome.call(this, fields, 'Update Fields', itemIndex);
+			return { key: 'currencies', payload: { ...fields, id } };
+		},
+		send: async (_key, currencies) => {
+			if (currencies.length === 1) {
+				const { id, ...currency } = currencies[0];
+				const body = await crmApiRequest.call(this, {
+					method: 'PUT',
+					path: `/org/currencies/${encodeURIComponent(String(id))}`,
+					body: { currencies: [currency] },
+					itemListKey: 'currencies',
+				});
+				return (body.currencies ?? []) as IDataObject[];
+			}
+			const body = await crmApiRequest.call(this, { method: 'PUT', path: '/org/currencies', body: { currencies }, itemListKey: 'currencies' });
+			return (body.currencies ?? []) as IDataObject[];
+		},
+	});
+}

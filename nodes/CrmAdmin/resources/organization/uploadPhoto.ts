@@ -1,0 +1,47 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { writeResults } from '../common';
+
+/** The input binary as the multipart part `file` (§3.3); the service accepts images only. */
+export async function orgPhotoPreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
+	const meta = this.helpers.assertBinaryData(property);
+	const buffer = await this.helpers.getBinaryDataBuffer(property);
+	const form = new FormData();
+	form.append('file', new Blob([new Uint8Array(buffer)], { type: meta.mimeType }), meta.fileName ?? 'logo');
+	request.body = form as unknown as IHttpRequestOptions['body'];
+	// multipart: the boundary comes with the body; drop the JSON default
+	const headers = { ...(request.headers ?? {}) } as IDataObject;
+	delete headers['Content-Type'];
+	request.headers = headers;
+	request.json = false;
+	return request;
+}
+
+/** UploadOrganizationPhoto — POST /crm/{v}/org/photo (multipart part `file`) */
+export const operation: INodePropertyOptions = {
+	name: 'Upload Photo',
+	value: 'uploadPhoto',
+	action: 'Upload the organization photo',
+	description: 'Set the organization logo from an input binary (UploadOrganizationPhoto)',
+	routing: {
+		request: { method: 'POST', url: '/org/photo' },
+		send: { preSend: [orgPhotoPreSend] },
+		output: { postReceive: [writeResults] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the input binary field containing the file',
+		description: 'Binary field holding the image (JPEG, PNG, GIF, BMP or WebP)',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['organization'], operation: ['uploadPhoto'] } }, properties);

@@ -1,0 +1,30 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireDigits } from '../common';
+
+/** GetRole — GET /crm/{v}/settings/roles/{id} */
+export const operation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a role',
+	description: 'Retrieve one role by ID (GetRole)',
+	routing: {
+		request: { method: 'GET', url: '=/settings/roles/{{ toPathSegment(String($parameter.roleId).trim()) }}' },
+		send: { preSend: [requireDigits('roleId', 'Role ID')] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Role Name or ID',
+		name: 'roleId',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getRoles' },
+		default: '',
+		required: true,
+		description: 'The role to retrieve. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['role'], operation: ['get'] } }, properties);

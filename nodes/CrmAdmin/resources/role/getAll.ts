@@ -1,0 +1,12 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+/** GetRoles — GET /crm/{v}/settings/roles */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many roles',
+	description: 'List the roles of the organization with the role each reports to (GetRoles)',
+	routing: { request: { method: 'GET', url: '/settings/roles' } },
+};
+
+export const description: INodeProperties[] = [];

@@ -1,0 +1,54 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { sequenceNumberField, taxBody } from './fields';
+
+/** CreateTaxes — POST /crm/{v}/org/taxes, up to 100 taxes per request (custom operation) */
+export const operation: INodePropertyOptions = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a tax',
+	description: 'Create taxes; input items are sent 100 per request (CreateTaxes)',
+};
+
+const properties: INodeProperties[] = [
+	{ displayName: 'Name', name: 'taxName', type: 'string', default: '', required: true, placeholder: 'Sales Tax' },
+	{
+		displayName: 'Value',
+		name: 'taxValue',
+		type: 'number',
+		typeOptions: { numberPrecision: 3 },
+		default: 0,
+		required: true,
+		description: 'Tax rate in percent',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [sequenceNumberField],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['tax'], operation: ['create'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runBatched.call(this, {
+		build: (itemIndex) => {
+			const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+			const payload = taxBody.call(
+				this,
+				{ ...additional, name: this.getNodeParameter('taxName', itemIndex), value: this.getNodeParameter('taxValue', itemIndex) },
+				itemIndex,
+			);
+			return { key: 'taxes', payload };
+		},
+		send: async (_key, taxes) => {
+			const body = await crmApiRequest.call(this, { method: 'POST', path: '/org/taxes', body: { taxes }, itemListKey: 'taxes' });
+			return (body.taxes ?? []) as IDataObject[];
+		},
+	});
+}

@@ -1,0 +1,33 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { idParameter } from '../common';
+import { taxIdField } from './fields';
+
+/**
+ * DeleteTaxes — DELETE /crm/{v}/org/taxes?ids=… (up to 100 IDs per request);
+ * DeleteTax — DELETE /crm/{v}/org/taxes/{id} (a chunk of one). Custom operation.
+ */
+export const operation: INodePropertyOptions = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete a tax',
+	description: 'Delete taxes by ID; input items are sent 100 IDs per request (DeleteTaxes, DeleteTax)',
+};
+
+export const description = updateDisplayOptions({ show: { resource: ['tax'], operation: ['delete'] } }, [taxIdField] as INodeProperties[]);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runBatched.call(this, {
+		build: (itemIndex) => ({ key: 'taxes', payload: { id: idParameter.call(this, 'taxId', 'Tax', itemIndex) } }),
+		send: async (_key, payloads) => {
+			const ids = payloads.map((p) => String(p.id));
+			const body =
+				ids.length === 1
+					? await crmApiRequest.call(this, { method: 'DELETE', path: `/org/taxes/${encodeURIComponent(ids[0])}`, itemListKey: 'taxes' })
+					: await crmApiRequest.call(this, { method: 'DELETE', path: '/org/taxes', qs: { ids: ids.join(',') }, itemListKey: 'taxes' });
+			return (body.taxes ?? []) as IDataObject[];
+		},
+	});
+}

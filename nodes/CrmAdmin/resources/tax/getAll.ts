@@ -1,0 +1,12 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+/** GetTaxes — GET /crm/{v}/org/taxes (the `taxes` list) */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many taxes',
+	description: 'List the taxes of the organization in sequence order (GetTaxes)',
+	routing: { request: { method: 'GET', url: '/org/taxes' } },
+};
+
+export const description: INodeProperties[] = [];

@@ -1,0 +1,25 @@
+import type { IDataObject, IExecuteSingleFunctions, IN8nHttpFullResponse, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+/** The `preference` object of a GetTaxes answer as the one output item. */
+export async function taxPreference(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const body = (response.body ?? {}) as IDataObject;
+	return [{ json: (body.preference ?? {}) as IDataObject }];
+}
+
+/** GetTaxes — GET /crm/{v}/org/taxes (the `preference` object) */
+export const operation: INodePropertyOptions = {
+	name: 'Get Preference',
+	value: 'getPreference',
+	action: 'Get the tax preference',
+	description: 'Read the organization tax preference: whether rates may be modified and taxes auto-populated (GetTaxes)',
+	routing: {
+		request: { method: 'GET', url: '/org/taxes' },
+		output: { postReceive: [taxPreference] },
+	},
+};
+
+export const description: INodeProperties[] = [];

@@ -1,0 +1,47 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { idParameter, requireSome } from '../common';
+import { sequenceNumberField, taxBody, taxIdField } from './fields';
+
+/** UpdateTaxes — PUT /crm/{v}/org/taxes, up to 100 taxes per request, items carry `id` (custom operation) */
+export const operation: INodePropertyOptions = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update a tax',
+	description: 'Update taxes by ID; input items are sent 100 per request (UpdateTaxes)',
+};
+
+const properties: INodeProperties[] = [
+	taxIdField,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+			sequenceNumberField,
+			{ displayName: 'Value', name: 'value', type: 'number', typeOptions: { numberPrecision: 3 }, default: 0, description: 'Tax rate in percent' },
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['tax'], operation: ['update'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runBatched.call(this, {
+		build: (itemIndex) => {
+			const id = idParameter.call(this, 'taxId', 'Tax', itemIndex);
+			const fields = taxBody.call(this, this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject, itemIndex);
+			requireSome.call(this, fields, 'Update Fields', itemIndex);
+			return { key: 'taxes', payload: { id, ...fields } };
+		},
+		send: async (_key, taxes) => {
+			const body = await crmApiRequest.call(this, { method: 'PUT', path: '/org/taxes', body: { taxes }, itemListKey: 'taxes' });
+			return (body.taxes ?? []) as IDataObject[];
+		},
+	});
+}

@@ -1,0 +1,30 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireDigits } from '../common';
+
+/** GetTerritory — GET /crm/{v}/settings/territories/{id} */
+export const operation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a territory',
+	description: 'Retrieve one territory by ID (GetTerritory)',
+	routing: {
+		request: { method: 'GET', url: '=/settings/territories/{{ toPathSegment(String($parameter.territoryId).trim()) }}' },
+		send: { preSend: [requireDigits('territoryId', 'Territory ID')] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Territory Name or ID',
+		name: 'territoryId',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getTerritories' },
+		default: '',
+		required: true,
+		description: 'The territory to retrieve. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['territory'], operation: ['get'] } }, properties);

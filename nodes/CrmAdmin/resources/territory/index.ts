@@ -1,0 +1,19 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as get from './get';
+import * as getAll from './getAll';
+
+const operations = [get, getAll];
+
+export const territoryDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['territory'] } },
+		options: operations.map((op) => op.operation),
+		default: 'getAll',
+	},
+	...operations.flatMap((op) => op.description),
+];

@@ -1,0 +1,80 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { userBody, userOptionalFields } from './fields';
+
+/** CreateUser — POST /crm/{v}/users, one user per call as the contract asks of clients (custom operation) */
+export const operation: INodePropertyOptions = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a user',
+	description: 'Invite a user; each input item is one CreateUser call (CreateUser)',
+};
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+		required: true,
+		description: 'Email address; the invitation goes there and it must not belong to another user',
+	},
+	{ displayName: 'Last Name', name: 'lastName', type: 'string', default: '', required: true },
+	{
+		displayName: 'Role Name or ID',
+		name: 'role',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getRoles' },
+		default: '',
+		required: true,
+		description: 'Role of the user. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Profile Name or ID',
+		name: 'profile',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getProfiles' },
+		default: '',
+		required: true,
+		description: 'Profile of the user. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: userOptionalFields,
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['create'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runBatched.call(this, {
+		// wire-contract §5.6: CreateUser takes 1..100, but clients send one user per call
+		batchSize: 1,
+		build: (itemIndex) => {
+			const required: IDataObject = {};
+			for (const [param, key, label] of [
+				['email', 'email', 'Email'],
+				['lastName', 'last_name', 'Last Name'],
+				['role', 'role', 'Role'],
+				['profile', 'profile', 'Profile'],
+			]) {
+				const value = String(this.getNodeParameter(param, itemIndex, '') ?? '').trim();
+				if (!value) throw new NodeOperationError(this.getNode(), `"${label}" is required`, { itemIndex });
+				required[key] = value;
+			}
+			const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+			return { key: 'users', payload: userBody({ ...additional, ...required }) };
+		},
+		send: async (_key, users) => {
+			const body = await crmApiRequest.call(this, { method: 'POST', path: '/users', body: { users }, itemListKey: 'users' });
+			return (body.users ?? []) as IDataObject[];
+		},
+	});
+}

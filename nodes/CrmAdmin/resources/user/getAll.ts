@@ -1,0 +1,39 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { returnAllLimit } from '../../../shared/descriptions';
+
+/** GetUsers — GET /crm/{v}/users?type=…, paged by the node's request runner */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many users',
+	description: 'List users of a given type (GetUsers)',
+	routing: { request: { method: 'GET', url: '/users' } },
+};
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Type',
+		name: 'type',
+		type: 'options',
+		options: [
+			{ name: 'Active Confirmed Admins', value: 'ActiveConfirmedAdmins' },
+			{ name: 'Active Confirmed Users', value: 'ActiveConfirmedUsers' },
+			{ name: 'Active Users', value: 'ActiveUsers' },
+			{ name: 'Admin Users', value: 'AdminUsers' },
+			{ name: 'All Users', value: 'AllUsers' },
+			{ name: 'Confirmed Users', value: 'ConfirmedUsers' },
+			{ name: 'Current User', value: 'CurrentUser', description: 'The user the credential acts as' },
+			{ name: 'Deactivated Users', value: 'DeactiveUsers' },
+			{ name: 'Deleted Users', value: 'DeletedUsers' },
+			{ name: 'Not Confirmed Users', value: 'NotConfirmedUsers' },
+		],
+		default: 'AllUsers',
+		description: 'Which users to list',
+		routing: { send: { type: 'query', property: 'type' } },
+	},
+	...returnAllLimit(),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['getAll'] } }, properties);

@@ -1,0 +1,56 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { idParameter, requireSome } from '../common';
+import { userBody, userIdField, userOptionalFields, userUpdateOnlyFields } from './fields';
+
+/**
+ * UpdateUsers — PUT /crm/{v}/users (up to 100 users per request, items carry `id`);
+ * UpdateUser — PUT /crm/{v}/users/{id} (a chunk of one). Custom operation.
+ */
+export const operation: INodePropertyOptions = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update a user',
+	description: 'Update users by ID; input items are sent 100 per request (UpdateUsers, UpdateUser)',
+};
+
+const properties: INodeProperties[] = [
+	userIdField,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [...userUpdateOnlyFields, ...userOptionalFields].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['update'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runBatched.call(this, {
+		build: (itemIndex) => {
+			const id = idParameter.call(this, 'userId', 'User ID', itemIndex);
+			const fields = userBody(this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject);
+			requireSome.call(this, fields, 'Update Fields', itemIndex);
+			return { key: 'users', payload: { ...fields, id } };
+		},
+		send: async (_key, users) => {
+			if (users.length === 1) {
+				const { id, ...user } = users[0];
+				const body = await crmApiRequest.call(this, {
+					method: 'PUT',
+					path: `/users/${encodeURIComponent(String(id))}`,
+					body: { users: [user] },
+					itemListKey: 'users',
+				});
+				return (body.users ?? []) as IDataObject[];
+			}
+			const body = await crmApiRequest.call(this, { method: 'PUT', path: '/users', body: { users }, itemListKey: 'users' });
+			return (body.users ?? []) as IDataObject[];
+		},
+	});
+}

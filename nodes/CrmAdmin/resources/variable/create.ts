@@ -1,0 +1,71 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { groupField, optionalKeys, typedValue, variableTypeField } from './fields';
+
+/** CreateVariables — POST /crm/{v}/settings/variables, up to 100 variables per request (custom operation) */
+export const operation: INodePropertyOptions = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a variable',
+	description: 'Create variables; input items are sent 100 per request (CreateVariables)',
+};
+
+const properties: INodeProperties[] = [
+	{ displayName: 'Name', name: 'variableName', type: 'string', default: '', required: true, placeholder: 'Discount Limit' },
+	{ ...variableTypeField, required: true },
+	groupField,
+	{
+		displayName: 'Value',
+		name: 'value',
+		type: 'string',
+		default: '',
+		description: 'Value of the variable, converted to the chosen type (true/false for a checkbox)',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'API Name',
+				name: 'api_name',
+				type: 'string',
+				default: '',
+				placeholder: 'Discount_Limit',
+				description: 'Unique API name; derived from the name when empty',
+			},
+			{ displayName: 'Description', name: 'description', type: 'string', default: '' },
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['variable'], operation: ['create'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runBatched.call(this, {
+		build: (itemIndex) => {
+			const name = String(this.getNodeParameter('variableName', itemIndex) ?? '').trim();
+			if (!name) throw new NodeOperationError(this.getNode(), '"Name" is required', { itemIndex });
+			const type = this.getNodeParameter('variableType', itemIndex) as string;
+			const group = String(this.getNodeParameter('group', itemIndex) ?? '').trim();
+			if (!group) throw new NodeOperationError(this.getNode(), '"Variable Group" is required', { itemIndex });
+			const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+			const payload: IDataObject = {
+				name,
+				type,
+				variable_group: /^\d+$/.test(group) ? { id: group } : { api_name: group },
+				value: typedValue.call(this, type, this.getNodeParameter('value', itemIndex, ''), itemIndex) as IDataObject[string],
+				...optionalKeys(additional),
+			};
+			return { key: 'variables', payload };
+		},
+		send: async (_key, variables) => {
+			const body = await crmApiRequest.call(this, { method: 'POST', path: '/settings/variables', body: { variables }, itemListKey: 'variables' });
+			return (body.variables ?? []) as IDataObject[];
+		},
+	});
+}

@@ -1,0 +1,45 @@
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { API_NAME_RE, ID_RE } from '../common';
+import { groupField, variableKeyFields } from './fields';
+
+/** The variable key of the path: digits by ID, an API name otherwise (§3.10); checked before sending. */
+export async function variableKeyPreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const by = this.getNodeParameter('getBy', 'id') as string;
+	const key = String(this.getNodeParameter(by === 'id' ? 'variableId' : 'variableApiName', '') ?? '').trim();
+	const ok = by === 'id' ? ID_RE.test(key) : API_NAME_RE.test(key);
+	if (!ok) {
+		throw new NodeOperationError(
+			this.getNode(),
+			by === 'id' ? `Variable ID must be digits, got "${key}"` : `Variable API Name must be a non-numeric API name, got "${key}"`,
+			{ itemIndex: this.getItemIndex() },
+		);
+	}
+	return request;
+}
+
+/**
+ * GetVariableByID — GET /crm/{v}/settings/variables/{id}?group=…;
+ * GetVariableForAPIName — GET /crm/{v}/settings/variables/{apiName}?group=…
+ */
+export const operation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a variable',
+	description: 'Retrieve one variable by ID or API name (GetVariableByID, GetVariableForAPIName)',
+	routing: {
+		request: {
+			method: 'GET',
+			url: '=/settings/variables/{{ toPathSegment(String($parameter.getBy === "apiName" ? $parameter.variableApiName : $parameter.variableId).trim()) }}',
+		},
+		send: { preSend: [variableKeyPreSend] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	{ ...groupField, routing: { send: { type: 'query', property: 'group' } } },
+	...variableKeyFields('getBy', 'Get'),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['variable'], operation: ['get'] } }, properties);

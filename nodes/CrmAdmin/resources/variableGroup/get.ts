@@ -1,0 +1,73 @@
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { API_NAME_RE, ID_RE } from '../common';
+
+/** The group key of the path: digits by ID, an API name otherwise (§3.10); checked before sending. */
+export async function groupKeyPreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const by = this.getNodeParameter('getBy', 'id') as string;
+	const key = String(this.getNodeParameter(by === 'id' ? 'groupId' : 'groupApiName', '') ?? '').trim();
+	const ok = by === 'id' ? ID_RE.test(key) : API_NAME_RE.test(key);
+	if (!ok) {
+		throw new NodeOperationError(
+			this.getNode(),
+			by === 'id' ? `Variable Group ID must be digits, got "${key}"` : `Variable Group API Name must be a non-numeric API name, got "${key}"`,
+			{ itemIndex: this.getItemIndex() },
+		);
+	}
+	return request;
+}
+
+/**
+ * GetVariableGroupById — GET /crm/{v}/settings/variable_groups/{id};
+ * GetVariableGroupByAPIName — GET /crm/{v}/settings/variable_groups/{apiName}
+ */
+export const operation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a variable group',
+	description: 'Retrieve one variable group by ID or API name (GetVariableGroupById, GetVariableGroupByAPIName)',
+	routing: {
+		request: {
+			method: 'GET',
+			url: '=/settings/variable_groups/{{ toPathSegment(String($parameter.getBy === "apiName" ? $parameter.groupApiName : $parameter.groupId).trim()) }}',
+		},
+		send: { preSend: [groupKeyPreSend] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Get By',
+		name: 'getBy',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'ID', value: 'id' },
+			{ name: 'API Name', value: 'apiName' },
+		],
+		default: 'id',
+	},
+	{
+		displayName: 'Variable Group Name or ID',
+		name: 'groupId',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getVariableGroups' },
+		default: '',
+		required: true,
+		description:
+			'The variable group. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions: { show: { getBy: ['id'] } },
+	},
+	{
+		displayName: 'Variable Group API Name',
+		name: 'groupApiName',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'General',
+		displayOptions: { show: { getBy: ['apiName'] } },
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['variableGroup'], operation: ['get'] } }, properties);

@@ -1,0 +1,395 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect } from '../../../shared/descriptions';
+import { loadFieldMeta, toCrmDate, toCrmDateTime } from '../../../shared/recordFields';
+import type { FieldMeta } from '../../../shared/recordFields';
+import { crmApiRequest, writeResult } from '../../../shared/transport';
+import {
+	LIMITS,
+	binaryItem,
+	downloadFile,
+	forEachItem,
+	moduleRef,
+	pollOptions,
+	pollUntil,
+	resultOutputFields,
+	variantOf,
+	waitOptionsField,
+	zipRecords,
+} from '../shared';
+
+/** CreateBulkReadJob — POST /crm/bulk/{v}/read; optionally polls GetBulkReadJobDetails and downloads the result (DownloadResult) */
+export const operation: INodePropertyOptions = {
+	name: 'Create Job',
+	value: 'create',
+	action: 'Create a bulk read job',
+	description:
+		'Export the records of a module matching a criteria (CreateBulkReadJob); optionally wait for completion and download the result (DownloadResult)',
+};
+
+const COMPARATORS: INodePropertyOptions[] = [
+	{ name: 'Between', value: 'between' },
+	{ name: 'Contains', value: 'contains' },
+	{ name: 'Ends With', value: 'ends_with' },
+	{ name: 'Equal', value: 'equal' },
+	{ name: 'Greater Than', value: 'greater_than' },
+	{ name: 'Greater Than or Equal', value: 'greater_equal' },
+	{ name: 'In', value: 'in' },
+	{ name: 'Less Than', value: 'less_than' },
+	{ name: 'Less Than or Equal', value: 'less_equal' },
+	{ name: 'Not Between', value: 'not_between' },
+	{ name: 'Not Contains', value: 'not_contains' },
+	{ name: 'Not Equal', value: 'not_equal' },
+	{ name: 'Not In', value: 'not_in' },
+	{ name: 'Starts With', value: 'starts_with' },
+];
+
+const waiting = { waitForCompletion: [true] };
+
+const properties: INodeProperties[] = [
+	moduleSelect,
+	{
+		displayName: 'Field Names or IDs',
+		name: 'fields',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getFields', loadOptionsDependsOn: ['module'] },
+		default: [],
+		description:
+			'Columns of the result CSV after "ID" (all fields when empty). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Filter',
+		name: 'filterType',
+		type: 'options',
+		options: [
+			{ name: 'None', value: 'none', description: 'Export every record of the module' },
+			{ name: 'Build Conditions', value: 'conditions', description: 'Combine field conditions with AND or OR' },
+			{ name: 'JSON Criteria', value: 'json', description: 'A criteria object with nested groups' },
+		],
+		default: 'none',
+	},
+	{
+		displayName: 'Must Match',
+		name: 'matchType',
+		type: 'options',
+		options: [
+			{ name: 'All Conditions (AND)', value: 'and' },
+			{ name: 'Any Condition (OR)', value: 'or' },
+		],
+		default: 'and',
+		displayOptions: { show: { filterType: ['conditions'] } },
+	},
+	{
+		displayName: 'Conditions',
+		name: 'conditions',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Condition',
+		default: {},
+		displayOptions: { show: { filterType: ['conditions'] } },
+		description: 'At most 25 conditions; values are converted to the field type',
+		options: [
+			{
+				displayName: 'Condition',
+				name: 'condition',
+				values: [
+					{
+						displayName: 'Field Name or ID',
+						name: 'field',
+						type: 'options',
+						typeOptions: { loadOptionsMethod: 'getFields', loadOptionsDependsOn: ['module'] },
+						default: '',
+						description:
+							'Field API name; a lookup field may be followed with a dot (Account_Name.Account_Name). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+					{
+						displayName: 'Comparator',
+						name: 'comparator',
+						type: 'options',
+						options: COMPARATORS,
+						default: 'equal',
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						description: 'For In / Not In a comma-separated list (at most 50 values); for Between the lower bound',
+					},
+					{
+						displayName: 'To Value',
+						name: 'valueTo',
+						type: 'string',
+						default: '',
+						description: 'Upper bound (inclusive) for Between / Not Between',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Criteria (JSON)',
+		name: 'criteriaJson',
+		type: 'json',
+		default: '{\n  "group_operator": "and",\n  "group": [\n    { "api_name": "Lead_Source", "comparator": "equal", "value": "Web" }\n  ]\n}',
+		displayOptions: { show: { filterType: ['json'] } },
+		description: 'JSON criteria: a leaf {api_name, comparator, value} or a group {group_operator, group: [...]}',
+	},
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to poll the job until it completes and then download the result file',
+	},
+	...resultOutputFields(waiting),
+	{
+		displayName: 'Read All Pages',
+		name: 'allPages',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: waiting },
+		description: 'Whether to create follow-up jobs (page + 1) while the result says more records exist (200,000 records per page)',
+	},
+	{ ...waitOptionsField, displayOptions: { show: waiting } },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Callback URL',
+				name: 'callbackUrl',
+				type: 'string',
+				default: '',
+				placeholder: 'https://example.com/webhook/bulk-read',
+				description: 'The CRM POSTs the job details to this URL when the job ends',
+			},
+			{
+				displayName: 'Custom View ID',
+				name: 'cvid',
+				type: 'string',
+				default: '',
+				description: 'Only records of this custom view',
+			},
+			{
+				displayName: 'File Type',
+				name: 'fileType',
+				type: 'options',
+				options: [
+					{ name: 'CSV', value: 'csv' },
+					{ name: 'ICS (Events Only)', value: 'ics' },
+				],
+				default: 'csv',
+			},
+			{
+				displayName: 'Page',
+				name: 'page',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 1,
+				description: 'Page of 200,000 records to export; page 2 starts at record 200,001',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['bulkRead'], operation: ['create'] } }, properties);
+
+interface Condition {
+	field?: string;
+	comparator?: string;
+	value?: unknown;
+	valueTo?: unknown;
+}
+
+/** A criteria value typed from the field's metadata (numbers, booleans, §4 dates, lookups by id). */
+function typedValue(this: IExecuteFunctions, meta: FieldMeta | undefined, raw: unknown, field: string, itemIndex: number): unknown {
+	if (raw === null || raw === undefined || typeof raw !== 'string' || !meta) return raw;
+	const text = raw.trim();
+	const bad = (expected: string) =>
+		new NodeOperationError(this.getNode(), `Condition on "${field}" expects ${expected}, got "${text}"`, { itemIndex });
+	switch (meta.data_type) {
+		case 'integer':
+		case 'bigint':
+		case 'double':
+		case 'currency':
+		case 'percent': {
+			if (meta.api_name === 'id') return text;
+			const n = Number(text);
+			if (text === '' || !Number.isFinite(n)) throw bad('a number');
+			return n;
+		}
+		case 'boolean':
+			if (!/^(true|false)$/i.test(text)) throw bad('true or false');
+			return text.toLowerCase() === 'true';
+		case 'date': {
+			const date = toCrmDate(text);
+			if (!date) throw bad('a date (yyyy-MM-dd)');
+			return date;
+		}
+		case 'datetime': {
+			const dateTime = toCrmDateTime(text);
+			if (!dateTime) throw bad('a date and time (ISO 8601)');
+			return dateTime;
+		}
+		default:
+			return text;
+	}
+}
+
+/** The JSON criteria of the item (§3.12), checked against the limits of §6 before sending. */
+async function criteriaOf(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	module: string,
+	cache: Map<string, Map<string, FieldMeta>>,
+): Promise<IDataObject | undefined> {
+	const filterType = this.getNodeParameter('filterType', itemIndex, 'none') as string;
+	if (filterType === 'json') {
+		const raw = this.getNodeParameter('criteriaJson', itemIndex, '') as string | IDataObject;
+		let criteria: unknown = raw;
+		if (typeof raw === 'string') {
+			if (!raw.trim()) return undefined;
+			try {
+				criteria = JSON.parse(raw);
+			} catch {
+				throw new NodeOperationError(this.getNode(), 'Criteria (JSON) is not valid JSON', { itemIndex });
+			}
+		}
+		if (!criteria || typeof criteria !== 'object' || Array.isArray(criteria)) {
+			throw new NodeOperationError(this.getNode(), 'Criteria (JSON) must be an object: a leaf or a group', { itemIndex });
+		}
+		const leaves = JSON.stringify(criteria).match(/"comparator"/g)?.length ?? 0;
+		if (leaves > LIMITS.criteriaConditions) {
+			throw new NodeOperationError(this.getNode(), `Criteria (JSON) has ${leaves} conditions; bulk read allows at most 25`, { itemIndex });
+		}
+		return criteria as IDataObject;
+	}
+	if (filterType !== 'conditions') return undefined;
+	const conditions = (this.getNodeParameter('conditions.condition', itemIndex, []) as Condition[]) ?? [];
+	if (conditions.length === 0) return undefined;
+	if (conditions.length > LIMITS.criteriaConditions) {
+		throw new NodeOperationError(this.getNode(), `Conditions has ${conditions.length} entries; bulk read allows at most 25`, { itemIndex });
+	}
+	const meta = await loadFieldMeta.call(this, cache, module);
+	const leaves = conditions.map((c, i) => {
+		const field = String(c.field ?? '').trim();
+		if (!field) throw new NodeOperationError(this.getNode(), `Condition ${i + 1} has no field`, { itemIndex });
+		const comparator = c.comparator ?? 'equal';
+		const fieldMeta = meta.get(field);
+		const typed = (v: unknown) => typedValue.call(this, fieldMeta, v, field, itemIndex);
+		let value: unknown;
+		if (comparator === 'in' || comparator === 'not_in') {
+			const list = String(c.value ?? '')
+				.split(',')
+				.map((v) => v.trim())
+				.filter((v) => v !== '');
+			if (list.length === 0) throw new NodeOperationError(this.getNode(), `Condition ${i + 1} (${field} ${comparator}) needs at least one value`, { itemIndex });
+			if (list.length > LIMITS.criteriaValues) {
+				throw new NodeOperationError(this.getNode(), `Condition ${i + 1} (${field} ${comparator}) has ${list.length} values; at most 50 are allowed`, {
+					itemIndex,
+				});
+			}
+			value = list.map(typed);
+		} else if (comparator === 'between' || comparator === 'not_between') {
+			if (String(c.value ?? '') === '' || String(c.valueTo ?? '') === '') {
+				throw new NodeOperationError(this.getNode(), `Condition ${i + 1} (${field} ${comparator}) needs Value and To Value`, { itemIndex });
+			}
+			value = [typed(c.value), typed(c.valueTo)];
+		} else {
+			value = typed(c.value);
+		}
+		return { api_name: field, comparator, value } as IDataObject;
+	});
+	if (leaves.length === 1) return leaves[0];
+	return { group_operator: this.getNodeParameter('matchType', itemIndex, 'and') as string, group: leaves };
+}
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const variant = await variantOf.call(this);
+	const fieldCache = new Map<string, Map<string, FieldMeta>>();
+	return await forEachItem.call(this, async (itemIndex) => {
+		const module = this.getNodeParameter('module', itemIndex) as string;
+		const fields = (this.getNodeParameter('fields', itemIndex, []) as string[]).filter(Boolean);
+		const options = this.getNodeParameter('options', itemIndex, {}) as {
+			callbackUrl?: string;
+			cvid?: string;
+			fileType?: 'csv' | 'ics';
+			page?: number;
+		};
+		const wait = this.getNodeParameter('waitForCompletion', itemIndex, true) as boolean;
+		const output = wait ? (this.getNodeParameter('output', itemIndex, 'binary') as string) : 'none';
+		const fileType = options.fileType ?? 'csv';
+		const firstPage = options.page ?? 1;
+		if (!Number.isInteger(firstPage) || firstPage < 1) {
+			throw new NodeOperationError(this.getNode(), `Page must be a whole number of at least 1, got ${firstPage}`, { itemIndex });
+		}
+		if (fileType === 'ics' && output === 'records') {
+			throw new NodeOperationError(this.getNode(), 'Parsed Records output needs File Type CSV', {
+				itemIndex,
+				description: 'ICS results are calendar files; choose the "Zip File" output for them.',
+			});
+		}
+		const callbackUrl = options.callbackUrl?.trim();
+		if (callbackUrl && !/^https?:\/\/\S+$/i.test(callbackUrl)) {
+			throw new NodeOperationError(this.getNode(), `Callback URL must be an absolute http(s) URL, got "${callbackUrl}"`, { itemIndex });
+		}
+		const criteria = await criteriaOf.call(this, itemIndex, module, fieldCache);
+
+		const createJob = async (page: number): Promise<IDataObject> => {
+			const query: IDataObject = { module: moduleRef(variant, module) };
+			if (fields.length) query.fields = fields;
+			if (criteria) query.criteria = criteria;
+			if (options.cvid?.trim()) query.cvid = options.cvid.trim();
+			query.page = page;
+			const body: IDataObject = { query, file_type: fileType };
+			if (callbackUrl) body.callback = { url: callbackUrl, method: 'post' };
+			const response = await crmApiRequest.call(this, { method: 'POST', path: '/read', root: 'bulk', body, itemIndex });
+			return ((response.data as IDataObject[] | undefined) ?? [])[0] ?? response;
+		};
+
+		const created = await createJob(firstPage);
+		if (!wait) return [{ json: writeResult(created) }];
+
+		const poll = pollOptions.call(this, itemIndex);
+		const out: INodeExecutionData[] = [];
+		const allPages = this.getNodeParameter('allPages', itemIndex, false) as boolean;
+		let page = firstPage;
+		let jobId = String((created.details as IDataObject | undefined)?.id ?? '');
+		for (;;) {
+			const job = await pollUntil.call(
+				this,
+				async () => {
+					const response = await crmApiRequest.call(this, { method: 'GET', path: `/read/${encodeURIComponent(jobId)}`, root: 'bulk', itemIndex });
+					return ((response.data as IDataObject[] | undefined) ?? [])[0] ?? {};
+				},
+				(j) => j.state === 'COMPLETED' || j.state === 'FAILURE',
+				poll,
+				{ itemIndex, what: `Bulk read job ${jobId}` },
+			);
+			if (job.state !== 'COMPLETED') {
+				throw new NodeOperationError(this.getNode(), `Bulk read job ${jobId} ended in state ${String(job.state)}`, {
+					itemIndex,
+					description: 'The CRM could not extract the records. Check the criteria and fields, then create the job again.',
+				});
+			}
+			const result = (job.result ?? {}) as IDataObject;
+			const file = await downloadFile.call(this, String(result.download_url), itemIndex, `${jobId}.zip`);
+			if (output === 'records') {
+				for (const row of zipRecords(this.getNode(), file.data, itemIndex)) out.push({ json: row });
+			} else {
+				const property = this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
+				out.push(await binaryItem(this.helpers, job, property, file));
+			}
+			if (!allPages || result.more_records !== true) break;
+			page++;
+			const next = await createJob(page);
+			jobId = String((next.details as IDataObject | undefined)?.id ?? '');
+		}
+		return out;
+	});
+}

@@ -1,0 +1,53 @@
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { BULK_BASE_URL, binaryItem, bodyBuffer, fileNameFromDisposition, headerOf, resultOutputFields, zipRecords } from '../shared';
+import { jobIdField } from './get';
+
+/** postReceive: the result zip as a binary item, or its CSV rows as items. */
+export async function resultToItems(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const data = bodyBuffer(response);
+	const jobId = String(this.getNodeParameter('jobId', '')).trim();
+	if (this.getNodeParameter('output', 'binary') === 'records') {
+		return zipRecords(this.getNode(), data, this.getItemIndex()).map((json) => ({ json }));
+	}
+	const fileName = fileNameFromDisposition(headerOf(response, 'content-disposition')) ?? `${jobId}.zip`;
+	const mimeType = (headerOf(response, 'content-type') ?? 'application/zip').split(';')[0].trim();
+	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
+	const json: IDataObject = { jobId, fileName, mimeType, fileSize: data.length };
+	return [await binaryItem(this.helpers, json, property, { data, fileName, mimeType })];
+}
+
+/** DownloadResult — GET /crm/bulk/{v}/read/{jobId}/result (zip) */
+export const operation: INodePropertyOptions = {
+	name: 'Download Result',
+	value: 'downloadResult',
+	action: 'Download a bulk read result',
+	description: 'Download the result zip of a completed bulk read job, as a binary or as parsed records (DownloadResult)',
+	routing: {
+		request: {
+			method: 'GET',
+			baseURL: BULK_BASE_URL,
+			url: '=/read/{{ toPathSegment(String($parameter.jobId).trim()) }}/result',
+			encoding: 'arraybuffer',
+			json: false,
+			headers: { Accept: 'application/x-download' },
+		},
+		output: { postReceive: [resultToItems] },
+	},
+};
+
+const properties: INodeProperties[] = [jobIdField, ...resultOutputFields({})];
+
+export const description = updateDisplayOptions({ show: { resource: ['bulkRead'], operation: ['downloadResult'] } }, properties);

@@ -1,0 +1,281 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect } from '../../../shared/descriptions';
+import { crmApiRequest, writeResult } from '../../../shared/transport';
+import {
+	LIMITS,
+	bulkWriteZip,
+	forEachItem,
+	moduleRef,
+	orgXgid,
+	pollOptions,
+	pollUntil,
+	resultOutputFields,
+	uploadBulkWriteZip,
+	variantOf,
+	waitOptionsField,
+} from '../shared';
+import { fileFormatField, inputBinaryField } from './uploadFile';
+import { downloadWriteResult } from './downloadResult';
+
+/** CreateBulkWriteJob — POST /crm/bulk/{v}/write; with a binary source UploadFile first; optionally waits and downloads the result */
+export const operation: INodePropertyOptions = {
+	name: 'Create Job',
+	value: 'create',
+	action: 'Create a bulk write job',
+	description:
+		'Insert, update or upsert records from a CSV or zip (UploadFile + CreateBulkWriteJob); optionally wait for completion and download the result (DownloadBulkWriteResult)',
+};
+
+const fromBinary = { source: ['binary'] };
+const waiting = { waitForCompletion: [true] };
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Write Operation',
+		name: 'writeOperation',
+		type: 'options',
+		options: [
+			{ name: 'Insert', value: 'insert', description: 'Create a record per row' },
+			{ name: 'Update', value: 'update', description: 'Update the record matched by "Find By"; unmatched rows are skipped' },
+			{
+				name: 'Create or Update',
+				value: 'upsert',
+				description: 'Create a new record, or update the current one if it already exists (upsert)',
+			},
+		],
+		default: 'insert',
+	},
+	moduleSelect,
+	{
+		displayName: 'Source',
+		name: 'source',
+		type: 'options',
+		options: [
+			{ name: 'Binary File', value: 'binary', description: 'Upload a CSV or zip from the input item first (UploadFile)' },
+			{ name: 'Uploaded File ID', value: 'fileId', description: 'A file ID answered by Bulk Write → Upload File' },
+		],
+		default: 'binary',
+	},
+	{ ...inputBinaryField, displayOptions: { show: fromBinary } },
+	{ ...fileFormatField, displayOptions: { show: fromBinary } },
+	{
+		displayName: 'File ID',
+		name: 'fileId',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: { show: { source: ['fileId'] } },
+		description: 'The file_id of an uploaded bulk-write zip',
+	},
+	{
+		displayName: 'Find By',
+		name: 'findBy',
+		type: 'string',
+		default: 'id',
+		required: true,
+		placeholder: 'Email',
+		displayOptions: { show: { writeOperation: ['update', 'upsert'] } },
+		description: 'Field that identifies existing records: the record ID, or a unique or external-ID field such as Email; it must be mapped',
+	},
+	{
+		displayName: 'Column Mapping',
+		name: 'mappingMode',
+		type: 'options',
+		options: [
+			{ name: 'CSV Header Names Are Field Names', value: 'header', description: 'Each header is a field API name (ID for the record ID)' },
+			{ name: 'Define Field Mappings', value: 'mappings', description: 'Map CSV columns (0-based) to fields' },
+		],
+		default: 'header',
+	},
+	{
+		displayName: 'Field Mappings',
+		name: 'fieldMappings',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Mapping',
+		default: {},
+		displayOptions: { show: { mappingMode: ['mappings'] } },
+		description: 'At most 200 mapped fields',
+		options: [
+			{
+				displayName: 'Mapping',
+				name: 'mapping',
+				values: [
+					{
+						displayName: 'Column Index',
+						name: 'index',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 0,
+						description: 'Position of the CSV column, starting at 0',
+					},
+					{
+						displayName: 'Default Value',
+						name: 'defaultValue',
+						type: 'string',
+						default: '',
+						description: 'Value used when the cell is empty',
+					},
+					{
+						displayName: 'Field Name or ID',
+						name: 'apiName',
+						type: 'options',
+						typeOptions: { loadOptionsMethod: 'getFields', loadOptionsDependsOn: ['module'] },
+						default: '',
+						description:
+							'Field API name (ID for the record ID). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+					{
+						displayName: 'Format',
+						name: 'format',
+						type: 'string',
+						default: '',
+						placeholder: 'MM/dd/yyyy',
+						description: 'Date or date-time pattern of the column (default MM/dd/yyyy and MM/dd/yyyy HH:mm:ss)',
+					},
+					{
+						displayName: 'Lookup Find By',
+						name: 'findBy',
+						type: 'string',
+						default: '',
+						description: 'For a lookup field: the field of the looked-up module that the column holds (the record ID when empty)',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to poll the job until it completes and then download the result file',
+	},
+	...resultOutputFields(waiting, 'resultBinaryPropertyName'),
+	{ ...waitOptionsField, displayOptions: { show: waiting } },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Callback URL',
+				name: 'callbackUrl',
+				type: 'string',
+				default: '',
+				placeholder: 'https://example.com/webhook/bulk-write',
+				description: 'The CRM POSTs the job details to this URL when the job ends',
+			},
+			{
+				displayName: 'Character Encoding',
+				name: 'characterEncoding',
+				type: 'options',
+				options: [
+					{ name: 'UTF-8', value: 'UTF-8' },
+					{ name: 'ISO-8859-1', value: 'ISO-8859-1' },
+				],
+				default: 'UTF-8',
+			},
+			{
+				displayName: 'Ignore Empty Cells',
+				name: 'ignoreEmpty',
+				type: 'boolean',
+				default: false,
+				description: 'Whether empty cells leave fields unchanged on update (otherwise they clear them)',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['bulkWrite'], operation: ['create'] } }, properties);
+
+interface MappingInput {
+	apiName?: string;
+	index?: number;
+	format?: string;
+	findBy?: string;
+	defaultValue?: string;
+}
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const variant = await variantOf.call(this);
+	let xgid: string | undefined; // GetOrganization once per execution
+	return await forEachItem.call(this, async (itemIndex) => {
+		const writeOperation = this.getNodeParameter('writeOperation', itemIndex) as 'insert' | 'update' | 'upsert';
+		const module = this.getNodeParameter('module', itemIndex) as string;
+		const source = this.getNodeParameter('source', itemIndex) as 'binary' | 'fileId';
+		const options = this.getNodeParameter('options', itemIndex, {}) as { callbackUrl?: string; characterEncoding?: string; ignoreEmpty?: boolean };
+		const fail = (message: string, description?: string) => new NodeOperationError(this.getNode(), message, { itemIndex, description });
+
+		// everything is checked before the upload
+		const resource: IDataObject = { type: 'data', module: moduleRef(variant, module) };
+		if (writeOperation !== 'insert') {
+			const findBy = String(this.getNodeParameter('findBy', itemIndex, '')).trim();
+			if (!findBy) throw fail(`Find By is required for ${writeOperation}`, 'Name the field that identifies records: id, or a unique field such as Email.');
+			resource.find_by = /^id$/i.test(findBy) ? 'id' : findBy;
+		}
+		if (options.ignoreEmpty !== undefined) resource.ignore_empty = options.ignoreEmpty;
+		if (this.getNodeParameter('mappingMode', itemIndex, 'header') === 'mappings') {
+			const mappings = (this.getNodeParameter('fieldMappings.mapping', itemIndex, []) as MappingInput[]) ?? [];
+			if (mappings.length === 0) throw fail('Field Mappings is empty', 'Add at least one mapping, or choose "CSV Header Names Are Field Names".');
+			if (mappings.length > LIMITS.writeMappings) throw fail(`Field Mappings has ${mappings.length} entries; bulk write allows at most 200 mapped fields`);
+			resource.field_mappings = mappings.map((m, i) => {
+				const named = String(m.apiName ?? '').trim();
+				const apiName = /^id$/i.test(named) ? 'id' : named;
+				if (!apiName) throw fail(`Field mapping ${i + 1} has no field`);
+				const index = Number(m.index ?? 0);
+				if (!Number.isInteger(index) || index < 0) throw fail(`Field mapping ${i + 1} (${apiName}) needs a column index of 0 or more, got ${m.index}`);
+				const mapping: IDataObject = { api_name: apiName, index };
+				if (m.format?.trim()) mapping.format = m.format.trim();
+				if (m.findBy?.trim()) mapping.find_by = m.findBy.trim();
+				if (m.defaultValue !== undefined && m.defaultValue !== '') mapping.default_value = { value: m.defaultValue };
+				return mapping;
+			});
+		}
+		const callbackUrl = options.callbackUrl?.trim();
+		if (callbackUrl && !/^https?:\/\/\S+$/i.test(callbackUrl)) throw fail(`Callback URL must be an absolute http(s) URL, got "${callbackUrl}"`);
+
+		let upload: IDataObject | undefined;
+		if (source === 'binary') {
+			const property = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
+			const format = this.getNodeParameter('fileFormat', itemIndex, 'auto') as 'auto' | 'csv' | 'zip';
+			const { zip, fileName } = await bulkWriteZip.call(this, itemIndex, property, format);
+			xgid ??= await orgXgid.call(this, itemIndex);
+			upload = await uploadBulkWriteZip.call(this, zip, fileName, xgid, itemIndex);
+			resource.file_id = (upload.details as IDataObject | undefined)?.file_id;
+		} else {
+			const fileId = String(this.getNodeParameter('fileId', itemIndex, '')).trim();
+			if (!fileId) throw fail('File ID is required', 'Upload the file with Bulk Write → Upload File first.');
+			resource.file_id = fileId;
+		}
+
+		const body: IDataObject = { operation: writeOperation, resource: [resource] };
+		if (options.characterEncoding) body.character_encoding = options.characterEncoding;
+		if (callbackUrl) body.callback = { url: callbackUrl, method: 'post' };
+		const created = await crmApiRequest.call(this, { method: 'POST', path: '/write', root: 'bulk', body, itemIndex });
+		const jobId = String((created.details as IDataObject | undefined)?.id ?? '');
+		if (!this.getNodeParameter('waitForCompletion', itemIndex, true)) {
+			return [{ json: { ...writeResult(created), file_id: resource.file_id } }];
+		}
+
+		const job = await pollUntil.call(
+			this,
+			async () => await crmApiRequest.call(this, { method: 'GET', path: `/write/${encodeURIComponent(jobId)}`, root: 'bulk', itemIndex }),
+			(j) => j.status === 'COMPLETED' || j.status === 'FAILED',
+			pollOptions.call(this, itemIndex),
+			{ itemIndex, what: `Bulk write job ${jobId}` },
+		);
+		if (job.status !== 'COMPLETED') {
+			const url = (job.result as IDataObject | undefined)?.download_url;
+			throw fail(
+				`Bulk write job ${jobId} ended in status ${String(job.status)}`,
+				`Rows processed before the failure are reported in the result file${url ? ` (Bulk Write → Download Result, job ${jobId})` : ''}.`,
+			);
+		}
+		return await downloadWriteResult.call(this, job, itemIndex, 'resultBinaryPropertyName');
+	});
+}

@@ -1,0 +1,31 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { BULK_BASE_URL } from '../shared';
+
+/** GetBulkWriteJobDetails — GET /crm/bulk/{v}/write/{jobId} */
+export const operation: INodePropertyOptions = {
+	name: 'Get Job',
+	value: 'get',
+	action: 'Get a bulk write job',
+	description: 'Get the status, per-file counts and result URL of a bulk write job (GetBulkWriteJobDetails)',
+	routing: {
+		request: {
+			method: 'GET',
+			baseURL: BULK_BASE_URL,
+			url: '=/write/{{ toPathSegment(String($parameter.jobId).trim()) }}',
+		},
+	},
+};
+
+export const writeJobIdField: INodeProperties = {
+	displayName: 'Job ID',
+	name: 'jobId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: '4876876000000710001',
+	description: 'ID of the bulk write job, as answered by Create Job',
+};
+
+export const description = updateDisplayOptions({ show: { resource: ['bulkWrite'], operation: ['get'] } }, [writeJobIdField]);

@@ -1,0 +1,64 @@
+import type {
+	IExecuteSingleFunctions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { binaryItem, bodyBuffer, fileNameFromDisposition, headerOf } from '../shared';
+
+/** postReceive: the stored file as a binary item with its name and type. */
+export async function fileToBinary(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const data = bodyBuffer(response);
+	const id = String(this.getNodeParameter('fileId', '')).trim();
+	const fileName = fileNameFromDisposition(headerOf(response, 'content-disposition')) ?? id;
+	const mimeType = (headerOf(response, 'content-type') ?? 'application/octet-stream').split(';')[0].trim();
+	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
+	return [await binaryItem(this.helpers, { id, fileName, mimeType, fileSize: data.length }, property, { data, fileName, mimeType })];
+}
+
+/** GetFile — GET /crm/{v}/files?id= (file download) */
+export const operation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a file from the file store',
+	description: 'Download a file of the shared file store as a binary (GetFile)',
+	routing: {
+		request: {
+			method: 'GET',
+			url: '/files',
+			qs: { id: '={{ String($parameter.fileId).trim() }}' },
+			encoding: 'arraybuffer',
+			json: false,
+			headers: { Accept: 'application/x-download' },
+		},
+		output: { postReceive: [fileToBinary] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'File ID',
+		name: 'fileId',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'The ID answered by Upload',
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the output binary field to put the file in',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['get'] } }, properties);

@@ -1,0 +1,370 @@
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	IExecuteSingleFunctions,
+	IN8nHttpFullResponse,
+	INode,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { countCsvRecords, csvToObjects } from '../../shared/csv';
+import { CREDENTIAL, apiVariant, crmApiRequest, crmRequest } from '../../shared/transport';
+import type { CrmCredentials } from '../../shared/transport';
+import { createZip, isZip, readZip } from '../../shared/zip';
+
+// ---- limits of wire-contract §6 (checked before anything is sent) ------------------------------
+
+export const LIMITS = {
+	/** UploadFiles: files per call and bytes per file */
+	filesPerUpload: 10,
+	fileBytes: 20 * 1024 * 1024,
+	/** bulk-write upload: zip size, CSV records, mapped fields */
+	writeZipBytes: 25 * 1024 * 1024,
+	writeRows: 25_000,
+	writeMappings: 200,
+	/** bulk-read criteria: conditions and values per `in` */
+	criteriaConditions: 25,
+	criteriaValues: 50,
+};
+
+/** Base URL of the bulk routes (§1.2) for declarative operations: `{api_domain}/crm/bulk/{v}`. */
+export const BULK_BASE_URL =
+	'={{ ($credentials.oauthTokenData && $credentials.oauthTokenData.api_domain || $credentials.accountsUrl).replace(/\\/+$/, "") }}/crm/bulk/{{ $credentials.apiVariant || "v2.1" }}';
+
+/** The credential's API variant. */
+export async function variantOf(this: IExecuteFunctions): Promise<'v2' | 'v2.1'> {
+	return apiVariant((await this.getCredentials(CREDENTIAL)) as CrmCredentials);
+}
+
+/** `query.module` / `resource[].module` in the variant's form (§13): String in v2, `{api_name}` in v2.1. */
+export function moduleRef(variant: 'v2' | 'v2.1', module: string): string | IDataObject {
+	return variant === 'v2' ? module : { api_name: module };
+}
+
+export function megabytes(bytes: number): string {
+	return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+// ---- per-item loop ---------------------------------------------------------------------------
+
+function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (error.context && error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(node, error as Error, { itemIndex });
+}
+
+/**
+ * Runs `work` for every input item in order, pairing its outputs with the item. With "continue on
+ * fail" a failing item yields one error item (`{error, message, details}`); otherwise the node fails.
+ */
+export async function forEachItem(
+	this: IExecuteFunctions,
+	work: (itemIndex: number) => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[][]> {
+	const out: INodeExecutionData[] = [];
+	const items = this.getInputData();
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const produced = await work(itemIndex);
+			for (const item of produced) out.push({ ...item, pairedItem: { item: itemIndex } });
+		} catch (error) {
+			const nodeError = asNodeError(this.getNode(), error, itemIndex);
+			if (!this.continueOnFail()) throw nodeError;
+			const crm = (nodeError.context?.crm ?? {}) as IDataObject;
+			out.push({
+				json: { error: nodeError.message, message: nodeError.description ?? '', details: { status: 'error', ...crm } },
+				pairedItem: { item: itemIndex },
+			});
+		}
+	}
+	return [out];
+}
+
+// ---- polling (§8) -----------------------------------------------------------------------------
+
+export interface PollOptions {
+	/** first wait, ms; doubled (×1.5) after every poll up to `maxMs` */
+	initialMs: number;
+	maxMs: number;
+	/** give up after, ms */
+	timeoutMs: number;
+}
+
+export const waitOptionsField: INodeProperties = {
+	displayName: 'Polling',
+	name: 'polling',
+	type: 'collection',
+	placeholder: 'Add Polling Option',
+	default: {},
+	options: [
+		{
+			displayName: 'First Poll After (Seconds)',
+			name: 'initialInterval',
+			type: 'number',
+			typeOptions: { minValue: 0.01, numberPrecision: 2 },
+			default: 2,
+			description: 'Seconds to wait before the first status check; later checks back off (×1.5) up to the maximum interval',
+		},
+		{
+			displayName: 'Max Poll Interval (Seconds)',
+			name: 'maxInterval',
+			type: 'number',
+			typeOptions: { minValue: 0.01, numberPrecision: 2 },
+			default: 30,
+			description: 'Longest wait between two status checks',
+		},
+		{
+			displayName: 'Timeout (Minutes)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 0.01, numberPrecision: 2 },
+			default: 60,
+			description: 'Fail the item when the job has not finished after this long',
+		},
+	],
+};
+
+export function pollOptions(this: IExecuteFunctions, itemIndex: number): PollOptions {
+	const o = this.getNodeParameter('polling', itemIndex, {}) as { initialInterval?: number; maxInterval?: number; timeout?: number };
+	const initialMs = Math.max(10, Math.round((o.initialInterval ?? 2) * 1000));
+	return {
+		initialMs,
+		maxMs: Math.max(initialMs, Math.round((o.maxInterval ?? 30) * 1000)),
+		timeoutMs: Math.max(10, Math.round((o.timeout ?? 60) * 60_000)),
+	};
+}
+
+/**
+ * Polls `check` with back-off (sleep from n8n-workflow) until `done(job)`; throws a
+ * NodeOperationError naming the job when the timeout passes first.
+ */
+export async function pollUntil(
+	this: IExecuteFunctions,
+	check: () => Promise<IDataObject>,
+	done: (job: IDataObject) => boolean,
+	options: PollOptions,
+	context: { itemIndex: number; what: string },
+): Promise<IDataObject> {
+	const started = Date.now();
+	let wait = options.initialMs;
+	for (;;) {
+		await sleep(wait);
+		const job = await check();
+		if (done(job)) return job;
+		if (Date.now() - started >= options.timeoutMs) {
+			throw new NodeOperationError(this.getNode(), `${context.what} has not finished after ${Math.round(options.timeoutMs / 1000)} s`, {
+				itemIndex: context.itemIndex,
+				description: `Its last state was ${String(job.state ?? job.status)}. Raise "Polling → Timeout", or turn off "Wait for Completion" and fetch the result later with its job ID.`,
+			});
+		}
+		wait = Math.min(options.maxMs, Math.round(wait * 1.5));
+	}
+}
+
+// ---- result files ----------------------------------------------------------------------------
+
+export const resultOutputFields = (
+	show: NonNullable<INodeProperties['displayOptions']>['show'] & object,
+	binaryName = 'binaryPropertyName',
+): INodeProperties[] => [
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [
+			{ name: 'Zip File', value: 'binary', description: 'One item with the result zip as binary data' },
+			{ name: 'Parsed Records', value: 'records', description: 'One item per CSV row of the result file' },
+		],
+		default: 'binary',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: binaryName,
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the output binary field to put the zip in',
+		displayOptions: { show: { ...show, output: ['binary'] } },
+	},
+];
+
+/**
+ * File name of a download from its Content-Disposition (§3.4): the RFC 5987 form (text after the
+ * last `'`, percent-decoded) or the plain form (text after the last `=`, quotes removed).
+ */
+export function fileNameFromDisposition(disposition: unknown): string | undefined {
+	if (typeof disposition !== 'string' || !disposition) return undefined;
+	const star = /filename\*\s*=\s*([^;]+)/i.exec(disposition);
+	if (star) {
+		const encoded = star[1].trim().slice(star[1].trim().lastIndexOf("'") + 1);
+		try {
+			return decodeURIComponent(encoded);
+		} catch {
+			return encoded;
+		}
+	}
+	const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(disposition);
+	return plain ? (plain[2] ?? plain[1]).trim().replace(/^"|"$/g, '') : undefined;
+}
+
+export function headerOf(response: IN8nHttpFullResponse, name: string): string | undefined {
+	const headers = (response.headers ?? {}) as IDataObject;
+	const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+	const value = key ? headers[key] : undefined;
+	return Array.isArray(value) ? String(value[0]) : value === undefined || value === null ? undefined : String(value);
+}
+
+/** The bytes of a binary download response. */
+export function bodyBuffer(response: IN8nHttpFullResponse): Buffer {
+	const body = response.body as unknown;
+	if (Buffer.isBuffer(body)) return body;
+	if (body instanceof ArrayBuffer) return Buffer.from(new Uint8Array(body));
+	if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+	return Buffer.from(typeof body === 'string' ? body : JSON.stringify(body ?? ''));
+}
+
+/** Downloads a result file (relative to the API origin, or absolute) with the usual auth and retries. */
+export async function downloadFile(
+	this: IExecuteFunctions,
+	url: string,
+	itemIndex: number,
+	fallbackName: string,
+): Promise<{ data: Buffer; fileName: string; mimeType: string }> {
+	const response = await crmRequest.call(this, {
+		method: 'GET',
+		path: url,
+		root: 'origin',
+		binary: true,
+		headers: { Accept: 'application/octet-stream' },
+		itemIndex,
+	});
+	return {
+		data: bodyBuffer(response),
+		fileName: fileNameFromDisposition(headerOf(response, 'content-disposition')) ?? fallbackName,
+		mimeType: (headerOf(response, 'content-type') ?? 'application/zip').split(';')[0].trim(),
+	};
+}
+
+/** The CSV rows of a result zip as objects keyed by the header (first CSV entry of the zip). */
+export function zipRecords(node: INode, zip: Buffer, itemIndex: number): IDataObject[] {
+	let files: ReturnType<typeof readZip>;
+	try {
+		files = readZip(zip);
+	} catch (error) {
+		throw new NodeOperationError(node, `The result file is not a readable zip: ${(error as Error).message}`, { itemIndex });
+	}
+	const csv = files.find((f) => f.name.toLowerCase().endsWith('.csv'));
+	if (!csv) {
+		throw new NodeOperationError(node, 'The result zip holds no CSV file', {
+			itemIndex,
+			description: `Files in the zip: ${files.map((f) => f.name).join(', ') || 'none'}. Use the "Zip File" output for ICS results.`,
+		});
+	}
+	return csvToObjects(csv.data.toString('utf8'));
+}
+
+/** A binary item: the job (or file) JSON plus the downloaded bytes. */
+export async function binaryItem(
+	helpers: IExecuteFunctions['helpers'] | IExecuteSingleFunctions['helpers'],
+	json: IDataObject,
+	property: string,
+	file: { data: Buffer; fileName: string; mimeType: string },
+): Promise<INodeExecutionData> {
+	const binary: IBinaryData = await helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
+	return { json, binary: { [property]: binary } };
+}
+
+// ---- bulk-write upload (§1.2, §5.11) -----------------------------------------------------------
+
+/**
+ * The zip to upload from an input binary: a zip is checked (one CSV inside, ≤ 25,000 rows,
+ * ≤ 25 MB); a CSV is counted and packed into a zip of one stored entry. Errors name the limit.
+ */
+export async function bulkWriteZip(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	property: string,
+	format: 'auto' | 'csv' | 'zip',
+): Promise<{ zip: Buffer; fileName: string; rows: number }> {
+	const meta = this.helpers.assertBinaryData(itemIndex, property);
+	const data = await this.helpers.getBinaryDataBuffer(itemIndex, property);
+	const name = meta.fileName || 'data.csv';
+	const zipInput = format === 'zip' || (format === 'auto' && isZip(data));
+	const fail = (message: string, description: string) => new NodeOperationError(this.getNode(), message, { itemIndex, description });
+	let zip: Buffer;
+	let csvText: string;
+	let fileName: string;
+	if (zipInput) {
+		if (data.length > LIMITS.writeZipBytes) {
+			throw fail(`The zip "${name}" is ${megabytes(data.length)}; bulk write accepts at most 25 MB`, 'Split the CSV into several files.');
+		}
+		let files: ReturnType<typeof readZip>;
+		try {
+			files = readZip(data);
+		} catch (error) {
+			throw fail(`The binary "${property}" is not a readable zip: ${(error as Error).message}`, 'Set "File Format" to CSV to upload a CSV file.');
+		}
+		const csvs = files.filter((f) => f.name.toLowerCase().endsWith('.csv'));
+		if (files.length !== 1 || csvs.length !== 1) {
+			throw fail(
+				`The zip "${name}" must hold exactly one CSV file; it holds ${files.length} file(s)`,
+				`Files: ${files.map((f) => f.name).join(', ') || 'none'}.`,
+			);
+		}
+		zip = data;
+		csvText = csvs[0].data.toString('utf8');
+		fileName = name;
+	} else {
+		csvText = data.toString('utf8');
+		const csvName = /\.csv$/i.test(name) ? name : `${name.replace(/\.[^.]*$/, '') || 'data'}.csv`;
+		zip = createZip([{ name: csvName, data }]);
+		fileName = `${csvName.replace(/\.csv$/i, '')}.zip`;
+		if (zip.length > LIMITS.writeZipBytes) {
+			throw fail(`The CSV "${name}" packs into a ${megabytes(zip.length)} zip; bulk write accepts at most 25 MB`, 'Split the CSV into several files.');
+		}
+	}
+	const rows = countCsvRecords(csvText);
+	if (rows > LIMITS.writeRows) {
+		throw fail(`The CSV has ${rows.toLocaleString('en-US')} records; bulk write accepts at most 25,000 per file`, 'Split the CSV into several files of at most 25,000 records.');
+	}
+	return { zip, fileName, rows };
+}
+
+/** GetOrganization once per execution (the caller keeps the value): the org's `xgid` for X-CRM-ORG. */
+export async function orgXgid(this: IExecuteFunctions, itemIndex: number): Promise<string> {
+	const body = await crmApiRequest.call(this, { method: 'GET', path: '/org', itemIndex });
+	const org = (Array.isArray(body.org) ? body.org[0] : undefined) as IDataObject | undefined;
+	const xgid = org?.xgid;
+	if (typeof xgid !== 'string' && typeof xgid !== 'number') {
+		throw new NodeOperationError(this.getNode(), 'GetOrganization answered no xgid; it is needed for the bulk-write upload header X-CRM-ORG', {
+			itemIndex,
+		});
+	}
+	return String(xgid);
+}
+
+/** UploadFile: POST {upload_domain}/crm/{v}/upload with `feature: bulk-write` and `X-CRM-ORG`. */
+export async function uploadBulkWriteZip(
+	this: IExecuteFunctions,
+	zip: Buffer,
+	fileName: string,
+	xgid: string,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const form = new FormData();
+	form.append('file', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), fileName);
+	const body = await crmApiRequest.call(this, {
+		method: 'POST',
+		path: '/upload',
+		body: form,
+		headers: { feature: 'bulk-write', 'X-CRM-ORG': xgid },
+		itemIndex,
+	});
+	return body;
+}

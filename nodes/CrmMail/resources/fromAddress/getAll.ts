@@ -1,0 +1,20 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireV21 } from '../../../shared/transport';
+
+/** GetEmailAddresses — GET /crm/{v}/settings/emails/actions/from_addresses (v2.1 only; one list, not paged) */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many from addresses',
+	description: 'List the addresses mails can be sent from: users and organisation addresses (GetEmailAddresses; API v2.1 only)',
+	routing: {
+		request: { method: 'GET', url: '/settings/emails/actions/from_addresses' },
+		send: { preSend: [requireV21('Get From Addresses (GetEmailAddresses)')] },
+	},
+};
+
+const properties: INodeProperties[] = [];
+
+export const description = updateDisplayOptions({ show: { resource: ['fromAddress'], operation: ['getAll'] } }, properties);

@@ -1,0 +1,20 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireV21 } from '../../../shared/transport';
+
+/** GetAssignmentRules — GET /crm/{v}/settings/automation/assignment_rules (v2.1 only) */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many assignment rules',
+	description: 'List the assignment rules of every module; API v2.1 only (GetAssignmentRules)',
+	routing: {
+		request: { method: 'GET', url: '/settings/automation/assignment_rules' },
+		send: { preSend: [requireV21('Assignment Rule → Get Many (GetAssignmentRules)')] },
+	},
+};
+
+const properties: INodeProperties[] = [];
+
+export const description = updateDisplayOptions({ show: { resource: ['assignmentRule'], operation: ['getAll'] } }, properties);

@@ -1,0 +1,22 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+
+/** GetBlueprint — GET /crm/{v}/{module}/{recordId}/actions/blueprint */
+export const operation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get the blueprint of a record',
+	description: "Retrieve a record's blueprint process and the transitions available to it (GetBlueprint)",
+	routing: {
+		request: {
+			method: 'GET',
+			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/blueprint',
+		},
+	},
+};
+
+const properties: INodeProperties[] = [moduleSelect, recordIdField];
+
+export const description = updateDisplayOptions({ show: { resource: ['blueprint'], operation: ['get'] } }, properties);

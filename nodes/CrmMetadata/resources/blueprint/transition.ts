@@ -1,0 +1,59 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect, recordFieldsUi, recordIdField } from '../../../shared/descriptions';
+import { coerceFieldValue, loadFieldMeta } from '../../../shared/recordFields';
+import type { FieldMeta } from '../../../shared/recordFields';
+import { idOptions } from '../common';
+
+/** preSend: the one-item `blueprint` body `{transition_id, data}`, data typed by the module's field metadata. */
+async function transitionBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const itemIndex = this.getItemIndex();
+	const module = this.getNodeParameter('module') as string;
+	const recordId = String(this.getNodeParameter('recordId') ?? '').trim();
+	const transitionId = String(this.getNodeParameter('transitionId') ?? '').trim();
+	if (!/^\d+$/.test(recordId)) throw new NodeOperationError(this.getNode(), `Record ID must be digits, got "${recordId}"`, { itemIndex });
+	if (!/^\d+$/.test(transitionId)) throw new NodeOperationError(this.getNode(), `Transition ID must be digits, got "${transitionId}"`, { itemIndex });
+	const pairs = (this.getNodeParameter('fieldsUi.field', []) as Array<{ name: string; value: unknown }>) ?? [];
+	const data: IDataObject = {};
+	if (pairs.some((p) => p.name)) {
+		const meta = await loadFieldMeta.call(this, new Map<string, Map<string, FieldMeta>>(), module);
+		for (const { name, value } of pairs) {
+			if (!name) continue;
+			const field = meta.get(name);
+			if (!field) throw new NodeOperationError(this.getNode(), `Unknown field "${name}" in module ${module}`, { itemIndex });
+			data[name] = coerceFieldValue.call(this, field, value, itemIndex) as IDataObject[string];
+		}
+	}
+	requestOptions.body = { blueprint: [{ transition_id: transitionId, data }] };
+	return requestOptions;
+}
+
+/** UpdateBlueprint — PUT /crm/{v}/{module}/{recordId}/actions/blueprint, one transition per request */
+export const operation: INodePropertyOptions = {
+	name: 'Run Transition',
+	value: 'transition',
+	action: 'Move a record through a blueprint transition',
+	description: "Move a record to the next stage of its blueprint with the transition's data (UpdateBlueprint)",
+	routing: {
+		request: {
+			method: 'PUT',
+			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/blueprint',
+		},
+		send: { preSend: [transitionBody] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	moduleSelect,
+	recordIdField,
+	idOptions('Transition Name or ID', 'transitionId', 'getBlueprintTransitions', ['module', 'recordId'], 'Transition to run'),
+	{
+		...recordFieldsUi,
+		displayName: 'Transition Data',
+		placeholder: 'Add Field',
+		description: 'Values of the fields the transition asks for; typed from the module field metadata',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['blueprint'], operation: ['transition'] } }, properties);

@@ -1,0 +1,17 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
+
+/** GetCustomViews — GET /crm/{v}/settings/custom_views?module=, paged by the node's request runner */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many custom views',
+	description: 'List the custom views of a module (GetCustomViews)',
+	routing: { request: { method: 'GET', url: '/settings/custom_views' } },
+};
+
+const properties: INodeProperties[] = [{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } }, ...returnAllLimit()];
+
+export const description = updateDisplayOptions({ show: { resource: ['customView'], operation: ['getAll'] } }, properties);

@@ -1,0 +1,30 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect } from '../../../shared/descriptions';
+import { requireV21 } from '../../../shared/transport';
+import { idOptions } from '../common';
+
+/** GetEmailTemplateById — GET /crm/{v}/settings/email_templates/{id} (v2.1 only) */
+export const operation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get an email template',
+	description: 'Retrieve one email template with its content; API v2.1 only (GetEmailTemplateById)',
+	routing: {
+		request: { method: 'GET', url: '=/settings/email_templates/{{ toPathSegment($parameter.templateId) }}' },
+		send: { preSend: [requireV21('Email Template → Get (GetEmailTemplateById)')] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	{
+		...moduleSelect,
+		required: false,
+		description:
+			'Module whose templates the list below offers (not sent). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	idOptions('Email Template Name or ID', 'templateId', 'getEmailTemplates', ['module'], 'Email template to retrieve'),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['emailTemplate'], operation: ['get'] } }, properties);

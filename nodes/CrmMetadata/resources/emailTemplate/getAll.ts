@@ -1,0 +1,21 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect } from '../../../shared/descriptions';
+import { requireV21 } from '../../../shared/transport';
+
+/** GetEmailTemplates — GET /crm/{v}/settings/email_templates?module= (v2.1 only) */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many email templates',
+	description: 'List the email templates of a module; API v2.1 only (GetEmailTemplates)',
+	routing: {
+		request: { method: 'GET', url: '/settings/email_templates' },
+		send: { preSend: [requireV21('Email Template → Get Many (GetEmailTemplates)')] },
+	},
+};
+
+const properties: INodeProperties[] = [{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } }];
+
+export const description = updateDisplayOptions({ show: { resource: ['emailTemplate'], operation: ['getAll'] } }, properties);

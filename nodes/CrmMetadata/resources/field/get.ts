@@ -1,0 +1,21 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect } from '../../../shared/descriptions';
+import { idOptions } from '../common';
+
+/** GetField — GET /crm/{v}/settings/fields/{id}?module= */
+export const operation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a field',
+	description: 'Retrieve one field of a module by ID (GetField)',
+	routing: { request: { method: 'GET', url: '=/settings/fields/{{ toPathSegment($parameter.fieldId) }}' } },
+};
+
+const properties: INodeProperties[] = [
+	{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } },
+	idOptions('Field Name or ID', 'fieldId', 'getFieldIds', ['module'], 'Field to retrieve'),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['field'], operation: ['get'] } }, properties);

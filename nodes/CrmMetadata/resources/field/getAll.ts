@@ -1,0 +1,30 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect } from '../../../shared/descriptions';
+
+/** GetFields — GET /crm/{v}/settings/fields?module=&type= */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many fields',
+	description: 'List the fields of a module (GetFields)',
+	routing: { request: { method: 'GET', url: '/settings/fields' } },
+};
+
+const properties: INodeProperties[] = [
+	{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } },
+	{
+		displayName: 'Type',
+		name: 'type',
+		type: 'options',
+		options: [
+			{ name: 'All Fields', value: 'all', description: 'Every field of the module' },
+			{ name: 'Unused Fields', value: 'unused', description: 'Fields not used in any layout' },
+		],
+		default: 'all',
+		routing: { send: { type: 'query', property: 'type', value: '={{ $value === "all" ? undefined : $value }}' } },
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['field'], operation: ['getAll'] } }, properties);

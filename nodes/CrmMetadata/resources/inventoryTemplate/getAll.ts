@@ -1,0 +1,24 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireV21 } from '../../../shared/transport';
+import { inventoryModuleField, inventoryQueryOptions } from './shared';
+
+/** GetInventoryTemplates — GET /crm/{v}/settings/inventory_templates?module=&category=&sort_by=&sort_order= (v2.1 only) */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many inventory templates',
+	description: 'List the inventory templates of a module, filtered and sorted; API v2.1 only (GetInventoryTemplates)',
+	routing: {
+		request: { method: 'GET', url: '/settings/inventory_templates' },
+		send: { preSend: [requireV21('Inventory Template → Get Many (GetInventoryTemplates)')] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	{ ...inventoryModuleField, routing: { send: { type: 'query', property: 'module' } } },
+	inventoryQueryOptions,
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['inventoryTemplate'], operation: ['getAll'] } }, properties);

@@ -1,0 +1,21 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect } from '../../../shared/descriptions';
+import { idOptions } from '../common';
+
+/** GetLayout — GET /crm/{v}/settings/layouts/{id}?module= */
+export const operation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a layout',
+	description: 'Retrieve one layout of a module by ID (GetLayout)',
+	routing: { request: { method: 'GET', url: '=/settings/layouts/{{ toPathSegment($parameter.layoutId) }}' } },
+};
+
+const properties: INodeProperties[] = [
+	{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } },
+	idOptions('Layout Name or ID', 'layoutId', 'getLayouts', ['module'], 'Layout to retrieve'),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['layout'], operation: ['get'] } }, properties);

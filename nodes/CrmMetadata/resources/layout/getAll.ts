@@ -1,0 +1,17 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect } from '../../../shared/descriptions';
+
+/** GetLayouts — GET /crm/{v}/settings/layouts?module= */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many layouts',
+	description: 'List the layouts of a module with their sections and fields (GetLayouts)',
+	routing: { request: { method: 'GET', url: '/settings/layouts' } },
+};
+
+const properties: INodeProperties[] = [{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } }];
+
+export const description = updateDisplayOptions({ show: { resource: ['layout'], operation: ['getAll'] } }, properties);

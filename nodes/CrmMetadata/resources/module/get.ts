@@ -1,0 +1,17 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect } from '../../../shared/descriptions';
+
+/** GetModule — GET /crm/{v}/settings/modules/{apiName} */
+export const operation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a module',
+	description: 'Retrieve one module with its fields (GetModule)',
+	routing: { request: { method: 'GET', url: '=/settings/modules/{{ toPathSegment($parameter.module) }}' } },
+};
+
+const properties: INodeProperties[] = [moduleSelect];
+
+export const description = updateDisplayOptions({ show: { resource: ['module'], operation: ['get'] } }, properties);

@@ -1,0 +1,49 @@
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { toCrmDateTime } from '../../../shared/recordFields';
+
+/** preSend: `Modified Since` as the If-Modified-Since header in the contract's DateTime form (§3.7, §4). */
+async function ifModifiedSince(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const value = this.getNodeParameter('options.modifiedSince', '') as string;
+	if (!value) return requestOptions;
+	const wire = toCrmDateTime(value);
+	if (!wire) {
+		throw new NodeOperationError(this.getNode(), `"Modified Since" is not a date and time: "${value}"`, { itemIndex: this.getItemIndex() });
+	}
+	requestOptions.headers = { ...requestOptions.headers, 'If-Modified-Since': wire };
+	return requestOptions;
+}
+
+/** GetModules — GET /crm/{v}/settings/modules (one list, not paged; If-Modified-Since optional) */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many modules',
+	description: 'List the modules of the CRM, custom modules included (GetModules)',
+	routing: {
+		request: { method: 'GET', url: '/settings/modules' },
+		send: { preSend: [ifModifiedSince] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Modified Since',
+				name: 'modifiedSince',
+				type: 'dateTime',
+				default: '',
+				description: 'Whether to answer only when a module changed after this time; nothing is output otherwise (If-Modified-Since)',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['module'], operation: ['getAll'] } }, properties);

@@ -1,0 +1,60 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { assertV21, crmApiRequest, runBatched } from '../../../shared/transport';
+import { dealLayoutField } from '../common';
+import { pipelineItem, stageIdsField } from './shared';
+
+/** CreatePipelines — POST /crm/{v}/settings/pipeline?layout_id=, up to 100 pipelines per request (custom operation, v2.1 only) */
+export const operation: INodePropertyOptions = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a pipeline',
+	description: 'Create pipelines in a Deals layout; input items are sent 100 per request; API v2.1 only (CreatePipelines)',
+};
+
+const properties: INodeProperties[] = [
+	dealLayoutField,
+	{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true, description: 'Name of the pipeline' },
+	{ ...stageIdsField, required: true },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [{ displayName: 'Default', name: 'isDefault', type: 'boolean', default: false, description: 'Whether the pipeline becomes the default of the layout' }],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['create'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	await assertV21.call(this, 'Pipeline → Create (CreatePipelines)');
+	return await runBatched.call(this, {
+		build: (itemIndex) => {
+			const layoutId = String(this.getNodeParameter('layoutId', itemIndex) ?? '').trim();
+			if (!/^\d+$/.test(layoutId)) throw new NodeOperationError(this.getNode(), `Deals layout ID must be digits, got "${layoutId}"`, { itemIndex });
+			const built = pipelineItem(
+				{
+					name: this.getNodeParameter('name', itemIndex),
+					stageIds: this.getNodeParameter('stageIds', itemIndex),
+					isDefault: (this.getNodeParameter('options', itemIndex, {}) as IDataObject).isDefault,
+				},
+				'create',
+			);
+			if ('error' in built) throw new NodeOperationError(this.getNode(), built.error, { itemIndex });
+			return { key: layoutId, payload: built.item };
+		},
+		send: async (layoutId, pipelines) => {
+			const body = await crmApiRequest.call(this, {
+				method: 'POST',
+				path: '/settings/pipeline',
+				qs: { layout_id: layoutId },
+				body: { pipeline: pipelines },
+				itemListKey: 'pipeline',
+			});
+			return (body.pipeline ?? []) as IDataObject[];
+		},
+	});
+}

@@ -1,0 +1,22 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireV21 } from '../../../shared/transport';
+import { dealLayoutField } from '../common';
+import { pipelineIdField } from './shared';
+
+/** GetPipeline — GET /crm/{v}/settings/pipeline/{pipelineId}?layout_id= (v2.1 only) */
+export const operation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a pipeline',
+	description: 'Retrieve one pipeline of a Deals layout; API v2.1 only (GetPipeline)',
+	routing: {
+		request: { method: 'GET', url: '=/settings/pipeline/{{ toPathSegment($parameter.pipelineId) }}' },
+		send: { preSend: [requireV21('Pipeline → Get (GetPipeline)')] },
+	},
+};
+
+const properties: INodeProperties[] = [dealLayoutField, pipelineIdField];
+
+export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['get'] } }, properties);

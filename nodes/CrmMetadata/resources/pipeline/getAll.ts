@@ -1,0 +1,21 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireV21 } from '../../../shared/transport';
+import { dealLayoutField } from '../common';
+
+/** GetPipelines — GET /crm/{v}/settings/pipeline?layout_id= (v2.1 only) */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many pipelines',
+	description: 'List the pipelines of a Deals layout with their stages; API v2.1 only (GetPipelines)',
+	routing: {
+		request: { method: 'GET', url: '/settings/pipeline' },
+		send: { preSend: [requireV21('Pipeline → Get Many (GetPipelines)')] },
+	},
+};
+
+const properties: INodeProperties[] = [dealLayoutField];
+
+export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['getAll'] } }, properties);

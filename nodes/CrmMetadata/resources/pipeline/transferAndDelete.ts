@@ -1,0 +1,96 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { assertV21, crmApiRequest, runBatched } from '../../../shared/transport';
+import { dealLayoutField, idOptions } from '../common';
+
+/** TransferAndDelete — POST /crm/{v}/settings/pipeline/actions/transfer?layout_id=, up to 100 transfers per request (custom operation, v2.1 only) */
+export const operation: INodePropertyOptions = {
+	name: 'Transfer and Delete',
+	value: 'transferAndDelete',
+	action: 'Transfer deals and delete a pipeline',
+	description: 'Move the deals of a pipeline into another (stages mapped) and delete it; API v2.1 only (TransferAndDelete)',
+};
+
+const stageOptions = {
+	type: 'options' as const,
+	typeOptions: { loadOptionsMethod: 'getPipelineStages', loadOptionsDependsOn: ['layoutId'] },
+	default: '',
+};
+
+const properties: INodeProperties[] = [
+	dealLayoutField,
+	idOptions('From Pipeline Name or ID', 'fromPipelineId', 'getPipelines', ['layoutId'], 'Pipeline whose deals move and which is then deleted'),
+	idOptions('To Pipeline Name or ID', 'toPipelineId', 'getPipelines', ['layoutId'], 'Pipeline receiving the deals'),
+	{
+		displayName: 'Stage Mappings',
+		name: 'stageMappings',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Stage Mapping',
+		default: {},
+		description: 'Where deals at a stage missing from the target pipeline go',
+		options: [
+			{
+				displayName: 'Mapping',
+				name: 'mapping',
+				values: [
+					{
+						...stageOptions,
+						displayName: 'From Stage Name or ID',
+						name: 'from',
+						description:
+							'Stage of the deleted pipeline. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+					{
+						...stageOptions,
+						displayName: 'To Stage Name or ID',
+						name: 'to',
+						description:
+							'Stage of the target pipeline. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+				],
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['transferAndDelete'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	await assertV21.call(this, 'Pipeline → Transfer and Delete (TransferAndDelete)');
+	return await runBatched.call(this, {
+		build: (itemIndex) => {
+			const digits = (name: string, label: string) => {
+				const value = String(this.getNodeParameter(name, itemIndex) ?? '').trim();
+				if (!/^\d+$/.test(value)) throw new NodeOperationError(this.getNode(), `${label} must be digits, got "${value}"`, { itemIndex });
+				return value;
+			};
+			const layoutId = digits('layoutId', 'Deals layout ID');
+			const from = digits('fromPipelineId', 'From pipeline ID');
+			const to = digits('toPipelineId', 'To pipeline ID');
+			if (from === to) throw new NodeOperationError(this.getNode(), 'The pipelines to transfer from and to must differ', { itemIndex });
+			const mappings = (this.getNodeParameter('stageMappings.mapping', itemIndex, []) as Array<{ from?: string; to?: string }>) ?? [];
+			const stages = mappings.map((m, i) => {
+				const sFrom = String(m.from ?? '').trim();
+				const sTo = String(m.to ?? '').trim();
+				if (!/^\d+$/.test(sFrom) || !/^\d+$/.test(sTo)) {
+					throw new NodeOperationError(this.getNode(), `Stage mapping ${i + 1} needs a from and a to stage ID`, { itemIndex });
+				}
+				return { from: sFrom, to: sTo };
+			});
+			return { key: layoutId, payload: { pipeline: { from, to }, stages } };
+		},
+		send: async (layoutId, transfers) => {
+			const body = await crmApiRequest.call(this, {
+				method: 'POST',
+				path: '/settings/pipeline/actions/transfer',
+				qs: { layout_id: layoutId },
+				body: { transfer_pipeline: transfers },
+				itemListKey: 'transfer_pipeline',
+			});
+			return (body.transfer_pipeline ?? []) as IDataObject[];
+		},
+		toJson: (result) => ({ ...result }),
+	});
+}

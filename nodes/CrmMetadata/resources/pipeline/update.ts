@@ -1,0 +1,31 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { requireV21 } from '../../../shared/transport';
+import { dealLayoutField } from '../common';
+import { pipelineIdField, pipelineItem, pipelineUpdateFields } from './shared';
+
+/** preSend: the one-item `pipeline` body, validated before sending. */
+async function pipelineBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const fields = this.getNodeParameter('updateFields', {}) as IDataObject;
+	const built = pipelineItem({ name: fields.name, isDefault: fields.isDefault, stageIds: fields.stageIds }, 'update');
+	if ('error' in built) throw new NodeOperationError(this.getNode(), built.error, { itemIndex: this.getItemIndex() });
+	requestOptions.body = { pipeline: [built.item] };
+	return requestOptions;
+}
+
+/** UpdatePipeline — PUT /crm/{v}/settings/pipeline/{pipelineId}?layout_id= (v2.1 only) */
+export const operation: INodePropertyOptions = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update a pipeline',
+	description: 'Rename a pipeline, change its stages or make it the default; one request per item; API v2.1 only (UpdatePipeline)',
+	routing: {
+		request: { method: 'PUT', url: '=/settings/pipeline/{{ toPathSegment($parameter.pipelineId) }}' },
+		send: { preSend: [requireV21('Pipeline → Update (UpdatePipeline)'), pipelineBody] },
+	},
+};
+
+const properties: INodeProperties[] = [dealLayoutField, pipelineIdField, pipelineUpdateFields];
+
+export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['update'] } }, properties);

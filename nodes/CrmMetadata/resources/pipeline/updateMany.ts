@@ -1,0 +1,44 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { assertV21, crmApiRequest, runBatched } from '../../../shared/transport';
+import { dealLayoutField } from '../common';
+import { pipelineIdField, pipelineItem, pipelineUpdateFields } from './shared';
+
+/** UpdatePipelines — PUT /crm/{v}/settings/pipeline?layout_id=, up to 100 pipelines per request (custom operation, v2.1 only) */
+export const operation: INodePropertyOptions = {
+	name: 'Update Many',
+	value: 'updateMany',
+	action: 'Update many pipelines',
+	description: 'Update pipelines by ID; input items are sent 100 per request; API v2.1 only (UpdatePipelines)',
+};
+
+const properties: INodeProperties[] = [dealLayoutField, pipelineIdField, pipelineUpdateFields];
+
+export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['updateMany'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	await assertV21.call(this, 'Pipeline → Update Many (UpdatePipelines)');
+	return await runBatched.call(this, {
+		build: (itemIndex) => {
+			const layoutId = String(this.getNodeParameter('layoutId', itemIndex) ?? '').trim();
+			const id = String(this.getNodeParameter('pipelineId', itemIndex) ?? '').trim();
+			if (!/^\d+$/.test(layoutId)) throw new NodeOperationError(this.getNode(), `Deals layout ID must be digits, got "${layoutId}"`, { itemIndex });
+			if (!/^\d+$/.test(id)) throw new NodeOperationError(this.getNode(), `Pipeline ID must be digits, got "${id}"`, { itemIndex });
+			const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+			const built = pipelineItem({ name: fields.name, isDefault: fields.isDefault, stageIds: fields.stageIds }, 'update');
+			if ('error' in built) throw new NodeOperationError(this.getNode(), built.error, { itemIndex });
+			return { key: layoutId, payload: { id, ...built.item } };
+		},
+		send: async (layoutId, pipelines) => {
+			const body = await crmApiRequest.call(this, {
+				method: 'PUT',
+				path: '/settings/pipeline',
+				qs: { layout_id: layoutId },
+				body: { pipeline: pipelines },
+				itemListKey: 'pipeline',
+			});
+			return (body.pipeline ?? []) as IDataObject[];
+		},
+	});
+}

@@ -1,0 +1,17 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect } from '../../../shared/descriptions';
+
+/** GetRelatedLists — GET /crm/{v}/settings/related_lists?module= */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many related lists',
+	description: 'List the related lists of a module (GetRelatedLists)',
+	routing: { request: { method: 'GET', url: '/settings/related_lists' } },
+};
+
+const properties: INodeProperties[] = [{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } }];
+
+export const description = updateDisplayOptions({ show: { resource: ['relatedList'], operation: ['getAll'] } }, properties);

@@ -1,0 +1,186 @@
+import { DateTime } from 'luxon';
+import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/** Items per `watch` list (wire-contract §6). */
+export const WATCH_MAX = 100;
+/** `token` length (§6). */
+export const TOKEN_MAX = 50;
+/** `channel_expiry`: at most now + 1 day (§6). */
+export const MAX_EXPIRY_MS = 24 * 60 * 60 * 1000;
+
+type Ctx = IExecuteFunctions | IExecuteSingleFunctions;
+
+export const channelIdField: INodeProperties = {
+	displayName: 'Channel ID',
+	name: 'channelId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: '1000000068001',
+	description: 'Numeric ID of the watch channel',
+};
+
+/** Events as module + operation pairs: `Leads.create`, `Deals.all` (§9.1). */
+export function eventsField(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Events',
+		name: 'eventsUi',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Event',
+		options: [
+			{
+				displayName: 'Event',
+				name: 'event',
+				values: [
+					{
+						displayName: 'Module Name or ID',
+						name: 'module',
+						type: 'options',
+						typeOptions: { loadOptionsMethod: 'getWatchableModules' },
+						default: '',
+						description:
+							'Module to watch. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+					{
+						displayName: 'Event Type',
+						name: 'eventType',
+						type: 'options',
+						options: [
+							{ name: 'All', value: 'all' },
+							{ name: 'Create', value: 'create' },
+							{ name: 'Delete', value: 'delete' },
+							{ name: 'Edit', value: 'edit' },
+						],
+						default: 'all',
+					},
+				],
+			},
+		],
+		...overrides,
+	};
+}
+
+export const notifyUrlField: INodeProperties = {
+	displayName: 'Notify URL',
+	name: 'notifyUrl',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'https://n8n.example.com/webhook/7f3c',
+	description: 'Absolute http(s) URL the CRM POSTs each change to; its query string is echoed as query_params',
+};
+
+/** Token, expiry and the two flags of a subscription (§9.1). */
+export const subscriptionOptions: INodeProperties[] = [
+	{
+		displayName: 'Channel Expiry',
+		name: 'channelExpiry',
+		type: 'dateTime',
+		default: '',
+		description: 'When the channel lapses; at most one day ahead (default: one hour after the call)',
+	},
+	{
+		displayName: 'Notify on Related Actions',
+		name: 'notifyOnRelatedAction',
+		type: 'boolean',
+		default: true,
+		description: 'Whether changes through related-record actions (link, delink, related update) are delivered',
+	},
+	{
+		displayName: 'Return Affected Field Values',
+		name: 'returnAffectedFieldValues',
+		type: 'boolean',
+		default: false,
+		description: 'Whether insert and update deliveries carry the new values of the changed fields',
+	},
+	{
+		displayName: 'Token',
+		name: 'token',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		description: 'Secret echoed in every delivery so the receiver can verify it (at most 50 characters)',
+	},
+];
+
+export function checkChannelId(ctx: Ctx, value: unknown, itemIndex: number, parameter = 'Channel ID'): string {
+	const id = String(value ?? '').trim();
+	if (!/^\d{1,19}$/.test(id) || /^0+$/.test(id)) {
+		throw new NodeOperationError(ctx.getNode(), `${parameter} must be a number of at most 19 digits, got "${id}"`, { itemIndex });
+	}
+	return id;
+}
+
+/** `Module.operation` strings of the events collection; at least one when required. */
+export function eventsOf(ctx: Ctx, raw: unknown, itemIndex: number, required: boolean): string[] | undefined {
+	const entries = ((raw as IDataObject | undefined)?.event ?? []) as Array<{ module?: string; eventType?: string }>;
+	const events = entries.map((e, i) => {
+		const module = String(e.module ?? '').trim();
+		if (!module) throw new NodeOperationError(ctx.getNode(), `Events: entry ${i + 1} names no module`, { itemIndex });
+		return `${module}.${e.eventType ?? 'all'}`;
+	});
+	if (events.length === 0) {
+		if (required) throw new NodeOperationError(ctx.getNode(), 'Events: add at least one module and operation', { itemIndex });
+		return undefined;
+	}
+	return [...new Set(events)];
+}
+
+export function checkNotifyUrl(ctx: Ctx, value: unknown, itemIndex: number): string {
+	const url = String(value ?? '').trim();
+	let ok = false;
+	try {
+		const parsed = new URL(url);
+		ok = parsed.protocol === 'http:' || parsed.protocol === 'https:';
+	} catch {
+		ok = false;
+	}
+	if (!ok) throw new NodeOperationError(ctx.getNode(), `Notify URL must be an absolute http(s) URL, got "${url}"`, { itemIndex });
+	return url;
+}
+
+/** Subscription options → `watch` item keys, validated against the contract's limits. */
+export function optionKeys(ctx: Ctx, options: IDataObject, itemIndex: number): IDataObject {
+	const keys: IDataObject = {};
+	if (options.token !== undefined && options.token !== '') {
+		const token = String(options.token);
+		if (token.length > TOKEN_MAX) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Token is ${token.length} characters long; the CRM accepts at most ${TOKEN_MAX}`,
+				{ itemIndex },
+			);
+		}
+		keys.token = token;
+	}
+	if (options.channelExpiry !== undefined && options.channelExpiry !== '') {
+		const raw = options.channelExpiry;
+		const parsed =
+			raw instanceof Date
+				? DateTime.fromJSDate(raw)
+				: DateTime.isDateTime(raw)
+					? raw
+					: DateTime.fromISO(String(raw), { zone: ctx.getTimezone() });
+		if (!parsed.isValid) {
+			throw new NodeOperationError(ctx.getNode(), `Channel Expiry is not a valid date and time: "${String(raw)}"`, { itemIndex });
+		}
+		const ms = parsed.toMillis();
+		const now = Date.now();
+		if (ms <= now) throw new NodeOperationError(ctx.getNode(), 'Channel Expiry must be in the future', { itemIndex });
+		if (ms > now + MAX_EXPIRY_MS) {
+			throw new NodeOperationError(ctx.getNode(), 'Channel Expiry can be at most one day ahead', { itemIndex });
+		}
+		keys.channel_expiry = DateTime.fromMillis(Math.floor(ms / 1000) * 1000, { zone: 'utc' }).toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'");
+	}
+	if (typeof options.returnAffectedFieldValues === 'boolean') keys.return_affected_field_values = options.returnAffectedFieldValues;
+	if (typeof options.notifyOnRelatedAction === 'boolean') keys.notify_on_related_action = options.notifyOnRelatedAction;
+	return keys;
+}
+
+/** Output of a write: the channel id first, then the CRM's result item. */
+export function resultJson(channelId: string, result: IDataObject, extra: IDataObject = {}): IDataObject {
+	return { channel_id: channelId, ...extra, ...result };
+}

@@ -1,0 +1,46 @@
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { WATCH_MAX, checkChannelId } from './common';
+
+/** Channel IDs of the item (comma-separated), validated: digits, at most 100 per request. */
+async function channelIdsQuery(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const raw = String(this.getNodeParameter('channelIds', '') ?? '');
+	const ids = raw
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean);
+	if (ids.length === 0) throw new NodeOperationError(this.getNode(), 'Channel IDs: give at least one channel ID');
+	if (ids.length > WATCH_MAX) {
+		throw new NodeOperationError(this.getNode(), `Channel IDs: at most ${WATCH_MAX} per item, got ${ids.length}`);
+	}
+	const checked = ids.map((id) => checkChannelId(this, id, this.getItemIndex(), 'Channel IDs'));
+	request.qs = { ...(request.qs ?? {}), channel_ids: checked.join(',') };
+	return request;
+}
+
+/** DisableNotifications — DELETE /crm/{v}/actions/watch?channel_ids=… (one request per item) */
+export const operation: INodePropertyOptions = {
+	name: 'Disable',
+	value: 'disable',
+	action: 'Disable watch channels',
+	description: 'Unsubscribe channels entirely (DisableNotifications)',
+	routing: {
+		request: { method: 'DELETE', url: '/actions/watch' },
+		send: { preSend: [channelIdsQuery] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Channel IDs',
+		name: 'channelIds',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '1000000068001,1000000068002',
+		description: 'Comma-separated IDs of the channels to disable (at most 100)',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['channel'], operation: ['disable'] } }, properties);

@@ -1,0 +1,46 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { returnAllLimit } from '../../../shared/descriptions';
+
+/** GetNotificationDetails — GET /crm/{v}/actions/watch, paged by the node's request runner */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many watch channels',
+	description: 'List subscribed channels, one item per channel and module (GetNotificationDetails)',
+	routing: { request: { method: 'GET', url: '/actions/watch' } },
+};
+
+const properties: INodeProperties[] = [
+	...returnAllLimit(),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Channel ID',
+				name: 'channelId',
+				type: 'string',
+				default: '',
+				description: 'Only this channel',
+				routing: { send: { type: 'query', property: 'channel_id', value: '={{ $value || undefined }}' } },
+			},
+			{
+				displayName: 'Module Name or ID',
+				name: 'module',
+				type: 'options',
+				typeOptions: { loadOptionsMethod: 'getWatchableModules' },
+				default: '',
+				description:
+					'Only channels watching this module. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				routing: { send: { type: 'query', property: 'module', value: '={{ $value || undefined }}' } },
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['channel'], operation: ['getAll'] } }, properties);

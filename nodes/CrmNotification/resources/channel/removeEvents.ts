@@ -1,0 +1,35 @@
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { channelIdField, checkChannelId, eventsField, eventsOf } from './common';
+
+/** Body of DisableNotification: `{watch: [{channel_id, events, _delete_events: true}]}`. */
+async function removeEventsBody(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const itemIndex = this.getItemIndex();
+	request.body = {
+		watch: [
+			{
+				channel_id: checkChannelId(this, this.getNodeParameter('channelId'), itemIndex),
+				events: eventsOf(this, this.getNodeParameter('eventsUi', {}), itemIndex, true),
+				_delete_events: true,
+			},
+		],
+	};
+	return request;
+}
+
+/** DisableNotification — PATCH /crm/{v}/actions/watch with `_delete_events: true` (one request per item) */
+export const operation: INodePropertyOptions = {
+	name: 'Remove Events',
+	value: 'removeEvents',
+	action: 'Remove events from a watch channel',
+	description: 'Stop watching some events of a channel; a channel left with none is removed (DisableNotification)',
+	routing: {
+		request: { method: 'PATCH', url: '/actions/watch' },
+		send: { preSend: [removeEventsBody] },
+	},
+};
+
+const properties: INodeProperties[] = [channelIdField, eventsField({ displayName: 'Events to Remove', required: true })];
+
+export const description = updateDisplayOptions({ show: { resource: ['channel'], operation: ['removeEvents'] } }, properties);

@@ -1,0 +1,113 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { crmApiRequest, runBatched } from '../../../shared/transport';
+import {
+	WATCH_MAX,
+	channelIdField,
+	checkChannelId,
+	checkNotifyUrl,
+	eventsField,
+	eventsOf,
+	notifyUrlField,
+	optionKeys,
+	resultJson,
+	subscriptionOptions,
+} from './common';
+
+/**
+ * UpdateNotifications — PUT /crm/{v}/actions/watch (replace every detail);
+ * UpdateNotification — PATCH /crm/{v}/actions/watch (merge: only the keys given; events are added).
+ * Up to 100 channels per request (custom operation).
+ */
+export const operation: INodePropertyOptions = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update a watch channel',
+	description:
+		'Replace a channel\'s details (UpdateNotifications) or merge changes into them, e.g. a new expiry (UpdateNotification); 100 channels per request',
+};
+
+const replaceOnly = { show: { updateMode: ['replace'] } };
+const mergeOnly = { show: { updateMode: ['merge'] } };
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Update Mode',
+		name: 'updateMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Merge',
+				value: 'merge',
+				description: 'Change only the details given; events are added to the channel (PATCH)',
+			},
+			{
+				name: 'Replace',
+				value: 'replace',
+				description: 'Replace every detail; details left out return to their defaults (PUT)',
+			},
+		],
+		default: 'merge',
+	},
+	channelIdField,
+	{ ...eventsField({ required: true }), displayOptions: replaceOnly },
+	{ ...notifyUrlField, displayOptions: replaceOnly },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: subscriptionOptions,
+		displayOptions: replaceOnly,
+	},
+	{ ...eventsField({ displayName: 'Events to Add' }), displayOptions: mergeOnly },
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [{ ...notifyUrlField, required: false }, ...subscriptionOptions],
+		displayOptions: mergeOnly,
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['channel'], operation: ['update'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const channelIds: string[] = [];
+	return await runBatched.call(this, {
+		batchSize: WATCH_MAX,
+		build: (itemIndex) => {
+			const mode = this.getNodeParameter('updateMode', itemIndex) as 'replace' | 'merge';
+			const channelId = checkChannelId(this, this.getNodeParameter('channelId', itemIndex), itemIndex);
+			channelIds[itemIndex] = channelId;
+			const payload: IDataObject = { channel_id: channelId };
+			if (mode === 'replace') {
+				payload.events = eventsOf(this, this.getNodeParameter('eventsUi', itemIndex, {}), itemIndex, true);
+				payload.notify_url = checkNotifyUrl(this, this.getNodeParameter('notifyUrl', itemIndex), itemIndex);
+				Object.assign(payload, optionKeys(this, this.getNodeParameter('options', itemIndex, {}) as IDataObject, itemIndex));
+				return { key: 'PUT', payload };
+			}
+			const events = eventsOf(this, this.getNodeParameter('eventsUi', itemIndex, {}), itemIndex, false);
+			if (events) payload.events = events;
+			const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+			if (fields.notifyUrl !== undefined && fields.notifyUrl !== '') payload.notify_url = checkNotifyUrl(this, fields.notifyUrl, itemIndex);
+			Object.assign(payload, optionKeys(this, fields, itemIndex));
+			return { key: 'PATCH', payload };
+		},
+		send: async (method, watch) => {
+			const body = await crmApiRequest.call(this, {
+				method: method as 'PUT' | 'PATCH',
+				path: '/actions/watch',
+				body: { watch },
+				itemListKey: 'watch',
+			});
+			return (body.watch ?? []) as IDataObject[];
+		},
+		toJson: (result, itemIndex) => resultJson(channelIds[itemIndex], result),
+	});
+}

@@ -1,0 +1,173 @@
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+	NodeApiError,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { returnAllLimit } from '../../../shared/descriptions';
+import { crmApiError, isErrorItem, toCrmError, unwrapBody, withRetry } from '../../../shared/transport';
+import { COQL_MAX_COLUMNS, COQL_MAX_PER_CALL, caretExcerpt, offsetOf, pageStatement, planStatement } from './statement';
+import type { StatementPlan } from './statement';
+
+/**
+ * Query — POST /crm/{v}/coql with {"select_query": …} (wire-contract §3.13, §5.12).
+ *
+ * COQL pages with LIMIT/OFFSET inside the statement, not with page/per_page, so this operation
+ * carries its own `routing.operations.pagination` (it replaces the node-level crmRequestRunner for
+ * this operation only): the statement's own LIMIT is read as the overall cap, and each call sends
+ * the statement with `LIMIT <offset>, <≤200>` until `info.more_records` is false.
+ */
+export async function coqlPagination(
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	const returnAll = this.getNodeParameter('returnAll', false) as boolean;
+	const limit = returnAll ? 0 : Number(this.getNodeParameter('limit', 0)) || 0;
+	const body = (requestData.options.body ?? {}) as IDataObject;
+	const statement = String(body.select_query ?? '');
+	const plan = planStatement(statement);
+	validate.call(this, statement, plan);
+
+	const cap = Math.min(plan.count ?? Infinity, limit > 0 ? limit : Infinity);
+	const output: INodeExecutionData[] = [];
+	for (;;) {
+		const size = Math.min(COQL_MAX_PER_CALL, cap - output.length);
+		const sent = plan.opaque ? statement : pageStatement(plan, plan.offset + output.length, size);
+		requestData.options.body = { ...body, select_query: sent };
+		let response: INodeExecutionData[];
+		try {
+			response = await withRetry('POST', async () => await this.makeRoutingRequest(requestData));
+		} catch (error) {
+			throw describeQueryError(toCrmError(this, error), sent, plan.opaque ? statement.length : plan.base.length);
+		}
+		let more = false;
+		let received = 0;
+		for (const item of response) {
+			const page = unwrapBody(item.json);
+			more = more || page.more;
+			for (const json of page.items) {
+				if (isErrorItem(json)) throw crmApiError(this.getNode(), json);
+				output.push({ json, pairedItem: { item: this.getItemIndex() } });
+				received++;
+			}
+		}
+		if (plan.opaque || !more || received === 0 || output.length >= cap) break;
+	}
+	return output;
+}
+
+/** Checks the statement against what the node can know before sending (parameter "Query"). */
+function validate(this: IExecutePaginationFunctions, statement: string, plan: StatementPlan): void {
+	if (statement.trim() === '') {
+		throw new NodeOperationError(this.getNode(), 'The parameter "Query" is empty', {
+			description: "Enter a COQL statement, e.g. SELECT Last_Name, Email FROM Leads WHERE Lead_Source = 'Web'",
+		});
+	}
+	if (plan.count === 0) {
+		throw new NodeOperationError(this.getNode(), 'The LIMIT in the parameter "Query" must be at least 1');
+	}
+	if (plan.columns !== undefined && plan.columns > COQL_MAX_COLUMNS) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The parameter "Query" selects ${plan.columns} columns; the CRM allows at most ${COQL_MAX_COLUMNS}`,
+			{ description: 'Split the query into several queries with fewer SELECT columns each.' },
+		);
+	}
+}
+
+const CLAUSE_LABEL: Record<string, string> = {
+	select: 'SELECT',
+	from: 'FROM',
+	where: 'WHERE',
+	'order by': 'ORDER BY',
+	limit: 'LIMIT',
+};
+
+const LIMIT_BY: Record<string, string> = {
+	select: 'columns in SELECT',
+	where: 'conditions in WHERE',
+	in: 'values in one IN list',
+	join: 'relations (lookup joins) per query',
+	limit: 'records per call (LIMIT)',
+};
+
+/**
+ * Makes the query error codes of §3.13 readable: SYNTAX_ERROR names the position in the user's
+ * statement (with a caret excerpt), LIMIT_EXCEEDED names the limit, INVALID_QUERY the column.
+ */
+function describeQueryError(error: NodeApiError, sent: string, userLength: number): NodeApiError {
+	const crm = error.context.crm as { code?: string; message?: string; details?: IDataObject } | undefined;
+	if (!crm?.code) return error;
+	const d = crm.details ?? {};
+	const parts: string[] = [];
+	if (crm.code === 'SYNTAX_ERROR') {
+		const line = Number(d.line);
+		const column = Number(d.column);
+		const clause = CLAUSE_LABEL[String(d.clause ?? '').toLowerCase()] ?? String(d.clause ?? '');
+		const inUserText = Number.isFinite(line) && Number.isFinite(column) && offsetOf(sent, line, column) < userLength;
+		const where = inUserText
+			? `near "${String(d.near)}" at line ${line}, column ${column}`
+			: 'at the end of the statement';
+		error.message = `SYNTAX_ERROR: ${crm.message} ${where}${clause ? ` (${clause} clause)` : ''}`;
+		parts.push(inUserText ? caretExcerpt(sent.slice(0, userLength), line, column) : '');
+		if (!inUserText) {
+			parts.push(
+				String(d.clause) === 'where'
+					? 'The statement ended too early: its WHERE clause is missing or incomplete (WHERE is required).'
+					: `The statement ended too early, in its ${clause || 'last'} clause.`,
+			);
+		}
+	} else if (crm.code === 'LIMIT_EXCEEDED') {
+		const by = LIMIT_BY[String(d.by)] ?? String(d.by ?? 'items');
+		error.message = `LIMIT_EXCEEDED: the query exceeds the CRM's limit of ${String(d.limit)} ${by}`;
+		if (d.by === 'where') parts.push('Split the conditions over several queries.');
+	} else if (crm.code === 'INVALID_QUERY') {
+		const column = d.column_name ? ` (column "${String(d.column_name)}")` : '';
+		error.message = `INVALID_QUERY: ${crm.message}${column}`;
+		if (d.reason) parts.push(`Reason: ${String(d.reason)}.`);
+		if (d.operator) parts.push(`Operator: ${String(d.operator)}.`);
+		if (d.expected_data_type) parts.push(`Expected a ${String(d.expected_data_type)} value, got ${String(d.data_type)}.`);
+		else if (d.data_type) parts.push(`Field type: ${String(d.data_type)}.`);
+	} else if (crm.code === 'INVALID_MODULE') {
+		error.message = `INVALID_MODULE: the module "${String(d.module ?? '')}" does not exist`;
+		parts.push('Use the module API name (e.g. Leads, Sales_Orders) after FROM.');
+	} else {
+		return error;
+	}
+	error.description = parts.filter(Boolean).join('\n') || error.description;
+	return error;
+}
+
+export const operation: INodePropertyOptions = {
+	name: 'Run',
+	value: 'run',
+	action: 'Run a query',
+	description: 'Run a COQL select statement over the records of a module (Query)',
+	routing: {
+		request: { method: 'POST', url: '/coql' },
+		operations: { pagination: coqlPagination },
+	},
+};
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Query',
+		name: 'selectQuery',
+		type: 'string',
+		typeOptions: { rows: 5 },
+		default: '',
+		required: true,
+		placeholder: "SELECT Last_Name, Email, Account_Name.Account_Name FROM Contacts WHERE Lead_Source = 'Web' ORDER BY Last_Name",
+		description:
+			'COQL statement: SELECT columns FROM module WHERE conditions [ORDER BY …] [LIMIT …]. WHERE is required; with more than two conditions use brackets. A LIMIT in the statement caps the number of records returned; the node pages through it 200 at a time.',
+		routing: { send: { type: 'body', property: 'select_query' } },
+	},
+	...returnAllLimit(),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['query'], operation: ['run'] } }, properties);

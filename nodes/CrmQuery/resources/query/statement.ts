@@ -1,0 +1,104 @@
+// Client-side reading of a COQL statement (wire-contract §3.13), just enough to page it: find a
+// trailing LIMIT clause outside string literals, count the SELECT columns, and map a position the
+// service reports back to the statement the user wrote. The service stays the judge of syntax.
+
+/** The service's limits of §3.13 / §6 that the node can check before sending. */
+export const COQL_MAX_PER_CALL = 200;
+export const COQL_MAX_COLUMNS = 50;
+
+interface Word {
+	text: string;
+	start: number;
+	/** parenthesis depth at the word */
+	depth: number;
+}
+
+/** Words (identifiers, keywords, numbers) and top-level commas, skipping string literals. */
+function scan(statement: string): { words: Word[]; commas: Array<{ at: number; depth: number }> } {
+	const words: Word[] = [];
+	const commas: Array<{ at: number; depth: number }> = [];
+	let depth = 0;
+	let i = 0;
+	while (i < statement.length) {
+		const c = statement[i];
+		if (c === "'") {
+			i++;
+			while (i < statement.length) {
+				if (statement[i] === "'" && statement[i + 1] === "'") i += 2;
+				else if (statement[i] === "'") break;
+				else i++;
+			}
+			i++;
+			continue;
+		}
+		if (c === '(') depth++;
+		else if (c === ')') depth = Math.max(0, depth - 1);
+		else if (c === ',') commas.push({ at: i, depth });
+		if (/[A-Za-z0-9_$.]/.test(c)) {
+			let j = i;
+			while (j < statement.length && /[A-Za-z0-9_$.]/.test(statement[j])) j++;
+			words.push({ text: statement.slice(i, j), start: i, depth });
+			i = j;
+			continue;
+		}
+		i++;
+	}
+	return { words, commas };
+}
+
+export interface StatementPlan {
+	/** the statement without its LIMIT clause (and without a trailing `;`) */
+	base: string;
+	/** LIMIT offset written by the user (0 when none) */
+	offset: number;
+	/** LIMIT count written by the user: the overall cap of the read */
+	count?: number;
+	/** a LIMIT clause the node cannot read: the statement is sent unchanged, for the service to judge */
+	opaque: boolean;
+	/** SELECT columns, when the select list could be found */
+	columns?: number;
+}
+
+const LIMIT_TAIL = /^\s+(\d+)\s*(?:,\s*(\d+)|\s+offset\s+(\d+))?\s*;?\s*$/i;
+
+/** Reads the parts of a statement the paging needs. */
+export function planStatement(statement: string): StatementPlan {
+	const { words, commas } = scan(statement);
+	const select = words.find((w) => w.text.toLowerCase() === 'select');
+	const from = select && words.find((w) => w.start > select.start && w.depth === select.depth && w.text.toLowerCase() === 'from');
+	const columns =
+		select && from ? commas.filter((c) => c.at > select.start && c.at < from.start && c.depth === select.depth).length + 1 : undefined;
+
+	const limitWord = [...words].reverse().find((w) => w.depth === 0 && w.text.toLowerCase() === 'limit');
+	if (!limitWord) {
+		return { base: statement.replace(/[\s;]+$/, ''), offset: 0, opaque: false, columns };
+	}
+	const tail = LIMIT_TAIL.exec(statement.slice(limitWord.start + limitWord.text.length));
+	if (!tail) return { base: statement, offset: 0, opaque: true, columns };
+	const base = statement.slice(0, limitWord.start).replace(/\s+$/, '');
+	if (tail[2] !== undefined) return { base, offset: Number(tail[1]), count: Number(tail[2]), opaque: false, columns };
+	if (tail[3] !== undefined) return { base, offset: Number(tail[3]), count: Number(tail[1]), opaque: false, columns };
+	return { base, offset: 0, count: Number(tail[1]), opaque: false, columns };
+}
+
+/** One page's statement: the user's statement with `LIMIT offset, count` in place of its own. */
+export function pageStatement(plan: StatementPlan, offset: number, count: number): string {
+	return `${plan.base} LIMIT ${offset}, ${count}`;
+}
+
+/** Character offset of a 1-based line/column position in a text. */
+export function offsetOf(text: string, line: number, column: number): number {
+	let offset = 0;
+	for (let l = 1; l < line; l++) {
+		const next = text.indexOf('\n', offset);
+		if (next === -1) return text.length;
+		offset = next + 1;
+	}
+	return offset + column - 1;
+}
+
+/** The statement's line at a position, with a caret under the column (for error descriptions). */
+export function caretExcerpt(text: string, line: number, column: number): string {
+	const source = text.split('\n')[line - 1] ?? '';
+	return `${source}\n${' '.repeat(Math.max(0, column - 1))}^`;
+}

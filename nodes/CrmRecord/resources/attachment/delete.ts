@@ -1,0 +1,45 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { attachmentIdField } from './shared';
+
+/** DeleteAttachments — DELETE /crm/{v}/{module}/{recordId}/Attachments?ids=…, up to 100 IDs per request (custom operation) */
+export const operation: INodePropertyOptions = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete an attachment',
+	description: 'Delete attachments of a record; items of one record are sent 100 IDs per request (DeleteAttachments)',
+};
+
+const properties: INodeProperties[] = [moduleSelect, recordIdField, attachmentIdField];
+
+export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['delete'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runBatched.call(this, {
+		build: (itemIndex) => {
+			const module = this.getNodeParameter('module', itemIndex) as string;
+			const recordId = String(this.getNodeParameter('recordId', itemIndex) ?? '').trim();
+			const id = String(this.getNodeParameter('attachmentId', itemIndex) ?? '').trim();
+			for (const [label, value] of [
+				['Record ID', recordId],
+				['Attachment ID', id],
+			]) {
+				if (!/^\d+$/.test(value)) throw new NodeOperationError(this.getNode(), `${label} must be digits, got "${value}"`, { itemIndex });
+			}
+			return { key: JSON.stringify([module, recordId]), payload: { id } };
+		},
+		send: async (key, payloads) => {
+			const [module, recordId] = JSON.parse(key) as string[];
+			const body = await crmApiRequest.call(this, {
+				method: 'DELETE',
+				path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/Attachments`,
+				qs: { ids: payloads.map((p) => p.id).join(',') },
+				itemListKey: 'data',
+			});
+			return (body.data ?? []) as IDataObject[];
+		},
+	});
+}

@@ -1,0 +1,25 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { attachmentIdField, expectBytes, outputBinaryField, toBinary } from './shared';
+
+/** DownloadAttachment — GET /crm/{v}/{module}/{recordId}/Attachments/{id} (bin) */
+export const operation: INodePropertyOptions = {
+	name: 'Download',
+	value: 'download',
+	action: 'Download an attachment',
+	description: 'Download an attachment of a record into a binary field (DownloadAttachment)',
+	routing: {
+		request: {
+			method: 'GET',
+			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/Attachments/{{ toPathSegment($parameter.attachmentId) }}',
+		},
+		send: { preSend: [expectBytes] },
+		output: { postReceive: [toBinary] },
+	},
+};
+
+const properties: INodeProperties[] = [moduleSelect, recordIdField, attachmentIdField, outputBinaryField];
+
+export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['download'] } }, properties);

@@ -1,0 +1,119 @@
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+
+/** Per-file upload limit of the service (wire-contract §6: 20 MB). */
+export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+
+export const attachmentIdField: INodeProperties = {
+	displayName: 'Attachment ID',
+	name: 'attachmentId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: '4876876000000611500',
+	description: 'Numeric ID of the attachment',
+};
+
+export const binaryPropertyField: INodeProperties = {
+	displayName: 'Input Binary Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	hint: 'The name of the input binary field containing the file to upload',
+};
+
+export const outputBinaryField: INodeProperties = {
+	displayName: 'Put Output File in Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	hint: 'The name of the output binary field to put the file in',
+};
+
+/**
+ * File name of a download from its Content-Disposition (wire-contract §3.4): the RFC 5987 form
+ * (`filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`: text after the last `'`, percent-decoded) or the plain
+ * form (`filename="report.pdf"`: text after the last `=`, quotes removed).
+ */
+export function fileNameFromDisposition(disposition: string | undefined): string | undefined {
+	if (!disposition) return undefined;
+	const star = /filename\*\s*=\s*([^;]+)/i.exec(disposition);
+	if (star) {
+		const value = star[1].trim();
+		const encoded = value.slice(value.lastIndexOf("'") + 1);
+		try {
+			return decodeURIComponent(encoded);
+		} catch {
+			return encoded;
+		}
+	}
+	const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(disposition);
+	if (!plain) return undefined;
+	return (plain[2] ?? plain[1]).trim().replace(/^"|"$/g, '');
+}
+
+function header(response: IN8nHttpFullResponse, name: string): string | undefined {
+	const headers = (response.headers ?? {}) as IDataObject;
+	const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+	const value = key ? headers[key] : undefined;
+	return Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
+}
+
+/** preSend: the input binary as multipart part `file` (wire-contract §3.3), size checked first. */
+export async function attachBinaryFile(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const property = this.getNodeParameter('binaryPropertyName') as string;
+	const itemIndex = this.getItemIndex();
+	const meta = this.helpers.assertBinaryData(property);
+	const buffer = await this.helpers.getBinaryDataBuffer(property);
+	const fileName = (this.getNodeParameter('options.fileName', '') as string) || meta.fileName || 'file';
+	if (buffer.length > MAX_FILE_BYTES) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The file "${fileName}" is ${(buffer.length / 1024 / 1024).toFixed(1)} MB; attachments may be at most 20 MB (${MAX_FILE_BYTES} bytes)`,
+			{ itemIndex },
+		);
+	}
+	const form = new FormData();
+	form.append('file', new Blob([new Uint8Array(buffer)], { type: meta.mimeType || 'application/octet-stream' }), fileName);
+	const headers = { ...(requestOptions.headers ?? {}) } as IDataObject;
+	for (const key of Object.keys(headers)) if (key.toLowerCase() === 'content-type') delete headers[key];
+	requestOptions.headers = headers;
+	requestOptions.body = form as unknown as IHttpRequestOptions['body'];
+	return requestOptions;
+}
+
+/** preSend: downloads answer raw bytes. */
+export async function expectBytes(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	requestOptions.encoding = 'arraybuffer';
+	requestOptions.json = false;
+	return requestOptions;
+}
+
+/** postReceive: the downloaded bytes as a binary item with the served file name and MIME type. */
+export async function toBinary(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
+	const body = response.body as unknown;
+	const buffer = Buffer.isBuffer(body)
+		? body
+		: body instanceof ArrayBuffer
+			? Buffer.from(new Uint8Array(body))
+			: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body ?? ''));
+	const mimeType = (header(response, 'content-type') ?? 'application/octet-stream').split(';')[0].trim();
+	const fileName = fileNameFromDisposition(header(response, 'content-disposition')) ?? 'file';
+	const binary = await this.helpers.prepareBinaryData(buffer, fileName, mimeType);
+	return [{ json: { fileName, mimeType, fileSize: buffer.length }, binary: { [property]: binary } }];
+}

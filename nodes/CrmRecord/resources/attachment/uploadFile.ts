@@ -1,0 +1,44 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { attachBinaryFile, binaryPropertyField } from './shared';
+
+/** UploadAttachment — POST /crm/{v}/{module}/{recordId}/Attachments, multipart part `file` */
+export const operation: INodePropertyOptions = {
+	name: 'Upload File',
+	value: 'uploadFile',
+	action: 'Upload a file attachment',
+	description: 'Attach a file from an input binary field to a record (UploadAttachment)',
+	routing: {
+		request: {
+			method: 'POST',
+			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/Attachments',
+		},
+		send: { preSend: [attachBinaryFile] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	moduleSelect,
+	recordIdField,
+	binaryPropertyField,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'File Name',
+				name: 'fileName',
+				type: 'string',
+				default: '',
+				description: 'Name to store the file under (default: the binary\'s file name)',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['uploadFile'] } }, properties);

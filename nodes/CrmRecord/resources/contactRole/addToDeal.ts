@@ -1,0 +1,29 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { contactIdField, contactRoleIdField, dealIdField } from './shared';
+
+/** AddContactRoleToDeal — PUT /crm/{v}/Deals/{dealId}/Contact_Roles/{contactId}, body `data` [=1] {Contact_Role} */
+export const operation: INodePropertyOptions = {
+	name: 'Add to Deal',
+	value: 'addToDeal',
+	action: 'Set the role of a contact on a deal',
+	description: 'Add a contact to a deal with a role, or change its role (AddContactRoleToDeal)',
+	routing: {
+		request: {
+			method: 'PUT',
+			url: '=/Deals/{{ toPathSegment($parameter.dealId) }}/Contact_Roles/{{ toPathSegment($parameter.contactId) }}',
+		},
+	},
+};
+
+const properties: INodeProperties[] = [
+	dealIdField,
+	contactIdField,
+	{
+		...contactRoleIdField,
+		routing: { send: { type: 'body', property: 'data', value: '={{ [ { Contact_Role: String($value) } ] }}' } },
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['addToDeal'] } }, properties);

@@ -1,0 +1,52 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { CONTACT_ROLES_PER_REQUEST } from './shared';
+
+/** CreateContactRoles — POST /crm/{v}/Contacts/roles, up to 100 roles per request (custom operation) */
+export const operation: INodePropertyOptions = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a contact role',
+	description: 'Create contact roles; input items are sent 100 per request (CreateContactRoles)',
+};
+
+const properties: INodeProperties[] = [
+	{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true, description: 'Role name, unique in the organisation' },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Sequence Number',
+				name: 'sequence_number',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 1,
+				description: 'Position of the role in lists',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['create'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runBatched.call(this, {
+		batchSize: CONTACT_ROLES_PER_REQUEST,
+		build: (itemIndex) => {
+			const name = String(this.getNodeParameter('name', itemIndex) ?? '').trim();
+			if (!name) throw new NodeOperationError(this.getNode(), 'Name is empty', { itemIndex });
+			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			return { key: 'roles', payload: { name, ...options } };
+		},
+		send: async (_key, roles) => {
+			const body = await crmApiRequest.call(this, { method: 'POST', path: '/Contacts/roles', body: { contact_roles: roles }, itemListKey: 'contact_roles' });
+			return (body.contact_roles ?? []) as IDataObject[];
+		},
+	});
+}

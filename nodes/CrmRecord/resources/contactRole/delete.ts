@@ -1,0 +1,37 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { CONTACT_ROLES_PER_REQUEST, contactRoleIdField } from './shared';
+
+/** DeleteContactRoles — DELETE /crm/{v}/Contacts/roles?ids=…, up to 100 IDs per request (custom operation) */
+export const operation: INodePropertyOptions = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete a contact role',
+	description: 'Delete contact roles; input items are sent 100 IDs per request (DeleteContactRoles)',
+};
+
+const properties: INodeProperties[] = [contactRoleIdField];
+
+export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['delete'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runBatched.call(this, {
+		batchSize: CONTACT_ROLES_PER_REQUEST,
+		build: (itemIndex) => {
+			const id = String(this.getNodeParameter('contactRoleId', itemIndex) ?? '').trim();
+			if (!/^\d+$/.test(id)) throw new NodeOperationError(this.getNode(), `Contact role ID must be digits, got "${id}"`, { itemIndex });
+			return { key: 'roles', payload: { id } };
+		},
+		send: async (_key, payloads) => {
+			const body = await crmApiRequest.call(this, {
+				method: 'DELETE',
+				path: '/Contacts/roles',
+				qs: { ids: payloads.map((p) => p.id).join(',') },
+				itemListKey: 'contact_roles',
+			});
+			return (body.contact_roles ?? []) as IDataObject[];
+		},
+	});
+}

@@ -1,0 +1,15 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+/** GetContactRoles — GET /crm/{v}/Contacts/roles */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many contact roles',
+	description: 'List the contact roles of the organisation (GetContactRoles)',
+	routing: { request: { method: 'GET', url: '/Contacts/roles' } },
+};
+
+const properties: INodeProperties[] = [];
+
+export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['getAll'] } }, properties);

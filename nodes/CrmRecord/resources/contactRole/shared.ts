@@ -1,0 +1,35 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** Contact roles per create/update/delete request (wire-contract §6). */
+export const CONTACT_ROLES_PER_REQUEST = 100;
+
+export const contactRoleIdField: INodeProperties = {
+	displayName: 'Contact Role Name or ID',
+	name: 'contactRoleId',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getContactRoles' },
+	default: '',
+	required: true,
+	description:
+		'The contact role. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+export const dealIdField: INodeProperties = {
+	displayName: 'Deal ID',
+	name: 'dealId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: '4876876000000611200',
+	description: 'Numeric ID of the deal',
+};
+
+export const contactIdField: INodeProperties = {
+	displayName: 'Contact ID',
+	name: 'contactId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: '4876876000000611046',
+	description: 'Numeric ID of the contact',
+};

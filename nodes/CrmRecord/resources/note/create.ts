@@ -1,0 +1,165 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, jsonParse, updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect } from '../../../shared/descriptions';
+import { crmApiError, crmApiRequest, isErrorItem, runBatched, toCrmError, writeResult } from '../../../shared/transport';
+import type { CrmErrorBody } from '../../../shared/transport';
+import { NOTES_PER_REQUEST } from './shared';
+
+/**
+ * CreateNotes — POST /crm/{v}/Notes, one note per input item, up to 100 per request (custom operation).
+ * "Notes List" mode: POST /crm/{v}/{module}/{recordId}/Notes, one request per input item carrying its
+ * list of notes (at most 100, checked before anything is sent).
+ */
+export const operation: INodePropertyOptions = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a note',
+	description: 'Create notes on records; input items are sent 100 per request (CreateNotes)',
+};
+
+const oneNote = { show: { inputMode: ['oneNote'] } };
+const list = { show: { inputMode: ['list'] } };
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Input Mode',
+		name: 'inputMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'One Note per Item', value: 'oneNote', description: 'Each input item is one note; items are sent 100 per request' },
+			{
+				name: 'Notes List (JSON)',
+				value: 'list',
+				description: 'Each input item carries a list of up to 100 notes for one record, sent in one request',
+			},
+		],
+		default: 'oneNote',
+	},
+	{ ...moduleSelect, displayName: 'Parent Module Name or ID', description: 'Module of the record the note belongs to. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.' },
+	{
+		displayName: 'Parent Record ID',
+		name: 'recordId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '4876876000000611001',
+		description: 'Numeric ID of the record the note belongs to',
+	},
+	{
+		displayName: 'Note Content',
+		name: 'noteContent',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		displayOptions: oneNote,
+	},
+	{
+		displayName: 'Note Title',
+		name: 'noteTitle',
+		type: 'string',
+		default: '',
+		displayOptions: oneNote,
+	},
+	{
+		displayName: 'Notes',
+		name: 'notes',
+		type: 'json',
+		default: '[{ "Note_Title": "", "Note_Content": "" }]',
+		required: true,
+		displayOptions: list,
+		description: 'JSON list of notes (Note_Title, Note_Content); at most 100 per item',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['note'], operation: ['create'] } }, properties);
+
+function parentOf(this: IExecuteFunctions, itemIndex: number): { module: string; recordId: string } {
+	const module = this.getNodeParameter('module', itemIndex) as string;
+	const recordId = String(this.getNodeParameter('recordId', itemIndex) ?? '').trim();
+	if (!/^\d+$/.test(recordId)) {
+		throw new NodeOperationError(this.getNode(), `Parent Record ID must be digits, got "${recordId}"`, { itemIndex });
+	}
+	return { module, recordId };
+}
+
+/** The notes list of one item: 1..100 objects with Note_Content. */
+function notesOf(this: IExecuteFunctions, itemIndex: number): IDataObject[] {
+	const raw = this.getNodeParameter('notes', itemIndex);
+	let notes: unknown = raw;
+	if (typeof raw === 'string') {
+		try {
+			notes = jsonParse(raw);
+		} catch {
+			throw new NodeOperationError(this.getNode(), 'Notes is not valid JSON', { itemIndex });
+		}
+	}
+	if (!Array.isArray(notes) || notes.some((n) => !n || typeof n !== 'object' || Array.isArray(n))) {
+		throw new NodeOperationError(this.getNode(), 'Notes must be a JSON list of note objects', { itemIndex });
+	}
+	if (notes.length === 0) throw new NodeOperationError(this.getNode(), 'Notes is empty', { itemIndex });
+	if (notes.length > NOTES_PER_REQUEST) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Too many notes: ${notes.length} given, at most ${NOTES_PER_REQUEST} notes can be created per request`,
+			{ itemIndex, description: `Split the list into chunks of ${NOTES_PER_REQUEST}, or use "One Note per Item".` },
+		);
+	}
+	notes.forEach((note: IDataObject, i) => {
+		if (typeof note.Note_Content !== 'string' || note.Note_Content.trim() === '') {
+			throw new NodeOperationError(this.getNode(), `Note ${i} has no Note_Content`, { itemIndex });
+		}
+	});
+	return notes as IDataObject[];
+}
+
+async function executeList(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	// every item is checked before the first request
+	const requests = items.map((_, itemIndex) => ({ ...parentOf.call(this, itemIndex), notes: notesOf.call(this, itemIndex) }));
+	const out: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < requests.length; itemIndex++) {
+		const { module, recordId, notes } = requests[itemIndex];
+		try {
+			const body = await crmApiRequest.call(this, {
+				method: 'POST',
+				path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/Notes`,
+				body: { data: notes },
+				itemListKey: 'data',
+				itemIndex,
+			});
+			const results = (body.data ?? []) as IDataObject[];
+			const failed = results.find(isErrorItem);
+			if (failed && !this.continueOnFail()) throw crmApiError(this.getNode(), failed as CrmErrorBody, { itemIndex });
+			for (const result of results) {
+				out.push({ json: isErrorItem(result) ? { error: result.message, details: result } : writeResult(result), pairedItem: { item: itemIndex } });
+			}
+		} catch (error) {
+			const failure = toCrmError(this, error, itemIndex);
+			if (!this.continueOnFail()) throw failure;
+			out.push({ json: { error: failure.message, message: failure.description ?? '' }, pairedItem: { item: itemIndex } });
+		}
+	}
+	return [out];
+}
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	if (this.getNodeParameter('inputMode', 0) === 'list') return await executeList.call(this);
+	return await runBatched.call(this, {
+		build: (itemIndex) => {
+			const { module, recordId } = parentOf.call(this, itemIndex);
+			const content = this.getNodeParameter('noteContent', itemIndex) as string;
+			if (!content || !content.trim()) throw new NodeOperationError(this.getNode(), 'Note Content is empty', { itemIndex });
+			const title = this.getNodeParameter('noteTitle', itemIndex, '') as string;
+			const note: IDataObject = { Note_Content: content, Parent_Id: { id: recordId }, $se_module: module };
+			if (title) note.Note_Title = title;
+			return { key: 'Notes', payload: note };
+		},
+		send: async (_key, data) => {
+			const body = await crmApiRequest.call(this, { method: 'POST', path: '/Notes', body: { data }, itemListKey: 'data' });
+			return (body.data ?? []) as IDataObject[];
+		},
+	});
+}

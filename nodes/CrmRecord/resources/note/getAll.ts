@@ -1,0 +1,82 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect, recordIdField, returnAllLimit } from '../../../shared/descriptions';
+
+/**
+ * GetNotes — GET /crm/{v}/Notes; with "Of One Record": the record's notes,
+ * GET /crm/{v}/{module}/{recordId}/Notes (GetRelatedRecords with the Notes list). Paged by the runner.
+ */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many notes',
+	description: 'List all notes, or the notes of one record (GetNotes)',
+	routing: {
+		request: {
+			method: 'GET',
+			url: '={{ $parameter.ofRecord ? "/" + toPathSegment($parameter.module) + "/" + toPathSegment($parameter.recordId) + "/Notes" : "/Notes" }}',
+		},
+	},
+};
+
+const ofRecord = { show: { ofRecord: [true] } };
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Of One Record',
+		name: 'ofRecord',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to list only the notes of one record',
+	},
+	{ ...moduleSelect, displayOptions: ofRecord },
+	{ ...recordIdField, displayOptions: ofRecord },
+	...returnAllLimit(),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { ofRecord: [false] } },
+		options: [
+			{
+				displayName: 'Fields',
+				name: 'fields',
+				type: 'string',
+				default: '',
+				placeholder: 'Note_Title,Note_Content',
+				description: 'Comma-separated field API names to return (all when empty)',
+				routing: { send: { type: 'query', property: 'fields', value: '={{ $value || undefined }}' } },
+			},
+			{
+				displayName: 'Sort By',
+				name: 'sort_by',
+				type: 'options',
+				options: [
+					{ name: 'Created Time', value: 'Created_Time' },
+					{ name: 'ID', value: 'id' },
+					{ name: 'Modified Time', value: 'Modified_Time' },
+				],
+				default: 'Modified_Time',
+				description: 'Sort field (API v2.1 only; v2 ignores it)',
+				routing: { send: { type: 'query', property: 'sort_by' } },
+			},
+			{
+				displayName: 'Sort Order',
+				name: 'sort_order',
+				type: 'options',
+				options: [
+					{ name: 'Ascending', value: 'asc' },
+					{ name: 'Descending', value: 'desc' },
+				],
+				default: 'desc',
+				description: 'Sort order (API v2.1 only; v2 ignores it)',
+				routing: { send: { type: 'query', property: 'sort_order' } },
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['note'], operation: ['getAll'] } }, properties);

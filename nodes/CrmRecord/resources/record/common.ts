@@ -1,0 +1,232 @@
+// Parameters and helpers shared by the record write operations (create, update, upsert) and by
+// the operations that address one record by ID or external ID.
+import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { recordFieldsUi } from '../../../shared/descriptions';
+import { getParameter } from '../../../shared/recordFields';
+import { crmApiRequest } from '../../../shared/transport';
+
+export const RECORD_ID_RE = /^\d+$/;
+
+/** A record ID parameter checked for its format (digits, §3.1) before anything is sent. */
+export function recordIdOf(
+	this: IExecuteFunctions | IExecuteSingleFunctions,
+	parameter: string,
+	itemIndex: number,
+	label = 'Record ID',
+): string {
+	const id = String(getParameter(this, parameter, itemIndex, '') ?? '').trim();
+	if (!RECORD_ID_RE.test(id)) {
+		throw new NodeOperationError(this.getNode(), `${label} must be digits, got "${id}"`, {
+			itemIndex,
+			description: `Set "${label}" to the numeric ID of the record (e.g. 4876876000000611001).`,
+		});
+	}
+	return id;
+}
+
+/** A comma-separated (or array) list parameter as trimmed strings. */
+export function listOf(value: unknown): string[] {
+	const parts = Array.isArray(value) ? value : String(value ?? '').split(',');
+	return parts.map((v) => String(v).trim()).filter(Boolean);
+}
+
+/** IDs of a list parameter: digits only and at most `max` (errors name the parameter and the limit). */
+export function idListOf(
+	this: IExecuteFunctions | IExecuteSingleFunctions,
+	value: unknown,
+	itemIndex: number,
+	label: string,
+	max?: number,
+): string[] {
+	const ids = listOf(value);
+	if (ids.length === 0) {
+		throw new NodeOperationError(this.getNode(), `${label} is empty`, { itemIndex, description: `Give at least one ID in "${label}".` });
+	}
+	const bad = ids.find((id) => !RECORD_ID_RE.test(id));
+	if (bad) {
+		throw new NodeOperationError(this.getNode(), `${label} must hold numeric IDs, got "${bad}"`, {
+			itemIndex,
+			description: `Separate the IDs in "${label}" with commas.`,
+		});
+	}
+	if (max !== undefined && ids.length > max) {
+		throw new NodeOperationError(this.getNode(), `${label} holds ${ids.length} IDs; at most ${max} are allowed`, {
+			itemIndex,
+			description: `The CRM takes 1 to ${max} IDs in "${label}" per request.`,
+		});
+	}
+	return ids;
+}
+
+// ---- how a write defines its fields ----------------------------------------------------------------
+
+export function fieldsModeProperty(): INodeProperties {
+	return {
+		displayName: 'Define Fields',
+		name: 'fieldsMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Map Each Field', value: 'mapper', description: 'Typed fields of the module, loaded from its metadata' },
+			{ name: 'Field/Value Pairs', value: 'pairs', description: 'Pick fields by name; values are converted to the field type' },
+			{ name: 'JSON', value: 'json', description: 'The record as a JSON object, sent as given' },
+		],
+		default: 'mapper',
+	};
+}
+
+export function columnsProperty(mode: 'add' | 'update' | 'upsert'): INodeProperties {
+	return {
+		displayName: 'Fields',
+		name: 'columns',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		typeOptions: {
+			loadOptionsDependsOn: ['module'],
+			resourceMapper: {
+				resourceMapperMethod: 'getRecordMappingFields',
+				mode,
+				fieldWords: { singular: 'field', plural: 'fields' },
+				addAllFields: false,
+				multiKeyMatch: mode === 'upsert',
+				supportAutoMap: true,
+				noFieldsError: 'No writable fields found in this module',
+				...(mode === 'update'
+					? { matchingFieldsLabels: { title: 'Record To Update', description: 'Record ID, or an external-ID field of the module', hint: '' } }
+					: {}),
+				...(mode === 'upsert'
+					? {
+							matchingFieldsLabels: {
+								title: 'Duplicate Check Fields',
+								description: 'Fields whose value finds the record to update (duplicate_check_fields); none = the module defaults',
+								hint: '',
+							},
+						}
+					: {}),
+			},
+		},
+		displayOptions: { show: { fieldsMode: ['mapper'] } },
+	};
+}
+
+export function fieldsProperties(mode: 'add' | 'update' | 'upsert'): INodeProperties[] {
+	return [
+		fieldsModeProperty(),
+		columnsProperty(mode),
+		{ ...recordFieldsUi, displayOptions: { show: { fieldsMode: ['pairs'] } } },
+		{
+			displayName: 'Record JSON',
+			name: 'recordJson',
+			type: 'json',
+			default: '{\n  "Last_Name": ""\n}',
+			description: 'The record as a JSON object of field API names and values (sent as given)',
+			displayOptions: { show: { fieldsMode: ['json'] } },
+		},
+	];
+}
+
+// ---- write options (trigger, process, lar_id, X-EXTERNAL) -------------------------------------------
+
+const TRIGGER_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Approval', value: 'approval' },
+	{ name: 'Blueprint', value: 'blueprint' },
+	{ name: 'Workflow', value: 'workflow' },
+];
+
+export function writeOptionsProperty(extra: INodeProperties[] = []): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			...extra,
+			{
+				displayName: 'Lead Assignment Rule ID',
+				name: 'lar_id',
+				type: 'string',
+				default: '',
+				description: 'ID of the lead assignment rule that assigns the owner (lar_id)',
+			},
+			{
+				displayName: 'Lookups by External ID',
+				name: 'externalLookups',
+				type: 'string',
+				default: '',
+				placeholder: 'Accounts.External_Account_ID',
+				description:
+					'Module.Field pairs (comma-separated) sent in the X-EXTERNAL header, so lookups can be given by external value, e.g. {"Account_Name": {"External_Account_ID": "ACC-42"}}',
+			},
+			{
+				displayName: 'Processes',
+				name: 'process',
+				type: 'string',
+				default: '',
+				placeholder: 'review_process',
+				description: 'Comma-separated processes to run (process)',
+			},
+			{
+				displayName: 'Triggers',
+				name: 'trigger',
+				type: 'multiOptions',
+				options: TRIGGER_OPTIONS,
+				default: [],
+				description: 'Automation to run on the write; leave empty to run none. Without this option all run.',
+			},
+		],
+	};
+}
+
+export interface WriteExtras {
+	body: IDataObject;
+	/** X-EXTERNAL pairs for lookups */
+	external: string[];
+}
+
+/** The RW sibling keys of an item (`trigger`, `process`, `lar_id`) and its X-EXTERNAL lookups. */
+export function writeExtrasOf(this: IExecuteFunctions, itemIndex: number): WriteExtras {
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const body: IDataObject = {};
+	if (options.trigger !== undefined) body.trigger = options.trigger as string[];
+	if (options.process !== undefined && String(options.process).trim() !== '') body.process = listOf(options.process);
+	if (options.lar_id !== undefined && String(options.lar_id).trim() !== '') {
+		const larId = String(options.lar_id).trim();
+		if (!RECORD_ID_RE.test(larId)) {
+			throw new NodeOperationError(this.getNode(), `Lead Assignment Rule ID must be digits, got "${larId}"`, { itemIndex });
+		}
+		body.lar_id = larId;
+	}
+	const external = listOf(options.externalLookups);
+	for (const pair of external) {
+		if (!/^\w+\.\w+$/.test(pair)) {
+			throw new NodeOperationError(this.getNode(), `Lookups by External ID: "${pair}" is not Module.Field`, {
+				itemIndex,
+				description: 'Write each pair as Module_API_Name.External_Field, e.g. Accounts.External_Account_ID.',
+			});
+		}
+	}
+	return { body, external };
+}
+
+/** Sends one chunk of records to a record write endpoint; answers one result item per record. */
+export async function sendRecords(
+	this: IExecuteFunctions,
+	request: { method: 'POST' | 'PUT'; path: string; data: IDataObject[]; extras: IDataObject; external: string[] },
+): Promise<IDataObject[]> {
+	const body = await crmApiRequest.call(this, {
+		method: request.method,
+		path: request.path,
+		body: { ...request.extras, data: request.data },
+		headers: request.external.length ? { 'X-EXTERNAL': request.external.join(',') } : undefined,
+		itemListKey: 'data',
+	});
+	return (body.data ?? []) as IDataObject[];
+}
+
+/** Module path segment. */
+export const modulePath = (module: string) => `/${encodeURIComponent(module)}`;

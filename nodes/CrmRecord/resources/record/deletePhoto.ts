@@ -1,0 +1,24 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { validateRecordId } from './hooks';
+
+/** DeletePhoto — DELETE /crm/{v}/{module}/{id}/photo */
+export const operation: INodePropertyOptions = {
+	name: 'Delete Photo',
+	value: 'deletePhoto',
+	action: 'Delete a record photo',
+	description: 'Remove the photo of a record (DeletePhoto)',
+	routing: {
+		request: {
+			method: 'DELETE',
+			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment(String($parameter.recordId).trim()) }}/photo',
+		},
+		send: { preSend: [validateRecordId] },
+	},
+};
+
+const properties: INodeProperties[] = [moduleSelect, recordIdField];
+
+export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['deletePhoto'] } }, properties);

@@ -1,0 +1,38 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { photoToBinary, validateRecordId } from './hooks';
+
+/** GetPhoto — GET /crm/{v}/{module}/{id}/photo (file download) */
+export const operation: INodePropertyOptions = {
+	name: 'Download Photo',
+	value: 'downloadPhoto',
+	action: 'Download a record photo',
+	description: 'Get the photo of a record as a binary with its file name (GetPhoto)',
+	routing: {
+		request: {
+			method: 'GET',
+			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment(String($parameter.recordId).trim()) }}/photo',
+			encoding: 'arraybuffer',
+			headers: { Accept: 'application/x-download' },
+		},
+		send: { preSend: [validateRecordId] },
+		output: { postReceive: [photoToBinary] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	moduleSelect,
+	recordIdField,
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the output binary field to put the file in',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['downloadPhoto'] } }, properties);

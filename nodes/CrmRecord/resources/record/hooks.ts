@@ -1,0 +1,212 @@
+// preSend / postReceive hooks of the declarative record operations: validation before sending,
+// headers (If-Modified-Since, X-EXTERNAL), bodies built from parameters, binary photo in and out.
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { toCrmDateTime } from '../../../shared/recordFields';
+import { unwrapBody } from '../../../shared/transport';
+import { RECORD_ID_RE, idListOf } from './common';
+
+/** Record ID parameter (`recordId` unless the operation addresses the record by external ID) must be digits. */
+export async function validateRecordId(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const by = this.getNodeParameter('getBy', 'id') as string;
+	if (by === 'externalId') return request;
+	const id = String(this.getNodeParameter('recordId', '') ?? '').trim();
+	if (!RECORD_ID_RE.test(id)) {
+		throw new NodeOperationError(this.getNode(), `Record ID must be digits, got "${id}"`, {
+			itemIndex: this.getItemIndex(),
+			description: 'Set "Record ID" to the numeric ID of the record (e.g. 4876876000000611001).',
+		});
+	}
+	return request;
+}
+
+/** X-EXTERNAL for an operation addressing its record by external value (§3.9). */
+export async function externalHeader(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	if ((this.getNodeParameter('getBy', 'id') as string) !== 'externalId') return request;
+	const module = this.getNodeParameter('module') as string;
+	const field = this.getNodeParameter('externalField') as string;
+	const value = String(this.getNodeParameter('externalValue', '') ?? '').trim();
+	if (!value) throw new NodeOperationError(this.getNode(), 'External ID Value is empty', { itemIndex: this.getItemIndex() });
+	request.headers = { ...request.headers, 'X-EXTERNAL': `${module}.${field}` };
+	return request;
+}
+
+/** Read options that need code: If-Modified-Since in the contract's DateTime form, `ids` bounds. */
+export async function readOptions(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	if (options.ifModifiedSince) {
+		const value = toCrmDateTime(options.ifModifiedSince);
+		if (!value) {
+			throw new NodeOperationError(this.getNode(), `Modified Since is not a date and time: "${String(options.ifModifiedSince)}"`, {
+				itemIndex: this.getItemIndex(),
+			});
+		}
+		request.headers = { ...request.headers, 'If-Modified-Since': value };
+	}
+	if (options.ids !== undefined && String(options.ids).trim() !== '') {
+		const ids = idListOf.call(this, options.ids, this.getItemIndex(), 'Record IDs', 100);
+		request.qs = { ...request.qs, ids: ids.join(',') };
+	}
+	for (const name of ['startDateTime', 'endDateTime']) {
+		if (!options[name]) continue;
+		const value = toCrmDateTime(options[name]);
+		if (!value) throw new NodeOperationError(this.getNode(), `${name} is not a date and time`, { itemIndex: this.getItemIndex() });
+		request.qs = { ...request.qs, [name]: value };
+	}
+	return request;
+}
+
+// ---- search criteria (§3.11) ----------------------------------------------------------------------
+
+export const MAX_CRITERIA_CONDITIONS = 10;
+
+/** `(`, `)` and `,` inside a criteria value are escaped with `\` (§3.11). */
+export function escapeCriteriaValue(value: string): string {
+	return value.replace(/([\\(),])/g, '\\$1');
+}
+
+interface Condition {
+	field: string;
+	operator: string;
+	value: unknown;
+}
+
+/** A criteria value as text: DateTimes in the contract's form, others as given. */
+function criteriaValue(value: unknown): string {
+	const text = typeof value === 'string' ? value.trim() : String(value ?? '');
+	if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text)) return toCrmDateTime(text) ?? text;
+	return text;
+}
+
+/** Builds `((A)and(B))` from builder conditions. */
+export function buildCriteria(conditions: Condition[], combine: 'and' | 'or'): string {
+	const parts = conditions.map((c) => `(${c.field}:${c.operator}:${escapeCriteriaValue(criteriaValue(c.value))})`);
+	return parts.length === 1 ? parts[0] : `(${parts.join(combine)})`;
+}
+
+/** Number of conditions in a raw criteria string (`(Field:operator:` openings). */
+export function countConditions(criteria: string): number {
+	return (criteria.replace(/\\./g, '').match(/\(\s*[\w$.]+\s*:\s*\w+\s*:/g) ?? []).length;
+}
+
+/**
+ * The one search parameter of SearchRecords / RecordCount from "Search By" (§3.11): the criteria
+ * builder, raw criteria, email, phone or word; at most 10 conditions, checked before sending.
+ */
+export function searchQuery(this: IExecuteSingleFunctions, optional: boolean): IDataObject {
+	const by = this.getNodeParameter('searchBy', optional ? 'none' : 'criteria') as string;
+	const itemIndex = this.getItemIndex();
+	const tooMany = (n: number) =>
+		new NodeOperationError(this.getNode(), `Criteria has ${n} conditions; at most ${MAX_CRITERIA_CONDITIONS} are allowed`, {
+			itemIndex,
+			description: `The CRM accepts at most ${MAX_CRITERIA_CONDITIONS} conditions per search (wire-contract §3.11).`,
+		});
+	if (by === 'none') return {};
+	if (by === 'criteria') {
+		const conditions = (this.getNodeParameter('conditions.condition', []) as Condition[]).filter((c) => c.field);
+		if (conditions.length === 0) {
+			throw new NodeOperationError(this.getNode(), 'Add at least one condition to Conditions', { itemIndex });
+		}
+		if (conditions.length > MAX_CRITERIA_CONDITIONS) throw tooMany(conditions.length);
+		return { criteria: buildCriteria(conditions, this.getNodeParameter('combine', 'and') as 'and' | 'or') };
+	}
+	if (by === 'rawCriteria') {
+		const criteria = String(this.getNodeParameter('criteria', '') ?? '').trim();
+		if (!/^\(.*\)$/s.test(criteria)) {
+			throw new NodeOperationError(this.getNode(), 'Criteria must be of the form (Field:operator:value)', {
+				itemIndex,
+				description: 'Example: ((Last_Name:equals:Smith)and(Lead_Source:equals:Web)).',
+			});
+		}
+		const n = countConditions(criteria);
+		if (n > MAX_CRITERIA_CONDITIONS) throw tooMany(n);
+		return { criteria };
+	}
+	const value = String(this.getNodeParameter('searchValue', '') ?? '').trim();
+	if (!value) throw new NodeOperationError(this.getNode(), `Give a value to search by ${by}`, { itemIndex });
+	return { [by]: value };
+}
+
+export async function searchPreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	request.qs = { ...request.qs, ...searchQuery.call(this, false) };
+	return request;
+}
+
+export async function countPreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	request.qs = { ...request.qs, ...searchQuery.call(this, true) };
+	return request;
+}
+
+// ---- photos ---------------------------------------------------------------------------------------
+
+/** The input binary as the multipart part `file` (§3.3). */
+export async function photoUploadPreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
+	const meta = this.helpers.assertBinaryData(property);
+	const buffer = await this.helpers.getBinaryDataBuffer(property);
+	const form = new FormData();
+	form.append('file', new Blob([new Uint8Array(buffer)], { type: meta.mimeType }), meta.fileName ?? 'photo');
+	request.body = form as unknown as IHttpRequestOptions['body'];
+	// multipart: the boundary is set by the body; drop the JSON default
+	const headers = { ...(request.headers ?? {}) } as IDataObject;
+	delete headers['Content-Type'];
+	request.headers = headers;
+	request.json = false;
+	return request;
+}
+
+/** File name of a download from `Content-Disposition`, both forms of §3.4. */
+export function fileNameOf(disposition: string | undefined): string | undefined {
+	if (!disposition) return undefined;
+	const star = /filename\*\s*=\s*([^;]+)/i.exec(disposition)?.[1];
+	if (star) {
+		const encoded = star.trim().replace(/^"|"$/g, '');
+		const text = encoded.slice(encoded.lastIndexOf("'") + 1);
+		try {
+			return decodeURIComponent(text);
+		} catch {
+			return text;
+		}
+	}
+	const plain = /filename\s*=\s*([^;]+)/i.exec(disposition)?.[1];
+	return plain?.trim().replace(/^"|"$/g, '');
+}
+
+/** GetPhoto's bytes as a binary with the file name and type the CRM gave; 204 (no photo) as `hasPhoto: false`. */
+export async function photoToBinary(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const id = this.getNodeParameter('recordId') as string;
+	const body = response.body as unknown;
+	if (response.statusCode === 204 || !body || (Buffer.isBuffer(body) && body.length === 0)) {
+		return [{ json: { id, hasPhoto: false } }];
+	}
+	const headers = response.headers as IDataObject;
+	const fileName = fileNameOf(headers['content-disposition'] as string | undefined) ?? `${id}.jpg`;
+	const mimeType = String(headers['content-type'] ?? 'application/octet-stream').split(';')[0];
+	const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer);
+	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
+	const binary = await this.helpers.prepareBinaryData(buffer, fileName, mimeType);
+	return [{ json: { id, hasPhoto: true, fileName, mimeType, size: buffer.length }, binary: { [property]: binary } }];
+}
+
+// ---- mass update ----------------------------------------------------------------------------------
+
+/** Puts `job_id` beside each result item of MassUpdate. */
+export async function jobIdFirst(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return items.flatMap((item) =>
+		unwrapBody(item.json).items.map((json) => ({ json: { job_id: (json.details as IDataObject | undefined)?.job_id, ...json } })),
+	);
+}

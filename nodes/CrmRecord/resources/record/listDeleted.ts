@@ -1,0 +1,48 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
+import { modifiedSinceOption } from './get';
+import { readOptions } from './hooks';
+
+/** GetDeletedRecords — GET /crm/{v}/{module}/deleted, paged by the node's request runner */
+export const operation: INodePropertyOptions = {
+	name: 'List Deleted',
+	value: 'listDeleted',
+	action: 'List deleted records',
+	description: 'List the deleted records of a module: recycle bin, permanently deleted, or both (GetDeletedRecords)',
+	routing: {
+		request: {
+			method: 'GET',
+			url: '=/{{ toPathSegment($parameter.module) }}/deleted',
+		},
+		send: { preSend: [readOptions] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	moduleSelect,
+	{
+		displayName: 'Type',
+		name: 'type',
+		type: 'options',
+		options: [
+			{ name: 'All', value: 'all' },
+			{ name: 'Permanently Deleted', value: 'permanent' },
+			{ name: 'Recycle Bin', value: 'recycle' },
+		],
+		default: 'all',
+		routing: { send: { type: 'query', property: 'type' } },
+	},
+	...returnAllLimit(),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [modifiedSinceOption],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['listDeleted'] } }, properties);

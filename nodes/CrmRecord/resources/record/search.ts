@@ -1,0 +1,139 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
+import { fieldsOption } from './get';
+import { triState } from './getAll';
+import { searchPreSend } from './hooks';
+
+/** SearchRecords — GET /crm/{v}/{module}/search, paged by the node's request runner */
+export const operation: INodePropertyOptions = {
+	name: 'Search',
+	value: 'search',
+	action: 'Search records',
+	description: 'Find records by criteria, email, phone or word (SearchRecords)',
+	routing: {
+		request: {
+			method: 'GET',
+			url: '=/{{ toPathSegment($parameter.module) }}/search',
+		},
+		send: { preSend: [searchPreSend] },
+	},
+};
+
+/** "Search By" and its inputs, shared with Count (which may count all). */
+export function searchByProperties(optional: boolean): INodeProperties[] {
+	const searchBy: INodeProperties = {
+		displayName: 'Search By',
+		name: 'searchBy',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Conditions', value: 'criteria', description: 'Build the criteria from conditions' },
+			{ name: 'Criteria Text', value: 'rawCriteria', description: 'Write the criteria, e.g. ((Last_Name:equals:Smith)and(City:equals:Austin))' },
+			{ name: 'Email', value: 'email', description: 'Any email field equals the value' },
+			{ name: 'Phone', value: 'phone', description: 'Any phone field contains the value' },
+			{ name: 'Word', value: 'word', description: 'Any text field contains the value' },
+		],
+		default: 'criteria',
+	};
+	return [
+		optional
+			? { ...searchBy, options: [{ name: 'Nothing (All Records)', value: 'none' }, ...(searchBy.options ?? [])], default: 'none' }
+			: searchBy,
+		{
+			displayName: 'Combine',
+			name: 'combine',
+			type: 'options',
+			options: [
+				{ name: 'All Conditions (AND)', value: 'and' },
+				{ name: 'Any Condition (OR)', value: 'or' },
+			],
+			default: 'and',
+			displayOptions: { show: { searchBy: ['criteria'] } },
+		},
+		{
+			displayName: 'Conditions',
+			name: 'conditions',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Condition',
+			default: {},
+			description: 'At most 10 conditions',
+			displayOptions: { show: { searchBy: ['criteria'] } },
+			options: [
+				{
+					displayName: 'Condition',
+					name: 'condition',
+					values: [
+						{
+							displayName: 'Field Name or ID',
+							name: 'field',
+							type: 'options',
+							typeOptions: { loadOptionsMethod: 'getFields', loadOptionsDependsOn: ['module'] },
+							default: '',
+							description:
+								'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+						},
+						{
+							displayName: 'Operator',
+							name: 'operator',
+							type: 'options',
+							options: [
+								{ name: 'Equals', value: 'equals' },
+								{ name: 'Greater or Equal', value: 'greater_equal', description: 'Numbers, dates and times only' },
+								{ name: 'Greater Than', value: 'greater_than', description: 'Numbers, dates and times only' },
+								{ name: 'Less or Equal', value: 'less_equal', description: 'Numbers, dates and times only' },
+								{ name: 'Less Than', value: 'less_than', description: 'Numbers, dates and times only' },
+								{ name: 'Not Equal', value: 'not_equal', description: 'Numbers, dates and times only' },
+								{ name: 'Starts With', value: 'starts_with' },
+							],
+							default: 'equals',
+						},
+						{
+							displayName: 'Value',
+							name: 'value',
+							type: 'string',
+							default: '',
+							description: 'Dates as yyyy-MM-dd; date-times in ISO 8601 (sent as yyyy-MM-ddTHH:mm:ss±HH:mm)',
+						},
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Criteria',
+			name: 'criteria',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: '((Last_Name:equals:Smith)and(Lead_Source:equals:Web))',
+			description: 'Search criteria as the CRM writes them; escape ( ) , inside values with \\',
+			displayOptions: { show: { searchBy: ['rawCriteria'] } },
+		},
+		{
+			displayName: 'Value',
+			name: 'searchValue',
+			type: 'string',
+			default: '',
+			required: true,
+			displayOptions: { show: { searchBy: ['email', 'phone', 'word'] } },
+		},
+	];
+}
+
+const properties: INodeProperties[] = [
+	moduleSelect,
+	...searchByProperties(false),
+	...returnAllLimit(),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [triState('approved', 'Approved', 'approved'), triState('converted', 'Converted', 'converted'), fieldsOption],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['search'] } }, properties);

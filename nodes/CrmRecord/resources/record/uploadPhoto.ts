@@ -1,0 +1,34 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { photoUploadPreSend, validateRecordId } from './hooks';
+
+/** UploadPhoto — POST /crm/{v}/{module}/{id}/photo (multipart part `file`) */
+export const operation: INodePropertyOptions = {
+	name: 'Upload Photo',
+	value: 'uploadPhoto',
+	action: 'Upload a record photo',
+	description: 'Set the photo of a record from an input binary (UploadPhoto)',
+	routing: {
+		request: {
+			method: 'POST',
+			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment(String($parameter.recordId).trim()) }}/photo',
+		},
+		send: { preSend: [validateRecordId, photoUploadPreSend] },
+	},
+};
+
+export const binaryProperty = (description: string): INodeProperties => ({
+	displayName: 'Input Binary Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	hint: 'The name of the input binary field containing the file',
+	description,
+});
+
+const properties: INodeProperties[] = [moduleSelect, recordIdField, binaryProperty('Binary field holding the image (JPEG, PNG, GIF, BMP or WebP)')];
+
+export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['uploadPhoto'] } }, properties);

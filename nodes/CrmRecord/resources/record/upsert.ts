@@ -1,0 +1,54 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect } from '../../../shared/descriptions';
+import { recordBody } from '../../../shared/recordFields';
+import type { FieldMeta } from '../../../shared/recordFields';
+import { runBatched } from '../../../shared/transport';
+import { fieldsProperties, listOf, modulePath, sendRecords, writeExtrasOf, writeOptionsProperty } from './common';
+
+/** UpsertRecords — POST /crm/{v}/{module}/upsert */
+export const operation: INodePropertyOptions = {
+	name: 'Create or Update',
+	value: 'upsert',
+	action: 'Create or update a record',
+	description: 'Create a new record, or update the current one if it already exists (upsert)',
+};
+
+const duplicateCheckFields: INodeProperties = {
+	displayName: 'Duplicate Check Field Names or IDs',
+	name: 'duplicate_check_fields',
+	type: 'multiOptions',
+	typeOptions: { loadOptionsMethod: 'getFields', loadOptionsDependsOn: ['module'] },
+	default: [],
+	description:
+		'Fields whose value finds the record to update (duplicate_check_fields); none = the module\'s defaults. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+const properties: INodeProperties[] = [
+	moduleSelect,
+	...fieldsProperties('upsert'),
+	writeOptionsProperty([{ ...duplicateCheckFields, displayOptions: { hide: { '/fieldsMode': ['mapper'] } } }]),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['upsert'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const fieldCache = new Map<string, Map<string, FieldMeta>>();
+	return await runBatched.call(this, {
+		build: async (itemIndex) => {
+			const module = this.getNodeParameter('module', itemIndex) as string;
+			const { body, external } = writeExtrasOf.call(this, itemIndex);
+			const { record, matchingColumns } = await recordBody.call(this, itemIndex, module, fieldCache);
+			const mode = this.getNodeParameter('fieldsMode', itemIndex, 'mapper') as string;
+			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const checks = mode === 'mapper' ? matchingColumns : listOf(options.duplicate_check_fields);
+			if (checks.length) body.duplicate_check_fields = checks;
+			return { key: JSON.stringify({ module, body, external }), payload: record };
+		},
+		send: async (key, data) => {
+			const { module, body, external } = JSON.parse(key) as { module: string; body: IDataObject; external: string[] };
+			return await sendRecords.call(this, { method: 'POST', path: `${modulePath(module)}/upsert`, data, extras: body, external });
+		},
+	});
+}

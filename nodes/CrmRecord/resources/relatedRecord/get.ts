@@ -1,0 +1,37 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect } from '../../../shared/descriptions';
+import { externalIdOptions, parentRecordIdField, relatedListSelect, relatedRecordIdField, relatedRequest } from './shared';
+
+/** GetRelatedRecord (+UsingExternalID) — GET /crm/{v}/{module}/{recordId}/{relatedList}/{relatedId} */
+export const operation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a related record',
+	description: 'Retrieve one record of a related list of a record (GetRelatedRecord)',
+	routing: {
+		request: {
+			method: 'GET',
+			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/{{ toPathSegment($parameter.relatedList) }}/{{ toPathSegment($parameter.relatedRecordId) }}',
+		},
+		send: { preSend: [relatedRequest] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	moduleSelect,
+	parentRecordIdField,
+	relatedListSelect,
+	relatedRecordIdField,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: externalIdOptions,
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['relatedRecord'], operation: ['get'] } }, properties);

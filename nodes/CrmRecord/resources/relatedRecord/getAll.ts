@@ -1,0 +1,37 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
+import { externalIdOptions, parentRecordIdField, relatedListSelect, relatedRequest } from './shared';
+
+/** GetRelatedRecords (+UsingExternalID) — GET /crm/{v}/{module}/{recordId}/{relatedList}, paged by the runner */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many related records',
+	description: 'List the records of a related list of a record (GetRelatedRecords)',
+	routing: {
+		request: {
+			method: 'GET',
+			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/{{ toPathSegment($parameter.relatedList) }}',
+		},
+		send: { preSend: [relatedRequest] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	moduleSelect,
+	parentRecordIdField,
+	relatedListSelect,
+	...returnAllLimit(),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [externalIdOptions[0]],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['relatedRecord'], operation: ['getAll'] } }, properties);

@@ -1,0 +1,94 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect } from '../../../shared/descriptions';
+import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { checkId, externalHeader, externalIdOptions, parentRecordIdField, relatedListSelect, relatedRecordIdField } from './shared';
+
+/** UpdateRelatedRecords (+UsingExternalId) — PUT /crm/{v}/{module}/{recordId}/{relatedList}, up to 100 links per request (custom operation) */
+export const operation: INodePropertyOptions = {
+	name: 'Link / Update',
+	value: 'link',
+	action: 'Link or update a related record',
+	description:
+		'Link records to a record\'s related list, or update the relation fields of existing links; items of one parent are sent 100 per request (UpdateRelatedRecords)',
+};
+
+const properties: INodeProperties[] = [
+	moduleSelect,
+	parentRecordIdField,
+	relatedListSelect,
+	relatedRecordIdField,
+	{
+		displayName: 'Relation Fields',
+		name: 'relationFields',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Relation Field',
+		description: 'Fields of the link itself, e.g. Contact_Role on a deal\'s contacts or Member_Status on a campaign\'s leads',
+		options: [
+			{
+				displayName: 'Field',
+				name: 'field',
+				values: [
+					{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'Contact_Role' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: externalIdOptions,
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['relatedRecord'], operation: ['link'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runBatched.call(this, {
+		build: (itemIndex) => {
+			const module = this.getNodeParameter('module', itemIndex) as string;
+			const relatedList = this.getNodeParameter('relatedList', itemIndex) as string;
+			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const parentField = String(options.parentExternalField ?? '');
+			const relatedField = String(options.relatedExternalField ?? '');
+			const recordId = checkId(this.getNode(), this.getNodeParameter('recordId', itemIndex) as string, 'Record ID', !!parentField.trim(), itemIndex);
+			const relatedId = checkId(
+				this.getNode(),
+				this.getNodeParameter('relatedRecordId', itemIndex) as string,
+				'Related Record ID',
+				!!relatedField.trim(),
+				itemIndex,
+			);
+			const keyField = relatedField.trim() ? relatedField.trim().split('.').pop()! : 'id';
+			const payload: IDataObject = { [keyField]: relatedId };
+			const pairs = (this.getNodeParameter('relationFields.field', itemIndex, []) as Array<{ name: string; value: string }>) ?? [];
+			for (const { name, value } of pairs) {
+				if (!name) continue;
+				if (name === 'id' || name === keyField) {
+					throw new NodeOperationError(this.getNode(), `"${name}" cannot be a relation field`, { itemIndex });
+				}
+				payload[name] = value;
+			}
+			const header = externalHeader(module, relatedList, parentField, relatedField);
+			return { key: JSON.stringify([module, recordId, relatedList, header ?? '']), payload };
+		},
+		send: async (key, data) => {
+			const [module, recordId, relatedList, header] = JSON.parse(key) as string[];
+			const body = await crmApiRequest.call(this, {
+				method: 'PUT',
+				path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/${encodeURIComponent(relatedList)}`,
+				body: { data },
+				headers: header ? { 'X-EXTERNAL': header } : undefined,
+				itemListKey: 'data',
+			});
+			return (body.data ?? []) as IDataObject[];
+		},
+	});
+}

@@ -1,0 +1,105 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INode, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/** Related list of the chosen module, from GetRelatedLists. */
+export const relatedListSelect: INodeProperties = {
+	displayName: 'Related List Name or ID',
+	name: 'relatedList',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getRelatedLists', loadOptionsDependsOn: ['module'] },
+	default: '',
+	required: true,
+	description:
+		'API name of the related list, e.g. Contacts or Products. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+export const parentRecordIdField: INodeProperties = {
+	displayName: 'Record ID',
+	name: 'recordId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: '4876876000000611001',
+	description: 'Numeric ID of the parent record, or its external ID value when "Parent External ID Field" is set',
+};
+
+export const relatedRecordIdField: INodeProperties = {
+	displayName: 'Related Record ID',
+	name: 'relatedRecordId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: '4876876000000611042',
+	description: 'Numeric ID of the related record, or its external ID value when "Related External ID Field" is set',
+};
+
+/** External-ID forms (X-EXTERNAL, wire-contract §3.9): parent and/or related record by external value. */
+export const externalIdOptions: INodeProperties[] = [
+	{
+		displayName: 'Parent External ID Field',
+		name: 'parentExternalField',
+		type: 'string',
+		default: '',
+		placeholder: 'External_Contact_ID',
+		description:
+			'External-ID field of the module; when set, "Record ID" holds that field\'s value (the …UsingExternalID forms)',
+	},
+	{
+		displayName: 'Related External ID Field',
+		name: 'relatedExternalField',
+		type: 'string',
+		default: '',
+		placeholder: 'Product_Code',
+		description:
+			'External-ID field of the related module (or Module.Field); when set, related record IDs hold that field\'s value',
+	},
+];
+
+export interface RelatedAddress {
+	module: string;
+	recordId: string;
+	relatedList: string;
+	/** value of the X-EXTERNAL header, if any */
+	external?: string;
+	parentExternal: boolean;
+	relatedExternal: boolean;
+}
+
+/** The X-EXTERNAL header for the chosen external fields: `Module.Field[,Module.Field]`. */
+export function externalHeader(module: string, relatedList: string, parentField: string, relatedField: string): string | undefined {
+	const pairs: string[] = [];
+	if (parentField.trim()) pairs.push(parentField.includes('.') ? parentField.trim() : `${module}.${parentField.trim()}`);
+	if (relatedField.trim()) pairs.push(relatedField.includes('.') ? relatedField.trim() : `${relatedList}.${relatedField.trim()}`);
+	return pairs.length ? pairs.join(',') : undefined;
+}
+
+/** Checks an ID: digits unless it is an external value. */
+export function checkId(node: INode, value: string, label: string, external: boolean, itemIndex: number): string {
+	const id = String(value ?? '').trim();
+	if (!id) throw new NodeOperationError(node, `${label} is empty`, { itemIndex });
+	if (!external && !/^\d+$/.test(id)) {
+		throw new NodeOperationError(node, `${label} must be digits, got "${id}"`, {
+			itemIndex,
+			description: `Set "${label}" to a numeric record ID, or set the matching external ID field under Options.`,
+		});
+	}
+	return id;
+}
+
+/** preSend of the routed operations: checks the IDs and sets X-EXTERNAL. */
+export async function relatedRequest(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const module = this.getNodeParameter('module') as string;
+	const relatedList = this.getNodeParameter('relatedList') as string;
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const parentField = String(options.parentExternalField ?? '');
+	const relatedField = String(options.relatedExternalField ?? '');
+	const itemIndex = this.getItemIndex();
+	checkId(this.getNode(), this.getNodeParameter('recordId') as string, 'Record ID', !!parentField.trim(), itemIndex);
+	const operation = this.getNodeParameter('operation') as string;
+	if (operation === 'get') {
+		checkId(this.getNode(), this.getNodeParameter('relatedRecordId') as string, 'Related Record ID', !!relatedField.trim(), itemIndex);
+	}
+	const header = externalHeader(module, relatedList, parentField, relatedField);
+	if (header) requestOptions.headers = { ...requestOptions.headers, 'X-EXTERNAL': header };
+	return requestOptions;
+}

@@ -1,0 +1,59 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { shareDetails } from './shared';
+
+/** GetSharedRecordDetails — GET /crm/{v}/{module}/{recordId}/actions/share */
+export const operation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get the sharing of a record',
+	description: 'List the users a record is shared with (GetSharedRecordDetails)',
+	routing: {
+		request: {
+			method: 'GET',
+			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/share',
+		},
+		output: { postReceive: [shareDetails] },
+	},
+};
+
+const properties: INodeProperties[] = [
+	moduleSelect,
+	recordIdField,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Shared To User ID',
+				name: 'sharedTo',
+				type: 'string',
+				default: '',
+				description: 'Only the sharing with this user',
+				routing: { send: { type: 'query', property: 'sharedTo', value: '={{ $value || undefined }}' } },
+			},
+			{
+				displayName: 'View',
+				name: 'view',
+				type: 'options',
+				options: [
+					{ name: 'Summary', value: 'summary', description: 'The users the record is shared with' },
+					{
+						name: 'Manage',
+						value: 'manage',
+						description: 'One item with the shares (shared_with) and the users the record can be shared with (shareable_user)',
+					},
+				],
+				default: 'summary',
+				routing: { send: { type: 'query', property: 'view' } },
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['share'], operation: ['get'] } }, properties);

@@ -1,0 +1,24 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { unwrapShare } from './shared';
+
+/** RevokeSharedRecord — DELETE /crm/{v}/{module}/{recordId}/actions/share */
+export const operation: INodePropertyOptions = {
+	name: 'Revoke',
+	value: 'revoke',
+	action: 'Revoke the sharing of a record',
+	description: 'Stop sharing a record with every user (RevokeSharedRecord)',
+	routing: {
+		request: {
+			method: 'DELETE',
+			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/share',
+		},
+		output: { postReceive: [unwrapShare] },
+	},
+};
+
+const properties: INodeProperties[] = [moduleSelect, recordIdField];
+
+export const description = updateDisplayOptions({ show: { resource: ['share'], operation: ['revoke'] } }, properties);

@@ -1,0 +1,24 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { shareBody, shareUsersField } from './shared';
+
+/** ShareRecord — POST /crm/{v}/{module}/{recordId}/actions/share, body `share` [1..10] */
+export const operation: INodePropertyOptions = {
+	name: 'Share',
+	value: 'share',
+	action: 'Share a record with users',
+	description: 'Share a record with up to 10 users (ShareRecord)',
+	routing: {
+		request: {
+			method: 'POST',
+			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/share',
+		},
+		send: { preSend: [shareBody] },
+	},
+};
+
+const properties: INodeProperties[] = [moduleSelect, recordIdField, shareUsersField];
+
+export const description = updateDisplayOptions({ show: { resource: ['share'], operation: ['share'] } }, properties);

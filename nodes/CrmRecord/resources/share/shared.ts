@@ -1,0 +1,100 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, IN8nHttpFullResponse, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/** Sharing limits of wire-contract §6: 1..10 users per request, at most 10 users per record. */
+export const SHARE_USERS_MAX = 10;
+
+export const shareUsersField: INodeProperties = {
+	displayName: 'Users',
+	name: 'users',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	default: {},
+	placeholder: 'Add User',
+	description: `Users to share the record with (at most ${SHARE_USERS_MAX})`,
+	options: [
+		{
+			displayName: 'User',
+			name: 'user',
+			values: [
+				{
+					displayName: 'User Name or ID',
+					name: 'userId',
+					type: 'options',
+					typeOptions: { loadOptionsMethod: 'getUsers' },
+					default: '',
+					description:
+						'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+				},
+				{
+					displayName: 'Permission',
+					name: 'permission',
+					type: 'options',
+					options: [
+						{ name: 'Full Access', value: 'full_access' },
+						{ name: 'Read Only', value: 'read_only' },
+						{ name: 'Read Write', value: 'read_write' },
+					],
+					default: 'read_only',
+				},
+				{
+					displayName: 'Share Related Records',
+					name: 'shareRelatedRecords',
+					type: 'boolean',
+					default: false,
+					description: 'Whether the related records are shared too',
+				},
+			],
+		},
+	],
+};
+
+/** preSend of ShareRecord / UpdateSharePermissions: the `share` list, 1..10 users, checked before sending. */
+export async function shareBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const itemIndex = this.getItemIndex();
+	const recordId = String(this.getNodeParameter('recordId') ?? '').trim();
+	if (!/^\d+$/.test(recordId)) {
+		throw new NodeOperationError(this.getNode(), `Record ID must be digits, got "${recordId}"`, { itemIndex });
+	}
+	const users = (this.getNodeParameter('users.user', []) as IDataObject[]) ?? [];
+	if (users.length === 0) throw new NodeOperationError(this.getNode(), 'Add at least one user to share with', { itemIndex });
+	if (users.length > SHARE_USERS_MAX) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`${users.length} users given; a record can be shared with at most ${SHARE_USERS_MAX} users per request (and ${SHARE_USERS_MAX} in total)`,
+			{ itemIndex },
+		);
+	}
+	const share = users.map((u, i) => {
+		const id = String(u.userId ?? '').trim();
+		if (!/^\d+$/.test(id)) throw new NodeOperationError(this.getNode(), `User ${i + 1}: user ID must be digits, got "${id}"`, { itemIndex });
+		return { user: { id }, permission: u.permission ?? 'read_only', share_related_records: u.shareRelatedRecords === true };
+	});
+	requestOptions.body = { share };
+	return requestOptions;
+}
+
+/** postReceive of RevokeSharedRecord: `share` is one object, output as the item. */
+export async function unwrapShare(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const share = (response.body as IDataObject | undefined)?.share;
+	if (share && typeof share === 'object' && !Array.isArray(share)) return [{ json: share as IDataObject }];
+	return items;
+}
+
+/**
+ * postReceive of GetSharedRecordDetails: the summary view outputs one item per share; the manage
+ * view one item `{shared_with, shareable_user}` (the response's `share` and `shareable_user` lists).
+ */
+export async function shareDetails(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const body = response.body as IDataObject | undefined;
+	if (!body || typeof body !== 'object' || !Array.isArray(body.shareable_user)) return items;
+	return [{ json: { shared_with: (body.share ?? []) as IDataObject[], shareable_user: body.shareable_user as IDataObject[] } }];
+}

@@ -1,0 +1,24 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { shareBody, shareUsersField } from './shared';
+
+/** UpdateSharePermissions — PUT /crm/{v}/{module}/{recordId}/actions/share, body `share` [1..10] */
+export const operation: INodePropertyOptions = {
+	name: 'Update Permissions',
+	value: 'update',
+	action: 'Update the sharing permissions of a record',
+	description: 'Change the permission of users a record is shared with (UpdateSharePermissions)',
+	routing: {
+		request: {
+			method: 'PUT',
+			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/share',
+		},
+		send: { preSend: [shareBody] },
+	},
+};
+
+const properties: INodeProperties[] = [moduleSelect, recordIdField, shareUsersField];
+
+export const description = updateDisplayOptions({ show: { resource: ['share'], operation: ['update'] } }, properties);

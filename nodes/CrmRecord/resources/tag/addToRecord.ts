@@ -1,0 +1,22 @@
+import type { INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { tagActionProperties } from './recordActions';
+import { tagNamesQuery } from './shared';
+
+/** AddTagsToRecord — POST /crm/{v}/{module}/{recordId}/actions/add_tags?tag_names=…&over_write=… */
+export const operation: INodePropertyOptions = {
+	name: 'Add to Record',
+	value: 'addToRecord',
+	action: 'Add tags to a record',
+	description: 'Add tags to one record, creating unknown tags (AddTagsToRecord)',
+	routing: {
+		request: {
+			method: 'POST',
+			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/add_tags',
+		},
+		send: { preSend: [tagNamesQuery] },
+	},
+};
+
+export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['addToRecord'] } }, tagActionProperties('add', true));

@@ -1,0 +1,62 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect } from '../../../shared/descriptions';
+import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { TAGS_PER_MODULE, TAG_BATCH, TAG_NAME_MAX, checkTagName } from './shared';
+
+/** CreateTags — POST /crm/{v}/settings/tags?module=…, up to 100 tags per request (custom operation) */
+export const operation: INodePropertyOptions = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a tag',
+	description: 'Create tags in a module; input items are sent 100 per request (CreateTags)',
+};
+
+const properties: INodeProperties[] = [
+	moduleSelect,
+	{
+		displayName: 'Name',
+		name: 'tagName',
+		type: 'string',
+		default: '',
+		required: true,
+		description: `Tag name: at most ${TAG_NAME_MAX} characters, letters, digits, spaces, "_" and "-"`,
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [{ displayName: 'Color', name: 'color_code', type: 'color', default: '#57B1FD' }],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['create'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const perModule = new Map<string, number>();
+	return await runBatched.call(this, {
+		batchSize: TAG_BATCH,
+		build: (itemIndex) => {
+			const module = this.getNodeParameter('module', itemIndex) as string;
+			const name = checkTagName(this.getNode(), this.getNodeParameter('tagName', itemIndex) as string, itemIndex);
+			const count = (perModule.get(module.toLowerCase()) ?? 0) + 1;
+			perModule.set(module.toLowerCase(), count);
+			if (count > TAGS_PER_MODULE) {
+				throw new NodeOperationError(this.getNode(), `More than ${TAGS_PER_MODULE} tags for module ${module}; a module can have at most ${TAGS_PER_MODULE} tags`, {
+					itemIndex,
+				});
+			}
+			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const tag: IDataObject = { name };
+			if (options.color_code) tag.color_code = options.color_code;
+			return { key: module, payload: tag };
+		},
+		send: async (module, tags) => {
+			const body = await crmApiRequest.call(this, { method: 'POST', path: '/settings/tags', qs: { module }, body: { tags }, itemListKey: 'tags' });
+			return (body.tags ?? []) as IDataObject[];
+		},
+	});
+}

@@ -1,0 +1,24 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect } from '../../../shared/descriptions';
+import { tagIdField } from './shared';
+
+/** DeleteTag — DELETE /crm/{v}/settings/tags/{id} */
+export const operation: INodePropertyOptions = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete a tag',
+	description: 'Delete a tag; it is removed from every record (DeleteTag)',
+	routing: {
+		request: {
+			method: 'DELETE',
+			url: '=/settings/tags/{{ toPathSegment($parameter.tagId) }}',
+		},
+	},
+};
+
+// the module only feeds the tag list
+const properties: INodeProperties[] = [moduleSelect, tagIdField];
+
+export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['delete'] } }, properties);

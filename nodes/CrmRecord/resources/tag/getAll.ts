@@ -1,0 +1,33 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { moduleSelect } from '../../../shared/descriptions';
+
+/** GetTags — GET /crm/{v}/settings/tags?module=… */
+export const operation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many tags',
+	description: 'List the tags of a module (GetTags)',
+	routing: {
+		request: {
+			method: 'GET',
+			url: '/settings/tags',
+			qs: { module: '={{ $parameter.module }}' },
+		},
+	},
+};
+
+const properties: INodeProperties[] = [
+	moduleSelect,
+	{
+		displayName: 'Only My Tags',
+		name: 'myTags',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to list only the tags created by the user of the credential',
+		routing: { send: { type: 'query', property: 'my_tags', value: '={{ $value ? "true" : undefined }}' } },
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['getAll'] } }, properties);

@@ -1,0 +1,57 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { TAG_BATCH, checkTagNames, tagNamesField } from './shared';
+
+const overWriteField: INodeProperties = {
+	displayName: 'Overwrite',
+	name: 'overWrite',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to replace the record\'s tags instead of adding to them',
+};
+
+/** Properties of the tag actions on records (add: with Overwrite). */
+export function tagActionProperties(mode: 'add' | 'remove', one: boolean): INodeProperties[] {
+	const overWrite: INodeProperties = one
+		? { ...overWriteField, routing: { send: { type: 'query', property: 'over_write', value: '={{ $value ? "true" : "false" }}' } } }
+		: overWriteField;
+	return [
+		moduleSelect,
+		one ? recordIdField : { ...recordIdField, description: 'Numeric ID of the record; items of one module and tag list are sent 100 per request' },
+		tagNamesField,
+		...(mode === 'add' ? [overWrite] : []),
+	];
+}
+
+/**
+ * AddTagsToMultipleRecords / RemoveTagsFromMultipleRecords: one record per input item, items with
+ * the same module, tags and overwrite flag sent 100 record IDs per request.
+ */
+export async function executeRecordsAction(this: IExecuteFunctions, mode: 'add' | 'remove'): Promise<INodeExecutionData[][]> {
+	return await runBatched.call(this, {
+		batchSize: TAG_BATCH,
+		build: (itemIndex) => {
+			const module = this.getNodeParameter('module', itemIndex) as string;
+			const id = String(this.getNodeParameter('recordId', itemIndex) ?? '').trim();
+			if (!/^\d+$/.test(id)) throw new NodeOperationError(this.getNode(), `Record ID must be digits, got "${id}"`, { itemIndex });
+			const names = checkTagNames(this.getNode(), this.getNodeParameter('tagNames', itemIndex) as string, itemIndex);
+			const overWrite = mode === 'add' ? (this.getNodeParameter('overWrite', itemIndex, false) as boolean) : false;
+			return { key: JSON.stringify([module, names.join(','), overWrite]), payload: { id } };
+		},
+		send: async (key, payloads) => {
+			const [module, tagNames, overWrite] = JSON.parse(key) as [string, string, boolean];
+			const qs: IDataObject = { tag_names: tagNames, ids: payloads.map((p) => p.id).join(',') };
+			if (mode === 'add') qs.over_write = overWrite ? 'true' : 'false';
+			const body = await crmApiRequest.call(this, {
+				method: 'POST',
+				path: `/${encodeURIComponent(module)}/actions/${mode}_tags`,
+				qs,
+				itemListKey: 'data',
+			});
+			return (body.data ?? []) as IDataObject[];
+		},
+	});
+}

@@ -1,0 +1,25 @@
+import type { INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { tagActionProperties } from './recordActions';
+import { tagNamesQuery } from './shared';
+
+/** RemoveTagsFromRecord — POST /crm/{v}/{module}/{recordId}/actions/remove_tags?tag_names=… */
+export const operation: INodePropertyOptions = {
+	name: 'Remove From Record',
+	value: 'removeFromRecord',
+	action: 'Remove tags from a record',
+	description: 'Remove tags from one record (RemoveTagsFromRecord)',
+	routing: {
+		request: {
+			method: 'POST',
+			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/remove_tags',
+		},
+		send: { preSend: [tagNamesQuery] },
+	},
+};
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['removeFromRecord'] } },
+	tagActionProperties('remove', true),
+);

@@ -1,0 +1,21 @@
+import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { executeRecordsAction, tagActionProperties } from './recordActions';
+
+/** RemoveTagsFromMultipleRecords — POST /crm/{v}/{module}/actions/remove_tags?tag_names=…&ids=…, up to 100 records per request (custom operation) */
+export const operation: INodePropertyOptions = {
+	name: 'Remove From Many Records',
+	value: 'removeFromRecords',
+	action: 'Remove tags from many records',
+	description: 'Remove tags from records; input items are sent 100 record IDs per request (RemoveTagsFromMultipleRecords)',
+};
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['removeFromRecords'] } },
+	tagActionProperties('remove', false),
+);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await executeRecordsAction.call(this, 'remove');
+}

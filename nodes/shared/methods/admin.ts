@@ -1,0 +1,88 @@
+// Load options built on the admin reads (users, roles, profiles, territories, currencies, taxes,
+// variable groups). Any node may offer them, e.g. `getUsers` for owner fields.
+import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+
+import { crmApiRequest, crmRequestAllItems } from '../transport';
+
+const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
+
+/** Active users (GetUsers `type=ActiveUsers`, every page): for owner and user fields. */
+export async function getUsers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const users = await crmRequestAllItems.call(this, { path: '/users', qs: { type: 'ActiveUsers' } });
+	return users
+		.map((u) => ({ name: String(u.full_name ?? u.email ?? u.id), value: String(u.id), description: String(u.email ?? '') }))
+		.sort(byName);
+}
+
+/** Roles (GetRoles), with the role each reports to. */
+export async function getRoles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const { roles = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/roles' })) as { roles?: IDataObject[] };
+	return roles
+		.map((r) => {
+			const reportsTo = (r.reporting_to as IDataObject | null)?.name;
+			return {
+				name: String(r.display_label ?? r.name),
+				value: String(r.id),
+				description: reportsTo ? `Reports to ${String(reportsTo)}` : 'Top of the hierarchy',
+			};
+		})
+		.sort(byName);
+}
+
+/** Profiles (GetProfiles). */
+export async function getProfiles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const { profiles = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/profiles' })) as {
+		profiles?: IDataObject[];
+	};
+	return profiles
+		.map((p) => ({ name: String(p.display_label ?? p.name), value: String(p.id), description: String(p.description ?? '') }))
+		.sort(byName);
+}
+
+/** Territories (GetTerritories). */
+export async function getTerritories(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const { territories = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/territories' })) as {
+		territories?: IDataObject[];
+	};
+	return territories.map((t) => ({ name: String(t.name), value: String(t.id), description: String(t.description ?? '') })).sort(byName);
+}
+
+/** Currencies of the organisation (GetCurrencies). */
+export async function getCurrencies(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const { currencies = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/org/currencies' })) as {
+		currencies?: IDataObject[];
+	};
+	return currencies
+		.map((c) => ({
+			name: `${String(c.name)} (${String(c.iso_code)})${c.is_base ? ' - Base' : ''}`,
+			value: String(c.id),
+			description: c.is_active === false ? 'Inactive' : `Exchange rate ${String(c.exchange_rate)}`,
+		}))
+		.sort(byName);
+}
+
+/** Taxes of the organisation (GetTaxes). */
+export async function getTaxes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const { taxes = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/org/taxes' })) as { taxes?: IDataObject[] };
+	return taxes.map((t) => ({ name: String(t.display_label ?? t.name), value: String(t.id) })).sort(byName);
+}
+
+/** Variable groups (GetVariableGroups). */
+export async function getVariableGroups(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const { variable_groups: groups = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/variable_groups' })) as {
+		variable_groups?: IDataObject[];
+	};
+	return groups
+		.map((g) => ({ name: String(g.display_label ?? g.name), value: String(g.id), description: String(g.api_name ?? '') }))
+		.sort(byName);
+}
+
+export const adminLoadOptions = {
+	getUsers,
+	getRoles,
+	getProfiles,
+	getTerritories,
+	getCurrencies,
+	getTaxes,
+	getVariableGroups,
+};

@@ -1,0 +1,46 @@
+// Load options for the data hanging off records: related lists of a module (GetRelatedLists), tags
+// of a module (GetTags) and the organisation's contact roles (GetContactRoles).
+import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+
+import { crmApiRequest } from '../transport';
+
+const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
+
+/** Related lists of the chosen module (GetRelatedLists), attachments left out (own resource). */
+export async function getRelatedLists(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const module = this.getCurrentNodeParameter('module') as string | undefined;
+	if (!module) return [];
+	const { related_lists: lists = [] } = (await crmApiRequest.call(this, {
+		method: 'GET',
+		path: '/settings/related_lists',
+		qs: { module },
+	})) as { related_lists?: IDataObject[] };
+	return lists
+		.filter((l) => l.module !== 'Attachments')
+		.map((l) => ({
+			name: String(l.display_label ?? l.api_name),
+			value: String(l.api_name),
+			description: `${String(l.api_name)} (records of ${String(l.module)})`,
+		}))
+		.sort(byName);
+}
+
+/** Tags of the chosen module (GetTags). */
+export async function getTags(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const module = this.getCurrentNodeParameter('module') as string | undefined;
+	if (!module) return [];
+	const { tags = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/tags', qs: { module } })) as {
+		tags?: IDataObject[];
+	};
+	return tags.map((t) => ({ name: String(t.name), value: String(t.id) })).sort(byName);
+}
+
+/** Contact roles of the organisation (GetContactRoles), in their sequence. */
+export async function getContactRoles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const { contact_roles: roles = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/Contacts/roles' })) as {
+		contact_roles?: IDataObject[];
+	};
+	return roles.map((r) => ({ name: String(r.name), value: String(r.id) }));
+}
+
+export const recordRelationLoadOptions = { getRelatedLists, getTags, getContactRoles };

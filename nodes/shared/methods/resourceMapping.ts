@@ -1,0 +1,114 @@
+import type {
+	FieldType,
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodePropertyOptions,
+	ResourceMapperField,
+	ResourceMapperFields,
+} from 'n8n-workflow';
+
+import { crmApiRequest } from '../transport';
+
+interface FieldMetadata extends IDataObject {
+	api_name: string;
+	field_label?: string;
+	data_type: string;
+	mandatory?: boolean;
+	read_only?: boolean;
+	external?: IDataObject | null;
+	unique?: IDataObject | boolean;
+	pick_list_values?: Array<{ actual_value: string; display_value?: string }>;
+}
+
+async function moduleFields(this: ILoadOptionsFunctions, module: string): Promise<FieldMetadata[]> {
+	const { fields = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/fields', qs: { module } })) as {
+		fields?: FieldMetadata[];
+	};
+	return fields;
+}
+
+/** CRM field type → n8n mapper type (the UI widget and the type check of each value). */
+const TYPE_OF: Record<string, FieldType> = {
+	integer: 'number',
+	bigint: 'string',
+	double: 'number',
+	currency: 'number',
+	percent: 'number',
+	boolean: 'boolean',
+	date: 'dateTime',
+	datetime: 'dateTime',
+	picklist: 'options',
+	multiselectpicklist: 'array',
+};
+
+const isUnique = (f: FieldMetadata) => !!f.unique && (typeof f.unique !== 'object' || Object.keys(f.unique).length > 0);
+
+/** Active users for owner and user-lookup fields; empty when the users API is not reachable. */
+async function userOptions(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	try {
+		const { users = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/users', qs: { type: 'ActiveUsers' } })) as {
+			users?: IDataObject[];
+		};
+		return users.map((u) => ({ name: String(u.full_name ?? u.email ?? u.id), value: String(u.id) }));
+	} catch {
+		return [];
+	}
+}
+
+/**
+ * Resource mapper of record writes (SharePoint v1 pattern): the module's writable fields from GetFields,
+ * typed, picklists with their values, mandatory fields required on create. Update matches on `id` or an
+ * external-ID field; upsert matches on the columns chosen (sent as `duplicate_check_fields`).
+ */
+export async function getRecordMappingFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+	const module = this.getCurrentNodeParameter('module') as string | undefined;
+	if (!module) return { fields: [] };
+	const operation = this.getCurrentNodeParameter('operation') as string;
+	const metadata = await moduleFields.call(this, module);
+	const needsUsers = metadata.some((f) => ['ownerlookup', 'userlookup'].includes(f.data_type) && !f.read_only);
+	const users = needsUsers ? await userOptions.call(this) : [];
+	const fields: ResourceMapperField[] = [];
+	for (const f of metadata) {
+		const label = f.field_label ?? f.api_name;
+		if (f.api_name === 'id') {
+			if (operation === 'update') {
+				fields.push({ id: 'id', displayName: 'Record ID', required: false, defaultMatch: true, canBeUsedToMatch: true, display: true, type: 'string' });
+			}
+			continue;
+		}
+		if (f.read_only) continue;
+		const field: ResourceMapperField = {
+			id: f.api_name,
+			displayName: label,
+			required: f.mandatory === true && operation !== 'update',
+			defaultMatch: false,
+			canBeUsedToMatch: operation === 'update' ? !!f.external : operation === 'upsert' ? isUnique(f) || ['text', 'email', 'phone'].includes(f.data_type) : false,
+			display: true,
+			type: TYPE_OF[f.data_type] ?? 'string',
+		};
+		if (f.data_type === 'picklist') {
+			field.options = (f.pick_list_values ?? []).map((v) => ({ name: v.display_value ?? v.actual_value, value: v.actual_value }));
+		} else if (f.data_type === 'multiselectpicklist') {
+			const values = (f.pick_list_values ?? []).map((v) => v.actual_value);
+			field.displayName = `${label} (list of: ${values.slice(0, 6).join(', ')}${values.length > 6 ? ', …' : ''})`;
+		} else if (f.data_type === 'lookup') {
+			field.displayName = `${label} (Record ID)`;
+		} else if ((f.data_type === 'ownerlookup' || f.data_type === 'userlookup') && users.length) {
+			field.type = 'options';
+			field.options = users;
+		} else if (f.data_type === 'ownerlookup' || f.data_type === 'userlookup') {
+			field.displayName = `${label} (User ID)`;
+		}
+		fields.push(field);
+	}
+	return { fields };
+}
+
+/** External-ID fields of the chosen module (for X-EXTERNAL, §3.9). */
+export async function getExternalIdFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const module = this.getCurrentNodeParameter('module') as string | undefined;
+	if (!module) return [];
+	return (await moduleFields.call(this, module))
+		.filter((f) => !!f.external)
+		.map((f) => ({ name: f.field_label ?? f.api_name, value: f.api_name, description: f.api_name }));
+}

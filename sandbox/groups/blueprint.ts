@@ -1,0 +1,351 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+// Blueprint (wire-contract §5.8): GetBlueprint (a record's process and its available transitions)
+// and UpdateBlueprint (move a record through a transition with the transition's data).
+//
+// One process is seeded: "Enterprise Deal Process" on Deals, process field `Stage`. A deal is in
+// the process while it was entered (demo deals of the Enterprise pipeline at an open process
+// stage, and deals created later that match the entry criteria) and its Stage is an open stage of
+// the process. While it is, a plain update that changes `Stage` is refused per item with
+// RECORD_IN_BLUEPRINT (a record guard, records.ts); only UpdateBlueprint moves it. Reaching
+// Closed Won / Closed Lost completes the process. Documents: `blueprints` (the process with its
+// transitions) and `blueprint_records` (one per record in the process, with its history).
+import { criteriaFields, matchJsonCriteria } from '../criteria.ts';
+import type { JsonCriterion } from '../criteria.ts';
+import { HttpError, errorItem } from '../errors.ts';
+import type { ErrorBody } from '../errors.ts';
+import { fieldId, fieldJson } from '../metadata.ts';
+import type { StoredModule } from '../metadata.ts';
+import { updateRecord } from '../records.ts';
+import type { RecordGuard } from '../records.ts';
+import type { Ctx, Router } from '../router.ts';
+import type { Sandbox } from '../sandbox.ts';
+import { seedOnce } from '../seed/seed.ts';
+import type { ModuleDef } from '../seed/modules.ts';
+import type { Json, StoredRecord } from '../store.ts';
+import { wrapperList } from '../wire.ts';
+import { RECORD_SCOPES } from './records.ts';
+
+export interface TransitionDef {
+	id: string;
+	name: string;
+	from: string[];
+	to: string;
+	/** fields asked during the transition */
+	fields: Array<{ api_name: string; mandatory: boolean }>;
+	/** the transition is offered only when the record matches (criteria_matched) */
+	criteria?: JsonCriterion;
+	criteria_message?: string;
+}
+
+export interface ProcessDoc {
+	id: string;
+	name: string;
+	module: string;
+	field: string;
+	/** records matching it enter the process when created */
+	entry_criteria: JsonCriterion;
+	/** values of the process field while the process runs */
+	open_states: string[];
+	transitions: TransitionDef[];
+}
+
+export interface ProcessRecordDoc {
+	module: string;
+	record_id: string;
+	process_id: string;
+	status: 'active' | 'completed';
+	entered_time: string;
+	history: Json[];
+}
+
+const OPEN_STATES = ['Qualification', 'Needs Analysis', 'Value Proposition', 'Proposal/Price Quote', 'Negotiation/Review'];
+const AMOUNT_SET: JsonCriterion = { field: 'Amount', comparator: 'greater_than', value: 0 };
+
+type TransitionSeed = Omit<TransitionDef, 'id'>;
+
+const TRANSITIONS: TransitionSeed[] = [
+	{ name: 'Qualify', from: ['Qualification'], to: 'Needs Analysis', fields: [{ api_name: 'Probability', mandatory: true }] },
+	{ name: 'Analyse Needs', from: ['Needs Analysis'], to: 'Value Proposition', fields: [{ api_name: 'Next_Step', mandatory: true }] },
+	{
+		name: 'Send Proposal',
+		from: ['Value Proposition'],
+		to: 'Proposal/Price Quote',
+		fields: [
+			{ api_name: 'Amount', mandatory: true },
+			{ api_name: 'Closing_Date', mandatory: false },
+		],
+	},
+	{
+		name: 'Start Negotiation',
+		from: ['Proposal/Price Quote'],
+		to: 'Negotiation/Review',
+		fields: [{ api_name: 'Next_Step', mandatory: false }],
+		criteria: AMOUNT_SET,
+		criteria_message: 'The deal needs an amount before negotiation',
+	},
+	{
+		name: 'Close Won',
+		from: ['Negotiation/Review'],
+		to: 'Closed Won',
+		fields: [{ api_name: 'Closing_Date', mandatory: true }],
+		criteria: AMOUNT_SET,
+		criteria_message: 'The deal needs an amount to be won',
+	},
+	{ name: 'Close Lost', from: OPEN_STATES, to: 'Closed Lost', fields: [{ api_name: 'Description', mandatory: true }] },
+];
+
+const membershipKey = (module: string, id: string) => `${module}:${id}`;
+
+function processes(sandbox: Sandbox): ProcessDoc[] {
+	return sandbox.store.docs<ProcessDoc>('blueprints');
+}
+
+function processOf(sandbox: Sandbox, module: string): ProcessDoc | undefined {
+	return processes(sandbox).find((p) => p.module === module);
+}
+
+/** The running process of a record, or undefined (never entered, or completed). */
+export function runningProcess(sandbox: Sandbox, module: string, record: StoredRecord): { process: ProcessDoc; membership: ProcessRecordDoc } | undefined {
+	const process = processOf(sandbox, module);
+	if (!process) return undefined;
+	const membership = sandbox.store.doc<ProcessRecordDoc>('blueprint_records', membershipKey(module, record.id));
+	if (!membership || membership.status !== 'active' || membership.process_id !== process.id) return undefined;
+	if (!process.open_states.includes(String(record[process.field]))) return undefined;
+	return { process, membership };
+}
+
+function enter(sandbox: Sandbox, process: ProcessDoc, record: StoredRecord): void {
+	const key = membershipKey(process.module, record.id);
+	if (sandbox.store.doc('blueprint_records', key)) return;
+	if (!matchJsonCriteria(record, process.entry_criteria)) return;
+	const doc: ProcessRecordDoc = {
+		module: process.module,
+		record_id: record.id,
+		process_id: process.id,
+		status: 'active',
+		entered_time: sandbox.formatTime(),
+		history: [],
+	};
+	sandbox.store.putDoc('blueprint_records', key, doc);
+}
+
+function seedBlueprint(sandbox: Sandbox): void {
+	const deals = sandbox.store.doc<StoredModule>('modules', 'Deals');
+	if (!deals) return;
+	const process: ProcessDoc = {
+		id: sandbox.store.nextId(),
+		name: 'Enterprise Deal Process',
+		module: 'Deals',
+		field: 'Stage',
+		entry_criteria: {
+			group_operator: 'and',
+			group: [
+				{ field: 'Pipeline', comparator: 'equal', value: 'Enterprise' },
+				{ field: 'Stage', comparator: 'in', value: OPEN_STATES },
+			],
+		},
+		open_states: OPEN_STATES,
+		transitions: TRANSITIONS.map((t) => ({ ...t, id: sandbox.store.nextId() })),
+	};
+	for (const name of [process.field, ...criteriaFields(process.entry_criteria), ...TRANSITIONS.flatMap((t) => t.fields.map((f) => f.api_name))]) {
+		if (!deals.fields.some((f) => f.api_name === name)) throw new Error(`blueprint seed names unknown field Deals.${name}`);
+	}
+	sandbox.store.putDoc('blueprints', process.id, process);
+	for (const record of sandbox.store.iterateRecords('Deals')) enter(sandbox, process, record);
+}
+
+/** Refuses plain updates that change the process field of a record in a running process. */
+function blueprintGuard(sandbox: Sandbox): RecordGuard {
+	return (module: ModuleDef, existing: StoredRecord, changes: Json): ErrorBody | undefined => {
+		const process = processOf(sandbox, module.api_name);
+		if (!process || !(process.field in changes)) return undefined;
+		if (JSON.stringify(changes[process.field]) === JSON.stringify(existing[process.field])) return undefined;
+		if (!runningProcess(sandbox, module.api_name, existing)) return undefined;
+		return errorItem('RECORD_IN_BLUEPRINT', { api_name: process.field, id: existing.id }, 'the record is in a blueprint');
+	};
+}
+
+// ---- rendering --------------------------------------------------------------------------------
+
+function available(process: ProcessDoc, record: StoredRecord): TransitionDef[] {
+	const state = String(record[process.field]);
+	return process.transitions.filter((t) => t.from.includes(state));
+}
+
+function transitionJson(module: StoredModule, process: ProcessDoc, t: TransitionDef, record: StoredRecord, v: string): Json {
+	const matched = t.criteria ? matchJsonCriteria(record, t.criteria) : true;
+	const data: Json = {};
+	const fields = t.fields.map((tf, i) => {
+		const index = module.fields.findIndex((f) => f.api_name === tf.api_name);
+		data[tf.api_name] = record[tf.api_name] ?? null;
+		return { ...fieldJson(module, module.fields[index], index, v), mandatory: tf.mandatory, system_mandatory: tf.mandatory, transition_sequence: i + 1 };
+	});
+	return {
+		id: t.id,
+		name: t.name,
+		type: 'manual',
+		next_field_value: t.to,
+		next_transitions: process.transitions.filter((n) => n.from.includes(t.to)).map((n) => ({ id: n.id, name: n.name })),
+		parent_transition: null,
+		execution_time: null,
+		criteria_matched: matched,
+		criteria_message: matched ? null : (t.criteria_message ?? null),
+		percent_partial_save: 0,
+		data,
+		fields,
+	};
+}
+
+function processInfo(module: StoredModule, process: ProcessDoc, record: StoredRecord): Json {
+	const index = module.fields.findIndex((f) => f.api_name === process.field);
+	return {
+		id: process.id,
+		name: process.name,
+		api_name: process.field,
+		field_name: process.field,
+		field_label: module.fields[index]?.field_label ?? process.field,
+		field_id: fieldId(module, index),
+		field_value: record[process.field] ?? null,
+		column_name: process.field.toUpperCase(),
+		escalation: null,
+		continuous: false,
+		is_continuous: false,
+	};
+}
+
+// ---- routes -----------------------------------------------------------------------------------
+
+function recordOf(ctx: Ctx): StoredRecord {
+	const record = ctx.sandbox.store.getRecord(ctx.module!.api_name, ctx.params.id);
+	if (!record) throw new HttpError('INVALID_DATA', ctx.v === 'v2.1' ? { id: ctx.params.id, resource_path_index: 1 } : { id: ctx.params.id }, 'the id given seems to be invalid');
+	return record;
+}
+
+function notInProcess(ctx: Ctx, id: string): HttpError {
+	return new HttpError('RECORD_NOT_IN_PROCESS', ctx.v === 'v2.1' ? { id, resource_path_index: 1 } : { id }, 'the record is not in a process');
+}
+
+function validationError(ctx: Ctx, apiName: string, message: string, extra: Json = {}): Json {
+	return ctx.v === 'v2.1' ? { api_name: apiName, message, index: 0, parent_api_name: null, info_message: null, ...extra } : { api_name: apiName, message, ...extra };
+}
+
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+
+export function registerBlueprint(router: Router, sandbox: Sandbox): void {
+	seedOnce(sandbox, 'blueprint', seedBlueprint);
+	const guard = blueprintGuard(sandbox);
+	sandbox.recordGuards.push(guard);
+	// records created later enter the process when they match its entry criteria
+	sandbox.store.onChange((event) => {
+		if (event.operation !== 'insert' || sandbox.isClosing) return;
+		const process = processOf(sandbox, event.module);
+		if (!process) return;
+		for (const change of event.changes) {
+			const record = sandbox.store.getRecord(event.module, change.id);
+			if (record) enter(sandbox, process, record);
+		}
+	});
+
+	router.get(
+		'/:module/:id/actions/blueprint',
+		(ctx) => {
+			const module = ctx.module as StoredModule;
+			const record = recordOf(ctx);
+			const running = runningProcess(sandbox, module.api_name, record);
+			if (!running) throw notInProcess(ctx, record.id);
+			const { process } = running;
+			return {
+				body: {
+					blueprint: {
+						process_info: processInfo(module, process, record),
+						transitions: available(process, record).map((t) => transitionJson(module, process, t, record, ctx.v)),
+					},
+				},
+			};
+		},
+		{ scopes: RECORD_SCOPES },
+	);
+
+	router.put(
+		'/:module/:id/actions/blueprint',
+		(ctx) => {
+			const module = ctx.module as StoredModule;
+			const [item] = wrapperList(ctx, 'blueprint', 1);
+			const record = recordOf(ctx);
+			if (!item || typeof item !== 'object' || Array.isArray(item)) {
+				throw HttpError.invalidData({ api_name: 'blueprint', expected_data_type: 'jsonobject' });
+			}
+			const input = item as Json;
+			const path = (key: string) => (ctx.v === 'v2.1' ? { json_path: `$.blueprint[0].${key}` } : {});
+			const transitionId = input.transition_id;
+			if (transitionId === undefined || transitionId === null || transitionId === '') {
+				throw HttpError.invalidData({ api_name: 'transition_id', ...path('transition_id') }, 'required field not found');
+			}
+			const running = runningProcess(sandbox, module.api_name, record);
+			if (!running) throw notInProcess(ctx, record.id);
+			const { process, membership } = running;
+			const transition = available(process, record).find((t) => t.id === String(transitionId));
+			if (!transition) {
+				throw HttpError.invalidData({ api_name: 'transition_id', ...path('transition_id') }, 'the transition is not available for the record');
+			}
+			if (transition.criteria && !matchJsonCriteria(record, transition.criteria)) {
+				throw HttpError.invalidData(
+					{ api_name: 'transition_id', ...path('transition_id'), ...(ctx.v === 'v2.1' ? { info_message: transition.criteria_message ?? null } : {}) },
+					transition.criteria_message ?? 'the transition criteria are not met',
+				);
+			}
+			const data = input.data ?? {};
+			if (!data || typeof data !== 'object' || Array.isArray(data)) {
+				throw HttpError.invalidData({ api_name: 'data', expected_data_type: 'jsonobject', ...path('data') });
+			}
+			const values = data as Json;
+			const allowed = new Set(transition.fields.map((f) => f.api_name));
+			const problems: Json[] = [];
+			for (const key of Object.keys(values)) {
+				if (key === 'id') continue;
+				if (key === process.field) problems.push(validationError(ctx, key, 'the field is set by the transition'));
+				else if (!allowed.has(key)) problems.push(validationError(ctx, key, 'the field is not part of the transition'));
+			}
+			for (const f of transition.fields) {
+				if (f.mandatory && isEmpty(values[f.api_name])) problems.push(validationError(ctx, f.api_name, 'required field not found'));
+			}
+			if (problems.length === 0) {
+				const changes: Json = { ...values, [process.field]: transition.to };
+				delete changes.id;
+				const result = sandbox.store.transaction(() => {
+					const written = updateRecord(sandbox, module, record, changes, {
+						v: ctx.v,
+						user: sandbox.user(ctx),
+						index: 0,
+						// the transition is the one way to move the process field: bypass the blueprint guard only
+						guards: sandbox.recordGuards.filter((g) => g !== guard),
+						message: 'transition updated successfully',
+					});
+					if (written.ok) {
+						const done = !process.open_states.includes(transition.to);
+						sandbox.store.putDoc('blueprint_records', membershipKey(module.api_name, record.id), {
+							...membership,
+							status: done ? 'completed' : 'active',
+							history: [
+								...membership.history,
+								{ transition_id: transition.id, name: transition.name, from: record[process.field], to: transition.to, time: sandbox.formatTime(), by: sandbox.user(ctx) },
+							],
+						});
+					}
+					return written;
+				});
+				if (result.ok) {
+					return { body: { code: 'SUCCESS', details: { id: record.id }, message: 'transition updated successfully', status: 'success' } };
+				}
+				const failed = result.body;
+				const apiName = String(failed.details.api_name ?? failed.details.id ?? 'data');
+				const rest: Json = { ...failed.details };
+				delete rest.api_name;
+				delete rest.json_path;
+				problems.push(validationError(ctx, apiName, failed.message, failed.code === 'INVALID_DATA' ? rest : { code: failed.code, ...rest }));
+			}
+			throw HttpError.invalidData({ validation_error: problems }, 'invalid data');
+		},
+		{ scopes: RECORD_SCOPES },
+	);
+}

@@ -1,0 +1,303 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+// Contact roles (wire-contract §5.9): the settings list on /Contacts/roles (GetContactRoles,
+// CreateContactRoles, UpdateContactRoles, DeleteContactRoles, GetContactRole, UpdateContactRole,
+// DeleteContactRole) and roles of contacts on a deal on /Deals/{dealId}/Contact_Roles
+// (GetAllContactRolesOfDeal, GetContactRoleOfDeal, AddContactRoleToDeal, RemoveContactRoleFromDeal).
+//
+// A contact's role on a deal is the relation field `Contact_Role` of the Deals ↔ Contacts link that
+// the related-records group keeps (the Deals "Contact Roles" list), so GetRelatedRecords on
+// /Deals/{id}/Contacts shows the same contacts and roles.
+import { HttpError, errorItem } from '../errors.ts';
+import type { ErrorBody } from '../errors.ts';
+import { writeStatus } from '../records.ts';
+import type { Ctx, Router } from '../router.ts';
+import type { Sandbox } from '../sandbox.ts';
+import { seedOnce } from '../seed/seed.ts';
+import type { Json, StoredRecord } from '../store.ts';
+import { idsParam, listReply, wrapperList } from '../wire.ts';
+import { deleteRelation, emitRelatedChange, getRelation, putRelation, relationsOf, resolveContactRole } from './related.ts';
+import type { RelationDoc } from './related.ts';
+
+/** Contact roles: CRM.modules.ALL (§2.3, **assumed**). */
+const SETTINGS_SCOPES = [['CRM.modules.ALL']];
+/** Deal-side operations: also CRM.modules.deals.{ACCESS} (§2.3, **assumed**). */
+const DEAL_SCOPES = [['CRM.modules.deals.{ACCESS}']];
+
+const ROLES = 'contact_roles';
+export const CONTACT_ROLES_WRITE_MAX = 100;
+export const CONTACT_ROLE_NAME_MAX = 50;
+/** `ids` of DeleteContactRoles and GetAllContactRolesOfDeal (**assumed** bound). */
+export const CONTACT_ROLE_IDS_MAX = 100;
+
+export interface ContactRoleDoc {
+	id: string;
+	name: string;
+	sequence_number: number;
+}
+
+const DEFAULT_ROLES = [
+	'Purchasing',
+	'Technical Buyer',
+	'Economic Buyer',
+	'Evaluator',
+	'Executive Sponsor',
+	'Influencer',
+	'Decision Maker',
+	'Other',
+];
+
+function roles(sandbox: Sandbox): ContactRoleDoc[] {
+	return sandbox.store.docs<ContactRoleDoc>(ROLES).sort((a, b) => a.sequence_number - b.sequence_number);
+}
+
+function fail(ctx: Ctx, code: string, apiName: string, index: number, message?: string, extra: Json = {}): ErrorBody {
+	const details: Json = { api_name: apiName, ...extra };
+	if (ctx.v === 'v2.1') details.json_path = `$.contact_roles[${index}].${apiName}`;
+	return errorItem(code, details, message);
+}
+
+/** Limit of roles in the organisation: `knobs.contactRolesMax` (default unlimited, §6 **assumed**). */
+function rolesMax(sandbox: Sandbox): number {
+	const value = Number(sandbox.config.knobs.contactRolesMax);
+	return Number.isFinite(value) && value > 0 ? value : Number.POSITIVE_INFINITY;
+}
+
+function checkName(ctx: Ctx, name: unknown, index: number, selfId?: string): ErrorBody | undefined {
+	if (typeof name !== 'string' || name.trim() === '') return fail(ctx, 'MANDATORY_NOT_FOUND', 'name', index);
+	if (name.trim().length > CONTACT_ROLE_NAME_MAX) {
+		return fail(ctx, 'INVALID_DATA', 'name', index, 'invalid data', { maximum_length: CONTACT_ROLE_NAME_MAX });
+	}
+	const lower = name.trim().toLowerCase();
+	const other = roles(ctx.sandbox).find((r) => r.name.toLowerCase() === lower && r.id !== selfId);
+	if (other) return fail(ctx, 'DUPLICATE_DATA', 'name', index, 'duplicate data', { id: other.id });
+	return undefined;
+}
+
+function checkSequence(ctx: Ctx, value: unknown, index: number): ErrorBody | undefined {
+	if (value === undefined) return undefined;
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+		return fail(ctx, 'INVALID_DATA', 'sequence_number', index, 'invalid data', { expected_data_type: 'integer' });
+	}
+	return undefined;
+}
+
+/** Clears a deleted role from every deal–contact link that carried it. */
+function clearRole(sandbox: Sandbox, roleId: string): void {
+	for (const doc of sandbox.store.docs<RelationDoc>('relations')) {
+		const role = doc.fields.Contact_Role as Json | null | undefined;
+		if (role && role.id === roleId) sandbox.store.putDoc('relations', doc.id, { ...doc, fields: { ...doc.fields, Contact_Role: null } });
+	}
+}
+
+export function registerContactRoles(router: Router, sandbox: Sandbox): void {
+	const { store } = sandbox;
+	const settingsOpts = { scopes: SETTINGS_SCOPES };
+	const dealOpts = { scopes: DEAL_SCOPES };
+
+	seedOnce(sandbox, 'contact_roles', () => {
+		DEFAULT_ROLES.forEach((name, i) => {
+			const id = store.nextId();
+			store.putDoc(ROLES, id, { id, name, sequence_number: i + 1 });
+		});
+	});
+
+	const createOne = (ctx: Ctx, item: unknown, index: number): Json | ErrorBody => {
+		if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
+		const input = item as Json;
+		const problem = checkName(ctx, input.name, index) ?? checkSequence(ctx, input.sequence_number, index);
+		if (problem) return problem;
+		const all = roles(sandbox);
+		if (all.length >= rolesMax(sandbox)) {
+			return errorItem('LIMIT_EXCEEDED', { limit: rolesMax(sandbox), api_name: 'contact_roles' }, 'the limit has been exceeded');
+		}
+		const doc: ContactRoleDoc = {
+			id: store.nextId(),
+			name: String(input.name).trim(),
+			sequence_number: (input.sequence_number as number | undefined) ?? all.reduce((m, r) => Math.max(m, r.sequence_number), 0) + 1,
+		};
+		store.putDoc(ROLES, doc.id, doc);
+		return { code: 'SUCCESS', details: { id: doc.id }, message: 'contact role added', status: 'success' };
+	};
+
+	const updateOne = (ctx: Ctx, item: unknown, index: number, pathId?: string): Json | ErrorBody => {
+		if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
+		const input = item as Json;
+		const id = pathId ?? (input.id === undefined || input.id === null ? undefined : String(input.id));
+		if (!id) return fail(ctx, 'MANDATORY_NOT_FOUND', 'id', index);
+		const existing = store.doc<ContactRoleDoc>(ROLES, id);
+		if (!existing) return errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
+		const problem = (input.name !== undefined ? checkName(ctx, input.name, index, id) : undefined) ?? checkSequence(ctx, input.sequence_number, index);
+		if (problem) return problem;
+		const updated: ContactRoleDoc = {
+			...existing,
+			name: input.name !== undefined ? String(input.name).trim() : existing.name,
+			sequence_number: (input.sequence_number as number | undefined) ?? existing.sequence_number,
+		};
+		store.putDoc(ROLES, id, updated);
+		if (updated.name !== existing.name) {
+			for (const doc of store.docs<RelationDoc>('relations')) {
+				const role = doc.fields.Contact_Role as Json | null | undefined;
+				if (role && role.id === id) store.putDoc('relations', doc.id, { ...doc, fields: { ...doc.fields, Contact_Role: { id, name: updated.name } } });
+			}
+		}
+		return { code: 'SUCCESS', details: { id }, message: 'contact role updated', status: 'success' };
+	};
+
+	const deleteOne = (id: string): Json | ErrorBody => {
+		if (!store.doc<ContactRoleDoc>(ROLES, id)) return errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
+		store.deleteDoc(ROLES, id);
+		clearRole(sandbox, id);
+		return { code: 'SUCCESS', details: { id }, message: 'contact role deleted', status: 'success' };
+	};
+
+	// GetContactRoles
+	router.get('/Contacts/roles', () => listReply('contact_roles', roles(sandbox)), settingsOpts);
+
+	// CreateContactRoles
+	router.post(
+		'/Contacts/roles',
+		(ctx) => {
+			const items = wrapperList(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX);
+			const results = store.transaction(() => items.map((item, index) => createOne(ctx, item, index)));
+			return { status: writeStatus(results, 201), body: { contact_roles: results } };
+		},
+		settingsOpts,
+	);
+
+	// UpdateContactRoles
+	router.put(
+		'/Contacts/roles',
+		(ctx) => {
+			const items = wrapperList(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX);
+			const results = store.transaction(() => items.map((item, index) => updateOne(ctx, item, index)));
+			return { status: writeStatus(results, 200), body: { contact_roles: results } };
+		},
+		settingsOpts,
+	);
+
+	// DeleteContactRoles: `ids` required in v2.1, optional in v2 (nothing to delete then)
+	router.delete(
+		'/Contacts/roles',
+		(ctx) => {
+			const ids = idsParam(ctx, 'ids', CONTACT_ROLE_IDS_MAX, ctx.v === 'v2.1');
+			if (!ids) return { status: 204 };
+			const results = store.transaction(() => ids.map((id) => deleteOne(id)));
+			return { status: writeStatus(results, 200), body: { contact_roles: results } };
+		},
+		settingsOpts,
+	);
+
+	// GetContactRole
+	router.get(
+		'/Contacts/roles/:id',
+		(ctx) => {
+			const role = store.doc<ContactRoleDoc>(ROLES, ctx.params.id);
+			return role ? { body: { contact_roles: [role] } } : { status: 204 };
+		},
+		settingsOpts,
+	);
+
+	// UpdateContactRole
+	router.put(
+		'/Contacts/roles/:id',
+		(ctx) => {
+			const items = wrapperList(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX);
+			const results = store.transaction(() => items.map((item, index) => updateOne(ctx, item, index, ctx.params.id)));
+			return { status: writeStatus(results, 200), body: { contact_roles: results } };
+		},
+		settingsOpts,
+	);
+
+	// DeleteContactRole
+	router.delete(
+		'/Contacts/roles/:id',
+		(ctx) => {
+			const result = store.transaction(() => deleteOne(ctx.params.id));
+			return { status: writeStatus([result], 200), body: { contact_roles: [result] } };
+		},
+		settingsOpts,
+	);
+
+	// ---- roles of contacts on a deal --------------------------------------------------------
+
+	const dealOf = (ctx: Ctx): StoredRecord | undefined => store.getRecord('Deals', ctx.params.dealId);
+	const contactJson = (contact: StoredRecord, doc: RelationDoc): Json => ({ ...contact, Contact_Role: doc.fields.Contact_Role ?? null });
+	const info = (count: number) => ({ per_page: 200, count, page: 1, more_records: false });
+
+	// GetAllContactRolesOfDeal: `ids` (contact ids) required in v2.1, optional in v2
+	router.get(
+		'/Deals/:dealId/Contact_Roles',
+		(ctx) => {
+			const ids = idsParam(ctx, 'ids', CONTACT_ROLE_IDS_MAX, ctx.v === 'v2.1');
+			const deal = dealOf(ctx);
+			if (!deal) return { status: 204 };
+			const wanted = ids ? new Set(ids) : undefined;
+			const data: Json[] = [];
+			for (const { other, doc } of relationsOf(sandbox, { module: 'Deals', id: deal.id }, 'Contacts')) {
+				if (wanted && !wanted.has(other.id)) continue;
+				const contact = store.getRecord('Contacts', other.id);
+				if (contact) data.push(contactJson(contact, doc));
+			}
+			if (data.length === 0) return { status: 204 };
+			return { body: { data, info: info(data.length) } };
+		},
+		dealOpts,
+	);
+
+	// GetContactRoleOfDeal
+	router.get(
+		'/Deals/:dealId/Contact_Roles/:contactId',
+		(ctx) => {
+			const deal = dealOf(ctx);
+			const contact = store.getRecord('Contacts', ctx.params.contactId);
+			if (!deal || !contact) return { status: 204 };
+			const doc = getRelation(sandbox, { module: 'Deals', id: deal.id }, { module: 'Contacts', id: contact.id });
+			if (!doc) return { status: 204 };
+			return { body: { data: [contactJson(contact, doc)], info: info(1) } };
+		},
+		dealOpts,
+	);
+
+	// AddContactRoleToDeal: exactly one item {Contact_Role: role id or name}
+	router.put(
+		'/Deals/:dealId/Contact_Roles/:contactId',
+		(ctx) => {
+			const [item] = wrapperList(ctx, 'data', 1);
+			const deal = dealOf(ctx);
+			if (!deal) throw HttpError.invalidData({ id: ctx.params.dealId }, 'the id given seems to be invalid');
+			const result = store.transaction((): Json | ErrorBody => {
+				const contact = store.getRecord('Contacts', ctx.params.contactId);
+				if (!contact) return errorItem('INVALID_DATA', { id: ctx.params.contactId }, 'the id given seems to be invalid');
+				const value = item && typeof item === 'object' && !Array.isArray(item) ? (item as Json).Contact_Role : undefined;
+				const details = (apiName: string): Json => (ctx.v === 'v2.1' ? { api_name: apiName, json_path: `$.data[0].${apiName}` } : { api_name: apiName });
+				if (value === undefined || value === null || value === '') return errorItem('MANDATORY_NOT_FOUND', details('Contact_Role'));
+				const role = resolveContactRole(sandbox, value);
+				if (!role) return errorItem('INVALID_DATA', details('Contact_Role'), 'the contact role given seems to be invalid');
+				const { created } = putRelation(sandbox, { module: 'Deals', id: deal.id }, { module: 'Contacts', id: contact.id }, { Contact_Role: role });
+				emitRelatedChange(sandbox, { module: 'Deals', id: deal.id }, 'Contacts', ctx.v);
+				return { code: 'SUCCESS', details: { id: contact.id }, message: created ? 'relation added' : 'relation updated', status: 'success' };
+			});
+			return { status: writeStatus([result], 200), body: { data: [result] } };
+		},
+		dealOpts,
+	);
+
+	// RemoveContactRoleFromDeal
+	router.delete(
+		'/Deals/:dealId/Contact_Roles/:contactId',
+		(ctx) => {
+			const deal = dealOf(ctx);
+			if (!deal) throw HttpError.invalidData({ id: ctx.params.dealId }, 'the id given seems to be invalid');
+			const result = store.transaction((): Json | ErrorBody => {
+				const ends = [{ module: 'Deals', id: deal.id }, { module: 'Contacts', id: ctx.params.contactId }] as const;
+				if (!deleteRelation(sandbox, ends[0], ends[1])) {
+					return errorItem('INVALID_DATA', { id: ctx.params.contactId }, 'the contact has no role on the deal');
+				}
+				emitRelatedChange(sandbox, ends[0], 'Contacts', ctx.v);
+				return { code: 'SUCCESS', details: { id: ctx.params.contactId }, message: 'relation removed', status: 'success' };
+			});
+			return { status: writeStatus([result], 200), body: { data: [result] } };
+		},
+		dealOpts,
+	);
+}

@@ -1,0 +1,103 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+// Organisation (wire-contract §5.6): GetOrganization, UploadOrganizationPhoto.
+// The org is one document of the `org` collection (seeded from DEMO_ORG); this group enriches it
+// with the remaining Org fields once. `mc_status` and the currency fields follow the currencies group.
+import { HttpError } from '../errors.ts';
+import type { Router } from '../router.ts';
+import type { Sandbox } from '../sandbox.ts';
+import { seedOnce } from '../seed/seed.ts';
+import type { Json } from '../store.ts';
+
+const ORG_READ = [['CRM.org.READ']];
+const ORG_WRITE = [['CRM.org.CREATE', 'CRM.org.UPDATE']];
+
+/** Org keys only the v2.1 variant carries (§13). */
+const V21_ONLY_KEYS = ['hierarchy_preferences', 'hipaa_compliance_enabled'];
+
+const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/webp']);
+
+export const ORG_PHOTOS = 'org_photo';
+
+/** The organisation document (there is exactly one). */
+export function orgDoc(sandbox: Sandbox): Json {
+	const org = sandbox.store.docs<Json>('org')[0];
+	if (!org) throw new HttpError('INTERNAL_ERROR', {}, 'Internal server error occurred.');
+	return org;
+}
+
+export function putOrg(sandbox: Sandbox, org: Json): void {
+	sandbox.store.putDoc('org', String(org.id), org);
+}
+
+export function orgJson(org: Json, v: string): Json {
+	const out: Json = { id: org.id, company_name: org.company_name, ...org };
+	if (v !== 'v2.1') for (const key of V21_ONLY_KEYS) delete out[key];
+	return out;
+}
+
+function seedOrg(sandbox: Sandbox): void {
+	const org = orgDoc(sandbox);
+	const license = (org.license_details ?? {}) as Json;
+	putOrg(sandbox, {
+		description: 'Demo organisation of the local CRM sandbox',
+		employee_count: '120',
+		street: '500 Congress Avenue',
+		state: 'Texas',
+		zip: '78701',
+		country_code: 'US',
+		fax: null,
+		mobile: null,
+		alias: 'sandbox',
+		currency_locale: 'en_US',
+		currency_symbol: '$',
+		photo_id: null,
+		primary_xuid: '4876876000000000003',
+		xia_portal_id: null,
+		gapps_enabled: false,
+		translation_enabled: false,
+		privacy_settings: false,
+		mc_status: false,
+		hipaa_compliance_enabled: false,
+		hierarchy_preferences: { type: 'Role_Hierarchy' },
+		...org,
+		license_details: {
+			trial_type: null,
+			trial_expiry: null,
+			paid_expiry: '2030-12-31T23:59:59+00:00',
+			...license,
+		},
+	});
+}
+
+export function registerOrg(router: Router, sandbox: Sandbox): void {
+	seedOnce(sandbox, 'org', seedOrg);
+
+	router.get('/org', (ctx) => ({ body: { org: [orgJson(orgDoc(sandbox), ctx.v)] } }), { scopes: ORG_READ });
+
+	router.post(
+		'/org/photo',
+		(ctx) => {
+			const file = ctx.files.find((f) => f.field === 'file');
+			if (!file) throw HttpError.invalidData({}, 'the request does not contain any file');
+			if (file.data.length > sandbox.config.maxFileBytes) {
+				throw new HttpError('FILE_SIZE_MORE_THAN_ALLOWED_SIZE', { limit: sandbox.config.maxFileBytes }, 'file size is more than the allowed size');
+			}
+			if (!IMAGE_TYPES.has(file.contentType.toLowerCase())) throw HttpError.invalidData({}, 'invalid file type');
+			const photoId = sandbox.store.nextId();
+			sandbox.store.transaction(() => {
+				sandbox.store.putDoc(ORG_PHOTOS, 'current', {
+					id: photoId,
+					file_name: file.filename,
+					content_type: file.contentType,
+					size: file.data.length,
+					data: file.data.toString('base64'),
+					uploaded_time: sandbox.formatTime(),
+					uploaded_by: sandbox.user(ctx),
+				});
+				putOrg(sandbox, { ...orgDoc(sandbox), photo_id: photoId });
+			});
+			return { body: { code: 'SUCCESS', details: {}, message: 'photo uploaded successfully', status: 'success' } };
+		},
+		{ scopes: ORG_WRITE },
+	);
+}

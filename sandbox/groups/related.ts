@@ -1,0 +1,400 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+// Related records (wire-contract §5.2): GetRelatedRecords, UpdateRelatedRecords, DelinkRecords,
+// GetRelatedRecord, UpdateRelatedRecord, DelinkRecord and their external-ID forms (X-EXTERNAL, §3.9).
+//
+// A related list defined by a lookup field (Accounts → Contacts via Contacts.Account_Name, Notes via
+// Parent_Id) is a link stored on the related record: linking sets the lookup, delinking clears it,
+// both through the record service. Other lists (Deals ↔ Products, Campaigns → Leads, Deals → Contacts
+// "Contact Roles", …) are relation documents in the `relations` collection, symmetric (a Deal linked
+// to a Product lists under the Product's Deals too) and carrying the relation fields sent with the
+// link (e.g. `Contact_Role`). Deleting a record removes its relation documents.
+import { HttpError, errorItem } from '../errors.ts';
+import type { ErrorBody } from '../errors.ts';
+import { deleteRecord, findRecord, parseExternalHeader, recordName, updateRecord, writeStatus } from '../records.ts';
+import type { ExternalSpec } from '../records.ts';
+import type { Ctx, Router } from '../router.ts';
+import type { Sandbox } from '../sandbox.ts';
+import type { ModuleDef } from '../seed/modules.ts';
+import type { Json, StoredRecord } from '../store.ts';
+import { ifModifiedSince, pageOf, pagedReply, paging, wrapperList } from '../wire.ts';
+
+/** Related records share the record scopes: CRM.modules.ALL or CRM.modules.{mod}.{ACCESS} (§2.3). */
+const RELATED_SCOPES = [['CRM.modules.{mod}.{ACCESS}']];
+
+export const RELATED_WRITE_MAX = 100;
+/** `ids` of DelinkRecords: the contract names no bound; the sandbox uses the record bound (**assumed**). */
+export const DELINK_IDS_MAX = 100;
+
+const RELATIONS = 'relations';
+
+export type RelatedListDef = ModuleDef['related_lists'][number];
+
+export interface RelationEnd {
+	module: string;
+	id: string;
+}
+
+/** A link between two records of a list without lookup field; `fields` are the relation fields. */
+export interface RelationDoc {
+	id: string;
+	a: RelationEnd;
+	b: RelationEnd;
+	fields: Json;
+	linked_time: string;
+	modified: number;
+}
+
+const endKey = (end: RelationEnd) => `${end.module}:${end.id}`;
+
+export function relationKey(x: RelationEnd, y: RelationEnd): string {
+	return [endKey(x), endKey(y)].sort().join('|');
+}
+
+export function getRelation(sandbox: Sandbox, x: RelationEnd, y: RelationEnd): RelationDoc | undefined {
+	return sandbox.store.doc<RelationDoc>(RELATIONS, relationKey(x, y));
+}
+
+/** Creates or updates the link x ↔ y, merging relation fields; answers whether it was new. */
+export function putRelation(sandbox: Sandbox, x: RelationEnd, y: RelationEnd, fields: Json): { created: boolean; doc: RelationDoc } {
+	const existing = getRelation(sandbox, x, y);
+	const now = sandbox.now();
+	const doc: RelationDoc = existing
+		? { ...existing, fields: { ...existing.fields, ...fields }, modified: now }
+		: { id: relationKey(x, y), a: x, b: y, fields: { ...fields }, linked_time: sandbox.formatTime(now), modified: now };
+	sandbox.store.putDoc(RELATIONS, doc.id, doc);
+	return { created: !existing, doc };
+}
+
+export function deleteRelation(sandbox: Sandbox, x: RelationEnd, y: RelationEnd): boolean {
+	return sandbox.store.deleteDoc(RELATIONS, relationKey(x, y));
+}
+
+/** The links of one record to records of `otherModule`, in link order: the other end and the doc. */
+export function relationsOf(sandbox: Sandbox, end: RelationEnd, otherModule: string): Array<{ other: RelationEnd; doc: RelationDoc }> {
+	const out: Array<{ other: RelationEnd; doc: RelationDoc }> = [];
+	for (const doc of sandbox.store.docs<RelationDoc>(RELATIONS)) {
+		const other = endKey(doc.a) === endKey(end) ? doc.b : endKey(doc.b) === endKey(end) ? doc.a : undefined;
+		if (other && other.module === otherModule) out.push({ other, doc });
+	}
+	return out;
+}
+
+/** Publishes a link change on the parent record as a related update (notifications, §9). */
+export function emitRelatedChange(sandbox: Sandbox, parent: RelationEnd, list: string, v: string): void {
+	sandbox.store.emit({
+		module: parent.module,
+		operation: 'update',
+		related: true,
+		v,
+		changes: [{ id: parent.id, fields: [list], values: {} }],
+	});
+}
+
+/** A contact role given by id or name (case-insensitive), as stored on a deal–contact link. */
+export function resolveContactRole(sandbox: Sandbox, value: unknown): { id: string; name: string } | undefined {
+	if (value && typeof value === 'object') value = (value as Json).id ?? (value as Json).name;
+	if (value === undefined || value === null || value === '') return undefined;
+	const text = String(value).trim().toLowerCase();
+	const role = sandbox.store
+		.docs<{ id: string; name: string }>('contact_roles')
+		.find((r) => r.id === text || r.name.toLowerCase() === text);
+	return role ? { id: role.id, name: role.name } : undefined;
+}
+
+/** The lookup field that defines a list, if any (Notes hang on `Parent_Id`). */
+function lookupFieldOf(list: RelatedListDef): string | undefined {
+	if (list.module === 'Notes') return 'Parent_Id';
+	return list.lookup_field;
+}
+
+const paramKey = (ctx: Ctx) => (ctx.v === 'v2.1' ? 'param_name' : 'param');
+
+/** The related list `{relatedList}` of the module and its target module; 400 INVALID_DATA otherwise (§5.2). */
+export function relatedListOf(ctx: Ctx, module: ModuleDef, name: string): { list: RelatedListDef; target: ModuleDef } {
+	const list = module.related_lists.find((l) => l.api_name.toLowerCase() === name.toLowerCase());
+	// attachments have their own routes (§5.4); other methods on them are wrong methods
+	if (list?.module === 'Attachments') throw HttpError.method();
+	const target = list ? ctx.sandbox.module(list.module) : undefined;
+	if (!list || !target) {
+		throw HttpError.invalidData({ [paramKey(ctx)]: 'related_list' }, 'the related list given seems to be invalid');
+	}
+	return { list, target };
+}
+
+function externalSpec(ctx: Ctx, module: ModuleDef): ExternalSpec {
+	const spec = parseExternalHeader(ctx.sandbox, ctx.header('x-external'), module);
+	if ('code' in spec) throw new HttpError(spec.code, spec.details, spec.message);
+	return spec;
+}
+
+interface Addressed {
+	module: ModuleDef;
+	parent: StoredRecord | undefined;
+	parentKey: string;
+	list: RelatedListDef;
+	target: ModuleDef;
+	/** external field of the related module (X-EXTERNAL pair), if any */
+	relatedField?: string;
+	lookup?: string;
+}
+
+function addressed(ctx: Ctx): Addressed {
+	const module = ctx.module!;
+	const { list, target } = relatedListOf(ctx, module, ctx.params.relatedList);
+	const spec = externalSpec(ctx, module);
+	const parentKey = ctx.params.recordId;
+	const parent = findRecord(ctx.sandbox, module, parentKey, spec);
+	return { module, parent, parentKey, list, target, relatedField: spec.byModule[target.api_name], lookup: lookupFieldOf(list) };
+}
+
+function requireParent(a: Addressed): StoredRecord {
+	if (!a.parent) throw HttpError.invalidData({ id: a.parentKey }, 'the id given seems to be invalid');
+	return a.parent;
+}
+
+function findRelated(ctx: Ctx, a: Addressed, key: string): StoredRecord | undefined {
+	return a.relatedField
+		? ctx.sandbox.store.findRecordBy(a.target.api_name, a.relatedField, key)
+		: ctx.sandbox.store.getRecord(a.target.api_name, key);
+}
+
+/** The related records of a parent, each with its relation fields and the time its link changed. */
+export function relatedOf(sandbox: Sandbox, parentModule: ModuleDef, parent: StoredRecord, list: RelatedListDef): Array<{ record: Json; changed: number }> {
+	const lookup = lookupFieldOf(list);
+	if (lookup) {
+		const out: Array<{ record: Json; changed: number }> = [];
+		for (const record of sandbox.store.iterateRecords(list.module)) {
+			const ref = record[lookup] as Json | null | undefined;
+			if (!ref || ref.id !== parent.id) continue;
+			if (list.module === 'Notes' && record.$se_module && record.$se_module !== parentModule.api_name) continue;
+			out.push({ record, changed: Date.parse(String(record.Modified_Time)) });
+		}
+		return out;
+	}
+	const out: Array<{ record: Json; changed: number }> = [];
+	for (const { other, doc } of relationsOf(sandbox, { module: parentModule.api_name, id: parent.id }, list.module)) {
+		const record = sandbox.store.getRecord(other.module, other.id);
+		if (!record) continue;
+		out.push({ record: { ...record, ...doc.fields }, changed: Math.max(doc.modified, Date.parse(String(record.Modified_Time))) });
+	}
+	return out;
+}
+
+function isLinked(sandbox: Sandbox, a: Addressed, parent: StoredRecord, related: StoredRecord): boolean {
+	if (a.lookup) return (related[a.lookup] as Json | null | undefined)?.id === parent.id;
+	return !!getRelation(sandbox, { module: a.module.api_name, id: parent.id }, { module: a.target.api_name, id: related.id });
+}
+
+function successDetails(a: Addressed, related: StoredRecord): Json {
+	const details: Json = { id: related.id };
+	if (a.relatedField) details[a.relatedField] = related[a.relatedField];
+	return details;
+}
+
+/** Relation fields of a link without lookup; contact roles resolve to `{id, name}`. */
+function relationFields(ctx: Ctx, a: Addressed, input: Json, index: number): { fields: Json } | { error: ErrorBody } {
+	const fields: Json = {};
+	for (const [key, value] of Object.entries(input)) {
+		if (key === 'Contact_Role' && a.target.api_name === 'Contacts') {
+			if (value === null || value === '') {
+				fields[key] = null;
+				continue;
+			}
+			const role = resolveContactRole(ctx.sandbox, value);
+			if (!role) {
+				const details: Json = { api_name: key };
+				if (ctx.v === 'v2.1') details.json_path = `$.data[${index}].${key}`;
+				return { error: errorItem('INVALID_DATA', details, 'the contact role given seems to be invalid') };
+			}
+			fields[key] = role;
+			continue;
+		}
+		if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+			return { error: errorItem('INVALID_DATA', { api_name: key }, 'invalid data') };
+		}
+		fields[key] = value;
+	}
+	return { fields };
+}
+
+function linkOne(ctx: Ctx, a: Addressed, parent: StoredRecord, item: unknown, index: number, pathKey?: string): Json | ErrorBody {
+	const { sandbox } = ctx;
+	if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
+	const input = { ...(item as Json) };
+	const keyField = a.relatedField ?? 'id';
+	const raw = pathKey ?? input[keyField];
+	delete input.id;
+	if (a.relatedField) delete input[a.relatedField];
+	if (raw === undefined || raw === null || raw === '') {
+		const details: Json = { api_name: keyField };
+		if (ctx.v === 'v2.1') details.json_path = `$.data[${index}].${keyField}`;
+		return errorItem('MANDATORY_NOT_FOUND', details);
+	}
+	const related = findRelated(ctx, a, String(raw));
+	if (!related) return errorItem('INVALID_DATA', { id: String(raw) }, 'the related id given seems to be invalid');
+	if (a.lookup) {
+		const changes: Json = { ...input, [a.lookup]: { id: parent.id } };
+		if (a.target.api_name === 'Notes') changes.$se_module = a.module.api_name;
+		const result = updateRecord(sandbox, a.target, related, changes, {
+			v: ctx.v,
+			user: sandbox.user(ctx),
+			index,
+			related: true,
+			message: 'relation added',
+		});
+		if (!result.ok) return result.body;
+	} else {
+		const checked = relationFields(ctx, a, input, index);
+		if ('error' in checked) return checked.error;
+		putRelation(sandbox, { module: a.module.api_name, id: parent.id }, { module: a.target.api_name, id: related.id }, checked.fields);
+		emitRelatedChange(sandbox, { module: a.module.api_name, id: parent.id }, a.list.api_name, ctx.v);
+	}
+	return { code: 'SUCCESS', details: successDetails(a, related), message: 'relation added', status: 'success' };
+}
+
+function delinkOne(ctx: Ctx, a: Addressed, parent: StoredRecord, key: string): Json | ErrorBody {
+	const { sandbox } = ctx;
+	const related = findRelated(ctx, a, key);
+	if (!related) return errorItem('INVALID_DATA', { id: key }, 'the related id given seems to be invalid');
+	if (!isLinked(sandbox, a, parent, related)) {
+		return errorItem('INVALID_DATA', { id: key }, 'the record is not related to the given record');
+	}
+	const user = sandbox.user(ctx);
+	if (a.target.api_name === 'Notes') {
+		// a note cannot exist without its parent: delinking a note deletes it
+		deleteRecord(sandbox, a.target, related, { v: ctx.v, user, index: 0 });
+	} else if (a.lookup) {
+		const result = updateRecord(sandbox, a.target, related, { [a.lookup]: null }, {
+			v: ctx.v,
+			user,
+			index: 0,
+			related: true,
+			message: 'relation removed',
+		});
+		if (!result.ok) return result.body;
+	} else {
+		deleteRelation(sandbox, { module: a.module.api_name, id: parent.id }, { module: a.target.api_name, id: related.id });
+		emitRelatedChange(sandbox, { module: a.module.api_name, id: parent.id }, a.list.api_name, ctx.v);
+	}
+	return { code: 'SUCCESS', details: successDetails(a, related), message: 'relation removed', status: 'success' };
+}
+
+export function registerRelated(router: Router, sandbox: Sandbox): void {
+	const { store } = sandbox;
+	const opts = { scopes: RELATED_SCOPES };
+
+	// GetRelatedRecords (+UsingExternalID)
+	router.get(
+		'/:module/:recordId/:relatedList',
+		(ctx) => {
+			const a = addressed(ctx);
+			const p = paging(ctx);
+			if (!a.parent) return { status: 204 };
+			const all = relatedOf(sandbox, a.module, a.parent, a.list);
+			const since = ifModifiedSince(ctx);
+			let items = all;
+			if (since !== undefined) {
+				items = all.filter((r) => r.changed > since);
+				if (all.length > 0 && items.length === 0) return { status: 304 };
+			}
+			return pagedReply(
+				'data',
+				p,
+				pageOf(items, p).map((r) => r.record),
+			);
+		},
+		opts,
+	);
+
+	// GetRelatedRecord (+UsingExternalID)
+	router.get(
+		'/:module/:recordId/:relatedList/:relatedId',
+		(ctx) => {
+			const a = addressed(ctx);
+			if (!a.parent) return { status: 204 };
+			const related = findRelated(ctx, a, ctx.params.relatedId);
+			if (!related || !isLinked(sandbox, a, a.parent, related)) return { status: 204 };
+			const match = relatedOf(sandbox, a.module, a.parent, a.list).find((r) => r.record.id === related.id);
+			if (!match) return { status: 204 };
+			const since = ifModifiedSince(ctx);
+			if (since !== undefined && match.changed <= since) return { status: 304 };
+			return { body: { data: [match.record] } };
+		},
+		opts,
+	);
+
+	// UpdateRelatedRecords (+UsingExternalId)
+	router.put(
+		'/:module/:recordId/:relatedList',
+		(ctx) => {
+			const a = addressed(ctx);
+			const items = wrapperList(ctx, 'data', RELATED_WRITE_MAX);
+			const parent = requireParent(a);
+			const results = store.transaction(() => items.map((item, index) => linkOne(ctx, a, parent, item, index)));
+			return { status: writeStatus(results, 200), body: { data: results } };
+		},
+		opts,
+	);
+
+	// UpdateRelatedRecord (+UsingExternalId)
+	router.put(
+		'/:module/:recordId/:relatedList/:relatedId',
+		(ctx) => {
+			const a = addressed(ctx);
+			const items = wrapperList(ctx, 'data', RELATED_WRITE_MAX);
+			const parent = requireParent(a);
+			const results = store.transaction(() =>
+				items.map((item, index) => linkOne(ctx, a, parent, item, index, ctx.params.relatedId)),
+			);
+			return { status: writeStatus(results, 200), body: { data: results } };
+		},
+		opts,
+	);
+
+	// DelinkRecords / DeleteRelatedRecordsUsingExternalID
+	router.delete(
+		'/:module/:recordId/:relatedList',
+		(ctx) => {
+			const a = addressed(ctx);
+			const ids = ctx.list('ids');
+			if (ids.length === 0) throw HttpError.requiredParam('ids', ctx.v);
+			if (ids.length > DELINK_IDS_MAX) throw HttpError.limit(DELINK_IDS_MAX, 'ids');
+			if (!a.relatedField) {
+				const bad = ids.find((id) => !/^\d+$/.test(id));
+				if (bad) throw HttpError.invalidData({ [paramKey(ctx)]: 'ids', id: bad });
+			}
+			const parent = requireParent(a);
+			const results = store.transaction(() => ids.map((id) => delinkOne(ctx, a, parent, id)));
+			return { status: writeStatus(results, 200), body: { data: results } };
+		},
+		opts,
+	);
+
+	// DelinkRecord / DeleteRelatedRecordUsingExternalId
+	router.delete(
+		'/:module/:recordId/:relatedList/:relatedId',
+		(ctx) => {
+			const a = addressed(ctx);
+			const parent = requireParent(a);
+			const result = store.transaction(() => delinkOne(ctx, a, parent, ctx.params.relatedId));
+			return { status: writeStatus([result], 200), body: { data: [result] } };
+		},
+		opts,
+	);
+
+	// cascade: a deleted record takes its relation documents with it
+	store.onChange((event) => {
+		if (event.operation !== 'delete') return;
+		const gone = new Set(event.changes.map((c) => `${event.module}:${c.id}`));
+		const stale = store.docs<RelationDoc>(RELATIONS).filter((d) => gone.has(endKey(d.a)) || gone.has(endKey(d.b)));
+		if (stale.length === 0) return;
+		store.transaction(() => {
+			for (const doc of stale) store.deleteDoc(RELATIONS, doc.id);
+		});
+	});
+}
+
+/** Display name of a record for `{id, name}` references (Parent_Id, shared_through, …). */
+export function referenceOf(module: ModuleDef, record: Json): { id: string; name: string } {
+	return { id: String(record.id), name: recordName(module, record) };
+}

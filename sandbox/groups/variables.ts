@@ -1,0 +1,382 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+// Variables and variable groups (wire-contract §5.9): GetVariableGroups, GetVariableGroupById,
+// GetVariableGroupByAPIName, GetVariables, CreateVariables, UpdateVariables, DeleteVariables,
+// GetVariableByID, UpdateVariableById, DeleteVariable, GetVariableForAPIName, UpdateVariableByAPIName.
+// An all-digit path segment is an id, anything else an API name (§3.10). Values are checked and
+// normalised by the variable's `type`; API names are unique in the organisation. v2.1 adds `source`.
+// Codes of the variables group only (§11): UNABLE_TO_PARSE_DATA_TYPE, REQUIRED_PARAM_MISSING,
+// DUPLICATE_DATA, INVALID_DATA.
+import { HttpError, errorItem } from '../errors.ts';
+import type { ErrorBody } from '../errors.ts';
+import { writeStatus } from '../records.ts';
+import type { Ctx, Router } from '../router.ts';
+import type { Sandbox } from '../sandbox.ts';
+import { seedOnce } from '../seed/seed.ts';
+import type { Json } from '../store.ts';
+import { isDate, parseDateTime } from '../time.ts';
+import { idsParam, listReply, requiredQuery, wrapperList } from '../wire.ts';
+
+const VARIABLES_SCOPES = [['CRM.settings.variables.{ACCESS}']];
+const GROUPS_SCOPES = [['CRM.settings.variable_groups.READ']];
+const VARIABLES = 'variables';
+const GROUPS = 'variable_groups';
+
+export const VARIABLE_TYPES = [
+	'text',
+	'textarea',
+	'integer',
+	'long',
+	'decimal',
+	'currency',
+	'percent',
+	'email',
+	'phone',
+	'website',
+	'date',
+	'datetime',
+	'checkbox',
+] as const;
+
+export interface VariableGroupDoc extends Json {
+	id: string;
+	api_name: string;
+	name: string;
+	display_label: string;
+	description: string;
+}
+
+export interface VariableDoc extends Json {
+	id: string;
+	api_name: string;
+	name: string;
+	description: string | null;
+	type: string;
+	value: unknown;
+	variable_group: { id: string; api_name: string };
+	source: string;
+}
+
+export const GROUP_GENERAL = { id: '4876876000000391001', api_name: 'General' };
+export const GROUP_INTEGRATIONS = { id: '4876876000000391003', api_name: 'Integrations' };
+
+function seedVariables(sandbox: Sandbox): void {
+	const groups: VariableGroupDoc[] = [
+		{ ...GROUP_GENERAL, name: 'General', display_label: 'General', description: 'Organisation-wide values' },
+		{ ...GROUP_INTEGRATIONS, name: 'Integrations', display_label: 'Integrations', description: 'Endpoints and switches of connected systems' },
+	];
+	for (const g of groups) sandbox.store.putDoc(GROUPS, g.id, g);
+	const v = (id: string, api_name: string, type: string, value: unknown, group: { id: string; api_name: string }, description: string): VariableDoc => ({
+		id,
+		api_name,
+		name: api_name.replace(/_/g, ' '),
+		description,
+		type,
+		value,
+		variable_group: { ...group },
+		source: 'crm',
+	});
+	const variables = [
+		v('4876876000000391101', 'Company_Tagline', 'text', 'Tools that sell themselves', GROUP_GENERAL, 'Footer line of customer mails'),
+		v('4876876000000391103', 'Discount_Limit', 'integer', 15, GROUP_GENERAL, 'Highest discount in percent a rep may grant'),
+		v('4876876000000391105', 'Fiscal_Year_Start', 'date', '2025-04-01', GROUP_GENERAL, 'First day of the fiscal year'),
+		v('4876876000000391107', 'ERP_Endpoint', 'website', 'https://erp.sandbox.example/api', GROUP_INTEGRATIONS, 'Base URL of the ERP'),
+		v('4876876000000391109', 'Sync_Enabled', 'checkbox', true, GROUP_INTEGRATIONS, 'Whether the nightly ERP sync runs'),
+	];
+	for (const variable of variables) sandbox.store.putDoc(VARIABLES, variable.id, variable);
+}
+
+const groups = (sandbox: Sandbox) => sandbox.store.docs<VariableGroupDoc>(GROUPS);
+const variables = (sandbox: Sandbox) => sandbox.store.docs<VariableDoc>(VARIABLES);
+const DIGITS = /^\d+$/;
+
+/** A group by id or API name (case-insensitive), from a string or `{id}` / `{api_name}`. */
+function findGroup(sandbox: Sandbox, key: unknown): VariableGroupDoc | undefined {
+	let id: string | undefined;
+	let apiName: string | undefined;
+	if (typeof key === 'string' || typeof key === 'number') {
+		if (DIGITS.test(String(key))) id = String(key);
+		else apiName = String(key);
+	} else if (key && typeof key === 'object' && !Array.isArray(key)) {
+		const obj = key as Json;
+		if (obj.id !== undefined && obj.id !== null) id = String(obj.id);
+		else if (typeof obj.api_name === 'string') apiName = obj.api_name;
+	}
+	return groups(sandbox).find((g) => (id !== undefined ? g.id === id : apiName !== undefined && g.api_name.toLowerCase() === apiName.toLowerCase()));
+}
+
+/** A variable by path segment: digits = id, otherwise API name (case-insensitive). */
+function findVariable(sandbox: Sandbox, key: string): VariableDoc | undefined {
+	if (DIGITS.test(key)) return sandbox.store.doc<VariableDoc>(VARIABLES, key);
+	const lower = key.toLowerCase();
+	return variables(sandbox).find((v) => v.api_name.toLowerCase() === lower);
+}
+
+function variableJson(variable: VariableDoc, v: string): Json {
+	const out: Json = { ...variable };
+	if (v !== 'v2.1') delete out.source;
+	return out;
+}
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const WEBSITE_RE = /^(https?:\/\/)?[^\s/$.?#][^\s]*\.[^\s]+$/i;
+
+/** A value checked and normalised for a variable type; `undefined` when it cannot be parsed. */
+export function parseValue(type: string, value: unknown): { value: unknown } | undefined {
+	if (value === null || value === '') return { value: null };
+	const num = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+	switch (type) {
+		case 'integer':
+		case 'long':
+			return Number.isSafeInteger(num) ? { value: num } : undefined;
+		case 'decimal':
+		case 'currency':
+		case 'percent':
+			return Number.isFinite(num) ? { value: num } : undefined;
+		case 'checkbox':
+			if (typeof value === 'boolean') return { value };
+			return value === 'true' || value === 'false' ? { value: value === 'true' } : undefined;
+		case 'date':
+			return isDate(value) ? { value } : undefined;
+		case 'datetime':
+			return parseDateTime(value) !== undefined ? { value } : undefined;
+		case 'email':
+			return typeof value === 'string' && EMAIL_RE.test(value) ? { value } : undefined;
+		case 'website':
+			return typeof value === 'string' && WEBSITE_RE.test(value) ? { value } : undefined;
+		case 'text':
+			return typeof value === 'string' && value.length <= 255 && !value.includes('\n') ? { value } : typeof value === 'number' ? { value: String(value) } : undefined;
+		case 'textarea':
+			return typeof value === 'string' && value.length <= 32_000 ? { value } : undefined;
+		case 'phone':
+			return typeof value === 'string' && value.length <= 30 ? { value } : undefined;
+		default:
+			return undefined;
+	}
+}
+
+function apiNameFrom(name: string): string {
+	const base = name.trim().replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+	return /^[A-Za-z]/.test(base) ? base : `V_${base}`;
+}
+
+const API_NAME_RE = /^[A-Za-z][A-Za-z0-9_]{0,49}$/;
+const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+function fail(ctx: Ctx, index: number, code: string, apiName: string | undefined, message: string, extra: Json = {}): ErrorBody {
+	const details: Json = { ...extra };
+	if (apiName) details.api_name = apiName;
+	if (apiName && ctx.v === 'v2.1') details.json_path = `$.variables[${index}].${apiName}`;
+	return errorItem(code, details, message);
+}
+
+/**
+ * Validates one item against `target` (a new or existing variable) and applies it.
+ * `claimed` holds lower-case API names taken by other variables and earlier items of the request.
+ */
+function applyVariable(sandbox: Sandbox, ctx: Ctx, index: number, input: Json, target: VariableDoc, creating: boolean, claimed: Set<string>): ErrorBody | undefined {
+	if (creating) {
+		for (const key of ['name', 'type', 'variable_group']) {
+			if (isBlank(input[key])) return fail(ctx, index, 'INVALID_DATA', key, 'required field not found');
+		}
+	}
+	if (input.name !== undefined && (typeof input.name !== 'string' || input.name.trim() === '' || input.name.length > 50)) {
+		return fail(ctx, index, 'INVALID_DATA', 'name', 'invalid data', { maximum_length: 50 });
+	}
+	if (input.type !== undefined && !(VARIABLE_TYPES as readonly string[]).includes(String(input.type))) {
+		return fail(ctx, index, 'INVALID_DATA', 'type', 'invalid data');
+	}
+	let group: VariableGroupDoc | undefined;
+	if (input.variable_group !== undefined) {
+		group = findGroup(sandbox, input.variable_group);
+		if (!group) return fail(ctx, index, 'INVALID_DATA', 'variable_group', 'the given variable group is invalid');
+	}
+	if (input.description !== undefined && input.description !== null && (typeof input.description !== 'string' || input.description.length > 255)) {
+		return fail(ctx, index, 'INVALID_DATA', 'description', 'invalid data', { maximum_length: 255 });
+	}
+	let apiName: string | undefined;
+	if (input.api_name !== undefined && !(typeof input.api_name === 'string' && !creating && input.api_name === target.api_name)) {
+		if (typeof input.api_name !== 'string' || !API_NAME_RE.test(input.api_name)) return fail(ctx, index, 'INVALID_DATA', 'api_name', 'invalid data');
+		apiName = input.api_name;
+	} else if (creating) {
+		apiName = apiNameFrom(String(input.name));
+	}
+	if (apiName !== undefined && claimed.has(apiName.toLowerCase())) {
+		return fail(ctx, index, 'DUPLICATE_DATA', 'api_name', 'duplicate data');
+	}
+	const type = String(input.type ?? target.type);
+	let value = target.value;
+	if (input.value !== undefined || input.type !== undefined) {
+		const parsed = parseValue(type, input.value !== undefined ? input.value : target.value);
+		if (!parsed) return fail(ctx, index, 'UNABLE_TO_PARSE_DATA_TYPE', 'value', `the value cannot be read as ${type}`, { expected_data_type: type });
+		value = parsed.value;
+	}
+
+	if (input.name !== undefined) target.name = String(input.name).trim();
+	if (apiName !== undefined) target.api_name = apiName;
+	if (input.description !== undefined) target.description = input.description as string | null;
+	if (group) target.variable_group = { id: group.id, api_name: group.api_name };
+	target.type = type;
+	target.value = value;
+	return undefined;
+}
+
+export function registerVariables(router: Router, sandbox: Sandbox): void {
+	seedOnce(sandbox, 'variables', seedVariables);
+	const { store } = sandbox;
+	const opts = { scopes: VARIABLES_SCOPES };
+
+	// ---- variable groups ----------------------------------------------------------------------
+
+	router.get('/settings/variable_groups', () => listReply('variable_groups', groups(sandbox)), { scopes: GROUPS_SCOPES });
+
+	router.get(
+		'/settings/variable_groups/:key',
+		(ctx) => {
+			const group = findGroup(sandbox, ctx.params.key);
+			return group ? { body: { variable_groups: [group] } } : { status: 204 };
+		},
+		{ scopes: GROUPS_SCOPES },
+	);
+
+	// ---- variables ----------------------------------------------------------------------------
+
+	const groupParam = (ctx: Ctx): VariableGroupDoc => {
+		const key = requiredQuery(ctx, 'group');
+		const group = findGroup(sandbox, key);
+		if (!group) {
+			throw HttpError.invalidData(ctx.v === 'v2.1' ? { param: 'group', param_name: 'group' } : { param: 'group' }, 'the given variable group is invalid');
+		}
+		return group;
+	};
+
+	router.get(
+		'/settings/variables',
+		(ctx) => {
+			const group = groupParam(ctx);
+			const list = variables(sandbox).filter((v) => v.variable_group.id === group.id);
+			return listReply('variables', list.map((v) => variableJson(v, ctx.v)));
+		},
+		opts,
+	);
+
+	router.get(
+		'/settings/variables/:key',
+		(ctx) => {
+			const group = groupParam(ctx);
+			const variable = findVariable(sandbox, ctx.params.key);
+			if (!variable || variable.variable_group.id !== group.id) return { status: 204 };
+			return { body: { variables: [variableJson(variable, ctx.v)] } };
+		},
+		opts,
+	);
+
+	const claimedExcept = (id?: string) =>
+		new Set(variables(sandbox).filter((v) => v.id !== id).map((v) => v.api_name.toLowerCase()));
+
+	router.post(
+		'/settings/variables',
+		(ctx) => {
+			const items = wrapperList(ctx, 'variables', 100);
+			const results = store.transaction(() => {
+				const claimed = claimedExcept();
+				return items.map((raw, index) => {
+					if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(ctx, index, 'INVALID_DATA', 'variables', 'invalid data');
+					const variable: VariableDoc = {
+						id: '',
+						api_name: '',
+						name: '',
+						description: null,
+						type: 'text',
+						value: null,
+						variable_group: { id: '', api_name: '' },
+						source: 'crm',
+					};
+					const error = applyVariable(sandbox, ctx, index, raw as Json, variable, true, claimed);
+					if (error) return error;
+					variable.id = store.nextId();
+					claimed.add(variable.api_name.toLowerCase());
+					store.putDoc(VARIABLES, variable.id, variable);
+					return { code: 'SUCCESS', details: { id: variable.id }, message: 'variable added', status: 'success' };
+				});
+			});
+			return { status: writeStatus(results, 201), body: { variables: results } };
+		},
+		opts,
+	);
+
+	const updateOne = (ctx: Ctx, raw: unknown, index: number, existing: VariableDoc | undefined, key: string | undefined): Json => {
+		if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(ctx, index, 'INVALID_DATA', 'variables', 'invalid data');
+		if (!key) return fail(ctx, index, 'INVALID_DATA', 'id', 'required field not found');
+		if (!existing) return fail(ctx, index, 'INVALID_DATA', 'id', 'the id given seems to be invalid', { id: key });
+		const next = structuredClone(existing);
+		const input = { ...(raw as Json) };
+		delete input.id;
+		const error = applyVariable(sandbox, ctx, index, input, next, false, claimedExcept(existing.id));
+		if (error) return error;
+		store.putDoc(VARIABLES, next.id, next);
+		return { code: 'SUCCESS', details: { id: next.id }, message: 'variable updated', status: 'success' };
+	};
+
+	router.put(
+		'/settings/variables',
+		(ctx) => {
+			const items = wrapperList(ctx, 'variables', 100);
+			const results = store.transaction(() =>
+				items.map((raw, index) => {
+					const item = (raw && typeof raw === 'object' ? raw : {}) as Json;
+					// items carry `id`, or `api_name` to name the variable
+					const key = item.id !== undefined && item.id !== null ? String(item.id) : typeof item.api_name === 'string' ? item.api_name : undefined;
+					const existing = key === undefined ? undefined : findVariable(sandbox, key);
+					const body = item.id !== undefined ? raw : { ...item, api_name: undefined };
+					return updateOne(ctx, body, index, existing, key);
+				}),
+			);
+			return { status: writeStatus(results, 200), body: { variables: results } };
+		},
+		opts,
+	);
+
+	router.put(
+		'/settings/variables/:key',
+		(ctx) => {
+			const items = wrapperList(ctx, 'variables', 100);
+			const existing = findVariable(sandbox, ctx.params.key);
+			// the path names one variable: the first item updates it, further items are refused
+			const results = store.transaction(() =>
+				items.map((raw, index) =>
+					index === 0
+						? updateOne(ctx, raw, 0, existing, ctx.params.key)
+						: fail(ctx, index, 'INVALID_DATA', 'variables', 'only one variable can be updated by id or API name'),
+				),
+			);
+			return { status: writeStatus(results, 200), body: { variables: results } };
+		},
+		opts,
+	);
+
+	const deleteOne = (key: string): Json => {
+		const existing = findVariable(sandbox, key);
+		if (!existing) return errorItem('INVALID_DATA', { id: key }, 'the id given seems to be invalid');
+		store.deleteDoc(VARIABLES, existing.id);
+		return { code: 'SUCCESS', details: { id: existing.id }, message: 'variable deleted', status: 'success' };
+	};
+
+	router.delete(
+		'/settings/variables',
+		(ctx) => {
+			const ids = idsParam(ctx, 'ids', 100, true)!;
+			const results = store.transaction(() => ids.map(deleteOne));
+			return { status: writeStatus(results, 200), body: { variables: results } };
+		},
+		opts,
+	);
+
+	router.delete(
+		'/settings/variables/:key',
+		(ctx) => {
+			const results = store.transaction(() => [deleteOne(ctx.params.key)]);
+			return { status: writeStatus(results, 200), body: { variables: results } };
+		},
+		opts,
+	);
+}

@@ -1,0 +1,526 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+// `npm run test:e2e`: the package in a real n8n editor, driven by a headless Chromium.
+//
+// Starts its own stack (scripts/start.mts: build, sandbox in memory, n8n on 127.0.0.1:5690 with a
+// fresh user folder .n8n-runtime/e2e-home) and checks, as a person would:
+//   1. sign-in, and the example workflows are listed;
+//   2. the node panel finds every node of package.json "n8n".nodes when searching "CRM";
+//   3. CRM Record shows all its actions, resources and operations;
+//   4. a fresh crmOAuth2Api credential connects through the OAuth2 "Connect" button against the
+//      sandbox's authorize page (auto-approved, 302 to n8n's callback) and then loads data;
+//   5. an example workflow executes from the editor and its output shows in the UI;
+//   6. (when the package has crmTrigger) the trigger example is published, a deal is changed in
+//      the sandbox, and the execution appears.
+// Screenshots go to test-results/e2e/; the ones of a green run are copied to docs/screenshots/.
+//
+//   npm run test:e2e [-- --no-build] [--keep-open] [--only 1,2,5]
+// Env: E2E_N8N_PORT (5690), E2E_SANDBOX_PORT (4090), CHROMIUM_PATH (/usr/bin/chromium).
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+import { childEnv, REPO, RUNTIME_DIR, run, runtimeRequire } from './n8n-runtime.mts';
+import { N8nClient, startStack } from './start.mts';
+import type { PackageNode, Stack } from './start.mts';
+
+// ---- minimal playwright-core types (the package lives in .n8n-runtime, not in node_modules) ----
+interface Locator {
+	click(o?: { timeout?: number }): Promise<void>;
+	dblclick(o?: { timeout?: number }): Promise<void>;
+	fill(v: string): Promise<void>;
+	press(k: string): Promise<void>;
+	first(): Locator;
+	nth(i: number): Locator;
+	count(): Promise<number>;
+	filter(o: { has?: Locator; hasText?: string | RegExp }): Locator;
+	locator(s: string, o?: { hasText?: string | RegExp }): Locator;
+	getByRole(role: string, o?: { name?: string | RegExp }): Locator;
+	getByText(t: string | RegExp, o?: { exact?: boolean }): Locator;
+	waitFor(o?: { state?: 'visible' | 'hidden' | 'attached' | 'detached'; timeout?: number }): Promise<void>;
+	innerText(): Promise<string>;
+	allInnerTexts(): Promise<string[]>;
+	isVisible(): Promise<boolean>;
+	scrollIntoViewIfNeeded(): Promise<void>;
+}
+interface Page extends Pick<Locator, 'locator' | 'getByRole' | 'getByText'> {
+	goto(url: string): Promise<unknown>;
+	waitForURL(u: RegExp | ((url: URL) => boolean), o?: { timeout?: number }): Promise<void>;
+	waitForTimeout(ms: number): Promise<void>;
+	screenshot(o: { path: string; fullPage?: boolean }): Promise<unknown>;
+	waitForEvent(e: string, o?: { timeout?: number }): Promise<unknown>;
+	on(e: string, cb: (...a: unknown[]) => void): void;
+	url(): string;
+	keyboard: { press(k: string): Promise<void> };
+}
+interface BrowserContext {
+	newPage(): Promise<Page>;
+	waitForEvent(e: 'page', o?: { timeout?: number }): Promise<Page>;
+	setDefaultTimeout(ms: number): void;
+}
+interface Browser {
+	newContext(o: Record<string, unknown>): Promise<BrowserContext>;
+	close(): Promise<void>;
+}
+
+const RESULTS_DIR = path.join(REPO, 'test-results', 'e2e');
+const DOCS_DIR = path.join(REPO, 'docs', 'screenshots');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-dev-shm-usage',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+	'--no-first-run',
+];
+/** screenshot of a green run → file name under docs/screenshots/ */
+const DOCS_SHOTS: Record<string, string> = {
+	'02-node-panel-search-crm.png': 'node-panel-search-crm.png',
+	'03-crm-record-actions.png': 'crm-record-actions.png',
+	'05-credential-connected.png': 'credential-oauth2-connected.png',
+	'06-get-many-deals-output.png': 'get-many-deals-output.png',
+	'07-example-sync-deals-run.png': 'example-sync-deals-run.png',
+	'08-example-sync-deals-output.png': 'example-sync-deals-output.png',
+	'10-trigger-execution.png': 'trigger-deal-stage-execution.png',
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const log = (msg: string) => console.log(`[e2e] ${msg}`);
+
+function assert(condition: unknown, message: string): asserts condition {
+	if (!condition) throw new Error(message);
+}
+
+async function ensureChromium(): Promise<string> {
+	if (existsSync(CHROMIUM)) return CHROMIUM;
+	if (process.getuid?.() !== 0) throw new Error(`${CHROMIUM} is missing; install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`);
+	const logFile = path.join(RESULTS_DIR, 'apt-chromium.log');
+	log(`installing Debian chromium (apt-get, log ${path.relative(REPO, logFile)})…`);
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	await run('apt-get', ['update'], { cwd: REPO, logFile, env });
+	await run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { cwd: REPO, logFile, env });
+	assert(existsSync(CHROMIUM), `apt-get installed chromium but ${CHROMIUM} does not exist`);
+	return CHROMIUM;
+}
+
+// ---- sandbox helpers (test hooks and a token of its own, to look and to change records) ----
+class SandboxApi {
+	private token = '';
+	private readonly url: string;
+	constructor(url: string) {
+		this.url = url;
+	}
+	async call<T = Record<string, unknown>>(method: string, p: string, body?: unknown): Promise<{ status: number; body: T }> {
+		if (!this.token && !p.startsWith('/__sandbox')) {
+			const minted = await this.call<{ access_token: string }>('POST', '/__sandbox/tokens', {
+				scope: 'CRM.modules.ALL,CRM.notifications.ALL,CRM.settings.ALL',
+			});
+			this.token = minted.body.access_token;
+		}
+		const res = await fetch(new URL(p, this.url), {
+			method,
+			headers: { 'Content-Type': 'application/json', ...(this.token && !p.startsWith('/__sandbox') ? { Authorization: `Bearer ${this.token}` } : {}) },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await res.text();
+		return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
+	}
+	async allRecords(module: string): Promise<Array<Record<string, unknown>>> {
+		const all: Array<Record<string, unknown>> = [];
+		for (let page = 1; ; page++) {
+			const res = await this.call<{ data?: Array<Record<string, unknown>>; info?: { more_records?: boolean } }>(
+				'GET',
+				`/crm/v2.1/${module}?per_page=200&page=${page}`,
+			);
+			all.push(...(res.body.data ?? []));
+			if (!res.body.info?.more_records) return all;
+		}
+	}
+}
+
+// ---- expectations derived from the node descriptions ----
+type Prop = Record<string, unknown> & { name?: string; options?: Array<Record<string, unknown>>; displayOptions?: { show?: Record<string, unknown[]> } };
+
+function resourcesOf(node: PackageNode): string[] {
+	const resource = (node.properties as Prop[]).find((p) => p.name === 'resource');
+	return (resource?.options ?? []).map((o) => String(o.name));
+}
+
+function actionsOf(node: PackageNode): string[] {
+	const actions: string[] = [];
+	for (const p of node.properties as Prop[]) {
+		if (p.name !== 'operation') continue;
+		for (const o of p.options ?? []) actions.push(String(o.action ?? o.name));
+	}
+	return [...new Set(actions)];
+}
+
+function operationsOf(node: PackageNode, resourceValue: string): string[] {
+	const ops = (node.properties as Prop[]).find(
+		(p) => p.name === 'operation' && (!p.displayOptions?.show?.resource || p.displayOptions.show.resource.includes(resourceValue)),
+	);
+	return (ops?.options ?? []).map((o) => String(o.name));
+}
+
+// ---- the test run ----
+interface Result {
+	name: string;
+	status: 'passed' | 'failed' | 'skipped';
+	ms: number;
+	error?: string;
+}
+
+async function main(): Promise<number> {
+	const args = process.argv.slice(2);
+	const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',').map(Number) : undefined;
+	const keepOpen = args.includes('--keep-open');
+	const started = Date.now();
+	rmSync(RESULTS_DIR, { recursive: true, force: true });
+	mkdirSync(RESULTS_DIR, { recursive: true });
+
+	const executablePath = await ensureChromium();
+	// Ctrl-C / SIGTERM at any point: close the browser, stop n8n and the sandbox
+	let browserRef: Browser | undefined;
+	let stackRef: Stack | undefined;
+	let aborting = false;
+	const abort = (sig: string) => {
+		if (aborting) return;
+		aborting = true;
+		log(`${sig}: stopping the browser, n8n and the sandbox…`);
+		void (async () => {
+			await browserRef?.close().catch(() => undefined);
+			await stackRef?.stop();
+			process.exit(130);
+		})();
+	};
+	process.on('SIGINT', () => abort('SIGINT'));
+	process.on('SIGTERM', () => abort('SIGTERM'));
+
+	const stack: Stack = await startStack({
+		port: Number(process.env.E2E_N8N_PORT ?? 5690),
+		sandboxPort: Number(process.env.E2E_SANDBOX_PORT ?? 4090),
+		home: path.join(RUNTIME_DIR, 'e2e-home'),
+		sandboxDb: ':memory:',
+		fresh: true,
+		build: !args.includes('--no-build'),
+		log: (m) => log(m),
+	});
+	stackRef = stack;
+	log(`stack ready in ${Math.round((Date.now() - started) / 1000)} s: editor ${stack.editorUrl}, sandbox ${stack.sandboxUrl}`);
+
+	const { chromium } = runtimeRequire('playwright-core') as {
+		chromium: { launch(o: Record<string, unknown>): Promise<Browser> };
+	};
+	const browser = await chromium.launch({
+		executablePath,
+		headless: true,
+		args: CHROMIUM_ARGS,
+		env: childEnv(),
+		// signals are ours (abort above), not playwright's
+		handleSIGINT: false,
+		handleSIGTERM: false,
+		handleSIGHUP: false,
+	});
+	browserRef = browser;
+	const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: stack.editorUrl });
+	context.setDefaultTimeout(30_000);
+	const page = await context.newPage();
+	const sandbox = new SandboxApi(stack.sandboxUrl);
+	const api = new N8nClient(stack.editorUrl);
+	await api.login(stack.owner.email, stack.owner.password);
+
+	const results: Result[] = [];
+	const shot = async (file: string) => {
+		await page.screenshot({ path: path.join(RESULTS_DIR, file) });
+		log(`  screenshot test-results/e2e/${file}`);
+	};
+	let stepNo = 0;
+	const step = async (name: string, fn: () => Promise<void>, skipWhy?: string) => {
+		stepNo++;
+		const t = Date.now();
+		// step 1 signs in: every other step needs it
+		if (skipWhy || (only && stepNo > 1 && !only.includes(stepNo))) {
+			results.push({ name, status: 'skipped', ms: 0, error: skipWhy });
+			log(`- skipped ${stepNo}. ${name}${skipWhy ? `: ${skipWhy}` : ''}`);
+			return;
+		}
+		log(`▶ ${stepNo}. ${name}`);
+		try {
+			await fn();
+			results.push({ name, status: 'passed', ms: Date.now() - t });
+			log(`✔ ${stepNo}. ${name} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+		} catch (error) {
+			const message = error instanceof Error ? error.message.split('\n').slice(0, 6).join('\n') : String(error);
+			results.push({ name, status: 'failed', ms: Date.now() - t, error: message });
+			log(`✘ ${stepNo}. ${name}: ${message}`);
+			await page.screenshot({ path: path.join(RESULTS_DIR, `failed-${String(stepNo).padStart(2, '0')}.png`) }).catch(() => undefined);
+		}
+	};
+	const closeNdv = async () => {
+		const close = page.locator('[data-test-id="ndv-close-button"]');
+		if (await close.isVisible().catch(() => false)) await close.click();
+	};
+	const dropdownItems = () => page.locator('.el-select-dropdown__item:visible');
+	/** opens an options parameter of the open node panel and picks the option shown as `text` */
+	const choose = async (parameter: string, text: string) => {
+		const item = dropdownItems().filter({ has: page.getByText(text, { exact: true }) }).first();
+		for (let attempt = 1; ; attempt++) {
+			await page.locator(`[data-test-id="parameter-input-${parameter}"]`).click();
+			try {
+				await item.waitFor({ timeout: 10_000 });
+				await item.click();
+				return;
+			} catch (error) {
+				if (attempt === 3) throw error;
+				await page.locator('[data-test-id="tab-params"]').click(); // closes the dropdown, keeps the panel
+			}
+		}
+	};
+
+	const recordNode = stack.nodes.find((n) => n.name === 'crmRecord');
+	const triggerNode = stack.nodes.find((n) => n.isTrigger);
+	const syncExample = stack.workflows.find((w) => /Return All/i.test(w.name));
+	const triggerExample = stack.workflows.find((w) => /trigger/i.test(w.name));
+
+	try {
+		await step('sign in and see the example workflows', async () => {
+			await page.goto('/signin');
+			await page.locator('input[name="emailOrLdapLoginId"]').fill(stack.owner.email);
+			await page.locator('input[name="password"]').fill(stack.owner.password);
+			await page.locator('[data-test-id="form-submit-button"]').click();
+			await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
+			for (const w of stack.workflows) await page.getByText(w.name, { exact: true }).first().waitFor();
+			await shot('01-signed-in-workflows.png');
+		});
+
+		await step(`node panel: searching "CRM" lists all ${stack.nodes.length} package nodes`, async () => {
+			await page.goto('/workflow/new');
+			await page.locator('[data-test-id="canvas-plus-button"]').click();
+			await page.locator('[data-test-id="node-creator-search-bar"]').fill('CRM');
+			const missing: string[] = [];
+			for (const node of stack.nodes) {
+				// each entry carries its node type; a trigger is listed under its app name ("CRM Trigger" → "CRM")
+				const item = page.locator(`[data-test-id="item-iterator-item"][data-keyboard-nav-id^="${node.type}-"]`).first();
+				const names = [node.displayName, node.displayName.replace(/ Trigger$/, '')];
+				const found = await item.waitFor({ timeout: 15_000 }).then(
+					() => true,
+					() => false,
+				);
+				const shown = found ? (await item.locator('[data-test-id="node-creator-item-name"]').innerText()).trim() : '';
+				const text = found ? await item.innerText() : '';
+				if (!names.includes(shown) || !text.includes(node.description)) missing.push(`${node.displayName} (${node.type}; shown ${JSON.stringify(shown)})`);
+			}
+			await shot('02-node-panel-search-crm.png');
+			assert(missing.length === 0, `not in the node panel: ${missing.join(', ')}`);
+		});
+
+		await step(
+			'CRM Record: actions, resources and operations',
+			async () => {
+				const node = recordNode!;
+				await page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^CRM Record$/ }).click();
+				await page.getByText('Get many records', { exact: true }).first().waitFor();
+				// the list renders lazily: scroll to its end, collecting names on the way
+				const names = page.locator('[data-test-id="node-creator-item-name"]');
+				const shown = new Set<string>();
+				for (let stale = 0; stale < 3; ) {
+					const before = shown.size;
+					for (const t of await names.allInnerTexts()) shown.add(t.trim());
+					stale = shown.size === before ? stale + 1 : 0;
+					await names.nth((await names.count()) - 1).scrollIntoViewIfNeeded();
+					await page.waitForTimeout(300);
+				}
+				await page.locator('[data-test-id="node-creator-item-name"]').first().scrollIntoViewIfNeeded();
+				const expected = actionsOf(node);
+				const missing = expected.filter((a) => !shown.has(a));
+				await shot('03-crm-record-actions.png');
+				assert(missing.length === 0, `actions missing from the panel: ${missing.join(', ')}`);
+				log(`  ${expected.length} actions shown`);
+
+				await page.getByText('Get many records', { exact: true }).first().click();
+				await page.locator('[data-test-id="ndv"]').waitFor();
+				await page.locator('[data-test-id="parameter-input-resource"]').click();
+				await dropdownItems().first().waitFor();
+				const resources = (await dropdownItems().allInnerTexts()).map((t) => t.split('\n')[0].trim());
+				await shot('04-crm-record-resources.png');
+				const expectedResources = resourcesOf(node);
+				const missingResources = expectedResources.filter((r) => !resources.includes(r));
+				assert(missingResources.length === 0, `resources missing from the Resource list: ${missingResources.join(', ')}`);
+				await dropdownItems().filter({ hasText: /^Record/ }).first().click();
+
+				await page.locator('[data-test-id="parameter-input-operation"]').click();
+				await dropdownItems().first().waitFor();
+				const ops = (await dropdownItems().allInnerTexts()).map((t) => t.split('\n')[0].trim());
+				const missingOps = operationsOf(node, 'record').filter((o) => !ops.includes(o));
+				assert(missingOps.length === 0, `operations missing for Record: ${missingOps.join(', ')}`);
+				await dropdownItems().filter({ has: page.getByText('Get Many', { exact: true }) }).first().click();
+				log(`  ${expectedResources.length} resources, ${ops.length} record operations shown`);
+			},
+			recordNode ? undefined : 'package has no crmRecord node',
+		);
+
+		await step(
+			'connect a new CRM OAuth2 credential with the "Connect" button, then load and execute',
+			async () => {
+				if (!(await page.locator('[data-test-id="ndv"]').isVisible())) {
+					throw new Error('needs the CRM Record panel of the previous step');
+				}
+				await sandbox.call('DELETE', '/__sandbox/requests');
+				await page.locator('[data-test-id="node-credentials-select"]').click();
+				await page.locator('[data-test-id="node-credentials-select-item-new"]').click();
+				const modal = page.locator('[data-test-id="editCredential-modal"]');
+				await modal.waitFor();
+				await modal.locator('[data-test-id="credential-name"]').click();
+				await modal.locator('[data-test-id="credential-name"] input').fill('CRM sandbox (connected in the browser)');
+				await modal.locator('[data-test-id="credential-name"] input').press('Enter');
+				await modal.locator('[data-test-id="clientId"] input').fill('e2e-browser-client');
+				await modal.locator('[data-test-id="clientSecret"] input').fill('e2e-browser-secret');
+				await modal.locator('[data-test-id="accountsUrl"] input').fill(stack.sandboxUrl);
+				const popupPromise = context.waitForEvent('page', { timeout: 30_000 });
+				await modal.locator('[data-test-id="oauth-not-connected-banner"]').getByRole('button', { name: /connect/i }).first().click();
+				const popup = await popupPromise;
+				// sandbox authorize page → 302 → n8n's callback, which exchanges the code and closes the window
+				await popup.waitForEvent('close', { timeout: 30_000 });
+				// the editor closes the dialog of a new credential once connected; reopen it to see the state
+				await modal.waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => undefined);
+				if (!(await modal.isVisible())) await page.locator('[data-test-id="credential-edit-button"]').click();
+				await modal.getByText('Account connected').waitFor();
+				await shot('05-credential-connected.png');
+				const requests = (await sandbox.call<{ requests: Array<{ method: string; url: string; status: number }> }>('GET', '/__sandbox/requests')).body.requests;
+				const authorize = requests.find((r) => r.url.startsWith('/oauth/v2/auth') && r.url.includes('client_id=e2e-browser-client'));
+				const token = requests.find((r) => r.method === 'POST' && r.url.startsWith('/oauth/v2/token'));
+				assert(authorize?.status === 302, `the sandbox saw no authorize request from the browser (${JSON.stringify(requests.slice(0, 5))})`);
+				assert(token?.status === 200, 'n8n did not exchange the code at the sandbox token endpoint');
+				await modal.locator('button[aria-label="Close this dialog"]').click();
+				await modal.waitFor({ state: 'hidden' });
+				// the module list was fetched while the credential had no token yet: reopen the node to reload it
+				await closeNdv();
+				await page.locator('[data-test-id="canvas-node"][data-node-name="Get many records"]').dblclick();
+				await page.locator('[data-test-id="ndv"]').waitFor();
+
+				// the new credential works: module list from the CRM, then Execute step
+				await choose('module', 'Deals');
+				await page.locator('[data-test-id="node-execute-button"]').click();
+				const firstDeal = (await sandbox.call<{ data: Array<{ Deal_Name: string }> }>('GET', '/crm/v2.1/Deals?per_page=1')).body.data[0];
+				await page.locator('[data-test-id="output-panel"]').getByText(firstDeal.Deal_Name).first().waitFor({ timeout: 60_000 });
+				await shot('06-get-many-deals-output.png');
+				await closeNdv();
+			},
+			recordNode ? undefined : 'package has no crmRecord node',
+		);
+
+		await step(
+			`execute the example "${syncExample?.name}" from the editor and read its output`,
+			async () => {
+				const deals = await sandbox.allRecords('Deals');
+				await page.goto(`/workflow/${syncExample!.id}`);
+				await page.locator('[data-test-id="canvas-node"]').first().waitFor();
+				await page.locator('[data-test-id="execute-workflow-button"]').click();
+				await page.getByText('Workflow executed successfully').first().waitFor({ timeout: 90_000 });
+				const labels = (await page.locator('[data-test-id="edge-label"]').allInnerTexts()).map((t) => t.trim());
+				await shot('07-example-sync-deals-run.png');
+				assert(labels.includes(`${deals.length} items`), `expected "${deals.length} items" (all deals) on an edge, saw ${JSON.stringify(labels)}`);
+				await page.locator('[data-test-id="canvas-node"][data-node-name="Get all deals"]').dblclick();
+				const output = page.locator('[data-test-id="output-panel"]');
+				await output.getByText(`${deals.length} items`).first().waitFor();
+				await output.getByText(String(deals[0].Deal_Name)).first().waitFor();
+				await shot('08-example-sync-deals-output.png');
+				await closeNdv();
+			},
+			syncExample && recordNode ? undefined : 'no "Return All" example or no crmRecord node',
+		);
+
+		await step(
+			'publish the deal-stage trigger example, change a deal in the sandbox, see the execution',
+			async () => {
+				const id = triggerExample!.id;
+				await page.goto(`/workflow/${id}`);
+				await page.locator('[data-test-id="canvas-node"]').first().waitFor();
+				await page.locator('[data-test-id="workflow-open-publish-modal-button"]').click();
+				await page.locator('[data-test-id="workflow-publish-button"]').click();
+				const gotIt = page.getByRole('button', { name: 'Got it' });
+				await gotIt.waitFor({ timeout: 60_000 });
+				await shot('09-trigger-published.png');
+				await gotIt.click();
+				const deadline = Date.now() + 60_000;
+				for (;;) {
+					const wf = await api.request<{ active?: boolean }>('GET', `/rest/workflows/${id}`);
+					if (wf.data.active) break;
+					assert(Date.now() < deadline, 'the workflow did not become active after Publish');
+					await sleep(500);
+				}
+				// n8n registers the webhook (→ the trigger subscribes a watch channel) right after publishing
+				const channelDeadline = Date.now() + 60_000;
+				for (;;) {
+					const watch = await sandbox.call<{ watch?: Array<{ notify_url: string }> }>('GET', '/crm/v2.1/actions/watch');
+					if ((watch.body.watch ?? []).some((w) => w.notify_url.startsWith(`${stack.editorUrl}/webhook/`))) break;
+					assert(Date.now() < channelDeadline, `no watch channel points at n8n 60 s after publishing: ${JSON.stringify(watch.body)}`);
+					await sleep(1000);
+				}
+
+				const deal = (await sandbox.allRecords('Deals')).find(
+					(d) => d.Pipeline !== 'Enterprise' && !String(d.Stage).startsWith('Closed'),
+				);
+				assert(deal, 'no open deal outside the blueprint in the sandbox');
+				const newStage = deal.Stage === 'Negotiation/Review' ? 'Proposal/Price Quote' : 'Negotiation/Review';
+				const upd = await sandbox.call<{ data: Array<{ code: string }> }>('PUT', '/crm/v2.1/Deals', { data: [{ id: deal.id, Stage: newStage }] });
+				assert(upd.body.data?.[0]?.code === 'SUCCESS', `stage change refused by the sandbox: ${JSON.stringify(upd.body)}`);
+				log(`  moved deal "${String(deal.Deal_Name)}" from ${String(deal.Stage)} to ${newStage}`);
+
+				type Exec = { id: string; status: string; mode: string };
+				let execution: Exec | undefined;
+				const until = Date.now() + 60_000;
+				while (!execution && Date.now() < until) {
+					const list = await api.request<{ results?: Exec[] }>('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: id }))}`);
+					execution = (list.data.results ?? []).find((e) => e.status === 'success');
+					if (!execution) await sleep(1000);
+				}
+				assert(execution, 'no successful execution of the trigger workflow within 60 s of the change');
+				await page.locator('[data-test-id="radio-button-executions"]').click();
+				await page.waitForURL(/\/executions/);
+				await page.getByText(newStage).first().waitFor({ timeout: 30_000 }).catch(() => undefined);
+				await page.waitForTimeout(1500);
+				await shot('10-trigger-execution.png');
+				const detail = await api.request<{ data?: string }>('GET', `/rest/executions/${execution.id}`);
+				assert(String(detail.data?.data ?? '').includes(newStage), `the execution data does not carry the new stage "${newStage}"`);
+			},
+			triggerNode && triggerExample ? undefined : 'package has no trigger node (crmTrigger) yet, or no trigger example',
+		);
+	} finally {
+		if (keepOpen) {
+			log(`--keep-open: editor ${stack.editorUrl} (${stack.owner.email} / ${stack.owner.password}); Ctrl-C to stop`);
+			console.log(results.map((r) => `${r.status} ${r.name}${r.error ? `: ${r.error}` : ''}`).join('\n'));
+			await new Promise<void>(() => undefined); // until abort()
+		}
+		await browser.close().catch(() => undefined);
+		await stack.stop();
+	}
+
+	const passed = results.filter((r) => r.status === 'passed').length;
+	const failed = results.filter((r) => r.status === 'failed').length;
+	const skipped = results.filter((r) => r.status === 'skipped').length;
+	if (failed === 0 && !only) {
+		mkdirSync(DOCS_DIR, { recursive: true });
+		const copied: string[] = [];
+		for (const [from, to] of Object.entries(DOCS_SHOTS)) {
+			if (!existsSync(path.join(RESULTS_DIR, from))) continue;
+			copyFileSync(path.join(RESULTS_DIR, from), path.join(DOCS_DIR, to));
+			copied.push(to);
+		}
+		log(`copied ${copied.length} screenshots to docs/screenshots/: ${copied.join(', ')}`);
+	}
+	console.log('');
+	for (const r of results) console.log(`${r.status === 'passed' ? '✔' : r.status === 'failed' ? '✘' : '-'} ${r.name}${r.error ? `\n    ${r.error.replace(/\n/g, '\n    ')}` : ''}`);
+	console.log(`\ne2e finished in ${Math.round((Date.now() - started) / 1000)} s; screenshots in test-results/e2e/`);
+	console.log(`e2e: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+	return failed === 0 && passed > 0 ? 0 : 1;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error) => {
+		console.error(`[e2e] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+		console.log('e2e: 0 passed, 1 failed');
+		process.exit(1);
+	},
+);

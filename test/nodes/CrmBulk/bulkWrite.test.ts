@@ -1,0 +1,274 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+// CRM Bulk › Bulk Write through the n8n engine against the sandbox: Upload File (CSV packed into a
+// zip by the node, or a zip as is; headers feature + X-CRM-ORG from GetOrganization), Create Job
+// (from a binary or a file ID, field mappings, find_by, wait, zip or parsed result), Get Job,
+// Download Result, limits checked before sending, v2 module form, failures. (The 25 MB zip limit
+// is checked in test/heavy/bulk.heavy.ts: building a 25 MB binary item is slow.)
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { csvToObjects, toCsv } from '../../../nodes/shared/csv';
+import { createZip, readZip } from '../../../nodes/shared/zip';
+import { writeZip as deflateZip } from '../../../sandbox/zip.ts';
+import { crmFixture } from '../../harness/crm';
+import type { CrmFixture } from '../../harness/crm';
+import { errorOf, outputOf } from '../../harness/n8n';
+
+const FAST = { jobStepMs: 20, deliveryRetryDelaysMs: [0, 20, 40] };
+const POLL = { initialInterval: 0.02, maxInterval: 0.1, timeout: 1 };
+const XGID = '4876876000000000002';
+
+function fileItem(data: Buffer | string, fileName: string, mimeType = 'text/csv', json = {}): INodeExecutionData {
+	return { json, binary: { data: { data: Buffer.from(data).toString('base64'), mimeType, fileName } } };
+}
+
+function resultRows(item: INodeExecutionData, property = 'data'): { name: string; rows: Array<Record<string, string>> } {
+	const [file] = readZip(Buffer.from(item.binary![property].data, 'base64'));
+	return { name: file.name, rows: csvToObjects(file.data.toString('utf8')) };
+}
+
+describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
+	let crm: CrmFixture;
+	beforeAll(async () => (crm = await crmFixture({ sandbox: FAST })));
+	afterAll(async () => await crm.close());
+
+	const requests = () => crm.running.sandbox.requests;
+	const write = (params: Record<string, unknown>, extra = {}) =>
+		crm.node('crmBulk', { resource: 'bulkWrite', operation: 'create', module: 'Leads', polling: POLL, ...params }, extra);
+
+	test('Upload File: a CSV is packed into a zip and sent with feature + X-CRM-ORG (GetOrganization once per execution)', async () => {
+		const since = requests().length;
+		const node = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'uploadFile', binaryPropertyName: 'data', fileFormat: 'auto' });
+		const out = outputOf(
+			await crm.run(node, [fileItem('Last_Name,Email\r\nUp,up@x.example\r\n', 'people.csv'), fileItem('Last_Name\nOther\nThird\n', 'other.csv')]),
+			node.name,
+		);
+		expect(out).toHaveLength(2);
+		expect(out[0].json).toMatchObject({ code: 'FILE_UPLOAD_SUCCESS', status: 'success', fileName: 'people.zip', records: 1 });
+		expect(out[1].json.records).toBe(2);
+		const fileId = out[0].json.file_id as string;
+		expect(fileId).toMatch(/^\d{19}$/);
+		const stored = crm.running.sandbox.store.doc<any>('bulk_write_files', fileId);
+		expect(stored.name).toBe('people.csv');
+		const [entry] = readZip(Buffer.from(stored.data, 'base64'));
+		expect(entry.data.toString()).toBe('Last_Name,Email\r\nUp,up@x.example\r\n');
+		const made = requests().slice(since).map((r) => `${r.method} ${r.url} ${r.status}`);
+		expect(made.filter((r) => r.startsWith('GET /crm/v2.1/org'))).toHaveLength(1);
+		expect(made.filter((r) => r === 'POST /crm/v2.1/upload 200')).toHaveLength(2);
+	});
+
+	test('Upload File: a zip (DEFLATE, from elsewhere) goes up as is', async () => {
+		const zip = deflateZip([{ name: 'Leads.csv', data: Buffer.from(toCsv([['Last_Name'], ...Array.from({ length: 50 }, (_, i) => [`Z${i}`])])) }]);
+		const node = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'uploadFile', binaryPropertyName: 'data', fileFormat: 'auto' });
+		const out = outputOf(await crm.run(node, [fileItem(zip, 'leads.zip', 'application/zip')]), node.name);
+		expect(out[0].json).toMatchObject({ fileName: 'leads.zip', records: 50 });
+		expect(Buffer.from(crm.running.sandbox.store.doc<any>('bulk_write_files', out[0].json.file_id as string).data, 'base64').equals(zip)).toBe(true);
+	});
+
+	test('Create Job from a binary CSV with field mappings: waits and answers the result zip; records are written', async () => {
+		const csv = toCsv([
+			['Surname', 'Mail', 'Source', 'Since'],
+			['Imp-1', 'imp1@import.example', 'Web', '03/28/2024'],
+			['Imp-2', 'imp2@import.example', '', '28.03.2024'],
+			['', 'nobody@import.example', 'Web', ''],
+		]);
+		const node = write({
+			writeOperation: 'insert',
+			source: 'binary',
+			binaryPropertyName: 'data',
+			mappingMode: 'mappings',
+			fieldMappings: {
+				mapping: [
+					{ apiName: 'Last_Name', index: 0 },
+					{ apiName: 'Email', index: 1 },
+					{ apiName: 'Lead_Source', index: 2, defaultValue: 'Trade Show' },
+					{ apiName: 'Last_Contacted_Date', index: 3, format: 'MM/dd/yyyy' },
+				],
+			},
+			waitForCompletion: true,
+			output: 'binary',
+			resultBinaryPropertyName: 'result',
+		});
+		const out = outputOf(await crm.run(node, [fileItem(csv, 'import.csv')]), node.name);
+		expect(out).toHaveLength(1);
+		const job = out[0].json as any;
+		expect(job).toMatchObject({
+			operation: 'insert',
+			status: 'COMPLETED',
+			resource: [{ status: 'COMPLETED', file: { name: 'import.csv', added_count: 1, skipped_count: 2, total_count: 3 } }],
+			result: { download_url: `${crm.url}/v2/crm/${XGID}/bulk-write/${job.id}/${job.id}.zip` },
+		});
+		expect(job.resource[0].field_mappings[2]).toEqual({ api_name: 'Lead_Source', index: 2, format: null, find_by: null, default_value: { value: 'Trade Show' } });
+		expect(out[0].binary!.result).toMatchObject({ fileName: `${job.id}.zip`, mimeType: 'application/zip' });
+		const { name, rows } = resultRows(out[0], 'result');
+		expect(name).toBe('import.csv');
+		expect(rows.map((r) => [r.Surname, r.STATUS, r.ERRORS])).toEqual([
+			['Imp-1', 'ADDED', ''],
+			['Imp-2', 'SKIPPED', 'INVALID_DATA-Last_Contacted_Date'],
+			['', 'SKIPPED', 'MANDATORY_NOT_FOUND-Last_Name'],
+		]);
+		expect(crm.running.sandbox.store.getRecord('Leads', rows[0].RECORD_ID)).toMatchObject({
+			Last_Name: 'Imp-1',
+			Email: 'imp1@import.example',
+			Lead_Source: 'Web',
+			Last_Contacted_Date: '2024-03-28',
+		});
+	});
+
+	test('upsert by Email with header names, parsed result records', async () => {
+		const node = write({
+			writeOperation: 'upsert',
+			findBy: 'Email',
+			source: 'binary',
+			binaryPropertyName: 'data',
+			mappingMode: 'header',
+			output: 'records',
+		});
+		const existing = await crm.api('POST', '/crm/v2.1/Leads', { data: [{ Last_Name: 'Ups-1', Email: 'ups1@import.example' }] });
+		const existingId = existing.body.data[0].details.id;
+		const csv = 'Last_Name,Email,Company\nImp-1b,UPS1@import.example,Upserted\nImp-9,imp9@import.example,Fresh\n';
+		const out = outputOf(await crm.run(node, [fileItem(csv, 'upsert.csv')]), node.name);
+		expect(out.map((i) => [i.json.Last_Name, i.json.STATUS])).toEqual([
+			['Imp-1b', 'UPDATED'],
+			['Imp-9', 'ADDED'],
+		]);
+		expect(out[0].json.RECORD_ID).toBe(existingId);
+		expect(crm.running.sandbox.store.getRecord('Leads', existingId)).toMatchObject({ Last_Name: 'Imp-1b', Company: 'Upserted', Email: 'UPS1@import.example' });
+	});
+
+	test('Create Job from a file ID without waiting, then Get Job and Download Result', async () => {
+		const upload = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'uploadFile', binaryPropertyName: 'data', fileFormat: 'csv' });
+		const fileId = outputOf(await crm.run(upload, [fileItem('Last_Name,Company\nLater-1,Later Co\nLater-2,Later Co\n', 'later.txt', 'text/plain')]), upload.name)[0]
+			.json.file_id as string;
+		const create = write({ writeOperation: 'insert', source: 'fileId', fileId, waitForCompletion: false, options: { ignoreEmpty: true } });
+		const created = outputOf(await crm.run(create), create.name);
+		expect(created[0].json).toMatchObject({ status: 'success', code: 'SUCCESS', message: 'success', file_id: fileId });
+		const jobId = created[0].json.id as string;
+		expect(crm.running.sandbox.store.doc<any>('bulk_write_jobs', jobId).resource[0]).toMatchObject({ ignore_empty: true, file: { name: 'later.csv' } });
+
+		const get = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'get', jobId });
+		let job: any;
+		for (let i = 0; i < 100; i++) {
+			job = outputOf(await crm.run(get), get.name)[0].json;
+			if (job.status === 'COMPLETED') break;
+			await new Promise((r) => setTimeout(r, 20));
+		}
+		expect(job).toMatchObject({ id: jobId, status: 'COMPLETED', resource: [{ module: { api_name: 'Leads' }, file: { added_count: 2 } }] });
+
+		const download = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'downloadResult', jobId, output: 'records' });
+		const rows = outputOf(await crm.run(download), download.name);
+		expect(rows.map((r) => [r.json.Last_Name, r.json.STATUS])).toEqual([
+			['Later-1', 'ADDED'],
+			['Later-2', 'ADDED'],
+		]);
+		const zipped = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'downloadResult', jobId, output: 'binary', binaryPropertyName: 'file' });
+		const zip = outputOf(await crm.run(zipped), zipped.name);
+		expect(resultRows(zip[0], 'file').rows).toHaveLength(2);
+		expect(zip[0].json).toMatchObject({ id: jobId, status: 'COMPLETED' });
+	});
+
+	test('update by id: unknown ids are skipped with RESOURCE_NOT_FOUND', async () => {
+		const insert = write({ writeOperation: 'insert', source: 'binary', binaryPropertyName: 'data', output: 'records' });
+		const [id] = outputOf(await crm.run(insert, [fileItem('Last_Name\nUpd-1\n', 'a.csv')]), insert.name).map((i) => i.json.RECORD_ID as string);
+		const node = write({ writeOperation: 'update', findBy: 'id', source: 'binary', binaryPropertyName: 'data', output: 'records' });
+		const out = outputOf(await crm.run(node, [fileItem(`Id,Company\n${id},Updated Co\n4876876999999999999,Nope\n`, 'u.csv')]), node.name);
+		expect(out.map((i) => [i.json.STATUS, i.json.ERRORS])).toEqual([
+			['UPDATED', ''],
+			['SKIPPED', 'RESOURCE_NOT_FOUND-id'],
+		]);
+		expect(crm.running.sandbox.store.getRecord('Leads', id)).toMatchObject({ Company: 'Updated Co' });
+	});
+
+	test.each([
+		['a CSV over 25,000 records', () => fileItem(toCsv([['Last_Name'], ...Array.from({ length: 25_001 }, (_, i) => [`R${i}`])]), 'big.csv'), {}, /The CSV has 25,001 records; bulk write accepts at most 25,000 per file/],
+		[
+			'a zip with two files',
+			() => fileItem(createZip([{ name: 'a.csv', data: Buffer.from('A\n1\n') }, { name: 'b.csv', data: Buffer.from('A\n1\n') }]), 'two.zip', 'application/zip'),
+			{},
+			/exactly one CSV file/,
+		],
+		['a non-zip declared as zip', () => fileItem('Last_Name\nx\n', 'x.zip', 'application/zip'), { fileFormat: 'zip' }, /not a readable zip/],
+		['201 field mappings', () => fileItem('Last_Name\nx\n', 'x.csv'), { mappingMode: 'mappings', fieldMappings: { mapping: Array.from({ length: 201 }, (_, i) => ({ apiName: `F${i}`, index: i })) } }, /at most 200 mapped fields/],
+		['update without Find By', () => fileItem('Last_Name\nx\n', 'x.csv'), { writeOperation: 'update', findBy: '={{ "" }}' }, /Find By is required/],
+		['a bad callback URL', () => fileItem('Last_Name\nx\n', 'x.csv'), { options: { callbackUrl: 'not-a-url' } }, /Callback URL must be/],
+	])('validation before anything is sent: %s', async (_label, item, params, message) => {
+		const since = requests().length;
+		const node = write({ writeOperation: 'insert', source: 'binary', binaryPropertyName: 'data', fileFormat: 'auto', ...params });
+		const error = errorOf(await crm.run(node, [item()]), node.name);
+		expect(error?.message).toMatch(message);
+		expect(requests().slice(since).filter((r) => r.url.includes('/upload') || r.url.includes('/write'))).toEqual([]);
+	});
+
+	test('CRM errors of the create call surface with their code (MANDATORY_FIELDS_NOT_MAPPED)', async () => {
+		const node = write({
+			writeOperation: 'insert',
+			source: 'binary',
+			binaryPropertyName: 'data',
+			mappingMode: 'mappings',
+			fieldMappings: { mapping: [{ apiName: 'Email', index: 0 }] },
+		});
+		const error = errorOf(await crm.run(node, [fileItem('Email\na@b.example\n', 'x.csv')]), node.name);
+		expect(error?.message).toBe('MANDATORY_FIELDS_NOT_MAPPED: all mandatory fields are not mapped');
+		expect(error?.httpCode).toBe('400');
+	});
+
+	test('a job ending FAILED fails the item (error item with Continue On Fail)', async () => {
+		const sandbox = crm.running.sandbox;
+		sandbox.config.jobStepMs = 300;
+		try {
+			const known = new Set(sandbox.store.docs<any>('bulk_write_jobs').map((j) => j.id));
+			const node = write({ writeOperation: 'insert', source: 'binary', binaryPropertyName: 'data' }, { onError: 'continueRegularOutput' });
+			const run = crm.run(node, [fileItem('Last_Name\nFail-1\n', 'f.csv')]);
+			let jobId: string | undefined;
+			for (let i = 0; i < 400 && !jobId; i++) {
+				jobId = sandbox.store.docs<any>('bulk_write_jobs').find((j) => !known.has(j.id))?.id;
+				if (!jobId) await new Promise((r) => setTimeout(r, 5));
+			}
+			await crm.api('POST', `/__sandbox/bulk/write/${jobId}/fail`);
+			const out = outputOf(await run, node.name);
+			expect(out[0].json.error).toBe(`Bulk write job ${jobId} ended in status FAILED`);
+		} finally {
+			sandbox.config.jobStepMs = FAST.jobStepMs;
+		}
+	});
+
+	test('scaled-down acceptance: a 2,000-row CSV inserts 2,000 records and the result file reports them', async () => {
+		const before = crm.running.sandbox.store.countRecords('Contacts');
+		// no unique-field values: the sandbox's duplicate check scans the module per row (keeps this fast)
+		const csv = toCsv([['Last_Name', 'Department', 'Title'], ...Array.from({ length: 2000 }, (_, i) => [`Bulk ${i}`, 'Imported', `Title ${i % 10}`])]);
+		const node = write({ module: 'Contacts', writeOperation: 'insert', source: 'binary', binaryPropertyName: 'data', output: 'binary', resultBinaryPropertyName: 'data' });
+		const started = Date.now();
+		const out = outputOf(await crm.run(node, [fileItem(csv, 'contacts.csv')]), node.name);
+		expect(out[0].json).toMatchObject({ status: 'COMPLETED', resource: [{ file: { added_count: 2000, skipped_count: 0, total_count: 2000 } }] });
+		const { rows } = resultRows(out[0]);
+		expect(rows).toHaveLength(2000);
+		expect(rows.every((r) => r.STATUS === 'ADDED' && /^\d{19}$/.test(r.RECORD_ID))).toBe(true);
+		expect(crm.running.sandbox.store.countRecords('Contacts')).toBe(before + 2000);
+		expect(Date.now() - started).toBeLessThan(20_000);
+	});
+});
+
+describe('CRM Bulk › Bulk Write with a v2 credential', () => {
+	let crm: CrmFixture;
+	beforeAll(async () => (crm = await crmFixture({ variant: 'v2', sandbox: FAST })));
+	afterAll(async () => await crm.close());
+
+	test('resource[].module goes out as a String; the upload uses /crm/v2/upload', async () => {
+		const node = crm.node('crmBulk', {
+			resource: 'bulkWrite',
+			operation: 'create',
+			writeOperation: 'insert',
+			module: 'Accounts',
+			source: 'binary',
+			binaryPropertyName: 'data',
+			polling: POLL,
+			output: 'records',
+		});
+		const out = outputOf(await crm.run(node, [fileItem('Account_Name\nV2 Account\n', 'accounts.csv')]), node.name);
+		expect(out[0].json).toMatchObject({ Account_Name: 'V2 Account', STATUS: 'ADDED' });
+		const job = crm.running.sandbox.store.docs<any>('bulk_write_jobs').pop();
+		expect(job.v).toBe('v2');
+		expect(crm.running.sandbox.requests.some((r) => r.method === 'POST' && r.url === '/crm/v2/upload')).toBe(true);
+		const get = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'get', jobId: job.id });
+		expect(outputOf(await crm.run(get), get.name)[0].json).toMatchObject({ resource: [{ module: 'Accounts' }] });
+	});
+});

@@ -1,0 +1,37 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+import { crmFixture } from '../../harness/crm';
+import type { CrmFixture } from '../../harness/crm';
+import { errorOf, outputOf } from '../../harness/n8n';
+
+describe('CRM Metadata › Layout (engine → sandbox over HTTP)', () => {
+	let crm: CrmFixture;
+	beforeAll(async () => {
+		crm = await crmFixture();
+	});
+	afterAll(async () => await crm.close());
+
+	const node = (params: Record<string, unknown>, extra = {}) => crm.node('crmMetadata', { resource: 'layout', ...params } as any, extra);
+
+	test('Get Many lists the layouts of a module with sections and fields (GetLayouts)', async () => {
+		const getAll = node({ operation: 'getAll', module: 'Deals' });
+		const out = outputOf(await crm.run(getAll), getAll.name);
+		expect(out.map((i) => i.json.name)).toEqual(['Standard', 'Partner Deals']);
+		const sections = out[0].json.sections as any[];
+		expect(sections[0].display_label).toBe('Deal Information');
+		expect(sections.flatMap((s) => s.fields.map((f: any) => f.api_name))).toEqual(expect.arrayContaining(['Deal_Name', 'Stage', 'Pipeline']));
+	});
+
+	test('Get answers one layout by ID (GetLayout)', async () => {
+		const layouts = (await crm.api('GET', '/crm/v2.1/settings/layouts?module=Deals')).body.layouts;
+		const get = node({ operation: 'get', module: 'Deals', layoutId: layouts[1].id });
+		const out = outputOf(await crm.run(get), get.name);
+		expect(out).toHaveLength(1);
+		expect(out[0].json).toEqual(layouts[1]);
+	});
+
+	test('an unknown layout fails with INVALID_DATA', async () => {
+		const get = node({ operation: 'get', module: 'Deals', layoutId: '4876876000000000042' });
+		const error = errorOf(await crm.run(get), get.name);
+		expect(error?.message).toContain('INVALID_DATA');
+	});
+});

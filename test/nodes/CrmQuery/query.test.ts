@@ -1,0 +1,241 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+// CRM Query › Query › Run through the n8n engine against the sandbox's COQL evaluator.
+import { pageStatement, planStatement } from '../../../nodes/CrmQuery/resources/query/statement';
+import { createRecord } from '../../../sandbox/records.ts';
+import { crmFixture } from '../../harness/crm';
+import type { CrmFixture } from '../../harness/crm';
+import { errorOf, outputOf } from '../../harness/n8n';
+
+const PAGING_COMPANY = 'COQL Paging Co';
+const PAGING_COUNT = 1050;
+
+describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
+	let crm: CrmFixture;
+	let pagingIds: string[];
+
+	beforeAll(async () => {
+		crm = await crmFixture();
+		// 1,050 matching leads (plus a few that must not match), written in-process in one transaction
+		const sandbox = crm.running.sandbox;
+		const leads = sandbox.module('Leads')!;
+		const user = sandbox.user();
+		pagingIds = sandbox.store.transaction(() => {
+			const ids: string[] = [];
+			for (let i = 0; i < PAGING_COUNT; i++) {
+				const result = createRecord(
+					sandbox,
+					leads,
+					{ Last_Name: `Pager ${String(i).padStart(4, '0')}`, Company: PAGING_COMPANY, No_of_Employees: i },
+					{ v: 'v2.1', user, index: 0 },
+				);
+				if (!result.ok) throw new Error(JSON.stringify(result.body));
+				ids.push(result.record.id);
+			}
+			for (let i = 0; i < 5; i++) {
+				createRecord(sandbox, leads, { Last_Name: `Other ${i}`, Company: 'COQL Paging Co Ltd' }, { v: 'v2.1', user, index: 0 });
+			}
+			return ids;
+		});
+	});
+	afterAll(async () => await crm.close());
+
+	const queryNode = (selectQuery: string, extra: Record<string, unknown> = {}, nodeExtra = {}) =>
+		crm.node('crmQuery', { resource: 'query', operation: 'run', selectQuery, returnAll: true, ...extra }, nodeExtra);
+
+	const coqlCalls = () => crm.running.sandbox.requests.filter((r) => r.url.startsWith('/crm/v2.1/coql'));
+
+	test('returns one item per record with the selected columns, relations included', async () => {
+		const node = queryNode(
+			"SELECT Last_Name, Email, Account_Name.Account_Name, Owner.email FROM Contacts WHERE (Account_Name is not null and Last_Name like '%') ORDER BY Last_Name LIMIT 5",
+		);
+		const out = outputOf(await crm.run(node), node.name);
+		expect(out).toHaveLength(5);
+		const direct = await crm.api('POST', '/crm/v2.1/coql', {
+			select_query:
+				"SELECT Last_Name, Email, Account_Name.Account_Name, Owner.email FROM Contacts WHERE (Account_Name is not null and Last_Name like '%') ORDER BY Last_Name LIMIT 5",
+		});
+		expect(out.map((i) => i.json)).toEqual(direct.body.data);
+		expect(Object.keys(out[0].json).sort()).toEqual(['Account_Name.Account_Name', 'Email', 'Last_Name', 'Owner.email', 'id']);
+		expect(typeof out[0].json['Account_Name.Account_Name']).toBe('string');
+		expect(out[0].json['Owner.email']).toMatch(/@sandbox\.example$/);
+		const names = out.map((i) => String(i.json.Last_Name).toLowerCase());
+		expect([...names].sort()).toEqual(names);
+	});
+
+	test('Return All over 1,050 matching records returns exactly those records, 200 per call', async () => {
+		crm.running.sandbox.requests.splice(0);
+		const node = queryNode(`SELECT Last_Name, Company FROM Leads WHERE Company = '${PAGING_COMPANY}'`);
+		const out = outputOf(await crm.run(node), node.name);
+		expect(out).toHaveLength(PAGING_COUNT);
+		expect(out.map((i) => i.json.id)).toEqual(pagingIds);
+		expect(new Set(out.map((i) => i.json.id)).size).toBe(PAGING_COUNT);
+		expect(out.every((i) => i.json.Company === PAGING_COMPANY)).toBe(true);
+		expect(coqlCalls()).toHaveLength(Math.ceil(PAGING_COUNT / 200));
+	});
+
+	test('Return All pages an ordered query consistently', async () => {
+		const node = queryNode(`SELECT Last_Name, No_of_Employees FROM Leads WHERE Company = '${PAGING_COMPANY}' ORDER BY No_of_Employees DESC`);
+		const out = outputOf(await crm.run(node), node.name);
+		expect(out).toHaveLength(PAGING_COUNT);
+		expect(out.map((i) => i.json.No_of_Employees)).toEqual(Array.from({ length: PAGING_COUNT }, (_, i) => PAGING_COUNT - 1 - i));
+	});
+
+	test("the statement's LIMIT caps the read (also beyond 200), with its offset; the Limit parameter caps without Return All", async () => {
+		crm.running.sandbox.requests.splice(0);
+		const capped = queryNode(`SELECT Last_Name FROM Leads WHERE Company = '${PAGING_COMPANY}' LIMIT 450`);
+		const cappedOut = outputOf(await crm.run(capped), capped.name);
+		expect(cappedOut.map((i) => i.json.id)).toEqual(pagingIds.slice(0, 450));
+		expect(coqlCalls()).toHaveLength(3);
+
+		const offset = queryNode(`SELECT Last_Name FROM Leads WHERE Company = '${PAGING_COMPANY}' LIMIT 10, 300`);
+		expect(outputOf(await crm.run(offset), offset.name).map((i) => i.json.id)).toEqual(pagingIds.slice(10, 310));
+
+		const offsetKeyword = queryNode(`SELECT Last_Name FROM Leads WHERE Company = '${PAGING_COMPANY}' limit 3 offset 1040;`);
+		expect(outputOf(await crm.run(offsetKeyword), offsetKeyword.name).map((i) => i.json.id)).toEqual(pagingIds.slice(1040, 1043));
+
+		const limited = queryNode(`SELECT Last_Name FROM Leads WHERE Company = '${PAGING_COMPANY}'`, { returnAll: false, limit: 7 });
+		expect(outputOf(await crm.run(limited), limited.name).map((i) => i.json.id)).toEqual(pagingIds.slice(0, 7));
+
+		const tail = queryNode(`SELECT Last_Name FROM Leads WHERE Company = '${PAGING_COMPANY}' LIMIT 1045, 200`);
+		expect(outputOf(await crm.run(tail), tail.name).map((i) => i.json.id)).toEqual(pagingIds.slice(1045));
+	});
+
+	test('a query with no rows gives no items', async () => {
+		const node = queryNode("SELECT Last_Name FROM Leads WHERE Company = 'No Such Company Anywhere'");
+		expect(outputOf(await crm.run(node), node.name)).toEqual([]);
+	});
+
+	test('a malformed query reports the error position in the statement', async () => {
+		const node = queryNode('SELECT Last_Name, Email\nform Leads WHERE Last_Name is not null');
+		const error = errorOf(await crm.run(node), node.name);
+		expect(error?.message).toBe('SYNTAX_ERROR: error while parsing the query near "form" at line 2, column 1 (FROM clause)');
+		expect(error?.description).toBe('form Leads WHERE Last_Name is not null\n^');
+		expect(error?.context?.crm).toEqual({
+			code: 'SYNTAX_ERROR',
+			message: 'error while parsing the query',
+			details: { near: 'form', line: 2, column: 1, clause: 'from' },
+		});
+
+		const brackets = queryNode("SELECT Last_Name FROM Leads WHERE Last_Name = 'a' and Email = 'b' or Company = 'c'");
+		const bracketError = errorOf(await crm.run(brackets), brackets.name);
+		expect(bracketError?.message).toContain('near "or" at line 1, column 67 (WHERE clause)');
+		expect(bracketError?.message).toContain('brackets are mandatory');
+
+		// the node appends its LIMIT: an error there is reported as the end of the user's statement
+		const noWhere = queryNode('SELECT Last_Name FROM Leads');
+		const noWhereError = errorOf(await crm.run(noWhere), noWhere.name);
+		expect(noWhereError?.message).toBe('SYNTAX_ERROR: missing clause at the end of the statement (WHERE clause)');
+		expect(noWhereError?.description).toBe('The statement ended too early: its WHERE clause is missing or incomplete (WHERE is required).');
+
+		const unclosed = queryNode("SELECT Last_Name FROM Leads WHERE (Last_Name = 'x' ORDER BY Last_Name");
+		const unclosedError = errorOf(await crm.run(unclosed), unclosed.name);
+		expect(unclosedError?.message).toBe('SYNTAX_ERROR: error while parsing the query near "ORDER" at line 1, column 52 (WHERE clause)');
+		expect(unclosedError?.description).toBe(`SELECT Last_Name FROM Leads WHERE (Last_Name = 'x' ORDER BY Last_Name\n${' '.repeat(51)}^`);
+
+		const truncated = queryNode("SELECT Last_Name FROM Leads WHERE Last_Name = 'x' ORDER BY");
+		const truncatedError = errorOf(await crm.run(truncated), truncated.name);
+		expect(truncatedError?.message).toBe('SYNTAX_ERROR: error while parsing the query at the end of the statement (ORDER BY clause)');
+		expect(truncatedError?.description).toBe('The statement ended too early, in its ORDER BY clause.');
+	});
+
+	test('limit, column and module errors are shown clearly', async () => {
+		const joins = queryNode(
+			"SELECT Subject, What_Id.Account_Name, Who_Id.Last_Name, Owner.email FROM Tasks WHERE Subject is not null",
+		);
+		expect(errorOf(await crm.run(joins), joins.name)?.message).toBe(
+			"LIMIT_EXCEEDED: the query exceeds the CRM's limit of 2 relations (lookup joins) per query",
+		);
+
+		const textarea = queryNode("SELECT Last_Name FROM Leads WHERE Description = 'x'");
+		const textareaError = errorOf(await crm.run(textarea), textarea.name);
+		expect(textareaError?.message).toBe('INVALID_QUERY: invalid query formed (column "Description")');
+		expect(textareaError?.description).toContain('multi-line fields are not allowed in the where clause');
+
+		const inList = Array.from({ length: 51 }, (_, i) => `'v${i}'`).join(', ');
+		const tooManyIn = queryNode(`SELECT Last_Name FROM Leads WHERE Last_Name in (${inList})`);
+		expect(errorOf(await crm.run(tooManyIn), tooManyIn.name)?.message).toBe(
+			"LIMIT_EXCEEDED: the query exceeds the CRM's limit of 50 values in one IN list",
+		);
+
+		const module = queryNode("SELECT Name FROM Widgets WHERE Name = 'x'");
+		expect(errorOf(await crm.run(module), module.name)?.message).toBe('INVALID_MODULE: the module "Widgets" does not exist');
+
+		// more than 50 SELECT columns is refused before anything is sent
+		crm.running.sandbox.requests.splice(0);
+		const columns = Array.from({ length: 51 }, () => 'Last_Name').join(', ');
+		const wide = queryNode(`SELECT ${columns} FROM Leads WHERE Last_Name is not null`);
+		const wideError = errorOf(await crm.run(wide), wide.name);
+		expect(wideError?.message).toBe('The parameter "Query" selects 51 columns; the CRM allows at most 50');
+		const zero = queryNode("SELECT Last_Name FROM Leads WHERE Last_Name is not null LIMIT 5, 0");
+		expect(errorOf(await crm.run(zero), zero.name)?.message).toBe('The LIMIT in the parameter "Query" must be at least 1');
+		expect(coqlCalls()).toHaveLength(0);
+	});
+
+	test('each input item runs its own query; with continueOnFail a bad query fails only its item', async () => {
+		const node = queryNode(
+			'={{ $json.q }}',
+			{ returnAll: false, limit: 2 },
+			{ onError: 'continueRegularOutput' },
+		);
+		const out = outputOf(
+			await crm.run(node, [
+				{ json: { q: "SELECT Account_Name FROM Accounts WHERE Account_Name like 'A%'" } },
+				{ json: { q: 'SELECT Account_Name FROM Accounts WHERE' } },
+				{ json: { q: `SELECT Last_Name FROM Leads WHERE Company = '${PAGING_COMPANY}'` } },
+			]),
+			node.name,
+		);
+		expect(out).toHaveLength(5);
+		expect(out.slice(0, 2).every((i) => String(i.json.Account_Name).startsWith('A'))).toBe(true);
+		expect(out[2].json.error).toContain('SYNTAX_ERROR');
+		expect(out.slice(3).map((i) => i.json.id)).toEqual(pagingIds.slice(0, 2));
+		expect(out.slice(3).map((i) => i.pairedItem)).toEqual([{ item: 2 }, { item: 2 }]);
+	});
+});
+
+describe('CRM Query under a v2 credential', () => {
+	let crm: CrmFixture;
+	beforeAll(async () => {
+		crm = await crmFixture({ variant: 'v2' });
+	});
+	afterAll(async () => await crm.close());
+
+	test('Query exists in v2 and pages the same way', async () => {
+		const node = crm.node('crmQuery', {
+			resource: 'query',
+			operation: 'run',
+			selectQuery: 'SELECT Deal_Name, Amount FROM Deals WHERE Amount > 0 ORDER BY Amount DESC',
+			returnAll: true,
+		});
+		const out = outputOf(await crm.run(node), node.name);
+		const count = (await crm.api('POST', '/crm/v2/coql', { select_query: 'SELECT Deal_Name FROM Deals WHERE Amount > 0 LIMIT 200' })).body.info
+			.count;
+		expect(out).toHaveLength(count);
+		expect(crm.running.sandbox.requests.some((r) => r.url === '/crm/v2/coql')).toBe(true);
+		const amounts = out.map((i) => i.json.Amount as number);
+		expect([...amounts].sort((a, b) => b - a)).toEqual(amounts);
+	});
+});
+
+describe('CRM Query statement paging plan (node side)', () => {
+	test('reads a trailing LIMIT in its three forms, outside string literals', () => {
+		expect(planStatement("SELECT a FROM L WHERE b = 'x' LIMIT 20")).toEqual({ base: "SELECT a FROM L WHERE b = 'x'", offset: 0, count: 20, opaque: false, columns: 1 });
+		expect(planStatement("SELECT a, b FROM L WHERE b = 'x' limit 5, 20 ;")).toMatchObject({ offset: 5, count: 20, columns: 2 });
+		expect(planStatement("SELECT a FROM L WHERE b = 'x'\nLIMIT 20 OFFSET 40")).toMatchObject({ offset: 40, count: 20 });
+		// no LIMIT: the literal 'LIMIT 5' and a column named Credit_Limit are not clauses
+		expect(planStatement("SELECT Credit_Limit FROM L WHERE b = 'LIMIT 5';")).toEqual({
+			base: "SELECT Credit_Limit FROM L WHERE b = 'LIMIT 5'",
+			offset: 0,
+			opaque: false,
+			columns: 1,
+		});
+		// a LIMIT the node cannot read is left for the service to judge
+		expect(planStatement("SELECT a FROM L WHERE b = 'x' LIMIT 5 ORDER BY a")).toMatchObject({ opaque: true });
+		expect(pageStatement(planStatement("SELECT a FROM L WHERE b = 'x' LIMIT 5, 300"), 205, 100)).toBe("SELECT a FROM L WHERE b = 'x' LIMIT 205, 100");
+	});
+
+	test('counts SELECT columns at the top level only', () => {
+		expect(planStatement("SELECT a, b.c, d FROM L WHERE e in ('1', '2')").columns).toBe(3);
+		expect(planStatement('garbage').columns).toBeUndefined();
+	});
+});

@@ -1,0 +1,353 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+// CRM Trigger in n8n's engine against the sandbox: lifecycle (checkExists / create / delete) through
+// HookContext, real deliveries from the sandbox to a local receiver that hands each POST to
+// webhook() (WebhookContext) and runs one workflow execution per accepted delivery.
+import { TriggerContext } from 'n8n-core';
+import type { INode, INodeExecutionData, IRun, IWebhookResponseData } from 'n8n-workflow';
+
+import type { CrmTrigger } from '../../../nodes/CrmTrigger/CrmTrigger.node';
+import { crmFixture } from '../../harness/crm';
+import type { CrmFixture } from '../../harness/crm';
+import { outputOf, triggerHarness } from '../../harness/n8n';
+import { startReceiver } from '../../harness/receiver';
+import type { Receiver } from '../../harness/receiver';
+
+let crm: CrmFixture;
+let receiver: Receiver;
+let trigger: CrmTrigger;
+let hookCounter = 0;
+
+beforeAll(async () => {
+	crm = await crmFixture({ sandbox: { demo: false, deliveryRetryDelaysMs: [0, 50, 100], deliveryTimeoutMs: 5000 } });
+	receiver = await startReceiver();
+	trigger = crm.nodeTypes['n8n-nodes-crm-service.crmTrigger'] as unknown as CrmTrigger;
+});
+
+afterAll(async () => {
+	await crm.close();
+	await receiver.close();
+});
+
+/** A trigger node wired to the receiver: the channel's notify_url is `<receiver>/webhook/<webhookId>/webhook`. */
+function activeTrigger(parameters: INode['parameters'], mode: 'trigger' | 'manual' = 'trigger') {
+	hookCounter++;
+	const node = crm.node('crmTrigger', parameters, {
+		name: 'CRM Trigger',
+		webhookId: `0a1b2c3d-0000-4000-8000-${String(hookCounter).padStart(12, '0')}`,
+	});
+	const t = triggerHarness({ nodeTypes: crm.nodeTypes, credentialsHelper: crm.helper }, node);
+	const ad = t.additionalData as unknown as Record<string, string>;
+	// n8n's test webhooks (isTest) use webhookTestBaseUrl; the harness's webhook data is not a test one,
+	// so a manual-mode trigger gets the test base URL as its base URL
+	ad.webhookBaseUrl = `${receiver.url}/${mode === 'manual' ? 'webhook-test' : 'webhook'}`;
+	const hooks = trigger.webhookMethods.default;
+	const executions: IRun[] = [];
+	const webhookResults: IWebhookResponseData[] = [];
+	/** what n8n does with a POST to the webhook URL: webhook(), then one execution with its items */
+	const deliver = async (body: unknown): Promise<{ status: number; result: IWebhookResponseData }> => {
+		const { ctx, sent } = t.webhookContext({ body, headers: { 'content-type': 'application/json' } });
+		const result = await trigger.webhook.call(ctx);
+		webhookResults.push(result);
+		if (result.noWebhookResponse) return { status: sent.status ?? 200, result };
+		if (result.workflowData) executions.push(await crm.run([node], result.workflowData[0]));
+		return { status: 200, result };
+	};
+	return {
+		node,
+		t,
+		executions,
+		webhookResults,
+		deliver,
+		url: () => `${receiver.url}/${mode === 'manual' ? 'webhook-test' : 'webhook'}/${node.webhookId}/webhook`,
+		state: () => t.staticData() as Record<string, any>,
+		checkExists: async () => await hooks.checkExists.call(t.hookContext(mode)),
+		create: async () => await hooks.create.call(t.hookContext(mode)),
+		delete: async () => await hooks.delete.call(t.hookContext(mode)),
+		/** activation as n8n does it: checkExists, then create when it answered false */
+		activate: async () => {
+			if (!(await hooks.checkExists.call(t.hookContext(mode)))) await hooks.create.call(t.hookContext(mode));
+		},
+		/** items of every execution so far */
+		emitted: (): INodeExecutionData[][] => executions.map((run) => outputOf(run, node.name)),
+	};
+}
+
+type Active = ReturnType<typeof activeTrigger>;
+
+/** The receiver passes each delivery to the trigger whose webhook URL it was sent to. */
+function route(...triggers: Active[]) {
+	receiver.respond = async (req) => {
+		const target = triggers.find((x) => req.path === new URL(x.url()).pathname);
+		if (!target) return 404;
+		return (await target.deliver(req.body)).status;
+	};
+}
+
+async function watchRows(query = ''): Promise<any[]> {
+	const res = await crm.api('GET', `/crm/v2.1/actions/watch${query}`);
+	if (res.status === 204) return [];
+	expect(res.status).toBe(200);
+	return res.body.watch;
+}
+
+async function createLeads(...names: string[]): Promise<string[]> {
+	const res = await crm.api('POST', '/crm/v2.1/Leads', { data: names.map((n) => ({ Last_Name: n, Company: `${n} Co` })) });
+	expect(res.status).toBe(201);
+	return res.body.data.map((d: any) => d.details.id);
+}
+
+async function until<T>(probe: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (ok(value)) return value;
+		if (Date.now() > deadline) throw new Error(`condition not met after ${timeoutMs} ms: ${JSON.stringify(value)}`);
+		await new Promise((r) => setTimeout(r, 20));
+	}
+}
+
+afterEach(async () => {
+	receiver.respond = () => 200;
+	receiver.received.length = 0;
+	// no test leaves a channel behind
+	const rows = await watchRows();
+	if (rows.length > 0) await crm.api('DELETE', `/crm/v2.1/actions/watch?channel_ids=${[...new Set(rows.map((r) => r.channel_id))].join(',')}`);
+});
+
+describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → receiver → webhook())', () => {
+	test('activate → create a record → exactly that record is emitted (IDs only) → deactivate → the channel is gone', async () => {
+		const x = activeTrigger({ modules: ['Leads'], events: ['create'], output: 'ids' });
+		route(x);
+		expect(await x.checkExists()).toBe(false);
+		expect(await x.create()).toBe(true);
+
+		// random channel id and token, the webhook URL, the longest allowed expiry, all in static data
+		const state = x.state();
+		expect(state.channelId).toMatch(/^[1-9]\d{17}$/);
+		expect(state.token).toMatch(/^[0-9a-f]{48}$/);
+		expect(state.notifyUrl).toBe(x.url());
+		expect(state.expiresAt).toBeGreaterThan(Date.now() + 86_400_000 - 120_000);
+		const [row] = await watchRows(`?channel_id=${state.channelId}`);
+		expect(row).toMatchObject({ events: ['Leads.create'], notify_url: x.url(), token: state.token, return_affected_field_values: false });
+
+		const [id] = await createLeads('Trigger');
+		await until(() => x.executions.length, (n) => n === 1);
+		const [items] = x.emitted();
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toEqual({ module: 'Leads', operation: 'create', id, server_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) });
+		expect(Math.abs(Date.parse(items[0].json.server_time as string) - Date.now())).toBeLessThan(10_000);
+
+		// an edit is not watched: no delivery, no execution
+		await crm.api('PUT', `/crm/v2.1/Leads/${id}`, { data: [{ Company: 'Edited' }] });
+		await new Promise((r) => setTimeout(r, 150));
+		expect(x.executions).toHaveLength(1);
+
+		const { channelId } = state;
+		expect(await x.delete()).toBe(true);
+		expect(await watchRows(`?channel_id=${channelId}`)).toEqual([]);
+		expect(await watchRows()).toEqual([]);
+		expect(x.state()).toEqual({});
+	});
+
+	test('full records: one execution per delivery, one item per record, affected fields and values; deletes keep id, module, operation', async () => {
+		const x = activeTrigger({ modules: ['Leads', 'Contacts'], events: ['all'], output: 'records', options: { includeAffected: true } });
+		route(x);
+		await x.activate();
+		const [row] = await watchRows(`?channel_id=${x.state().channelId}`);
+		expect(row.return_affected_field_values).toBe(true);
+		expect((await watchRows(`?channel_id=${x.state().channelId}`)).map((r) => r.events)).toEqual([['Leads.all'], ['Contacts.all']]);
+
+		const ids = await createLeads('Full One', 'Full Two');
+		await until(() => x.executions.length, (n) => n === 1);
+		const created = x.emitted()[0];
+		expect(created.map((i) => i.json.id)).toEqual(ids);
+		expect(created[0].json).toMatchObject({
+			module: 'Leads',
+			operation: 'create',
+			id: ids[0],
+			affected_fields: [],
+			affected_values: expect.objectContaining({ Last_Name: 'Full One' }),
+			record: expect.objectContaining({ id: ids[0], Last_Name: 'Full One', Company: 'Full One Co' }),
+		});
+
+		await crm.api('PUT', '/crm/v2.1/Leads', { data: [{ id: ids[1], Company: 'Renamed Co' }] });
+		await until(() => x.executions.length, (n) => n === 2);
+		const [edited] = x.emitted()[1];
+		expect(edited.json).toMatchObject({
+			operation: 'edit',
+			id: ids[1],
+			affected_fields: ['Company'],
+			affected_values: { Company: 'Renamed Co' },
+			record: expect.objectContaining({ Company: 'Renamed Co', Last_Name: 'Full Two' }),
+		});
+
+		const contact = await crm.api('POST', '/crm/v2.1/Contacts', { data: [{ Last_Name: 'Watched Contact' }] });
+		await until(() => x.executions.length, (n) => n === 3);
+		expect(x.emitted()[2][0].json).toMatchObject({ module: 'Contacts', id: contact.body.data[0].details.id, record: expect.objectContaining({ Last_Name: 'Watched Contact' }) });
+
+		await crm.api('DELETE', `/crm/v2.1/Leads?ids=${ids.join(',')}`);
+		await until(() => x.executions.length, (n) => n === 4);
+		const deleted = x.emitted()[3];
+		expect(deleted.map((i) => i.json)).toEqual(
+			ids.map((id) => ({ module: 'Leads', operation: 'delete', id, server_time: expect.any(String), affected_fields: [] })),
+		);
+		await x.delete();
+	});
+
+	test('full records are fetched with at most 100 ids per GetRecords request', async () => {
+		const x = activeTrigger({ modules: ['Leads'], events: ['edit'], output: 'records' });
+		await x.activate();
+		const names = Array.from({ length: 150 }, (_, i) => `Bulk ${i}`);
+		const ids = [...(await createLeads(...names.slice(0, 100))), ...(await createLeads(...names.slice(100)))];
+		crm.running.sandbox.requests.length = 0;
+		const state = x.state();
+		// one genuine delivery listing 150 ids (as a mass update produces)
+		const { result } = await x.deliver({
+			server_time: Date.now(),
+			query_params: {},
+			module: 'Leads',
+			resource_uri: `${crm.url}/crm/v2.1/Leads`,
+			ids,
+			affected_fields: ids.map((id) => ({ [id]: ['Company'] })),
+			operation: 'update',
+			channel_id: state.channelId,
+			token: state.token,
+		});
+		const items = result.workflowData![0];
+		expect(items).toHaveLength(150);
+		expect(items.every((i, n) => i.json.id === ids[n] && (i.json.record as any)?.Last_Name === names[n])).toBe(true);
+		const gets = crm.running.sandbox.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?'));
+		const sizes = gets.map((r) => new URL(r.url, crm.url).searchParams.get('ids')!.split(',').length);
+		expect(sizes).toEqual([100, 50]);
+		await x.delete();
+	});
+
+	test('a forged delivery (wrong token or channel) is answered 401 and starts no execution', async () => {
+		const x = activeTrigger({ modules: ['Leads'], events: ['create'] });
+		route(x);
+		await x.activate();
+		const { channelId, token } = x.state();
+		const body = { server_time: Date.now(), module: 'Leads', ids: ['4876876000000611001'], operation: 'insert', affected_fields: [], query_params: {} };
+
+		// through the network, exactly as a forger would send it
+		const forged = await fetch(x.url(), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...body, channel_id: channelId, token: 'f'.repeat(48) }) });
+		expect(forged.status).toBe(401);
+		expect((await x.deliver({ ...body, channel_id: '123456789', token })).status).toBe(401);
+		expect((await x.deliver({ ...body, channel_id: channelId })).status).toBe(401);
+		expect((await x.deliver({ ...body, channel_id: channelId, token: `${token}x` })).status).toBe(401);
+		expect(x.executions).toHaveLength(0);
+		expect(x.webhookResults.every((r) => r.noWebhookResponse === true && r.workflowData === undefined)).toBe(true);
+
+		// the genuine one passes
+		expect((await x.deliver({ ...body, channel_id: channelId, token })).status).toBe(200);
+		expect(x.executions).toHaveLength(1);
+		await x.delete();
+	});
+
+	test('checkExists renews a live channel and re-subscribes when the channel changed, vanished or the parameters changed', async () => {
+		const x = activeTrigger({ modules: ['Deals'], events: ['create', 'edit'] });
+		await x.activate();
+		const first = x.state().channelId;
+		crm.running.sandbox.requests.length = 0;
+		expect(await x.checkExists()).toBe(true);
+		expect(crm.running.sandbox.requests.some((r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch')).toBe(true);
+		expect(x.state().channelId).toBe(first);
+
+		// someone removed an event remotely: the channel no longer matches → disabled and re-created
+		await crm.api('PATCH', '/crm/v2.1/actions/watch', { watch: [{ channel_id: first, events: ['Deals.edit'], _delete_events: true }] });
+		expect(await x.checkExists()).toBe(false);
+		expect(await watchRows()).toEqual([]);
+		await x.create();
+		const second = x.state().channelId;
+		expect(second).not.toBe(first);
+
+		// the channel vanished (expired, deleted remotely)
+		await crm.api('DELETE', `/crm/v2.1/actions/watch?channel_ids=${second}`);
+		expect(await x.checkExists()).toBe(false);
+		await x.create();
+
+		// the user changed the events: re-activation replaces the channel
+		x.node.parameters.events = ['delete'];
+		expect(await x.checkExists()).toBe(false);
+		await x.create();
+		const rows = await watchRows();
+		expect(rows.map((r) => r.events)).toEqual([['Deals.delete']]);
+		await x.delete();
+		expect(await watchRows()).toEqual([]);
+	});
+
+	test('no orphan subscriptions after activate/deactivate cycles, lost static data and test mode', async () => {
+		const prod = activeTrigger({ modules: ['Leads'], events: ['all'] });
+		route(prod);
+		for (let i = 0; i < 3; i++) {
+			await prod.activate();
+			expect(await watchRows()).toHaveLength(1);
+			await prod.delete();
+			expect(await watchRows()).toEqual([]);
+		}
+
+		// static data lost after create(): the next activation removes the channel left at this URL
+		await prod.activate();
+		for (const key of Object.keys(prod.state())) delete prod.state()[key];
+		expect(await prod.checkExists()).toBe(false);
+		expect(await watchRows()).toEqual([]);
+		await prod.create();
+
+		// "Listen for test event": its own channel on the test URL with empty static data, deleted after use
+		const test = activeTrigger({ modules: ['Leads'], events: ['all'] }, 'manual');
+		route(prod, test);
+		await test.activate();
+		const rows = await watchRows();
+		expect(rows.map((r) => r.notify_url).sort()).toEqual([prod.url(), test.url()].sort());
+		expect(test.url()).toContain('/webhook-test/');
+		const [id] = await createLeads('Both see it');
+		await until(() => prod.executions.length + test.executions.length, (n) => n === 2);
+		expect(test.emitted()[0][0].json).toMatchObject({ id, operation: 'create' });
+		await test.delete();
+		expect((await watchRows()).map((r) => r.notify_url)).toEqual([prod.url()]);
+		await prod.delete();
+		expect(await watchRows()).toEqual([]);
+	});
+
+	test('execute() passes a delivery through in manual runs (test mode, "Execute step")', async () => {
+		const x = activeTrigger({ modules: ['Leads'], events: ['create'] });
+		const items = [{ json: { module: 'Leads', operation: 'create', id: '1' } }, { json: { module: 'Leads', operation: 'create', id: '2' } }];
+		expect(outputOf(await crm.run([x.node], items), x.node.name).map((i) => i.json)).toEqual(items.map((i) => i.json));
+	});
+
+	test('renewal mechanics: a due channel is renewed by a delivery; a lost channel is re-created under the same id and token', async () => {
+		const x = activeTrigger({ modules: ['Leads'], events: ['create'] });
+		route(x);
+		await x.activate();
+		const state = x.state();
+		const { channelId, token } = state;
+
+		// pretend two thirds of the lifetime passed: the next delivery renews first
+		state.expiresAt = Date.now() + 60_000;
+		await createLeads('Renew on delivery');
+		await until(() => x.executions.length, (n) => n === 1);
+		expect(state.expiresAt).toBeGreaterThan(Date.now() + 86_000_000);
+
+		// trigger(): the renewal tick, with n8n's scheduling helper captured
+		let tick: (() => void) | undefined;
+		const ctx = new TriggerContext(x.t.workflow, x.node, x.t.additionalData, 'trigger', 'activate', undefined, undefined, undefined, {
+			registerCron: (_cron: unknown, onTick: () => void) => {
+				tick = onTick;
+			},
+		} as any);
+		const response = await trigger.trigger.call(ctx);
+		expect(tick).toBeDefined();
+		await crm.api('DELETE', `/crm/v2.1/actions/watch?channel_ids=${channelId}`);
+		state.expiresAt = Date.now() + 1000;
+		tick!();
+		const rows = await until(() => watchRows(), (r) => r.length === 1);
+		expect(rows[0]).toMatchObject({ channel_id: channelId, token, notify_url: x.url() });
+		expect(state.channelId).toBe(channelId);
+		await response.closeFunction!();
+
+		// without n8n's scheduling helper trigger() registers nothing and activation still works
+		const bare = new TriggerContext(x.t.workflow, x.node, x.t.additionalData, 'trigger', 'activate', undefined, undefined, undefined, {} as any);
+		expect(await trigger.trigger.call(bare)).toEqual({});
+		await x.delete();
+	});
+});

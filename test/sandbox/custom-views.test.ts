@@ -1,0 +1,149 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+// Contract tests of the sandbox custom views (wire-contract §5.7, §3.6, §3.12) over HTTP.
+import { customViewMatches, findCustomView } from '../../sandbox/groups/custom-views.ts';
+import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
+import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+
+let sb: RunningSandbox;
+let url: string;
+let token: string;
+const ID = /^\d{19}$/;
+const MARIA = '4876876000000225021';
+const JAMES = '4876876000000225029';
+
+beforeAll(async () => {
+	sb = await startTestSandbox();
+	url = sb.url;
+	token = (await grantToken(url, { scope: 'CRM.settings.ALL,CRM.modules.ALL' })).access_token;
+});
+
+afterAll(async () => await sb.close());
+
+const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${url}${path}`, token, { ...init, method });
+
+async function tokenFor(userId: string): Promise<string> {
+	const res = await api(`${url}/__sandbox/tokens`, undefined, { method: 'POST', body: { scope: 'CRM.settings.ALL', user_id: userId } });
+	expect(res.status).toBe(201);
+	return res.body.access_token;
+}
+
+describe('GetCustomViews', () => {
+	it('lists the views of a module, default first, with the custom-view info', async () => {
+		const res = await call('GET', '/crm/v2.1/settings/custom_views', { query: { module: 'Deals' } });
+		expect(res.status).toBe(200);
+		const views = res.body.custom_views;
+		expect(views.map((v: any) => v.name)).toEqual([
+			'All Deals',
+			'My Deals',
+			'Open Deals',
+			'Closing This Quarter',
+			'Enterprise Pipeline',
+			'Won Deals',
+			"Maria's Big Deals",
+		]);
+		expect(views[0]).toMatchObject({ default: true, system_defined: true, system_name: 'ALLVIEWS', category: 'public_views', module: { api_name: 'Deals' } });
+		expect(views[6]).toMatchObject({ category: 'other_users_views', access_type: 'only_to_me', created_by: { id: MARIA, name: 'Maria Lopez' } });
+		for (const v of views) expect(v.id).toMatch(ID);
+		// lists are summaries; criteria come with GetCustomView
+		expect(views[2]).not.toHaveProperty('criteria');
+		expect(res.body.info).toEqual({
+			per_page: 200,
+			count: 7,
+			page: 1,
+			more_records: false,
+			default: views[0].id,
+			translation: { public_views: 'Public Views', other_users_views: "Other Users' Views", shared_with_me: 'Shared With Me', created_by_me: 'Created By Me' },
+		});
+	});
+
+	it('pages with page and per_page', async () => {
+		const all = (await call('GET', '/crm/v2.1/settings/custom_views', { query: { module: 'Deals' } })).body.custom_views.map((v: any) => v.id);
+		const seen: string[] = [];
+		for (let page = 1; page <= 3; page++) {
+			const res = await call('GET', '/crm/v2/settings/custom_views', { query: { module: 'Deals', page, per_page: 3 } });
+			expect(res.status).toBe(200);
+			expect(res.body.info).toMatchObject({ page, per_page: 3, more_records: page < 3, default: all[0] });
+			seen.push(...res.body.custom_views.map((v: any) => v.id));
+		}
+		expect(seen).toEqual(all);
+		expect((await call('GET', '/crm/v2.1/settings/custom_views', { query: { module: 'Deals', page: 4, per_page: 3 } })).status).toBe(204);
+		const bad = await call('GET', '/crm/v2.1/settings/custom_views', { query: { module: 'Deals', per_page: 201 } });
+		expect(bad.status).toBe(400);
+		expect(bad.body).toMatchObject({ code: 'INVALID_DATA', details: { param_name: 'per_page' } });
+	});
+
+	it('categories follow the caller: private views are hidden from other non-admins', async () => {
+		const james = await tokenFor(JAMES);
+		const asJames = await api(`${url}/crm/v2.1/settings/custom_views`, james, { query: { module: 'Deals' } });
+		expect(asJames.body.custom_views.map((v: any) => v.name)).not.toContain("Maria's Big Deals");
+		const maria = await tokenFor(MARIA);
+		const asMaria = await api(`${url}/crm/v2.1/settings/custom_views`, maria, { query: { module: 'Deals' } });
+		expect(asMaria.body.custom_views.find((v: any) => v.name === "Maria's Big Deals").category).toBe('created_by_me');
+		const accounts = await call('GET', '/crm/v2.1/settings/custom_views', { query: { module: 'Accounts' } });
+		expect(accounts.body.custom_views.find((v: any) => v.name === 'Key Accounts')).toMatchObject({ category: 'shared_with_me', access_type: 'shared', shared_type: 'users' });
+		const keyAccountsForJames = (await api(`${url}/crm/v2.1/settings/custom_views`, james, { query: { module: 'Accounts' } })).body.custom_views;
+		expect(keyAccountsForJames.find((v: any) => v.name === 'Key Accounts').category).toBe('created_by_me');
+	});
+
+	it('every module has its All and My views; module is required', async () => {
+		for (const module of ['Leads', 'Contacts', 'Projects', 'Notes']) {
+			const res = await call('GET', '/crm/v2.1/settings/custom_views', { query: { module } });
+			expect(res.status).toBe(200);
+			expect(res.body.custom_views.slice(0, 2).map((v: any) => v.system_name)).toEqual(['ALLVIEWS', 'MYVIEWS']);
+		}
+		expect((await call('GET', '/crm/v2.1/settings/custom_views')).body.code).toBe('REQUIRED_PARAM_MISSING');
+		expect((await call('GET', '/crm/v2.1/settings/custom_views', { query: { module: 'Nope' } })).body.code).toBe('INVALID_MODULE');
+	});
+});
+
+describe('GetCustomView', () => {
+	it('answers the view with its JSON criteria (field as {api_name, id}) and columns', async () => {
+		const views = (await call('GET', '/crm/v2.1/settings/custom_views', { query: { module: 'Leads' } })).body.custom_views;
+		const web = views.find((v: any) => v.name === 'Web Leads');
+		const res = await call('GET', `/crm/v2.1/settings/custom_views/${web.id}`, { query: { module: 'Leads' } });
+		expect(res.status).toBe(200);
+		const view = res.body.custom_views[0];
+		expect(view).toMatchObject({ id: web.id, name: 'Web Leads', favorite: 1, category: 'created_by_me', access_type: 'public' });
+		expect(view.criteria).toEqual({ field: { api_name: 'Lead_Source', id: expect.stringMatching(ID) }, comparator: 'in', value: ['Web', 'Web Download', 'Web Research'] });
+		const fields = (await call('GET', '/crm/v2.1/settings/fields', { query: { module: 'Leads' } })).body.fields;
+		expect(view.criteria.field.id).toBe(fields.find((f: any) => f.api_name === 'Lead_Source').id);
+		expect(view.fields[0]).toEqual({ api_name: 'Last_Name', id: fields.find((f: any) => f.api_name === 'Last_Name').id });
+		expect(res.body.info).toMatchObject({ default: views[0].id, translation: expect.any(Object) });
+	});
+
+	it('a view selects the records its criteria match (customViewMatches, shared with GetRecords cvid)', async () => {
+		const views = (await call('GET', '/crm/v2.1/settings/custom_views', { query: { module: 'Deals' } })).body.custom_views;
+		const open = findCustomView(sb.sandbox, views.find((v: any) => v.name === 'Open Deals').id)!;
+		const quarter = findCustomView(sb.sandbox, views.find((v: any) => v.name === 'Closing This Quarter').id)!;
+		const deals = [...sb.sandbox.store.iterateRecords('Deals')];
+		const openDeals = deals.filter((d) => customViewMatches(open, d));
+		expect(openDeals.length).toBeGreaterThan(0);
+		expect(openDeals.length).toBeLessThan(deals.length);
+		expect(openDeals.every((d) => !String(d.Stage).startsWith('Closed'))).toBe(true);
+		for (const d of deals.filter((x) => customViewMatches(quarter, x))) {
+			const closing = String(d.Closing_Date);
+			expect(closing >= '2025-01-01' && closing <= '2025-03-31').toBe(true);
+		}
+		const all = findCustomView(sb.sandbox, views[0].id)!;
+		expect(deals.every((d) => customViewMatches(all, d))).toBe(true);
+	});
+
+	it('unknown ids, views of another module and hidden views answer 400 INVALID_DATA', async () => {
+		const deals = (await call('GET', '/crm/v2.1/settings/custom_views', { query: { module: 'Deals' } })).body.custom_views;
+		const unknown = await call('GET', '/crm/v2.1/settings/custom_views/4876876000000000042');
+		expect(unknown.status).toBe(400);
+		expect(unknown.body).toMatchObject({ code: 'INVALID_DATA', details: { id: '4876876000000000042' }, message: 'the id given seems to be invalid' });
+		const otherModule = await call('GET', `/crm/v2.1/settings/custom_views/${deals[0].id}`, { query: { module: 'Leads' } });
+		expect(otherModule.status).toBe(400);
+		const privateView = deals.find((v: any) => v.name === "Maria's Big Deals");
+		const james = await tokenFor(JAMES);
+		expect((await api(`${url}/crm/v2.1/settings/custom_views/${privateView.id}`, james)).status).toBe(400);
+	});
+
+	it('needs a custom-views scope', async () => {
+		const narrow = (await grantToken(url, { scope: 'CRM.settings.fields.ALL' })).access_token;
+		expect((await api(`${url}/crm/v2.1/settings/custom_views?module=Leads`, narrow)).body.code).toBe('OAUTH_SCOPE_MISMATCH');
+		const cv = (await grantToken(url, { scope: 'CRM.settings.custom_views.READ' })).access_token;
+		expect((await api(`${url}/crm/v2.1/settings/custom_views?module=Leads`, cv)).status).toBe(200);
+	});
+});

@@ -1,0 +1,52 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+// Contract tests of the sandbox related lists (wire-contract §5.7, §2.3) over HTTP.
+import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
+import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+
+let sb: RunningSandbox;
+let url: string;
+let token: string;
+const ID = /^\d{19}$/;
+
+beforeAll(async () => {
+	sb = await startTestSandbox();
+	url = sb.url;
+	token = (await grantToken(url, { scope: 'CRM.settings.ALL' })).access_token;
+});
+
+afterAll(async () => await sb.close());
+
+const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${url}${path}`, token, { ...init, method });
+
+describe('GetRelatedLists / GetRelatedList', () => {
+	it('lists the related lists of a module from its metadata', async () => {
+		const res = await call('GET', '/crm/v2.1/settings/related_lists', { query: { module: 'Accounts' } });
+		expect(res.status).toBe(200);
+		const lists = res.body.related_lists;
+		expect(lists.map((l: any) => l.api_name)).toEqual(['Contacts', 'Deals', 'Quotes', 'Sales_Orders', 'Invoices', 'Cases', 'Tasks', 'Projects', 'Notes', 'Attachments']);
+		expect(lists[6]).toMatchObject({ display_label: 'Open Tasks', module: 'Tasks', sequence_number: '7', href: 'Accounts/{ENTITYID}/Tasks' });
+		for (const l of lists) expect(l.id).toMatch(ID);
+		expect(new Set(lists.map((l: any) => l.id)).size).toBe(lists.length);
+	});
+
+	it('a module without related lists answers 204', async () => {
+		const res = await call('GET', '/crm/v2.1/settings/related_lists', { query: { module: 'Notes' } });
+		expect(res.status).toBe(204);
+	});
+
+	it('answers one related list by id; unknown ids answer 204', async () => {
+		const lists = (await call('GET', '/crm/v2/settings/related_lists', { query: { module: 'Deals' } })).body.related_lists;
+		const one = await call('GET', `/crm/v2/settings/related_lists/${lists[1].id}`, { query: { module: 'deals' } });
+		expect(one.status).toBe(200);
+		expect(one.body).toEqual({ related_lists: [lists[1]] });
+		expect((await call('GET', `/crm/v2.1/settings/related_lists/${lists[1].id}`)).body.related_lists[0].api_name).toBe('Products');
+		expect((await call('GET', '/crm/v2.1/settings/related_lists/4876876000000000042', { query: { module: 'Deals' } })).status).toBe(204);
+	});
+
+	it('module is required; unknown modules answer INVALID_MODULE; the scope is checked', async () => {
+		expect((await call('GET', '/crm/v2.1/settings/related_lists')).body.code).toBe('REQUIRED_PARAM_MISSING');
+		expect((await call('GET', '/crm/v2.1/settings/related_lists', { query: { module: 'X' } })).body.code).toBe('INVALID_MODULE');
+		const narrow = (await grantToken(url, { scope: 'CRM.settings.layouts.READ' })).access_token;
+		expect((await api(`${url}/crm/v2.1/settings/related_lists?module=Leads`, narrow)).status).toBe(401);
+	});
+});

@@ -1,0 +1,150 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+// Contract tests of the related-records routes (wire-contract §5.2, §3.9, §3.10) over HTTP.
+import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
+import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+
+let sb: RunningSandbox;
+let token: string;
+const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${sb.url}${path}`, token, { ...init, method });
+
+async function create(module: string, data: Record<string, unknown>[]): Promise<string[]> {
+	const res = await call('POST', `/crm/v2.1/${module}`, { body: { data } });
+	expect(res.status).toBe(201);
+	return res.body.data.map((r: any) => r.details.id);
+}
+
+let deal: string;
+let products: string[];
+
+beforeAll(async () => {
+	sb = await startTestSandbox();
+	token = (await grantToken(sb.url, { scope: 'CRM.modules.ALL,CRM.settings.ALL' })).access_token;
+	[deal] = await create('Deals', [{ Deal_Name: 'Contract Deal', Stage: 'Qualification', Closing_Date: '2030-01-01' }]);
+	products = await create('Products', [
+		{ Product_Name: 'P one', Product_Code: 'P-1' },
+		{ Product_Name: 'P two', Product_Code: 'P-2' },
+	]);
+});
+afterAll(async () => await sb.close());
+
+describe('UpdateRelatedRecords / GetRelatedRecords / DelinkRecords', () => {
+	it('links, lists with info, pages, delinks with per-item results in input order', async () => {
+		expect((await call('GET', `/crm/v2.1/Deals/${deal}/Products`)).status).toBe(204);
+		const link = await call('PUT', `/crm/v2.1/Deals/${deal}/Products`, { body: { data: products.map((id) => ({ id })) } });
+		expect(link.status).toBe(200);
+		expect(link.body.data).toEqual(products.map((id) => ({ code: 'SUCCESS', details: { id }, message: 'relation added', status: 'success' })));
+
+		const page1 = await call('GET', `/crm/v2.1/Deals/${deal}/Products`, { query: { per_page: 1 } });
+		expect(page1.body.info).toEqual({ per_page: 1, count: 1, page: 1, more_records: true });
+		expect(page1.body.data[0].id).toBe(products[0]);
+		const page2 = await call('GET', `/crm/v2.1/Deals/${deal}/Products`, { query: { per_page: 1, page: 2 } });
+		expect(page2.body.info.more_records).toBe(false);
+
+		const mixed = await call('DELETE', `/crm/v2.1/Deals/${deal}/Products`, { query: { ids: `${products[0]},4876876999999999999` } });
+		expect(mixed.status).toBe(200);
+		expect(mixed.body.data.map((r: any) => r.status)).toEqual(['success', 'error']);
+		expect(mixed.body.data[0].message).toBe('relation removed');
+		expect(mixed.body.data[1]).toMatchObject({ code: 'INVALID_DATA', details: { id: '4876876999999999999' } });
+
+		const allFailed = await call('DELETE', `/crm/v2.1/Deals/${deal}/Products/${products[0]}`);
+		expect(allFailed.status).toBe(400);
+		expect(allFailed.body.data[0].code).toBe('INVALID_DATA');
+	});
+
+	it('singular forms: UpdateRelatedRecord, GetRelatedRecord, DelinkRecord', async () => {
+		const put = await call('PUT', `/crm/v2.1/Deals/${deal}/Products/${products[0]}`, { body: { data: [{}] } });
+		expect(put.body.data[0]).toMatchObject({ status: 'success', details: { id: products[0] } });
+		const get = await call('GET', `/crm/v2.1/Deals/${deal}/Products/${products[0]}`);
+		expect(get.status).toBe(200);
+		expect(get.body.data[0].id).toBe(products[0]);
+		const del = await call('DELETE', `/crm/v2.1/Deals/${deal}/Products/${products[0]}`);
+		expect(del.body.data[0].message).toBe('relation removed');
+		expect((await call('GET', `/crm/v2.1/Deals/${deal}/Products/${products[0]}`)).status).toBe(204);
+	});
+
+	it('bounds and parameters: 101 items, empty list, missing ids, unknown list, unknown parent', async () => {
+		const tooMany = await call('PUT', `/crm/v2.1/Deals/${deal}/Products`, { body: { data: Array.from({ length: 101 }, () => ({ id: products[0] })) } });
+		expect(tooMany.status).toBe(400);
+		expect(tooMany.body).toMatchObject({ code: 'LIMIT_EXCEEDED', details: { limit: 100, api_name: 'data' } });
+		expect((await call('PUT', `/crm/v2.1/Deals/${deal}/Products`, { body: { data: [] } })).body.code).toBe('MANDATORY_NOT_FOUND');
+		const noIds = await call('DELETE', `/crm/v2.1/Deals/${deal}/Products`);
+		expect(noIds.body).toMatchObject({ code: 'REQUIRED_PARAM_MISSING', details: { param: 'ids' } });
+		const badList = await call('GET', `/crm/v2.1/Deals/${deal}/Nonsense`);
+		expect(badList.status).toBe(400);
+		expect(badList.body).toMatchObject({ code: 'INVALID_DATA', details: { param_name: 'related_list' } });
+		expect((await call('GET', `/crm/v2/Deals/${deal}/Nonsense`)).body.details).toEqual({ param: 'related_list' });
+		const noParent = await call('PUT', `/crm/v2.1/Deals/4876876999999999999/Products`, { body: { data: [{ id: products[0] }] } });
+		expect(noParent.body).toMatchObject({ code: 'INVALID_DATA', details: { id: '4876876999999999999' } });
+		expect((await call('GET', `/crm/v2.1/Deals/4876876999999999999/Products`)).status).toBe(204);
+		const missingId = await call('PUT', `/crm/v2.1/Deals/${deal}/Products`, { body: { data: [{ Quantity: 2 }] } });
+		expect(missingId.body.data[0]).toMatchObject({ code: 'MANDATORY_NOT_FOUND', details: { api_name: 'id', json_path: '$.data[0].id' } });
+		// attachments have their own routes: PUT on them is a wrong method
+		expect((await call('PUT', `/crm/v2.1/Deals/${deal}/Attachments`, { body: { data: [{ id: products[0] }] } })).body.code).toBe('INVALID_REQUEST_METHOD');
+	});
+
+	it('If-Modified-Since: 304 when no link changed since', async () => {
+		await call('PUT', `/crm/v2.1/Deals/${deal}/Products`, { body: { data: [{ id: products[1] }] } });
+		const future = new Date(Date.now() + 3600_000).toISOString().replace(/\.\d+Z$/, '+00:00');
+		expect((await call('GET', `/crm/v2.1/Deals/${deal}/Products`, { headers: { 'If-Modified-Since': future } })).status).toBe(304);
+		expect((await call('GET', `/crm/v2.1/Deals/${deal}/Products`, { headers: { 'If-Modified-Since': '2000-01-01T00:00:00+00:00' } })).status).toBe(200);
+	});
+
+	it('lookup-defined lists set and clear the lookup, with a related change event', async () => {
+		const [account] = await create('Accounts', [{ Account_Name: 'Lookup Parent' }]);
+		const [contact] = await create('Contacts', [{ Last_Name: 'Lookup Child' }]);
+		const events: any[] = [];
+		const off = sb.sandbox.store.onChange((e) => events.push(e));
+		await call('PUT', `/crm/v2.1/Accounts/${account}/Contacts`, { body: { data: [{ id: contact }] } });
+		off();
+		expect(events).toEqual([expect.objectContaining({ module: 'Contacts', operation: 'update', related: true })]);
+		expect(sb.sandbox.store.getRecord('Contacts', contact)!.Account_Name).toMatchObject({ id: account });
+		const list = await call('GET', `/crm/v2.1/Accounts/${account}/Contacts`);
+		expect(list.body.data.map((r: any) => r.id)).toEqual([contact]);
+		await call('DELETE', `/crm/v2.1/Accounts/${account}/Contacts/${contact}`);
+		expect(sb.sandbox.store.getRecord('Contacts', contact)!.Account_Name).toBeNull();
+	});
+
+	it('relation fields are kept on links of lists without lookup (Campaigns → Leads)', async () => {
+		const [campaign] = await create('Campaigns', [{ Campaign_Name: 'Spring Campaign' }]);
+		const [lead] = await create('Leads', [{ Last_Name: 'Campaign Member' }]);
+		await call('PUT', `/crm/v2.1/Campaigns/${campaign}/Leads`, { body: { data: [{ id: lead, Member_Status: 'Responded' }] } });
+		const list = await call('GET', `/crm/v2.1/Campaigns/${campaign}/Leads`);
+		expect(list.body.data[0]).toMatchObject({ id: lead, Last_Name: 'Campaign Member', Member_Status: 'Responded' });
+	});
+});
+
+describe('external-ID forms (X-EXTERNAL)', () => {
+	it('addresses parent and related records by external values, and echoes the external key', async () => {
+		const [account] = await create('Accounts', [{ Account_Name: 'Ext Parent', External_Account_ID: 'EXT-A' }]);
+		const [contact] = await create('Contacts', [{ Last_Name: 'Ext Child', External_Contact_ID: 'EXT-C' }]);
+		const both = { 'X-EXTERNAL': 'Accounts.External_Account_ID,Contacts.External_Contact_ID' };
+		const put = await call('PUT', '/crm/v2.1/Accounts/EXT-A/Contacts', { headers: both, body: { data: [{ External_Contact_ID: 'EXT-C' }] } });
+		expect(put.body.data[0]).toEqual({ code: 'SUCCESS', details: { id: contact, External_Contact_ID: 'EXT-C' }, message: 'relation added', status: 'success' });
+		const list = await call('GET', '/crm/v2.1/Accounts/EXT-A/Contacts', { headers: { 'X-EXTERNAL': 'Accounts.External_Account_ID' } });
+		expect(list.body.data.map((r: any) => r.id)).toEqual([contact]);
+		expect((await call('GET', '/crm/v2.1/Accounts/EXT-A/Contacts/EXT-C', { headers: both })).body.data[0].id).toBe(contact);
+		const del = await call('DELETE', '/crm/v2.1/Accounts/EXT-A/Contacts', { headers: both, query: { ids: 'EXT-C' } });
+		expect(del.body.data[0]).toMatchObject({ message: 'relation removed', details: { id: contact } });
+		expect(sb.sandbox.store.getRecord('Contacts', contact)!.Account_Name).toBeNull();
+		void account;
+		const bad = await call('GET', '/crm/v2.1/Accounts/EXT-A/Contacts', { headers: { 'X-EXTERNAL': 'Accounts.Account_Name' } });
+		expect(bad.body).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'Account_Name' } });
+	});
+});
+
+describe('scopes and cascade', () => {
+	it('needs the module scope of the parent (§2.3)', async () => {
+		const narrow = (await grantToken(sb.url, { scope: 'CRM.modules.leads.READ' })).access_token;
+		const res = await api(`${sb.url}/crm/v2.1/Deals/${deal}/Products`, narrow);
+		expect(res.status).toBe(401);
+		expect(res.body.code).toBe('OAUTH_SCOPE_MISMATCH');
+	});
+
+	it('deleting either end removes the relation document', async () => {
+		const [doomed] = await create('Products', [{ Product_Name: 'Doomed product' }]);
+		await call('PUT', `/crm/v2.1/Deals/${deal}/Products`, { body: { data: [{ id: doomed }] } });
+		expect(sb.sandbox.store.docs<any>('relations').some((d) => d.a.id === doomed || d.b.id === doomed)).toBe(true);
+		await call('DELETE', `/crm/v2.1/Products/${doomed}`);
+		expect(sb.sandbox.store.docs<any>('relations').some((d) => d.a.id === doomed || d.b.id === doomed)).toBe(false);
+	});
+});

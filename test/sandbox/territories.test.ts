@@ -1,0 +1,68 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+// Contract tests of the sandbox territories (wire-contract §5.6, §13) over HTTP.
+import type { RunningSandbox } from '../harness/sandbox.ts';
+import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { DEFAULT_TERRITORIES } from '../../sandbox/records.ts';
+
+let sb: RunningSandbox;
+let token: string;
+
+beforeAll(async () => {
+	sb = await startTestSandbox();
+	token = (await grantToken(sb.url, { scope: 'CRM.settings.territories.ALL' })).access_token;
+});
+
+afterAll(async () => await sb.close());
+
+const get = async (path: string) => await api(`${sb.url}${path}`, token);
+
+describe('GetTerritories / GetTerritory', () => {
+	it('v2.1 lists the hierarchy with info; v2 without info', async () => {
+		const v21 = await get('/crm/v2.1/settings/territories');
+		expect(v21.status).toBe(200);
+		const list = v21.body.territories as any[];
+		expect(list.map((t) => t.name)).toEqual(['Global', 'North America', 'Europe', 'Texas', 'California', 'DACH']);
+		expect(v21.body.info).toEqual({ per_page: 200, count: 6, page: 1, more_records: false });
+		const byId = new Map(list.map((t) => [t.id, t]));
+		for (const t of list) {
+			if (t.reporting_to) expect(byId.get(t.reporting_to.id)?.name).toBe(t.reporting_to.name);
+			expect(['read_write', 'read_only']).toContain(t.permission_type);
+			expect(t.modified_time).toMatch(/\+00:00$/);
+		}
+		expect(byId.get('4876876000000361007')).toMatchObject({
+			name: 'Texas',
+			reporting_to: { id: '4876876000000361003', name: 'North America' },
+			manager: { id: '4876876000000225029', name: 'James Carter' },
+			account_rule_criteria: { field: 'Billing_State', comparator: 'equal', value: 'Texas' },
+		});
+		const v2 = await get('/crm/v2/settings/territories');
+		expect(v2.body).not.toHaveProperty('info');
+		expect(v2.body.territories).toHaveLength(6);
+	});
+
+	it('keeps the territory ids record operations know', async () => {
+		const ids = (await get('/crm/v2.1/settings/territories')).body.territories.map((t: any) => t.id);
+		for (const t of DEFAULT_TERRITORIES) expect(ids).toContain(t.id);
+	});
+
+	it('GetTerritory: one territory (+ info in v2.1); unknown id 204', async () => {
+		const res = await get('/crm/v2.1/settings/territories/4876876000000361011');
+		expect(res.body.territories).toEqual([expect.objectContaining({ name: 'DACH', reporting_to: { id: '4876876000000361005', name: 'Europe' } })]);
+		expect(res.body.info.count).toBe(1);
+		expect((await get('/crm/v2/settings/territories/4876876000000361011')).body).not.toHaveProperty('info');
+		expect((await get('/crm/v2.1/settings/territories/4876876000000999999')).status).toBe(204);
+	});
+});
+
+describe('territory feature switched off', () => {
+	it('answers 403 FEATURE_NOT_SUPPORTED', async () => {
+		sb.sandbox.config.knobs.territoriesEnabled = false;
+		try {
+			const res = await get('/crm/v2.1/settings/territories');
+			expect(res.status).toBe(403);
+			expect(res.body).toEqual({ code: 'FEATURE_NOT_SUPPORTED', details: {}, message: 'territory feature not enabled', status: 'error' });
+		} finally {
+			delete sb.sandbox.config.knobs.territoriesEnabled;
+		}
+	});
+});
