@@ -81,7 +81,10 @@ export interface DeliveryEntry {
 	module: string;
 	operation: ChangeOperation;
 	ids: string[];
-	outcome: 'pending' | 'delivered' | 'failed';
+	/** `dropped`: never sent (fault injection, faults.ts `dropDeliveryRate`) */
+	outcome: 'pending' | 'delivered' | 'failed' | 'dropped';
+	/** extra identical copies still to send after the first success (fault injection: `duplicateDeliveryRate`) */
+	duplicates?: number;
 	queued_at: string;
 	attempts: DeliveryAttempt[];
 	/** the body of the latest attempt */
@@ -151,14 +154,21 @@ export class Deliveries {
 		};
 		this.log.push(entry);
 		if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
+		// fault injection: a delivery may be lost, or sent a second time with the very same body
+		const copies = this.sandbox.faultPlan.deliveryCopies();
+		if (copies === 0) {
+			entry.outcome = 'dropped';
+			return;
+		}
+		if (copies > 1) entry.duplicates = copies - 1;
 		const delays = this.sandbox.config.deliveryRetryDelaysMs;
 		this.sandbox.later(delays[0] ?? 0, () => this.attempt(entry, 0));
 	}
 
-	private async attempt(entry: DeliveryEntry, index: number): Promise<void> {
+	private async attempt(entry: DeliveryEntry, index: number, duplicate = false): Promise<void> {
 		const { config } = this.sandbox;
 		const started = Date.now();
-		entry.body = { ...entry.body, server_time: this.sandbox.now() };
+		if (!duplicate) entry.body = { ...entry.body, server_time: this.sandbox.now() };
 		const record: DeliveryAttempt = { at: this.sandbox.formatTime(), duration_ms: 0 };
 		try {
 			const res = await fetch(entry.notify_url, {
@@ -174,8 +184,13 @@ export class Deliveries {
 		}
 		record.duration_ms = Date.now() - started;
 		entry.attempts.push(record);
+		if (duplicate) return;
 		if (record.status !== undefined && record.status >= 200 && record.status < 300) {
 			entry.outcome = 'delivered';
+			if (entry.duplicates) {
+				entry.duplicates--;
+				this.sandbox.later(0, () => this.attempt(entry, index, true));
+			}
 			return;
 		}
 		const next = index + 1;

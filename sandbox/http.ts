@@ -75,7 +75,14 @@ export function parseMultipart(body: Buffer, contentType: string): { files: File
 			const name = /\bname="([^"]*)"/i.exec(disposition)?.[1] ?? '';
 			const filenameStar = /filename\*=UTF-8''([^;\r\n]+)/i.exec(disposition)?.[1];
 			const filenamePlain = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
-			const filename = filenameStar ? decodeURIComponent(filenameStar) : filenamePlain;
+			let filename = filenamePlain;
+			if (filenameStar) {
+				try {
+					filename = decodeURIComponent(filenameStar);
+				} catch {
+					throw HttpError.invalidData({}, 'the file name is not valid percent-encoded UTF-8');
+				}
+			}
 			const partType = /content-type:\s*([^\r\n]*)/i.exec(headerText)?.[1]?.trim();
 			if (filename !== undefined) {
 				const safeName = filename.split(/[\\/]/).pop() || 'file';

@@ -125,7 +125,16 @@ export class Router {
 
 	/** Finds the route for a request; throws the contract's routing errors. */
 	resolve(root: Root, v: Version, method: string, path: string, external: boolean): { route: Route; params: Record<string, string> } {
-		const parts = path.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
+		const parts = path
+			.split('/')
+			.filter(Boolean)
+			.map((p) => {
+				try {
+					return decodeURIComponent(p);
+				} catch {
+					throw HttpError.urlPattern(); // malformed percent-encoding matches no route
+				}
+			});
 		let structural = false;
 		for (const route of this.routes) {
 			if (route.root !== root || (route.v21Only && v === 'v2')) continue;

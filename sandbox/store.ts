@@ -5,6 +5,7 @@
 // `undefined` for "absent" and leave HTTP to the group modules. Every record change is published
 // as a ChangeEvent, which feeds notification deliveries.
 import { DatabaseSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
 
 export type Json = Record<string, unknown>;
 
@@ -69,6 +70,7 @@ export class Store {
 	private listeners: Array<(event: ChangeEvent) => void> = [];
 	private batchDepth = 0;
 	private pending: ChangeEvent[] = [];
+	private lookups = new Map<string, StatementSync>();
 
 	constructor(path = ':memory:') {
 		this.db = new DatabaseSync(path);
@@ -183,18 +185,35 @@ export class Store {
 		return row ? { module: row.module, record: JSON.parse(row.data) as StoredRecord } : undefined;
 	}
 
+	/**
+	 * Lookups by a field value (external ids, unique and duplicate-check fields) run on every write:
+	 * each field gets an expression index on first use, so a check is an index probe, not a scan.
+	 */
+	private fieldLookup(field: string, caseInsensitive: boolean): StatementSync {
+		if (!/^[A-Za-z0-9_$]+$/.test(field)) throw new Error(`unsupported field name ${field}`);
+		const key = `${caseInsensitive ? 'ci' : 'eq'}:${field}`;
+		let stmt = this.lookups.get(key);
+		if (!stmt) {
+			const expr = caseInsensitive ? `lower(json_extract(data, '$."${field}"'))` : `json_extract(data, '$."${field}"')`;
+			const name = `records_${caseInsensitive ? 'ci' : 'eq'}_${field.replace(/\$/g, '_')}`;
+			this.db.exec(`CREATE INDEX IF NOT EXISTS "${name}" ON records (module, ${expr})`);
+			stmt = this.db.prepare(
+				// `INDEXED BY` keeps the planner off the (module, seq) index that ORDER BY would tempt it to scan
+				`SELECT data FROM records INDEXED BY "${name}" WHERE module = ? AND ${expr} = ${caseInsensitive ? 'lower(?)' : '?'} ORDER BY seq LIMIT 1`,
+			);
+			this.lookups.set(key, stmt);
+		}
+		return stmt;
+	}
+
 	findRecordBy(module: string, field: string, value: unknown): StoredRecord | undefined {
-		const row = this.db
-			.prepare(`SELECT data FROM records WHERE module = ? AND json_extract(data, ?) = ? ORDER BY seq LIMIT 1`)
-			.get(module, `$."${field}"`, value as string) as { data: string } | undefined;
+		const row = this.fieldLookup(field, false).get(module, value as string) as { data: string } | undefined;
 		return row ? (JSON.parse(row.data) as StoredRecord) : undefined;
 	}
 
 	/** Case-insensitive match on a text field (duplicate checks on Email and names). */
 	findRecordByText(module: string, field: string, value: string): StoredRecord | undefined {
-		const row = this.db
-			.prepare(`SELECT data FROM records WHERE module = ? AND lower(json_extract(data, ?)) = lower(?) ORDER BY seq LIMIT 1`)
-			.get(module, `$."${field}"`, value) as { data: string } | undefined;
+		const row = this.fieldLookup(field, true).get(module, value) as { data: string } | undefined;
 		return row ? (JSON.parse(row.data) as StoredRecord) : undefined;
 	}
 

@@ -423,7 +423,8 @@ async function main(): Promise<number> {
 				await page.locator('[data-test-id="canvas-node"][data-node-name="Get all deals"]').dblclick();
 				const output = page.locator('[data-test-id="output-panel"]');
 				await output.getByText(`${deals.length} items`).first().waitFor();
-				await output.getByText(String(deals[0].Deal_Name)).first().waitFor();
+				const anyDeal = new RegExp(deals.map((d) => String(d.Deal_Name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
+				await output.getByText(anyDeal).first().waitFor();
 				await shot('08-example-sync-deals-output.png');
 				await closeNdv();
 			},

@@ -444,12 +444,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 			N8N_HIRING_BANNER_ENABLED: 'false',
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
+			// the task-runner broker of `n8n start` (default 5679) must not collide with another stack's editor port
 			N8N_RUNNERS_BROKER_PORT: runnerBrokerPort,
-			// CLI commands below must not collide with the running server's broker
 			...options.n8nEnv,
 		});
 		const n8nLog = path.join(home, 'n8n.log');
 		writeFileSync(n8nLog, `n8n ${N8N_VERSION} started by scripts/start.ts at ${new Date().toISOString()}\n`);
+		// one-off CLI commands get a broker port of their own
 		const cli = async (args: string[]) => {
 			const t = Date.now();
 			await run(process.execPath, [n8nBin, ...args], { cwd: home, logFile: n8nLog, env: { ...cliEnv, N8N_RUNNERS_BROKER_PORT: String(port + 1001) } });

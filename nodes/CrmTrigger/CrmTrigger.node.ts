@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type {
 	IExecuteFunctions,
 	IHookFunctions,
@@ -28,7 +29,31 @@ import { attachRecords, isGenuine, itemsOf } from './delivery';
 import type { DeliveryBody } from './delivery';
 import { getWatchableModules } from './methods';
 
-const STATE_KEYS = ['channelId', 'token', 'notifyUrl', 'events', 'affectedValues', 'relatedActions', 'expiresAt', 'lifetimeMs'];
+/**
+ * Deliveries already turned into an execution (§9.5: the same delivery may arrive twice): a hash of
+ * channel, server time, module, operation and sorted ids → arrival ms, in static data, for 10
+ * minutes and at most 500 keys.
+ */
+const SEEN_KEY = 'recentDeliveries';
+const SEEN_WINDOW_MS = 10 * 60 * 1000;
+const SEEN_MAX = 500;
+
+function deliveryKey(body: DeliveryBody): string {
+	const ids = (body.ids ?? []).map(String).sort();
+	const parts = [String(body.channel_id ?? ''), String(body.server_time ?? ''), String(body.module ?? ''), String(body.operation ?? ''), ids];
+	return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 24);
+}
+
+/** Recent delivery keys, pruned to the window and the size bound. */
+function recentDeliveries(state: ChannelState, now: number): Record<string, number> {
+	const kept = Object.entries((state[SEEN_KEY] ?? {}) as Record<string, number>)
+		.filter(([, at]) => typeof at === 'number' && now - at < SEEN_WINDOW_MS)
+		.sort((a, b) => a[1] - b[1])
+		.slice(-SEEN_MAX);
+	return Object.fromEntries(kept);
+}
+
+const STATE_KEYS = ['channelId', 'token', 'notifyUrl', 'events', 'affectedValues', 'relatedActions', 'expiresAt', 'lifetimeMs', SEEN_KEY];
 
 function stateOf(ctx: IHookFunctions | IWebhookFunctions | ITriggerFunctions): ChannelState {
 	return ctx.getWorkflowStaticData('node') as ChannelState;
@@ -214,10 +239,17 @@ export class CrmTrigger implements INodeType {
 				this.logger.warn(`CRM Trigger: renewing watch channel ${state.channelId} failed: ${(error as Error).message}`);
 			}
 		}
+		const now = Date.now();
+		const key = deliveryKey(body);
+		const seen = recentDeliveries(state, now);
+		// a repeated delivery is acknowledged (200) without starting another execution
+		if (seen[key] !== undefined) return { webhookResponse: 'duplicate delivery' };
 		const options = this.getNodeParameter('options', {}) as { includeAffected?: boolean };
 		const items = itemsOf(body, options.includeAffected === true);
 		if (items.length === 0) return { webhookResponse: 'no records' };
 		if (this.getNodeParameter('output', 'ids') === 'records') await attachRecords.call(this, items);
+		seen[key] = now; // the newest key goes last: oldest first, as recentDeliveries() keeps them
+		state[SEEN_KEY] = Object.fromEntries(Object.entries(seen).slice(-SEEN_MAX));
 		return { workflowData: [this.helpers.returnJsonArray(items)] };
 	}
 

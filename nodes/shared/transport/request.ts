@@ -58,14 +58,33 @@ export const RETRY = { tries: 5, baseMs: 1000, capMs: 16_000 };
 
 const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 
+/** Error codes of a connection closed or timed out after the request was sent (its effect is unknown). */
+const CONNECTION_LOST: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
+
+/** Was the connection lost after the request went out (no HTTP status to judge by)? */
+export function isConnectionLost(error: unknown): boolean {
+	const e = error as { httpCode?: unknown; code?: unknown; cause?: { code?: unknown } } | undefined;
+	return [e?.httpCode, e?.code, e?.cause?.code].some((code) => typeof code === 'string' && CONNECTION_LOST.has(code));
+}
+
+/**
+ * A write whose effect the client cannot know: the CRM answered 5xx, or the connection was lost
+ * after the request went out. Such a write may have happened, so it must not be sent again as is.
+ */
+export function isOutcomeUnknown(error: unknown): boolean {
+	const { status } = responseOfError(error);
+	return status === undefined ? isConnectionLost(error) : status >= 500;
+}
+
 /**
  * Whether a failed call may be sent again. 429 means the call was not processed, so any method
- * may be retried; a 5xx leaves a write's outcome unknown, so only idempotent methods are retried
- * (a create is never sent twice).
+ * may be retried; a 5xx or a lost connection leaves a write's outcome unknown, so only idempotent
+ * calls are retried (a create is never sent twice). `idempotent` defaults to the method's nature;
+ * an upsert matching on a unique field is idempotent too (see batch.ts).
  */
-export function isRetryable(status: number | undefined, method: string): boolean {
+export function isRetryable(status: number | undefined, method: string, idempotent = IDEMPOTENT.has(method.toUpperCase())): boolean {
 	if (status === 429) return true;
-	return status !== undefined && status >= 500 && IDEMPOTENT.has(method.toUpperCase());
+	return idempotent && status !== undefined && status >= 500;
 }
 
 export function backoffMs(attempt: number): number {
@@ -74,7 +93,7 @@ export function backoffMs(attempt: number): number {
 }
 
 /** Runs a request, retrying what the contract makes safe; throws the last error. */
-export async function withRetry<T>(method: string, send: () => Promise<T>): Promise<T> {
+export async function withRetry<T>(method: string, send: () => Promise<T>, idempotent = IDEMPOTENT.has(method.toUpperCase())): Promise<T> {
 	let failure: unknown;
 	for (let attempt = 0; attempt < RETRY.tries; attempt++) {
 		if (attempt > 0) await sleep(backoffMs(attempt - 1));
@@ -83,7 +102,8 @@ export async function withRetry<T>(method: string, send: () => Promise<T>): Prom
 		} catch (error) {
 			failure = error;
 		}
-		if (!isRetryable(responseOfError(failure).status, method)) break;
+		const { status } = responseOfError(failure);
+		if (!isRetryable(status, method, idempotent) && !(idempotent && status === undefined && isConnectionLost(failure))) break;
 	}
 	throw failure;
 }
@@ -110,6 +130,8 @@ export interface CrmRequest {
 	/** a 400 whose body holds this wrapper list is a per-item result, not a request error (§3.8) */
 	itemListKey?: string;
 	itemIndex?: number;
+	/** the call may be repeated safely although its method is POST (e.g. an upsert on a unique field): 5xx and lost connections are retried */
+	idempotent?: boolean;
 }
 
 /**
@@ -136,8 +158,10 @@ export async function crmRequest(this: CrmContext, request: CrmRequest): Promise
 		...(request.binary ? { encoding: 'arraybuffer' as const } : {}),
 	};
 	try {
-		return (await withRetry(request.method, async () =>
-			(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL, options)) as IN8nHttpFullResponse,
+		return (await withRetry(
+			request.method,
+			async () => (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL, options)) as IN8nHttpFullResponse,
+			request.idempotent,
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
 		const { status, body } = responseOfError(error);

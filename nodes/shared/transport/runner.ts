@@ -41,14 +41,17 @@ export async function crmRequestRunner(
 			throw toCrmError(this, error);
 		}
 		// binary downloads and post-processed results pass through untouched
-		if (response.some((item) => item.binary)) return response;
+		if (response.some((item) => item.binary)) {
+			return response.map((item) => ({ ...item, pairedItem: { item: this.getItemIndex() } }));
+		}
 		let more = false;
 		for (const item of response) {
 			const { items, more: hasMore } = unwrapBody(item.json);
 			more = more || hasMore;
 			for (const json of items) {
 				if (isErrorItem(json)) throw crmApiError(this.getNode(), json);
-				output.push({ json });
+				// routing runs once per input item: pair every result with it
+				output.push({ json, pairedItem: { item: this.getItemIndex() } });
 			}
 		}
 		if (!paged || !more || (limit > 0 && output.length >= limit)) break;

@@ -78,10 +78,13 @@ describe('CRM Record › Record (engine → sandbox over HTTP)', () => {
 	});
 
 	test('get many with a limit pages through the sandbox and stops at the limit', async () => {
-		const getAll = crm.node('crmRecord', { resource: 'record', operation: 'getAll', module: 'Contacts', returnAll: false, limit: 7 });
-		const out = outputOf(await crm.run(getAll), getAll.name);
-		expect(out).toHaveLength(7);
-		expect(out.every((i) => typeof i.json.Last_Name === 'string')).toBe(true);
+		const getAll = crm.node('crmRecord', { resource: 'record', operation: 'getAll', module: '={{ $json.module }}', returnAll: false, limit: 7 });
+		const out = outputOf(await crm.run(getAll, [{ json: { module: 'Contacts' } }, { json: { module: 'Accounts' } }]), getAll.name);
+		expect(out).toHaveLength(14);
+		// each result is paired with the input item that asked for it
+		expect(out.slice(0, 7).every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
+		expect(out.slice(7).every((i) => (i.pairedItem as { item: number }).item === 1 && typeof i.json.Account_Name === 'string')).toBe(true);
+		expect(out.slice(0, 7).every((i) => typeof i.json.Last_Name === 'string')).toBe(true);
 	});
 
 	test('a per-record error in a 2xx fails only that item; with continueOnFail it is an error item', async () => {

@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
-import { recordBody } from '../../../shared/recordFields';
+import { loadFieldMeta, recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
-import { runBatched } from '../../../shared/transport';
+import { runBatched, upsertUnknownOutcome } from '../../../shared/transport';
 import { fieldsProperties, modulePath, sendRecords, writeExtrasOf, writeOptionsProperty } from './common';
 
 /** CreateRecords — POST /crm/{v}/{module} */
@@ -19,6 +19,11 @@ const properties: INodeProperties[] = [moduleSelect, ...fieldsProperties('add'),
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['create'] } }, properties);
 
+/** GetFields `unique`: an object (non-empty when the field is unique) or a boolean. */
+function isUnique(unique: FieldMeta['unique']): boolean {
+	return unique === true || (!!unique && typeof unique === 'object' && Object.keys(unique).length > 0);
+}
+
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
 	return await runBatched.call(this, {
@@ -32,6 +37,21 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		send: async (key, data) => {
 			const { module, body, external } = JSON.parse(key) as { module: string; body: IDataObject; external: string[] };
 			return await sendRecords.call(this, { method: 'POST', path: modulePath(module), data, extras: body, external });
+		},
+		// a create answered 5xx or cut off may have happened: settle it by upsert on a unique field, never re-POST
+		recover: async (key, payloads, firstItemIndex, failure) => {
+			const { module, body, external } = JSON.parse(key) as { module: string; body: IDataObject; external: string[] };
+			const meta = await loadFieldMeta.call(this, fieldCache, module);
+			const uniqueFields = [...meta.values()].filter((f) => isUnique(f.unique)).map((f) => f.api_name);
+			return await upsertUnknownOutcome.call(this, {
+				path: modulePath(module),
+				payloads,
+				uniqueFields,
+				firstItemIndex,
+				failure,
+				extras: body,
+				headers: external.length ? { 'X-EXTERNAL': external.join(',') } : undefined,
+			});
 		},
 	});
 }

@@ -1,0 +1,194 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+// Reliability of the CRM Trigger under injected delivery faults (sandbox/faults.ts): deliveries
+// dropped or sent twice with the same body. A repeated delivery (same channel, server_time, module,
+// operation and ids within 10 minutes) is acknowledged with 200 and starts no execution; a channel
+// lost on the CRM side is re-created by checkExists() → create() at the next activation.
+import type { INode, INodeExecutionData, IWebhookResponseData } from 'n8n-workflow';
+
+import type { CrmTrigger } from '../../nodes/CrmTrigger/CrmTrigger.node';
+import { deliveriesOf } from '../../sandbox/deliveries.ts';
+import { crmFixture } from '../harness/crm';
+import type { CrmFixture } from '../harness/crm';
+import { triggerHarness } from '../harness/n8n';
+import { startReceiver } from '../harness/receiver';
+import type { Receiver } from '../harness/receiver';
+
+const CHANGES = 120;
+
+let crm: CrmFixture;
+let receiver: Receiver;
+let trigger: CrmTrigger;
+let hookCounter = 0;
+
+beforeAll(async () => {
+	crm = await crmFixture({ sandbox: { demo: false, deliveryRetryDelaysMs: [0, 20, 40], deliveryTimeoutMs: 5000 } });
+	receiver = await startReceiver();
+	trigger = crm.nodeTypes['n8n-nodes-crm-service.crmTrigger'] as unknown as CrmTrigger;
+});
+afterAll(async () => {
+	await crm.close();
+	await receiver.close();
+});
+afterEach(async () => {
+	crm.running.sandbox.faultPlan.clear();
+	receiver.respond = () => 200;
+	receiver.received.length = 0;
+});
+
+/** An active trigger whose webhook URL is on the receiver; every POST there runs webhook() as n8n would. */
+async function activeTrigger(parameters: INode['parameters']) {
+	hookCounter++;
+	const node = crm.node('crmTrigger', parameters, {
+		name: 'CRM Trigger',
+		webhookId: `fa017000-0000-4000-8000-${String(hookCounter).padStart(12, '0')}`,
+	});
+	const t = triggerHarness({ nodeTypes: crm.nodeTypes, credentialsHelper: crm.helper }, node);
+	(t.additionalData as unknown as Record<string, string>).webhookBaseUrl = `${receiver.url}/webhook`;
+	const hooks = trigger.webhookMethods.default;
+	const emitted: INodeExecutionData[][] = [];
+	const results: IWebhookResponseData[] = [];
+	const deliver = async (body: unknown) => {
+		const { ctx, sent } = t.webhookContext({ body, headers: { 'content-type': 'application/json' } });
+		const result = await trigger.webhook.call(ctx);
+		results.push(result);
+		if (result.workflowData) emitted.push(result.workflowData[0]);
+		return { status: result.noWebhookResponse ? (sent.status ?? 200) : 200, result };
+	};
+	receiver.respond = async (req) => (await deliver(req.body)).status;
+	const activate = async () => {
+		if (await hooks.checkExists.call(t.hookContext())) return false;
+		await hooks.create.call(t.hookContext());
+		return true;
+	};
+	await activate();
+	return {
+		t,
+		emitted,
+		results,
+		deliver,
+		activate,
+		state: () => t.staticData() as Record<string, any>,
+		deactivate: async () => await hooks.delete.call(t.hookContext()),
+	};
+}
+
+async function until<T>(probe: () => T, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = probe();
+		if (ok(value)) return value;
+		if (Date.now() > deadline) throw new Error(`condition not met after ${timeoutMs} ms: ${JSON.stringify(value)}`);
+		await new Promise((r) => setTimeout(r, 20));
+	}
+}
+
+async function createLead(name: string): Promise<string> {
+	const res = await crm.api('POST', '/crm/v2.1/Leads', { data: [{ Last_Name: name }] });
+	expect(res.status).toBe(201);
+	return res.body.data[0].details.id;
+}
+
+describe('reliability › trigger under dropped and duplicated deliveries', () => {
+	test(`${CHANGES} changes with 10 % deliveries dropped and 25 % duplicated: no record is emitted twice`, async () => {
+		const x = await activeTrigger({ modules: ['Leads'], events: ['create', 'edit'], output: 'ids' });
+		const channelId = x.state().channelId as string;
+		const deliveries = deliveriesOf(crm.running.sandbox)!;
+		deliveries.log.length = 0;
+		const { faultPlan } = crm.running.sandbox;
+		faultPlan.set({ dropDeliveryRate: 0.1, duplicateDeliveryRate: 0.25, seed: 9 });
+
+		const ids: string[] = [];
+		for (let i = 0; i < CHANGES / 2; i++) ids.push(await createLead(`Delivery ${i}`));
+		for (const id of ids) await crm.api('PUT', `/crm/v2.1/Leads/${id}`, { data: [{ Company: 'Edited under faults' }] });
+		const stats = { ...faultPlan.stats };
+
+		// every delivery settled, and every copy sent was answered
+		const mine = () => deliveries.log.filter((d) => d.channel_id === channelId);
+		await until(mine, (log) => log.length === CHANGES && log.every((d) => d.outcome !== 'pending' && !d.duplicates));
+		const sent = mine().reduce((n, d) => n + d.attempts.length, 0);
+		await until(() => receiver.received.filter((r) => r.status !== undefined).length, (n) => n === sent);
+
+		const delivered = mine().filter((d) => d.outcome === 'delivered');
+		const dropped = mine().filter((d) => d.outcome === 'dropped');
+		const duplicated = delivered.filter((d) => d.attempts.length === 2);
+		expect(delivered.length + dropped.length).toBe(CHANGES);
+		expect(stats.droppedDeliveries).toBe(dropped.length);
+		expect(stats.duplicatedDeliveries).toBe(duplicated.length);
+		expect(dropped.length).toBeGreaterThan(0);
+		expect(duplicated.length).toBeGreaterThan(0);
+		// both copies of a duplicated delivery carried the same body, and both were answered 200
+		expect(receiver.received.every((r) => r.status === 200)).toBe(true);
+
+		// exactly one execution per delivered change; the duplicates were acknowledged without one
+		const emittedKeys = x.emitted.flat().map((item) => `${item.json.operation}:${item.json.id}`);
+		const expectedKeys = delivered.flatMap((d) => d.ids.map((id) => `${d.operation === 'insert' ? 'create' : 'edit'}:${id}`));
+		expect(new Set(emittedKeys).size).toBe(emittedKeys.length);
+		expect(emittedKeys.sort()).toEqual(expectedKeys.sort());
+		expect(x.emitted).toHaveLength(delivered.length);
+		expect(x.results.filter((r) => r.webhookResponse === 'duplicate delivery')).toHaveLength(duplicated.length);
+		console.log(
+			`trigger: changes: ${CHANGES}; faults injected: deliveries dropped=${dropped.length}, duplicated=${duplicated.length}; ` +
+				`deliveries received: ${receiver.received.length}; executions: ${x.emitted.length}; records checked: ${emittedKeys.length} emitted once, ${CHANGES - emittedKeys.length} lost with dropped deliveries`,
+		);
+		await x.deactivate();
+	});
+
+	test('dedupe key: same channel + server_time + operation + ids (in any order) within 10 minutes; bounded', async () => {
+		const x = await activeTrigger({ modules: ['Leads'], events: ['create'], output: 'ids' });
+		const { channelId, token } = x.state();
+		const body = { server_time: 1718117126473, module: 'Leads', ids: ['1001', '1002'], operation: 'insert', channel_id: channelId, token, affected_fields: [] };
+		expect((await x.deliver(body)).result.workflowData?.[0]).toHaveLength(2);
+		// a repeat, ids reordered: 200 and no execution
+		const repeat = await x.deliver({ ...body, ids: ['1002', '1001'] });
+		expect(repeat).toMatchObject({ status: 200, result: { webhookResponse: 'duplicate delivery' } });
+		expect(repeat.result.workflowData).toBeUndefined();
+		// another server_time, ids or operation is another delivery
+		expect((await x.deliver({ ...body, server_time: body.server_time + 1 })).result.workflowData).toBeDefined();
+		expect((await x.deliver({ ...body, ids: ['1001'] })).result.workflowData).toBeDefined();
+		expect((await x.deliver({ ...body, operation: 'update' })).result.workflowData).toBeDefined();
+		// a forged repeat is still refused before any dedupe bookkeeping
+		expect((await x.deliver({ ...body, token: 'forged' })).status).toBe(401);
+		expect(x.emitted).toHaveLength(4);
+
+		// the window: a key older than 10 minutes no longer suppresses the delivery
+		const seen = x.state().recentDeliveries as Record<string, number>;
+		expect(Object.keys(seen)).toHaveLength(4);
+		for (const key of Object.keys(seen)) seen[key] -= 10 * 60 * 1000 + 1;
+		expect((await x.deliver(body)).result.workflowData).toBeDefined();
+		expect(Object.keys(x.state().recentDeliveries)).toHaveLength(1);
+
+		// the size bound: at most 500 keys, the newest kept
+		for (let i = 0; i < 520; i++) await x.deliver({ ...body, ids: [String(5000 + i)] });
+		const keys = Object.keys(x.state().recentDeliveries);
+		expect(keys).toHaveLength(500);
+		expect((await x.deliver({ ...body, ids: ['5519'] })).result.webhookResponse).toBe('duplicate delivery');
+		console.log(`trigger dedupe: deliveries tried: ${x.results.length}, executions: ${x.emitted.length}, keys kept: ${keys.length}`);
+		await x.deactivate();
+		expect(x.state()).toEqual({});
+	});
+
+	test('a channel lost on the CRM side is re-created by checkExists() at the next activation', async () => {
+		const x = await activeTrigger({ modules: ['Leads'], events: ['create'], output: 'ids' });
+		const lost = x.state().channelId as string;
+		// the CRM forgets the channel (expired, removed by an admin…): deliveries stop
+		expect((await crm.api('DELETE', `/crm/v2.1/actions/watch?channel_ids=${lost}`)).status).toBe(200);
+		await createLead('While lost');
+		await new Promise((r) => setTimeout(r, 150));
+		expect(x.emitted).toHaveLength(0);
+
+		// n8n start / re-activation: checkExists() finds no channel → create() subscribes a new one
+		expect(await x.activate()).toBe(true);
+		const fresh = x.state().channelId as string;
+		expect(fresh).not.toBe(lost);
+		const rows = (await crm.api('GET', `/crm/v2.1/actions/watch?channel_id=${fresh}`)).body.watch;
+		expect(rows).toHaveLength(1);
+		const id = await createLead('After recovery');
+		await until(() => x.emitted.length, (n) => n === 1);
+		expect(x.emitted[0].map((i) => i.json.id)).toEqual([id]);
+		// a second activation keeps (and renews) the recovered channel
+		expect(await x.activate()).toBe(false);
+		expect(x.state().channelId).toBe(fresh);
+		console.log(`trigger recovery: lost channel ${lost} re-created as ${fresh}; records checked: 1`);
+		await x.deactivate();
+	});
+});
