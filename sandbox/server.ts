@@ -211,7 +211,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	const { port = 0, host = '127.0.0.1', ...config } = options;
 	const sandbox = new Sandbox(config);
 	const server = createServer((req, res) => void handle(sandbox, req, res));
-	server.keepAliveTimeout = 5000;
+	// clients (undici, axios agents) close idle sockets within seconds; the server waits longer so it
+	// never closes a socket a client is about to reuse (that race shows up as ECONNRESET under load)
+	server.keepAliveTimeout = 65_000;
+	server.headersTimeout = 66_000;
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(port, host, () => resolve());

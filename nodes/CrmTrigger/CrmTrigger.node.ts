@@ -226,9 +226,14 @@ export class CrmTrigger implements INodeType {
 	/** One delivery = one execution with one item per changed record; forged deliveries get 401. */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const state = stateOf(this);
-		const body = this.getBodyData() as DeliveryBody;
+		const raw = this.getBodyData() as unknown;
+		const body = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as DeliveryBody;
 		if (!isGenuine(state, body)) {
 			this.getResponseObject().status(401).send('Unauthorized').end();
+			return { noWebhookResponse: true };
+		}
+		if (!Array.isArray(body.ids) || !body.ids.every((id) => typeof id === 'string' || typeof id === 'number')) {
+			this.getResponseObject().status(400).send('Malformed delivery: "ids" must be a list of record IDs').end();
 			return { noWebhookResponse: true };
 		}
 		if (renewalDue(state)) {

@@ -111,11 +111,21 @@ export async function crmFixture(options: FixtureOptions = {}): Promise<CrmFixtu
 		},
 		async api(method, pathAndQuery, body) {
 			const current = helper.store.crmOAuth2Api.oauthTokenData as unknown as TokenResponse;
-			const res = await fetch(`${running.url}${pathAndQuery}`, {
-				method,
-				headers: { Authorization: `Bearer ${current.access_token}`, 'Content-Type': 'application/json' },
-				body: body === undefined ? undefined : JSON.stringify(body),
-			});
+			const send = async () =>
+				await fetch(`${running.url}${pathAndQuery}`, {
+					method,
+					headers: { Authorization: `Bearer ${current.access_token}`, 'Content-Type': 'application/json' },
+					body: body === undefined ? undefined : JSON.stringify(body),
+				});
+			let res: Response;
+			try {
+				res = await send();
+			} catch (error) {
+				// a pooled keep-alive socket the sandbox closed while the event loop was busy (loading
+				// n8n under load): the request never reached the server, so send it once more
+				if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
+				res = await send();
+			}
 			const text = await res.text();
 			return { status: res.status, body: text ? JSON.parse(text) : undefined };
 		},

@@ -4,7 +4,7 @@
 // loses its connection. Every record must end created exactly once, or be reported failed (and then
 // exist at most once): the sandbox's store is compared with the node's output item by item.
 // A create whose outcome is unknown is settled by an upsert on a unique field, never re-POSTed.
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { RETRY } from '../../nodes/shared/transport';
 import type { AccessTokenDoc } from '../../sandbox/auth.ts';
@@ -43,7 +43,7 @@ function createNode(module: string) {
 /** Runs the create with the plan in force; answers the output and what was injected (the plan is then cleared). */
 async function createUnderFaults(
 	module: string,
-	rows: Array<Record<string, unknown>>,
+	rows: IDataObject[],
 	plan: FaultPlan,
 ): Promise<{ out: INodeExecutionData[]; stats: FaultStats }> {
 	const node = createNode(module);
@@ -74,7 +74,7 @@ interface Check {
 }
 
 /** Every success is stored exactly once under its id; every failure is stored at most once. */
-function compare(out: INodeExecutionData[], rows: Array<Record<string, unknown>>, module: string, field: string): Check {
+function compare(out: INodeExecutionData[], rows: IDataObject[], module: string, field: string): Check {
 	expect(out).toHaveLength(rows.length);
 	const stored = storeBy(module, field);
 	const check: Check = { created: 0, failed: 0, failedButStored: 0 };

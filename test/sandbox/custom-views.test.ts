@@ -128,6 +128,20 @@ describe('GetCustomView', () => {
 		expect(deals.every((d) => customViewMatches(all, d))).toBe(true);
 	});
 
+	it('every seeded view selects records through GetRecords cvid, as customViewMatches does', async () => {
+		for (const module of ['Leads', 'Contacts', 'Accounts', 'Deals', 'Cases', 'Tasks', 'Projects']) {
+			const views = (await call('GET', '/crm/v2.1/settings/custom_views', { query: { module } })).body.custom_views;
+			const records = [...sb.sandbox.store.iterateRecords(module)].filter((r) => r.$converted !== true);
+			for (const v of views) {
+				const res = await call('GET', `/crm/v2.1/${module}`, { query: { cvid: v.id, per_page: 200 } });
+				expect([200, 204]).toContain(res.status);
+				const ids = res.status === 204 ? [] : res.body.data.map((r: any) => r.id);
+				const expected = records.filter((r) => customViewMatches(findCustomView(sb.sandbox, v.id)!, r)).map((r) => r.id);
+				expect({ view: v.name, ids: [...ids].sort() }).toEqual({ view: v.name, ids: expected.slice(0, 200).sort() });
+			}
+		}
+	});
+
 	it('unknown ids, views of another module and hidden views answer 400 INVALID_DATA', async () => {
 		const deals = (await call('GET', '/crm/v2.1/settings/custom_views', { query: { module: 'Deals' } })).body.custom_views;
 		const unknown = await call('GET', '/crm/v2.1/settings/custom_views/4876876000000000042');
