@@ -235,12 +235,16 @@ export function registerBlueprint(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'blueprint', seedBlueprint);
 	const guard = blueprintGuard(sandbox);
 	sandbox.recordGuards.push(guard);
-	// records created later enter the process when they match its entry criteria
+	// records created later enter the process when they match its entry criteria; deleted ones leave it
 	sandbox.store.onChange((event) => {
-		if (event.operation !== 'insert' || sandbox.isClosing) return;
+		if (sandbox.isClosing || (event.operation !== 'insert' && event.operation !== 'delete')) return;
 		const process = processOf(sandbox, event.module);
 		if (!process) return;
 		for (const change of event.changes) {
+			if (event.operation === 'delete') {
+				sandbox.store.deleteDoc('blueprint_records', membershipKey(event.module, change.id));
+				continue;
+			}
 			const record = sandbox.store.getRecord(event.module, change.id);
 			if (record) enter(sandbox, process, record);
 		}

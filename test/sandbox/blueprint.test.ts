@@ -202,3 +202,16 @@ describe('UpdateBlueprint', () => {
 		expect(put.body.code).toBe('OAUTH_SCOPE_MISMATCH');
 	});
 });
+
+describe('process membership', () => {
+	it('a deleted record leaves the process; a deal created outside the entry criteria never enters', async () => {
+		const id = await createDeal({ Stage: 'Qualification', Pipeline: 'Enterprise' });
+		expect(sb.sandbox.store.doc('blueprint_records', `Deals:${id}`)).toBeDefined();
+		expect((await call('DELETE', `/crm/v2.1/Deals/${id}`)).status).toBe(200);
+		expect(sb.sandbox.store.doc('blueprint_records', `Deals:${id}`)).toBeUndefined();
+		const closed = await createDeal({ Stage: 'Closed Won', Pipeline: 'Enterprise' });
+		expect((await blueprintOf(closed)).body.code).toBe('RECORD_NOT_IN_PROCESS');
+		const identify = await createDeal({ Stage: 'Identify Decision Makers', Pipeline: 'Enterprise' });
+		expect((await blueprintOf(identify)).body.code).toBe('RECORD_NOT_IN_PROCESS');
+	});
+});

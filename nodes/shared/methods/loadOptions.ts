@@ -17,8 +17,8 @@ export async function getModules(this: ILoadOptionsFunctions): Promise<INodeProp
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Fields of the chosen module, from GetFields (read-only system fields left out). */
-export async function getFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+/** The chosen module's fields from GetFields, as options, keeping those `keep` accepts. */
+async function fieldOptions(this: ILoadOptionsFunctions, keep: (field: IDataObject) => boolean): Promise<INodePropertyOptions[]> {
 	const module = this.getCurrentNodeParameter('module') as string | undefined;
 	if (!module) return [];
 	const { fields = [] } = (await crmApiRequest.call(this, {
@@ -27,11 +27,26 @@ export async function getFields(this: ILoadOptionsFunctions): Promise<INodePrope
 		qs: { module },
 	})) as { fields?: IDataObject[] };
 	return fields
-		.filter((f) => f.read_only !== true)
+		.filter(keep)
 		.map((f) => ({
 			name: `${f.field_label as string}${f.mandatory ? ' *' : ''}`,
 			value: f.api_name as string,
 			description: `${f.api_name as string} (${f.data_type as string})`,
 		}))
 		.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Fields that can be written (read-only system fields left out). */
+export async function getFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return await fieldOptions.call(this, (f) => f.read_only !== true);
+}
+
+/** Every field, system fields included: for choosing what a read returns. */
+export async function getReadableFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return await fieldOptions.call(this, () => true);
+}
+
+/** Fields a list can be sorted by (`sortable` in the metadata: Modified_Time, Created_Time, id …). */
+export async function getSortableFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return await fieldOptions.call(this, (f) => f.sortable !== false);
 }

@@ -40,7 +40,7 @@ const properties: INodeProperties[] = [
 				name: 'modifiedSince',
 				type: 'dateTime',
 				default: '',
-				description: 'Whether to answer only when a module changed after this time; nothing is output otherwise (If-Modified-Since)',
+				description: 'Output the modules only when one changed after this time, and nothing otherwise (If-Modified-Since)',
 			},
 		],
 	},

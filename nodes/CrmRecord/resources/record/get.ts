@@ -23,7 +23,7 @@ export const fieldsOption: INodeProperties = {
 	displayName: 'Field Names or IDs',
 	name: 'fields',
 	type: 'multiOptions',
-	typeOptions: { loadOptionsMethod: 'getFields', loadOptionsDependsOn: ['module'] },
+	typeOptions: { loadOptionsMethod: 'getReadableFields', loadOptionsDependsOn: ['module'] },
 	default: [],
 	description:
 		'Fields to return (all when empty). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',

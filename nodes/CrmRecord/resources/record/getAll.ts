@@ -76,7 +76,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Sort By Name or ID',
 				name: 'sort_by',
 				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getFields', loadOptionsDependsOn: ['module'] },
+				typeOptions: { loadOptionsMethod: 'getSortableFields', loadOptionsDependsOn: ['module'] },
 				default: '',
 				description:
 					'Field to sort by. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
