@@ -1,0 +1,39 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+// A sandbox in a process of its own, for the figures of `npm run bench` that measure the client's
+// memory (P5): the bench process then holds only the client side (n8n's engine and the node, or the
+// raw HTTP client). Inserts BENCH_CONTACTS Contacts straight through the record service, prints
+// `{"url": …, "inserted": …, "insertMs": …}` as one line on stdout, and stops when stdin closes.
+import { createRecord } from '../../sandbox/records.ts';
+import { startSandbox } from '../../sandbox/server.ts';
+
+const count = Number(process.env.BENCH_CONTACTS ?? 0);
+const running = await startSandbox({ port: 0, dbPath: ':memory:', demo: false, jobStepMs: 100, knobs: { bulkReadDownloadsPerMinute: 1000 } });
+const { sandbox } = running;
+const module = sandbox.module('Contacts')!;
+const user = sandbox.user();
+const started = Date.now();
+for (let start = 0; start < count; start += 10_000) {
+	sandbox.store.transaction(() => {
+		for (let i = start; i < Math.min(count, start + 10_000); i++) {
+			const result = createRecord(
+				sandbox,
+				module,
+				{
+					First_Name: `First ${i}`,
+					Last_Name: `Export ${i}`,
+					Email: `export-${i}@bench.example`,
+					Department: `Dept ${i % 50}`,
+					Phone: `+1 555 ${String(i).padStart(7, '0')}`,
+					Title: 'Bench contact',
+					Description: `Contact number ${i} of the bulk read benchmark`,
+				},
+				{ v: 'v2.1', user, index: i - start },
+			);
+			if (!result.ok) throw new Error(JSON.stringify(result.body));
+		}
+	});
+}
+process.stdout.write(`${JSON.stringify({ url: running.url, inserted: count, insertMs: Date.now() - started })}\n`);
+
+process.stdin.on('end', () => void running.close().then(() => process.exit(0)));
+process.stdin.resume();
