@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Token presentation (§2.2) and scope coverage (§2.3).
 import { HttpError } from './errors.ts';
 import type { Ctx, Method, TokenInfo } from './router.ts';

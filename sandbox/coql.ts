@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Object query (COQL, wire-contract §3.13): a tokenizer and recursive-descent parser for exactly
 // the contract's subset, a resolver that checks the statement against module metadata and the
 // limits (columns, conditions, in-values, joins, LIMIT), and an evaluator over the record store.

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // JSON criteria of wire-contract §3.12 (custom views, MassUpdate, bulk read, territory rules,
 // blueprint process entry): a pure matcher and a structural checker. No store, no HTTP: callers
 // map a CriteriaProblem to their own error code (INVALID_DATA, INVALID_CRITERIA, …).

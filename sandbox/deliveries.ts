@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Watch channels and their deliveries (wire-contract §9). The store publishes one ChangeEvent per
 // module + operation per transaction, whatever API made the change (single, batch, upsert, mass
 // update, lead conversion, bulk write…); every live channel watching that module + operation gets

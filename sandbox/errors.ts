@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // The one error model of the sandbox: every error the service answers is an HttpError,
 // rendered as the contract's envelope {code, details, message, status: 'error'} (wire-contract §11).
 

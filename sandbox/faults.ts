@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Fault injection for reliability tests and benchmarks: a share of API calls answered 429/500/503
 // (before or after the call took effect), connections closed mid-response, delayed answers, and
 // drop/duplicate rates that notification deliveries read. Deterministic with a seed.

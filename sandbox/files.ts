@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Stored file blobs shared by the groups that keep uploaded bytes (attachments, field attachments,
 // and any other upload): one SQLite table next to the store's own, bytes as BLOBs (no base64 in
 // JSON documents). Size limit of §6 (`config.maxFileBytes` → 413 FILE_SIZE_MORE_THAN_ALLOWED_SIZE).

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // Request body parsing: JSON (with or without Content-Type, §3.1), urlencoded forms (OAuth),
 // multipart/form-data with `file` parts (§3.3).
 import type { IncomingMessage } from 'node:http';
@@ -100,7 +100,7 @@ export function parseMultipart(body: Buffer, contentType: string): { files: File
 
 /** `Content-Disposition` for downloads: plain form for ASCII names, RFC 5987 otherwise (§3.4). */
 export function contentDisposition(fileName: string): string {
-	// eslint-disable-next-line no-control-regex
+	 
 	if (/^[\x20-\x7e]*$/.test(fileName) && !fileName.includes('"')) return `attachment; filename="${fileName}"`;
 	return `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }

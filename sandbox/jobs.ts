@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+/* eslint-disable no-console */
 // Shared machinery of the asynchronous bulk jobs (wire-contract §8, §10): job documents that
 // advance one step per `jobStepMs` (or on demand through a test hook), and callbacks POSTed at
 // terminal states with the §9.5 retry policy (`deliveryRetryDelaysMs`, `deliveryTimeoutMs`).

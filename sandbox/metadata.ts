@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Renders the stored module definitions as the contract's Module and Field structures
 // (interface spec "Metadata"; v2 and v2.1 differ per wire-contract §13).
 import type { FieldDef, ModuleDef } from './seed/modules.ts';

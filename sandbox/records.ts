@@ -1,7 +1,9 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Record rules shared by every write path (single, batch, upsert, mass update, convert, bulk write):
 // field validation by metadata type, mandatory and unique checks, lookups, system fields, and the
 // per-item success/error envelopes of wire-contract §3.5 and §11.2–11.3.
+import { COMPARATORS, matchJsonCriteria } from './criteria.ts';
+import type { JsonCriterion } from './criteria.ts';
 import { errorItem } from './errors.ts';
 import type { ErrorBody } from './errors.ts';
 import type { FieldDef, ModuleDef } from './seed/modules.ts';
@@ -613,25 +615,12 @@ export function searchPredicate(
 	return undefined;
 }
 
-const JSON_COMPARATORS = new Set([
-	'equal',
-	'not_equal',
-	'in',
-	'not_in',
-	'less_than',
-	'less_equal',
-	'greater_than',
-	'greater_equal',
-	'contains',
-	'not_contains',
-	'starts_with',
-	'ends_with',
-	'between',
-	'not_between',
-]);
-
-/** A JSON criterion (§3.12) as a predicate: leaf `{field|api_name, comparator, value}` or `{group_operator, group}`. */
-export function jsonCriteriaPredicate(module: ModuleDef, criterion: unknown): RecordPredicate {
+/**
+ * Validates a JSON criterion (§3.12) against the module (INVALID_DATA on a bad shape, field, comparator or
+ * value) and answers it in matcher form: fields by API name, comparators in lower case, group operators
+ * explicit (`and` when absent), values in their comparable form (see `comparable`). Records the fields used.
+ */
+function typedJsonCriterion(module: ModuleDef, criterion: unknown, used: Map<string, FieldDef>): JsonCriterion {
 	if (!criterion || typeof criterion !== 'object' || Array.isArray(criterion)) {
 		throw new CriteriaError('INVALID_DATA', { api_name: 'criteria' }, 'invalid criteria');
 	}
@@ -639,35 +628,38 @@ export function jsonCriteriaPredicate(module: ModuleDef, criterion: unknown): Re
 	if (Array.isArray(c.group)) {
 		const op = String(c.group_operator ?? 'and').toLowerCase();
 		if (op !== 'and' && op !== 'or') throw new CriteriaError('INVALID_DATA', { api_name: 'group_operator' }, 'invalid group operator');
-		const parts = c.group.map((g) => jsonCriteriaPredicate(module, g));
-		return op === 'and' ? (r) => parts.every((p) => p(r)) : (r) => parts.some((p) => p(r));
+		return { group_operator: op, group: c.group.map((g) => typedJsonCriterion(module, g, used)) };
 	}
 	const rawField = c.field ?? c.api_name;
 	const apiName = typeof rawField === 'object' && rawField ? String((rawField as Json).api_name ?? '') : String(rawField ?? '');
 	const field = module.fields.find((f) => f.api_name === apiName);
 	if (!field) throw new CriteriaError('INVALID_DATA', { api_name: apiName || 'field' }, 'invalid field in criteria');
 	const comparator = String(c.comparator ?? '').toLowerCase();
-	if (!JSON_COMPARATORS.has(comparator)) throw new CriteriaError('INVALID_DATA', { api_name: apiName, comparator }, 'invalid comparator');
+	if (!(COMPARATORS as readonly string[]).includes(comparator)) {
+		throw new CriteriaError('INVALID_DATA', { api_name: apiName, comparator }, 'invalid comparator');
+	}
 	const list = Array.isArray(c.value) ? c.value : [c.value];
 	const expected = list.map((v) => {
 		const x = comparable(field, v);
 		if (x === undefined) throw new CriteriaError('INVALID_DATA', { api_name: apiName }, 'invalid value in criteria');
 		return x;
 	});
+	used.set(apiName, field);
+	const listValued = comparator === 'in' || comparator === 'not_in' || comparator === 'between' || comparator === 'not_between';
+	return { field: apiName, comparator, value: listValued ? expected : expected[0] };
+}
+
+/**
+ * A JSON criterion (§3.12) as a predicate: leaf `{field|api_name, comparator, value}` or `{group_operator, group}`.
+ * Matching is the shared matcher's (criteria.ts) over the comparable forms of the record's values.
+ */
+export function jsonCriteriaPredicate(module: ModuleDef, criterion: unknown): RecordPredicate {
+	const used = new Map<string, FieldDef>();
+	const typed = typedJsonCriterion(module, criterion, used);
 	return (record) => {
-		const actual = comparables(field, record[apiName]);
-		switch (comparator) {
-			case 'in':
-				return expected.some((e) => compare('equal', actual, e));
-			case 'not_in':
-				return !expected.some((e) => compare('equal', actual, e));
-			case 'between':
-				return expected.length === 2 && actual.some((a) => a >= expected[0] && a <= expected[1]);
-			case 'not_between':
-				return expected.length === 2 && !actual.some((a) => a >= expected[0] && a <= expected[1]);
-			default:
-				return compare(comparator, actual, expected[0]);
-		}
+		const values: Json = {};
+		for (const [apiName, field] of used) values[apiName] = comparables(field, record[apiName]);
+		return matchJsonCriteria(values, typed);
 	};
 }
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // The one router of the sandbox: a method + path table per root, resolved as wire-contract §3.10
 // says (reserved first segments, literal beats parameter, wrong method 400, unknown module 400,
 // no route 404). Group modules register routes; the server turns replies and HttpErrors into HTTP.

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Date and time forms of wire-contract §4: DateTime `yyyy-MM-ddTHH:mm:ss±HH:mm`, Date `yyyy-MM-dd`.
 
 const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Request and response conventions every group shares: wrapper lists and their bounds (§3.1),
 // paging parameters and `info` (§3.6), If-Modified-Since and empty reads (§3.7).
 import { HttpError } from './errors.ts';

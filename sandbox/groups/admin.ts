@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Test hooks under /__sandbox (not part of the CRM service): clock, token expiry, forced faults,
 // request log, direct token minting. Used by the test suites and by the README's curl walkthrough.
 import type { AccessTokenDoc } from '../auth.ts';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Assignment rules (wire-contract §5.7, v2.1 only): GetAssignmentRules, GetAssignmentRule
 // (`module` required; the rule must belong to it). Seeded once into the collection
 // `assignment_rules`: two lead rules, one deal rule, one case rule.

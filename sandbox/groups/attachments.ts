@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Attachments (wire-contract §5.4): GetAttachments, UploadAttachment (multipart part `file`),
 // UploadLinkAttachment (`attachmentUrl`), DeleteAttachments, DownloadAttachment, DeleteAttachment,
 // GetFieldAttachments (v2.1 only). Bytes live in the file blob table (files.ts); the attachment itself

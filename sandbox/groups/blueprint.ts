@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Blueprint (wire-contract §5.8): GetBlueprint (a record's process and its available transitions)
 // and UpdateBlueprint (move a record through a transition with the transition's data).
 //

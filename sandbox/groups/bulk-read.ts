@@ -1,10 +1,12 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+/* eslint-disable no-console */
 // Bulk read (wire-contract §5.11, §8.1, §10.1, §10.3): CreateBulkReadJob, GetBulkReadJobDetails,
 // DownloadResult. A job moves ADDED → IN PROGRESS → COMPLETED | FAILURE, one step per `jobStepMs`;
 // the COMPLETED step extracts one page (200,000 records by default) of the module's records that
 // match the JSON criteria (§3.12) into `{jobId}.zip` holding `{jobId}.csv` (or `.ics` for Events).
 // Knobs: `bulkReadConcurrency` (jobs not yet terminal, default 5, beyond → 429),
 // `bulkReadPageSize` (default 200000), `bulkReadDownloadsPerMinute` (default 10, beyond → 429).
+import { COMPARATORS, matchJsonCriteria } from '../criteria.ts';
+import type { JsonCriterion } from '../criteria.ts';
 import { HttpError } from '../errors.ts';
 import { contentDisposition } from '../http.ts';
 import { deliverCallback, parseCallback, saveJob, scheduleStep } from '../jobs.ts';
@@ -58,22 +60,6 @@ const LIMITS = { conditions: 25, values: 50, joins: 2 };
 const TEXT_TYPES = new Set(['text', 'textarea', 'email', 'phone', 'website', 'autonumber']);
 const NUMBER_TYPES = new Set(['integer', 'bigint', 'double', 'currency', 'percent']);
 const LOOKUP_TYPES = new Set(['lookup', 'ownerlookup', 'userlookup']);
-const ALL_COMPARATORS = new Set([
-	'equal',
-	'not_equal',
-	'in',
-	'not_in',
-	'less_than',
-	'less_equal',
-	'greater_than',
-	'greater_equal',
-	'contains',
-	'not_contains',
-	'starts_with',
-	'ends_with',
-	'between',
-	'not_between',
-]);
 const EQUALITY = ['equal', 'not_equal', 'in', 'not_in'];
 const ORDERING = [...EQUALITY, 'less_than', 'less_equal', 'greater_than', 'greater_equal', 'between', 'not_between'];
 const TEXTUAL = [...EQUALITY, 'contains', 'not_contains', 'starts_with', 'ends_with'];
@@ -98,6 +84,8 @@ interface CompileState {
 	joins: Set<string>;
 	/** lookup targets read once per extraction: `Module:id` → record */
 	cache: Map<string, StoredRecord | undefined>;
+	/** how to read each criteria field (`Field`, `Id`, `Lookup.Field`) in its comparable form */
+	reads: Map<string, (record: StoredRecord) => unknown>;
 }
 
 const criteriaError = (code: string, details: Json, message: string) => new HttpError(code, details, message);
@@ -127,7 +115,7 @@ function fieldOf(module: ModuleDef, name: string): FieldDef | undefined {
 	return module.fields.find((f) => f.api_name === name) ?? (name === 'Id' ? module.fields.find((f) => f.api_name === 'id') : undefined);
 }
 
-function compileLeaf(leaf: Json, s: CompileState): Predicate {
+function compileLeaf(leaf: Json, s: CompileState): JsonCriterion {
 	const rawField = leaf.api_name ?? leaf.field;
 	const name =
 		typeof rawField === 'string' ? rawField : rawField && typeof rawField === 'object' ? (rawField as Json).api_name : undefined;
@@ -163,7 +151,7 @@ function compileLeaf(leaf: Json, s: CompileState): Predicate {
 		};
 	}
 	const comparator = leaf.comparator;
-	if (typeof comparator !== 'string' || !ALL_COMPARATORS.has(comparator)) {
+	if (typeof comparator !== 'string' || !(COMPARATORS as readonly string[]).includes(comparator)) {
 		throw criteriaError('INVALID_CRITERIA', { api_name: name, comparator: comparator as string }, 'the criteria is invalid');
 	}
 	if (!comparatorsFor(field).includes(comparator)) {
@@ -203,54 +191,17 @@ function compileLeaf(leaf: Json, s: CompileState): Predicate {
 		return n;
 	});
 	const multi = field.data_type === 'multiselectpicklist';
-	return (record) => {
+	s.reads.set(name, (record) => {
 		const raw = read(record);
-		const actuals: unknown[] = multi
-			? Array.isArray(raw)
-				? raw.map((v) => normalise(field, v))
-				: []
-			: [normalise(field, raw) ?? null];
-		const a = actuals[0] as never;
-		const w = wanted[0] as never;
-		const has = (x: unknown) => actuals.some((v) => v === x);
-		switch (comparator) {
-			case 'equal':
-				return multi ? has(w) : a === w;
-			case 'not_equal':
-				return multi ? !has(w) : a !== w;
-			case 'in':
-				return wanted.some((x) => has(x));
-			case 'not_in':
-				return !wanted.some((x) => has(x));
-			case 'contains':
-				return multi ? has(w) : a !== null && String(a).includes(String(w));
-			case 'not_contains':
-				return multi ? !has(w) : a === null || !String(a).includes(String(w));
-			case 'starts_with':
-				return a !== null && String(a).startsWith(String(w));
-			case 'ends_with':
-				return a !== null && String(a).endsWith(String(w));
-			case 'less_than':
-				return a !== null && w !== null && a < w;
-			case 'less_equal':
-				return a !== null && w !== null && a <= w;
-			case 'greater_than':
-				return a !== null && w !== null && a > w;
-			case 'greater_equal':
-				return a !== null && w !== null && a >= w;
-			case 'between':
-			case 'not_between': {
-				const [from, to] = wanted as never[];
-				const inside = a !== null && a >= from && a <= to;
-				return comparator === 'between' ? inside : !inside;
-			}
-			default:
-				return false;
-		}
-	};
+		if (!multi) return normalise(field, raw);
+		return Array.isArray(raw) ? raw.map((v) => normalise(field, v)) : [];
+	});
+	// a multi-select list contains a value when one of its entries is that value
+	const matcherComparator = multi && comparator === 'contains' ? 'equal' : multi && comparator === 'not_contains' ? 'not_equal' : comparator;
+	return { field: name, comparator: matcherComparator, value: listComparator || rangeComparator ? wanted : wanted[0] };
 }
 
-function compileNode(node: unknown, s: CompileState): Predicate {
+function compileNode(node: unknown, s: CompileState): JsonCriterion {
 	if (!node || typeof node !== 'object' || Array.isArray(node)) {
 		throw criteriaError('INVALID_CRITERIA', {}, 'the criteria is invalid');
 	}
@@ -264,8 +215,7 @@ function compileNode(node: unknown, s: CompileState): Predicate {
 			if (criterion.group.length === 1 && criterion.group_operator === undefined) return compileNode(criterion.group[0], s);
 			throw criteriaError('GROUP_OPERATOR_NOT_SUPPORTED', { api_name: 'group_operator' }, 'the group operator is not supported');
 		}
-		const parts = criterion.group.map((c) => compileNode(c, s));
-		return operator === 'and' ? (r) => parts.every((p) => p(r)) : (r) => parts.some((p) => p(r));
+		return { group_operator: operator, group: criterion.group.map((c) => compileNode(c, s)) };
 	}
 	if (criterion.group_operator !== undefined) {
 		throw criteriaError('AMBIGUOUS_GROUP_IN_CRITERIA', { api_name: 'group' }, 'the group in the criteria is ambiguous');
@@ -276,7 +226,13 @@ function compileNode(node: unknown, s: CompileState): Predicate {
 /** Validates JSON criteria against the module and answers a record predicate (throws the §3.12/§6 errors). */
 export function compileCriteria(sandbox: Sandbox, module: ModuleDef, criteria: unknown): Predicate {
 	if (criteria === undefined || criteria === null) return () => true;
-	return compileNode(criteria, { sandbox, module, conditions: 0, joins: new Set(), cache: new Map() });
+	const s: CompileState = { sandbox, module, conditions: 0, joins: new Set(), cache: new Map(), reads: new Map() };
+	const typed = compileNode(criteria, s);
+	return (record) => {
+		const values: Json = {};
+		for (const [name, read] of s.reads) values[name] = read(record);
+		return matchJsonCriteria(values, typed);
+	};
 }
 
 // ---- result files (§10.3) -------------------------------------------------------------------

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+/* eslint-disable no-console */
 // Bulk write (wire-contract §1.2, §5.11, §8.2, §10.2, §10.3, §11.4): UploadFile (a zip holding one
 // CSV, headers `feature: bulk-write` + `X-CRM-ORG`), CreateBulkWriteJob, GetBulkWriteJobDetails and
 // DownloadBulkWriteResult. Rows go through the record service (createRecord / updateRecord, so

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Contact roles (wire-contract §5.9): the settings list on /Contacts/roles (GetContactRoles,
 // CreateContactRoles, UpdateContactRoles, DeleteContactRoles, GetContactRole, UpdateContactRole,
 // DeleteContactRole) and roles of contacts on a deal on /Deals/{dealId}/Contact_Roles

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Currencies (wire-contract §5.9): GetCurrencies, AddCurrencies, UpdateCurrencies, GetCurrency,
 // UpdateCurrency, EnableMultipleCurrencies, UpdateBaseCurrency.
 // State rules: multi-currency starts disabled (org `mc_status` false) with the org's home currency

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Custom views (wire-contract §5.7): GetCustomViews (paged, `info` adds `default` and
 // `translation`), GetCustomView. Views are documents of the collection `custom_views`, seeded once:
 // "All <plural>" (the default) and "My <plural>" (the admin's records) for every module, plus module views with JSON

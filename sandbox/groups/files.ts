@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Shared file store (wire-contract §5.13): UploadFiles (1..10 parts `file`, ≤ maxFileBytes each)
 // and GetFile. Files are JSON documents of the `files` collection — {id, name, contentType, size,
 // data (base64)} — which other groups read too (SendMail attachments reference these ids).

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Every operation group of the sandbox, registered on the one router.
 import type { Router } from '../router.ts';
 import type { Sandbox } from '../sandbox.ts';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Layouts (wire-contract §5.7): GetLayouts, GetLayout. Layouts are derived from the stored module
 // definitions on every read (so module and field changes show at once): every module has a
 // "Standard" layout; Deals also has "Partner Deals" (pipelines and wizards hang on Deals layouts).

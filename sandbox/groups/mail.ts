@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Mail (wire-contract §5.10, v2.1 only): GetEmailAddresses and SendMail, plus an outbox.
 // Mails land in the docs collection `outbox` (one document per message id); scheduled mails move
 // from `scheduled` to `sent` once `scheduled_time` has passed on the sandbox clock (a timer, and a

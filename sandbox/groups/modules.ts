@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Modules and fields metadata (wire-contract §5.7): GetModules, GetModule, UpdateModuleByAPIName,
 // UpdateModuleById, GetFields, GetField. Seeds the file-upload field `Contract_File` of the custom
 // module Projects with a contract on three demo projects (GetFieldAttachments, §5.4, is served

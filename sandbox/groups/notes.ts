@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Notes (wire-contract §5.3): GetNotes, CreateNotes, UpdateNotes, DeleteNotes, GetNote, UpdateNote,
 // DeleteNote, and the parent-scoped GET/POST /{module}/{recordId}/Notes.
 //

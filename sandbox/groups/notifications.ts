@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @n8n/community-nodes/require-node-api-error */
+/* eslint-disable @n8n/community-nodes/require-node-api-error */
 // Notifications (wire-contract §5.14, §9): EnableNotifications, GetNotificationDetails,
 // UpdateNotifications (PUT replaces), UpdateNotification (PATCH merges), DisableNotification
 // (PATCH with `_delete_events: true`), DisableNotifications (DELETE ?channel_ids=). Deliveries are

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // OAuth server of wire-contract §2.1: authorization-code grant with auto-approval, refresh grant, revoke.
 import { randomBytes } from 'node:crypto';
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Organisation (wire-contract §5.6): GetOrganization, UploadOrganizationPhoto.
 // The org is one document of the `org` collection (seeded from DEMO_ORG); this group enriches it
 // with the remaining Org fields once. `mc_status` and the currency fields follow the currencies group.

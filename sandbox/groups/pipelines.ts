@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Pipelines (wire-contract §5.8, v2.1 only): GetPipelines, CreatePipelines, UpdatePipelines,
 // GetPipeline, UpdatePipeline, TransferAndDelete. Every route takes `layout_id`, a Deals layout.
 // Pipelines are documents of the collection `pipelines`; their stages (`maps`) are values of the

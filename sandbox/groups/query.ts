@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Query (wire-contract §5.12, §3.13): POST /crm/{v}/coql with {"select_query": "…"}, answered by
 // the COQL parser and evaluator of ../coql.ts. Both API versions serve it.
 import { moduleScopeName } from '../auth.ts';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @n8n/community-nodes/require-node-api-error */
+/* eslint-disable @n8n/community-nodes/require-node-api-error */
 // Records (wire-contract §5.1): GetRecords, GetRecord(+UsingExternalID), CreateRecords,
 // UpdateRecords, UpdateRecord(+UsingExternalID), UpsertRecords, DeleteRecords,
 // DeleteRecord(+UsingExternalID), SearchRecords, GetDeletedRecords, RecordCount, GetPhoto,

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Related lists (wire-contract §5.7): GetRelatedLists, GetRelatedList, derived from the stored
 // module definitions (`module.related_lists`). Ids are stable: module id digits + `3` + sequence.
 // An unknown related-list id answers 204 (the group's code set has no INVALID_DATA; as GetField).

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Related records (wire-contract §5.2): GetRelatedRecords, UpdateRelatedRecords, DelinkRecords,
 // GetRelatedRecord, UpdateRelatedRecord, DelinkRecord and their external-ID forms (X-EXTERNAL, §3.9).
 //

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Roles and profiles (wire-contract §5.6): GetRoles, GetRole, GetProfiles, GetProfile.
 // Roles form a hierarchy (`reporting_to`); profiles carry permissions per module and general
 // permissions. The ids the demo users reference (sandbox/seed/demo.ts) are kept.

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Record sharing (wire-contract §5.9): GetSharedRecordDetails, ShareRecord, UpdateSharePermissions,
 // RevokeSharedRecord on /{module}/{recordId}/actions/share. One document per shared record in the
 // `shares` collection. Limits of §6: 1..10 items per request and at most 10 users per record

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Tags (wire-contract §5.5): GetTags, CreateTags, UpdateTags, UpdateTag, DeleteTag, MergeTags,
 // GetRecordCountForTag, AddTagsToRecord, RemoveTagsFromRecord, AddTagsToMultipleRecords,
 // RemoveTagsFromMultipleRecords.

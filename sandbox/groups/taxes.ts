@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Taxes (wire-contract §5.9): GetTaxes, CreateTaxes, UpdateTaxes, DeleteTaxes, GetTax, DeleteTax.
 // Reads carry the organisation's tax `preference` next to `taxes`. Taxes are kept in
 // `sequence_number` order 1..n: a create or update naming a position moves the tax there and

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Email and inventory templates (wire-contract §5.7, v2.1 only): GetEmailTemplates (`module`
 // required), GetEmailTemplateById, GetInventoryTemplates (`module` required; `category`,
 // `sort_by`, `sort_order`), GetInventoryTemplatebyID. Seeded once into the collections

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Territories (wire-contract §5.6): GetTerritories, GetTerritory. A hierarchy under "Global"
 // (`reporting_to`), with managers and account/deal assignment rules (JSON criteria, §3.12).
 // The first four keep the ids of records.ts DEFAULT_TERRITORIES, which record operations used

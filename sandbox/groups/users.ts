@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Users (wire-contract §5.6): GetUsers (by `type`, paged, IMS), GetUser, CreateUser, UpdateUsers,
 // UpdateUser, DeleteUser. Users are documents of the `users` collection (seeded from DEMO_USERS;
 // `sandbox.user(ctx)` reads them). Rules: licences count active users

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Variables and variable groups (wire-contract §5.9): GetVariableGroups, GetVariableGroupById,
 // GetVariableGroupByAPIName, GetVariables, CreateVariables, UpdateVariables, DeleteVariables,
 // GetVariableByID, UpdateVariableById, DeleteVariable, GetVariableForAPIName, UpdateVariableByAPIName.

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Wizards (wire-contract §5.7, v2.1 only): GetWizards, GetWizardbyID (`layout_id` required: the
 // container of that layout). Seeded once: an active "Lead Qualification" wizard on the Leads
 // Standard layout (two screens with Next/Previous/Save buttons) and a draft "Partner Deal Handover"

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Deterministic demo data for the sandbox: organisation, users and a few hundred records.
 // Records carry no id or audit fields (the store assigns them). A lookup to another demo record is
 // written `{ "$ref": "<Module>:<index>" }` (index into that module's records in returned order);

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Module and field metadata of the sandbox CRM (data only, plus tiny lookup helpers).
 // Watchable modules follow wire-contract §9.1; duplicate-check fields follow §3.10.
 

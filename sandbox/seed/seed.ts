@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // First-start seeding: organisation, users, module metadata (always), demo records (option).
 // Groups that own more settings data add a seeder to SETTINGS_SEEDERS.
 import type { StoredModule } from '../metadata.ts';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Test helpers for the sandbox over plain HTTP: start a throw-away sandbox, obtain a token through
 // the real authorization-code grant (wire-contract §2.1), and a tiny fetch wrapper for API calls.
 import { startSandbox } from '../../sandbox/server.ts';

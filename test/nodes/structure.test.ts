@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions */
 // Walks every node of package.json "n8n".nodes: community-node rules (usableAsTool, subtitle,
 // themed icons that exist, codex file), and every routed URL encodes its dynamic segments.
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+ 
 // What the transport may send again (wire-contract §7 + "outcome unknown"): 429 always; 5xx and a lost
 // connection only for idempotent calls; a POST whose outcome is unknown is never repeated as is.
 import { RETRY, isConnectionLost, isOutcomeUnknown, isRetryable, withRetry } from '../../nodes/shared/transport';

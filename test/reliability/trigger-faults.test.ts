@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
 // Reliability of the CRM Trigger under injected delivery faults (sandbox/faults.ts): deliveries
 // dropped or sent twice with the same body. A repeated delivery (same channel, server_time, module,
 // operation and ids within 10 minutes) is acknowledged with 200 and starts no execution; a channel

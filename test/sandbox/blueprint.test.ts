@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox blueprint (wire-contract §5.8, §5.1 record rules, §11) over HTTP:
 // GetBlueprint, UpdateBlueprint and the RECORD_IN_BLUEPRINT guard on plain updates.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+ 
 // The COQL parser and evaluator of the sandbox (wire-contract §3.13), in-process: error positions,
 // the grammar subset, limits, and results checked against the records themselves.
 import { COQL_LIMITS, parseCoql, runCoql, tokenize } from '../../sandbox/coql.ts';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox currencies (wire-contract §5.9, §6, §12) over HTTP: the
 // multi-currency switch, ISO codes, base-currency rules and re-basing.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox custom views (wire-contract §5.7, §3.6, §3.12) over HTTP.
 import { customViewMatches, findCustomView } from '../../sandbox/groups/custom-views.ts';
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';

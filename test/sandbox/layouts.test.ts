@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox layouts (wire-contract §5.7, §2.3, §11) over HTTP.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
 // Contract tests of Mail (wire-contract §5.10, §6, §3.8, §2.3) over HTTP, with the outbox test hook.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';

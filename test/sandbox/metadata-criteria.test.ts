@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Unit tests of the pure JSON-criteria matcher and checker (wire-contract §3.12), sandbox/criteria.ts.
 import { COMPARATORS, checkJsonCriteria, criteriaFields, criteriaLeaves, matchJsonCriteria } from '../../sandbox/criteria.ts';
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // The seeded file-upload field of Projects (`Contract_File`) and its files, downloaded through
 // GetFieldAttachments (wire-contract §5.4, §3.4, v2.1 only) over HTTP.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';

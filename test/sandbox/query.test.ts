@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of Query (wire-contract §5.12, §3.13, §2.3 scopes, §11.5 errors) over HTTP.
 import type { RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';

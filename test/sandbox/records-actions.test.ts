@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
 // Sandbox contract of the record group beyond CRUD (wire-contract §5.1): UpsertRecords,
 // SearchRecords, RecordCount, GetDeletedRecords, photos, MassUpdate (§8.3), ConvertLead,
 // territory assignment; statuses and codes per §3.8 and §12.

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox router and request conventions (wire-contract §3.1, §3.10, §11, §12) over HTTP.
 import type { RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';

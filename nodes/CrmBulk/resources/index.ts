@@ -1,17 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { ResourceModule } from '../../shared/node';
+import { assembleResources } from '../../shared/node';
 
 import { bulkReadCustomOperations, bulkReadDescription } from './bulkRead';
 import { bulkWriteCustomOperations, bulkWriteDescription } from './bulkWrite';
 import { fileCustomOperations, fileDescription } from './file';
-
-type CustomOperation = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
-
-/** One resource of the node: its selector option, its properties, and its custom operations. */
-export interface ResourceModule {
-	option: INodePropertyOptions;
-	description: INodeProperties[];
-	customOperations?: Record<string, CustomOperation>;
-}
 
 /** The node's resources, in selector order. Adding a resource = one folder + one entry here. */
 export const resources: ResourceModule[] = [
@@ -20,19 +12,8 @@ export const resources: ResourceModule[] = [
 	{ option: { name: 'File', value: 'file' }, description: fileDescription, customOperations: fileCustomOperations },
 ];
 
-export const resourceSelector: INodeProperties = {
-	displayName: 'Resource',
-	name: 'resource',
-	type: 'options',
-	noDataExpression: true,
-	options: resources.map((r) => r.option),
-	default: 'bulkRead',
-	// every routed operation goes through the node's request runner (see shared/transport/runner.ts)
-	routing: { send: { paginate: true } },
-};
-
-export const resourceProperties: INodeProperties[] = resources.flatMap((r) => r.description);
-
-export const customOperations: Record<string, Record<string, CustomOperation>> = Object.fromEntries(
-	resources.filter((r) => r.customOperations).map((r) => [r.option.value as string, r.customOperations!]),
-);
+export const {
+	selector: resourceSelector,
+	properties: resourceProperties,
+	customOperations,
+} = assembleResources(resources, 'bulkRead');

@@ -1,6 +1,8 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-export type CustomOperation = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
+import type { CustomOperation } from '../../shared/node';
+
+export type { CustomOperation };
 
 /** One operation file: its selector option, its properties, and (custom operations) its execute. */
 export interface OperationModule {

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Load options built on the admin reads (nodes/shared/methods/admin.ts), called through n8n's
 // LoadOptionsContext with the crmOAuth2Api credential against the sandbox. Every node of the
 // package shares them (e.g. getUsers for owner fields).

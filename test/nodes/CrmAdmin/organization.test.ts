@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Admin › Organization through n8n's engine against the sandbox: GetOrganization,
 // UploadOrganizationPhoto from an input binary (multipart part `file`).
 import type { INodeExecutionData } from 'n8n-workflow';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+ 
 // CRM Admin › Role through n8n's engine against the sandbox: GetRoles, GetRole.
 import { crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';

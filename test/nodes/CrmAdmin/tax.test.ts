@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Admin › Tax through n8n's engine against the sandbox: GetTaxes (taxes and preference),
 // GetTax, CreateTaxes, UpdateTaxes (100 per request), DeleteTax / DeleteTaxes.
 import { crmFixture } from '../../harness/crm';

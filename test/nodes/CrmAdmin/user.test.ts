@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Admin › User through n8n's engine against the sandbox: GetUsers (type, paging), GetUser,
 // CreateUser (one per call), UpdateUser / UpdateUsers (chunk of one vs. batch), DeleteUser.
 import { crmFixture } from '../../harness/crm';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+ 
 // CRM Admin › Variable Group through n8n's engine against the sandbox: GetVariableGroups,
 // GetVariableGroupById, GetVariableGroupByAPIName.
 import { crmFixture } from '../../harness/crm';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+ 
 // Unit tests of the package's CSV reader/writer (nodes/shared/csv.ts), cross-checked with the sandbox's.
 import { countCsvRecords, csvToObjects, detectDelimiter, parseCsv, toCsv } from '../../../nodes/shared/csv';
 import { parseCsv as sandboxParseCsv } from '../../../sandbox/csv.ts';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Bulk › File (shared file store) through the n8n engine against the sandbox: Upload (1..10
 // binaries of an item, one output item per file), Get (binary with name and type), limits.
 import type { INodeExecutionData } from 'n8n-workflow';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Mail › Mail › Send and › From Address › Get Many through the n8n engine against the sandbox,
 // asserting the sandbox's outbox and file store.
 import type { INodeExecutionData } from 'n8n-workflow';

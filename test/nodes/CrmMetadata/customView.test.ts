@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 import { crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { outputOf } from '../../harness/n8n';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // GetFieldAttachments (wire-contract §5.4) on the seeded file-upload field of Projects
 // (`Contract_File`, see sandbox/groups/modules.ts). The operation itself is CRM Record →
 // Attachment → Download Field Attachment; this checks the metadata-seeded field end to end.

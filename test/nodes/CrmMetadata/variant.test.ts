@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Variant handling of the CRM Metadata node (wire-contract §13): the operations that exist in both
 // variants run under a v2 credential against /crm/v2; the v2.1-only ones are refused before sending.
 import { crmFixture } from '../../harness/crm';

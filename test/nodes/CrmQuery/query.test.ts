@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+ 
 // CRM Query › Query › Run through the n8n engine against the sandbox's COQL evaluator.
 import { pageStatement, planStatement } from '../../../nodes/CrmQuery/resources/query/statement';
 import { createRecord } from '../../../sandbox/records.ts';

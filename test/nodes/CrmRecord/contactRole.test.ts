@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contact Role resource (wire-contract §5.9) through the engine against the sandbox: the settings
 // list (get many, get, create batched, update, delete) and roles of contacts on a deal.
 import { LoadOptionsContext } from 'n8n-core';

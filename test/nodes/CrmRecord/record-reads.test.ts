@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Record reads through the engine: Get (ID, external ID, If-Modified-Since), Get Many filters,
 // Search (conditions, criteria text, email, phone, word; Return All), Count, List Deleted.
 import { crmFixture } from '../../harness/crm';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+ 
 // Retry with bounded exponential back-off (wire-contract §7) through the engine, with faults forced
 // at the sandbox: 429 twice then success; persistent 429; 5xx retried only where it is safe.
 import { RETRY } from '../../../nodes/shared/transport';

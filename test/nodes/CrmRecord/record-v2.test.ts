@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // The record operations under a v2 credential (wire-contract §13): every request goes to /crm/v2,
 // the operations that exist in both variants work, v2.1-only ones are refused before sending.
 import type { ILoadOptionsFunctions } from 'n8n-workflow';

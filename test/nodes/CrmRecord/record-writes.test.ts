@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Record writes through the engine: Create / Update / Upsert / Delete / Delete Many, batching of
 // 100 per request with per-item outcomes, the three fields modes, write options, validation.
 import { crmFixture } from '../../harness/crm';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Related Record resource (wire-contract §5.2) through the engine against the sandbox: link (batched),
 // get many / get, relation fields, delink, the external-ID forms, and both kinds of related list
 // (lookup-defined, e.g. Accounts → Contacts; relation-defined, e.g. Deals ↔ Products).

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Share resource (wire-contract §5.9 sharing rows) through the engine against the sandbox: share with
 // users, get the shared details (summary and manage views), update permissions, revoke, and the
 // 10-user limit checked by the node before any request.

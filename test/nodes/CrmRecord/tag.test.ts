@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Tag resource (wire-contract §5.5) through the engine against the sandbox: module tags (create,
 // update, delete, merge, record count, get many with my_tags), tags on one record and on many
 // records (over_write), and the limits checked by the node before any request.
