@@ -155,6 +155,15 @@ const CASES: Case[] = [
 	{ node: 'crmMetadata', what: 'Module › Update: unknown module', params: { resource: 'module', operation: 'update', identifyBy: 'apiName', module: 'No_Such_Module', updateFields: { plural_label: 'People' } }, names: /INVALID_MODULE.*module API name/s },
 	{ node: 'crmMetadata', what: 'Pipeline › Create: name left empty', params: { resource: 'pipeline', operation: 'create', layoutId: '{layout}', name: '', stageIds: ['{lead}'] }, names: /Parameter "Name" is required/ },
 	{ node: 'crmMetadata', what: 'Pipeline › Create: no stages', params: { resource: 'pipeline', operation: 'create', layoutId: '{layout}', name: 'P', stageIds: [] }, names: /Parameter "Stage Names or IDs" is required/ },
+	// path ids are checked before sending (shared requireDigits guard)
+	{ node: 'crmRecord', what: 'Note › Get: malformed note id', params: { resource: 'note', operation: 'get', noteId: 'note/../1' }, names: /Note ID/ },
+	{ node: 'crmRecord', what: 'Attachment › Get Many: malformed record id', params: { resource: 'attachment', operation: 'getAll', module: 'Leads', recordId: '1 OR 1=1', limit: 5 }, names: /Record ID/ },
+	{ node: 'crmRecord', what: 'Contact Role › Add to Deal: malformed deal id', params: { resource: 'contactRole', operation: 'addToDeal', dealId: 'deal', contactId: '{contact}', contactRoleId: '{lead}' }, names: /Deal ID/ },
+	{ node: 'crmBulk', what: 'Bulk Read › Get: malformed job id', params: { resource: 'bulkRead', operation: 'get', jobId: 'job/../1' }, names: /Job ID/ },
+	{ node: 'crmMetadata', what: 'Field › Get: malformed field id', params: { resource: 'field', operation: 'get', module: 'Leads', fieldId: 'Last Name' }, names: /Field/ },
+	{ node: 'crmMetadata', what: 'Layout › Get: malformed layout id', params: { resource: 'layout', operation: 'get', module: 'Leads', layoutId: 'standard' }, names: /Layout/ },
+	{ node: 'crmMetadata', what: 'Blueprint › Get: malformed record id', params: { resource: 'blueprint', operation: 'get', module: 'Deals', recordId: 'deal-7' }, names: /Record ID/ },
+	{ node: 'crmMetadata', what: 'Custom View › Get: malformed view id', params: { resource: 'customView', operation: 'get', module: 'Leads', customViewId: 'all leads' }, names: /Custom View/ },
 ];
 
 /**
@@ -168,15 +177,7 @@ const GAPS: Case[] = [
 	{ node: 'crmRecord', what: 'Get: record id empty by expression', params: record('get', { module: 'Leads', recordId: EMPTY }), names: /Record ID/ },
 	// the error says "Record JSON", the parameter is labelled "Values JSON"
 	{ node: 'crmRecord', what: 'Mass Update: invalid JSON values', params: record('massUpdate', { module: 'Leads', massUpdateBy: 'ids', recordIds: '{lead}', fieldsMode: 'json', recordJson: '{"Lead_Source": ' }), names: /Values JSON/ },
-	{ node: 'crmRecord', what: 'Note › Get: malformed note id', params: { resource: 'note', operation: 'get', noteId: 'note/../1' }, names: /Note ID/ },
-	{ node: 'crmRecord', what: 'Attachment › Get Many: malformed record id', params: { resource: 'attachment', operation: 'getAll', module: 'Leads', recordId: '1 OR 1=1', limit: 5 }, names: /Record ID/ },
-	{ node: 'crmRecord', what: 'Contact Role › Add to Deal: malformed deal id', params: { resource: 'contactRole', operation: 'addToDeal', dealId: 'deal', contactId: '{contact}', contactRoleId: '{lead}' }, names: /Deal ID/ },
 	{ node: 'crmQuery', what: 'Run: negative limit', params: { resource: 'query', operation: 'run', selectQuery: 'select Last_Name from Leads where id is not null', returnAll: false, limit: -5 }, names: /Limit/ },
-	{ node: 'crmBulk', what: 'Bulk Read › Get: malformed job id', params: { resource: 'bulkRead', operation: 'get', jobId: 'job/../1' }, names: /Job ID/ },
-	{ node: 'crmMetadata', what: 'Field › Get: malformed field id', params: { resource: 'field', operation: 'get', module: 'Leads', fieldId: 'Last Name' }, names: /Field/ },
-	{ node: 'crmMetadata', what: 'Layout › Get: malformed layout id', params: { resource: 'layout', operation: 'get', module: 'Leads', layoutId: 'standard' }, names: /Layout/ },
-	{ node: 'crmMetadata', what: 'Blueprint › Get: malformed record id', params: { resource: 'blueprint', operation: 'get', module: 'Deals', recordId: 'deal-7' }, names: /Record ID/ },
-	{ node: 'crmMetadata', what: 'Custom View › Get: malformed view id', params: { resource: 'customView', operation: 'get', module: 'Leads', customViewId: 'all leads' }, names: /Custom View/ },
 ];
 
 let crm: CrmFixture;

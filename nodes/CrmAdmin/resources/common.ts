@@ -4,15 +4,15 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
-	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { writeResult } from '../../shared/transport';
+import { ID_RE } from '../../shared/validation';
 
-export const ID_RE = /^\d+$/;
+export { ID_RE, requireDigits } from '../../shared/validation';
 
 /** An API name in a path: anything but an all-digit segment, which the service reads as an ID (§3.10). */
 export const API_NAME_RE = /^(?!\d+$)\S+$/;
@@ -34,20 +34,6 @@ export function idParameter(this: IExecuteFunctions, name: string, label: string
 		});
 	}
 	return id;
-}
-
-/** `routing.send.preSend` check that a path ID parameter is digits (reported before anything is sent). */
-export function requireDigits(name: string, label: string) {
-	return async function (this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-		const id = String(this.getNodeParameter(name, '') ?? '').trim();
-		if (!ID_RE.test(id)) {
-			throw new NodeOperationError(this.getNode(), `${label} must be digits, got "${id}"`, {
-				itemIndex: this.getItemIndex(),
-				description: `Set "${label}" to a numeric ID such as 4876876000000225013.`,
-			});
-		}
-		return request;
-	};
 }
 
 /**

@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BULK_BASE_URL } from '../shared';
+import { requireDigits } from '../../../shared/validation';
 
 /** GetBulkReadJobDetails — GET /crm/bulk/{v}/read/{jobId} */
 export const operation: INodePropertyOptions = {
@@ -10,6 +11,7 @@ export const operation: INodePropertyOptions = {
 	action: 'Get a bulk read job',
 	description: 'Get the state and result of a bulk read job (GetBulkReadJobDetails)',
 	routing: {
+		send: { preSend: [requireDigits('jobId', 'Job ID')] },
 		request: {
 			method: 'GET',
 			baseURL: BULK_BASE_URL,

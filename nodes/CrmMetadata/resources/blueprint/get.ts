@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { requireDigits } from '../../../shared/validation';
 
 /** GetBlueprint — GET /crm/{v}/{module}/{recordId}/actions/blueprint */
 export const operation: INodePropertyOptions = {
@@ -10,6 +11,7 @@ export const operation: INodePropertyOptions = {
 	action: 'Get the blueprint of a record',
 	description: "Retrieve a record's blueprint process and the transitions available to it (GetBlueprint)",
 	routing: {
+		send: { preSend: [requireDigits('recordId', 'Record ID')] },
 		request: {
 			method: 'GET',
 			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/blueprint',

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
 import { idOptions } from '../common';
+import { requireDigits } from '../../../shared/validation';
 
 /** GetCustomView — GET /crm/{v}/settings/custom_views/{id}?module= */
 export const operation: INodePropertyOptions = {
@@ -10,7 +11,7 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a custom view',
 	description: 'Retrieve one custom view with its criteria and columns (GetCustomView)',
-	routing: { request: { method: 'GET', url: '=/settings/custom_views/{{ toPathSegment($parameter.customViewId) }}' } },
+	routing: { request: { method: 'GET', url: '=/settings/custom_views/{{ toPathSegment($parameter.customViewId) }}' }, send: { preSend: [requireDigits('customViewId', 'Custom View ID')] } },
 };
 
 const properties: INodeProperties[] = [

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
 import { idOptions } from '../common';
+import { requireDigits } from '../../../shared/validation';
 
 /** GetField — GET /crm/{v}/settings/fields/{id}?module= */
 export const operation: INodePropertyOptions = {
@@ -10,7 +11,7 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a field',
 	description: 'Retrieve one field of a module by ID (GetField)',
-	routing: { request: { method: 'GET', url: '=/settings/fields/{{ toPathSegment($parameter.fieldId) }}' } },
+	routing: { request: { method: 'GET', url: '=/settings/fields/{{ toPathSegment($parameter.fieldId) }}' }, send: { preSend: [requireDigits('fieldId', 'Field ID')] } },
 };
 
 const properties: INodeProperties[] = [

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
 import { idOptions } from '../common';
+import { requireDigits } from '../../../shared/validation';
 
 /** GetLayout — GET /crm/{v}/settings/layouts/{id}?module= */
 export const operation: INodePropertyOptions = {
@@ -10,7 +11,7 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a layout',
 	description: 'Retrieve one layout of a module by ID (GetLayout)',
-	routing: { request: { method: 'GET', url: '=/settings/layouts/{{ toPathSegment($parameter.layoutId) }}' } },
+	routing: { request: { method: 'GET', url: '=/settings/layouts/{{ toPathSegment($parameter.layoutId) }}' }, send: { preSend: [requireDigits('layoutId', 'Layout ID')] } },
 };
 
 const properties: INodeProperties[] = [

@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, recordIdField, returnAllLimit } from '../../../shared/descriptions';
+import { requireDigits } from '../../../shared/validation';
 
 /** GetAttachments — GET /crm/{v}/{module}/{recordId}/Attachments, paged by the runner */
 export const operation: INodePropertyOptions = {
@@ -10,6 +11,7 @@ export const operation: INodePropertyOptions = {
 	action: 'Get many attachments',
 	description: 'List the attachments of a record (GetAttachments)',
 	routing: {
+		send: { preSend: [requireDigits('recordId', 'Record ID')] },
 		request: {
 			method: 'GET',
 			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/Attachments',

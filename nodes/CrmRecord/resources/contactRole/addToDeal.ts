@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { contactIdField, contactRoleIdField, dealIdField } from './shared';
+import { requireDigits } from '../../../shared/validation';
 
 /** AddContactRoleToDeal — PUT /crm/{v}/Deals/{dealId}/Contact_Roles/{contactId}, body `data` [=1] {Contact_Role} */
 export const operation: INodePropertyOptions = {
@@ -10,6 +11,7 @@ export const operation: INodePropertyOptions = {
 	action: 'Set the role of a contact on a deal',
 	description: 'Add a contact to a deal with a role, or change its role (AddContactRoleToDeal)',
 	routing: {
+		send: { preSend: [requireDigits('dealId', 'Deal ID')] },
 		request: {
 			method: 'PUT',
 			url: '=/Deals/{{ toPathSegment($parameter.dealId) }}/Contact_Roles/{{ toPathSegment($parameter.contactId) }}',

@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { noteIdField } from './shared';
+import { requireDigits } from '../../../shared/validation';
 
 /** GetNote — GET /crm/{v}/Notes/{id} */
 export const operation: INodePropertyOptions = {
@@ -10,6 +11,7 @@ export const operation: INodePropertyOptions = {
 	action: 'Get a note',
 	description: 'Retrieve one note by ID (GetNote)',
 	routing: {
+		send: { preSend: [requireDigits('noteId', 'Note ID')] },
 		request: {
 			method: 'GET',
 			url: '=/Notes/{{ toPathSegment($parameter.noteId) }}',
