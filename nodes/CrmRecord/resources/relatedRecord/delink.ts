@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
 import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { checkId, externalHeader, externalIdOptions, parentRecordIdField, relatedListSelect, relatedRecordIdField } from './shared';
+import { externalHeader, externalIdOptions, parentRecordIdField, relatedListSelect, relatedRecordIdField, relationOf } from './shared';
 
 /** DelinkRecords (+DeleteRelatedRecordsUsingExternalID) — DELETE /crm/{v}/{module}/{recordId}/{relatedList}?ids=…, up to 100 per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -33,19 +33,7 @@ export const description = updateDisplayOptions({ show: { resource: ['relatedRec
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched.call(this, {
 		build: (itemIndex) => {
-			const module = this.getNodeParameter('module', itemIndex) as string;
-			const relatedList = this.getNodeParameter('relatedList', itemIndex) as string;
-			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-			const parentField = String(options.parentExternalField ?? '');
-			const relatedField = String(options.relatedExternalField ?? '');
-			const recordId = checkId(this.getNode(), this.getNodeParameter('recordId', itemIndex) as string, 'Record ID', !!parentField.trim(), itemIndex);
-			const relatedId = checkId(
-				this.getNode(),
-				this.getNodeParameter('relatedRecordId', itemIndex) as string,
-				'Related Record ID',
-				!!relatedField.trim(),
-				itemIndex,
-			);
+			const { module, relatedList, parentField, relatedField, recordId, relatedId } = relationOf.call(this, itemIndex);
 			const header = externalHeader(module, relatedList, parentField, relatedField);
 			return { key: JSON.stringify([module, recordId, relatedList, header ?? '']), payload: { id: relatedId } };
 		},

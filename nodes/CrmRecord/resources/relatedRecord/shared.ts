@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, IHttpRequestOptions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /** Related list of the chosen module, from GetRelatedLists. */
@@ -102,4 +102,22 @@ export async function relatedRequest(this: IExecuteSingleFunctions, requestOptio
 	const header = externalHeader(module, relatedList, parentField, relatedField);
 	if (header) requestOptions.headers = { ...requestOptions.headers, 'X-EXTERNAL': header };
 	return requestOptions;
+}
+
+/** The parameters of one item of Link or Delink: the parent record, the related list and the related record. */
+export function relationOf(this: IExecuteFunctions, itemIndex: number) {
+	const module = this.getNodeParameter('module', itemIndex) as string;
+	const relatedList = this.getNodeParameter('relatedList', itemIndex) as string;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const parentField = String(options.parentExternalField ?? '');
+	const relatedField = String(options.relatedExternalField ?? '');
+	const recordId = checkId(this.getNode(), this.getNodeParameter('recordId', itemIndex) as string, 'Record ID', !!parentField.trim(), itemIndex);
+	const relatedId = checkId(
+		this.getNode(),
+		this.getNodeParameter('relatedRecordId', itemIndex) as string,
+		'Related Record ID',
+		!!relatedField.trim(),
+		itemIndex,
+	);
+	return { module, relatedList, parentField, relatedField, recordId, relatedId };
 }
