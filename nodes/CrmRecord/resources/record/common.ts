@@ -3,7 +3,7 @@
 import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { recordFieldsUi } from '../../../shared/descriptions';
+import { recordFieldsUi, recordIdField } from '../../../shared/descriptions';
 import { getParameter } from '../../../shared/recordFields';
 import { crmApiRequest } from '../../../shared/transport';
 
@@ -230,3 +230,52 @@ export async function sendRecords(
 
 /** Module path segment. */
 export const modulePath = (module: string) => `/${encodeURIComponent(module)}`;
+
+/**
+ * "<Verb> By" selector of an operation addressing one record: by ID, or by an external-ID field and
+ * its value (X-EXTERNAL). `selector` names the parameter (getBy, updateBy, deleteBy); `hide` is merged
+ * into every property's displayOptions.
+ */
+export function recordByProperties(
+	selector: string,
+	label: string,
+	valueDescription: string,
+	hide?: Record<string, string[]>,
+): INodeProperties[] {
+	const when = (value: string) => ({ show: { [selector]: [value] }, ...(hide ? { hide } : {}) });
+	return [
+		{
+			displayName: `${label} By`,
+			name: selector,
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{ name: 'ID', value: 'id' },
+				{ name: 'External ID', value: 'externalId', description: 'A field of the module marked as external ID (X-EXTERNAL)' },
+			],
+			default: 'id',
+			...(hide ? { displayOptions: { hide } } : {}),
+		},
+		{ ...recordIdField, displayOptions: when('id') },
+		{
+			displayName: 'External ID Field Name or ID',
+			name: 'externalField',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getExternalIdFields', loadOptionsDependsOn: ['module'] },
+			default: '',
+			required: true,
+			description:
+				'External-ID field of the module. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			displayOptions: when('externalId'),
+		},
+		{
+			displayName: 'External ID Value',
+			name: 'externalValue',
+			type: 'string',
+			default: '',
+			required: true,
+			description: valueDescription,
+			displayOptions: when('externalId'),
+		},
+	];
+}

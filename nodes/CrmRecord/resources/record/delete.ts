@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { moduleSelect } from '../../../shared/descriptions';
 import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { modulePath, recordIdOf } from './common';
+import { modulePath, recordByProperties, recordIdOf } from './common';
 
 /**
  * DeleteRecords — DELETE /crm/{v}/{module}?ids=… (2..100 per request);
@@ -35,38 +35,7 @@ export const wfTriggerOption: INodeProperties = {
 
 const properties: INodeProperties[] = [
 	moduleSelect,
-	{
-		displayName: 'Delete By',
-		name: 'deleteBy',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{ name: 'ID', value: 'id' },
-			{ name: 'External ID', value: 'externalId', description: 'A field of the module marked as external ID (X-EXTERNAL)' },
-		],
-		default: 'id',
-	},
-	{ ...recordIdField, displayOptions: { show: { deleteBy: ['id'] } } },
-	{
-		displayName: 'External ID Field Name or ID',
-		name: 'externalField',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getExternalIdFields', loadOptionsDependsOn: ['module'] },
-		default: '',
-		required: true,
-		description:
-			'External-ID field of the module. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		displayOptions: { show: { deleteBy: ['externalId'] } },
-	},
-	{
-		displayName: 'External ID Value',
-		name: 'externalValue',
-		type: 'string',
-		default: '',
-		required: true,
-		description: 'Value of the external-ID field of the record to delete',
-		displayOptions: { show: { deleteBy: ['externalId'] } },
-	},
+	...recordByProperties('deleteBy', 'Delete', 'Value of the external-ID field of the record to delete'),
 	wfTriggerOption,
 ];
 

@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { moduleSelect } from '../../../shared/descriptions';
+import { recordByProperties } from './common';
 import { externalHeader, readOptions, validateRecordId } from './hooks';
 
 /** GetRecord — GET /crm/{v}/{module}/{id}; GetRecordUsingExternalID — GET /crm/{v}/{module}/{extValue} with X-EXTERNAL */
@@ -40,38 +41,7 @@ export const modifiedSinceOption: INodeProperties = {
 
 const properties: INodeProperties[] = [
 	moduleSelect,
-	{
-		displayName: 'Get By',
-		name: 'getBy',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{ name: 'ID', value: 'id' },
-			{ name: 'External ID', value: 'externalId', description: 'A field of the module marked as external ID (X-EXTERNAL)' },
-		],
-		default: 'id',
-	},
-	{ ...recordIdField, displayOptions: { show: { getBy: ['id'] } } },
-	{
-		displayName: 'External ID Field Name or ID',
-		name: 'externalField',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getExternalIdFields', loadOptionsDependsOn: ['module'] },
-		default: '',
-		required: true,
-		description:
-			'External-ID field of the module. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		displayOptions: { show: { getBy: ['externalId'] } },
-	},
-	{
-		displayName: 'External ID Value',
-		name: 'externalValue',
-		type: 'string',
-		default: '',
-		required: true,
-		description: 'Value of the external-ID field of the record',
-		displayOptions: { show: { getBy: ['externalId'] } },
-	},
+	...recordByProperties('getBy', 'Get', 'Value of the external-ID field of the record'),
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { moduleSelect } from '../../../shared/descriptions';
 import { loadFieldMeta, recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched } from '../../../shared/transport';
-import { RECORD_ID_RE, fieldsProperties, modulePath, recordIdOf, sendRecords, writeExtrasOf, writeOptionsProperty } from './common';
+import { fieldsProperties, modulePath, RECORD_ID_RE, recordByProperties, recordIdOf, sendRecords, writeExtrasOf, writeOptionsProperty } from './common';
 
 /**
  * UpdateRecords — PUT /crm/{v}/{module} (2..100 records per request);
@@ -18,41 +18,12 @@ export const operation: INodePropertyOptions = {
 	description: 'Update records by ID or external ID; input items are sent 100 per request (UpdateRecords, UpdateRecord)',
 };
 
-export const updateByProperties: INodeProperties[] = [
-	{
-		displayName: 'Update By',
-		name: 'updateBy',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{ name: 'ID', value: 'id' },
-			{ name: 'External ID', value: 'externalId', description: 'A field of the module marked as external ID (X-EXTERNAL)' },
-		],
-		default: 'id',
-		displayOptions: { hide: { fieldsMode: ['mapper'] } },
-	},
-	{ ...recordIdField, displayOptions: { show: { updateBy: ['id'] }, hide: { fieldsMode: ['mapper'] } } },
-	{
-		displayName: 'External ID Field Name or ID',
-		name: 'externalField',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getExternalIdFields', loadOptionsDependsOn: ['module'] },
-		default: '',
-		required: true,
-		description:
-			'External-ID field of the module. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		displayOptions: { show: { updateBy: ['externalId'] }, hide: { fieldsMode: ['mapper'] } },
-	},
-	{
-		displayName: 'External ID Value',
-		name: 'externalValue',
-		type: 'string',
-		default: '',
-		required: true,
-		description: 'Value of the external-ID field of the record to update',
-		displayOptions: { show: { updateBy: ['externalId'] }, hide: { fieldsMode: ['mapper'] } },
-	},
-];
+export const updateByProperties: INodeProperties[] = recordByProperties(
+	'updateBy',
+	'Update',
+	'Value of the external-ID field of the record to update',
+	{ fieldsMode: ['mapper'] },
+);
 
 const properties: INodeProperties[] = [moduleSelect, ...fieldsProperties('update'), ...updateByProperties, writeOptionsProperty()];
 
