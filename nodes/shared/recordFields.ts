@@ -210,10 +210,14 @@ export async function recordBody(
 	itemIndex: number,
 	module: string,
 	cache: Map<string, Map<string, FieldMeta>>,
-	options: { keep?: string[] } = {},
+	options: { keep?: string[]; jsonLabel?: string } = {},
 ): Promise<{ record: IDataObject; matchingColumns: string[] }> {
 	const mode = getParameter(this, 'fieldsMode', itemIndex, 'mapper') as FieldsMode;
-	if (mode === 'json') return { record: jsonObjectParameter.call(this, 'recordJson', itemIndex, 'Record JSON'), matchingColumns: [] };
+	if (mode === 'json') {
+		// errors name the parameter as the form labels it ("Values JSON" on Mass Update)
+		const record = jsonObjectParameter.call(this, 'recordJson', itemIndex, options.jsonLabel ?? 'Record JSON');
+		return { record, matchingColumns: [] };
+	}
 	if (mode === 'pairs') return { record: await recordFromFieldPairs.call(this, itemIndex, module, cache), matchingColumns: [] };
 	const { values, matchingColumns } = mapperValues.call(this, itemIndex);
 	const auto = (getParameter(this, 'columns.mappingMode', itemIndex, 'defineBelow') as string) === 'autoMapInputData';

@@ -27,7 +27,13 @@ export async function coqlPagination(
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', false) as boolean;
-	const limit = returnAll ? 0 : Number(this.getNodeParameter('limit', 0)) || 0;
+	const limit = returnAll ? 0 : Number(this.getNodeParameter('limit', 0));
+	// the form's minimum of 1 is not enforced for expressions: refuse before anything is sent
+	if (!returnAll && !(Number.isInteger(limit) && limit >= 1)) {
+		throw new NodeOperationError(this.getNode(), `The parameter "Limit" must be a whole number of at least 1, got ${String(limit)}`, {
+			description: 'Set "Limit" to how many records to return, or turn on "Return All".',
+		});
+	}
 	const body = (requestData.options.body ?? {}) as IDataObject;
 	const statement = String(body.select_query ?? '');
 	const plan = planStatement(statement);

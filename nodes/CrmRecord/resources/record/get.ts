@@ -14,7 +14,9 @@ export const operation: INodePropertyOptions = {
 	routing: {
 		request: {
 			method: 'GET',
-			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment(String($parameter.getBy === "externalId" ? $parameter.externalValue : $parameter.recordId).trim()) }}',
+			// an empty ID (e.g. from an expression) must reach the preSend checks, which name the
+			// parameter: toPathSegment("") would throw n8n's generic "Invalid identifier" first
+			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment(String($parameter.getBy === "externalId" ? $parameter.externalValue : $parameter.recordId).trim() || "-") }}',
 		},
 		send: { preSend: [validateRecordId, externalHeader, readOptions] },
 	},

@@ -20,7 +20,9 @@ export const MASS_UPDATE_MAX_IDS = 500;
 export async function massUpdatePreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const itemIndex = this.getItemIndex();
 	const module = this.getNodeParameter('module') as string;
-	const { record } = await recordBody.call(this, itemIndex, module, new Map<string, Map<string, FieldMeta>>());
+	const { record } = await recordBody.call(this, itemIndex, module, new Map<string, Map<string, FieldMeta>>(), {
+		jsonLabel: 'Values JSON',
+	});
 	if (Object.keys(record).length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Give at least one field to set', { itemIndex });
 	}
