@@ -1,6 +1,6 @@
 import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-/** Default scopes of wire-contract §2.3: every node of the package works with this list. */
+/** Default scopes of docs/protocol.md §2.3: every node of the package works with this list. */
 export const DEFAULT_SCOPES = [
 	'CRM.modules.ALL',
 	'CRM.settings.ALL',
@@ -30,13 +30,45 @@ export class CrmOAuth2Api implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
+			// A credential created from the registry package must not point at a local machine: the
+			// service's accounts server is asked for, the sandbox is an explicit choice. Credentials
+			// saved before this field existed have only `accountsUrl` and get the default, 'service'.
+			displayName: 'Server',
+			name: 'environment',
+			type: 'options',
+			options: [
+				{
+					name: 'CRM Service',
+					value: 'service',
+					description: "Your CRM service's accounts server",
+				},
+				{
+					name: 'Sandbox (Local)',
+					value: 'sandbox',
+					description: 'The local sandbox of this package ("npm run sandbox")',
+				},
+			],
+			default: 'service',
+		},
+		{
 			displayName: 'Accounts URL',
 			name: 'accountsUrl',
 			type: 'string',
-			default: 'http://localhost:4010',
+			default: '',
+			required: true,
 			placeholder: 'https://accounts.crm.example',
 			description:
-				'Origin of the CRM OAuth server. The default is the local sandbox started by "npm run sandbox". API calls go to the api_domain the token response names.',
+				'Origin of the CRM OAuth server of your service. API calls go to the api_domain the token response names.',
+			displayOptions: { show: { environment: ['service'] } },
+		},
+		{
+			displayName: 'Sandbox URL',
+			name: 'sandboxUrl',
+			type: 'string',
+			default: 'http://localhost:4010',
+			placeholder: 'http://localhost:4010',
+			description: 'Origin of the local sandbox started by "npm run sandbox" (it is also its OAuth server)',
+			displayOptions: { show: { environment: ['sandbox'] } },
 		},
 		{
 			displayName: 'API Variant',
@@ -59,14 +91,14 @@ export class CrmOAuth2Api implements ICredentialType {
 			displayName: 'Authorization URL',
 			name: 'authUrl',
 			type: 'hidden',
-			default: '={{ $self.accountsUrl.replace(/\\/+$/, "") }}/oauth/v2/auth',
+			default: '={{ (($self.environment === "sandbox" ? $self.sandboxUrl : $self.accountsUrl) || "").replace(/\\/+$/, "") }}/oauth/v2/auth',
 			required: true,
 		},
 		{
 			displayName: 'Access Token URL',
 			name: 'accessTokenUrl',
 			type: 'hidden',
-			default: '={{ $self.accountsUrl.replace(/\\/+$/, "") }}/oauth/v2/token',
+			default: '={{ (($self.environment === "sandbox" ? $self.sandboxUrl : $self.accountsUrl) || "").replace(/\\/+$/, "") }}/oauth/v2/token',
 			required: true,
 		},
 		{

@@ -1,9 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 // `npm run sandbox` / `npm start`: runs the sandbox on 127.0.0.1:4010 (SANDBOX_PORT) with its data
-// in .sandbox-data/sandbox.db (SANDBOX_DB; `:memory:` keeps nothing).
+// in .sandbox-data/sandbox.db (SANDBOX_DB; `:memory:` keeps nothing). The other SANDBOX_* variables
+// are listed in the README's sandbox section.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
+import type { Edition } from './limits.ts';
+import { CONCURRENCY_BY_EDITION } from './limits.ts';
 import { startSandbox } from './server.ts';
 
 const port = Number(process.env.SANDBOX_PORT ?? 4010);
@@ -12,11 +15,31 @@ const dbPath = process.env.SANDBOX_DB ?? path.resolve(import.meta.dirname, '..',
 if (dbPath !== ':memory:') mkdirSync(path.dirname(dbPath), { recursive: true });
 const publicOrigin = process.env.SANDBOX_ORIGIN ?? `http://localhost:${port}`;
 
-const running = await startSandbox({ port, host, dbPath, publicOrigin, demo: process.env.SANDBOX_DEMO !== 'false' });
+const flag = (name: string) => ['1', 'true', 'on', 'yes'].includes((process.env[name] ?? '').toLowerCase());
+const edition = (process.env.SANDBOX_EDITION ?? 'Enterprise') as Edition;
+if (!(edition in CONCURRENCY_BY_EDITION)) {
+	console.error(`SANDBOX_EDITION must be one of ${Object.keys(CONCURRENCY_BY_EDITION).join(', ')}`);
+	process.exit(2);
+}
+const credits = process.env.SANDBOX_API_CREDITS ? Number(process.env.SANDBOX_API_CREDITS) : undefined;
+
+const running = await startSandbox({
+	port,
+	host,
+	dbPath,
+	publicOrigin,
+	demo: process.env.SANDBOX_DEMO !== 'false',
+	oauthLimits: flag('SANDBOX_OAUTH_LIMITS'),
+	apiLimits: { enabled: flag('SANDBOX_API_LIMITS'), edition, subConcurrency: 10, credits },
+	hookKey: process.env.SANDBOX_HOOK_KEY || undefined,
+});
 const origin = running.sandbox.config.publicOrigin;
 
 console.log(`CRM sandbox listening on ${running.url} (public origin ${origin})`);
 console.log(`Data: ${dbPath}`);
+if (running.sandbox.config.hookKey && !process.env.SANDBOX_HOOK_KEY) {
+	console.log(`Test hooks (/__sandbox/*) need the header X-Sandbox-Hook-Key: ${running.sandbox.config.hookKey}`);
+}
 console.log('');
 console.log('Get a token and list leads:');
 console.log(`  CODE=$(curl -s -o /dev/null -w '%{redirect_url}' '${origin}/oauth/v2/auth?response_type=code&client_id=demo&redirect_uri=http://localhost/cb&scope=CRM.modules.ALL,CRM.settings.ALL&access_type=offline' | sed 's/.*code=\\([^&]*\\).*/\\1/')`);

@@ -1,5 +1,5 @@
  
-// Object query (COQL, wire-contract §3.13): a tokenizer and recursive-descent parser for exactly
+// Object query (COQL, docs/protocol.md §3.13): a tokenizer and recursive-descent parser for exactly
 // the contract's subset, a resolver that checks the statement against module metadata and the
 // limits (columns, conditions, in-values, joins, LIMIT), and an evaluator over the record store.
 // Every refusal is an HttpError with the contract's codes: SYNTAX_ERROR {near, line, column,
@@ -12,6 +12,12 @@ import type { Json, StoredRecord } from './store.ts';
 import { isDate, parseDateTime } from './time.ts';
 
 export const COQL_LIMITS = { perCall: 200, select: 50, where: 25, inValues: 50, joins: 2 };
+
+/**
+ * Deepest bracket nesting the parser accepts. 25 conditions nested pairwise need about 25 levels;
+ * the margin allows redundant brackets, the bound keeps the recursive parser off the stack limit.
+ */
+export const COQL_MAX_NESTING = 64;
 
 // ---- tokens ---------------------------------------------------------------------------------
 
@@ -212,6 +218,7 @@ class Parser {
 	private readonly tokens: Token[];
 	private pos = 0;
 	private clause: Clause = 'select';
+	private depth = 0;
 
 	constructor(tokens: Token[]) {
 		this.tokens = tokens;
@@ -329,9 +336,13 @@ class Parser {
 	}
 
 	private term(): Expr {
-		if (this.acceptPunct('(')) {
+		if (this.tok.kind === 'punct' && this.tok.text === '(') {
+			if (this.depth >= COQL_MAX_NESTING) this.fail(`brackets are nested more than ${COQL_MAX_NESTING} levels deep`);
+			this.pos++;
+			this.depth++;
 			const inner = this.expr();
 			this.expectPunct(')');
+			this.depth--;
 			return inner;
 		}
 		return this.condition();
@@ -573,7 +584,7 @@ interface CompiledCondition {
 	col: Resolved;
 	op: Operator;
 	values: Value[];
-	like?: RegExp;
+	like?: (value: string) => boolean;
 }
 
 type CompiledExpr = { kind: 'cond'; cond: CompiledCondition } | { kind: 'and' | 'or'; left: CompiledExpr; right: CompiledExpr };
@@ -587,12 +598,28 @@ export interface CompiledQuery {
 	offset: number;
 }
 
-function likeRegex(pattern: string): RegExp {
-	const body = pattern
-		.split('%')
-		.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-		.join('.*');
-	return new RegExp(`^${body}$`, 'is');
+/**
+ * A `like` pattern (`%` = any run of characters) as a matcher that runs in linear time: the fixed
+ * pieces between `%` are found left to right with indexOf, so no pattern can cause backtracking.
+ * Case-insensitive: values and pattern are compared in lower case.
+ */
+export function likeMatcher(pattern: string): (value: string) => boolean {
+	const parts = pattern.toLowerCase().split('%');
+	if (parts.length === 1) return (value) => value === parts[0];
+	const first = parts[0];
+	const last = parts[parts.length - 1];
+	const middle = parts.slice(1, -1).filter(Boolean);
+	return (value) => {
+		if (value.length < first.length + last.length || !value.startsWith(first) || !value.endsWith(last)) return false;
+		const end = value.length - last.length;
+		let pos = first.length;
+		for (const piece of middle) {
+			const at = value.indexOf(piece, pos);
+			if (at === -1 || at + piece.length > end) return false;
+			pos = at + piece.length;
+		}
+		return true;
+	};
 }
 
 function countConditions(expr: Expr): number {
@@ -615,7 +642,7 @@ function compileExpr(sandbox: Sandbox, module: ModuleDef, expr: Expr, joins: Set
 	}
 	const values = expr.values.map((v) => convertLiteral(v, col, expr.op));
 	const cond: CompiledCondition = { col, op: expr.op, values };
-	if (expr.op === 'like' || expr.op === 'not like') cond.like = likeRegex(expr.values[0].text);
+	if (expr.op === 'like' || expr.op === 'not like') cond.like = likeMatcher(expr.values[0].text);
 	return { kind: 'cond', cond };
 }
 
@@ -754,9 +781,9 @@ function test(reader: RowReader, record: StoredRecord, c: CompiledCondition): bo
 		case 'not in':
 			return !any((v) => c.values.some((x) => cmp(v, x) === 0));
 		case 'like':
-			return any((v) => c.like!.test(String(v)));
+			return any((v) => c.like!(String(v)));
 		case 'not like':
-			return !any((v) => c.like!.test(String(v)));
+			return !any((v) => c.like!(String(v)));
 		default:
 			return false;
 	}

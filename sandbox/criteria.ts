@@ -1,5 +1,5 @@
  
-// JSON criteria of wire-contract §3.12 (custom views, MassUpdate, bulk read, territory rules,
+// JSON criteria of docs/protocol.md §3.12 (custom views, MassUpdate, bulk read, territory rules,
 // blueprint process entry): a pure matcher and a structural checker. No store, no HTTP: callers
 // map a CriteriaProblem to their own error code (INVALID_DATA, INVALID_CRITERIA, …).
 //

@@ -4,6 +4,8 @@
 // update, lead conversion, bulk write…); every live channel watching that module + operation gets
 // one POST of the §9.4 body, with up to `deliveryRetryDelaysMs.length` attempts (§9.5). Channels
 // are JSON documents; an expired channel is treated as absent everywhere and purged when seen.
+// Fault injection (faults.ts): deliveries never sent, sent twice (after the first, or both at once),
+// answers lost (the CRM retries what the receiver already got) and a shorter answer timeout.
 import type { Sandbox } from './sandbox.ts';
 import type { ChangeEvent, ChangeOperation, Json } from './store.ts';
 
@@ -71,6 +73,14 @@ export interface DeliveryAttempt {
 	status?: number;
 	error?: string;
 	duration_ms: number;
+	/** the receiver answered, but the answer was lost (fault injection): the CRM treated it as a timeout */
+	lost?: boolean;
+	/** an extra copy of the delivery (fault injection), not a retry */
+	copy?: boolean;
+	/** `server_time` of the body sent */
+	server_time?: number;
+	/** the start of the receiver's answer body (diagnostics) */
+	response?: string;
 }
 
 /** One delivery (one channel, module and operation of one originating request) and its outcome. */
@@ -85,6 +95,8 @@ export interface DeliveryEntry {
 	outcome: 'pending' | 'delivered' | 'failed' | 'dropped';
 	/** extra identical copies still to send after the first success (fault injection: `duplicateDeliveryRate`) */
 	duplicates?: number;
+	/** the first attempt was sent twice at once (fault injection: `concurrentDuplicateRate`) */
+	concurrent_copy?: boolean;
 	queued_at: string;
 	attempts: DeliveryAttempt[];
 	/** the body of the latest attempt */
@@ -155,37 +167,25 @@ export class Deliveries {
 		this.log.push(entry);
 		if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
 		// fault injection: a delivery may be lost, or sent a second time with the very same body
-		const copies = this.sandbox.faultPlan.deliveryCopies();
-		if (copies === 0) {
+		const fate = this.sandbox.faultPlan.deliveryFate();
+		if (fate.copies === 0) {
 			entry.outcome = 'dropped';
 			return;
 		}
-		if (copies > 1) entry.duplicates = copies - 1;
+		if (fate.copies > 1 && fate.concurrent) entry.concurrent_copy = true;
+		else if (fate.copies > 1) entry.duplicates = fate.copies - 1;
 		const delays = this.sandbox.config.deliveryRetryDelaysMs;
 		this.sandbox.later(delays[0] ?? 0, () => this.attempt(entry, 0));
 	}
 
 	private async attempt(entry: DeliveryEntry, index: number, duplicate = false): Promise<void> {
-		const { config } = this.sandbox;
-		const started = Date.now();
-		if (!duplicate) entry.body = { ...entry.body, server_time: this.sandbox.now() };
-		const record: DeliveryAttempt = { at: this.sandbox.formatTime(), duration_ms: 0 };
-		try {
-			const res = await fetch(entry.notify_url, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify(entry.body),
-				signal: AbortSignal.timeout(config.deliveryTimeoutMs),
-			});
-			await res.arrayBuffer();
-			record.status = res.status;
-		} catch (error) {
-			record.error = (error as Error).name === 'TimeoutError' ? 'timeout' : String((error as Error).message ?? error);
-		}
-		record.duration_ms = Date.now() - started;
-		entry.attempts.push(record);
+		const { config, faultPlan } = this.sandbox;
+		// §9.4: `server_time` is the send time, so a retry carries its own unless the plan keeps the first
+		if (!duplicate && (index === 0 || !faultPlan.plan.retryKeepsServerTime)) entry.body = { ...entry.body, server_time: this.sandbox.now() };
+		if (!duplicate && index === 0 && entry.concurrent_copy) void this.send(entry, true);
+		const record = await this.send(entry, duplicate);
 		if (duplicate) return;
-		if (record.status !== undefined && record.status >= 200 && record.status < 300) {
+		if (record.status !== undefined && record.status >= 200 && record.status < 300 && !record.lost) {
 			entry.outcome = 'delivered';
 			if (entry.duplicates) {
 				entry.duplicates--;
@@ -199,6 +199,36 @@ export class Deliveries {
 		} else {
 			entry.outcome = 'failed';
 		}
+	}
+
+	/** One POST of the delivery's current body; the attempt is logged. */
+	private async send(entry: DeliveryEntry, copy: boolean): Promise<DeliveryAttempt> {
+		const { config, faultPlan } = this.sandbox;
+		const started = Date.now();
+		const body = entry.body;
+		const record: DeliveryAttempt = { at: this.sandbox.formatTime(), duration_ms: 0, server_time: body.server_time as number };
+		if (copy) record.copy = true;
+		try {
+			const res = await fetch(entry.notify_url, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify(body),
+				signal: AbortSignal.timeout(faultPlan.plan.deliveryTimeoutMs ?? config.deliveryTimeoutMs),
+			});
+			const answer = Buffer.from(await res.arrayBuffer()).toString('utf8');
+			record.status = res.status;
+			if (answer) record.response = answer.slice(0, 200);
+			// the receiver did all its work; only the CRM never learns the answer
+			if (!copy && faultPlan.loseResponse()) {
+				record.lost = true;
+				record.error = 'timeout';
+			}
+		} catch (error) {
+			record.error = (error as Error).name === 'TimeoutError' ? 'timeout' : String((error as Error).message ?? error);
+		}
+		record.duration_ms = Date.now() - started;
+		entry.attempts.push(record);
+		return record;
 	}
 }
 

@@ -1,10 +1,10 @@
  
 // The one error model of the sandbox: every error the service answers is an HttpError,
-// rendered as the contract's envelope {code, details, message, status: 'error'} (wire-contract §11).
+// rendered as the contract's envelope {code, details, message, status: 'error'} (docs/protocol.md §11).
 
 export type Details = Record<string, unknown>;
 
-/** Error code → HTTP status (wire-contract §12.2). Codes not listed answer 400. */
+/** Error code → HTTP status (docs/protocol.md §12.2). Codes not listed answer 400. */
 const STATUS_BY_CODE: Record<string, number> = {
 	INVALID_TOKEN: 401,
 	OAUTH_SCOPE_MISMATCH: 401,

@@ -15,9 +15,24 @@ export interface FaultPlan {
 	dropConnectionRate?: number;
 	/** extra latency on every API call, ms */
 	delayMs?: number;
-	/** notification deliveries: share dropped (never sent) / sent twice */
+	/**
+	 * Notification deliveries (deliveries.ts). `dropDeliveryRate`: share never sent at all, a loss the
+	 * CRM causes (outcome `dropped`). `duplicateDeliveryRate`: share sent a second time, with the
+	 * same body, after the first copy was acknowledged.
+	 */
 	dropDeliveryRate?: number;
 	duplicateDeliveryRate?: number;
+	/** share of deliveries whose first attempt is sent twice at the same moment (same body) */
+	concurrentDuplicateRate?: number;
+	/**
+	 * share of delivery attempts whose answer is lost: the receiver gets the whole POST and answers,
+	 * but the CRM sees a timeout and retries (§9.5), so nothing is lost end to end
+	 */
+	lostResponseRate?: number;
+	/** overrides the delivery timeout (ms): slower answers count as no 2xx and are retried (§9.5) */
+	deliveryTimeoutMs?: number;
+	/** retries keep the first attempt's `server_time` (default: each attempt carries its own send time, §9.4) */
+	retryKeepsServerTime?: boolean;
 	/** only calls whose path contains this text */
 	pathIncludes?: string;
 	/** PRNG seed (default 1) */
@@ -32,6 +47,8 @@ export interface FaultStats {
 	droppedConnections: number;
 	droppedDeliveries: number;
 	duplicatedDeliveries: number;
+	concurrentDuplicates: number;
+	lostResponses: number;
 }
 
 export type FaultDecision =
@@ -57,7 +74,7 @@ export class Faults {
 	private random: () => number = prng(1);
 
 	static emptyStats(): FaultStats {
-		return { calls: 0, injected429: 0, injected500: 0, injected503: 0, droppedConnections: 0, droppedDeliveries: 0, duplicatedDeliveries: 0 };
+		return { calls: 0, injected429: 0, injected500: 0, injected503: 0, droppedConnections: 0, droppedDeliveries: 0, duplicatedDeliveries: 0, concurrentDuplicates: 0, lostResponses: 0 };
 	}
 
 	set(plan: FaultPlan): void {
@@ -99,18 +116,40 @@ export class Faults {
 		return { kind: 'none' };
 	}
 
+	/**
+	 * The fate of a new notification delivery: never sent (`copies` 0), sent once, or sent twice
+	 * (`copies` 2: the second copy after the first was acknowledged, or both at once when `concurrent`).
+	 */
+	deliveryFate(): { copies: number; concurrent: boolean } {
+		const r = this.random();
+		let edge = this.plan.dropDeliveryRate ?? 0;
+		if (r < edge) {
+			this.stats.droppedDeliveries++;
+			return { copies: 0, concurrent: false };
+		}
+		edge += this.plan.duplicateDeliveryRate ?? 0;
+		if (r < edge) {
+			this.stats.duplicatedDeliveries++;
+			return { copies: 2, concurrent: false };
+		}
+		edge += this.plan.concurrentDuplicateRate ?? 0;
+		if (r < edge) {
+			this.stats.concurrentDuplicates++;
+			return { copies: 2, concurrent: true };
+		}
+		return { copies: 1, concurrent: false };
+	}
+
 	/** How many times a notification delivery is sent: 0 (dropped), 1, or 2 (duplicated). */
 	deliveryCopies(): number {
-		const r = this.random();
-		const drop = this.plan.dropDeliveryRate ?? 0;
-		if (r < drop) {
-			this.stats.droppedDeliveries++;
-			return 0;
-		}
-		if (r < drop + (this.plan.duplicateDeliveryRate ?? 0)) {
-			this.stats.duplicatedDeliveries++;
-			return 2;
-		}
-		return 1;
+		return this.deliveryFate().copies;
+	}
+
+	/** Whether the answer to one delivery attempt is lost (the CRM then sees a timeout). */
+	loseResponse(): boolean {
+		const rate = this.plan.lostResponseRate ?? 0;
+		if (rate <= 0 || this.random() >= rate) return false;
+		this.stats.lostResponses++;
+		return true;
 	}
 }

@@ -6,17 +6,41 @@ import type { IncomingMessage } from 'node:http';
 import { HttpError } from './errors.ts';
 import type { FilePart } from './router.ts';
 
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-	const chunks: Buffer[] = [];
-	let size = 0;
-	for await (const chunk of req) {
-		size += (chunk as Buffer).length;
-		if (size > limit) {
-			throw new HttpError('FILE_SIZE_MORE_THAN_ALLOWED_SIZE', { limit }, 'request body is larger than allowed');
-		}
-		chunks.push(chunk as Buffer);
-	}
-	return Buffer.concat(chunks);
+/** The client closed the connection before its body was complete. */
+export class RequestAborted extends Error {}
+
+/**
+ * Reads the whole body, at most `limit` bytes; `onBytes` counts what was read. Over the limit it
+ * rejects with 413 and keeps discarding what still arrives (nothing is buffered, and the socket is
+ * left for the server to close after the answer: breaking out of the stream would destroy it
+ * before the 413 is written).
+ */
+export async function readBody(req: IncomingMessage, limit: number, onBytes: (n: number) => void = () => {}): Promise<Buffer> {
+	return await new Promise<Buffer>((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		let settled = false;
+		const settle = (error?: unknown) => {
+			if (settled) return;
+			settled = true;
+			if (error) reject(error);
+			else resolve(Buffer.concat(chunks));
+		};
+		req.on('data', (chunk: Buffer) => {
+			if (settled) return;
+			size += chunk.length;
+			onBytes(chunk.length);
+			if (size > limit) {
+				chunks.length = 0;
+				settle(new HttpError('FILE_SIZE_MORE_THAN_ALLOWED_SIZE', { limit }, 'request body is larger than allowed'));
+				return;
+			}
+			chunks.push(chunk);
+		});
+		req.on('end', () => settle());
+		req.on('error', () => settle(new RequestAborted('request aborted')));
+		req.on('close', () => settle(req.complete ? undefined : new RequestAborted('request aborted')));
+	});
 }
 
 export function isJsonContentType(contentType: string | undefined): boolean {
@@ -85,7 +109,7 @@ export function parseMultipart(body: Buffer, contentType: string): { files: File
 			}
 			const partType = /content-type:\s*([^\r\n]*)/i.exec(headerText)?.[1]?.trim();
 			if (filename !== undefined) {
-				const safeName = filename.split(/[\\/]/).pop() || 'file';
+				const safeName = safeFileName(filename);
 				const contentTypeOfPart =
 					!partType || partType === 'application/octet-stream' ? mimeFromName(safeName) : partType;
 				files.push({ field: name, filename: safeName, contentType: contentTypeOfPart, data: Buffer.from(data) });
@@ -98,9 +122,41 @@ export function parseMultipart(body: Buffer, contentType: string): { files: File
 	return { files, fields };
 }
 
-/** `Content-Disposition` for downloads: plain form for ASCII names, RFC 5987 otherwise (§3.4). */
+export const FILE_NAME_MAX = 255;
+
+/**
+ * A stored file name: the last path segment, control characters (C0, DEL, C1) removed, at most
+ * 255 characters (the extension is kept when the name is cut); `file` when nothing is left.
+ */
+export function safeFileName(name: string): string {
+	const clean = (name.split(/[\\/]/).pop() ?? '')
+		// eslint-disable-next-line no-control-regex
+		.replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+		// a lone surrogate cannot be encoded as UTF-8 (encodeURIComponent would throw)
+		.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+		.trim();
+	const chars = [...clean];
+	if (chars.length === 0) return 'file';
+	if (chars.length <= FILE_NAME_MAX) return clean;
+	const dot = clean.lastIndexOf('.');
+	const ext = dot > 0 ? [...clean.slice(dot)] : [];
+	const keep = ext.length > 0 && ext.length <= 16 ? ext : [];
+	return chars.slice(0, FILE_NAME_MAX - keep.length).join('') + keep.join('');
+}
+
+/** RFC 5987 value characters (attr-char); everything else is percent-encoded as UTF-8. */
+function encodeRfc5987(value: string): string {
+	return encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/**
+ * `Content-Disposition` for downloads (§3.4, RFC 6266): `filename="…"` for printable ASCII names
+ * without quotes or backslash (a client reading the text after the last `'` must not be misled),
+ * `filename*=UTF-8''…` otherwise. Always a valid header value, even for
+ * names stored before file names were cleaned.
+ */
 export function contentDisposition(fileName: string): string {
-	 
-	if (/^[\x20-\x7e]*$/.test(fileName) && !fileName.includes('"')) return `attachment; filename="${fileName}"`;
-	return `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+	const name = safeFileName(fileName);
+	if (/^[\x20-\x7e]*$/.test(name) && !/["'\\]/.test(name)) return `attachment; filename="${name}"`;
+	return `attachment; filename*=UTF-8''${encodeRfc5987(name)}`;
 }

@@ -1,8 +1,9 @@
 /* eslint-disable no-console */
-// Shared machinery of the asynchronous bulk jobs (wire-contract §8, §10): job documents that
+// Shared machinery of the asynchronous bulk jobs (docs/protocol.md §8, §10): job documents that
 // advance one step per `jobStepMs` (or on demand through a test hook), and callbacks POSTed at
 // terminal states with the §9.5 retry policy (`deliveryRetryDelaysMs`, `deliveryTimeoutMs`).
 import { HttpError } from './errors.ts';
+import { isDeliveryTarget } from './outbound.ts';
 import type { Sandbox } from './sandbox.ts';
 import type { Json } from './store.ts';
 
@@ -33,7 +34,8 @@ export function parseCallback(value: unknown): Callback | undefined {
 	} catch {
 		parsed = undefined;
 	}
-	if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+	// absolute http(s), and never the sandbox itself (its test hooks are not a receiver)
+	if (!parsed || !isDeliveryTarget(parsed.toString())) {
 		throw new HttpError('INVALID_CALLBACK_URL', { api_name: 'url' }, 'the callback url is invalid');
 	}
 	if (typeof method !== 'string' || method.toLowerCase() !== 'post') {

@@ -1,6 +1,6 @@
  
 // Renders the stored module definitions as the contract's Module and Field structures
-// (interface spec "Metadata"; v2 and v2.1 differ per wire-contract §13).
+// (interface spec "Metadata"; v2 and v2.1 differ per docs/protocol.md §13).
 import type { FieldDef, ModuleDef } from './seed/modules.ts';
 import type { Json } from './store.ts';
 

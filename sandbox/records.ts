@@ -1,7 +1,7 @@
  
 // Record rules shared by every write path (single, batch, upsert, mass update, convert, bulk write):
 // field validation by metadata type, mandatory and unique checks, lookups, system fields, and the
-// per-item success/error envelopes of wire-contract §3.5 and §11.2–11.3.
+// per-item success/error envelopes of docs/protocol.md §3.5 and §11.2–11.3.
 import { COMPARATORS, matchJsonCriteria } from './criteria.ts';
 import type { JsonCriterion } from './criteria.ts';
 import { errorItem } from './errors.ts';
@@ -26,6 +26,19 @@ export interface ExternalSpec {
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const SYSTEM_FIELDS = new Set(['id', 'Created_Time', 'Modified_Time', 'Created_By', 'Modified_By', 'Tag']);
+
+/**
+ * The only `$` key a client writes on a record: the parent module of a polymorphic parent (Notes'
+ * `Parent_Id`, interface spec "Note"). Every other `$` key (`$converted`, `$approved`, `$editable`,
+ * `$state`, …) is the service's own and is ignored on writes, as the real service ignores read-only
+ * system keys.
+ */
+const CLIENT_DOLLAR_KEYS = new Set(['$se_module']);
+
+/** Copies the client-writable `$` keys of an input onto a record. */
+function copyClientDollarKeys(input: Json, record: Json): void {
+	for (const [key, value] of Object.entries(input)) if (CLIENT_DOLLAR_KEYS.has(key)) record[key] = value;
+}
 
 export function parseExternalHeader(sandbox: Sandbox, header: string | undefined, module?: ModuleDef): ExternalSpec | ErrorBody {
 	const spec: ExternalSpec = { byModule: {} };
@@ -139,6 +152,8 @@ function normaliseValue(field: FieldDef, value: unknown, c: CheckContext): { val
 		}
 		case 'lookup':
 			return normaliseLookup(field, value, c);
+		case 'subform':
+			return field.api_name === 'Product_Details' ? normaliseLineItems(field, value, c) : { value };
 		case 'ownerlookup':
 		case 'userlookup': {
 			const id = typeof value === 'object' ? (value as Json).id : value;
@@ -180,6 +195,50 @@ function normaliseLookup(field: FieldDef, value: unknown, c: CheckContext): { va
 	}
 	if (!found) return invalid();
 	return { value: { id: found.record.id, name: displayName(found.module, found.record) } };
+}
+
+/**
+ * Inventory line items (interface spec InventoryLineItems): a list of `{product: {id}, quantity, …}`;
+ * `product` must be a Products record and `quantity` a number. Stored with the product reference
+ * resolved (`{id, name, Product_Code}`), `list_price` defaulting to the product's Unit_Price, and
+ * `total` = quantity × list_price.
+ */
+function normaliseLineItems(field: FieldDef, value: unknown, c: CheckContext): { value: unknown } | { error: ErrorBody } {
+	const api = field.api_name;
+	if (!Array.isArray(value)) return { error: fail('INVALID_DATA', { api_name: api, expected_data_type: 'jsonarray' }, c) };
+	const lines: Json[] = [];
+	for (const [i, raw] of value.entries()) {
+		// details of a line-item key: its path inside the list (v2.1 only, as every json_path)
+		const at = (key: string): Json => (c.v === 'v2.1' ? { api_name: key, json_path: `$.data[${c.index}].${api}[${i}].${key}` } : { api_name: key });
+		const item = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Json) : undefined;
+		if (!item) return { error: fail('INVALID_DATA', { api_name: api, expected_data_type: 'jsonobject' }, c) };
+		const ref = item.product;
+		const productId = ref && typeof ref === 'object' ? (ref as Json).id : ref;
+		if (productId === undefined || productId === null || productId === '') {
+			return { error: fail('MANDATORY_NOT_FOUND', at('product'), c) };
+		}
+		const product = c.sandbox.store.getRecord('Products', String(productId));
+		if (!product) {
+			return { error: fail('INVALID_DATA', at('product'), c, 'the id given seems to be invalid') };
+		}
+		const quantity = item.quantity ?? 1;
+		if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity <= 0) {
+			return { error: fail('INVALID_DATA', { ...at('quantity'), expected_data_type: 'double' }, c) };
+		}
+		const listPrice = item.list_price ?? product.Unit_Price ?? 0;
+		if (typeof listPrice !== 'number' || !Number.isFinite(listPrice)) {
+			return { error: fail('INVALID_DATA', { ...at('list_price'), expected_data_type: 'double' }, c) };
+		}
+		const line: Json = {
+			...item,
+			product: { id: product.id, name: product.Product_Name, Product_Code: product.Product_Code ?? null },
+			quantity,
+			list_price: listPrice,
+			total: Math.round(quantity * listPrice * 100) / 100,
+		};
+		lines.push(line);
+	}
+	return { value: lines };
 }
 
 function isEmpty(value: unknown): boolean {
@@ -287,7 +346,7 @@ export function createRecord(sandbox: Sandbox, module: ModuleDef, input: unknown
 		Modified_Time: time,
 		Tag: [],
 	};
-	for (const [key, value] of Object.entries(input as Json)) if (key.startsWith('$')) record[key] = value;
+	copyClientDollarKeys(input as Json, record);
 	for (const field of module.fields) {
 		if (field.data_type === 'autonumber') record[field.api_name] = nextAutoNumber(sandbox, module, field.api_name);
 	}
@@ -333,7 +392,7 @@ export function updateRecord(
 		Modified_By: { id: o.user.id, name: o.user.name, email: o.user.email },
 		Modified_Time: sandbox.formatTime(now),
 	};
-	for (const [key, value] of Object.entries(input)) if (key.startsWith('$')) record[key] = value;
+	copyClientDollarKeys(input, record);
 	sandbox.store.replaceRecord(module.api_name, record, now, changed, { v: o.v, related: o.related });
 	return { ok: true, body: successItem(record, 'update', o.message ?? 'record updated', o.duplicateField ?? null), record };
 }

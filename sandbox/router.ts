@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
-// The one router of the sandbox: a method + path table per root, resolved as wire-contract §3.10
+// The one router of the sandbox: a method + path table per root, resolved as docs/protocol.md §3.10
 // says (reserved first segments, literal beats parameter, wrong method 400, unknown module 400,
 // no route 404). Group modules register routes; the server turns replies and HttpErrors into HTTP.
 import type { IncomingHttpHeaders } from 'node:http';

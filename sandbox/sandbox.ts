@@ -3,6 +3,8 @@
 // `server.ts` puts it behind node:http; tests reach it over HTTP and may read its state directly.
 import { registerGroups } from './groups/index.ts';
 import { Faults } from './faults.ts';
+import { ApiLimits, DEFAULT_API_LIMITS } from './limits.ts';
+import type { ApiLimitsConfig } from './limits.ts';
 import type { RecordGuard } from './records.ts';
 import { Router } from './router.ts';
 import type { Ctx } from './router.ts';
@@ -25,6 +27,15 @@ export interface SandboxConfig {
 	extraTokenPrefix: string;
 	/** OAuth issuance limits of §2.1 (off by default) */
 	oauthLimits: boolean;
+	/** API concurrency and credit limits of §7 (off by default) */
+	apiLimits: ApiLimitsConfig;
+	/**
+	 * key the /__sandbox test hooks require (header `X-Sandbox-Hook-Key`) when the sandbox listens on
+	 * anything but loopback; the server makes up a random one when none is set
+	 */
+	hookKey?: string;
+	/** entries kept in the request log (GET /__sandbox/requests), oldest dropped first */
+	requestLogLimit: number;
 	/** maximum request body in bytes */
 	maxBodyBytes: number;
 	/** per-file upload limit (§6) */
@@ -51,6 +62,8 @@ export const DEFAULT_CONFIG: SandboxConfig = {
 	grantCodeLifetimeSec: 600,
 	extraTokenPrefix: 'Crm-oauthtoken',
 	oauthLimits: false,
+	apiLimits: DEFAULT_API_LIMITS,
+	requestLogLimit: 5000,
 	maxBodyBytes: 64 * 1024 * 1024,
 	maxFileBytes: 20 * 1024 * 1024,
 	channelDefaultExpirySec: 3600,
@@ -85,6 +98,10 @@ export class Sandbox {
 	readonly router = new Router();
 	readonly requests: LoggedRequest[] = [];
 	readonly faults: ForcedFault[] = [];
+	/** §7 concurrency and credits */
+	readonly limits: ApiLimits;
+	/** bytes of request bodies read so far (shows that refused requests were never buffered) */
+	bodyBytesRead = 0;
 	/** random fault injection (reliability tests, benchmarks) */
 	readonly faultPlan = new Faults();
 	/** hooks that may refuse record updates (blueprint, locks); see records.ts */
@@ -95,7 +112,13 @@ export class Sandbox {
 	private closing = false;
 
 	constructor(config: Partial<SandboxConfig> = {}) {
-		this.config = { ...DEFAULT_CONFIG, ...config, knobs: { ...DEFAULT_CONFIG.knobs, ...config.knobs } };
+		this.config = {
+			...DEFAULT_CONFIG,
+			...config,
+			apiLimits: { ...DEFAULT_CONFIG.apiLimits, ...config.apiLimits },
+			knobs: { ...DEFAULT_CONFIG.knobs, ...config.knobs },
+		};
+		this.limits = new ApiLimits(this);
 		this.store = new Store(this.config.dbPath);
 		if (!this.store.getMeta('seeded')) {
 			this.store.transaction(() => {
@@ -105,6 +128,13 @@ export class Sandbox {
 			});
 		}
 		registerGroups(this.router, this);
+	}
+
+	/** Appends to the request log, keeping at most `requestLogLimit` entries. */
+	logRequest(entry: LoggedRequest): void {
+		this.requests.push(entry);
+		const excess = this.requests.length - this.config.requestLogLimit;
+		if (excess > 0) this.requests.splice(0, excess);
 	}
 
 	now(): number {

@@ -1,15 +1,20 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
-// node:http front of the sandbox: splits the URL into root + version (§1.2), parses the body,
-// authenticates (§2.2), resolves the route and module (§3.10), checks scopes (§2.3), dispatches,
-// and renders replies and HttpErrors (§3.5, §11, §12).
+// node:http front of the sandbox: splits the URL into root + version (§1.2), resolves the route
+// and module (§3.10), authenticates (§2.2) and applies the §7 limits before any body byte is read,
+// then parses the body, checks scopes (§2.3), dispatches, and renders replies and HttpErrors
+// (§3.5, §11, §12).
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 import { authenticate, checkScopes, expandScope } from './auth.ts';
 import { HttpError } from './errors.ts';
-import { isJsonContentType, parseMultipart, readBody } from './http.ts';
-import type { Ctx, Method, Reply, Root, Version } from './router.ts';
+import { RequestAborted, isJsonContentType, parseMultipart, readBody } from './http.ts';
+import { creditCost, isHeavyRoute, isRecordWrite } from './limits.ts';
+import type { CallShape } from './limits.ts';
+import { isLoopbackListen, registerListener } from './outbound.ts';
+import type { Ctx, Method, Reply, Root, TokenInfo, Version } from './router.ts';
 import { Sandbox } from './sandbox.ts';
 import type { SandboxConfig } from './sandbox.ts';
 import type { Json } from './store.ts';
@@ -86,19 +91,79 @@ function errorReply(error: unknown): Reply {
 	return { status: 500, body: new HttpError('INTERNAL_ERROR').toBody() };
 }
 
+/** Bodies up to this size that were not read are drained by node:http to keep the socket alive. */
+const DRAIN_LIMIT = 64 * 1024;
+/** How long a closing socket keeps discarding what the client still sends. */
+const LINGER_MS = 2000;
+
+function declaredLength(req: IncomingMessage): number | undefined {
+	const raw = req.headers['content-length'];
+	if (raw === undefined) return undefined;
+	const n = Number(raw);
+	return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+function hasBody(req: IncomingMessage): boolean {
+	return req.headers['transfer-encoding'] !== undefined || (declaredLength(req) ?? 0) > 0;
+}
+
+/**
+ * Closing a socket while the peer still sends makes the kernel answer with a reset, which can
+ * destroy the response before the client reads it. So the socket is half-closed after the answer,
+ * what still arrives is discarded for a moment, and only then is it closed (a lingering close).
+ */
+function lingerOnClose(socket: Socket): void {
+	socket.destroySoon = function destroySoon(this: Socket) {
+		this.end();
+		const timer = setTimeout(() => this.destroy(), LINGER_MS);
+		timer.unref();
+		this.once('close', () => clearTimeout(timer));
+		return this;
+	};
+}
+
+/**
+ * A 413, and any answer given while a large (or unsized) body is still arriving, ends the
+ * connection: `Connection: close` tells pooled clients not to reuse it, so they never send the
+ * next request on a socket the sandbox is about to close.
+ */
+function closeAfterIfNeeded(req: IncomingMessage, res: ServerResponse, status: number): void {
+	const unread = !req.complete && hasBody(req);
+	const size = declaredLength(req);
+	if (status !== 413 && !(unread && (size === undefined || size > DRAIN_LIMIT))) return;
+	res.setHeader('Connection', 'close');
+	lingerOnClose(req.socket);
+}
+
+/** Per-request bookkeeping of the §7 limits. */
+interface CallState {
+	/** ends the call's in-flight counts */
+	release: Array<() => void>;
+	/** `X-API-CREDITS-REMAINING` (§7) */
+	creditsRemaining?: number;
+}
+
 export async function handle(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
 	const started = sandbox.now();
 	const url = new URL(req.url ?? '/', 'http://sandbox.local');
 	const isApi = !url.pathname.startsWith('/__sandbox') && !url.pathname.startsWith('/oauth/');
 	const fault = isApi ? sandbox.faultPlan.decide(url.pathname) : ({ kind: 'none' } as const);
+	const call: CallState = { release: [] };
+	const answer = (reply: Reply): number => {
+		const status = reply.status ?? 200;
+		const headers = { ...reply.headers };
+		if (call.creditsRemaining !== undefined) headers['X-API-CREDITS-REMAINING'] = String(call.creditsRemaining);
+		closeAfterIfNeeded(req, res, status);
+		return send(res, { ...reply, headers });
+	};
 	let status = 500;
 	try {
 		if (sandbox.faultPlan.plan.delayMs && isApi) await new Promise((r) => setTimeout(r, sandbox.faultPlan.plan.delayMs));
 		if (fault.kind === 'status' && !fault.after) {
-			status = send(res, { status: fault.status, body: new HttpError(fault.code, {}, undefined, fault.status).toBody() });
+			status = answer({ status: fault.status, body: new HttpError(fault.code, {}, undefined, fault.status).toBody() });
 			return;
 		}
-		const reply = await respond(sandbox, req, url);
+		const reply = await respond(sandbox, req, url, call);
 		if (fault.kind === 'drop') {
 			// the call took effect; the client sees the connection close mid-response
 			res.writeHead(reply.status ?? 200, { 'Content-Type': JSON_TYPE, 'Content-Length': '1000000' });
@@ -108,18 +173,43 @@ export async function handle(sandbox: Sandbox, req: IncomingMessage, res: Server
 			return;
 		}
 		if (fault.kind === 'status') {
-			status = send(res, { status: fault.status, body: new HttpError(fault.code, {}, undefined, fault.status).toBody() });
+			status = answer({ status: fault.status, body: new HttpError(fault.code, {}, undefined, fault.status).toBody() });
 			return;
 		}
-		status = send(res, reply);
+		status = answer(reply);
 	} catch (error) {
-		status = send(res, errorReply(error));
+		if (error instanceof RequestAborted) {
+			status = 0; // the client went away: nobody to answer
+			return;
+		}
+		status = answer(errorReply(error));
 	} finally {
-		sandbox.requests.push({ method: req.method ?? 'GET', url: url.pathname + url.search, status, at: started });
+		for (const release of call.release) release();
+		sandbox.logRequest({ method: req.method ?? 'GET', url: url.pathname + url.search, status, at: started });
 	}
 }
 
-async function respond(sandbox: Sandbox, req: IncomingMessage, url: URL): Promise<Reply> {
+/** The /__sandbox hooks need the configured key (header `X-Sandbox-Hook-Key`) when one is set. */
+function checkHookKey(sandbox: Sandbox, req: IncomingMessage): void {
+	const key = sandbox.config.hookKey;
+	if (!key) return;
+	const given = Buffer.from(String(req.headers['x-sandbox-hook-key'] ?? ''));
+	const expected = Buffer.from(key);
+	const ok = given.length === expected.length && timingSafeEqual(given, expected);
+	if (!ok) throw new HttpError('AUTHENTICATION_FAILURE', {}, 'the test hooks need a valid X-Sandbox-Hook-Key header');
+}
+
+/** Items of a record write (`data`), for the §7 cost and sub-concurrency rules; 1 when unreadable. */
+function recordCount(ctx: Ctx): number {
+	try {
+		const data = ctx.json().data;
+		return Array.isArray(data) ? data.length : 1;
+	} catch {
+		return 1;
+	}
+}
+
+async function respond(sandbox: Sandbox, req: IncomingMessage, url: URL, call: CallState): Promise<Reply> {
 	const split = splitRoot(url.pathname);
 	if (!split) throw HttpError.urlPattern();
 	const method = (req.method ?? 'GET').toUpperCase() as Method;
@@ -133,9 +223,35 @@ async function respond(sandbox: Sandbox, req: IncomingMessage, url: URL): Promis
 		}
 	}
 
-	const external = typeof req.headers['x-external'] === 'string' && req.headers['x-external'].length > 0;
+	const header = (name: string): string | undefined => {
+		const value = req.headers[name.toLowerCase()];
+		return Array.isArray(value) ? value[0] : value;
+	};
+	// everything that can refuse the call from its headers runs before a body byte is read, so an
+	// unauthenticated or oversized upload costs no memory
+	if (split.root === 'admin') checkHookKey(sandbox, req);
+	const external = (header('x-external') ?? '').length > 0;
 	const { route, params } = sandbox.router.resolve(split.root, split.v, method, split.path, external);
-	const rawBody = await readBody(req, sandbox.config.maxBodyBytes);
+	let token: TokenInfo | undefined;
+	if (!route.public) token = authenticate(sandbox, header('authorization'));
+	let module: Ctx['module'];
+	if (params.module !== undefined) {
+		module = sandbox.module(params.module);
+		if (!module) {
+			const index = split.path.split('/').filter(Boolean).indexOf(params.module);
+			throw new HttpError('INVALID_MODULE', split.v === 'v2.1' ? { resource_path_index: Math.max(index, 0) } : {});
+		}
+	}
+	const shape: CallShape = { root: split.root, method, pattern: `/${route.segments.join('/')}`, query: url.searchParams };
+	if (token) call.release.push(sandbox.limits.enter(token.clientId, isHeavyRoute(shape)));
+	const { maxBodyBytes } = sandbox.config;
+	if ((declaredLength(req) ?? 0) > maxBodyBytes) {
+		throw new HttpError('FILE_SIZE_MORE_THAN_ALLOWED_SIZE', { limit: maxBodyBytes }, 'request body is larger than allowed');
+	}
+
+	const rawBody = await readBody(req, maxBodyBytes, (n) => {
+		sandbox.bodyBytesRead += n;
+	});
 	const contentType = req.headers['content-type'];
 	let files: Ctx['files'] = [];
 	let formFields: Record<string, string> = {};
@@ -153,6 +269,8 @@ async function respond(sandbox: Sandbox, req: IncomingMessage, url: URL): Promis
 		root: split.root,
 		v: split.v,
 		params,
+		module,
+		token,
 		query: url.searchParams,
 		headers: req.headers,
 		rawBody,
@@ -183,20 +301,16 @@ async function respond(sandbox: Sandbox, req: IncomingMessage, url: URL): Promis
 				.map((v) => v.trim())
 				.filter(Boolean);
 		},
-		header(name) {
-			const value = req.headers[name.toLowerCase()];
-			return Array.isArray(value) ? value[0] : value;
-		},
+		header,
 	};
 
-	if (!route.public) ctx.token = authenticate(sandbox, ctx.header('authorization'));
-	if (params.module !== undefined) {
-		const module = sandbox.module(params.module);
-		if (!module) {
-			const index = split.path.split('/').filter(Boolean).indexOf(params.module);
-			throw new HttpError('INVALID_MODULE', ctx.v === 'v2.1' ? { resource_path_index: Math.max(index, 0) } : {});
-		}
-		ctx.module = module;
+	if (token) {
+		const records = isRecordWrite(shape) ? recordCount(ctx) : 1;
+		// create / update / upsert is resource-intensive above 10 records (§7)
+		if (records > 10) call.release.push(sandbox.limits.enter(token.clientId, true, false));
+		const credits = sandbox.limits.charge(creditCost(shape, records));
+		call.creditsRemaining = credits.remaining;
+		if (credits.error) throw credits.error;
 	}
 	if (route.scopes && ctx.token) {
 		const rule = typeof route.scopes === 'function' ? route.scopes(ctx) : route.scopes;
@@ -209,6 +323,8 @@ async function respond(sandbox: Sandbox, req: IncomingMessage, url: URL): Promis
 /** Starts a sandbox on host:port (port 0 = a free port); the public origin follows the real port. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
 	const { port = 0, host = '127.0.0.1', ...config } = options;
+	// beyond loopback the test hooks are reachable by others: they always need a key there
+	if (!config.hookKey && !isLoopbackListen(host)) config.hookKey = randomBytes(24).toString('hex');
 	const sandbox = new Sandbox(config);
 	const server = createServer((req, res) => void handle(sandbox, req, res));
 	// clients (undici, axios agents) close idle sockets within seconds; the server waits longer so it
@@ -220,14 +336,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		server.listen(port, host, () => resolve());
 	});
 	const actualPort = (server.address() as AddressInfo).port;
-	const url = `http://${host}:${actualPort}`;
+	const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
 	if (!options.publicOrigin) sandbox.config.publicOrigin = url;
+	const unregister = registerListener({ port: actualPort, publicOrigin: () => sandbox.config.publicOrigin });
 	return {
 		url,
 		port: actualPort,
 		sandbox,
 		server,
 		async close() {
+			unregister();
 			sandbox.close();
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -55,6 +55,14 @@ export interface ListOptions {
 	sortBy?: string;
 	sortOrder?: 'asc' | 'desc';
 	modifiedSince?: number;
+	/** converted leads: `false` hides them, `true` lists only them, absent lists both */
+	converted?: boolean;
+}
+
+/** Counters of the store's work, for tests that check the cost of a request without timing it. */
+export interface StoreStats {
+	/** record rows decoded from the `records` table (each one a JSON parse) */
+	recordRowsRead: number;
 }
 
 const ID_PREFIX = '4876876';
@@ -71,6 +79,8 @@ export class Store {
 	private batchDepth = 0;
 	private pending: ChangeEvent[] = [];
 	private lookups = new Map<string, StatementSync>();
+	private sortIndexes = new Set<string>();
+	readonly stats: StoreStats = { recordRowsRead: 0 };
 
 	constructor(path = ':memory:') {
 		this.db = new DatabaseSync(path);
@@ -82,6 +92,7 @@ export class Store {
 				id TEXT PRIMARY KEY, module TEXT NOT NULL, seq INTEGER NOT NULL,
 				modified INTEGER NOT NULL, data TEXT NOT NULL);
 			CREATE INDEX IF NOT EXISTS records_module_seq ON records (module, seq);
+			CREATE INDEX IF NOT EXISTS records_module_modified ON records (module, modified);
 			CREATE TABLE IF NOT EXISTS deleted (
 				id TEXT PRIMARY KEY, module TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL);
 			CREATE INDEX IF NOT EXISTS deleted_module ON deleted (module, seq);
@@ -90,6 +101,23 @@ export class Store {
 				PRIMARY KEY (coll, id));
 			CREATE INDEX IF NOT EXISTS docs_coll_seq ON docs (coll, seq);
 		`);
+		this.migrateConverted();
+	}
+
+	/**
+	 * `converted` mirrors a record's `$converted` flag as a column, so listings that hide converted
+	 * leads (the default of GetRecords) filter in the index instead of decoding every row. Stores
+	 * written before the column existed get it here, filled from the JSON.
+	 */
+	private migrateConverted(): void {
+		const columns = this.db.prepare('PRAGMA table_info(records)').all() as Array<{ name: string }>;
+		if (!columns.some((c) => c.name === 'converted')) {
+			this.db.exec(`
+				ALTER TABLE records ADD COLUMN converted INTEGER NOT NULL DEFAULT 0;
+				UPDATE records SET converted = 1 WHERE json_extract(data, '$."$converted"') = 1;
+			`);
+		}
+		this.db.exec('CREATE INDEX IF NOT EXISTS records_module_converted_seq ON records (module, converted, seq)');
 	}
 
 	close(): void {
@@ -170,11 +198,17 @@ export class Store {
 
 	// ---- records -----------------------------------------------------------------------------
 
+	/** Decodes record rows, counting them (stats.recordRowsRead). */
+	private decode(rows: Array<{ data: string }>): StoredRecord[] {
+		this.stats.recordRowsRead += rows.length;
+		return rows.map((r) => JSON.parse(r.data) as StoredRecord);
+	}
+
 	getRecord(module: string, id: string): StoredRecord | undefined {
 		const row = this.db.prepare('SELECT data FROM records WHERE module = ? AND id = ?').get(module, id) as
 			| { data: string }
 			| undefined;
-		return row ? (JSON.parse(row.data) as StoredRecord) : undefined;
+		return row ? this.decode([row])[0] : undefined;
 	}
 
 	/** Finds a record by any module, for lookups whose target module is not fixed. */
@@ -226,9 +260,18 @@ export class Store {
 		return row.n;
 	}
 
-	listRecords(module: string, options: ListOptions = {}): StoredRecord[] {
+	/**
+	 * The SQL of a listing. Paging is SQL `LIMIT/OFFSET` over an index whose order is the listing's
+	 * order ((module, converted, seq), or a per-field sort index), so a page decodes only its own rows
+	 * and never sorts the module; rows skipped by OFFSET are index steps only.
+	 */
+	private listQuery(module: string, options: ListOptions): { sql: string; args: Array<string | number> } {
 		const where = ['module = ?'];
 		const args: Array<string | number> = [module];
+		if (options.converted !== undefined) {
+			where.push('converted = ?');
+			args.push(options.converted ? 1 : 0);
+		}
 		if (options.ids) {
 			where.push(`id IN (${options.ids.map(() => '?').join(',')})`);
 			args.push(...options.ids);
@@ -239,12 +282,47 @@ export class Store {
 		}
 		let order = 'seq ASC';
 		if (options.sortBy) {
-			order = `json_extract(data, ?) ${options.sortOrder === 'asc' ? 'ASC' : 'DESC'}, seq ASC`;
+			const direction = options.sortOrder === 'asc' ? 'ASC' : 'DESC';
+			const expr = this.sortIndex(options.sortBy, direction, options.converted !== undefined);
+			order = `${expr} ${direction}, seq ASC`;
 		}
-		const sql = `SELECT data FROM records WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`;
-		if (options.sortBy) args.push(`$."${options.sortBy}"`);
 		args.push(options.limit ?? -1, options.offset ?? 0);
-		return (this.db.prepare(sql).all(...args) as Array<{ data: string }>).map((r) => JSON.parse(r.data) as StoredRecord);
+		return { sql: `SELECT data FROM records WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`, args };
+	}
+
+	/** Creates (once) the expression index that serves ORDER BY a field in one direction; answers the expression. */
+	private sortIndex(field: string, direction: 'ASC' | 'DESC', byConverted: boolean): string {
+		if (!/^[A-Za-z0-9_]+$/.test(field)) throw new Error(`unsupported sort field ${field}`);
+		const expr = `json_extract(data, '$."${field}"')`;
+		const name = `records_sort_${byConverted ? 'c_' : ''}${direction.toLowerCase()}_${field}`;
+		if (!this.sortIndexes.has(name)) {
+			this.db.exec(`CREATE INDEX IF NOT EXISTS "${name}" ON records (module, ${byConverted ? 'converted, ' : ''}${expr} ${direction}, seq ASC)`);
+			this.sortIndexes.add(name);
+		}
+		return expr;
+	}
+
+	listRecords(module: string, options: ListOptions = {}): StoredRecord[] {
+		const { sql, args } = this.listQuery(module, options);
+		return this.decode(this.db.prepare(sql).all(...args) as Array<{ data: string }>);
+	}
+
+	/** `EXPLAIN QUERY PLAN` of the listing `listRecords` would run (test hook: index use, no temp sort). */
+	explainList(module: string, options: ListOptions = {}): string[] {
+		const { sql, args } = this.listQuery(module, options);
+		return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((r) => r.detail);
+	}
+
+	/**
+	 * Walks a listing in its order, `batch` rows per query, until `visit` answers false: for filters
+	 * the SQL cannot express, a page then costs the rows up to its end, not the module.
+	 */
+	scanRecords(module: string, options: Omit<ListOptions, 'offset' | 'limit'>, visit: (record: StoredRecord) => boolean, batch = 500): void {
+		for (let offset = 0; ; offset += batch) {
+			const rows = this.listRecords(module, { ...options, offset, limit: batch });
+			for (const row of rows) if (!visit(row)) return;
+			if (rows.length < batch) return;
+		}
 	}
 
 	/** Iterates a module's records in insertion order without loading them all at once. */
@@ -254,6 +332,7 @@ export class Store {
 		for (;;) {
 			const rows = stmt.all(module, lastSeq, batch) as Array<{ seq: number; data: string }>;
 			if (rows.length === 0) return;
+			this.stats.recordRowsRead += rows.length;
 			for (const row of rows) yield JSON.parse(row.data) as StoredRecord;
 			lastSeq = rows[rows.length - 1].seq;
 		}
@@ -271,8 +350,8 @@ export class Store {
 	/** Inserts a record whose system fields the caller already set (id, times, users). */
 	insertRecord(module: string, record: StoredRecord, modified: number, v?: string): StoredRecord {
 		this.db
-			.prepare('INSERT INTO records (id, module, seq, modified, data) VALUES (?, ?, ?, ?, ?)')
-			.run(record.id, module, this.nextSeq(), toSecond(modified), JSON.stringify(record));
+			.prepare('INSERT INTO records (id, module, seq, modified, converted, data) VALUES (?, ?, ?, ?, ?, ?)')
+			.run(record.id, module, this.nextSeq(), toSecond(modified), record.$converted === true ? 1 : 0, JSON.stringify(record));
 		this.emit({ module, operation: 'insert', v, changes: [{ id: record.id, fields: Object.keys(record), values: record }] });
 		return record;
 	}
@@ -286,8 +365,8 @@ export class Store {
 		options: { v?: string; related?: boolean; silent?: boolean } = {},
 	): StoredRecord {
 		this.db
-			.prepare('UPDATE records SET data = ?, modified = ? WHERE module = ? AND id = ?')
-			.run(JSON.stringify(record), toSecond(modified), module, record.id);
+			.prepare('UPDATE records SET data = ?, modified = ?, converted = ? WHERE module = ? AND id = ?')
+			.run(JSON.stringify(record), toSecond(modified), record.$converted === true ? 1 : 0, module, record.id);
 		if (!options.silent) {
 			this.emit({
 				module,

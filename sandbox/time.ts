@@ -1,5 +1,5 @@
  
-// Date and time forms of wire-contract §4: DateTime `yyyy-MM-ddTHH:mm:ss±HH:mm`, Date `yyyy-MM-dd`.
+// Date and time forms of docs/protocol.md §4: DateTime `yyyy-MM-ddTHH:mm:ss±HH:mm`, Date `yyyy-MM-dd`.
 
 const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
 

@@ -1,15 +1,19 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 // `npm run test:e2e`: the package in a real n8n editor, driven by a headless Chromium.
 //
-// Starts its own stack (scripts/start.mts: build, sandbox in memory, n8n on 127.0.0.1:5690 with a
-// fresh user folder .n8n-runtime/e2e-home) and checks, as a person would:
+// Starts its own stack (scripts/start.mts: build, `npm pack`, the tarball installed into the fresh
+// user folder .n8n-runtime/e2e-home the way the Community Nodes panel installs packages, sandbox in
+// memory, n8n on 127.0.0.1:5690) and checks, as a person would:
 //   1. sign-in, and the example workflows are listed;
-//   2. the node panel finds every node of package.json "n8n".nodes when searching "CRM";
-//   3. CRM Record shows all its actions, resources and operations;
-//   4. a fresh crmOAuth2Api credential connects through the OAuth2 "Connect" button against the
-//      sandbox's authorize page (auto-approved, 302 to n8n's callback) and then loads data;
-//   5. an example workflow executes from the editor and its output shows in the UI;
-//   6. (when the package has crmTrigger) the trigger example is published, a deal is changed in
+//   2. Settings → Community Nodes lists n8n-nodes-crm-service with the packed version and its nodes;
+//   3. the node panel finds every node of package.json "n8n".nodes when searching "CRM", as
+//      `n8n-nodes-crm-service.<name>`;
+//   4. CRM Record shows all its actions, resources and operations;
+//   5. a fresh crmOAuth2Api credential asks for the service's Accounts URL (nothing local
+//      prefilled), then connects through the OAuth2 "Connect" button against the sandbox's
+//      authorize page (auto-approved, 302 to n8n's callback) and loads data;
+//   6. an example workflow executes from the editor and its output shows in the UI;
+//   7. (when the package has crmTrigger) the trigger example is published, a deal is changed in
 //      the sandbox, and the execution appears.
 // Screenshots go to test-results/e2e/; the ones of a green run are copied to docs/screenshots/.
 //
@@ -18,7 +22,7 @@
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
-import { childEnv, REPO, RUNTIME_DIR, run, runtimeRequire } from './n8n-runtime.mts';
+import { childEnv, PACKAGE_NAME, REPO, RUNTIME_DIR, run, runtimeRequire } from './n8n-runtime.mts';
 import { N8nClient, startStack } from './start.mts';
 import type { PackageNode, Stack } from './start.mts';
 
@@ -39,6 +43,8 @@ interface Locator {
 	innerText(): Promise<string>;
 	allInnerTexts(): Promise<string[]>;
 	isVisible(): Promise<boolean>;
+	inputValue(): Promise<string>;
+	getAttribute(name: string): Promise<string | null>;
 	scrollIntoViewIfNeeded(): Promise<void>;
 }
 interface Page extends Pick<Locator, 'locator' | 'getByRole' | 'getByText'> {
@@ -75,8 +81,10 @@ const CHROMIUM_ARGS = [
 ];
 /** screenshot of a green run → file name under docs/screenshots/ */
 const DOCS_SHOTS: Record<string, string> = {
+	'02-community-nodes-installed.png': 'community-nodes-installed.png',
 	'02-node-panel-search-crm.png': 'node-panel-search-crm.png',
 	'03-crm-record-actions.png': 'crm-record-actions.png',
+	'05-credential-new.png': 'credential-new-server.png',
 	'05-credential-connected.png': 'credential-oauth2-connected.png',
 	'06-get-many-deals-output.png': 'get-many-deals-output.png',
 	'07-example-sync-deals-run.png': 'example-sync-deals-run.png',
@@ -261,6 +269,16 @@ async function main(): Promise<number> {
 		if (await close.isVisible().catch(() => false)) await close.click();
 	};
 	const dropdownItems = () => page.locator('.el-select-dropdown__item:visible');
+	/**
+	 * Opens an options parameter of the open node panel and lists its option names, once the option
+	 * `known` shows (the list of a dropdown closed just before may still be fading out).
+	 */
+	const listOptions = async (parameter: string, known: string) => {
+		await page.locator(`[data-test-id="parameter-input-${parameter}"]`).click();
+		await dropdownItems().filter({ has: page.getByText(known, { exact: true }) }).first().waitFor();
+		await page.waitForTimeout(500);
+		return (await dropdownItems().allInnerTexts()).map((t) => t.split('\n')[0].trim());
+	};
 	/** opens an options parameter of the open node panel and picks the option shown as `text` */
 	const choose = async (parameter: string, text: string) => {
 		const item = dropdownItems().filter({ has: page.getByText(text, { exact: true }) }).first();
@@ -291,6 +309,29 @@ async function main(): Promise<number> {
 			await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
 			for (const w of stack.workflows) await page.getByText(w.name, { exact: true }).first().waitFor();
 			await shot('01-signed-in-workflows.png');
+		});
+
+		await step(`Settings → Community Nodes lists ${PACKAGE_NAME} v${stack.packageVersion}`, async () => {
+			// what n8n itself reports: installed version, and whether its nodes loaded
+			const listed = await api.request<Array<{ packageName: string; installedVersion: string; failedLoading?: boolean; installedNodes: Array<{ name: string; type: string }> }>>(
+				'GET',
+				'/rest/community-packages',
+			);
+			const pkg = Array.isArray(listed.data) ? listed.data.find((p) => p.packageName === PACKAGE_NAME) : undefined;
+			assert(pkg, `GET /rest/community-packages does not list ${PACKAGE_NAME}: ${listed.status} ${JSON.stringify(listed.data).slice(0, 300)}`);
+			assert(pkg.installedVersion === stack.packageVersion, `installed version ${pkg.installedVersion}, packed ${stack.packageVersion}`);
+			assert(pkg.failedLoading !== true, `n8n reports that ${PACKAGE_NAME} failed to load`);
+			const types = pkg.installedNodes.map((n) => n.type).sort();
+			assert(JSON.stringify(types) === JSON.stringify(stack.nodes.map((n) => n.type).sort()), `installed node types ${JSON.stringify(types)}`);
+			// and what the settings page shows
+			await page.goto('/settings/community-nodes');
+			const card = page.locator('[data-test-id="community-package-card"]').filter({ hasText: PACKAGE_NAME }).first();
+			await card.waitFor({ timeout: 30_000 });
+			await card.getByText(`v${stack.packageVersion}`).first().waitFor();
+			const text = await card.innerText();
+			const missing = stack.nodes.filter((n) => !text.includes(n.displayName)).map((n) => n.displayName);
+			await shot('02-community-nodes-installed.png');
+			assert(missing.length === 0, `nodes missing from the package card: ${missing.join(', ')}`);
 		});
 
 		await step(`node panel: searching "CRM" lists all ${stack.nodes.length} package nodes`, async () => {
@@ -339,18 +380,14 @@ async function main(): Promise<number> {
 
 				await page.getByText('Get many records', { exact: true }).first().click();
 				await page.locator('[data-test-id="ndv"]').waitFor();
-				await page.locator('[data-test-id="parameter-input-resource"]').click();
-				await dropdownItems().first().waitFor();
-				const resources = (await dropdownItems().allInnerTexts()).map((t) => t.split('\n')[0].trim());
+				const resources = await listOptions('resource', 'Record');
 				await shot('04-crm-record-resources.png');
 				const expectedResources = resourcesOf(node);
 				const missingResources = expectedResources.filter((r) => !resources.includes(r));
 				assert(missingResources.length === 0, `resources missing from the Resource list: ${missingResources.join(', ')}`);
 				await dropdownItems().filter({ hasText: /^Record/ }).first().click();
 
-				await page.locator('[data-test-id="parameter-input-operation"]').click();
-				await dropdownItems().first().waitFor();
-				const ops = (await dropdownItems().allInnerTexts()).map((t) => t.split('\n')[0].trim());
+				const ops = await listOptions('operation', 'Get Many');
 				const missingOps = operationsOf(node, 'record').filter((o) => !ops.includes(o));
 				assert(missingOps.length === 0, `operations missing for Record: ${missingOps.join(', ')}`);
 				await dropdownItems().filter({ has: page.getByText('Get Many', { exact: true }) }).first().click();
@@ -375,7 +412,15 @@ async function main(): Promise<number> {
 				await modal.locator('[data-test-id="credential-name"] input').press('Enter');
 				await modal.locator('[data-test-id="clientId"] input').fill('e2e-browser-client');
 				await modal.locator('[data-test-id="clientSecret"] input').fill('e2e-browser-secret');
-				await modal.locator('[data-test-id="accountsUrl"] input').fill(stack.sandboxUrl);
+				// as installed from the registry: the service's accounts server is asked for, nothing local is prefilled
+				const accountsUrl = modal.locator('[data-test-id="accountsUrl"] input');
+				const prefilled = await accountsUrl.inputValue();
+				const placeholder = (await accountsUrl.getAttribute('placeholder')) ?? '';
+				assert(prefilled === '' && /^https:\/\//.test(placeholder), `a new credential's Accounts URL is ${JSON.stringify(prefilled)} (placeholder ${JSON.stringify(placeholder)})`);
+				await accountsUrl.scrollIntoViewIfNeeded();
+				await shot('05-credential-new.png');
+				// the sandbox plays the CRM service here
+				await accountsUrl.fill(stack.sandboxUrl);
 				const popupPromise = context.waitForEvent('page', { timeout: 30_000 });
 				await modal.locator('[data-test-id="oauth-not-connected-banner"]').getByRole('button', { name: /connect/i }).first().click();
 				const popup = await popupPromise;
@@ -417,9 +462,15 @@ async function main(): Promise<number> {
 				await page.locator('[data-test-id="canvas-node"]').first().waitFor();
 				await page.locator('[data-test-id="execute-workflow-button"]').click();
 				await page.getByText('Workflow executed successfully').first().waitFor({ timeout: 90_000 });
-				const labels = (await page.locator('[data-test-id="edge-label"]').allInnerTexts()).map((t) => t.trim());
+				// the edge labels fill in a moment after the success toast
+				const expected = `${deals.length} items`;
+				let labels: string[] = [];
+				for (const until = Date.now() + 15_000; Date.now() < until; await sleep(250)) {
+					labels = (await page.locator('[data-test-id="edge-label"]').allInnerTexts()).map((t) => t.trim());
+					if (labels.includes(expected)) break;
+				}
 				await shot('07-example-sync-deals-run.png');
-				assert(labels.includes(`${deals.length} items`), `expected "${deals.length} items" (all deals) on an edge, saw ${JSON.stringify(labels)}`);
+				assert(labels.includes(expected), `expected "${expected}" (all deals) on an edge, saw ${JSON.stringify(labels)}`);
 				await page.locator('[data-test-id="canvas-node"][data-node-name="Get all deals"]').dblclick();
 				const output = page.locator('[data-test-id="output-panel"]');
 				await output.getByText(`${deals.length} items`).first().waitFor();

@@ -3,11 +3,12 @@
 //
 // n8n is NOT a dependency of the package: it is installed on first use into the ignored folder
 // `.n8n-runtime/` (override with N8N_RUNTIME_DIR), pinned to one version, following
-// shared/notes/n8n-framework.md §11: `npm install --ignore-scripts` (a failing native build would
+// the known-good recipe for n8n 2.40.7 on Node 24: `npm install --ignore-scripts` (a failing native build would
 // roll everything back), then `npm rebuild sqlite3 isolated-vm` against Node 24's headers.
 // A stamp file makes the install idempotent: a second call costs a few milliseconds.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -70,6 +71,54 @@ export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS
 		else env[key] = value;
 	}
 	return env;
+}
+
+/**
+ * What every n8n this repository starts has in common: loopback only, plain HTTP (so no secure
+ * cookie), no telemetry, banners or template fetches (the machines are offline), a short graceful
+ * stop. Callers add their ports, user folder, webhook URL and database.
+ */
+export function n8nLocalEnv(editorUrl: string): Record<string, string> {
+	return {
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		N8N_EDITOR_BASE_URL: `${editorUrl}/`,
+		N8N_SECURE_COOKIE: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
+	};
+}
+
+/**
+ * Polls `probe` every 500 ms until it answers a value other than undefined; `gone` names a reason
+ * to stop waiting at once (the process exited, the run was interrupted).
+ */
+export async function waitFor<T>(
+	what: string,
+	timeoutMs: number,
+	probe: () => Promise<T | undefined> | T | undefined,
+	gone?: () => string | undefined,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	let lastError: unknown;
+	while (Date.now() < deadline) {
+		const reason = gone?.();
+		if (reason) throw new Error(`${what}: ${reason}`);
+		try {
+			const value = await probe();
+			if (value !== undefined) return value;
+		} catch (error) {
+			lastError = error;
+		}
+		await new Promise((r) => setTimeout(r, 500));
+	}
+	throw new Error(`timed out after ${Math.round(timeoutMs / 100) / 10} s waiting for ${what}${lastError ? ` (${String(lastError)})` : ''}`);
 }
 
 /** Runs a command, appending its output to `logFile`; rejects on a non-zero exit. */
@@ -159,6 +208,239 @@ export async function ensureN8n(log: (msg: string) => void = console.log): Promi
 /** `require` rooted in the runtime folder (for playwright-core). */
 export function runtimeRequire(id: string): unknown {
 	return createRequire(path.join(RUNTIME_DIR, 'package.json'))(id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The package as teams install it: `npm pack`ed, then installed into the n8n user folder the way
+// n8n 2.40.7's Community Nodes installer does it (CommunityPackagesService.downloadPackage in
+// n8n/dist/modules/community-packages/community-packages.service.js):
+//   1. the tarball is unpacked into `<N8N_USER_FOLDER>/.n8n/nodes/node_modules/<name>`
+//      (`InstanceSettings.nodesDownloadDir` is `<n8nFolder>/nodes`, n8nFolder = `<N8N_USER_FOLDER>/.n8n`),
+//   2. devDependencies, peerDependencies and optionalDependencies are dropped from its package.json,
+//   3. `npm install --audit=false --fund=false --bin-links=false --install-strategy=shallow
+//      --ignore-scripts=true --package-lock=false` runs inside the package folder,
+//   4. the ledger `<nodes>/package.json` ({ name: 'installed-nodes', dependencies }) records the version.
+// The only step we cannot take as n8n does is the download itself (`npm pack <name>@<version>` from
+// the registry): the version under test is not published, and a custom registry is a licensed
+// feature of n8n (getNpmRegistry throws FeatureNotLicensedError), so the tarball comes from a local
+// `npm pack` instead.
+//
+// At start, n8n loads every `n8n-nodes-*` folder under `<nodes>/node_modules` (the
+// community-packages module's nodeLoaders → scanDirectoryForPackages), so the nodes appear as
+// `n8n-nodes-crm-service.<name>`. Settings → Community Nodes, however, lists the rows of the
+// `installed_packages` / `installed_nodes` tables (getAllInstalledPackages), which n8n writes only
+// after a registry install (InstalledPackagesRepository.persistPackageWithNodes). There is no CLI
+// or REST path that installs from a local tarball, so `installedPackageSql()` writes the same rows
+// persistPackageWithNodes would (package name, version, author; one row per node with its display
+// name, type and latest version), and `registerInstalledPackage()` applies them to a SQLite
+// database once n8n's migrations have run (any n8n CLI command, e.g. `import:credentials`).
+// ---------------------------------------------------------------------------------------------
+
+export const PACKAGE_NAME = 'n8n-nodes-crm-service';
+
+/** Type name of a node of this package as installed from the registry: `n8n-nodes-crm-service.<name>`. */
+export function nodeType(name: string): string {
+	return `${PACKAGE_NAME}.${name}`;
+}
+
+/** `<N8N_USER_FOLDER>/.n8n/nodes`: the folder n8n's Community Nodes installer writes to and loads from. */
+export function nodesFolder(n8nUserFolder: string): string {
+	return path.join(path.resolve(n8nUserFolder), '.n8n', 'nodes');
+}
+
+export interface InstalledNode {
+	/** description.name */
+	name: string;
+	displayName: string;
+	/** `n8n-nodes-crm-service.<name>` */
+	type: string;
+	/** latest version, as n8n's loader records it */
+	version: number;
+}
+
+export interface InstalledPackageInfo {
+	name: string;
+	version: string;
+	/** the packed tarball that was installed */
+	tarball: string;
+	/** `<nodes>/node_modules/n8n-nodes-crm-service` */
+	packageDir: string;
+	author?: { name?: string; email?: string };
+	nodes: InstalledNode[];
+}
+
+/** Files npm always packs, plus package.json "files": what the tarball's content depends on. */
+function packedInputs(): string[] {
+	const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { files?: string[] };
+	const roots = ['package.json', ...(pkg.files ?? [])];
+	for (const f of readdirSync(REPO)) if (/^(readme|license|licence|changelog)(\..*)?$/i.test(f)) roots.push(f);
+	const out: string[] = [];
+	const walk = (rel: string) => {
+		const abs = path.join(REPO, rel);
+		if (!existsSync(abs)) return;
+		if (statSync(abs).isDirectory()) {
+			for (const entry of readdirSync(abs).sort()) walk(path.join(rel, entry));
+		} else out.push(rel);
+	};
+	for (const r of [...new Set(roots)].sort()) walk(r);
+	return out;
+}
+
+let packed: Promise<{ version: string; tarball: string }> | undefined;
+let packedKey = '';
+
+/**
+ * `npm pack` of the repository (the build must exist), once per process and cached on disk by the
+ * content of the packed files, under `.n8n-runtime/packs/<hash>/`.
+ */
+export async function packPackage(log: (m: string) => void = console.log): Promise<{ version: string; tarball: string }> {
+	const hash = createHash('sha256');
+	const inputs = packedInputs();
+	if (!inputs.some((f) => f.startsWith('dist' + path.sep))) throw new Error('dist/ is missing: run `npm run build` before packing the package');
+	for (const f of inputs) hash.update(f).update('\0').update(readFileSync(path.join(REPO, f))).update('\0');
+	const key = hash.digest('hex').slice(0, 16);
+	if (packed && packedKey === key) return await packed;
+	packedKey = key;
+	packed = (async () => {
+		const { version } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
+		const dir = path.join(RUNTIME_DIR, 'packs', key);
+		const tarball = path.join(dir, `${PACKAGE_NAME}-${version}.tgz`);
+		if (existsSync(tarball)) return { version, tarball };
+		// pack into a private folder, then rename: concurrent runs never see half a tarball
+		const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
+		mkdirSync(tmp, { recursive: true });
+		const logFile = path.join(tmp, 'pack.log');
+		log(`Packing ${PACKAGE_NAME}@${version} (npm pack)…`);
+		await run('npm', ['pack', '--ignore-scripts', '--pack-destination', tmp], { cwd: REPO, logFile });
+		if (!existsSync(path.join(tmp, path.basename(tarball)))) throw new Error(`npm pack did not produce ${path.basename(tarball)}; see ${logFile}`);
+		try {
+			renameSync(tmp, dir);
+		} catch {
+			// another process packed the same content first
+			rmSync(tmp, { recursive: true, force: true });
+		}
+		// tarballs of earlier builds: kept an hour (a concurrent run may still be installing one)
+		const packsDir = path.dirname(dir);
+		for (const entry of readdirSync(packsDir)) {
+			const old = path.join(packsDir, entry);
+			if (old !== dir && Date.now() - statSync(old).mtimeMs > 3_600_000) rmSync(old, { recursive: true, force: true });
+		}
+		return { version, tarball };
+	})();
+	try {
+		return await packed;
+	} catch (error) {
+		packed = undefined;
+		throw error;
+	}
+}
+
+/**
+ * The package's nodes as n8n's loader sees them. The list comes from the installed package.json;
+ * the classes are loaded from the repository's build, the same bytes that were packed (the
+ * installed copy cannot resolve its peer `n8n-workflow` outside n8n's process).
+ */
+function installedNodes(packageDir: string): InstalledNode[] {
+	const pkg = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } };
+	const req = createRequire(path.join(REPO, 'package.json'));
+	const nodes: InstalledNode[] = [];
+	for (const file of pkg.n8n.nodes) {
+		const mod = req(path.join(REPO, file)) as Record<string, unknown>;
+		for (const Cls of Object.values(mod)) {
+			if (typeof Cls !== 'function') continue;
+			const instance = new (Cls as new () => {
+				description?: { name: string; displayName: string; version: number | number[] };
+				nodeVersions?: Record<string, { description: { displayName: string } }>;
+				currentVersion?: number;
+			})();
+			const d = instance.description;
+			if (!d?.name) continue;
+			// same rule as n8n-core's DirectoryLoader.loadNodeFromFile
+			const version = instance.nodeVersions ? instance.currentVersion! : Array.isArray(d.version) ? d.version[d.version.length - 1] : d.version;
+			nodes.push({ name: d.name, displayName: d.displayName, type: nodeType(d.name), version });
+		}
+	}
+	return nodes;
+}
+
+/**
+ * Installs the packed package into `<n8nUserFolder>/.n8n/nodes` exactly as n8n's Community Nodes
+ * installer does (see the comment above). Replaces an earlier install. n8n must not be running on
+ * that folder (it loads the package at start).
+ */
+export async function installPackageInto(
+	n8nUserFolder: string,
+	log: (m: string) => void = console.log,
+): Promise<{ version: string; tarball: string } & InstalledPackageInfo> {
+	const { version, tarball } = await packPackage(log);
+	const nodesDir = nodesFolder(n8nUserFolder);
+	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
+	mkdirSync(nodesDir, { recursive: true });
+	const logFile = path.join(nodesDir, 'install.log');
+	writeFileSync(logFile, `${PACKAGE_NAME}@${version} from ${tarball} at ${new Date().toISOString()}\n`);
+	rmSync(packageDir, { recursive: true, force: true });
+	mkdirSync(packageDir, { recursive: true });
+	await run('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1'], { cwd: nodesDir, logFile });
+	const pkgFile = path.join(packageDir, 'package.json');
+	const { devDependencies, peerDependencies, optionalDependencies, ...pkg } = JSON.parse(readFileSync(pkgFile, 'utf8')) as Record<string, unknown>;
+	void devDependencies;
+	void peerDependencies;
+	void optionalDependencies;
+	writeFileSync(pkgFile, JSON.stringify(pkg, null, 2));
+	await run(
+		'npm',
+		['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
+		{ cwd: packageDir, logFile },
+	);
+	const ledgerFile = path.join(nodesDir, 'package.json');
+	let ledger: { name: string; private: boolean; dependencies: Record<string, string> } = { name: 'installed-nodes', private: true, dependencies: {} };
+	try {
+		const existing = JSON.parse(readFileSync(ledgerFile, 'utf8'));
+		if (existing?.dependencies) ledger = existing;
+	} catch {
+		// no ledger yet
+	}
+	ledger.dependencies[PACKAGE_NAME] = version;
+	writeFileSync(ledgerFile, JSON.stringify(ledger, null, 2));
+	const nodes = installedNodes(packageDir);
+	log(`Installed ${PACKAGE_NAME}@${version} into ${path.relative(process.cwd(), nodesDir) || nodesDir} (${nodes.length} nodes)`);
+	return { name: PACKAGE_NAME, version, tarball, packageDir, author: pkg.author as InstalledPackageInfo['author'], nodes };
+}
+
+const sqlText = (v: string | undefined) => (v === undefined ? 'NULL' : `'${v.replace(/'/g, "''")}'`);
+
+/**
+ * SQL (valid for SQLite and PostgreSQL, no table prefix) that records the installed package the
+ * way n8n's InstalledPackagesRepository.persistPackageWithNodes does, replacing an earlier record:
+ * what Settings → Community Nodes lists.
+ */
+export function installedPackageSql(info: Pick<InstalledPackageInfo, 'name' | 'version' | 'author' | 'nodes'>): string {
+	const statements = [
+		`DELETE FROM installed_nodes WHERE "package" = ${sqlText(info.name)}`,
+		`DELETE FROM installed_packages WHERE "packageName" = ${sqlText(info.name)}`,
+		`INSERT INTO installed_packages ("packageName", "installedVersion", "authorName", "authorEmail", "createdAt", "updatedAt") VALUES (${sqlText(info.name)}, ${sqlText(info.version)}, ${sqlText(info.author?.name)}, ${sqlText(info.author?.email)}, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
+		...info.nodes.map(
+			(n) => `INSERT INTO installed_nodes ("name", "type", "latestVersion", "package") VALUES (${sqlText(n.displayName)}, ${sqlText(n.type)}, ${Number(n.version)}, ${sqlText(info.name)})`,
+		),
+	];
+	return `BEGIN;\n${statements.join(';\n')};\nCOMMIT;\n`;
+}
+
+/**
+ * Applies installedPackageSql() to the SQLite database of `<n8nUserFolder>/.n8n` (n8n's default
+ * database). Run it after n8n's migrations (any n8n CLI command) and before `n8n start`.
+ */
+export async function registerInstalledPackage(n8nUserFolder: string, info: Pick<InstalledPackageInfo, 'name' | 'version' | 'author' | 'nodes'>): Promise<void> {
+	const dbFile = path.join(path.resolve(n8nUserFolder), '.n8n', 'database.sqlite');
+	if (!existsSync(dbFile)) throw new Error(`${dbFile} does not exist yet: run an n8n CLI command (migrations) first`);
+	const { DatabaseSync } = await import('node:sqlite');
+	const db = new DatabaseSync(dbFile);
+	try {
+		db.exec('PRAGMA busy_timeout = 5000');
+		db.exec(installedPackageSql(info));
+	} finally {
+		db.close();
+	}
 }
 
 // `node scripts/n8n-runtime.mts` installs (or verifies) the runtime and prints where n8n is.

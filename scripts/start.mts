@@ -1,6 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 // `npm start`: builds the package, starts the CRM sandbox with demo data and a real n8n editor with
-// this package loaded (N8N_CUSTOM_EXTENSIONS=<repo>/dist), an owner account, a `crmOAuth2Api`
+// this package installed as teams install it (the `npm pack`ed tarball, installed into the user
+// folder's `.n8n/nodes` the way the Community Nodes panel does: see installPackageInto in
+// scripts/n8n-runtime.mts), an owner account, a `crmOAuth2Api`
 // credential connected to the sandbox by a real authorization-code grant, and the example
 // workflows of examples/ imported. Ctrl-C stops everything it started.
 //
@@ -15,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { childEnv, ensureN8n, N8N_VERSION, REPO, RUNTIME_DIR, run } from './n8n-runtime.mts';
+import { childEnv, ensureN8n, n8nLocalEnv, waitFor, installPackageInto, N8N_VERSION, nodeType, registerInstalledPackage, REPO, RUNTIME_DIR, run } from './n8n-runtime.mts';
 
 export const EXAMPLES_DIR = path.join(REPO, 'examples');
 /** id and name the example workflows use for their credential (they also import into any n8n: pick your own credential there) */
@@ -26,7 +28,7 @@ export const OWNER = {
 	firstName: 'CRM',
 	lastName: 'Owner',
 };
-/** the credential's default scope list (wire-contract §2.3), read from the built credential when it exists */
+/** the credential's default scope list (docs/protocol.md §2.3), read from the built credential when it exists */
 const FALLBACK_SCOPES =
 	'CRM.modules.ALL,CRM.settings.ALL,CRM.users.ALL,CRM.org.ALL,CRM.bulk.ALL,CRM.coql.READ,CRM.notifications.ALL,CRM.send_mail.all.CREATE,CRM.share.ALL,CRM.mass_update.ALL,CRM.templates.email.READ,CRM.templates.inventory.READ,CRM.files.ALL';
 
@@ -55,7 +57,7 @@ export interface PackageNode {
 	file: string;
 	name: string;
 	displayName: string;
-	/** type name as loaded from the custom directory */
+	/** type name as installed from the registry: `n8n-nodes-crm-service.<name>` */
 	type: string;
 	isTrigger: boolean;
 	/** description.description, shown under the name in the node panel */
@@ -70,6 +72,8 @@ export interface Stack {
 	home: string;
 	n8nLog: string;
 	credentialId: string;
+	/** version of the package installed from its tarball */
+	packageVersion: string;
 	workflows: Array<{ id: string; name: string; file: string }>;
 	nodes: PackageNode[];
 	/** env to run other n8n CLI commands against the same folder */
@@ -106,7 +110,7 @@ export async function packageNodes(): Promise<PackageNode[]> {
 				file,
 				name: description.name,
 				displayName: description.displayName,
-				type: `CUSTOM.${description.name}`,
+				type: nodeType(description.name),
 				isTrigger: description.group.includes('trigger'),
 				description: description.description,
 				properties: description.properties,
@@ -137,7 +141,7 @@ async function defaultScopes(): Promise<string> {
 	return FALLBACK_SCOPES;
 }
 
-/** Authorization-code grant against the sandbox, exactly as a browser + n8n would do it (wire-contract §2.1). */
+/** Authorization-code grant against the sandbox, exactly as a browser + n8n would do it (docs/protocol.md §2.1). */
 export async function codeGrant(
 	sandboxUrl: string,
 	client: { clientId: string; clientSecret: string; redirectUri: string; scope: string },
@@ -213,23 +217,6 @@ export class N8nClient {
 
 function hashOf(text: string): string {
 	return createHash('sha256').update(text).digest('hex').slice(0, 16);
-}
-
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, alive?: () => string | undefined): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	let lastError: unknown;
-	while (Date.now() < deadline) {
-		const dead = alive?.();
-		if (dead) throw new Error(`${what}: ${dead}`);
-		try {
-			const value = await probe();
-			if (value !== undefined) return value;
-		} catch (error) {
-			lastError = error;
-		}
-		await sleep(500);
-	}
-	throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}${lastError ? ` (${String(lastError)})` : ''}`);
 }
 
 async function portFree(port: number): Promise<boolean> {
@@ -412,7 +399,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 						...EXAMPLE_CREDENTIAL,
 						type: 'crmOAuth2Api',
 						data: {
-							accountsUrl: sandboxUrl,
+							environment: 'sandbox',
+							sandboxUrl,
 							apiVariant: 'v2.1',
 							scope,
 							clientId: client.clientId,
@@ -428,22 +416,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
 		const runnerBrokerPort = String(port + 1000);
 		const cliEnv = childEnv({
+			...n8nLocalEnv(editorUrl),
 			N8N_USER_FOLDER: home,
-			N8N_CUSTOM_EXTENSIONS: path.join(REPO, 'dist'),
 			N8N_PORT: String(port),
-			N8N_LISTEN_ADDRESS: '127.0.0.1',
-			N8N_HOST: '127.0.0.1',
-			N8N_PROTOCOL: 'http',
-			N8N_EDITOR_BASE_URL: `${editorUrl}/`,
 			N8N_WEBHOOK_URL: `${editorUrl}/`,
-			N8N_SECURE_COOKIE: 'false',
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_PERSONALIZATION_ENABLED: 'false',
-			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-			N8N_TEMPLATES_ENABLED: 'false',
-			N8N_HIRING_BANNER_ENABLED: 'false',
-			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
 			// the task-runner broker of `n8n start` (default 5679) must not collide with another stack's editor port
 			N8N_RUNNERS_BROKER_PORT: runnerBrokerPort,
 			...options.n8nEnv,
@@ -457,8 +433,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 			return ((Date.now() - t) / 1000).toFixed(1);
 		};
 
+		// the package, as the Community Nodes panel installs it (before n8n starts: it loads packages at start)
+		const installed = await installPackageInto(home, log);
+
 		log('Importing the credential into n8n (n8n import:credentials)…');
 		log(`  done in ${await cli(['import:credentials', `--input=${credentialsFile}`])} s: "${EXAMPLE_CREDENTIAL.name}" (${EXAMPLE_CREDENTIAL.id}), token from a code grant against the sandbox`);
+		// the CLI command above ran n8n's migrations: record the package where Settings → Community Nodes reads it
+		await registerInstalledPackage(home, installed);
 
 		// example workflows: imported when new or changed, so edits made in the editor survive restarts
 		const examples = loadExamples(EXAMPLE_CREDENTIAL);
@@ -525,6 +506,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 			home,
 			n8nLog,
 			credentialId: EXAMPLE_CREDENTIAL.id,
+			packageVersion: installed.version,
 			workflows: examples.map((e) => ({ id: e.id, name: e.name, file: e.file })),
 			nodes,
 			cliEnv,
@@ -586,6 +568,7 @@ async function main(): Promise<void> {
 	console.log(`Login:        ${stack.owner.email} / ${stack.owner.password}`);
 	console.log(`Credential:   "${EXAMPLE_CREDENTIAL.name}" (crmOAuth2Api), connected to the sandbox`);
 	console.log(`CRM sandbox:  ${stack.sandboxUrl}   (demo data; test hooks under /__sandbox)`);
+	console.log(`Package:      n8n-nodes-crm-service@${stack.packageVersion}, installed from its tarball into ${path.join(stack.home, '.n8n', 'nodes')}`);
 	console.log(`Nodes:        ${stack.nodes.map((n) => `${n.displayName} (${n.type})`).join(', ')}`);
 	console.log('Workflows:');
 	for (const w of stack.workflows) console.log(`  ${stack.editorUrl}/workflow/${w.id}   ${w.name}`);

@@ -24,7 +24,8 @@ for (let start = 0; start < count; start += 10_000) {
 					Email: `export-${i}@bench.example`,
 					Department: `Dept ${i % 50}`,
 					Phone: `+1 555 ${String(i).padStart(7, '0')}`,
-					Title: 'Bench contact',
+					// size buckets for the scaling rows: criteria Title = A (1,000), in [A, B] (10,000), none (all)
+					Title: i < 1000 ? 'Bench A' : i < 10_000 ? 'Bench B' : 'Bench C',
 					Description: `Contact number ${i} of the bulk read benchmark`,
 				},
 				{ v: 'v2.1', user, index: i - start },

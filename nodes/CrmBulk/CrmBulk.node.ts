@@ -13,7 +13,7 @@ export class CrmBulk implements INodeType {
 			properties: [resourceSelector, ...resourceProperties],
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
-		icon: { light: 'file:../../icons/crm.svg', dark: 'file:../../icons/crm.dark.svg' },
+		icon: { light: 'file:../../icons/crmBulk.svg', dark: 'file:../../icons/crmBulk.dark.svg' },
 		subtitle: OPERATION_SUBTITLE,
 		usableAsTool: true,
 	};

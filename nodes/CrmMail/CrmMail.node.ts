@@ -14,7 +14,7 @@ export class CrmMail implements INodeType {
 			properties: [resourceSelector, ...resourceProperties],
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
-		icon: { light: 'file:../../icons/crm.svg', dark: 'file:../../icons/crm.dark.svg' },
+		icon: { light: 'file:../../icons/crmMail.svg', dark: 'file:../../icons/crmMail.dark.svg' },
 		subtitle: OPERATION_SUBTITLE,
 		usableAsTool: true,
 	};

@@ -1,5 +1,5 @@
-import { createHash } from 'crypto';
 import type {
+	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
 	INodeExecutionData,
@@ -11,7 +11,7 @@ import type {
 	IWebhookResponseData,
 	SchedulingFunctions,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
 	channelIdsAt,
@@ -19,41 +19,27 @@ import {
 	disable,
 	listChannels,
 	matches,
-	RENEWAL_CHECK,
+	MAX_LIFETIME_MS,
 	renew,
+	renewalCron,
 	renewalDue,
 	subscribe,
 } from './channel';
 import type { ChannelState, ChannelWish } from './channel';
-import { attachRecords, isGenuine, itemsOf } from './delivery';
-import type { DeliveryBody } from './delivery';
+import { changeKey, claimChanges, DEFAULT_WINDOW_MS } from './dedupe';
+import { CHANGE_KEY, CLAIM_KEY, deliveryKey, fetchRecords, isGenuine, itemsOf, parseDelivery } from './delivery';
+import { latch } from './latch';
 import { getWatchableModules } from './methods';
 
-/**
- * Deliveries already turned into an execution (§9.5: the same delivery may arrive twice): a hash of
- * channel, server time, module, operation and sorted ids → arrival ms, in static data, for 10
- * minutes and at most 500 keys.
- */
-const SEEN_KEY = 'recentDeliveries';
-const SEEN_WINDOW_MS = 10 * 60 * 1000;
-const SEEN_MAX = 500;
+// 'recentDeliveries': delivery keys earlier versions kept here; cleared with the channel
+const STATE_KEYS = ['channelId', 'token', 'notifyUrl', 'events', 'affectedValues', 'relatedActions', 'expiresAt', 'lifetimeMs', 'recentDeliveries'];
 
-function deliveryKey(body: DeliveryBody): string {
-	const ids = (body.ids ?? []).map(String).sort();
-	const parts = [String(body.channel_id ?? ''), String(body.server_time ?? ''), String(body.module ?? ''), String(body.operation ?? ''), ids];
-	return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 24);
+
+interface TriggerOptions {
+	includeAffected?: boolean;
+	relatedActions?: boolean;
+	freshnessMinutes?: number;
 }
-
-/** Recent delivery keys, pruned to the window and the size bound. */
-function recentDeliveries(state: ChannelState, now: number): Record<string, number> {
-	const kept = Object.entries((state[SEEN_KEY] ?? {}) as Record<string, number>)
-		.filter(([, at]) => typeof at === 'number' && now - at < SEEN_WINDOW_MS)
-		.sort((a, b) => a[1] - b[1])
-		.slice(-SEEN_MAX);
-	return Object.fromEntries(kept);
-}
-
-const STATE_KEYS = ['channelId', 'token', 'notifyUrl', 'events', 'affectedValues', 'relatedActions', 'expiresAt', 'lifetimeMs', SEEN_KEY];
 
 function stateOf(ctx: IHookFunctions | IWebhookFunctions | ITriggerFunctions): ChannelState {
 	return ctx.getWorkflowStaticData('node') as ChannelState;
@@ -67,7 +53,7 @@ function clearState(state: ChannelState): void {
 function wishOf(ctx: IHookFunctions): ChannelWish {
 	const modules = ctx.getNodeParameter('modules', []) as string[];
 	const events = ctx.getNodeParameter('events', []) as string[];
-	const options = ctx.getNodeParameter('options', {}) as { includeAffected?: boolean; relatedActions?: boolean };
+	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
 	const notifyUrl = ctx.getNodeWebhookUrl('default');
 	if (!notifyUrl) throw new NodeOperationError(ctx.getNode(), 'n8n gave the trigger no webhook URL');
 	if (modules.length === 0) throw new NodeOperationError(ctx.getNode(), 'Choose at least one module to watch');
@@ -85,7 +71,7 @@ export class CrmTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'CRM Trigger',
 		name: 'crmTrigger',
-		icon: { light: 'file:../../icons/crm.svg', dark: 'file:../../icons/crm.dark.svg' },
+		icon: { light: 'file:../../icons/crmTrigger.svg', dark: 'file:../../icons/crmTrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ ($parameter["events"] || []).join(", ") + " on " + ($parameter["modules"] || []).join(", ") }}',
@@ -148,6 +134,15 @@ export class CrmTrigger implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
+					{
+						displayName: 'Freshness Window (Minutes)',
+						name: 'freshnessMinutes',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 10,
+						description:
+							'Deliveries whose server time is further than this from now are refused as stale (400), so a replayed old delivery starts nothing. 0 turns the check off.',
+					},
 					{
 						displayName: 'Include Affected Fields and Values',
 						name: 'includeAffected',
@@ -223,53 +218,101 @@ export class CrmTrigger implements INodeType {
 		},
 	};
 
-	/** One delivery = one execution with one item per changed record; forged deliveries get 401. */
+	/**
+	 * One delivery = at most one execution with one item per new change. Forged deliveries get 401,
+	 * malformed or stale ones 400; everything else is answered 200 before the first await (the CRM
+	 * re-sends what is not answered in time). Then the records that identify each change are fetched
+	 * (full records, or an edit's Modified_Time), changes already emitted are dropped, and an
+	 * execution starts only for new ones. Claims in the process latch are made synchronously, so
+	 * copies that reach this process together cannot both pass (README "How the CRM Trigger
+	 * delivers each change once"). A failed fetch loses nothing: the change goes out unfetched and
+	 * execute() fetches it.
+	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const state = stateOf(this);
+		const res = this.getResponseObject();
+		// refusals start nothing, so the node answers them itself
+		const refuse = (status: number, message: string): IWebhookResponseData => {
+			res.status(status).send(message).end();
+			return { noWebhookResponse: true };
+		};
 		const raw = this.getBodyData() as unknown;
-		const body = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as DeliveryBody;
-		if (!isGenuine(state, body)) {
-			this.getResponseObject().status(401).send('Unauthorized').end();
-			return { noWebhookResponse: true };
+		const body = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as IDataObject;
+		if (!isGenuine(state, body)) return refuse(401, 'Unauthorized');
+		const parsed = parseDelivery(body);
+		if ('error' in parsed) return refuse(400, `Malformed delivery: ${parsed.error}`);
+		const delivery = parsed.body;
+		const options = this.getNodeParameter('options', {}) as TriggerOptions;
+		const freshMs = Math.max(0, Number(options.freshnessMinutes ?? 10) || 0) * 60_000;
+		if (freshMs > 0 && Math.abs(Date.now() - delivery.server_time) > freshMs) {
+			return refuse(400, `Stale delivery: server_time ${new Date(delivery.server_time).toISOString()} is more than ${freshMs / 60_000} minutes from now`);
 		}
-		if (!Array.isArray(body.ids) || !body.ids.every((id) => typeof id === 'string' || typeof id === 'number')) {
-			this.getResponseObject().status(400).send('Malformed delivery: "ids" must be a list of record IDs').end();
-			return { noWebhookResponse: true };
-		}
-		if (renewalDue(state)) {
-			// a delivery also renews a channel that is due (covers an n8n without the scheduling helper)
+		const windowMs = Math.max(freshMs, DEFAULT_WINDOW_MS);
+		const scope = `${this.getWorkflow().id ?? ''}|`;
+		// first sight of a key in this process: claimed synchronously, so copies cannot interleave
+		const first = (key: string): boolean => latch.claim(scope + key, windowMs, Date.now());
+		// nothing new: n8n answers 200 with this body and starts no execution
+		const duplicate: IWebhookResponseData = { webhookResponse: { status: 'duplicate', records: 0 } };
+		if (!first(deliveryKey(delivery))) return duplicate;
+		const wantRecords = this.getNodeParameter('output', 'ids') === 'records';
+		// a record is created or deleted once: its key needs no fetch, so it is claimed before any await
+		let items = itemsOf(delivery, options.includeAffected === true);
+		if (delivery.operation !== 'update') items = items.filter((item) => first(item[CHANGE_KEY] as string));
+		if (items.length === 0) return duplicate;
+
+		// what identifies each change, and what the workflow gets: full records, or an edit's
+		// Modified_Time. Awaited before n8n answers: a re-send the CRM makes meanwhile reaches this
+		// process and is settled by the claims below, whichever request fetched first
+		const toFetch = items.filter((item) => item.operation !== 'delete' && (wantRecords || item.operation === 'edit'));
+		let records: Map<string, IDataObject> | undefined = new Map();
+		if (toFetch.length > 0) {
 			try {
-				await renew.call(this, state);
+				records = await fetchRecords.call(this, delivery.module, toFetch.map((item) => String(item.id)), wantRecords ? undefined : 'Modified_Time');
 			} catch (error) {
-				this.logger.warn(`CRM Trigger: renewing watch channel ${state.channelId} failed: ${(error as Error).message}`);
+				// the transport already retried: emit unfetched rather than lose them (execute() fetches)
+				this.logger.warn(`CRM Trigger: fetching ${toFetch.length} record(s) failed, execute() fetches them: ${(error as Error).message}`);
+				records = undefined;
 			}
 		}
-		const now = Date.now();
-		const key = deliveryKey(body);
-		const seen = recentDeliveries(state, now);
-		// a repeated delivery is acknowledged (200) without starting another execution
-		if (seen[key] !== undefined) return { webhookResponse: 'duplicate delivery' };
-		const options = this.getNodeParameter('options', {}) as { includeAffected?: boolean };
-		const items = itemsOf(body, options.includeAffected === true);
-		if (items.length === 0) return { webhookResponse: 'no records' };
-		if (this.getNodeParameter('output', 'ids') === 'records') await attachRecords.call(this, items);
-		seen[key] = now; // the newest key goes last: oldest first, as recentDeliveries() keeps them
-		state[SEEN_KEY] = Object.fromEntries(Object.entries(seen).slice(-SEEN_MAX));
+		// from here to the return, no await: the edits' claims are as atomic as the delivery's
+		items = items.filter((item) => {
+			const record = records?.get(String(item.id));
+			if (records === undefined) {
+				// unfetched: deletes are complete, and so are creates when only IDs are wanted
+				if (item.operation === 'delete' || (item.operation === 'create' && !wantRecords)) item[CLAIM_KEY] = item[CHANGE_KEY];
+				return true;
+			}
+			if (wantRecords && record) item.record = record;
+			if (item.operation !== 'edit') {
+				item[CLAIM_KEY] = item[CHANGE_KEY];
+				return true;
+			}
+			const key = changeKey(item[CHANGE_KEY] as string, item, record?.Modified_Time);
+			item[CLAIM_KEY] = key;
+			return first(key);
+		});
+		if (items.length === 0) return duplicate;
+		// n8n answers (200) once it has stored and queued the execution: a delivery the CRM sees
+		// acknowledged is never lost, also when this process stops right now (README, "How the CRM
+		// Trigger delivers each change once")
 		return { workflowData: [this.helpers.returnJsonArray(items)] };
 	}
 
 	/**
-	 * Renews the channel before it expires even when no delivery arrives: n8n's scheduling helper
-	 * runs a check every second. The channel is read from static data at each tick (create() may run
-	 * after trigger()); ticks never overlap. Closing only stops the ticks: unsubscribing belongs to
-	 * delete(), since n8n also closes triggers on shutdown, when the channel must survive.
+	 * Renews the channel before it expires, on main only (n8n runs trigger() on the leader main; the
+	 * webhook process and workers never renew). The tick period derives from the channel lifetime
+	 * (renewalCron), read once create() has stored it: activation runs create() alongside trigger().
+	 * Each tick reads the channel from static data; ticks never overlap. Closing only stops the ticks:
+	 * unsubscribing belongs to delete(), since n8n also closes triggers on shutdown.
 	 */
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const helpers = this.helpers as Partial<SchedulingFunctions>;
 		if (typeof helpers.registerCron !== 'function') {
-			this.logger.info('CRM Trigger: no scheduling helper; the channel is renewed at activation and on deliveries');
+			this.logger.info('CRM Trigger: no scheduling helper; the channel is renewed at each activation only');
 			return {};
 		}
+		for (let i = 0; i < 50 && !stateOf(this).lifetimeMs; i++) await sleep(100);
+		const expression = renewalCron(stateOf(this).lifetimeMs ?? MAX_LIFETIME_MS);
 		let closed = false;
 		let busy = false;
 		const tick = async () => {
@@ -285,7 +328,8 @@ export class CrmTrigger implements INodeType {
 				busy = false;
 			}
 		};
-		helpers.registerCron({ expression: RENEWAL_CHECK }, () => void tick());
+		helpers.registerCron({ expression }, () => void tick());
+		this.logger.debug(`CRM Trigger: renewal check on cron "${expression}"`);
 		return {
 			closeFunction: async () => {
 				closed = true;
@@ -293,8 +337,67 @@ export class CrmTrigger implements INodeType {
 		};
 	}
 
-	/** Test runs and "Execute step" pass the delivery's items through (trigger() never runs there). */
+	/**
+	 * The first node of every execution. Items webhook() completed (CLAIM_KEY) pass as they are;
+	 * the others (webhook()'s fetch failed) get their records, or an edit's Modified_Time, here. In
+	 * production it then drops the changes another execution already emitted (dedupe.ts), the
+	 * cross-process net behind webhook()'s checks. An execution left with no items ends here: the
+	 * next nodes get no input and do not run. Manual runs ("Execute step", test events) and retries
+	 * only fetch.
+	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [this.getInputData()];
+		const input = this.getInputData();
+		const items = input.map((item) => ({ ...item, json: { ...item.json } }));
+		const changes = items.filter((item) => typeof item.json[CHANGE_KEY] === 'string' || typeof item.json[CLAIM_KEY] === 'string');
+		if (changes.length === 0) return [items];
+		// a Retry (executions list) is a user's explicit re-run of an execution that did not finish,
+		// e.g. one whose worker died after the claim: it must emit again, so it claims nothing
+		const production = this.getMode() !== 'manual' && this.getMode() !== 'retry';
+		const wantRecords = this.getNodeParameter('output', 0, 'ids') === 'records';
+		const modified = new Map<INodeExecutionData, unknown>();
+		const incomplete = changes.filter((item) => typeof item.json[CLAIM_KEY] !== 'string');
+		for (const module of [...new Set(incomplete.map((item) => String(item.json.module)))]) {
+			const ofModule = incomplete.filter((item) => item.json.module === module && item.json.operation !== 'delete');
+			// edits are told apart by the record's Modified_Time: fetched with the record, or alone
+			const toFetch = wantRecords ? ofModule : production ? ofModule.filter((item) => item.json.operation === 'edit') : [];
+			if (toFetch.length === 0) continue;
+			const records = await fetchRecords.call(this, module, toFetch.map((item) => String(item.json.id)), wantRecords ? undefined : 'Modified_Time');
+			for (const item of toFetch) {
+				const record = records.get(String(item.json.id));
+				if (wantRecords && record) item.json.record = record;
+				modified.set(item, record?.Modified_Time);
+			}
+		}
+		let kept = items;
+		if (production) {
+			const keyOf = new Map(
+				changes.map((item) => [
+					item,
+					typeof item.json[CLAIM_KEY] === 'string' ? (item.json[CLAIM_KEY] as string) : changeKey(item.json[CHANGE_KEY] as string, item.json, modified.get(item)),
+				]),
+			);
+			let won: Set<string>;
+			try {
+				won = await claimChanges(this.helpers, [...keyOf.values()], this.getExecutionId());
+			} catch (error) {
+				// no deduplication store (n8n without it): emit rather than lose the change
+				this.logger.warn(`CRM Trigger: could not record emitted changes: ${(error as Error).message}`);
+				won = new Set(keyOf.values());
+			}
+			const emitted = new Set<string>();
+			kept = items.filter((item) => {
+				const key = keyOf.get(item);
+				if (key === undefined) return true;
+				if (!won.has(key) || emitted.has(key)) return false;
+				emitted.add(key);
+				return true;
+			});
+			if (kept.length < items.length) this.logger.info(`CRM Trigger: ${items.length - kept.length} change(s) already emitted by another execution were dropped`);
+		}
+		for (const item of kept) {
+			delete item.json[CHANGE_KEY];
+			delete item.json[CLAIM_KEY];
+		}
+		return [kept];
 	}
 }

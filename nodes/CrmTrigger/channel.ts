@@ -37,11 +37,18 @@ const SKEW_MARGIN_MS = 60 * 1000;
 /** Renew once a third of the lifetime has passed (a 1-day channel: every 8 hours). */
 export const RENEW_AFTER = 1 / 3;
 /**
- * The trigger's renewal check (n8n's scheduling helper, 6-field cron) runs every second and only
- * reads static data; a request goes out when renewalDue() says so. The short period keeps
- * channels with a lifetime of a few seconds alive too.
+ * The renewal cron (n8n's scheduling helper, 6-field cron) for a channel lifetime: a tick every
+ * sixth of the lifetime, on a period cron can express, so that a renewal (due once a third has
+ * passed) always happens with at least half the lifetime left. 30-s channels tick every 5 s,
+ * 1-day channels every 3 hours.
  */
-export const RENEWAL_CHECK: CronExpression = '* * * * * *';
+export function renewalCron(lifetimeMs: number): CronExpression {
+	const periodSec = Math.max(1, Math.floor(lifetimeMs / 6000));
+	const fit = (limit: number, steps: number[]) => steps.filter((s) => s <= limit).pop() ?? steps[0];
+	if (periodSec < 60) return `*/${fit(periodSec, [1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30])} * * * * *` as CronExpression;
+	if (periodSec < 3600) return `0 */${fit(Math.floor(periodSec / 60), [1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30])} * * * *` as CronExpression;
+	return `0 0 */${fit(Math.floor(periodSec / 3600), [1, 2, 3, 4, 6, 8, 12])} * * *` as CronExpression;
+}
 
 /** A random Long channel id (18 digits, no leading zero): a JSON string on the wire (§3.1). */
 export function newChannelId(): string {

@@ -1,20 +1,21 @@
-import { timingSafeEqual } from 'crypto';
+import { createHash, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { crmApiRequest } from '../shared/transport';
 import type { CrmContext } from '../shared/transport';
 import type { ChannelState } from './channel';
 
-/** The body the CRM POSTs to a channel's URL (wire-contract §9.4). */
-export interface DeliveryBody extends IDataObject {
-	server_time?: number;
-	module?: string;
-	ids?: string[];
-	operation?: string;
-	affected_fields?: IDataObject[];
-	affected_values?: Array<{ record_id?: string; values?: IDataObject }>;
-	channel_id?: string;
-	token?: string;
+/** The body the CRM POSTs to a channel's URL (wire-contract §9.4), once validated. */
+export interface DeliveryBody {
+	server_time: number;
+	module: string;
+	ids: string[];
+	operation: 'insert' | 'update' | 'delete';
+	/** record id → changed field API names */
+	affected_fields: Record<string, string[]>;
+	/** record id → new values (channels with `return_affected_field_values`) */
+	affected_values: Record<string, IDataObject>;
+	channel_id: string;
 }
 
 /** Delivery `operation` → the trigger's event name. */
@@ -22,6 +23,22 @@ const EVENT_OF: Record<string, string> = { insert: 'create', update: 'edit', del
 
 /** GetRecords accepts at most 100 ids per request (§6). */
 export const IDS_PER_REQUEST = 100;
+/** A delivery lists the records of one API request; the contract's batches hold at most 100, bulk jobs more. */
+const MAX_IDS = 50_000;
+/** 2001-01-01 … 2100-01-01: anything outside is not an epoch-ms `server_time`. */
+const SERVER_TIME_MIN = 978_307_200_000;
+const SERVER_TIME_MAX = 4_102_444_800_000;
+
+/**
+ * Item key that carries a record change's identity from webhook() to execute(), which removes it
+ * before the items leave the node.
+ */
+export const CHANGE_KEY = '_crmChange';
+/**
+ * Item key set by webhook() once an item is complete: its final change key (dedupe.ts changeKey)
+ * and, for "Full Records", its record attached. execute() then neither fetches nor recomputes it.
+ */
+export const CLAIM_KEY = '_crmClaim';
 
 function sameSecret(expected: string, actual: string): boolean {
 	const a = Buffer.from(expected);
@@ -30,57 +47,122 @@ function sameSecret(expected: string, actual: string): boolean {
 }
 
 /** §9.5: accept only the channel this node created, with the token it set (constant-time compare). */
-export function isGenuine(state: ChannelState, body: DeliveryBody): boolean {
+export function isGenuine(state: ChannelState, body: IDataObject): boolean {
 	if (!state.channelId || !state.token) return false;
 	if (String(body.channel_id ?? '') !== state.channelId) return false;
 	return sameSecret(state.token, typeof body.token === 'string' ? body.token : '');
 }
 
+const isObject = (v: unknown): v is IDataObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Checks every field of a genuine delivery against §9.4. Answers the typed body, or the reason it
+ * is malformed (answered 400): a delivery we cannot read must never throw inside n8n.
+ */
+export function parseDelivery(raw: IDataObject): { body: DeliveryBody } | { error: string } {
+	const { server_time: serverTime, module, operation, ids } = raw;
+	if (typeof serverTime !== 'number' || !Number.isFinite(serverTime) || serverTime < SERVER_TIME_MIN || serverTime > SERVER_TIME_MAX) {
+		return { error: '"server_time" must be epoch milliseconds' };
+	}
+	if (typeof module !== 'string' || !/^[A-Za-z][A-Za-z0-9_]{0,99}$/.test(module)) {
+		return { error: '"module" must be a module API name' };
+	}
+	if (typeof operation !== 'string' || !(operation in EVENT_OF)) {
+		return { error: '"operation" must be "insert", "update" or "delete"' };
+	}
+	if (!Array.isArray(ids) || ids.length > MAX_IDS || !ids.every((id) => (typeof id === 'string' || typeof id === 'number') && /^\d{1,30}$/.test(String(id)))) {
+		return { error: '"ids" must be a list of record IDs' };
+	}
+	const affectedFields: Record<string, string[]> = {};
+	if (raw.affected_fields !== undefined) {
+		if (!Array.isArray(raw.affected_fields)) return { error: '"affected_fields" must be a list' };
+		for (const entry of raw.affected_fields as unknown[]) {
+			if (!isObject(entry)) return { error: '"affected_fields" entries must map a record ID to field names' };
+			for (const [id, fields] of Object.entries(entry)) {
+				if (!Array.isArray(fields) || !fields.every((f) => typeof f === 'string')) {
+					return { error: `"affected_fields" of record ${id} must be a list of field names` };
+				}
+				affectedFields[id] = fields as string[];
+			}
+		}
+	}
+	const affectedValues: Record<string, IDataObject> = {};
+	if (raw.affected_values !== undefined) {
+		if (!Array.isArray(raw.affected_values)) return { error: '"affected_values" must be a list' };
+		for (const entry of raw.affected_values as unknown[]) {
+			if (!isObject(entry) || (typeof entry.record_id !== 'string' && typeof entry.record_id !== 'number') || (entry.values !== undefined && !isObject(entry.values))) {
+				return { error: '"affected_values" entries must be { record_id, values }' };
+			}
+			affectedValues[String(entry.record_id)] = (entry.values as IDataObject | undefined) ?? {};
+		}
+	}
+	if (raw.query_params !== undefined && !isObject(raw.query_params)) return { error: '"query_params" must be an object' };
+	return {
+		body: {
+			server_time: serverTime,
+			module,
+			operation: operation as DeliveryBody['operation'],
+			ids: [...new Set(ids.map(String))],
+			affected_fields: affectedFields,
+			affected_values: affectedValues,
+			channel_id: String(raw.channel_id),
+		},
+	};
+}
+
+export function hashOf(parts: unknown[]): string {
+	return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 24);
+}
+
+/** The delivery as sent: a copy posted again is the same delivery (same server time included). */
+export function deliveryKey(body: DeliveryBody): string {
+	return hashOf(['d', body.channel_id, body.server_time, body.module, body.operation, [...body.ids].sort()]);
+}
+
+/**
+ * One record's change without the send time, which a re-sent delivery may change: what changed
+ * (fields and values); for edits, changeKey() adds the record's Modified_Time to tell two edits apart.
+ */
+export function changeBase(body: DeliveryBody, id: string): string {
+	const fields = [...(body.affected_fields[id] ?? [])].sort();
+	const values = body.affected_values[id] ?? null;
+	return hashOf(['c', body.channel_id, body.module, body.operation, id, fields, values]);
+}
+
 /** One item per changed record: module, operation, id, server time (ISO) and, on request, what changed. */
 export function itemsOf(body: DeliveryBody, includeAffected: boolean): IDataObject[] {
-	const module = String(body.module ?? '');
-	const operation = EVENT_OF[String(body.operation)] ?? String(body.operation ?? '');
-	const serverTime = new Date(typeof body.server_time === 'number' ? body.server_time : Date.now()).toISOString();
-	const fieldsById = new Map<string, unknown>();
-	for (const entry of body.affected_fields ?? []) {
-		for (const [id, fields] of Object.entries(entry ?? {})) fieldsById.set(id, fields);
-	}
-	const valuesById = new Map<string, IDataObject>();
-	for (const entry of body.affected_values ?? []) {
-		if (entry?.record_id !== undefined) valuesById.set(String(entry.record_id), entry.values ?? {});
-	}
-	return (body.ids ?? []).map((rawId) => {
-		const id = String(rawId);
-		const json: IDataObject = { module, operation, id, server_time: serverTime };
+	const operation = EVENT_OF[body.operation];
+	const serverTime = new Date(body.server_time).toISOString();
+	return body.ids.map((id) => {
+		const json: IDataObject = { module: body.module, operation, id, server_time: serverTime };
 		if (includeAffected) {
-			json.affected_fields = (fieldsById.get(id) as string[] | undefined) ?? [];
-			if (operation !== 'delete') json.affected_values = valuesById.get(id) ?? {};
+			json.affected_fields = body.affected_fields[id] ?? [];
+			if (operation !== 'delete') json.affected_values = body.affected_values[id] ?? {};
 		}
+		json[CHANGE_KEY] = changeBase(body, id);
 		return json;
 	});
 }
 
 /**
- * Adds `record` to the items of created and edited records: GetRecords with up to 100 ids per
- * request. Deleted records (and records gone before the fetch) keep only id, module and operation.
+ * GetRecords for the given ids of one module, 100 per request (`fields` narrows the answer).
+ * Records gone before the fetch are simply absent from the map.
  */
-export async function attachRecords(this: CrmContext, items: IDataObject[]): Promise<void> {
-	const wanted = items.filter((i) => i.operation !== 'delete');
-	if (wanted.length === 0) return;
-	const module = String(wanted[0].module);
-	const ids = [...new Set(wanted.map((i) => String(i.id)))];
+export async function fetchRecords(this: CrmContext, module: string, ids: string[], fields?: string): Promise<Map<string, IDataObject>> {
 	const records = new Map<string, IDataObject>();
-	for (let start = 0; start < ids.length; start += IDS_PER_REQUEST) {
+	const unique = [...new Set(ids)];
+	for (let start = 0; start < unique.length; start += IDS_PER_REQUEST) {
 		const body = await crmApiRequest.call(this, {
 			method: 'GET',
 			path: `/${encodeURIComponent(module)}`,
 			// converted leads are hidden from GetRecords unless asked for (§3.2)
-			qs: { ids: ids.slice(start, start + IDS_PER_REQUEST).join(','), ...(module === 'Leads' ? { converted: 'both' } : {}) },
+			qs: {
+				ids: unique.slice(start, start + IDS_PER_REQUEST).join(','),
+				...(fields ? { fields } : {}),
+				...(module === 'Leads' ? { converted: 'both' } : {}),
+			},
 		});
 		for (const record of (body.data as IDataObject[] | undefined) ?? []) records.set(String(record.id), record);
 	}
-	for (const item of wanted) {
-		const record = records.get(String(item.id));
-		if (record) item.record = record;
-	}
+	return records;
 }

@@ -2,7 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n
 
 import { crmApiRequest } from '../shared/transport';
 
-/** Standard modules a watch channel accepts (wire-contract §9.1); custom modules are watchable too. */
+/** Standard modules a watch channel accepts (docs/protocol.md §9.1); custom modules are watchable too. */
 export const WATCHABLE_STANDARD_MODULES = [
 	'Leads',
 	'Accounts',

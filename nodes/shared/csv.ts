@@ -19,25 +19,34 @@ export function detectDelimiter(text: string): string {
 	return best;
 }
 
-/** Parses CSV text into rows of cells; a leading BOM is dropped and blank lines are skipped. */
-export function parseCsv(text: string, delimiter: string = detectDelimiter(text)): string[][] {
-	if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-	const rows: string[][] = [];
+const QUOTE = 0x22;
+const CR = 0x0d;
+const LF = 0x0a;
+
+/**
+ * Calls `onRow` with the cells of every row, in order; a leading BOM is dropped and blank lines are
+ * skipped. One pass over char codes, no intermediate list of rows: bulk results hold 100,000s of
+ * rows, and the parsed-records output builds its items straight from this.
+ */
+export function forEachCsvRow(text: string, delimiter: string, onRow: (row: string[]) => void): void {
+	let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+	// a delimiter of more than one character never matches a single character, as in a plain comparison
+	const delim = delimiter.length === 1 ? delimiter.charCodeAt(0) : -1;
+	const length = text.length;
 	let row: string[] = [];
 	let cell = '';
 	let quoted = false;
-	let i = 0;
 	const endRow = () => {
 		row.push(cell);
 		cell = '';
-		if (!(row.length === 1 && row[0] === '')) rows.push(row);
+		if (!(row.length === 1 && row[0] === '')) onRow(row);
 		row = [];
 	};
-	while (i < text.length) {
-		const c = text[i];
+	while (i < length) {
+		const c = text.charCodeAt(i);
 		if (quoted) {
-			if (c === '"') {
-				if (text[i + 1] === '"') {
+			if (c === QUOTE) {
+				if (text.charCodeAt(i + 1) === QUOTE) {
 					cell += '"';
 					i += 2;
 				} else {
@@ -47,45 +56,69 @@ export function parseCsv(text: string, delimiter: string = detectDelimiter(text)
 				continue;
 			}
 			const next = text.indexOf('"', i);
-			const stop = next === -1 ? text.length : next;
+			const stop = next === -1 ? length : next;
 			cell += text.slice(i, stop);
 			i = stop;
 			continue;
 		}
-		if (c === '"' && cell === '') {
+		if (c === QUOTE && cell === '') {
 			quoted = true;
 			i++;
-		} else if (c === delimiter) {
+		} else if (c === delim) {
 			row.push(cell);
 			cell = '';
 			i++;
-		} else if (c === '\r' || c === '\n') {
+		} else if (c === CR || c === LF) {
 			endRow();
-			i += c === '\r' && text[i + 1] === '\n' ? 2 : 1;
+			i += c === CR && text.charCodeAt(i + 1) === LF ? 2 : 1;
 		} else {
 			// plain run up to the next special character
 			let j = i + 1;
-			while (j < text.length) {
-				const d = text[j];
-				if (d === delimiter || d === '\r' || d === '\n') break;
+			while (j < length) {
+				const d = text.charCodeAt(j);
+				if (d === delim || d === CR || d === LF) break;
 				j++;
 			}
-			cell += text.slice(i, j);
+			cell = cell === '' ? text.slice(i, j) : cell + text.slice(i, j);
 			i = j;
 		}
 	}
 	if (cell !== '' || row.length > 0) endRow();
+}
+
+/** Parses CSV text into rows of cells; a leading BOM is dropped and blank lines are skipped. */
+export function parseCsv(text: string, delimiter: string = detectDelimiter(text)): string[][] {
+	const rows: string[][] = [];
+	forEachCsvRow(text, delimiter, (row) => rows.push(row));
 	return rows;
+}
+
+/**
+ * Calls `onRecord` with one object per data row of a CSV with a header row, keyed by the header
+ * names (missing cells are ''). Every object starts as a copy of one template holding the header's
+ * keys, so all share one shape, which keeps building 100,000s of them cheap.
+ */
+export function forEachCsvObject(text: string, onRecord: (record: Record<string, string>) => void): void {
+	let header: string[] | undefined;
+	let template: Record<string, string> = {};
+	forEachCsvRow(text, detectDelimiter(text), (row) => {
+		if (!header) {
+			header = row;
+			template = {};
+			for (const name of header) template[name] = '';
+			return;
+		}
+		const record = { ...template };
+		for (let i = 0; i < header.length; i++) record[header[i]] = i < row.length ? row[i] : '';
+		onRecord(record);
+	});
 }
 
 /** Records of a CSV with a header row: one object per data row, keyed by the header names. */
 export function csvToObjects(text: string): Array<Record<string, string>> {
-	const [header = [], ...rows] = parseCsv(text);
-	return rows.map((row) => {
-		const record: Record<string, string> = {};
-		header.forEach((name, i) => (record[name] = row[i] ?? ''));
-		return record;
-	});
+	const records: Array<Record<string, string>> = [];
+	forEachCsvObject(text, (record) => records.push(record));
+	return records;
 }
 
 /** Number of data rows (header excluded, blank lines skipped), quoted line breaks respected. */

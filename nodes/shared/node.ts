@@ -81,7 +81,7 @@ export function crmNodeDescription(options: CrmNodeOptions): Omit<INodeTypeDescr
 		credentials: [{ name: 'crmOAuth2Api', required: true }],
 		requestDefaults: {
 			baseURL:
-				'={{ ($credentials.oauthTokenData && $credentials.oauthTokenData.api_domain || $credentials.accountsUrl).replace(/\\/+$/, "") }}/crm/{{ $credentials.apiVariant || "v2.1" }}',
+				'={{ ($credentials.oauthTokenData && $credentials.oauthTokenData.api_domain || ($credentials.environment === "sandbox" ? $credentials.sandboxUrl : $credentials.accountsUrl) || "").replace(/\\/+$/, "") }}/crm/{{ $credentials.apiVariant || "v2.1" }}',
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 		},

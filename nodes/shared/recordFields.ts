@@ -59,6 +59,18 @@ export function toCrmDate(value: unknown): string | undefined {
 	return iso.isValid ? iso.toFormat('yyyy-MM-dd') : undefined;
 }
 
+/** The allowed values of a picklist field, built once per field metadata object (not per item). */
+const picklists = new WeakMap<FieldMeta, { list: string[]; set: Set<string> }>();
+function picklistValues(field: FieldMeta): { list: string[]; set: Set<string> } {
+	let values = picklists.get(field);
+	if (!values) {
+		const list = (field.pick_list_values ?? []).map((v) => v.actual_value);
+		values = { list, set: new Set(list) };
+		picklists.set(field, values);
+	}
+	return values;
+}
+
 /** Converts a value given as text (or any JSON) to what the field type needs on the wire. */
 export function coerceFieldValue(
 	this: IExecuteFunctions | IExecuteSingleFunctions,
@@ -103,8 +115,8 @@ export function coerceFieldValue(
 		}
 		case 'picklist': {
 			const text = String(value);
-			const allowed = (field.pick_list_values ?? []).map((v) => v.actual_value);
-			if (allowed.length && !allowed.includes(text)) throw bad(`one of ${allowed.slice(0, 10).join(', ')}${allowed.length > 10 ? ', …' : ''}`);
+			const { list, set } = picklistValues(field);
+			if (list.length && !set.has(text)) throw bad(`one of ${list.slice(0, 10).join(', ')}${list.length > 10 ? ', …' : ''}`);
 			return text;
 		}
 		case 'multiselectpicklist':
@@ -113,6 +125,21 @@ export function coerceFieldValue(
 				.split(/[;,]/)
 				.map((s) => s.trim())
 				.filter(Boolean);
+		case 'subform': {
+			// line items (e.g. Product_Details) are a list of objects; the mapper hands JSON text
+			let rows = value;
+			if (typeof rows === 'string') {
+				try {
+					rows = JSON.parse(rows);
+				} catch {
+					throw bad('a JSON list of line items, e.g. [{"product": {"id": "…"}, "quantity": 1}]');
+				}
+			}
+			if (!Array.isArray(rows) || !rows.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) {
+				throw bad('a list of line items (objects)');
+			}
+			return rows;
+		}
 		case 'lookup':
 		case 'ownerlookup':
 		case 'userlookup':
@@ -149,10 +176,52 @@ export async function recordFromFieldPairs(
 	return record;
 }
 
-/** getNodeParameter for both execute contexts (the single-item one takes no item index). */
+/** Whether a raw parameter value holds an n8n expression anywhere (strings starting with `=`). */
+function holdsExpression(value: unknown): boolean {
+	if (typeof value === 'string') return value.startsWith('=');
+	if (Array.isArray(value)) return value.some(holdsExpression);
+	if (value !== null && typeof value === 'object') return Object.values(value).some(holdsExpression);
+	return false;
+}
+
+/** The raw (unresolved) value at a dotted parameter path of the node, as saved in the workflow. */
+function rawParameter(parameters: unknown, name: string): unknown {
+	let value = parameters;
+	for (const part of name.split('.')) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as Record<string, unknown>)[part];
+	}
+	return value;
+}
+
+/**
+ * Per execute context (one per node run; the WeakMap lets it go with the context): the node's raw
+ * parameters (getNode() deep-copies the node on every call) and the resolved values of its
+ * item-invariant parameters. n8n resolves and schema-validates a parameter on every
+ * getNodeParameter call, which dominated the node's own per-item cost in batched writes
+ * (bench/results.md, P2).
+ */
+const invariants = new WeakMap<object, { parameters: unknown; values: Map<string, unknown> }>();
+
+/**
+ * getNodeParameter for both execute contexts (the single-item one takes no item index). A
+ * parameter whose raw value holds no expression resolves the same for every item: it is read
+ * once per run and the value reused (callers must not mutate it).
+ */
 export function getParameter(ctx: IExecuteFunctions | IExecuteSingleFunctions, name: string, itemIndex: number, fallback?: unknown): unknown {
 	if ('getItemIndex' in ctx) return (ctx as IExecuteSingleFunctions).getNodeParameter(name, fallback);
-	return (ctx as IExecuteFunctions).getNodeParameter(name, itemIndex, fallback);
+	const execute = ctx as IExecuteFunctions;
+	let cache = invariants.get(execute);
+	if (!cache) {
+		cache = { parameters: execute.getNode().parameters, values: new Map() };
+		invariants.set(execute, cache);
+	}
+	if (cache.values.has(name)) return cache.values.get(name);
+	const raw = rawParameter(cache.parameters, name);
+	if (raw === undefined || holdsExpression(raw)) return execute.getNodeParameter(name, itemIndex, fallback);
+	const value = execute.getNodeParameter(name, itemIndex, fallback);
+	cache.values.set(name, value);
+	return value;
 }
 
 /** How a write defines its fields: the metadata-driven mapper, name/value pairs, or raw JSON. */
@@ -183,7 +252,8 @@ export function jsonObjectParameter(
 			description: 'Give one JSON object, e.g. {"Last_Name": "Smith"}.',
 		});
 	}
-	return value as IDataObject;
+	// an object value may be the one shared by every item (getParameter): each item gets its own
+	return value === raw ? { ...(value as IDataObject) } : (value as IDataObject);
 }
 
 /** The mapper's values of one item: the fields defined below, or the input item's keys that are fields (auto-map). */

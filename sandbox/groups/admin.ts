@@ -1,6 +1,7 @@
  
 // Test hooks under /__sandbox (not part of the CRM service): clock, token expiry, forced faults,
-// request log, direct token minting. Used by the test suites and by the README's curl walkthrough.
+// request log, direct token minting, §7 limit counters. Beyond loopback they need the hook key
+// (server.ts). Used by the test suites and by the README's curl walkthrough.
 import type { AccessTokenDoc } from '../auth.ts';
 import { parseScopeList } from '../auth.ts';
 import type { Router } from '../router.ts';
@@ -102,6 +103,9 @@ export function registerAdmin(router: Router, sandbox: Sandbox): void {
 		},
 		opts,
 	);
+
+	/** the §7 limits: configuration, calls in flight per client, credits used in the window */
+	router.get('/limits', () => ({ body: { limits: sandbox.limits.snapshot() } }), opts);
 
 	router.get('/requests', () => ({ body: { requests: sandbox.requests } }), opts);
 	router.delete('/requests', () => ({ body: { cleared: sandbox.requests.splice(0).length } }), opts);

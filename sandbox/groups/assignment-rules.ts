@@ -1,5 +1,5 @@
  
-// Assignment rules (wire-contract §5.7, v2.1 only): GetAssignmentRules, GetAssignmentRule
+// Assignment rules (docs/protocol.md §5.7, v2.1 only): GetAssignmentRules, GetAssignmentRule
 // (`module` required; the rule must belong to it). Seeded once into the collection
 // `assignment_rules`: two lead rules, one deal rule, one case rule.
 import { HttpError } from '../errors.ts';

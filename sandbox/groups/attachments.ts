@@ -1,5 +1,5 @@
  
-// Attachments (wire-contract §5.4): GetAttachments, UploadAttachment (multipart part `file`),
+// Attachments (docs/protocol.md §5.4): GetAttachments, UploadAttachment (multipart part `file`),
 // UploadLinkAttachment (`attachmentUrl`), DeleteAttachments, DownloadAttachment, DeleteAttachment,
 // GetFieldAttachments (v2.1 only). Bytes live in the file blob table (files.ts); the attachment itself
 // is a document of the `attachments` collection naming its parent. Deleting a record deletes its
@@ -7,7 +7,7 @@
 import { HttpError, errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
 import { deleteFile, filePart, getFile, putFile } from '../files.ts';
-import { contentDisposition } from '../http.ts';
+import { contentDisposition, safeFileName } from '../http.ts';
 import { pickFields, recordName, writeStatus } from '../records.ts';
 import type { Ctx, Reply, Router } from '../router.ts';
 import type { Sandbox } from '../sandbox.ts';
@@ -158,7 +158,7 @@ export function registerAttachments(router: Router, sandbox: Sandbox): void {
 				const file = putFile(sandbox, { name: part.filename, contentType: part.contentType, data: part.data });
 				doc = { ...base, File_Name: file.name, Size: file.size, $file_id: file.id, $type: 'Attachment', $attachment_type: 1 };
 			} else {
-				const name = linkUrl!.split(/[?#]/)[0].split('/').filter(Boolean).pop() ?? linkUrl!;
+				const name = safeFileName(linkUrl!.split(/[?#]/)[0].split('/').filter(Boolean).pop() ?? linkUrl!);
 				doc = { ...base, File_Name: name, Size: 0, $file_id: null, $link_url: linkUrl!, $type: 'Link URL', $attachment_type: 3 };
 			}
 			store.putDoc(ATTACHMENTS, doc.id, doc);

@@ -1,5 +1,5 @@
  
-// Blueprint (wire-contract §5.8): GetBlueprint (a record's process and its available transitions)
+// Blueprint (docs/protocol.md §5.8): GetBlueprint (a record's process and its available transitions)
 // and UpdateBlueprint (move a record through a transition with the transition's data).
 //
 // One process is seeded: "Enterprise Deal Process" on Deals, process field `Stage`. A deal is in

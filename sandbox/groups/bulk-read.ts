@@ -1,5 +1,5 @@
 /* eslint-disable no-console */
-// Bulk read (wire-contract §5.11, §8.1, §10.1, §10.3): CreateBulkReadJob, GetBulkReadJobDetails,
+// Bulk read (docs/protocol.md §5.11, §8.1, §10.1, §10.3): CreateBulkReadJob, GetBulkReadJobDetails,
 // DownloadResult. A job moves ADDED → IN PROGRESS → COMPLETED | FAILURE, one step per `jobStepMs`;
 // the COMPLETED step extracts one page (200,000 records by default) of the module's records that
 // match the JSON criteria (§3.12) into `{jobId}.zip` holding `{jobId}.csv` (or `.ics` for Events).

@@ -1,5 +1,5 @@
 /* eslint-disable no-console */
-// Bulk write (wire-contract §1.2, §5.11, §8.2, §10.2, §10.3, §11.4): UploadFile (a zip holding one
+// Bulk write (docs/protocol.md §1.2, §5.11, §8.2, §10.2, §10.3, §11.4): UploadFile (a zip holding one
 // CSV, headers `feature: bulk-write` + `X-CRM-ORG`), CreateBulkWriteJob, GetBulkWriteJobDetails and
 // DownloadBulkWriteResult. Rows go through the record service (createRecord / updateRecord, so
 // validation, unique checks and change events are those of every other write path) in chunks of
@@ -365,7 +365,13 @@ export function registerBulkWrite(router: Router, sandbox: Sandbox): void {
 				if (entries.length !== 1 || csvs.length !== 1) {
 					throw new HttpError('FILE_NOT_SUPPORTED', { files: entries.map((e) => e.name) }, 'the zip must hold exactly one CSV file');
 				}
-				const rows = parseCsv(csvs[0].data.toString('utf8'));
+				let rows: string[][] | undefined;
+				try {
+					rows = parseCsv(csvs[0].data.toString('utf8'));
+				} catch (error) {
+					reason = (error as Error).message;
+				}
+				if (!rows) throw new HttpError('INVALID_FORMAT', { reason }, 'the CSV file is malformed');
 				if (rows.length === 0) throw new HttpError('INVALID_FORMAT', { reason: 'no header row' }, 'the CSV file has no header row');
 				const maxColumns = knob(sandbox, 'bulkWriteMaxColumns', 200);
 				if (rows[0].length > maxColumns) throw new HttpError('HEADER_LIMIT_EXCEEDED', { limit: maxColumns }, 'the header limit has been exceeded');

@@ -1,5 +1,5 @@
  
-// Contact roles (wire-contract §5.9): the settings list on /Contacts/roles (GetContactRoles,
+// Contact roles (docs/protocol.md §5.9): the settings list on /Contacts/roles (GetContactRoles,
 // CreateContactRoles, UpdateContactRoles, DeleteContactRoles, GetContactRole, UpdateContactRole,
 // DeleteContactRole) and roles of contacts on a deal on /Deals/{dealId}/Contact_Roles
 // (GetAllContactRolesOfDeal, GetContactRoleOfDeal, AddContactRoleToDeal, RemoveContactRoleFromDeal).

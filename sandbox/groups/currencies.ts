@@ -1,5 +1,5 @@
  
-// Currencies (wire-contract §5.9): GetCurrencies, AddCurrencies, UpdateCurrencies, GetCurrency,
+// Currencies (docs/protocol.md §5.9): GetCurrencies, AddCurrencies, UpdateCurrencies, GetCurrency,
 // UpdateCurrency, EnableMultipleCurrencies, UpdateBaseCurrency.
 // State rules: multi-currency starts disabled (org `mc_status` false) with the org's home currency
 // as the only, base currency; adding or updating currencies needs it enabled

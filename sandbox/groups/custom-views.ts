@@ -1,5 +1,5 @@
  
-// Custom views (wire-contract §5.7): GetCustomViews (paged, `info` adds `default` and
+// Custom views (docs/protocol.md §5.7): GetCustomViews (paged, `info` adds `default` and
 // `translation`), GetCustomView. Views are documents of the collection `custom_views`, seeded once:
 // "All <plural>" (the default) and "My <plural>" (the admin's records) for every module, plus module views with JSON
 // criteria (§3.12) and a few views owned or shared by other users. Other groups select records of

@@ -1,5 +1,5 @@
  
-// Shared file store (wire-contract §5.13): UploadFiles (1..10 parts `file`, ≤ maxFileBytes each)
+// Shared file store (docs/protocol.md §5.13): UploadFiles (1..10 parts `file`, ≤ maxFileBytes each)
 // and GetFile. Files are JSON documents of the `files` collection — {id, name, contentType, size,
 // data (base64)} — which other groups read too (SendMail attachments reference these ids).
 import { randomBytes } from 'node:crypto';

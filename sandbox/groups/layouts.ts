@@ -1,5 +1,5 @@
  
-// Layouts (wire-contract §5.7): GetLayouts, GetLayout. Layouts are derived from the stored module
+// Layouts (docs/protocol.md §5.7): GetLayouts, GetLayout. Layouts are derived from the stored module
 // definitions on every read (so module and field changes show at once): every module has a
 // "Standard" layout; Deals also has "Partner Deals" (pipelines and wizards hang on Deals layouts).
 // Sections group the module's fields: "<Singular> Information", "Address Information",
@@ -79,7 +79,9 @@ export function layoutJson(sandbox: Sandbox, layout: Layout, v: string): Json {
 	module.fields.forEach((field, index) => {
 		if (HIDDEN.has(field.api_name) || spec.exclude?.includes(field.api_name)) return;
 		const section = sectionOf(field.api_name, field.data_type);
-		groups[section].push({ ...fieldJson(module, field, index, v), sequence_number: groups[section].length + 1 });
+		// `required`: the form layout's own rule (system-mandatory fields plus layout-only ones); the API enforces only the former
+		const required = field.mandatory === true || field.layout_required === true;
+		groups[section].push({ ...fieldJson(module, field, index, v), required, sequence_number: groups[section].length + 1 });
 	});
 	const titles: Array<[keyof typeof groups, string]> = [
 		['main', `${module.singular_label} Information`],

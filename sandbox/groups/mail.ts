@@ -1,5 +1,5 @@
  
-// Mail (wire-contract §5.10, v2.1 only): GetEmailAddresses and SendMail, plus an outbox.
+// Mail (docs/protocol.md §5.10, v2.1 only): GetEmailAddresses and SendMail, plus an outbox.
 // Mails land in the docs collection `outbox` (one document per message id); scheduled mails move
 // from `scheduled` to `sent` once `scheduled_time` has passed on the sandbox clock (a timer, and a
 // catch-up on every send and outbox read, so moving the clock forward is honoured too).

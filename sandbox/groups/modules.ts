@@ -1,5 +1,5 @@
  
-// Modules and fields metadata (wire-contract §5.7): GetModules, GetModule, UpdateModuleByAPIName,
+// Modules and fields metadata (docs/protocol.md §5.7): GetModules, GetModule, UpdateModuleByAPIName,
 // UpdateModuleById, GetFields, GetField. Seeds the file-upload field `Contract_File` of the custom
 // module Projects with a contract on three demo projects (GetFieldAttachments, §5.4, is served
 // by attachments.ts from the same `field_attachments` documents).
@@ -9,6 +9,7 @@ import { fieldJson, fieldId, moduleJson } from '../metadata.ts';
 import type { StoredModule } from '../metadata.ts';
 import type { Ctx, Router } from '../router.ts';
 import type { Sandbox } from '../sandbox.ts';
+import { MODULES } from '../seed/modules.ts';
 import type { FieldDef } from '../seed/modules.ts';
 import { seedOnce } from '../seed/seed.ts';
 import type { Json, StoredRecord } from '../store.ts';
@@ -105,8 +106,41 @@ function seedContractFiles(sandbox: Sandbox): void {
 	});
 }
 
+/**
+ * Stores seeded before the API's mandatory fields were the service's system-mandatory ones (and
+ * before the standard related lists were complete) get the current field flags, the fields they
+ * lack and the related lists of the seed definitions; labels and other module settings stay.
+ */
+function refreshStandardMetadata(sandbox: Sandbox): void {
+	for (const def of MODULES) {
+		const stored = sandbox.store.doc<StoredModule>('modules', def.api_name);
+		if (!stored) continue;
+		const seeded = new Map(def.fields.map((f) => [f.api_name, f]));
+		const fields = stored.fields.map((f) => {
+			const current = seeded.get(f.api_name);
+			if (!current) return f;
+			const next: FieldDef = { ...f };
+			delete next.mandatory;
+			delete next.system_mandatory;
+			delete next.layout_required;
+			return { ...next, ...pickFlags(current) };
+		});
+		for (const f of def.fields) if (!fields.some((x) => x.api_name === f.api_name)) fields.push(f);
+		sandbox.store.putDoc('modules', def.api_name, { ...stored, fields, related_lists: def.related_lists });
+	}
+}
+
+function pickFlags(field: FieldDef): Partial<FieldDef> {
+	const flags: Partial<FieldDef> = {};
+	if (field.mandatory) flags.mandatory = true;
+	if (field.system_mandatory) flags.system_mandatory = true;
+	if (field.layout_required) flags.layout_required = true;
+	return flags;
+}
+
 export function registerModules(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'field_attachments', seedContractFiles);
+	seedOnce(sandbox, 'system_mandatory_fields', refreshStandardMetadata);
 
 	router.get(
 		'/settings/modules',

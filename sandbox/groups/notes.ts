@@ -1,5 +1,5 @@
  
-// Notes (wire-contract §5.3): GetNotes, CreateNotes, UpdateNotes, DeleteNotes, GetNote, UpdateNote,
+// Notes (docs/protocol.md §5.3): GetNotes, CreateNotes, UpdateNotes, DeleteNotes, GetNote, UpdateNote,
 // DeleteNote, and the parent-scoped GET/POST /{module}/{recordId}/Notes.
 //
 // Notes are records of the Notes module, written through the record service (change events fire),

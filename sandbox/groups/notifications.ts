@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/require-node-api-error */
-// Notifications (wire-contract §5.14, §9): EnableNotifications, GetNotificationDetails,
+// Notifications (docs/protocol.md §5.14, §9): EnableNotifications, GetNotificationDetails,
 // UpdateNotifications (PUT replaces), UpdateNotification (PATCH merges), DisableNotification
 // (PATCH with `_delete_events: true`), DisableNotifications (DELETE ?channel_ids=). Deliveries are
 // made by ../deliveries.ts from the store's change events. Test hooks: GET/DELETE /__sandbox/deliveries.
@@ -17,6 +17,7 @@ import {
 import type { ChannelDoc } from '../deliveries.ts';
 import { HttpError, errorItem } from '../errors.ts';
 import type { Details, ErrorBody } from '../errors.ts';
+import { isDeliveryTarget } from '../outbound.ts';
 import { writeStatus } from '../records.ts';
 import type { Ctx, Router } from '../router.ts';
 import type { Sandbox } from '../sandbox.ts';
@@ -134,15 +135,8 @@ export function registerNotifications(router: Router, sandbox: Sandbox): void {
 		if (mode === 'remove') return input;
 
 		if (present('notify_url')) {
-			let ok = false;
-			if (typeof item.notify_url === 'string') {
-				try {
-					const url = new URL(item.notify_url);
-					ok = url.protocol === 'http:' || url.protocol === 'https:';
-				} catch {
-					ok = false;
-				}
-			}
+			// absolute http(s), and never the sandbox itself (its test hooks are not a receiver)
+			const ok = isDeliveryTarget(item.notify_url);
 			if (!ok) fail(ctx, index, 'INVALID_DATA', { api_name: 'notify_url', expected_data_type: 'url' }, 'invalid notify url');
 			input.notify_url = item.notify_url as string;
 		} else if (needsFull) {

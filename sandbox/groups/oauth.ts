@@ -1,5 +1,5 @@
  
-// OAuth server of wire-contract §2.1: authorization-code grant with auto-approval, refresh grant, revoke.
+// OAuth server of docs/protocol.md §2.1: authorization-code grant with auto-approval, refresh grant, revoke.
 import { randomBytes } from 'node:crypto';
 
 import type { AccessTokenDoc } from '../auth.ts';
@@ -27,6 +27,31 @@ interface RefreshTokenDoc {
 }
 
 const token = (prefix: string) => `${prefix}.${randomBytes(16).toString('hex')}`;
+
+/** Issuance limits of §2.1, applied when `config.oauthLimits` is on. */
+export const OAUTH_LIMITS = {
+	refreshTokensPerUser: 20,
+	accessTokensPerRefreshToken: 30,
+	refreshTokensPerMinute: 5,
+	accessTokensPerRefreshTokenPer10Min: 10,
+};
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text echoed into an HTML body. */
+export function escapeHtml(text: string): string {
+	return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+}
+
+/** An absolute http(s) redirect target, else undefined (other schemes could run script in a browser). */
+function redirectTarget(value: string): URL | undefined {
+	try {
+		const url = new URL(value);
+		return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+	} catch {
+		return undefined;
+	}
+}
 
 function oauthError(error: string, status = 400): Reply {
 	return { status, body: { error } };
@@ -73,6 +98,50 @@ function tokenResponse(sandbox: Sandbox, access: AccessTokenDoc, refreshToken?: 
 export function registerOAuth(router: Router, sandbox: Sandbox): void {
 	const { store } = sandbox;
 	const opts = { root: 'oauth' as const, public: true };
+	/** issue times of refresh tokens per user, and of access tokens per refresh token (§2.1 windows) */
+	const refreshIssued = new Map<string, number[]>();
+	const accessIssued = new Map<string, number[]>();
+	const recent = (map: Map<string, number[]>, key: string, windowMs: number): number[] => {
+		const since = sandbox.now() - windowMs;
+		const times = (map.get(key) ?? []).filter((t) => t > since);
+		map.set(key, times);
+		return times;
+	};
+
+	/** Drops the user's oldest refresh tokens (and their access tokens) beyond the limit. */
+	const trimRefreshTokens = (userId: string) => {
+		const mine = store
+			.docs<RefreshTokenDoc>('refresh_tokens')
+			.filter((r) => r.user_id === userId)
+			.sort((a, b) => a.issued_at - b.issued_at);
+		for (const old of mine.slice(0, Math.max(mine.length - OAUTH_LIMITS.refreshTokensPerUser, 0))) {
+			store.deleteDoc('refresh_tokens', old.refresh_token);
+			for (const access of store.docs<AccessTokenDoc>('access_tokens')) {
+				if (access.refresh_token === old.refresh_token) store.deleteDoc('access_tokens', access.access_token);
+			}
+		}
+	};
+
+	/** Drops the oldest active access tokens of a refresh token beyond the limit. */
+	const trimAccessTokens = (refreshToken: string) => {
+		const active = store
+			.docs<AccessTokenDoc>('access_tokens')
+			.filter((a) => a.refresh_token === refreshToken && a.expires_at > sandbox.now())
+			.sort((a, b) => a.expires_at - b.expires_at);
+		for (const old of active.slice(0, Math.max(active.length - OAUTH_LIMITS.accessTokensPerRefreshToken, 0))) {
+			store.deleteDoc('access_tokens', old.access_token);
+		}
+	};
+
+	/** Issues an access token from a refresh token, counting it against the §2.1 limits. */
+	const issueFromRefresh = (refresh: RefreshTokenDoc): AccessTokenDoc => {
+		const access = issueAccessToken(sandbox, { ...refresh });
+		if (sandbox.config.oauthLimits) {
+			accessIssued.set(refresh.refresh_token, [...(accessIssued.get(refresh.refresh_token) ?? []), sandbox.now()]);
+			trimAccessTokens(refresh.refresh_token);
+		}
+		return access;
+	};
 
 	router.get(
 		'/auth',
@@ -80,6 +149,8 @@ export function registerOAuth(router: Router, sandbox: Sandbox): void {
 			const redirectUri = ctx.q('redirect_uri');
 			const clientId = ctx.q('client_id');
 			if (ctx.q('response_type') !== 'code' || !redirectUri || !clientId) return oauthError('invalid_request');
+			const target = redirectTarget(redirectUri);
+			if (!target) return oauthError('invalid_request');
 			const grant: GrantCodeDoc = {
 				code: token('code'),
 				client_id: clientId,
@@ -90,12 +161,16 @@ export function registerOAuth(router: Router, sandbox: Sandbox): void {
 				expires_at: sandbox.now() + sandbox.config.grantCodeLifetimeSec * 1000,
 			};
 			store.putDoc('grant_codes', grant.code, grant);
-			const target = new URL(redirectUri);
 			target.searchParams.set('code', grant.code);
 			const state = ctx.query.get('state');
 			if (state !== null) target.searchParams.set('state', state);
 			// auto-approval (§2.1, assumed); the location also works for a browser following it
-			return { status: 302, headers: { Location: target.toString(), 'Content-Type': 'text/html' }, body: `<a href="${target}">continue</a>` };
+			const location = target.toString();
+			return {
+				status: 302,
+				headers: { Location: location, 'Content-Type': 'text/html; charset=utf-8' },
+				body: `<a href="${escapeHtml(location)}">continue</a>`,
+			};
 		},
 		opts,
 	);
@@ -108,30 +183,37 @@ export function registerOAuth(router: Router, sandbox: Sandbox): void {
 			if (p.grant_type === 'authorization_code') {
 				const grant = p.code ? store.doc<GrantCodeDoc>('grant_codes', p.code) : undefined;
 				if (!grant || grant.expires_at <= sandbox.now() || grant.client_id !== p.client_id) return oauthError('invalid_code');
-				if (p.redirect_uri && p.redirect_uri !== grant.redirect_uri) return oauthError('invalid_redirect_uri');
-				store.deleteDoc('grant_codes', grant.code); // single use
-				let refreshToken: string | undefined;
-				if (grant.offline) {
-					refreshToken = token('rt');
-					const refresh: RefreshTokenDoc = {
-						refresh_token: refreshToken,
-						client_id: p.client_id,
-						client_secret: p.client_secret,
-						user_id: grant.user_id,
-						scopes: grant.scopes,
-						issued_at: sandbox.now(),
-					};
-					store.putDoc('refresh_tokens', refreshToken, refresh);
+				// RFC 6749 §4.1.3: a redirect_uri sent at authorization is required here, identical
+				if (grant.redirect_uri && p.redirect_uri !== grant.redirect_uri) return oauthError('invalid_redirect_uri');
+				if (grant.offline && sandbox.config.oauthLimits) {
+					if (recent(refreshIssued, grant.user_id, 60_000).length >= OAUTH_LIMITS.refreshTokensPerMinute) return oauthError('access_denied');
 				}
-				const access = issueAccessToken(sandbox, { ...grant, refresh_token: refreshToken });
-				return tokenResponse(sandbox, access, refreshToken);
+				store.deleteDoc('grant_codes', grant.code); // single use
+				if (!grant.offline) return tokenResponse(sandbox, issueAccessToken(sandbox, grant));
+				const refresh: RefreshTokenDoc = {
+					refresh_token: token('rt'),
+					client_id: p.client_id,
+					client_secret: p.client_secret,
+					user_id: grant.user_id,
+					scopes: grant.scopes,
+					issued_at: sandbox.now(),
+				};
+				store.putDoc('refresh_tokens', refresh.refresh_token, refresh);
+				if (sandbox.config.oauthLimits) {
+					refreshIssued.set(grant.user_id, [...(refreshIssued.get(grant.user_id) ?? []), sandbox.now()]);
+					trimRefreshTokens(grant.user_id);
+				}
+				return tokenResponse(sandbox, issueFromRefresh(refresh), refresh.refresh_token);
 			}
 			if (p.grant_type === 'refresh_token') {
 				const refresh = p.refresh_token ? store.doc<RefreshTokenDoc>('refresh_tokens', p.refresh_token) : undefined;
 				if (!refresh) return oauthError('invalid_grant');
 				if (refresh.client_id !== p.client_id || refresh.client_secret !== p.client_secret) return oauthError('invalid_client');
-				const access = issueAccessToken(sandbox, { ...refresh });
-				return tokenResponse(sandbox, access);
+				if (sandbox.config.oauthLimits) {
+					const issued = recent(accessIssued, refresh.refresh_token, 10 * 60_000);
+					if (issued.length >= OAUTH_LIMITS.accessTokensPerRefreshTokenPer10Min) return oauthError('access_denied');
+				}
+				return tokenResponse(sandbox, issueFromRefresh(refresh));
 			}
 			return oauthError('unsupported_grant_type');
 		},

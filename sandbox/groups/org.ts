@@ -1,5 +1,5 @@
  
-// Organisation (wire-contract §5.6): GetOrganization, UploadOrganizationPhoto.
+// Organisation (docs/protocol.md §5.6): GetOrganization, UploadOrganizationPhoto.
 // The org is one document of the `org` collection (seeded from DEMO_ORG); this group enriches it
 // with the remaining Org fields once. `mc_status` and the currency fields follow the currencies group.
 import { HttpError } from '../errors.ts';

@@ -1,5 +1,5 @@
  
-// Pipelines (wire-contract §5.8, v2.1 only): GetPipelines, CreatePipelines, UpdatePipelines,
+// Pipelines (docs/protocol.md §5.8, v2.1 only): GetPipelines, CreatePipelines, UpdatePipelines,
 // GetPipeline, UpdatePipeline, TransferAndDelete. Every route takes `layout_id`, a Deals layout.
 // Pipelines are documents of the collection `pipelines`; their stages (`maps`) are values of the
 // Deals `Stage` picklist, with stable ids (field id digits + `7` + picklist index). Seeded once:

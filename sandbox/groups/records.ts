@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/require-node-api-error */
-// Records (wire-contract §5.1): GetRecords, GetRecord(+UsingExternalID), CreateRecords,
+// Records (docs/protocol.md §5.1): GetRecords, GetRecord(+UsingExternalID), CreateRecords,
 // UpdateRecords, UpdateRecord(+UsingExternalID), UpsertRecords, DeleteRecords,
 // DeleteRecord(+UsingExternalID), SearchRecords, GetDeletedRecords, RecordCount, GetPhoto,
 // UploadPhoto, DeletePhoto, MassUpdate, GetMassUpdateStatus, ConvertLead and the four territory
@@ -387,17 +387,31 @@ export function registerRecords(router: Router, sandbox: Sandbox): void {
 			}
 			const since = ifModifiedSince(ctx);
 			if (since !== undefined && (store.latestModified(module.api_name) ?? 0) <= since) return { status: 304 };
-			const filtered = filters.length > 0 || ctx.q('converted') !== undefined || ctx.q('approved') !== undefined || module.convertable;
+			// converted leads are hidden unless asked for (§3.2); the store filters them in its index, so a
+			// page costs its own rows whatever the module's size (no JS pass over the module)
+			const converted = ctx.q('converted') ?? 'false';
 			const listOptions = {
 				ids,
 				sortBy,
 				sortOrder: (sortOrder ?? 'desc') as 'asc' | 'desc',
 				modifiedSince: since,
+				converted: converted === 'both' ? undefined : converted === 'true',
 			};
-			let records: Json[];
-			if (filtered) {
-				records = store.listRecords(module.api_name, listOptions).filter((r) => visible(ctx, r) && filters.every((f) => f(r)));
-				records = records.slice(p.offset, p.offset + p.perPage + 1);
+			let records: Json[] = [];
+			if (ctx.q('approved') === 'false') {
+				// every sandbox record is approved
+			} else if (filters.length > 0) {
+				// predicates SQL cannot express: walk the listing in order and stop at the page's end
+				let skipped = 0;
+				store.scanRecords(module.api_name, listOptions, (r) => {
+					if (!filters.every((f) => f(r))) return true;
+					if (skipped < p.offset) {
+						skipped++;
+						return true;
+					}
+					records.push(r);
+					return records.length <= p.perPage;
+				});
 			} else {
 				records = store.listRecords(module.api_name, { ...listOptions, offset: p.offset, limit: p.perPage + 1 });
 			}
@@ -705,6 +719,11 @@ export function registerRecords(router: Router, sandbox: Sandbox): void {
 			const values = { ...(data as Json) };
 			delete values.id;
 			for (const key of Object.keys(values)) {
+				// `$` keys are the service's own (`$converted`, `$approved`, …): ignored, as on every record write
+				if (key.startsWith('$')) {
+					delete values[key];
+					continue;
+				}
 				const field = module.fields.find((f) => f.api_name === key);
 				if (!field) throw HttpError.invalidData({ api_name: key }, 'invalid field name');
 				if (field.read_only || field.unique) throw HttpError.invalidData({ api_name: key }, 'the field cannot be mass updated');

@@ -1,5 +1,5 @@
  
-// Related lists (wire-contract §5.7): GetRelatedLists, GetRelatedList, derived from the stored
+// Related lists (docs/protocol.md §5.7): GetRelatedLists, GetRelatedList, derived from the stored
 // module definitions (`module.related_lists`). Ids are stable: module id digits + `3` + sequence.
 // An unknown related-list id answers 204 (the group's code set has no INVALID_DATA; as GetField).
 import type { StoredModule } from '../metadata.ts';

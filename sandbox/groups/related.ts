@@ -1,5 +1,5 @@
  
-// Related records (wire-contract §5.2): GetRelatedRecords, UpdateRelatedRecords, DelinkRecords,
+// Related records (docs/protocol.md §5.2): GetRelatedRecords, UpdateRelatedRecords, DelinkRecords,
 // GetRelatedRecord, UpdateRelatedRecord, DelinkRecord and their external-ID forms (X-EXTERNAL, §3.9).
 //
 // A related list defined by a lookup field (Accounts → Contacts via Contacts.Account_Name, Notes via

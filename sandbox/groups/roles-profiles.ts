@@ -1,5 +1,5 @@
  
-// Roles and profiles (wire-contract §5.6): GetRoles, GetRole, GetProfiles, GetProfile.
+// Roles and profiles (docs/protocol.md §5.6): GetRoles, GetRole, GetProfiles, GetProfile.
 // Roles form a hierarchy (`reporting_to`); profiles carry permissions per module and general
 // permissions. The ids the demo users reference (sandbox/seed/demo.ts) are kept.
 import type { Router } from '../router.ts';

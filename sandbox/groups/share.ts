@@ -1,5 +1,5 @@
  
-// Record sharing (wire-contract §5.9): GetSharedRecordDetails, ShareRecord, UpdateSharePermissions,
+// Record sharing (docs/protocol.md §5.9): GetSharedRecordDetails, ShareRecord, UpdateSharePermissions,
 // RevokeSharedRecord on /{module}/{recordId}/actions/share. One document per shared record in the
 // `shares` collection. Limits of §6: 1..10 items per request and at most 10 users per record
 // (SHARE_LIMIT_EXCEEDED). Deleting a record removes its sharing.

@@ -1,5 +1,5 @@
  
-// Tags (wire-contract §5.5): GetTags, CreateTags, UpdateTags, UpdateTag, DeleteTag, MergeTags,
+// Tags (docs/protocol.md §5.5): GetTags, CreateTags, UpdateTags, UpdateTag, DeleteTag, MergeTags,
 // GetRecordCountForTag, AddTagsToRecord, RemoveTagsFromRecord, AddTagsToMultipleRecords,
 // RemoveTagsFromMultipleRecords.
 //

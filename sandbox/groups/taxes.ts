@@ -1,5 +1,5 @@
  
-// Taxes (wire-contract §5.9): GetTaxes, CreateTaxes, UpdateTaxes, DeleteTaxes, GetTax, DeleteTax.
+// Taxes (docs/protocol.md §5.9): GetTaxes, CreateTaxes, UpdateTaxes, DeleteTaxes, GetTax, DeleteTax.
 // Reads carry the organisation's tax `preference` next to `taxes`. Taxes are kept in
 // `sequence_number` order 1..n: a create or update naming a position moves the tax there and
 // renumbers the others; a position outside 1..n (n+1 for a create) or repeated within one request

@@ -1,5 +1,5 @@
  
-// Email and inventory templates (wire-contract §5.7, v2.1 only): GetEmailTemplates (`module`
+// Email and inventory templates (docs/protocol.md §5.7, v2.1 only): GetEmailTemplates (`module`
 // required), GetEmailTemplateById, GetInventoryTemplates (`module` required; `category`,
 // `sort_by`, `sort_order`), GetInventoryTemplatebyID. Seeded once into the collections
 // `email_templates` and `inventory_templates` (SendMail reads the former). Lists leave out

@@ -1,5 +1,5 @@
  
-// Territories (wire-contract §5.6): GetTerritories, GetTerritory. A hierarchy under "Global"
+// Territories (docs/protocol.md §5.6): GetTerritories, GetTerritory. A hierarchy under "Global"
 // (`reporting_to`), with managers and account/deal assignment rules (JSON criteria, §3.12).
 // The first four keep the ids of records.ts DEFAULT_TERRITORIES, which record operations used
 // before this collection existed. Knob `territoriesEnabled: false` turns the feature off.

@@ -1,5 +1,5 @@
  
-// Users (wire-contract §5.6): GetUsers (by `type`, paged, IMS), GetUser, CreateUser, UpdateUsers,
+// Users (docs/protocol.md §5.6): GetUsers (by `type`, paged, IMS), GetUser, CreateUser, UpdateUsers,
 // UpdateUser, DeleteUser. Users are documents of the `users` collection (seeded from DEMO_USERS;
 // `sandbox.user(ctx)` reads them). Rules: licences count active users
 // (`org.license_details.users_license_purchased`), e-mails are unique, a confirmed user's e-mail is

@@ -1,5 +1,5 @@
  
-// Variables and variable groups (wire-contract §5.9): GetVariableGroups, GetVariableGroupById,
+// Variables and variable groups (docs/protocol.md §5.9): GetVariableGroups, GetVariableGroupById,
 // GetVariableGroupByAPIName, GetVariables, CreateVariables, UpdateVariables, DeleteVariables,
 // GetVariableByID, UpdateVariableById, DeleteVariable, GetVariableForAPIName, UpdateVariableByAPIName.
 // An all-digit path segment is an id, anything else an API name (§3.10). Values are checked and

@@ -1,5 +1,5 @@
  
-// Wizards (wire-contract §5.7, v2.1 only): GetWizards, GetWizardbyID (`layout_id` required: the
+// Wizards (docs/protocol.md §5.7, v2.1 only): GetWizards, GetWizardbyID (`layout_id` required: the
 // container of that layout). Seeded once: an active "Lead Qualification" wizard on the Leads
 // Standard layout (two screens with Next/Previous/Save buttons) and a draft "Partner Deal Handover"
 // on the Deals "Partner Deals" layout. Documents of the collection `wizards`.

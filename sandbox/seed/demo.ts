@@ -478,6 +478,7 @@ export function demoRecords(): Array<{ module: string; data: Record<string, unkn
 			Account_Name: ref('Accounts', acc),
 			Contact_Name: ref('Contacts', acc),
 			Carrier: g.pick(carriers),
+			Product_Details: [{ product: ref('Products', i), quantity: i + 1 }],
 			Terms_and_Conditions: 'Net 30. Prices exclude taxes.\nValid for 30 days.',
 		});
 	}
@@ -495,6 +496,7 @@ export function demoRecords(): Array<{ module: string; data: Record<string, unkn
 			Deal_Name: ref('Deals', deal),
 			Customer_No: `CUST-${pad(acc + 1, 4)}`,
 			Carrier: g.pick(carriers),
+			Product_Details: [{ product: ref('Products', i), quantity: i + 1 }],
 		});
 	}
 	for (let i = 0; i < 3; i++) {
@@ -519,6 +521,7 @@ export function demoRecords(): Array<{ module: string; data: Record<string, unkn
 			Status: g.pick(orderStatus),
 			Account_Name: ref('Accounts', acc),
 			Sales_Order: ref('Sales_Orders', i),
+			Product_Details: [{ product: ref('Products', i), quantity: i + 1 }],
 		});
 	}
 
@@ -782,6 +785,14 @@ export function validateDemo(): string[] {
 					else if (targetPos >= pos) bad('refers to a record placed later');
 					break;
 				}
+				case 'subform':
+					// inventory line items: each names a demo product by `$ref`
+					if (
+						!Array.isArray(value) ||
+						value.some((line) => !/^Products:\d+$/.test(String((line as { product?: { $ref?: unknown } })?.product?.$ref)))
+					)
+						bad('is not a list of line items with a product $ref');
+					break;
 				default:
 					bad(`has unsupported type ${f.data_type}`);
 			}

@@ -1,6 +1,6 @@
  
 // Module and field metadata of the sandbox CRM (data only, plus tiny lookup helpers).
-// Watchable modules follow wire-contract §9.1; duplicate-check fields follow §3.10.
+// Watchable modules follow docs/protocol.md §9.1; duplicate-check fields follow §3.10.
 
 export type FieldDataType =
 	| 'text'
@@ -36,9 +36,14 @@ export interface FieldDef {
 	length?: number;
 	/** For double / currency / percent. */
 	decimal_place?: number;
-	/** Required on create. */
+	/** Required on every API create (the service's system-mandatory fields, docs/protocol.md §3.10). */
 	mandatory?: boolean;
 	system_mandatory?: boolean;
+	/**
+	 * Marked required by the module's standard form layout only: reported by the layouts, never
+	 * enforced on API writes (the real service does not apply layout rules to the API).
+	 */
+	layout_required?: boolean;
 	unique?: boolean;
 	/** External-ID field (usable in the X-EXTERNAL header). */
 	external?: boolean;
@@ -108,6 +113,7 @@ function fd(api_name: string, data_type: FieldDataType, opts: FieldOpts = {}): F
 	if (decimals !== undefined) def.decimal_place = decimals;
 	if (rest.mandatory) def.mandatory = true;
 	if (rest.system_mandatory) def.system_mandatory = true;
+	if (rest.layout_required) def.layout_required = true;
 	if (rest.unique) def.unique = true;
 	if (rest.external) def.external = true;
 	if (rest.read_only) def.read_only = true;
@@ -120,6 +126,8 @@ function fd(api_name: string, data_type: FieldDataType, opts: FieldOpts = {}): F
 
 /** Mandatory standard field (system mandatory too). */
 const req = (opts: FieldOpts = {}): FieldOpts => ({ ...opts, mandatory: true, system_mandatory: true });
+/** Required by the form layout only (not through the API). */
+const layoutReq = (opts: FieldOpts = {}): FieldOpts => ({ ...opts, layout_required: true });
 const text = (api: string, opts: FieldOpts = {}) => fd(api, 'text', opts);
 const area = (api: string, opts: FieldOpts = {}) => fd(api, 'textarea', opts);
 const email = (api: string, opts: FieldOpts = {}) => fd(api, 'email', opts);
@@ -139,8 +147,13 @@ const multi = (api: string, values: string[], opts: FieldOpts = {}) =>
 const lookup = (api: string, module: string | undefined, opts: FieldOpts = {}) =>
 	fd(api, 'lookup', module ? { ...opts, lookup_module: module } : opts);
 const autonum = (api: string, opts: FieldOpts = {}) => fd(api, 'autonumber', { ...opts, read_only: true });
+/**
+ * Inventory line items (InventoryLineItems of the interface spec): system mandatory on quotes and
+ * orders. Last in its module, so the ids of the fields before it (derived from positions) stay put.
+ */
+const lineItems = () => fd('Product_Details', 'subform', req({ label: 'Product Details' }));
 
-/** System fields every module carries; `Description` only for standard modules (wire-contract §3.10). */
+/** System fields every module carries; `Description` only for standard modules (docs/protocol.md §3.10). */
 function systemFields(ownerLabel: string, standard: boolean): FieldDef[] {
 	const fields: FieldDef[] = [
 		fd('id', 'bigint', { label: 'Record Id', read_only: true }),
@@ -303,11 +316,11 @@ export const MODULES: ModuleDef[] = [
 		owner_label: 'Lead Owner',
 		convertable: true,
 		duplicate_check_fields: ['Email'],
-		related_lists: [...notesAndAttachments],
+		related_lists: [rl('Products', 'Products'), rl('Campaigns', 'Campaigns'), ...notesAndAttachments],
 		fields: [
 			text('First_Name', { label: 'First Name', length: 40 }),
 			text('Last_Name', req({ label: 'Last Name', length: 80 })),
-			text('Company'),
+			text('Company', layoutReq()),
 			text('Designation', { label: 'Title' }),
 			email('Email', { unique: true }),
 			phone('Phone'),
@@ -340,6 +353,8 @@ export const MODULES: ModuleDef[] = [
 		duplicate_check_fields: ['Email'],
 		related_lists: [
 			rl('Deals', 'Deals', 'Contact_Name'),
+			rl('Products', 'Products'),
+			rl('Campaigns', 'Campaigns'),
 			rl('Cases', 'Cases', 'Related_To'),
 			rl('Tasks', 'Open Tasks', 'Who_Id'),
 			...notesAndAttachments,
@@ -374,6 +389,7 @@ export const MODULES: ModuleDef[] = [
 		related_lists: [
 			rl('Contacts', 'Contacts', 'Account_Name'),
 			rl('Deals', 'Deals', 'Account_Name'),
+			rl('Products', 'Products'),
 			rl('Quotes', 'Quotes', 'Account_Name'),
 			rl('Sales_Orders', 'Sales Orders', 'Account_Name'),
 			rl('Invoices', 'Invoices', 'Account_Name'),
@@ -410,7 +426,9 @@ export const MODULES: ModuleDef[] = [
 		owner_label: 'Deal Owner',
 		duplicate_check_fields: ['Deal_Name'],
 		related_lists: [
-			rl('Contacts', 'Contact Roles'),
+			// the contact-roles list: its records are Contacts, its name is Contact_Roles, and its path
+			// /Deals/{id}/Contact_Roles resolves to the contact-roles operations (docs/protocol.md §3.10)
+			{ api_name: 'Contact_Roles', display_label: 'Contact Roles', module: 'Contacts' },
 			rl('Products', 'Products'),
 			rl('Quotes', 'Quotes', 'Deal_Name'),
 			...notesAndAttachments,
@@ -419,8 +437,8 @@ export const MODULES: ModuleDef[] = [
 			text('Deal_Name', req({ label: 'Deal Name', length: 120 })),
 			money('Amount'),
 			pick('Stage', DEAL_STAGE, req()),
-			date('Closing_Date', req({ label: 'Closing Date' })),
-			lookup('Account_Name', 'Accounts', { label: 'Account Name' }),
+			date('Closing_Date', layoutReq({ label: 'Closing Date' })),
+			lookup('Account_Name', 'Accounts', layoutReq({ label: 'Account Name' })),
 			lookup('Contact_Name', 'Contacts', { label: 'Contact Name' }),
 			lookup('Campaign_Source', 'Campaigns', { label: 'Campaign Source' }),
 			pct('Probability', { label: 'Probability (%)' }),
@@ -503,7 +521,14 @@ export const MODULES: ModuleDef[] = [
 		display_field: 'Product_Name',
 		owner_label: 'Product Owner',
 		duplicate_check_fields: ['Product_Name'],
-		related_lists: [rl('Price_Books', 'Price Books'), rl('Deals', 'Deals'), ...notesAndAttachments],
+		related_lists: [
+			rl('Leads', 'Leads'),
+			rl('Contacts', 'Contacts'),
+			rl('Accounts', 'Accounts'),
+			rl('Deals', 'Deals'),
+			rl('Price_Books', 'Price Books'),
+			...notesAndAttachments,
+		],
 		fields: [
 			text('Product_Name', req({ label: 'Product Name', length: 120 })),
 			text('Product_Code', { label: 'Product Code', length: 40 }),
@@ -572,12 +597,13 @@ export const MODULES: ModuleDef[] = [
 			}),
 			date('Valid_Till', { label: 'Valid Till' }),
 			lookup('Deal_Name', 'Deals', { label: 'Deal Name' }),
-			lookup('Account_Name', 'Accounts', req({ label: 'Account Name' })),
+			lookup('Account_Name', 'Accounts', layoutReq({ label: 'Account Name' })),
 			lookup('Contact_Name', 'Contacts', { label: 'Contact Name' }),
 			pick('Carrier', CARRIER),
 			money('Sub_Total', { label: 'Sub Total', read_only: true }),
 			money('Grand_Total', { label: 'Grand Total', read_only: true }),
 			area('Terms_and_Conditions', { label: 'Terms and Conditions' }),
+			lineItems(),
 		],
 	}),
 	mod({
@@ -591,12 +617,13 @@ export const MODULES: ModuleDef[] = [
 			text('Subject', req()),
 			pick('Status', ORDER_STATUS),
 			date('Due_Date', { label: 'Due Date' }),
-			lookup('Account_Name', 'Accounts', req({ label: 'Account Name' })),
+			lookup('Account_Name', 'Accounts', layoutReq({ label: 'Account Name' })),
 			lookup('Quote_Name', 'Quotes', { label: 'Quote Name' }),
 			lookup('Deal_Name', 'Deals', { label: 'Deal Name' }),
 			text('Customer_No', { label: 'Customer No', length: 40 }),
 			pick('Carrier', CARRIER),
 			money('Grand_Total', { label: 'Grand Total', read_only: true }),
+			lineItems(),
 		],
 	}),
 	mod({
@@ -628,9 +655,10 @@ export const MODULES: ModuleDef[] = [
 			date('Invoice_Date', { label: 'Invoice Date' }),
 			date('Due_Date', { label: 'Due Date' }),
 			pick('Status', ORDER_STATUS),
-			lookup('Account_Name', 'Accounts', req({ label: 'Account Name' })),
+			lookup('Account_Name', 'Accounts', layoutReq({ label: 'Account Name' })),
 			lookup('Sales_Order', 'Sales_Orders', { label: 'Sales Order' }),
 			money('Grand_Total', { label: 'Grand Total', read_only: true }),
+			lineItems(),
 		],
 	}),
 	mod({

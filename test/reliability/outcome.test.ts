@@ -1,5 +1,5 @@
  
-// What the transport may send again (wire-contract §7 + "outcome unknown"): 429 always; 5xx and a lost
+// What the transport may send again (docs/protocol.md §7 + "outcome unknown"): 429 always; 5xx and a lost
 // connection only for idempotent calls; a POST whose outcome is unknown is never repeated as is.
 import { RETRY, isConnectionLost, isOutcomeUnknown, isRetryable, withRetry } from '../../nodes/shared/transport';
 

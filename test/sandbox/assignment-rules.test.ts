@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the sandbox assignment rules (wire-contract §5.7, v2.1 only) over HTTP.
+// Contract tests of the sandbox assignment rules (docs/protocol.md §5.7, v2.1 only) over HTTP.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the attachment routes (wire-contract §3.3, §3.4, §5.4, §6) over HTTP.
+// Contract tests of the attachment routes (docs/protocol.md §3.3, §3.4, §5.4, §6) over HTTP.
 import type { RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 

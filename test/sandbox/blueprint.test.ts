@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the sandbox blueprint (wire-contract §5.8, §5.1 record rules, §11) over HTTP:
+// Contract tests of the sandbox blueprint (docs/protocol.md §5.8, §5.1 record rules, §11) over HTTP:
 // GetBlueprint, UpdateBlueprint and the RECORD_IN_BLUEPRINT guard on plain updates.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
-// Contract tests of bulk write (wire-contract §1.2, §4, §5.11, §6, §8.2, §10.2, §10.3, §11.4) over HTTP.
+// Contract tests of bulk write (docs/protocol.md §1.2, §4, §5.11, §6, §8.2, §10.2, §10.3, §11.4) over HTTP.
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -133,6 +133,9 @@ describe('UploadFile', () => {
 		expect(notCsv.body.code).toBe('FILE_NOT_SUPPORTED');
 		const parts = await upload(zipOf('Last_Name\na\n'), { parts: 2 });
 		expect(parts.body.code).toBe('LIMIT_EXCEEDED');
+		const unclosed = await upload(zipOf('Last_Name,Email\n"never closed,a@example.com\n'));
+		expect(unclosed.status).toBe(400);
+		expect(unclosed.body).toMatchObject({ code: 'INVALID_FORMAT', 'x-error': 'INVALID_FORMAT' });
 		const none = await fetch(`${url}/crm/v2.1/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, feature: 'bulk-write', 'X-CRM-ORG': XGID }, body: new FormData() });
 		expect(await none.json()).toMatchObject({ code: 'INVALID_DATA', message: 'the request does not contain any file', 'x-error': 'INVALID_DATA' });
 	});
@@ -159,23 +162,33 @@ describe('CreateBulkWriteJob → GetBulkWriteJobDetails → DownloadBulkWriteRes
 			'"Quote, ""Q""",bulk5@import.example,Chat,v',
 		].join('\r\n');
 		const fileId = await uploadCsv(csv, 'My Leads.csv');
-		const res = await createJob({
-			operation: 'insert',
-			resource: [
-				leadsResource(fileId, {
-					field_mappings: [
-						{ api_name: 'Last_Name', index: 0 },
-						{ api_name: 'Email', index: 1 },
-						{ api_name: 'Lead_Source', index: 2, default_value: { value: 'Trade Show' } },
-					],
-				}),
-			],
+		let id = '';
+		// the job steps on demand (test hook), so its first state is seen whatever the machine's load
+		await withConfig({ jobStepMs: 60_000 }, async () => {
+			const res = await createJob({
+				operation: 'insert',
+				resource: [
+					leadsResource(fileId, {
+						field_mappings: [
+							{ api_name: 'Last_Name', index: 0 },
+							{ api_name: 'Email', index: 1 },
+							{ api_name: 'Lead_Source', index: 2, default_value: { value: 'Trade Show' } },
+						],
+					}),
+				],
+			});
+			expect(res.status).toBe(201);
+			expect(res.body).toMatchObject({ status: 'success', code: 'SUCCESS', message: 'success', details: { created_by: { name: 'Sandbox Admin' } } });
+			id = res.body.details.id;
+			const early = await jobDetails(id);
+			expect(early.body).toMatchObject({ id, operation: 'insert', status: 'ADDED', character_encoding: 'UTF-8' });
+			const seen: string[] = [];
+			for (let i = 0; i < 10 && seen[seen.length - 1] !== 'COMPLETED'; i++) {
+				seen.push((await api(`${url}/__sandbox/bulk/write/${id}/advance`, undefined, { method: 'POST' })).body.status);
+			}
+			expect(seen[0]).toBe('IN PROGRESS');
+			expect(seen[seen.length - 1]).toBe('COMPLETED');
 		});
-		expect(res.status).toBe(201);
-		expect(res.body).toMatchObject({ status: 'success', code: 'SUCCESS', message: 'success', details: { created_by: { name: 'Sandbox Admin' } } });
-		const id = res.body.details.id;
-		const early = await jobDetails(id);
-		expect(early.body).toMatchObject({ id, operation: 'insert', status: 'ADDED', character_encoding: 'UTF-8' });
 		const job = await waitJob(id);
 		expect(job).toMatchObject({
 			id,

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the contact-role routes (wire-contract §5.9, §3.10 route order) over HTTP.
+// Contract tests of the contact-role routes (docs/protocol.md §5.9, §3.10 route order) over HTTP.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 
@@ -83,7 +83,7 @@ describe('contact roles on a deal', () => {
 		]);
 		expect((await call('GET', `/crm/v2.1/Deals/${deal}/Contact_Roles`)).body.code).toBe('REQUIRED_PARAM_MISSING');
 		expect((await call('GET', `/crm/v2/Deals/${deal}/Contact_Roles`)).body.data).toHaveLength(2);
-		const related = await call('GET', `/crm/v2.1/Deals/${deal}/Contacts`);
+		const related = await call('GET', `/crm/v2.1/Deals/${deal}/Contact_Roles`, { query: { ids: `${c1},${c2}` } });
 		expect(related.body.data.map((c: any) => c.Contact_Role.name)).toEqual(['Evaluator', 'Influencer']);
 
 		// renaming a role shows on the links; deleting it clears them

@@ -1,5 +1,5 @@
  
-// The COQL parser and evaluator of the sandbox (wire-contract §3.13), in-process: error positions,
+// The COQL parser and evaluator of the sandbox (docs/protocol.md §3.13), in-process: error positions,
 // the grammar subset, limits, and results checked against the records themselves.
 import { COQL_LIMITS, parseCoql, runCoql, tokenize } from '../../sandbox/coql.ts';
 import { HttpError } from '../../sandbox/errors.ts';

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the sandbox currencies (wire-contract §5.9, §6, §12) over HTTP: the
+// Contract tests of the sandbox currencies (docs/protocol.md §5.9, §6, §12) over HTTP: the
 // multi-currency switch, ISO codes, base-currency rules and re-basing.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';

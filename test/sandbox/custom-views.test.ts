@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the sandbox custom views (wire-contract §5.7, §3.6, §3.12) over HTTP.
+// Contract tests of the sandbox custom views (docs/protocol.md §5.7, §3.6, §3.12) over HTTP.
 import { customViewMatches, findCustomView } from '../../sandbox/groups/custom-views.ts';
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';

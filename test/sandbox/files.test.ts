@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the shared file store (wire-contract §5.13, §3.3, §3.4, §6) over HTTP.
+// Contract tests of the shared file store (docs/protocol.md §5.13, §3.3, §3.4, §6) over HTTP.
 import type { RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 

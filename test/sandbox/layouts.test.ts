@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the sandbox layouts (wire-contract §5.7, §2.3, §11) over HTTP.
+// Contract tests of the sandbox layouts (docs/protocol.md §5.7, §2.3, §11) over HTTP.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
-// Contract tests of Mail (wire-contract §5.10, §6, §3.8, §2.3) over HTTP, with the outbox test hook.
+// Contract tests of Mail (docs/protocol.md §5.10, §6, §3.8, §2.3) over HTTP, with the outbox test hook.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 

@@ -1,5 +1,5 @@
  
-// Unit tests of the pure JSON-criteria matcher and checker (wire-contract §3.12), sandbox/criteria.ts.
+// Unit tests of the pure JSON-criteria matcher and checker (docs/protocol.md §3.12), sandbox/criteria.ts.
 import { COMPARATORS, checkJsonCriteria, criteriaFields, criteriaLeaves, matchJsonCriteria } from '../../sandbox/criteria.ts';
 
 const deal = {

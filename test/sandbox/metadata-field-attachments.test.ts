@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // The seeded file-upload field of Projects (`Contract_File`) and its files, downloaded through
-// GetFieldAttachments (wire-contract §5.4, §3.4, v2.1 only) over HTTP.
+// GetFieldAttachments (docs/protocol.md §5.4, §3.4, v2.1 only) over HTTP.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the sandbox module and field metadata (wire-contract §5.7, §3.7, §11) over HTTP.
+// Contract tests of the sandbox module and field metadata (docs/protocol.md §5.7, §3.7, §11) over HTTP.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
-// Contract tests of the sandbox watch channels and deliveries (wire-contract §5.14, §9, §3.8, §12) over HTTP.
+// Contract tests of the sandbox watch channels and deliveries (docs/protocol.md §5.14, §9, §3.8, §12) over HTTP.
 import type { Receiver, ReceivedRequest } from '../harness/receiver.ts';
 import { startReceiver } from '../harness/receiver.ts';
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the sandbox OAuth server and token checks (wire-contract §2.1–2.3) over HTTP.
+// Contract tests of the sandbox OAuth server and token checks (docs/protocol.md §2.1–2.3) over HTTP.
 import type { RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox, TEST_CLIENT_ID, TEST_CLIENT_SECRET, TEST_REDIRECT_URI } from '../harness/sandbox.ts';
 

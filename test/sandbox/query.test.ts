@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of Query (wire-contract §5.12, §3.13, §2.3 scopes, §11.5 errors) over HTTP.
+// Contract tests of Query (docs/protocol.md §5.12, §3.13, §2.3 scopes, §11.5 errors) over HTTP.
 import type { RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 

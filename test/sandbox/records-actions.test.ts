@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
-// Sandbox contract of the record group beyond CRUD (wire-contract §5.1): UpsertRecords,
+// Sandbox contract of the record group beyond CRUD (docs/protocol.md §5.1): UpsertRecords,
 // SearchRecords, RecordCount, GetDeletedRecords, photos, MassUpdate (§8.3), ConvertLead,
 // territory assignment; statuses and codes per §3.8 and §12.
 import { api, grantToken, startTestSandbox } from '../harness/sandbox';
@@ -148,9 +148,9 @@ describe('records › actions over HTTP', () => {
 		const twoItems = await post(`${v21}/Leads/${lead}/actions/convert`, { data: [{}, {}] });
 		expect(twoItems.body).toMatchObject({ code: 'LIMIT_EXCEEDED', details: { limit: 1 } });
 		const contactsBefore = sb.sandbox.store.countRecords('Contacts');
-		const badDeal = await post(`${v21}/Leads/${lead}/actions/convert`, { data: [{ Deals: { Deal_Name: 'No date', Stage: 'Qualification' } }] });
+		const badDeal = await post(`${v21}/Leads/${lead}/actions/convert`, { data: [{ Deals: { Deal_Name: 'No stage', Closing_Date: '2025-01-31' } }] });
 		expect(badDeal.status).toBe(400);
-		expect(badDeal.body).toMatchObject({ code: 'MANDATORY_NOT_FOUND', details: { api_name: 'Closing_Date' } });
+		expect(badDeal.body).toMatchObject({ code: 'MANDATORY_NOT_FOUND', details: { api_name: 'Stage' } });
 		expect(sb.sandbox.store.countRecords('Contacts')).toBe(contactsBefore);
 		const ok = await post(`${v21}/Leads/${lead}/actions/convert`, { data: [{ Deals: { Deal_Name: 'Dated', Stage: 'Qualification', Closing_Date: '2025-01-31' } }] });
 		expect(ok.status).toBe(200);

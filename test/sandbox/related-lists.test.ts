@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the sandbox related lists (wire-contract §5.7, §2.3) over HTTP.
+// Contract tests of the sandbox related lists (docs/protocol.md §5.7, §2.3) over HTTP.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 
@@ -23,10 +23,28 @@ describe('GetRelatedLists / GetRelatedList', () => {
 		const res = await call('GET', '/crm/v2.1/settings/related_lists', { query: { module: 'Accounts' } });
 		expect(res.status).toBe(200);
 		const lists = res.body.related_lists;
-		expect(lists.map((l: any) => l.api_name)).toEqual(['Contacts', 'Deals', 'Quotes', 'Sales_Orders', 'Invoices', 'Cases', 'Tasks', 'Projects', 'Notes', 'Attachments']);
-		expect(lists[6]).toMatchObject({ display_label: 'Open Tasks', module: 'Tasks', sequence_number: '7', href: 'Accounts/{ENTITYID}/Tasks' });
+		expect(lists.map((l: any) => l.api_name)).toEqual(['Contacts', 'Deals', 'Products', 'Quotes', 'Sales_Orders', 'Invoices', 'Cases', 'Tasks', 'Projects', 'Notes', 'Attachments']);
+		expect(lists[7]).toMatchObject({ display_label: 'Open Tasks', module: 'Tasks', sequence_number: '8', href: 'Accounts/{ENTITYID}/Tasks' });
 		for (const l of lists) expect(l.id).toMatch(ID);
 		expect(new Set(lists.map((l: any) => l.id)).size).toBe(lists.length);
+	});
+
+	it.each([
+		['Leads', ['Notes', 'Attachments', 'Products', 'Campaigns']],
+		['Contacts', ['Notes', 'Attachments', 'Deals', 'Products', 'Campaigns']],
+		['Accounts', ['Notes', 'Attachments', 'Contacts', 'Deals', 'Products']],
+		['Products', ['Leads', 'Contacts', 'Accounts', 'Deals', 'Price_Books']],
+	])('%s has the standard related lists of the service (docs/protocol.md §3.10)', async (module, expected) => {
+		const lists = (await call('GET', '/crm/v2.1/settings/related_lists', { query: { module } })).body.related_lists;
+		for (const name of expected) {
+			expect(lists).toContainEqual(expect.objectContaining({ api_name: name, module: name, href: `${module}/{ENTITYID}/${name}` }));
+		}
+	});
+
+	it('Deals has Products, Contact Roles (contacts), Notes and Attachments', async () => {
+		const lists = (await call('GET', '/crm/v2.1/settings/related_lists', { query: { module: 'Deals' } })).body.related_lists;
+		expect(lists).toContainEqual(expect.objectContaining({ api_name: 'Contact_Roles', display_label: 'Contact Roles', module: 'Contacts' }));
+		for (const name of ['Products', 'Notes', 'Attachments']) expect(lists).toContainEqual(expect.objectContaining({ api_name: name, module: name }));
 	});
 
 	it('a module without related lists answers 204', async () => {

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the related-records routes (wire-contract §5.2, §3.9, §3.10) over HTTP.
+// Contract tests of the related-records routes (docs/protocol.md §5.2, §3.9, §3.10) over HTTP.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 
@@ -146,5 +146,46 @@ describe('scopes and cascade', () => {
 		expect(sb.sandbox.store.docs<any>('relations').some((d) => d.a.id === doomed || d.b.id === doomed)).toBe(true);
 		await call('DELETE', `/crm/v2.1/Products/${doomed}`);
 		expect(sb.sandbox.store.docs<any>('relations').some((d) => d.a.id === doomed || d.b.id === doomed)).toBe(false);
+	});
+});
+
+describe('standard related lists of the service (docs/protocol.md §3.10)', () => {
+	it.each([
+		['Leads', { Last_Name: 'RL lead' }, 'Products', { Product_Name: 'RL product for a lead' }, 'Leads'],
+		['Leads', { Last_Name: 'RL lead 2' }, 'Campaigns', { Campaign_Name: 'RL campaign for a lead' }, 'Leads'],
+		['Contacts', { Last_Name: 'RL contact' }, 'Products', { Product_Name: 'RL product for a contact' }, 'Contacts'],
+		['Contacts', { Last_Name: 'RL contact 2' }, 'Campaigns', { Campaign_Name: 'RL campaign for a contact' }, 'Contacts'],
+		['Accounts', { Account_Name: 'RL account' }, 'Products', { Product_Name: 'RL product for an account' }, 'Accounts'],
+	])('%s → %s links through UpdateRelatedRecords and lists on both sides', async (module, data, list, relatedData, backList) => {
+		const [parent] = await create(module, [data]);
+		const [related] = await create(list, [relatedData]);
+		const link = await call('PUT', `/crm/v2.1/${module}/${parent}/${list}`, { body: { data: [{ id: related }] } });
+		expect(link.status).toBe(200);
+		expect(link.body.data).toEqual([{ code: 'SUCCESS', details: { id: related }, message: 'relation added', status: 'success' }]);
+		const listed = await call('GET', `/crm/v2.1/${module}/${parent}/${list}`);
+		expect(listed.status).toBe(200);
+		expect(listed.body.data.map((r: any) => r.id)).toEqual([related]);
+		const back = await call('GET', `/crm/v2.1/${list}/${related}/${backList}`);
+		expect(back.body.data.map((r: any) => r.id)).toEqual([parent]);
+		const delink = await call('DELETE', `/crm/v2.1/${module}/${parent}/${list}/${related}`);
+		expect(delink.body.data[0].message).toBe('relation removed');
+		expect((await call('GET', `/crm/v2.1/${module}/${parent}/${list}`)).status).toBe(204);
+	});
+
+	it('Products lists its Leads, Contacts, Accounts, Deals and Price_Books', async () => {
+		const [product] = await create('Products', [{ Product_Name: 'RL hub product' }]);
+		const linked: Record<string, string> = {
+			Leads: (await create('Leads', [{ Last_Name: 'Hub lead' }]))[0],
+			Contacts: (await create('Contacts', [{ Last_Name: 'Hub contact' }]))[0],
+			Accounts: (await create('Accounts', [{ Account_Name: 'Hub account' }]))[0],
+			Deals: (await create('Deals', [{ Deal_Name: 'Hub deal', Stage: 'Qualification' }]))[0],
+			Price_Books: (await create('Price_Books', [{ Price_Book_Name: 'Hub book' }]))[0],
+		};
+		for (const [list, id] of Object.entries(linked)) {
+			const res = await call('PUT', `/crm/v2.1/Products/${product}/${list}`, { body: { data: [{ id }] } });
+			expect(res.body.data[0]).toMatchObject({ code: 'SUCCESS', details: { id } });
+			expect((await call('GET', `/crm/v2.1/Products/${product}/${list}`)).body.data.map((r: any) => r.id)).toEqual([id]);
+		}
+		expect((await call('GET', `/crm/v2.1/Leads/${linked.Leads}/Products`)).body.data.map((r: any) => r.id)).toEqual([product]);
 	});
 });

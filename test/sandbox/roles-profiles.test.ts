@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the sandbox roles and profiles (wire-contract §5.6, §3.7) over HTTP.
+// Contract tests of the sandbox roles and profiles (docs/protocol.md §5.6, §3.7) over HTTP.
 import type { RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 import { DEMO_USERS } from '../../sandbox/seed/demo.ts';

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the sandbox router and request conventions (wire-contract §3.1, §3.10, §11, §12) over HTTP.
+// Contract tests of the sandbox router and request conventions (docs/protocol.md §3.1, §3.10, §11, §12) over HTTP.
 import type { RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the sharing routes (wire-contract §5.9, §6 sharing limits) over HTTP.
+// Contract tests of the sharing routes (docs/protocol.md §5.9, §6 sharing limits) over HTTP.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the tag routes (wire-contract §5.5, §6 tag limits) over HTTP.
+// Contract tests of the tag routes (docs/protocol.md §5.5, §6 tag limits) over HTTP.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 

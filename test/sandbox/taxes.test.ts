@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the sandbox taxes (wire-contract §5.9, §2.3, §6, §11) over HTTP.
+// Contract tests of the sandbox taxes (docs/protocol.md §5.9, §2.3, §6, §11) over HTTP.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 

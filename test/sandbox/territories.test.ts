@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the sandbox territories (wire-contract §5.6, §13) over HTTP.
+// Contract tests of the sandbox territories (docs/protocol.md §5.6, §13) over HTTP.
 import type { RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 import { DEFAULT_TERRITORIES } from '../../sandbox/records.ts';

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contract tests of the sandbox variables and variable groups (wire-contract §5.9, §3.10, §13) over HTTP.
+// Contract tests of the sandbox variables and variable groups (docs/protocol.md §5.9, §3.10, §13) over HTTP.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 

@@ -15,7 +15,7 @@ import { CREDENTIAL, apiVariant, crmApiRequest, crmRequest } from '../../shared/
 import type { CrmCredentials } from '../../shared/transport';
 import { createZip, isZip, readZip } from '../../shared/zip';
 
-// ---- limits of wire-contract §6 (checked before anything is sent) ------------------------------
+// ---- limits of docs/protocol.md §6 (checked before anything is sent) ------------------------------
 
 export const LIMITS = {
 	/** UploadFiles: files per call and bytes per file */

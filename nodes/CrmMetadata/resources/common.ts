@@ -45,7 +45,7 @@ export function idOptions(displayName: string, name: string, loadOptionsMethod: 
 	};
 }
 
-/** The Deals layout every pipeline operation names (`layout_id`, wire-contract §5.8). */
+/** The Deals layout every pipeline operation names (`layout_id`, docs/protocol.md §5.8). */
 export const dealLayoutField: INodeProperties = {
 	displayName: 'Deals Layout Name or ID',
 	name: 'layoutId',

@@ -13,7 +13,7 @@ import { pipelineCustomOperations, pipelineDescription } from './pipeline';
 import { relatedListDescription } from './relatedList';
 import { wizardDescription } from './wizard';
 
-/** The node's resources, in selector order (wire-contract §5.7–5.8). */
+/** The node's resources, in selector order (docs/protocol.md §5.7–5.8). */
 export const resources: ResourceModule[] = [
 	{ option: { name: 'Assignment Rule', value: 'assignmentRule' }, description: assignmentRuleDescription },
 	{ option: { name: 'Blueprint', value: 'blueprint' }, description: blueprintDescription },

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL, apiVariant, crmApiRequest } from '../transport';
 import type { CrmCredentials } from '../transport';
 
-// Load options built on the metadata reads (wire-contract §5.7–5.8). Each reads the parameter it
+// Load options built on the metadata reads (docs/protocol.md §5.7–5.8). Each reads the parameter it
 // depends on by its conventional name (`module`, `layoutId`, `wizardId`, `recordId`), so any node
 // using those names can offer them.
 

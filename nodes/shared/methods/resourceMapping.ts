@@ -39,6 +39,7 @@ const TYPE_OF: Record<string, FieldType> = {
 	datetime: 'dateTime',
 	picklist: 'options',
 	multiselectpicklist: 'array',
+	subform: 'array',
 };
 
 const isUnique = (f: FieldMetadata) => !!f.unique && (typeof f.unique !== 'object' || Object.keys(f.unique).length > 0);

@@ -1,7 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-/** An error envelope of the CRM service (wire-contract §11). */
+/** An error envelope of the CRM service (docs/protocol.md §11). */
 export interface CrmErrorBody extends IDataObject {
 	code: string;
 	message: string;

@@ -10,7 +10,7 @@ import type {
 	ITriggerFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { crmApiError, errorBodyOf, responseOfError } from './errors';
 
@@ -28,14 +28,25 @@ export type CrmContext =
 export type CrmRoot = 'rest' | 'bulk' | 'origin';
 
 export interface CrmCredentials {
+	/** 'service' (default: also what credentials saved before the field existed mean) or 'sandbox' */
+	environment?: string;
 	accountsUrl?: string;
+	sandboxUrl?: string;
 	apiVariant?: string;
 	oauthTokenData?: { api_domain?: string };
 }
 
-/** The API origin: the token response's api_domain (§1.1), else the accounts URL. */
+/** The accounts server the credential names: the service's, or the sandbox when chosen. */
+export function accountsOrigin(credentials: CrmCredentials): string {
+	return (credentials.environment === 'sandbox' ? credentials.sandboxUrl : credentials.accountsUrl) ?? '';
+}
+
+/**
+ * The API origin: the token response's api_domain (§1.1), else the accounts server the credential
+ * names. Never a built-in host: '' when the credential names neither (crmRequest reports it).
+ */
 export function apiDomain(credentials: CrmCredentials): string {
-	const origin = credentials.oauthTokenData?.api_domain || credentials.accountsUrl || 'http://localhost:4010';
+	const origin = credentials.oauthTokenData?.api_domain || accountsOrigin(credentials);
 	return origin.replace(/\/+$/, '');
 }
 
@@ -141,6 +152,11 @@ export interface CrmRequest {
  */
 export async function crmRequest(this: CrmContext, request: CrmRequest): Promise<IN8nHttpFullResponse> {
 	const credentials = (await this.getCredentials(CREDENTIAL)) as CrmCredentials;
+	if (!apiDomain(credentials)) {
+		throw new NodeOperationError(this.getNode(), 'The CRM credential names no server', {
+			description: 'Set its Accounts URL (or choose the sandbox as its server) and connect it',
+		});
+	}
 	const url = /^https?:\/\//.test(request.path) ? request.path : `${baseUrl(credentials, request.root)}${request.path}`;
 	const isJsonBody = request.body !== undefined && !(request.body instanceof FormData) && !Buffer.isBuffer(request.body);
 	const options: IHttpRequestOptions = {

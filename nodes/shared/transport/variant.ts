@@ -10,7 +10,7 @@ export async function credentialVariant(this: IExecuteFunctions | IExecuteSingle
 }
 
 /**
- * Refuses a v2.1-only operation (wire-contract §13) under a v2 credential before anything is sent:
+ * Refuses a v2.1-only operation (docs/protocol.md §13) under a v2 credential before anything is sent:
  * under `/crm/v2` the route does not exist and would answer 404 INVALID_URL_PATTERN.
  */
 export async function assertV21(
@@ -21,7 +21,7 @@ export async function assertV21(
 	if ((await credentialVariant.call(this)) === 'v2.1') return;
 	throw new NodeOperationError(this.getNode(), `${operation} needs API variant v2.1; the credential uses v2`, {
 		itemIndex,
-		description: `${operation} exists only under /crm/v2.1 (wire-contract §13). Set the credential's API Variant to v2.1 to use it.`,
+		description: `${operation} exists only under /crm/v2.1. Set the credential's API Variant to v2.1 to use it.`,
 	});
 }
 

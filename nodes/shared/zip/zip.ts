@@ -128,7 +128,8 @@ export function readZip(input: Uint8Array): ZipFile[] {
 		else if (method === 8) content = inflateRaw(raw, size); // throws InflateError on a damaged stream
 		else throw new ZipError(`zip entry "${name}" uses unsupported compression method ${method}`);
 		if (content.length !== size || crc32(content) !== crc) throw new ZipError(`zip entry "${name}" is corrupt (size or CRC-32 mismatch)`);
-		files.push({ name, data: Buffer.from(content) });
+		// an inflated entry is a fresh array: wrapped, not copied (a stored one is copied out of the input)
+		files.push({ name, data: method === 0 ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength) });
 	}
 	return files;
 }

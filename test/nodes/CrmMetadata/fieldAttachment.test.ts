@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// GetFieldAttachments (wire-contract §5.4) on the seeded file-upload field of Projects
+// GetFieldAttachments (docs/protocol.md §5.4) on the seeded file-upload field of Projects
 // (`Contract_File`, see sandbox/groups/modules.ts). The operation itself is CRM Record →
 // Attachment → Download Field Attachment; this checks the metadata-seeded field end to end.
 import { crmFixture } from '../../harness/crm';

@@ -15,8 +15,8 @@ describe('CRM Metadata › Related List (engine → sandbox over HTTP)', () => {
 	test('Get Many lists the related lists of a module (GetRelatedLists)', async () => {
 		const getAll = node({ operation: 'getAll', module: 'Contacts' });
 		const out = outputOf(await crm.run(getAll), getAll.name);
-		expect(out.map((i) => i.json.api_name)).toEqual(['Deals', 'Cases', 'Tasks', 'Notes', 'Attachments']);
-		expect(out[2].json).toMatchObject({ display_label: 'Open Tasks', module: 'Tasks' });
+		expect(out.map((i) => i.json.api_name)).toEqual(['Deals', 'Products', 'Campaigns', 'Cases', 'Tasks', 'Notes', 'Attachments']);
+		expect(out[4].json).toMatchObject({ display_label: 'Open Tasks', module: 'Tasks' });
 	});
 
 	test('Get answers one related list by ID (GetRelatedList); an unknown ID outputs nothing (204)', async () => {

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Contact Role resource (wire-contract §5.9) through the engine against the sandbox: the settings
+// Contact Role resource (docs/protocol.md §5.9) through the engine against the sandbox: the settings
 // list (get many, get, create batched, update, delete) and roles of contacts on a deal.
 import { LoadOptionsContext } from 'n8n-core';
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
@@ -83,7 +83,10 @@ describe('CRM Record › Contact Role', () => {
 		);
 		expect(added.map((i) => i.json.message)).toEqual(['relation added', 'relation added']);
 
-		const list = node('getAllOfDeal', { dealId });
+		// v2.1 requires the contact ids (the v2 listing of every contact is in record-v2.test.ts)
+		const withoutIds = node('getAllOfDeal', { dealId });
+		expect(errorOf(await crm.run(withoutIds), withoutIds.name)?.message).toContain('Contact IDs is required with API variant v2.1');
+		const list = node('getAllOfDeal', { dealId, contactIds: contacts.join(', ') });
 		const listed = outputOf(await crm.run(list), list.name);
 		expect(listed.map((i) => [i.json.id, (i.json.Contact_Role as any).name])).toEqual([
 			[contacts[0], 'Economic Buyer'],

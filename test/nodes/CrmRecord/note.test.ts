@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Note resource (wire-contract §5.3) through the engine against the sandbox: create (batched, and the
+// Note resource (docs/protocol.md §5.3) through the engine against the sandbox: create (batched, and the
 // per-record list mode with its 100-note limit), get many (all / of a record), get, update, delete,
 // and the cascade on record delete.
 import { crmFixture } from '../../harness/crm';

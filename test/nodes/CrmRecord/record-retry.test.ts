@@ -1,5 +1,5 @@
  
-// Retry with bounded exponential back-off (wire-contract §7) through the engine, with faults forced
+// Retry with bounded exponential back-off (docs/protocol.md §7) through the engine, with faults forced
 // at the sandbox: 429 twice then success; persistent 429; 5xx retried only where it is safe.
 import { RETRY } from '../../../nodes/shared/transport';
 import { crmFixture } from '../../harness/crm';

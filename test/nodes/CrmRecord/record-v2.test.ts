@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// The record operations under a v2 credential (wire-contract §13): every request goes to /crm/v2,
+// The record operations under a v2 credential (docs/protocol.md §13): every request goes to /crm/v2,
 // the operations that exist in both variants work, v2.1-only ones are refused before sending.
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 
@@ -127,5 +127,17 @@ describe('CRM Record › API variant v2', () => {
 		const matchable = update.fields.filter((f) => f.canBeUsedToMatch).map((f) => f.id);
 		expect(matchable.sort()).toEqual(['External_Lead_ID', 'id']);
 		expect(update.fields.find((f) => f.id === 'Last_Name')?.required).toBe(false);
+	});
+
+	test('contact roles of a deal: without contact IDs, v2 lists every contact of the deal with its role', async () => {
+		const dealId = (await crm.api('POST', '/crm/v2/Deals', { data: [{ Deal_Name: 'V2 Roles', Stage: 'Qualification' }] })).body.data[0].details.id;
+		const contacts = (await crm.api('POST', '/crm/v2/Contacts', { data: [{ Last_Name: 'V2 Buyer' }, { Last_Name: 'V2 User' }] })).body.data.map((r: any) => r.details.id);
+		const role = (await crm.api('GET', '/crm/v2/Contacts/roles')).body.contact_roles[0];
+		for (const contact of contacts) {
+			expect((await crm.api('PUT', `/crm/v2/Deals/${dealId}/Contact_Roles/${contact}`, { data: [{ Contact_Role: role.id }] })).status).toBe(200);
+		}
+		const list = crm.node('crmRecord', { resource: 'contactRole', operation: 'getAllOfDeal', dealId });
+		const listed = outputOf(await crm.run(list), list.name);
+		expect(listed.map((i) => [i.json.id, (i.json.Contact_Role as any).id]).sort()).toEqual(contacts.map((c: string) => [c, role.id]).sort());
 	});
 });

@@ -119,6 +119,26 @@ describe('CRM Record › writes (v2.1)', () => {
 		expect(error?.message).toContain('Lead_Source');
 	});
 
+	test('Create through the mapper: line items (Product_Details) given as JSON text are sent as a list', async () => {
+		const product = (await crm.api('GET', '/crm/v2.1/Products?per_page=1')).body.data[0];
+		const create = crm.node('crmRecord', {
+			resource: 'record',
+			operation: 'create',
+			module: 'Quotes',
+			fieldsMode: 'mapper',
+			columns: mapper({ Subject: '={{ $json.subject }}', Product_Details: '={{ $json.lines }}' }, [{ id: 'Product_Details', type: 'array' }]),
+		});
+		const lines = JSON.stringify([{ product: { id: product.id }, quantity: 3 }]);
+		const out = outputOf(await crm.run(create, [{ json: { subject: 'Mapped quote', lines } }]), create.name);
+		expect(out[0].json.status).toBe('success');
+		const quote = await record('Quotes', out[0].json.id as string);
+		expect(quote.Product_Details).toEqual([expect.objectContaining({ product: expect.objectContaining({ id: product.id }), quantity: 3 })]);
+		// text that is no list is refused before sending, naming the field
+		crm.running.sandbox.requests.length = 0;
+		expect(errorOf(await crm.run(create, [{ json: { subject: 'Bad lines', lines: 'three boxes' } }]), create.name)?.message).toContain('Product_Details');
+		expect(crm.running.sandbox.requests.filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/Quotes'))).toHaveLength(0);
+	});
+
 	test('Create in JSON mode sends the record as given, with trigger, process and lar_id', async () => {
 		const create = crm.node('crmRecord', {
 			resource: 'record',

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Related Record resource (wire-contract §5.2) through the engine against the sandbox: link (batched),
+// Related Record resource (docs/protocol.md §5.2) through the engine against the sandbox: link (batched),
 // get many / get, relation fields, delink, the external-ID forms, and both kinds of related list
 // (lookup-defined, e.g. Accounts → Contacts; relation-defined, e.g. Deals ↔ Products).
 import { LoadOptionsContext } from 'n8n-core';
@@ -102,12 +102,12 @@ describe('CRM Record › Related Record', () => {
 			operation: 'link',
 			module: 'Deals',
 			recordId: dealId,
-			relatedList: 'Contacts',
+			relatedList: 'Contact_Roles',
 			relatedRecordId: contactId,
 			relationFields: { field: [{ name: 'Contact_Role', value: 'Decision Maker' }] },
 		});
 		outputOf(await crm.run(link), link.name);
-		const listed = await crm.api('GET', `/crm/v2.1/Deals/${dealId}/Contacts`);
+		const listed = await crm.api('GET', `/crm/v2.1/Deals/${dealId}/Contact_Roles?ids=${contactId}`);
 		expect(listed.body.data).toEqual([expect.objectContaining({ id: contactId, Contact_Role: expect.objectContaining({ name: 'Decision Maker' }) })]);
 	});
 
@@ -208,8 +208,8 @@ describe('CRM Record › Related Record', () => {
 
 	test('load options: the related lists of the chosen module (attachments left out)', async () => {
 		const lists = await loadOptions('getRelatedLists', { resource: 'relatedRecord', operation: 'getAll', module: 'Deals' }, 'parameters.relatedList');
-		expect(lists.map((l) => l.value)).toEqual(expect.arrayContaining(['Contacts', 'Products', 'Notes', 'Quotes']));
+		expect(lists.map((l) => l.value)).toEqual(expect.arrayContaining(['Contact_Roles', 'Products', 'Notes', 'Quotes']));
 		expect(lists.map((l) => l.value)).not.toContain('Attachments');
-		expect(lists.find((l) => l.value === 'Contacts')!.name).toBe('Contact Roles');
+		expect(lists.find((l) => l.value === 'Contact_Roles')!.name).toBe('Contact Roles');
 	});
 });

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-// Share resource (wire-contract §5.9 sharing rows) through the engine against the sandbox: share with
+// Share resource (docs/protocol.md §5.9 sharing rows) through the engine against the sandbox: share with
 // users, get the shared details (summary and manage views), update permissions, revoke, and the
 // 10-user limit checked by the node before any request.
 import { crmFixture } from '../../harness/crm';

@@ -1,16 +1,19 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
 // CRM Trigger in n8n's engine against the sandbox: lifecycle (checkExists / create / delete) through
 // HookContext, real deliveries from the sandbox to a local receiver that hands each POST to
-// webhook() (WebhookContext) and runs one workflow execution per accepted delivery.
+// webhook() (WebhookContext) and runs one workflow execution per accepted delivery (production
+// executions in mode 'webhook', with the trigger's execute() as first node, as n8n runs them).
 import { TriggerContext } from 'n8n-core';
 import type { INode, INodeExecutionData, IRun, IWebhookResponseData } from 'n8n-workflow';
 
 import type { CrmTrigger } from '../../../nodes/CrmTrigger/CrmTrigger.node';
+import { renewalCron } from '../../../nodes/CrmTrigger/channel';
 import { crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { outputOf, triggerHarness } from '../../harness/n8n';
 import { startReceiver } from '../../harness/receiver';
 import type { Receiver } from '../../harness/receiver';
+import { runProduction } from './production';
 
 let crm: CrmFixture;
 let receiver: Receiver;
@@ -48,9 +51,11 @@ function activeTrigger(parameters: INode['parameters'], mode: 'trigger' | 'manua
 		const { ctx, sent } = t.webhookContext({ body, headers: { 'content-type': 'application/json' } });
 		const result = await trigger.webhook.call(ctx);
 		webhookResults.push(result);
-		if (result.noWebhookResponse) return { status: sent.status ?? 200, result };
-		if (result.workflowData) executions.push(await crm.run([node], result.workflowData[0]));
-		return { status: 200, result };
+		const status = result.noWebhookResponse ? (sent.status ?? 200) : 200;
+		if (result.workflowData) {
+			executions.push(mode === 'manual' ? await crm.run([node], result.workflowData[0]) : await runProduction(crm, [node], result.workflowData[0]));
+		}
+		return { status, result };
 	};
 	return {
 		node,
@@ -213,7 +218,9 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 			channel_id: state.channelId,
 			token: state.token,
 		});
-		const items = result.workflowData![0];
+		// webhook() fetched them (after answering); execute() passes them on without another request
+		expect(result.workflowData![0].every((i) => i.json.record !== undefined)).toBe(true);
+		const items = x.emitted()[0];
 		expect(items).toHaveLength(150);
 		expect(items.every((i, n) => i.json.id === ids[n] && (i.json.record as any)?.Last_Name === names[n])).toBe(true);
 		const gets = crm.running.sandbox.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?'));
@@ -315,28 +322,42 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		expect(outputOf(await crm.run([x.node], items), x.node.name).map((i) => i.json)).toEqual(items.map((i) => i.json));
 	});
 
-	test('renewal mechanics: a due channel is renewed by a delivery; a lost channel is re-created under the same id and token', async () => {
+	test('renewal runs on trigger()\'s cron only, paced by the channel lifetime; a delivery never renews; a lost channel is re-created under the same id and token', async () => {
 		const x = activeTrigger({ modules: ['Leads'], events: ['create'] });
 		route(x);
 		await x.activate();
 		const state = x.state();
 		const { channelId, token } = state;
+		const patches = () => crm.running.sandbox.requests.filter((r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch').length;
 
-		// pretend two thirds of the lifetime passed: the next delivery renews first
+		// two thirds of the lifetime gone: a delivery still does not renew (only main's cron does)
 		state.expiresAt = Date.now() + 60_000;
-		await createLeads('Renew on delivery');
+		const before = patches();
+		await createLeads('No renewal on delivery');
 		await until(() => x.executions.length, (n) => n === 1);
-		expect(state.expiresAt).toBeGreaterThan(Date.now() + 86_000_000);
+		expect(patches()).toBe(before);
+		expect(state.expiresAt).toBeLessThan(Date.now() + 61_000);
 
-		// trigger(): the renewal tick, with n8n's scheduling helper captured
+		// trigger(): the tick period is a sixth of the lifetime (1-day channel: every 3 hours)
+		const crons: string[] = [];
 		let tick: (() => void) | undefined;
 		const ctx = new TriggerContext(x.t.workflow, x.node, x.t.additionalData, 'trigger', 'activate', undefined, undefined, undefined, {
-			registerCron: (_cron: unknown, onTick: () => void) => {
+			registerCron: (cron: { expression: string }, onTick: () => void) => {
+				crons.push(cron.expression);
 				tick = onTick;
 			},
 		} as any);
 		const response = await trigger.trigger.call(ctx);
-		expect(tick).toBeDefined();
+		expect(crons).toEqual(['0 0 */3 * * *']);
+		tick!();
+		await until(() => state.expiresAt, (e) => e > Date.now() + 86_000_000);
+		expect(patches()).toBe(before + 1);
+		// not due: a tick makes no request
+		tick!();
+		await new Promise((r) => setTimeout(r, 100));
+		expect(patches()).toBe(before + 1);
+
+		// the CRM lost the channel: the next due tick re-creates it under the same id and token
 		await crm.api('DELETE', `/crm/v2.1/actions/watch?channel_ids=${channelId}`);
 		state.expiresAt = Date.now() + 1000;
 		tick!();
@@ -349,5 +370,12 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		const bare = new TriggerContext(x.t.workflow, x.node, x.t.additionalData, 'trigger', 'activate', undefined, undefined, undefined, {} as any);
 		expect(await trigger.trigger.call(bare)).toEqual({});
 		await x.delete();
+	});
+
+	test('renewal cron for other lifetimes: 30-s channels every 5 s, 1-hour channels every 10 min, 1-day channels every 3 hours', () => {
+		expect(renewalCron(30_000)).toBe('*/5 * * * * *');
+		expect(renewalCron(5_000)).toBe('*/1 * * * * *');
+		expect(renewalCron(3_600_000)).toBe('0 */10 * * * *');
+		expect(renewalCron(86_340_000)).toBe('0 0 */3 * * *');
 	});
 });

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { collectionValues } from '../common';
 
-/** Currencies per request (wire-contract §6). */
+/** Currencies per request (docs/protocol.md §6). */
 export const CURRENCY_BATCH_SIZE = 10;
 
 export const isoCodeField: INodeProperties = {

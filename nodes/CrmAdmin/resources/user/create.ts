@@ -55,7 +55,7 @@ export const description = updateDisplayOptions({ show: { resource: ['user'], op
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched.call(this, {
-		// wire-contract §5.6: CreateUser takes 1..100, but clients send one user per call
+		// docs/protocol.md §5.6: CreateUser takes 1..100, but clients send one user per call
 		batchSize: 1,
 		build: (itemIndex) => {
 			const required: IDataObject = {};

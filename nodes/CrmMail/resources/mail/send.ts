@@ -15,7 +15,7 @@ import type { CrmErrorBody } from '../../../shared/transport';
 import { parseAddresses } from './addresses';
 import type { MailAddress } from './addresses';
 
-/** Total attachment size per mail (wire-contract §5.10, §6). */
+/** Total attachment size per mail (docs/protocol.md §5.10, §6). */
 export const MAIL_ATTACHMENTS_MAX_BYTES = 10 * 1024 * 1024;
 /** Files per UploadFiles call (§5.13). */
 const FILES_PER_UPLOAD = 10;

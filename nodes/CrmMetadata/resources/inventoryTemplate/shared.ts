@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** The modules inventory templates serve (wire-contract §5.7). */
+/** The modules inventory templates serve (docs/protocol.md §5.7). */
 export const inventoryModuleField: INodeProperties = {
 	displayName: 'Module',
 	name: 'module',

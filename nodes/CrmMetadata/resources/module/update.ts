@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
 
-/** Module labels are at most 25 characters (wire-contract §5.7, sandbox INVALID_DATA maximum_length 25). */
+/** Module labels are at most 25 characters (docs/protocol.md §5.7, sandbox INVALID_DATA maximum_length 25). */
 const LABEL_MAX = 25;
 
 /** preSend: the one-item `modules` body of the update, validated before sending. */

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-/** Items per `watch` list (wire-contract §6). */
+/** Items per `watch` list (docs/protocol.md §6). */
 export const WATCH_MAX = 100;
 /** `token` length (§6). */
 export const TOKEN_MAX = 50;

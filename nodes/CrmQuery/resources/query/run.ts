@@ -15,7 +15,7 @@ import { COQL_MAX_COLUMNS, COQL_MAX_PER_CALL, caretExcerpt, offsetOf, pageStatem
 import type { StatementPlan } from './statement';
 
 /**
- * Query — POST /crm/{v}/coql with {"select_query": …} (wire-contract §3.13, §5.12).
+ * Query — POST /crm/{v}/coql with {"select_query": …} (docs/protocol.md §3.13, §5.12).
  *
  * COQL pages with LIMIT/OFFSET inside the statement, not with page/per_page, so this operation
  * carries its own `routing.operations.pagination` (it replaces the node-level crmRequestRunner for

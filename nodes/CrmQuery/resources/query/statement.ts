@@ -1,4 +1,4 @@
-// Client-side reading of a COQL statement (wire-contract §3.13), just enough to page it: find a
+// Client-side reading of a COQL statement (docs/protocol.md §3.13), just enough to page it: find a
 // trailing LIMIT clause outside string literals, count the SELECT columns, and map a position the
 // service reports back to the statement the user wrote. The service stays the judge of syntax.
 

@@ -9,7 +9,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 
-/** Per-file upload limit of the service (wire-contract §6: 20 MB). */
+/** Per-file upload limit of the service (docs/protocol.md §6: 20 MB). */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
 export const attachmentIdField: INodeProperties = {
@@ -41,7 +41,7 @@ export const outputBinaryField: INodeProperties = {
 };
 
 /**
- * File name of a download from its Content-Disposition (wire-contract §3.4): the RFC 5987 form
+ * File name of a download from its Content-Disposition (docs/protocol.md §3.4): the RFC 5987 form
  * (`filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`: text after the last `'`, percent-decoded) or the plain
  * form (`filename="report.pdf"`: text after the last `=`, quotes removed).
  */
@@ -69,7 +69,7 @@ function header(response: IN8nHttpFullResponse, name: string): string | undefine
 	return Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
 }
 
-/** preSend: the input binary as multipart part `file` (wire-contract §3.3), size checked first. */
+/** preSend: the input binary as multipart part `file` (docs/protocol.md §3.3), size checked first. */
 export async function attachBinaryFile(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const property = this.getNodeParameter('binaryPropertyName') as string;
 	const itemIndex = this.getItemIndex();

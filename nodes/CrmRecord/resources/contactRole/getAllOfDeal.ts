@@ -1,13 +1,25 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { credentialVariant } from '../../../shared/transport/variant';
 import { dealIdField } from './shared';
 
 /**
- * GetAllContactRolesOfDeal — GET /crm/{v}/Deals/{dealId}/Contact_Roles?ids=… when contact IDs are
- * given; without them every contact of the deal with its role, from the deal's Contact Roles list
- * (GetRelatedRecords: GET /crm/{v}/Deals/{dealId}/Contacts), since v2.1 requires `ids`.
+ * GetAllContactRolesOfDeal — GET /crm/{v}/Deals/{dealId}/Contact_Roles?ids=…. The service has no
+ * other list of a deal's contacts: `ids` is required in v2.1 and optional in v2, where leaving it
+ * out lists every contact of the deal with its role.
  */
+async function requireIdsInV21(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const ids = String(this.getNodeParameter('contactIds', '') ?? '').trim();
+	if (ids === '' && (await credentialVariant.call(this)) === 'v2.1') {
+		throw new NodeOperationError(this.getNode(), 'Contact IDs is required with API variant v2.1', {
+			itemIndex: this.getItemIndex(),
+			description: 'Enter the IDs of the deal\'s contacts to read (at most 100), or use a credential with API variant v2 to list every contact of the deal.',
+		});
+	}
+	return request;
+}
+
 export const operation: INodePropertyOptions = {
 	name: 'Get Many of Deal',
 	value: 'getAllOfDeal',
@@ -16,8 +28,9 @@ export const operation: INodePropertyOptions = {
 	routing: {
 		request: {
 			method: 'GET',
-			url: '={{ "/Deals/" + toPathSegment($parameter.dealId) + ($parameter.contactIds ? "/Contact_Roles" : "/Contacts") }}',
+			url: '=/Deals/{{ toPathSegment($parameter.dealId) }}/Contact_Roles',
 		},
+		send: { preSend: [requireIdsInV21] },
 	},
 };
 
@@ -29,7 +42,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: '4876876000000611046,4876876000000611047',
-		description: 'Comma-separated contact IDs to read (at most 100); empty reads every contact of the deal',
+		description: 'Comma-separated contact IDs to read (at most 100). Required with API variant v2.1; with v2, empty reads every contact of the deal.',
 		routing: { send: { type: 'query', property: 'ids', value: '={{ $value ? $value.replace(/\\s/g, "") : undefined }}' } },
 	},
 ];

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** Contact roles per create/update/delete request (wire-contract §6). */
+/** Contact roles per create/update/delete request (docs/protocol.md §6). */
 export const CONTACT_ROLES_PER_REQUEST = 100;
 
 export const contactRoleIdField: INodeProperties = {

@@ -10,5 +10,5 @@ export const noteIdField: INodeProperties = {
 	description: 'Numeric ID of the note',
 };
 
-/** Notes per create/update request and IDs per delete request (wire-contract §6). */
+/** Notes per create/update request and IDs per delete request (docs/protocol.md §6). */
 export const NOTES_PER_REQUEST = 100;

@@ -190,7 +190,7 @@ export interface WriteExtras {
 
 /** The RW sibling keys of an item (`trigger`, `process`, `lar_id`) and its X-EXTERNAL lookups. */
 export function writeExtrasOf(this: IExecuteFunctions, itemIndex: number): WriteExtras {
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
 	if (options.trigger !== undefined) body.trigger = options.trigger as string[];
 	if (options.process !== undefined && String(options.process).trim() !== '') body.process = listOf(options.process);

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
-import { loadFieldMeta, recordBody } from '../../../shared/recordFields';
+import { getParameter, loadFieldMeta, recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched, upsertUnknownOutcome } from '../../../shared/transport';
 import { fieldsProperties, modulePath, sendRecords, writeExtrasOf, writeOptionsProperty } from './common';
@@ -28,7 +28,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
 	return await runBatched.call(this, {
 		build: async (itemIndex) => {
-			const module = this.getNodeParameter('module', itemIndex) as string;
+			const module = getParameter(this, 'module', itemIndex) as string;
 			const { body, external } = writeExtrasOf.call(this, itemIndex);
 			const { record } = await recordBody.call(this, itemIndex, module, fieldCache);
 			// items with the same module and options share requests

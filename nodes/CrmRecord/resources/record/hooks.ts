@@ -106,7 +106,7 @@ export function searchQuery(this: IExecuteSingleFunctions, optional: boolean): I
 	const tooMany = (n: number) =>
 		new NodeOperationError(this.getNode(), `Criteria has ${n} conditions; at most ${MAX_CRITERIA_CONDITIONS} are allowed`, {
 			itemIndex,
-			description: `The CRM accepts at most ${MAX_CRITERIA_CONDITIONS} conditions per search (wire-contract §3.11).`,
+			description: `The CRM accepts at most ${MAX_CRITERIA_CONDITIONS} conditions per search.`,
 		});
 	if (by === 'none') return {};
 	if (by === 'criteria') {

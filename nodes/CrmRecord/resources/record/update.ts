@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
-import { loadFieldMeta, recordBody } from '../../../shared/recordFields';
+import { getParameter, loadFieldMeta, recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched } from '../../../shared/transport';
 import { fieldsProperties, modulePath, RECORD_ID_RE, recordByProperties, recordIdOf, sendRecords, writeExtrasOf, writeOptionsProperty } from './common';
@@ -39,18 +39,24 @@ interface UpdateKey {
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
+	// external-ID fields per module, listed once rather than for every item
+	const externalFieldsOf = new Map<string, string[]>();
 	return await runBatched.call(this, {
 		build: async (itemIndex) => {
-			const module = this.getNodeParameter('module', itemIndex) as string;
-			const mode = this.getNodeParameter('fieldsMode', itemIndex, 'mapper') as string;
+			const module = getParameter(this, 'module', itemIndex) as string;
+			const mode = getParameter(this, 'fieldsMode', itemIndex, 'mapper') as string;
 			const { body, external } = writeExtrasOf.call(this, itemIndex);
 			let field: string | undefined;
 			let keyValue: string;
 			let record: IDataObject;
 			if (mode === 'mapper') {
 				// the mapper's matching column names the record: `id` or an external-ID field
-				const meta = await loadFieldMeta.call(this, fieldCache, module);
-				const externalFields = [...meta.values()].filter((f) => !!f.external).map((f) => f.api_name);
+				let externalFields = externalFieldsOf.get(module);
+				if (!externalFields) {
+					const meta = await loadFieldMeta.call(this, fieldCache, module);
+					externalFields = [...meta.values()].filter((f) => !!f.external).map((f) => f.api_name);
+					externalFieldsOf.set(module, externalFields);
+				}
 				const built = await recordBody.call(this, itemIndex, module, fieldCache, { keep: ['id', ...externalFields] });
 				const match = built.matchingColumns[0] ?? 'id';
 				if (match !== 'id' && !externalFields.includes(match)) {
@@ -71,10 +77,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					});
 				}
 			} else {
-				const by = this.getNodeParameter('updateBy', itemIndex, 'id') as string;
+				const by = getParameter(this, 'updateBy', itemIndex, 'id') as string;
 				if (by === 'externalId') {
-					field = this.getNodeParameter('externalField', itemIndex) as string;
-					keyValue = String(this.getNodeParameter('externalValue', itemIndex) ?? '').trim();
+					field = getParameter(this, 'externalField', itemIndex) as string;
+					keyValue = String(getParameter(this, 'externalValue', itemIndex) ?? '').trim();
 				} else {
 					keyValue = recordIdOf.call(this, 'recordId', itemIndex);
 				}

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
-import { recordBody } from '../../../shared/recordFields';
+import { getParameter, recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched } from '../../../shared/transport';
 import { fieldsProperties, listOf, modulePath, sendRecords, writeExtrasOf, writeOptionsProperty } from './common';
@@ -37,11 +37,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
 	return await runBatched.call(this, {
 		build: async (itemIndex) => {
-			const module = this.getNodeParameter('module', itemIndex) as string;
+			const module = getParameter(this, 'module', itemIndex) as string;
 			const { body, external } = writeExtrasOf.call(this, itemIndex);
 			const { record, matchingColumns } = await recordBody.call(this, itemIndex, module, fieldCache);
-			const mode = this.getNodeParameter('fieldsMode', itemIndex, 'mapper') as string;
-			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const mode = getParameter(this, 'fieldsMode', itemIndex, 'mapper') as string;
+			const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 			const checks = mode === 'mapper' ? matchingColumns : listOf(options.duplicate_check_fields);
 			if (checks.length) body.duplicate_check_fields = checks;
 			return { key: JSON.stringify({ module, body, external }), payload: record };

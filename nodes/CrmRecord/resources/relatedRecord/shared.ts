@@ -33,7 +33,7 @@ export const relatedRecordIdField: INodeProperties = {
 	description: 'Numeric ID of the related record, or its external ID value when "Related External ID Field" is set',
 };
 
-/** External-ID forms (X-EXTERNAL, wire-contract §3.9): parent and/or related record by external value. */
+/** External-ID forms (X-EXTERNAL, docs/protocol.md §3.9): parent and/or related record by external value. */
 export const externalIdOptions: INodeProperties[] = [
 	{
 		displayName: 'Parent External ID Field',

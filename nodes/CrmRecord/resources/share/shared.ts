@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, IN8nHttpFullResponse, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-/** Sharing limits of wire-contract §6: 1..10 users per request, at most 10 users per record. */
+/** Sharing limits of docs/protocol.md §6: 1..10 users per request, at most 10 users per record. */
 export const SHARE_USERS_MAX = 10;
 
 export const shareUsersField: INodeProperties = {

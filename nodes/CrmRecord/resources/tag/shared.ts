@@ -1,7 +1,7 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-/** Limits of wire-contract §6 for tags (service defaults; the sandbox uses the same). */
+/** Limits of docs/protocol.md §6 for tags (service defaults; the sandbox uses the same). */
 export const TAG_NAME_MAX = 25;
 export const TAGS_PER_RECORD = 10;
 export const TAGS_PER_MODULE = 100;

@@ -1,0 +1,332 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+// One CRM change → one workflow run, through n8n's request path as n8n 2.40.7 runs it: every
+// delivery loads the workflow's static data from the database into its own copy, runs webhook(),
+// and saves the copy back where n8n does (after webhook() answered the request itself, or returned
+// no execution; when webhook() lets n8n answer for an execution, n8n's save is skipped, see README
+// "How the CRM Trigger delivers each change once"). Accepted deliveries then run as production
+// executions (mode 'webhook') with the trigger's execute() first, against the sandbox. Requests of
+// one jest process share the trigger's process latch, as requests of one n8n process do; clearing
+// it stands for a request that reached another n8n process.
+import type { IDataObject, INode, INodeExecutionData, IRun, IWebhookResponseData } from 'n8n-workflow';
+
+import type { CrmTrigger } from '../../../nodes/CrmTrigger/CrmTrigger.node';
+import { latch } from '../../../nodes/CrmTrigger/latch';
+import { RETRY } from '../../../nodes/shared/transport';
+import { crmFixture } from '../../harness/crm';
+import type { CrmFixture } from '../../harness/crm';
+import { triggerHarness } from '../../harness/n8n';
+import { processedData, runProduction } from './production';
+
+let crm: CrmFixture;
+let trigger: CrmTrigger;
+let counter = 0;
+
+beforeAll(async () => {
+	crm = await crmFixture({ sandbox: { demo: false } });
+	trigger = crm.nodeTypes['n8n-nodes-crm-service.crmTrigger'] as unknown as CrmTrigger;
+	processedData();
+});
+afterAll(async () => {
+	await crm.close();
+});
+
+interface Answer {
+	status: number;
+	body: unknown;
+	result: IWebhookResponseData;
+	/** the answer was sent before webhook() first awaited (before it could make any CRM call) */
+	answeredBeforeAwait: boolean;
+	answeredAt: number;
+}
+
+/** An activated trigger whose static data lives in a modelled database row, plus a node after it. */
+async function published(parameters: INode['parameters']) {
+	counter++;
+	const node = crm.node('crmTrigger', parameters, { name: 'CRM Trigger', webhookId: `0ce00000-0000-4000-8000-${String(counter).padStart(12, '0')}` });
+	const next = crm.node('crmRecord', { resource: 'record', operation: 'getAll', module: 'Leads', returnAll: false, limit: 1 }, { name: 'Next' });
+	const connections = { [node.name]: { main: [[{ node: next.name, type: 'main' as const, index: 0 }]] } };
+	const activation = triggerHarness({ nodeTypes: crm.nodeTypes, credentialsHelper: crm.helper }, node);
+	(activation.additionalData as unknown as Record<string, string>).webhookBaseUrl = 'http://127.0.0.1:9/webhook';
+	const hooks = trigger.webhookMethods.default;
+	if (!(await hooks.checkExists.call(activation.hookContext()))) await hooks.create.call(activation.hookContext());
+	// n8n saves the activation's static data: this is the row every request loads
+	let row = JSON.stringify({ [`node:${node.name}`]: activation.staticData() });
+	const runs: IRun[] = [];
+
+	/**
+	 * One HTTP request as n8n handles it (live-webhooks.js → webhook-helpers.js → workflow-runner.js).
+	 * `loaded`: the row as this request read it (default: the current one); an older row stands for
+	 * a request that read the database before another request's save.
+	 */
+	const request = async (body: unknown, loaded = row): Promise<Answer> => {
+		const t = triggerHarness({ nodeTypes: crm.nodeTypes, credentialsHelper: crm.helper }, node);
+		t.workflow.overrideStaticData(JSON.parse(loaded));
+		t.workflow.staticData.__dataChanged = false;
+		const { ctx, sent } = t.webhookContext({ body, headers: { 'content-type': 'application/json' } });
+		const pending = trigger.webhook.call(ctx);
+		// webhook() has run up to its first await
+		const answeredBeforeAwait = sent.status !== undefined;
+		const answeredAt = Date.now();
+		const result = await pending;
+		// n8n's save: skipped when an execution starts and n8n answers (its flag is cleared first)
+		const saved = result.noWebhookResponse === true || result.workflowData === undefined;
+		if (saved && t.workflow.staticData.__dataChanged === true) row = JSON.stringify(t.workflow.staticData);
+		return { status: result.noWebhookResponse ? (sent.status ?? 200) : 200, body: result.noWebhookResponse ? sent.body : result.webhookResponse, result, answeredBeforeAwait, answeredAt };
+	};
+	const execute = async (answer: { result: IWebhookResponseData }) => {
+		if (!answer.result.workflowData) return undefined;
+		const run = await runProduction(crm, [node, next], answer.result.workflowData[0], connections);
+		runs.push(run);
+		return run;
+	};
+	const emitted = (run: IRun): INodeExecutionData[] => run.data.resultData.runData[node.name]?.[0]?.data?.main?.[0] ?? [];
+	const nextRan = (run: IRun) => run.data.resultData.runData[next.name] !== undefined;
+	const state = () => JSON.parse(row)[`node:${node.name}`] as Record<string, any>;
+	const body = (extra: IDataObject) => ({ server_time: Date.now(), query_params: {}, module: 'Leads', affected_fields: [], channel_id: state().channelId, token: state().token, ...extra });
+	return { node, request, execute, runs, emitted, nextRan, state, row: () => row, body, deactivate: async () => await hooks.delete.call(activation.hookContext()) };
+}
+
+async function createLead(name: string): Promise<string> {
+	const res = await crm.api('POST', '/crm/v2.1/Leads', { data: [{ Last_Name: name }] });
+	expect(res.status).toBe(201);
+	return res.body.data[0].details.id;
+}
+
+async function editLead(id: string, company: string): Promise<void> {
+	expect((await crm.api('PUT', `/crm/v2.1/Leads/${id}`, { data: [{ Company: company }] })).status).toBe(200);
+}
+
+const recordGets = (from: number) => crm.running.sandbox.requests.slice(from).filter((r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?ids='));
+const edit = (id: string) => ({ ids: [id], operation: 'update', affected_fields: [{ [id]: ['Company'] }] });
+
+describe('CRM Trigger › one change, one run', () => {
+	test('webhook() lets n8n answer once the execution is stored and queued: one record GET before it, no other CRM call; execute() does not fetch again', async () => {
+		const x = await published({ modules: ['Leads'], events: ['create', 'edit'], output: 'records' });
+		const id = await createLead('Answer after queueing');
+		const log = crm.running.sandbox.requests;
+		const mark = log.length;
+		const started = Date.now();
+		const answer = await x.request(x.body({ ids: [id], operation: 'insert' }));
+		const answerMs = Date.now() - started;
+		// the node did not answer itself: n8n answers 200 after it stored and queued the execution
+		expect(answer.answeredBeforeAwait).toBe(false);
+		expect(answer.result.noWebhookResponse).toBeUndefined();
+		expect(answer.status).toBe(200);
+		// the only CRM call before the answer: the record, fetched once
+		expect(log.slice(mark).filter((r) => r.url.startsWith('/crm/'))).toHaveLength(1);
+		expect(recordGets(mark)).toHaveLength(1);
+		const items = answer.result.workflowData![0];
+		expect(items[0].json.record).toMatchObject({ id, Last_Name: 'Answer after queueing' });
+		const run = (await x.execute(answer))!;
+		expect(recordGets(mark)).toHaveLength(1);
+		expect(x.emitted(run)[0].json).toMatchObject({ id, operation: 'create', record: expect.objectContaining({ id, Last_Name: 'Answer after queueing' }) });
+		expect(x.emitted(run)[0].json._crmChange).toBeUndefined();
+		expect(x.emitted(run)[0].json._crmClaim).toBeUndefined();
+		console.log(`trigger answer: webhook() returned in ${answerMs} ms with one record GET`);
+		await x.deactivate();
+	});
+
+	test('a copy that reaches another process (its latch never saw it) starts an execution that n8n\'s deduplication store stops', async () => {
+		const x = await published({ modules: ['Leads'], events: ['create'] });
+		const id = await createLead('Other process');
+		const delivery = x.body({ ids: [id], operation: 'insert' });
+		const first = (await x.execute(await x.request(delivery)))!;
+		expect(x.emitted(first).map((i) => i.json.id)).toEqual([id]);
+		// the same body in this process: 200, no execution
+		const again = await x.request(delivery);
+		expect(again).toMatchObject({ status: 200, body: { status: 'duplicate' } });
+		expect(again.result.workflowData).toBeUndefined();
+		// in a process whose latch never saw it: an execution that emits nothing and stops at the trigger
+		latch.clear();
+		const other = (await x.execute(await x.request(delivery)))!;
+		expect(x.emitted(other)).toEqual([]);
+		expect(other.status).toBe('success');
+		expect(x.nextRan(other)).toBe(false);
+		await x.deactivate();
+	});
+
+	test('two identical deliveries at the same moment start exactly one execution, every time (20 rounds)', async () => {
+		const x = await published({ modules: ['Leads'], events: ['create', 'edit'], output: 'ids' });
+		const changes: string[] = [];
+		for (let round = 0; round < 20; round++) {
+			const id = await createLead(`Twin ${round}`);
+			// even rounds: a create (key known before any await); odd rounds: an edit (key after the fetch)
+			if (round % 2 === 1) await editLead(id, `Twin Co ${round}`);
+			const delivery = x.body(round % 2 === 1 ? edit(id) : { ids: [id], operation: 'insert' });
+			// both requests load static data before either saves, as two requests at once do in n8n
+			const answers = await Promise.all([x.request(delivery), x.request(delivery)]);
+			expect(answers.map((a) => a.status)).toEqual([200, 200]);
+			expect(answers.filter((a) => a.result.workflowData !== undefined)).toHaveLength(1);
+			for (const a of answers) await x.execute(a);
+			changes.push(`${round % 2 === 1 ? 'edit' : 'create'}:${id}`);
+		}
+		const emitted = x.runs.flatMap((r) => x.emitted(r).map((i) => `${i.json.operation}:${i.json.id}`));
+		expect(x.runs).toHaveLength(20);
+		expect(x.runs.every((r) => x.nextRan(r))).toBe(true);
+		expect(emitted.sort()).toEqual([...changes].sort());
+		console.log(`trigger concurrent copies: 20 rounds, 40 requests, ${x.runs.length} executions, ${new Set(emitted).size} distinct changes, ${emitted.length - new Set(emitted).size} doubled`);
+		await x.deactivate();
+	});
+
+	test('a re-sent delivery (new server_time), at the same moment as the first or after it, starts no second run; a later edit of the same record does', async () => {
+		const x = await published({ modules: ['Leads'], events: ['create', 'edit'], output: 'records' });
+		const id = await createLead('Resent');
+		const created = x.body({ ids: [id], operation: 'insert' });
+		const createAnswers = await Promise.all([x.request(created), x.request({ ...created, server_time: created.server_time + 1500 })]);
+		expect(createAnswers.filter((a) => a.result.workflowData)).toHaveLength(1);
+		for (const a of createAnswers) await x.execute(a);
+		// the CRM got no answer in time and re-sends the create later: known by its record
+		const resentCreate = await x.request({ ...created, server_time: created.server_time + 3000 });
+		expect(resentCreate).toMatchObject({ status: 200, body: { status: 'duplicate' } });
+		expect(resentCreate.result.workflowData).toBeUndefined();
+
+		await editLead(id, 'First edit');
+		const first = x.body(edit(id));
+		const editAnswers = await Promise.all([x.request(first), x.request({ ...first, server_time: first.server_time + 1500 })]);
+		expect(editAnswers.filter((a) => a.result.workflowData)).toHaveLength(1);
+		for (const a of editAnswers) await x.execute(a);
+		expect(x.runs.flatMap((r) => x.emitted(r)).map((i) => `${i.json.operation}:${(i.json.record as any).Company ?? ''}`)).toEqual(['create:', 'edit:First edit']);
+		// re-sent after the first was accepted: the same Modified_Time, the same change
+		const resentEdit = await x.request({ ...first, server_time: first.server_time + 3000 });
+		expect(resentEdit).toMatchObject({ status: 200, body: { status: 'duplicate' } });
+		expect(resentEdit.result.workflowData).toBeUndefined();
+
+		// a copy that reached another n8n process, which read the workflow before the first was saved:
+		// webhook() passes it, the execution's claim in n8n's deduplication store drops it
+		const before = x.row();
+		// Modified_Time has whole seconds: another second makes another change
+		await new Promise((r) => setTimeout(r, 1100));
+		await editLead(id, 'Second edit');
+		const second = x.body(edit(id));
+		expect((await x.execute(await x.request(second)))!).toBeDefined();
+		latch.clear();
+		const otherProcess = await x.request({ ...second, server_time: second.server_time + 1500 }, before);
+		const otherRun = (await x.execute(otherProcess))!;
+		expect(x.emitted(otherRun)).toEqual([]);
+		expect(otherRun.status).toBe('success');
+		expect(x.nextRan(otherRun)).toBe(false);
+
+		// a later edit of the same field is another change (another Modified_Time): emitted
+		await new Promise((r) => setTimeout(r, 1100));
+		await editLead(id, 'Third edit');
+		const later = (await x.execute(await x.request(x.body(edit(id)))))!;
+		expect(x.emitted(later).map((i) => (i.json.record as any).Company)).toEqual(['Third edit']);
+		expect(x.runs.filter((r) => x.nextRan(r))).toHaveLength(4);
+		await x.deactivate();
+	});
+
+	test('two genuinely different edits of the same record (different Modified_Time) start two runs', async () => {
+		const x = await published({ modules: ['Leads'], events: ['edit'], output: 'ids' });
+		const id = await createLead('Edited twice');
+		await editLead(id, 'One');
+		const one = await x.request(x.body(edit(id)));
+		// Modified_Time has whole seconds
+		await new Promise((r) => setTimeout(r, 1100));
+		await editLead(id, 'Two');
+		const two = await x.request(x.body(edit(id)));
+		const runs = [await x.execute(one), await x.execute(two)];
+		expect(runs.map((r) => r && x.emitted(r).map((i) => i.json.id))).toEqual([[id], [id]]);
+		await x.deactivate();
+	});
+
+	test('a failed record fetch in webhook() loses nothing: the change goes out unfetched and execute() fetches it', async () => {
+		const x = await published({ modules: ['Leads'], events: ['edit'], output: 'records' });
+		const id = await createLead('Fetch fails');
+		await editLead(id, 'Unfetched');
+		const saved = { ...RETRY };
+		RETRY.baseMs = 20;
+		try {
+			// every try of webhook()'s GetRecords fails (the transport makes RETRY.tries)
+			const fault = await fetch(`${crm.url}/__sandbox/faults`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ status: 500, count: RETRY.tries, path_includes: '/crm/v2.1/Leads' }),
+			});
+			expect(fault.status).toBe(201);
+			const mark = crm.running.sandbox.requests.length;
+			const delivery = x.body(edit(id));
+			const answer = await x.request(delivery);
+			expect(answer).toMatchObject({ status: 200 });
+			expect(recordGets(mark).map((r) => r.status)).toEqual(Array(RETRY.tries).fill(500));
+			const [item] = answer.result.workflowData![0];
+			expect(item.json.record).toBeUndefined();
+			const run = (await x.execute(answer))!;
+			expect(recordGets(mark).map((r) => r.status).at(-1)).toBe(200);
+			expect(x.emitted(run).map((i) => (i.json.record as any)?.Company)).toEqual(['Unfetched']);
+			expect(x.nextRan(run)).toBe(true);
+			// a re-send now fetches fine in webhook(); the execution's claim knows the change
+			latch.clear();
+			const resent = await x.request({ ...delivery, server_time: delivery.server_time + 1500 });
+			const resentRun = await x.execute(resent);
+			expect(resentRun ? x.emitted(resentRun) : []).toEqual([]);
+		} finally {
+			Object.assign(RETRY, saved);
+			await fetch(`${crm.url}/__sandbox/faults`, { method: 'DELETE' });
+		}
+		await x.deactivate();
+	});
+
+	test('an execution n8n runs again from the start (same execution id) emits its changes again; another execution does not; a Retry does', async () => {
+		const x = await published({ modules: ['Leads'], events: ['create'] });
+		const id = await createLead('Re-run');
+		const answer = await x.request(x.body({ ids: [id], operation: 'insert' }));
+		const items = answer.result.workflowData![0];
+		const first = await runProduction(crm, [x.node], items, {}, '7000001');
+		const again = await runProduction(crm, [x.node], items, {}, '7000001');
+		const other = await runProduction(crm, [x.node], items, {}, '7000002');
+		expect([first, again, other].map((r) => x.emitted(r).map((i) => i.json.id))).toEqual([[id], [id], []]);
+		// Retry from the executions list (new id, mode 'retry') of an execution that died after its
+		// claim: the user asked for the run again, so the change is emitted again
+		const retried = await runProduction(crm, [x.node], items, {}, '7000003', 'retry');
+		expect(x.emitted(retried).map((i) => i.json.id)).toEqual([id]);
+		await x.deactivate();
+	});
+
+	test('genuine but malformed deliveries get a clear 400 and never an exception or an execution', async () => {
+		const x = await published({ modules: ['Leads'], events: ['create'] });
+		const good = { ids: ['4876876000000611001'], operation: 'insert' };
+		const cases: Array<[string, IDataObject, RegExp]> = [
+			['affected_fields not a list', { ...good, affected_fields: { a: 1 } }, /affected_fields/],
+			['affected_fields entry not a map of lists', { ...good, affected_fields: [{ '1': 'Company' }] }, /affected_fields/],
+			['server_time out of range', { ...good, server_time: 1e20 }, /server_time/],
+			['server_time a string', { ...good, server_time: '1718117126473' }, /server_time/],
+			['server_time missing', { ...good, server_time: undefined }, /server_time/],
+			['ids not a list', { ...good, ids: '4876876000000611001' }, /ids/],
+			['ids not record IDs', { ...good, ids: [{ id: 1 }] }, /ids/],
+			['module a number', { ...good, module: 42 }, /module/],
+			['operation unknown', { ...good, operation: 'upsert' }, /operation/],
+			['operation a list', { ...good, operation: ['insert'] }, /operation/],
+			['affected_values malformed', { ...good, affected_values: [{ values: 'x' }] }, /affected_values/],
+			['query_params a string', { ...good, query_params: 'wf=1' }, /query_params/],
+		];
+		for (const [what, extra, names] of cases) {
+			const answer = await x.request(x.body(extra));
+			expect({ what, status: answer.status, answeredBeforeAwait: answer.answeredBeforeAwait }).toEqual({ what, status: 400, answeredBeforeAwait: true });
+			expect(String(answer.body)).toMatch(/^Malformed delivery: /);
+			expect(String(answer.body)).toMatch(names);
+			expect(answer.result.workflowData).toBeUndefined();
+		}
+		console.log(`trigger malformed deliveries answered 400: ${cases.length}`);
+		await x.deactivate();
+	});
+
+	test('a delivery whose server_time is outside the freshness window is refused as stale (400); the window is an option', async () => {
+		const x = await published({ modules: ['Leads'], events: ['create'] });
+		const id = await createLead('Stale');
+		for (const offset of [-11 * 60_000, 11 * 60_000]) {
+			const answer = await x.request(x.body({ ids: [id], operation: 'insert', server_time: Date.now() + offset }));
+			expect(answer.status).toBe(400);
+			expect(String(answer.body)).toMatch(/^Stale delivery: server_time .* is more than 10 minutes from now$/);
+			expect(answer.result.workflowData).toBeUndefined();
+		}
+		// inside the window: accepted
+		expect((await x.request(x.body({ ids: [id], operation: 'insert', server_time: Date.now() - 9 * 60_000 }))).status).toBe(200);
+		await x.deactivate();
+
+		const loose = await published({ modules: ['Leads'], events: ['create'], options: { freshnessMinutes: 0 } });
+		const old = await loose.request(loose.body({ ids: [id], operation: 'insert', server_time: Date.now() - 24 * 3600_000 }));
+		expect(old.status).toBe(200);
+		expect(old.result.workflowData).toBeDefined();
+		await loose.deactivate();
+	});
+});
