@@ -1,5 +1,5 @@
  
-// Watch channels and their deliveries (wire-contract §9). The store publishes one ChangeEvent per
+// Watch channels and their deliveries (docs/protocol.md §9). The store publishes one ChangeEvent per
 // module + operation per transaction, whatever API made the change (single, batch, upsert, mass
 // update, lead conversion, bulk write…); every live channel watching that module + operation gets
 // one POST of the §9.4 body, with up to `deliveryRetryDelaysMs.length` attempts (§9.5). Channels

@@ -6,7 +6,7 @@ import { crmApiError, crmApiRequest, crmRequestAllItems, isErrorItem } from '../
 import type { CrmContext, CrmErrorBody } from '../shared/transport';
 
 /**
- * The watch channel of one trigger node (wire-contract §9), kept in the workflow's node static
+ * The watch channel of one trigger node (docs/protocol.md §9), kept in the workflow's node static
  * data: the channel id and secret token are never held in module state.
  */
 export interface ChannelState extends IDataObject {

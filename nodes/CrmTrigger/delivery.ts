@@ -5,7 +5,7 @@ import { crmApiRequest } from '../shared/transport';
 import type { CrmContext } from '../shared/transport';
 import type { ChannelState } from './channel';
 
-/** The body the CRM POSTs to a channel's URL (wire-contract §9.4), once validated. */
+/** The body the CRM POSTs to a channel's URL (docs/protocol.md §9.4), once validated. */
 export interface DeliveryBody {
 	server_time: number;
 	module: string;

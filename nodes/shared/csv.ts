@@ -1,4 +1,4 @@
-// CSV for the bulk jobs (wire-contract §10.3): RFC 4180 quoting; input delimiter comma, semicolon,
+// CSV for the bulk jobs (docs/protocol.md §10.3): RFC 4180 quoting; input delimiter comma, semicolon,
 // colon or pipe (detected from the header row); output CRLF with comma. No CSV package is allowed
 // in community nodes, so this is the package's own small parser and writer.
 

@@ -24,7 +24,7 @@ export type CrmContext =
 	| ITriggerFunctions
 	| IWebhookFunctions;
 
-/** Which URL root of wire-contract §1.2 a call goes to. */
+/** Which URL root of docs/protocol.md §1.2 a call goes to. */
 export type CrmRoot = 'rest' | 'bulk' | 'origin';
 
 export interface CrmCredentials {
@@ -62,7 +62,7 @@ export function baseUrl(credentials: CrmCredentials, root: CrmRoot = 'rest'): st
 }
 
 /**
- * Retry policy of wire-contract §7: exponential back-off 1 s, 2 s, 4 s … with jitter, at most 5 tries.
+ * Retry policy of docs/protocol.md §7: exponential back-off 1 s, 2 s, 4 s … with jitter, at most 5 tries.
  * A constant of the package; tests may shrink `baseMs` to keep persistent-429 cases fast.
  */
 export const RETRY = { tries: 5, baseMs: 1000, capMs: 16_000 };
