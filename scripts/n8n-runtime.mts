@@ -121,6 +121,16 @@ export async function waitFor<T>(
 	throw new Error(`timed out after ${Math.round(timeoutMs / 100) / 10} s waiting for ${what}${lastError ? ` (${String(lastError)})` : ''}`);
 }
 
+/** Whether a process with this pid exists (signal 0 only checks). */
+export function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 /** Runs a command, appending its output to `logFile`; rejects on a non-zero exit. */
 export function run(cmd: string, args: string[], opts: { cwd: string; logFile: string; env?: NodeJS.ProcessEnv }): Promise<void> {
 	return new Promise((resolve, reject) => {

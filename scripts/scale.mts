@@ -32,7 +32,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { childEnv, ensureN8n, n8nLocalEnv, waitFor as waitUntil, installPackageInto, N8N_VERSION, nodeType, PACKAGE_NAME, REPO, run, runtimeRequire } from './n8n-runtime.mts';
+import { alive, childEnv, ensureN8n, n8nLocalEnv, waitFor as waitUntil, installPackageInto, N8N_VERSION, nodeType, PACKAGE_NAME, REPO, run, runtimeRequire } from './n8n-runtime.mts';
 import { codeGrant, N8nClient, OWNER } from './start.mts';
 
 // ---- options ------------------------------------------------------------------------------------
@@ -156,14 +156,6 @@ function commandExists(cmd: string): boolean {
 	return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 }
 
-const alive = (pid: number) => {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-};
 
 function percentile(values: number[], p: number): number {
 	if (values.length === 0) return NaN;

@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { childEnv, ensureN8n, n8nLocalEnv, waitFor, installPackageInto, N8N_VERSION, nodeType, registerInstalledPackage, REPO, RUNTIME_DIR, run } from './n8n-runtime.mts';
+import { alive, childEnv, ensureN8n, n8nLocalEnv, waitFor, installPackageInto, N8N_VERSION, nodeType, registerInstalledPackage, REPO, RUNTIME_DIR, run } from './n8n-runtime.mts';
 
 export const EXAMPLES_DIR = path.join(REPO, 'examples');
 /** id and name the example workflows use for their credential (they also import into any n8n: pick your own credential there) */
@@ -254,14 +254,6 @@ function followLog(file: string, from: number, echo?: (text: string) => void): {
 	};
 }
 
-const alive = (pid: number) => {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-};
 
 /** An n8n left running by a `npm start` / e2e run that was killed hard (its parent is gone): stop it. */
 async function stopStaleN8n(pidFile: string, log: (msg: string) => void): Promise<void> {
