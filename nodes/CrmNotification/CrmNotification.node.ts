@@ -1,7 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { getWatchableModules } from '../CrmTrigger/methods';
 import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
+import { getWatchableModules } from '../shared/watch';
 import { customOperations as resourceOperations, resourceProperties, resourceSelector } from './resources';
 
 export class CrmNotification implements INodeType {

@@ -1,9 +1,13 @@
-import { randomBytes } from 'crypto';
 import type { CronExpression, IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { toUtcWireTime } from '../shared/dates';
 import { crmApiError, crmApiRequest, crmRequestAllItems, isErrorItem } from '../shared/transport';
 import type { CrmContext, CrmErrorBody } from '../shared/transport';
+import { MAX_EXPIRY_MS, WATCH_PATH, newChannelId, newToken, wishKeys } from '../shared/watch';
+import type { ChannelWish } from '../shared/watch';
+
+export type { ChannelWish } from '../shared/watch';
 
 /**
  * The watch channel of one trigger node (docs/protocol.md §9), kept in the workflow's node static
@@ -22,17 +26,8 @@ export interface ChannelState extends IDataObject {
 	lifetimeMs?: number;
 }
 
-/** What the node's parameters ask for. */
-export interface ChannelWish {
-	events: string[];
-	notifyUrl: string;
-	affectedValues: boolean;
-	relatedActions: boolean;
-}
-
-const PATH = '/actions/watch';
 /** The contract's longest expiry is now + 1 day (§6); ask a minute less so clock skew cannot exceed it. */
-export const MAX_LIFETIME_MS = 24 * 60 * 60 * 1000;
+export const MAX_LIFETIME_MS = MAX_EXPIRY_MS;
 const SKEW_MARGIN_MS = 60 * 1000;
 /** Renew once a third of the lifetime has passed (a 1-day channel: every 8 hours). */
 export const RENEW_AFTER = 1 / 3;
@@ -50,22 +45,6 @@ export function renewalCron(lifetimeMs: number): CronExpression {
 	return `0 0 */${fit(Math.floor(periodSec / 3600), [1, 2, 3, 4, 6, 8, 12])} * * *` as CronExpression;
 }
 
-/** A random Long channel id (18 digits, no leading zero): a JSON string on the wire (§3.1). */
-export function newChannelId(): string {
-	const digits = Array.from(randomBytes(17), (b) => String(b % 10)).join('');
-	return `${1 + (randomBytes(1)[0] % 9)}${digits}`;
-}
-
-/** A random verification token: 48 hex characters (the contract allows ≤ 50, recommends 32–50). */
-export function newToken(): string {
-	return randomBytes(24).toString('hex');
-}
-
-/** DateTime on the wire (§4): whole seconds, `Z`. */
-export function wireTime(ms: number): string {
-	return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
 function expiryOf(result: IDataObject): number | undefined {
 	const events = ((result.details as IDataObject | undefined)?.events ?? []) as IDataObject[];
 	const ms = Date.parse(String(events[0]?.channel_expiry ?? ''));
@@ -78,7 +57,7 @@ function isExpiryRefusal(result: IDataObject): boolean {
 
 /** One `watch` call with one item; answers the item's result (success or error item). */
 async function watchCall(this: CrmContext, method: 'POST' | 'PUT' | 'PATCH', item: IDataObject): Promise<IDataObject> {
-	const body = await crmApiRequest.call(this, { method, path: PATH, body: { watch: [item] }, itemListKey: 'watch' });
+	const body = await crmApiRequest.call(this, { method, path: WATCH_PATH, body: { watch: [item] }, itemListKey: 'watch' });
 	return ((body.watch as IDataObject[] | undefined) ?? [])[0] ?? {};
 }
 
@@ -100,16 +79,9 @@ export async function subscribe(
 ): Promise<void> {
 	const channelId = reuse?.channelId ?? newChannelId();
 	const token = reuse?.token ?? newToken();
-	const item: IDataObject = {
-		channel_id: channelId,
-		events: wish.events,
-		notify_url: wish.notifyUrl,
-		token,
-		return_affected_field_values: wish.affectedValues,
-		notify_on_related_action: wish.relatedActions,
-	};
+	const item: IDataObject = { channel_id: channelId, ...wishKeys(wish), token };
 	let requestedAt = Date.now();
-	let result = await watchCall.call(this, 'POST', { ...item, channel_expiry: wireTime(requestedAt + MAX_LIFETIME_MS - SKEW_MARGIN_MS) });
+	let result = await watchCall.call(this, 'POST', { ...item, channel_expiry: toUtcWireTime(requestedAt + MAX_LIFETIME_MS - SKEW_MARGIN_MS) });
 	if (isExpiryRefusal(result)) {
 		requestedAt = Date.now();
 		result = await watchCall.call(this, 'POST', item);
@@ -139,18 +111,11 @@ export async function renew(this: CrmContext, state: ChannelState): Promise<'ren
 	const lifetime = state.lifetimeMs ?? MAX_LIFETIME_MS - SKEW_MARGIN_MS;
 	let result = await watchCall.call(this, 'PATCH', {
 		channel_id: state.channelId,
-		channel_expiry: wireTime(Date.now() + lifetime),
+		channel_expiry: toUtcWireTime(Date.now() + lifetime),
 	});
 	if (isExpiryRefusal(result)) {
 		// the CRM's maximum shrank: replace the details and take its default expiry
-		result = await watchCall.call(this, 'PUT', {
-			channel_id: state.channelId,
-			events: state.events,
-			notify_url: state.notifyUrl,
-			token: state.token,
-			return_affected_field_values: state.affectedValues === true,
-			notify_on_related_action: state.relatedActions !== false,
-		});
+		result = await watchCall.call(this, 'PUT', { channel_id: state.channelId, ...wishKeys(wishOf(state)), token: state.token });
 	}
 	if (isErrorItem(result) && result.code === 'NOT_SUBSCRIBED') {
 		await subscribe.call(this, state, wishOf(state), { channelId: state.channelId, token: state.token });
@@ -179,7 +144,7 @@ export function wishOf(state: ChannelState): ChannelWish {
 
 /** GetNotificationDetails rows (one per channel and module), all pages; `[]` for 204. */
 export async function listChannels(this: CrmContext, channelId?: string): Promise<IDataObject[]> {
-	return await crmRequestAllItems.call(this, { path: PATH, qs: channelId ? { channel_id: channelId } : {} });
+	return await crmRequestAllItems.call(this, { path: WATCH_PATH, qs: channelId ? { channel_id: channelId } : {} });
 }
 
 /** The rows of one channel merged into one view: events of every module, flags, URL, token. */
@@ -215,7 +180,7 @@ export async function disable(this: CrmContext, channelIds: string[]): Promise<v
 	for (let start = 0; start < ids.length; start += 100) {
 		const body = await crmApiRequest.call(this, {
 			method: 'DELETE',
-			path: PATH,
+			path: WATCH_PATH,
 			qs: { channel_ids: ids.slice(start, start + 100).join(',') },
 			itemListKey: 'watch',
 		});

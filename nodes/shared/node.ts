@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { crmRequestRunner } from './transport';
+import { baseUrlExpression, crmRequestRunner } from './transport';
 
 /** An operation that runs its own requests (batched writes, polling, binary data) instead of routing. */
 export type CustomOperation = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
@@ -80,8 +80,7 @@ export function crmNodeDescription(options: CrmNodeOptions): Omit<INodeTypeDescr
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'crmOAuth2Api', required: true }],
 		requestDefaults: {
-			baseURL:
-				'={{ ($credentials.oauthTokenData && $credentials.oauthTokenData.api_domain || ($credentials.environment === "sandbox" ? $credentials.sandboxUrl : $credentials.accountsUrl) || "").replace(/\\/+$/, "") }}/crm/{{ $credentials.apiVariant || "v2.1" }}',
+			baseURL: baseUrlExpression('rest'),
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 		},

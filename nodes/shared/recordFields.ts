@@ -1,8 +1,9 @@
-import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, ResourceMapperValue } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { toCrmDate, toCrmDateTime } from './dates';
 import { crmApiRequest } from './transport';
+import { isDigits } from './validation';
 
 /** Field metadata of one module, as read from GetFields. */
 export interface FieldMeta {
@@ -32,31 +33,6 @@ export async function loadFieldMeta(
 	const byName = new Map(fields.map((f) => [f.api_name, f]));
 	cache.set(module.toLowerCase(), byName);
 	return byName;
-}
-
-/** DateTime in the contract's form `yyyy-MM-ddTHH:mm:ss±HH:mm` (§4), from ISO text, a JS date or epoch ms. */
-export function toCrmDateTime(value: unknown): string | undefined {
-	let dt: DateTime;
-	if (value instanceof Date) dt = DateTime.fromJSDate(value);
-	else if (typeof value === 'number') dt = DateTime.fromMillis(value);
-	else if (DateTime.isDateTime(value)) dt = value;
-	else dt = DateTime.fromISO(String(value), { setZone: true });
-	if (!dt.isValid) {
-		const sql = DateTime.fromSQL(String(value), { setZone: true });
-		if (!sql.isValid) return undefined;
-		dt = sql;
-	}
-	return dt.set({ millisecond: 0 }).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
-}
-
-export function toCrmDate(value: unknown): string | undefined {
-	const iso =
-		value instanceof Date
-			? DateTime.fromJSDate(value)
-			: DateTime.isDateTime(value)
-				? value
-				: DateTime.fromISO(String(value), { setZone: true });
-	return iso.isValid ? iso.toFormat('yyyy-MM-dd') : undefined;
 }
 
 /** The allowed values of a picklist field, built once per field metadata object (not per item). */
@@ -145,7 +121,7 @@ export function coerceFieldValue(
 		case 'userlookup':
 			if (typeof value === 'object') return value;
 			if (typeof value === 'number') throw bad('a record ID as text (IDs exceed JavaScript number precision)');
-			if (!/^\d+$/.test(String(value).trim())) throw bad('a record ID (digits)');
+			if (!isDigits(String(value).trim())) throw bad('a record ID (digits)');
 			return { id: String(value).trim() };
 		default:
 			return typeof value === 'string' ? value : typeof value === 'object' ? value : String(value);

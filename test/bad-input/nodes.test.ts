@@ -102,7 +102,7 @@ const CASES: Case[] = [
 	{ node: 'crmNotification', what: 'Disable: over-limit list (101 ids)', params: { resource: 'channel', operation: 'disable', channelIds: ids(101) }, names: /Channel IDs: at most 100 per item, got 101/ },
 
 	// ---- CRM Mail --------------------------------------------------------------------------------
-	{ node: 'crmMail', what: 'Send: malformed record id', params: { resource: 'mail', operation: 'send', module: 'Leads', recordId: 'abc', from: 'admin@example.com', to: 'a@example.com', subject: 's', content: 'c' }, names: /"Record ID" must be a numeric record ID, got "abc"/, local: true },
+	{ node: 'crmMail', what: 'Send: malformed record id', params: { resource: 'mail', operation: 'send', module: 'Leads', recordId: 'abc', from: 'admin@example.com', to: 'a@example.com', subject: 's', content: 'c' }, names: /Record ID must be digits, got "abc"/, local: true },
 	{ node: 'crmMail', what: 'Send: To empty by expression', params: { resource: 'mail', operation: 'send', module: 'Leads', recordId: '{lead}', from: 'admin@example.com', to: EMPTY, subject: 's', content: 'c' }, names: /"To"/ },
 	{ node: 'crmMail', what: 'Send: To not an email address', params: { resource: 'mail', operation: 'send', module: 'Leads', recordId: '{lead}', from: 'admin@example.com', to: 'not-an-address', subject: 's', content: 'c' }, names: /"To" holds an invalid email address: "not-an-address"/, local: true },
 	{ node: 'crmMail', what: 'Send: From left empty', params: { resource: 'mail', operation: 'send', module: 'Leads', recordId: '{lead}', from: '', to: 'a@example.com', subject: 's', content: 'c' }, names: /Parameter "From Name or ID" is required/ },

@@ -10,9 +10,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { writeResult } from '../../shared/transport';
-import { ID_RE } from '../../shared/validation';
-
-export { ID_RE, requireDigits } from '../../shared/validation';
+import { checkDigits } from '../../shared/validation';
 
 /** An API name in a path: anything but an all-digit segment, which the service reads as an ID (§3.10). */
 export const API_NAME_RE = /^(?!\d+$)\S+$/;
@@ -27,12 +25,10 @@ export function idParameter(this: IExecuteFunctions, name: string, label: string
 		});
 	}
 	const id = String(raw ?? '').trim();
-	if (!ID_RE.test(id)) {
-		throw new NodeOperationError(this.getNode(), `${label} must be digits, got "${id}"`, {
-			itemIndex,
-			description: `Set "${label}" to a numeric ID such as 4876876000000225013.`,
-		});
-	}
+	checkDigits(this.getNode(), id, label, {
+		itemIndex,
+		description: `Set "${label}" to a numeric ID such as 4876876000000225013.`,
+	});
 	return id;
 }
 

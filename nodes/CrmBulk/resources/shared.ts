@@ -10,8 +10,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { fileNameFromDisposition } from '../../shared/contentDisposition';
 import { countCsvRecords, csvToObjects } from '../../shared/csv';
-import { CREDENTIAL, apiVariant, crmApiRequest, crmRequest } from '../../shared/transport';
+import { multipartBody } from '../../shared/multipart';
+import { CREDENTIAL, apiVariant, baseUrlExpression, crmApiRequest, crmRequest } from '../../shared/transport';
 import type { CrmCredentials } from '../../shared/transport';
 import { createZip, isZip, readZip } from '../../shared/zip';
 
@@ -31,8 +33,7 @@ export const LIMITS = {
 };
 
 /** Base URL of the bulk routes (§1.2) for declarative operations: `{api_domain}/crm/bulk/{v}`. */
-export const BULK_BASE_URL =
-	'={{ ($credentials.oauthTokenData && $credentials.oauthTokenData.api_domain || $credentials.accountsUrl).replace(/\\/+$/, "") }}/crm/bulk/{{ $credentials.apiVariant || "v2.1" }}';
+export const BULK_BASE_URL = baseUrlExpression('bulk');
 
 /** The credential's API variant. */
 export async function variantOf(this: IExecuteFunctions): Promise<'v2' | 'v2.1'> {
@@ -194,25 +195,6 @@ export const resultOutputFields = (
 	},
 ];
 
-/**
- * File name of a download from its Content-Disposition (§3.4): the RFC 5987 form (text after the
- * last `'`, percent-decoded) or the plain form (text after the last `=`, quotes removed).
- */
-export function fileNameFromDisposition(disposition: unknown): string | undefined {
-	if (typeof disposition !== 'string' || !disposition) return undefined;
-	const star = /filename\*\s*=\s*([^;]+)/i.exec(disposition);
-	if (star) {
-		const encoded = star[1].trim().slice(star[1].trim().lastIndexOf("'") + 1);
-		try {
-			return decodeURIComponent(encoded);
-		} catch {
-			return encoded;
-		}
-	}
-	const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(disposition);
-	return plain ? (plain[2] ?? plain[1]).trim().replace(/^"|"$/g, '') : undefined;
-}
-
 export function headerOf(response: IN8nHttpFullResponse, name: string): string | undefined {
 	const headers = (response.headers ?? {}) as IDataObject;
 	const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
@@ -357,12 +339,10 @@ export async function uploadBulkWriteZip(
 	xgid: string,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const form = new FormData();
-	form.append('file', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), fileName);
 	const body = await crmApiRequest.call(this, {
 		method: 'POST',
 		path: '/upload',
-		body: form,
+		body: multipartBody([{ data: zip, fileName, mimeType: 'application/zip' }]),
 		headers: { feature: 'bulk-write', 'X-CRM-ORG': xgid },
 		itemIndex,
 	});

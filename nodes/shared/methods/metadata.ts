@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL, apiVariant, crmApiRequest } from '../transport';
 import type { CrmCredentials } from '../transport';
+import { isDigits } from '../validation';
 
 // Load options built on the metadata reads (docs/protocol.md §5.7–5.8). Each reads the parameter it
 // depends on by its conventional name (`module`, `layoutId`, `wizardId`, `recordId`), so any node
@@ -162,7 +163,7 @@ export async function getInventoryTemplates(this: ILoadOptionsFunctions): Promis
 export async function getBlueprintTransitions(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const module = current(this, 'module');
 	const recordId = current(this, 'recordId');
-	if (!module || !recordId || !/^\d+$/.test(recordId)) return [];
+	if (!module || !recordId || !isDigits(recordId)) return [];
 	const body = await crmApiRequest.call(this, {
 		method: 'GET',
 		path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/actions/blueprint`,

@@ -36,6 +36,16 @@ export interface CrmCredentials {
 	oauthTokenData?: { api_domain?: string };
 }
 
+// ---- base URL (docs/protocol.md §1.1, §1.2) ---------------------------------------------------------
+// One rule, written twice only because declarative operations need it as an n8n expression:
+//   origin  = the token response's api_domain, else the accounts server the credential names
+//             (sandboxUrl when the environment is 'sandbox', accountsUrl otherwise), else '';
+//             trailing slashes removed
+//   variant = the credential's apiVariant ('v2' or 'v2.1'), 'v2.1' when unset
+//   rest    = {origin}/crm/{variant}        bulk = {origin}/crm/bulk/{variant}
+// baseUrl() applies it in code, baseUrlExpression() renders it for requestDefaults/routing.baseURL;
+// a unit test holds the two to the same URLs.
+
 /** The accounts server the credential names: the service's, or the sandbox when chosen. */
 export function accountsOrigin(credentials: CrmCredentials): string {
 	return (credentials.environment === 'sandbox' ? credentials.sandboxUrl : credentials.accountsUrl) ?? '';
@@ -54,11 +64,24 @@ export function apiVariant(credentials: CrmCredentials): 'v2' | 'v2.1' {
 	return credentials.apiVariant === 'v2' ? 'v2' : 'v2.1';
 }
 
+/** The path of a root below the origin. */
+function rootPath(root: Exclude<CrmRoot, 'origin'>): string {
+	return root === 'bulk' ? '/crm/bulk/' : '/crm/';
+}
+
 export function baseUrl(credentials: CrmCredentials, root: CrmRoot = 'rest'): string {
 	const origin = apiDomain(credentials);
 	if (root === 'origin') return origin;
-	const v = apiVariant(credentials);
-	return root === 'bulk' ? `${origin}/crm/bulk/${v}` : `${origin}/crm/${v}`;
+	return `${origin}${rootPath(root)}${apiVariant(credentials)}`;
+}
+
+/** The same rule as baseUrl(), as the n8n expression a declarative node's `baseURL` needs. */
+export function baseUrlExpression(root: Exclude<CrmRoot, 'origin'> = 'rest'): string {
+	const origin =
+		'($credentials.oauthTokenData && $credentials.oauthTokenData.api_domain || ($credentials.environment === "sandbox" ? $credentials.sandboxUrl : $credentials.accountsUrl) || "").replace(/\\/+$/, "")';
+	// the credential offers only 'v2' and 'v2.1', so `|| "v2.1"` is apiVariant()'s rule
+	const variant = '$credentials.apiVariant || "v2.1"';
+	return `={{ ${origin} }}${rootPath(root)}{{ ${variant} }}`;
 }
 
 /**

@@ -194,7 +194,7 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 		const cases: Array<[Record<string, unknown>, string]> = [
 			[{ to: 'not-an-address' }, 'The parameter "To" holds an invalid email address: "not-an-address"'],
 			[{ to: '={{ " , " }}' }, 'The parameter "To" needs at least one recipient'],
-			[{ recordId: 'abc' }, 'The parameter "Record ID" must be a numeric record ID, got "abc"'],
+			[{ recordId: 'abc' }, 'Record ID must be digits, got "abc"'],
 			[{ subject: '' }, 'Set both "Subject" and "Content", or a "Template ID" option'],
 			[{ options: { scheduledTime: 'next tuesday' } }, 'The parameter "Scheduled Time" is not a valid date and time: "next tuesday"'],
 		];

@@ -70,7 +70,7 @@ async function published(parameters: INode['parameters']) {
 		const result = await pending;
 		// n8n's save: skipped when an execution starts and n8n answers (its flag is cleared first)
 		const saved = result.noWebhookResponse === true || result.workflowData === undefined;
-		if (saved && t.workflow.staticData.__dataChanged === true) row = JSON.stringify(t.workflow.staticData);
+		if (saved && (t.workflow.staticData.__dataChanged as boolean) === true) row = JSON.stringify(t.workflow.staticData);
 		return { status: result.noWebhookResponse ? (sent.status ?? 200) : 200, body: result.noWebhookResponse ? sent.body : result.webhookResponse, result, answeredBeforeAwait, answeredAt };
 	};
 	const execute = async (answer: { result: IWebhookResponseData }) => {

@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { setMultipartBody } from '../../../shared/multipart';
 import { writeResults } from '../common';
 
 /** The input binary as the multipart part `file` (§3.3); the service accepts images only. */
@@ -8,15 +9,7 @@ export async function orgPhotoPreSend(this: IExecuteSingleFunctions, request: IH
 	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
 	const meta = this.helpers.assertBinaryData(property);
 	const buffer = await this.helpers.getBinaryDataBuffer(property);
-	const form = new FormData();
-	form.append('file', new Blob([new Uint8Array(buffer)], { type: meta.mimeType }), meta.fileName ?? 'logo');
-	request.body = form as unknown as IHttpRequestOptions['body'];
-	// multipart: the boundary comes with the body; drop the JSON default
-	const headers = { ...(request.headers ?? {}) } as IDataObject;
-	delete headers['Content-Type'];
-	request.headers = headers;
-	request.json = false;
-	return request;
+	return setMultipartBody(request, [{ data: buffer, fileName: meta.fileName ?? 'logo', mimeType: meta.mimeType }], { json: false });
 }
 
 /** UploadOrganizationPhoto — POST /crm/{v}/org/photo (multipart part `file`) */

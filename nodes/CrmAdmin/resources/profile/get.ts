@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireDigits } from '../common';
+import { requireDigits } from '../../../shared/validation';
 
 /** GetProfile — GET /crm/{v}/settings/profiles/{id} */
 export const operation: INodePropertyOptions = {

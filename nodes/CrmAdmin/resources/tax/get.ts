@@ -1,7 +1,7 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireDigits } from '../common';
+import { requireDigits } from '../../../shared/validation';
 import { taxIdField } from './fields';
 
 /** GetTax — GET /crm/{v}/org/taxes/{id} */

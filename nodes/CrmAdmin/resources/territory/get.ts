@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireDigits } from '../common';
+import { requireDigits } from '../../../shared/validation';
 
 /** GetTerritory — GET /crm/{v}/settings/territories/{id} */
 export const operation: INodePropertyOptions = {

@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireDigits, writeResults } from '../common';
+import { requireDigits } from '../../../shared/validation';
+import { writeResults } from '../common';
 import { userIdField } from './fields';
 
 /** DeleteUser — DELETE /crm/{v}/users/{id} */

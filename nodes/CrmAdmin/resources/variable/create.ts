@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { isDigits } from '../../../shared/validation';
 import { groupField, optionalKeys, typedValue, variableTypeField } from './fields';
 
 /** CreateVariables — POST /crm/{v}/settings/variables, up to 100 variables per request (custom operation) */
@@ -57,7 +58,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const payload: IDataObject = {
 				name,
 				type,
-				variable_group: /^\d+$/.test(group) ? { id: group } : { api_name: group },
+				variable_group: isDigits(group) ? { id: group } : { api_name: group },
 				value: typedValue.call(this, type, this.getNodeParameter('value', itemIndex, ''), itemIndex) as IDataObject[string],
 				...optionalKeys(additional),
 			};

@@ -1,19 +1,18 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { API_NAME_RE, ID_RE } from '../common';
+import { checkDigits } from '../../../shared/validation';
+import { API_NAME_RE } from '../common';
 
 /** The group key of the path: digits by ID, an API name otherwise (§3.10); checked before sending. */
 export async function groupKeyPreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const by = this.getNodeParameter('getBy', 'id') as string;
 	const key = String(this.getNodeParameter(by === 'id' ? 'groupId' : 'groupApiName', '') ?? '').trim();
-	const ok = by === 'id' ? ID_RE.test(key) : API_NAME_RE.test(key);
-	if (!ok) {
-		throw new NodeOperationError(
-			this.getNode(),
-			by === 'id' ? `Variable Group ID must be digits, got "${key}"` : `Variable Group API Name must be a non-numeric API name, got "${key}"`,
-			{ itemIndex: this.getItemIndex() },
-		);
+	if (by === 'id') checkDigits(this.getNode(), key, 'Variable Group ID', { itemIndex: this.getItemIndex() });
+	else if (!API_NAME_RE.test(key)) {
+		throw new NodeOperationError(this.getNode(), `Variable Group API Name must be a non-numeric API name, got "${key}"`, {
+			itemIndex: this.getItemIndex(),
+		});
 	}
 	return request;
 }

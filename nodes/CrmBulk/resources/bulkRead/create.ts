@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
-import { loadFieldMeta, toCrmDate, toCrmDateTime } from '../../../shared/recordFields';
+import { toCrmDate, toCrmDateTime } from '../../../shared/dates';
+import { loadFieldMeta } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { crmApiRequest, writeResult } from '../../../shared/transport';
 import {

@@ -8,7 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { BULK_BASE_URL, binaryItem, bodyBuffer, fileNameFromDisposition, headerOf, resultOutputFields, zipRecords } from '../shared';
+import { fileNameFromDisposition } from '../../../shared/contentDisposition';
+import { BULK_BASE_URL, binaryItem, bodyBuffer, headerOf, resultOutputFields, zipRecords } from '../shared';
 import { jobIdField } from './get';
 
 /** postReceive: the result zip as a binary item, or its CSV rows as items. */

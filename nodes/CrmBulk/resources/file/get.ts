@@ -7,7 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { binaryItem, bodyBuffer, fileNameFromDisposition, headerOf } from '../shared';
+import { fileNameFromDisposition } from '../../../shared/contentDisposition';
+import { binaryItem, bodyBuffer, headerOf } from '../shared';
 
 /** postReceive: the stored file as a binary item with its name and type. */
 export async function fileToBinary(

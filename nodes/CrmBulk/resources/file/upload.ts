@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { multipartBody } from '../../../shared/multipart';
+import type { MultipartFile } from '../../../shared/multipart';
 import { crmApiRequest } from '../../../shared/transport';
 import { LIMITS, forEachItem, megabytes } from '../shared';
 
@@ -37,7 +39,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				itemIndex,
 			});
 		}
-		const form = new FormData();
+		const files: MultipartFile[] = [];
 		for (const name of names) {
 			const meta = this.helpers.assertBinaryData(itemIndex, name);
 			const data = await this.helpers.getBinaryDataBuffer(itemIndex, name);
@@ -47,9 +49,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					itemIndex,
 				});
 			}
-			form.append('file', new Blob([new Uint8Array(data)], { type: meta.mimeType || 'application/octet-stream' }), fileName);
+			files.push({ data, fileName, mimeType: meta.mimeType || 'application/octet-stream' });
 		}
-		const body = await crmApiRequest.call(this, { method: 'POST', path: '/files', qs: { type: 'inline' }, body: form, itemIndex, itemListKey: 'data' });
+		const body = await crmApiRequest.call(this, { method: 'POST', path: '/files', qs: { type: 'inline' }, body: multipartBody(files), itemIndex, itemListKey: 'data' });
 		const results = (body.data as IDataObject[] | undefined) ?? [];
 		const failed = results.find((r) => r.status === 'error');
 		if (failed) {

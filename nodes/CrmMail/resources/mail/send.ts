@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -9,9 +8,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { toCrmDateTimeIn } from '../../../shared/dates';
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { multipartBody } from '../../../shared/multipart';
+import type { MultipartFile } from '../../../shared/multipart';
 import { assertV21, crmApiError, crmApiRequest, isErrorItem, runBatched } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
+import { checkDigits } from '../../../shared/validation';
 import { parseAddresses } from './addresses';
 import type { MailAddress } from './addresses';
 
@@ -137,11 +140,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['mail'], operation: ['send'] } }, properties);
 
-interface Attachment {
-	fileName: string;
-	mimeType: string;
-	data: Buffer;
-}
+type Attachment = MultipartFile;
 
 interface SendOptions {
 	attachments?: string;
@@ -165,11 +164,11 @@ function addressList(this: IExecuteFunctions, text: string, parameter: string, i
 
 /** DateTime of §4 (`yyyy-MM-ddTHH:mm:ss±HH:mm`); text without an offset is read in the workflow time zone. */
 function scheduledTimeOf(this: IExecuteFunctions, value: string, itemIndex: number): string {
-	const dt = DateTime.fromISO(value, { zone: this.getTimezone(), setZone: true });
-	if (!dt.isValid) {
+	const wire = toCrmDateTimeIn(value, this.getTimezone());
+	if (wire === undefined) {
 		throw new NodeOperationError(this.getNode(), `The parameter "Scheduled Time" is not a valid date and time: "${value}"`, { itemIndex });
 	}
-	return dt.set({ millisecond: 0 }).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+	return wire;
 }
 
 /** Reads the listed binary properties of an item; refuses more than 10 MB in total before sending. */
@@ -200,10 +199,7 @@ async function attachmentsOf(this: IExecuteFunctions, names: string, itemIndex: 
 async function uploadAttachments(this: IExecuteFunctions, files: Attachment[], itemIndex: number): Promise<string[]> {
 	const ids: string[] = [];
 	for (let start = 0; start < files.length; start += FILES_PER_UPLOAD) {
-		const form = new FormData();
-		for (const file of files.slice(start, start + FILES_PER_UPLOAD)) {
-			form.append('file', new Blob([new Uint8Array(file.data)], { type: file.mimeType }), file.fileName);
-		}
+		const form = multipartBody(files.slice(start, start + FILES_PER_UPLOAD));
 		const body = await crmApiRequest.call(this, { method: 'POST', path: '/files', qs: { type: 'inline' }, body: form, itemIndex });
 		for (const result of (body.data ?? []) as IDataObject[]) {
 			if (isErrorItem(result)) throw crmApiError(this.getNode(), result, { itemIndex, prefix: 'Attachment upload failed: ' });
@@ -231,9 +227,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		build: async (itemIndex) => {
 			const module = this.getNodeParameter('module', itemIndex) as string;
 			const recordId = String(this.getNodeParameter('recordId', itemIndex)).trim();
-			if (!/^\d+$/.test(recordId)) {
-				throw new NodeOperationError(this.getNode(), `The parameter "Record ID" must be a numeric record ID, got "${recordId}"`, { itemIndex });
-			}
+			checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
 			const [from] = addressList.call(this, String(this.getNodeParameter('from', itemIndex)), 'From', itemIndex);
 			if (!from) throw new NodeOperationError(this.getNode(), 'The parameter "From" is empty', { itemIndex });
 			const to = addressList.call(this, String(this.getNodeParameter('to', itemIndex)), 'To', itemIndex);

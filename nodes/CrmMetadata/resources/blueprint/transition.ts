@@ -4,6 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { moduleSelect, recordFieldsUi, recordIdField } from '../../../shared/descriptions';
 import { coerceFieldValue, loadFieldMeta } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
+import { checkDigits } from '../../../shared/validation';
 import { idOptions } from '../common';
 
 /** preSend: the one-item `blueprint` body `{transition_id, data}`, data typed by the module's field metadata. */
@@ -12,8 +13,8 @@ async function transitionBody(this: IExecuteSingleFunctions, requestOptions: IHt
 	const module = this.getNodeParameter('module') as string;
 	const recordId = String(this.getNodeParameter('recordId') ?? '').trim();
 	const transitionId = String(this.getNodeParameter('transitionId') ?? '').trim();
-	if (!/^\d+$/.test(recordId)) throw new NodeOperationError(this.getNode(), `Record ID must be digits, got "${recordId}"`, { itemIndex });
-	if (!/^\d+$/.test(transitionId)) throw new NodeOperationError(this.getNode(), `Transition ID must be digits, got "${transitionId}"`, { itemIndex });
+	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
+	checkDigits(this.getNode(), transitionId, 'Transition ID', { itemIndex });
 	const pairs = (this.getNodeParameter('fieldsUi.field', []) as Array<{ name: string; value: unknown }>) ?? [];
 	const data: IDataObject = {};
 	if (pairs.some((p) => p.name)) {

@@ -1,7 +1,7 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { toCrmDateTime } from '../../../shared/recordFields';
+import { toCrmDateTime } from '../../../shared/dates';
 
 /** preSend: `Modified Since` as the If-Modified-Since header in the contract's DateTime form (§3.7, §4). */
 async function ifModifiedSince(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { assertV21, crmApiRequest, runBatched } from '../../../shared/transport';
+import { checkDigits } from '../../../shared/validation';
 import { dealLayoutField } from '../common';
 import { pipelineItem, stageIdsField } from './shared';
 
@@ -34,7 +35,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runBatched.call(this, {
 		build: (itemIndex) => {
 			const layoutId = String(this.getNodeParameter('layoutId', itemIndex) ?? '').trim();
-			if (!/^\d+$/.test(layoutId)) throw new NodeOperationError(this.getNode(), `Deals layout ID must be digits, got "${layoutId}"`, { itemIndex });
+			checkDigits(this.getNode(), layoutId, 'Deals layout ID', { itemIndex });
 			const built = pipelineItem(
 				{
 					name: this.getNodeParameter('name', itemIndex),

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { digitsMessage, isDigits } from '../../../shared/validation';
 import { idOptions } from '../common';
 
 /** Pipeline names are at most 120 characters (sandbox INVALID_DATA maximum_length 120). */
@@ -41,8 +42,8 @@ export function pipelineItem(input: PipelineInput, mode: 'create' | 'update'): {
 	const raw = input.stageIds;
 	const stages = (Array.isArray(raw) ? raw : typeof raw === 'string' && raw !== '' ? raw.split(',') : []).map((s) => String(s).trim()).filter(Boolean);
 	if (stages.length > 0) {
-		const bad = stages.find((s) => !/^\d+$/.test(s));
-		if (bad) return { error: `Stage IDs are digits, got "${bad}"` };
+		const bad = stages.find((s) => !isDigits(s));
+		if (bad !== undefined) return { error: digitsMessage('Stage ID', bad) };
 		item.maps = stages.map((id, i) => ({ id, sequence_number: i + 1 }));
 	} else if (mode === 'create') {
 		return { error: 'The pipeline needs at least one stage' };

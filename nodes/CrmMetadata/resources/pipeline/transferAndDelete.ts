@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { assertV21, crmApiRequest, runBatched } from '../../../shared/transport';
+import { checkDigits, isDigits } from '../../../shared/validation';
 import { dealLayoutField, idOptions } from '../common';
 
 /** TransferAndDelete — POST /crm/{v}/settings/pipeline/actions/transfer?layout_id=, up to 100 transfers per request (custom operation, v2.1 only) */
@@ -63,7 +64,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		build: (itemIndex) => {
 			const digits = (name: string, label: string) => {
 				const value = String(this.getNodeParameter(name, itemIndex) ?? '').trim();
-				if (!/^\d+$/.test(value)) throw new NodeOperationError(this.getNode(), `${label} must be digits, got "${value}"`, { itemIndex });
+				checkDigits(this.getNode(), value, label, { itemIndex });
 				return value;
 			};
 			const layoutId = digits('layoutId', 'Deals layout ID');
@@ -74,7 +75,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const stages = mappings.map((m, i) => {
 				const sFrom = String(m.from ?? '').trim();
 				const sTo = String(m.to ?? '').trim();
-				if (!/^\d+$/.test(sFrom) || !/^\d+$/.test(sTo)) {
+				if (!isDigits(sFrom) || !isDigits(sTo)) {
 					throw new NodeOperationError(this.getNode(), `Stage mapping ${i + 1} needs a from and a to stage ID`, { itemIndex });
 				}
 				return { from: sFrom, to: sTo };

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { assertV21, crmApiRequest, runBatched } from '../../../shared/transport';
+import { checkDigits } from '../../../shared/validation';
 import { dealLayoutField } from '../common';
 import { pipelineIdField, pipelineItem, pipelineUpdateFields } from './shared';
 
@@ -23,8 +24,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		build: (itemIndex) => {
 			const layoutId = String(this.getNodeParameter('layoutId', itemIndex) ?? '').trim();
 			const id = String(this.getNodeParameter('pipelineId', itemIndex) ?? '').trim();
-			if (!/^\d+$/.test(layoutId)) throw new NodeOperationError(this.getNode(), `Deals layout ID must be digits, got "${layoutId}"`, { itemIndex });
-			if (!/^\d+$/.test(id)) throw new NodeOperationError(this.getNode(), `Pipeline ID must be digits, got "${id}"`, { itemIndex });
+			checkDigits(this.getNode(), layoutId, 'Deals layout ID', { itemIndex });
+			checkDigits(this.getNode(), id, 'Pipeline ID', { itemIndex });
 			const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 			const built = pipelineItem({ name: fields.name, isDefault: fields.isDefault, stageIds: fields.stageIds }, 'update');
 			if ('error' in built) throw new NodeOperationError(this.getNode(), built.error, { itemIndex });

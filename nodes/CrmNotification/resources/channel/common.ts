@@ -1,13 +1,8 @@
-import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-/** Items per `watch` list (docs/protocol.md §6). */
-export const WATCH_MAX = 100;
-/** `token` length (§6). */
-export const TOKEN_MAX = 50;
-/** `channel_expiry`: at most now + 1 day (§6). */
-export const MAX_EXPIRY_MS = 24 * 60 * 60 * 1000;
+import { dateTimeMillis, toUtcWireTime } from '../../../shared/dates';
+import { MAX_EXPIRY_MS, TOKEN_MAX, wishKeys } from '../../../shared/watch';
 
 type Ctx = IExecuteFunctions | IExecuteSingleFunctions;
 
@@ -158,25 +153,24 @@ export function optionKeys(ctx: Ctx, options: IDataObject, itemIndex: number): I
 	}
 	if (options.channelExpiry !== undefined && options.channelExpiry !== '') {
 		const raw = options.channelExpiry;
-		const parsed =
-			raw instanceof Date
-				? DateTime.fromJSDate(raw)
-				: DateTime.isDateTime(raw)
-					? raw
-					: DateTime.fromISO(String(raw), { zone: ctx.getTimezone() });
-		if (!parsed.isValid) {
+		const ms = dateTimeMillis(raw, ctx.getTimezone());
+		if (ms === undefined) {
 			throw new NodeOperationError(ctx.getNode(), `Channel Expiry is not a valid date and time: "${String(raw)}"`, { itemIndex });
 		}
-		const ms = parsed.toMillis();
 		const now = Date.now();
 		if (ms <= now) throw new NodeOperationError(ctx.getNode(), 'Channel Expiry must be in the future', { itemIndex });
 		if (ms > now + MAX_EXPIRY_MS) {
 			throw new NodeOperationError(ctx.getNode(), 'Channel Expiry can be at most one day ahead', { itemIndex });
 		}
-		keys.channel_expiry = DateTime.fromMillis(Math.floor(ms / 1000) * 1000, { zone: 'utc' }).toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'");
+		keys.channel_expiry = toUtcWireTime(ms);
 	}
-	if (typeof options.returnAffectedFieldValues === 'boolean') keys.return_affected_field_values = options.returnAffectedFieldValues;
-	if (typeof options.notifyOnRelatedAction === 'boolean') keys.notify_on_related_action = options.notifyOnRelatedAction;
+	Object.assign(
+		keys,
+		wishKeys({
+			affectedValues: typeof options.returnAffectedFieldValues === 'boolean' ? options.returnAffectedFieldValues : undefined,
+			relatedActions: typeof options.notifyOnRelatedAction === 'boolean' ? options.notifyOnRelatedAction : undefined,
+		}),
+	);
 	return keys;
 }
 

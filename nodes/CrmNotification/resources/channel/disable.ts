@@ -1,7 +1,8 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { WATCH_MAX, checkChannelId } from './common';
+import { WATCH_MAX, WATCH_PATH } from '../../../shared/watch';
+import { checkChannelId } from './common';
 
 /** Channel IDs of the item (comma-separated), validated: digits, at most 100 per request. */
 async function channelIdsQuery(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
@@ -26,7 +27,7 @@ export const operation: INodePropertyOptions = {
 	action: 'Disable watch channels',
 	description: 'Unsubscribe channels entirely (DisableNotifications)',
 	routing: {
-		request: { method: 'DELETE', url: '/actions/watch' },
+		request: { method: 'DELETE', url: WATCH_PATH },
 		send: { preSend: [channelIdsQuery] },
 	},
 };

@@ -2,9 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { newChannelId } from '../../../CrmTrigger/channel';
+import { WATCH_MAX, WATCH_PATH, newChannelId, wishKeys } from '../../../shared/watch';
 import {
-	WATCH_MAX,
 	checkChannelId,
 	checkNotifyUrl,
 	eventsField,
@@ -56,14 +55,16 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			channelIds[itemIndex] = channelId;
 			const payload: IDataObject = {
 				channel_id: channelId,
-				events: eventsOf(this, this.getNodeParameter('eventsUi', itemIndex, {}), itemIndex, true),
-				notify_url: checkNotifyUrl(this, this.getNodeParameter('notifyUrl', itemIndex), itemIndex),
+				...wishKeys({
+					events: eventsOf(this, this.getNodeParameter('eventsUi', itemIndex, {}), itemIndex, true),
+					notifyUrl: checkNotifyUrl(this, this.getNodeParameter('notifyUrl', itemIndex), itemIndex),
+				}),
 				...optionKeys(this, this.getNodeParameter('options', itemIndex, {}) as IDataObject, itemIndex),
 			};
 			return { key: 'enable', payload };
 		},
 		send: async (_key, watch) => {
-			const body = await crmApiRequest.call(this, { method: 'POST', path: '/actions/watch', body: { watch }, itemListKey: 'watch' });
+			const body = await crmApiRequest.call(this, { method: 'POST', path: WATCH_PATH, body: { watch }, itemListKey: 'watch' });
 			return (body.watch ?? []) as IDataObject[];
 		},
 		toJson: (result, itemIndex) => resultJson(channelIds[itemIndex], result),

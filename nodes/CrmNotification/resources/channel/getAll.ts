@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllLimit } from '../../../shared/descriptions';
+import { WATCH_PATH } from '../../../shared/watch';
 
 /** GetNotificationDetails — GET /crm/{v}/actions/watch, paged by the node's request runner */
 export const operation: INodePropertyOptions = {
@@ -9,7 +10,7 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many watch channels',
 	description: 'List subscribed channels, one item per channel and module (GetNotificationDetails)',
-	routing: { request: { method: 'GET', url: '/actions/watch' } },
+	routing: { request: { method: 'GET', url: WATCH_PATH } },
 };
 
 const properties: INodeProperties[] = [

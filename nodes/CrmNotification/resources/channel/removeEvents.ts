@@ -1,6 +1,7 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { WATCH_PATH } from '../../../shared/watch';
 import { channelIdField, checkChannelId, eventsField, eventsOf } from './common';
 
 /** Body of DisableNotification: `{watch: [{channel_id, events, _delete_events: true}]}`. */
@@ -25,7 +26,7 @@ export const operation: INodePropertyOptions = {
 	action: 'Remove events from a watch channel',
 	description: 'Stop watching some events of a channel; a channel left with none is removed (DisableNotification)',
 	routing: {
-		request: { method: 'PATCH', url: '/actions/watch' },
+		request: { method: 'PATCH', url: WATCH_PATH },
 		send: { preSend: [removeEventsBody] },
 	},
 };

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { WATCH_MAX, WATCH_PATH } from '../../../shared/watch';
 import {
-	WATCH_MAX,
 	channelIdField,
 	checkChannelId,
 	checkNotifyUrl,
@@ -102,7 +102,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		send: async (method, watch) => {
 			const body = await crmApiRequest.call(this, {
 				method: method as 'PUT' | 'PATCH',
-				path: '/actions/watch',
+				path: WATCH_PATH,
 				body: { watch },
 				itemListKey: 'watch',
 			});

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
 import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { checkDigits } from '../../../shared/validation';
 import { attachmentIdField } from './shared';
 
 /** DeleteAttachments — DELETE /crm/{v}/{module}/{recordId}/Attachments?ids=…, up to 100 IDs per request (custom operation) */
@@ -23,12 +24,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const module = this.getNodeParameter('module', itemIndex) as string;
 			const recordId = String(this.getNodeParameter('recordId', itemIndex) ?? '').trim();
 			const id = String(this.getNodeParameter('attachmentId', itemIndex) ?? '').trim();
-			for (const [label, value] of [
-				['Record ID', recordId],
-				['Attachment ID', id],
-			]) {
-				if (!/^\d+$/.test(value)) throw new NodeOperationError(this.getNode(), `${label} must be digits, got "${value}"`, { itemIndex });
-			}
+			checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
+			checkDigits(this.getNode(), id, 'Attachment ID', { itemIndex });
 			return { key: JSON.stringify([module, recordId]), payload: { id } };
 		},
 		send: async (key, payloads) => {

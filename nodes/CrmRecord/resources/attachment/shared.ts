@@ -8,6 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { fileNameFromDisposition } from '../../../shared/contentDisposition';
+import { setMultipartBody } from '../../../shared/multipart';
 
 /** Per-file upload limit of the service (docs/protocol.md §6: 20 MB). */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -40,28 +42,6 @@ export const outputBinaryField: INodeProperties = {
 	hint: 'The name of the output binary field to put the file in',
 };
 
-/**
- * File name of a download from its Content-Disposition (docs/protocol.md §3.4): the RFC 5987 form
- * (`filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`: text after the last `'`, percent-decoded) or the plain
- * form (`filename="report.pdf"`: text after the last `=`, quotes removed).
- */
-export function fileNameFromDisposition(disposition: string | undefined): string | undefined {
-	if (!disposition) return undefined;
-	const star = /filename\*\s*=\s*([^;]+)/i.exec(disposition);
-	if (star) {
-		const value = star[1].trim();
-		const encoded = value.slice(value.lastIndexOf("'") + 1);
-		try {
-			return decodeURIComponent(encoded);
-		} catch {
-			return encoded;
-		}
-	}
-	const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(disposition);
-	if (!plain) return undefined;
-	return (plain[2] ?? plain[1]).trim().replace(/^"|"$/g, '');
-}
-
 function header(response: IN8nHttpFullResponse, name: string): string | undefined {
 	const headers = (response.headers ?? {}) as IDataObject;
 	const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
@@ -83,13 +63,7 @@ export async function attachBinaryFile(this: IExecuteSingleFunctions, requestOpt
 			{ itemIndex },
 		);
 	}
-	const form = new FormData();
-	form.append('file', new Blob([new Uint8Array(buffer)], { type: meta.mimeType || 'application/octet-stream' }), fileName);
-	const headers = { ...(requestOptions.headers ?? {}) } as IDataObject;
-	for (const key of Object.keys(headers)) if (key.toLowerCase() === 'content-type') delete headers[key];
-	requestOptions.headers = headers;
-	requestOptions.body = form as unknown as IHttpRequestOptions['body'];
-	return requestOptions;
+	return setMultipartBody(requestOptions, [{ data: buffer, fileName, mimeType: meta.mimeType || 'application/octet-stream' }]);
 }
 
 /** preSend: downloads answer raw bytes. */

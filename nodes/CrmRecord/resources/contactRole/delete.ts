@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { checkDigits } from '../../../shared/validation';
 import { CONTACT_ROLES_PER_REQUEST, contactRoleIdField } from './shared';
 
 /** DeleteContactRoles — DELETE /crm/{v}/Contacts/roles?ids=…, up to 100 IDs per request (custom operation) */
@@ -21,7 +22,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		batchSize: CONTACT_ROLES_PER_REQUEST,
 		build: (itemIndex) => {
 			const id = String(this.getNodeParameter('contactRoleId', itemIndex) ?? '').trim();
-			if (!/^\d+$/.test(id)) throw new NodeOperationError(this.getNode(), `Contact role ID must be digits, got "${id}"`, { itemIndex });
+			checkDigits(this.getNode(), id, 'Contact role ID', { itemIndex });
 			return { key: 'roles', payload: { id } };
 		},
 		send: async (_key, payloads) => {

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { checkDigits } from '../../../shared/validation';
 import { CONTACT_ROLES_PER_REQUEST, contactRoleIdField } from './shared';
 
 /** UpdateContactRoles — PUT /crm/{v}/Contacts/roles, up to 100 roles per request (custom operation) */
@@ -34,7 +35,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		batchSize: CONTACT_ROLES_PER_REQUEST,
 		build: (itemIndex) => {
 			const id = String(this.getNodeParameter('contactRoleId', itemIndex) ?? '').trim();
-			if (!/^\d+$/.test(id)) throw new NodeOperationError(this.getNode(), `Contact role ID must be digits, got "${id}"`, { itemIndex });
+			checkDigits(this.getNode(), id, 'Contact role ID', { itemIndex });
 			const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 			if (Object.keys(fields).length === 0) {
 				throw new NodeOperationError(this.getNode(), 'Nothing to update: add a field under "Update Fields"', { itemIndex });

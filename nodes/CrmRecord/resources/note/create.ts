@@ -4,6 +4,7 @@ import { NodeOperationError, jsonParse, updateDisplayOptions } from 'n8n-workflo
 import { moduleSelect } from '../../../shared/descriptions';
 import { crmApiError, crmApiRequest, isErrorItem, runBatched, toCrmError, writeResult } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
+import { checkDigits } from '../../../shared/validation';
 import { NOTES_PER_REQUEST } from './shared';
 
 /**
@@ -79,9 +80,7 @@ export const description = updateDisplayOptions({ show: { resource: ['note'], op
 function parentOf(this: IExecuteFunctions, itemIndex: number): { module: string; recordId: string } {
 	const module = this.getNodeParameter('module', itemIndex) as string;
 	const recordId = String(this.getNodeParameter('recordId', itemIndex) ?? '').trim();
-	if (!/^\d+$/.test(recordId)) {
-		throw new NodeOperationError(this.getNode(), `Parent Record ID must be digits, got "${recordId}"`, { itemIndex });
-	}
+	checkDigits(this.getNode(), recordId, 'Parent Record ID', { itemIndex });
 	return { module, recordId };
 }
 

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { checkDigits } from '../../../shared/validation';
 import { noteIdField } from './shared';
 
 /** DeleteNotes — DELETE /crm/{v}/Notes?ids=…, up to 100 IDs per request (custom operation) */
@@ -20,7 +21,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runBatched.call(this, {
 		build: (itemIndex) => {
 			const id = String(this.getNodeParameter('noteId', itemIndex) ?? '').trim();
-			if (!/^\d+$/.test(id)) throw new NodeOperationError(this.getNode(), `Note ID must be digits, got "${id}"`, { itemIndex });
+			checkDigits(this.getNode(), id, 'Note ID', { itemIndex });
 			return { key: 'Notes', payload: { id } };
 		},
 		send: async (_key, payloads) => {

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { checkDigits } from '../../../shared/validation';
 import { noteIdField } from './shared';
 
 /** UpdateNotes — PUT /crm/{v}/Notes, up to 100 notes per request (custom operation) */
@@ -33,7 +34,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runBatched.call(this, {
 		build: (itemIndex) => {
 			const id = String(this.getNodeParameter('noteId', itemIndex) ?? '').trim();
-			if (!/^\d+$/.test(id)) throw new NodeOperationError(this.getNode(), `Note ID must be digits, got "${id}"`, { itemIndex });
+			checkDigits(this.getNode(), id, 'Note ID', { itemIndex });
 			const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 			if (Object.keys(fields).length === 0) {
 				throw new NodeOperationError(this.getNode(), 'Nothing to update: add a field under "Update Fields"', { itemIndex });

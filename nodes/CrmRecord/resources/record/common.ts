@@ -6,8 +6,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { recordFieldsUi, recordIdField } from '../../../shared/descriptions';
 import { getParameter } from '../../../shared/recordFields';
 import { crmApiRequest } from '../../../shared/transport';
-
-export const RECORD_ID_RE = /^\d+$/;
+import { checkDigits, isDigits } from '../../../shared/validation';
 
 /** A record ID parameter checked for its format (digits, §3.1) before anything is sent. */
 export function recordIdOf(
@@ -17,12 +16,10 @@ export function recordIdOf(
 	label = 'Record ID',
 ): string {
 	const id = String(getParameter(this, parameter, itemIndex, '') ?? '').trim();
-	if (!RECORD_ID_RE.test(id)) {
-		throw new NodeOperationError(this.getNode(), `${label} must be digits, got "${id}"`, {
-			itemIndex,
-			description: `Set "${label}" to the numeric ID of the record (e.g. 4876876000000611001).`,
-		});
-	}
+	checkDigits(this.getNode(), id, label, {
+		itemIndex,
+		description: `Set "${label}" to the numeric ID of the record (e.g. 4876876000000611001).`,
+	});
 	return id;
 }
 
@@ -44,7 +41,7 @@ export function idListOf(
 	if (ids.length === 0) {
 		throw new NodeOperationError(this.getNode(), `${label} is empty`, { itemIndex, description: `Give at least one ID in "${label}".` });
 	}
-	const bad = ids.find((id) => !RECORD_ID_RE.test(id));
+	const bad = ids.find((id) => !isDigits(id));
 	if (bad) {
 		throw new NodeOperationError(this.getNode(), `${label} must hold numeric IDs, got "${bad}"`, {
 			itemIndex,
@@ -196,9 +193,7 @@ export function writeExtrasOf(this: IExecuteFunctions, itemIndex: number): Write
 	if (options.process !== undefined && String(options.process).trim() !== '') body.process = listOf(options.process);
 	if (options.lar_id !== undefined && String(options.lar_id).trim() !== '') {
 		const larId = String(options.lar_id).trim();
-		if (!RECORD_ID_RE.test(larId)) {
-			throw new NodeOperationError(this.getNode(), `Lead Assignment Rule ID must be digits, got "${larId}"`, { itemIndex });
-		}
+		checkDigits(this.getNode(), larId, 'Lead Assignment Rule ID', { itemIndex });
 		body.lar_id = larId;
 	}
 	const external = listOf(options.externalLookups);

@@ -8,8 +8,10 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { recordIdField } from '../../../shared/descriptions';
-import { jsonObjectParameter, toCrmDate } from '../../../shared/recordFields';
-import { RECORD_ID_RE, listOf } from './common';
+import { toCrmDate } from '../../../shared/dates';
+import { jsonObjectParameter } from '../../../shared/recordFields';
+import { checkDigits } from '../../../shared/validation';
+import { listOf } from './common';
 import { validateRecordId } from './hooks';
 
 /** The LeadConverter item (§5.1: `data` [=1]) from the parameters. */
@@ -27,7 +29,7 @@ export async function convertLeadPreSend(this: IExecuteSingleFunctions, request:
 	] as const) {
 		const value = String(options[key] ?? '').trim();
 		if (!value) continue;
-		if (!RECORD_ID_RE.test(value)) throw new NodeOperationError(this.getNode(), `${label} must be digits, got "${value}"`, { itemIndex });
+		checkDigits(this.getNode(), value, label, { itemIndex });
 		converter[key] = value;
 	}
 	const tags = (this.getNodeParameter('options.carryOverTags.tags', {}) ?? {}) as IDataObject;

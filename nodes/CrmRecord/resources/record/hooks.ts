@@ -9,21 +9,22 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { toCrmDateTime } from '../../../shared/recordFields';
+import { fileNameFromDisposition } from '../../../shared/contentDisposition';
+import { toCrmDateTime } from '../../../shared/dates';
+import { setMultipartBody } from '../../../shared/multipart';
 import { unwrapBody } from '../../../shared/transport';
-import { RECORD_ID_RE, idListOf } from './common';
+import { checkDigits } from '../../../shared/validation';
+import { idListOf } from './common';
 
 /** Record ID parameter (`recordId` unless the operation addresses the record by external ID) must be digits. */
 export async function validateRecordId(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const by = this.getNodeParameter('getBy', 'id') as string;
 	if (by === 'externalId') return request;
 	const id = String(this.getNodeParameter('recordId', '') ?? '').trim();
-	if (!RECORD_ID_RE.test(id)) {
-		throw new NodeOperationError(this.getNode(), `Record ID must be digits, got "${id}"`, {
-			itemIndex: this.getItemIndex(),
-			description: 'Set "Record ID" to the numeric ID of the record (e.g. 4876876000000611001).',
-		});
-	}
+	checkDigits(this.getNode(), id, 'Record ID', {
+		itemIndex: this.getItemIndex(),
+		description: 'Set "Record ID" to the numeric ID of the record (e.g. 4876876000000611001).',
+	});
 	return request;
 }
 
@@ -151,32 +152,7 @@ export async function photoUploadPreSend(this: IExecuteSingleFunctions, request:
 	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
 	const meta = this.helpers.assertBinaryData(property);
 	const buffer = await this.helpers.getBinaryDataBuffer(property);
-	const form = new FormData();
-	form.append('file', new Blob([new Uint8Array(buffer)], { type: meta.mimeType }), meta.fileName ?? 'photo');
-	request.body = form as unknown as IHttpRequestOptions['body'];
-	// multipart: the boundary is set by the body; drop the JSON default
-	const headers = { ...(request.headers ?? {}) } as IDataObject;
-	delete headers['Content-Type'];
-	request.headers = headers;
-	request.json = false;
-	return request;
-}
-
-/** File name of a download from `Content-Disposition`, both forms of §3.4. */
-export function fileNameOf(disposition: string | undefined): string | undefined {
-	if (!disposition) return undefined;
-	const star = /filename\*\s*=\s*([^;]+)/i.exec(disposition)?.[1];
-	if (star) {
-		const encoded = star.trim().replace(/^"|"$/g, '');
-		const text = encoded.slice(encoded.lastIndexOf("'") + 1);
-		try {
-			return decodeURIComponent(text);
-		} catch {
-			return text;
-		}
-	}
-	const plain = /filename\s*=\s*([^;]+)/i.exec(disposition)?.[1];
-	return plain?.trim().replace(/^"|"$/g, '');
+	return setMultipartBody(request, [{ data: buffer, fileName: meta.fileName ?? 'photo', mimeType: meta.mimeType }], { json: false });
 }
 
 /** GetPhoto's bytes as a binary with the file name and type the CRM gave; 204 (no photo) as `hasPhoto: false`. */
@@ -191,7 +167,7 @@ export async function photoToBinary(
 		return [{ json: { id, hasPhoto: false } }];
 	}
 	const headers = response.headers as IDataObject;
-	const fileName = fileNameOf(headers['content-disposition'] as string | undefined) ?? `${id}.jpg`;
+	const fileName = fileNameFromDisposition(headers['content-disposition']) ?? `${id}.jpg`;
 	const mimeType = String(headers['content-type'] ?? 'application/octet-stream').split(';')[0];
 	const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer);
 	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;

@@ -11,6 +11,7 @@ import { moduleSelect, recordFieldsUi } from '../../../shared/descriptions';
 import { recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { credentialVariant } from '../../../shared/transport';
+import { checkDigits } from '../../../shared/validation';
 import { idListOf } from './common';
 import { jobIdFirst } from './hooks';
 
@@ -32,7 +33,7 @@ export async function massUpdatePreSend(this: IExecuteSingleFunctions, request: 
 		body.ids = idListOf.call(this, this.getNodeParameter('recordIds'), itemIndex, 'Record IDs', MASS_UPDATE_MAX_IDS);
 	} else if (by === 'cvid') {
 		const cvid = String(this.getNodeParameter('cvid') ?? '').trim();
-		if (!/^\d+$/.test(cvid)) throw new NodeOperationError(this.getNode(), `Custom View ID must be digits, got "${cvid}"`, { itemIndex });
+		checkDigits(this.getNode(), cvid, 'Custom View ID', { itemIndex });
 		body.cvid = cvid;
 		const raw = this.getNodeParameter('criteriaJson', '') as string | IDataObject;
 		if (raw && (typeof raw !== 'string' || raw.trim() !== '')) {
@@ -48,7 +49,7 @@ export async function massUpdatePreSend(this: IExecuteSingleFunctions, request: 
 		}
 	} else {
 		const id = String(this.getNodeParameter('territoryId') ?? '').trim();
-		if (!/^\d+$/.test(id)) throw new NodeOperationError(this.getNode(), `Territory ID must be digits, got "${id}"`, { itemIndex });
+		checkDigits(this.getNode(), id, 'Territory ID', { itemIndex });
 		// v2: a Territory object; v2.1: {id, include_child} (§13)
 		body.territory =
 			(await credentialVariant.call(this)) === 'v2.1' ? { id, include_child: this.getNodeParameter('includeChild', false) as boolean } : { id };

@@ -5,7 +5,8 @@ import { moduleSelect } from '../../../shared/descriptions';
 import { getParameter, loadFieldMeta, recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched } from '../../../shared/transport';
-import { fieldsProperties, modulePath, RECORD_ID_RE, recordByProperties, recordIdOf, sendRecords, writeExtrasOf, writeOptionsProperty } from './common';
+import { checkDigits } from '../../../shared/validation';
+import { fieldsProperties, modulePath, recordByProperties, recordIdOf, sendRecords, writeExtrasOf, writeOptionsProperty } from './common';
 
 /**
  * UpdateRecords — PUT /crm/{v}/{module} (2..100 records per request);
@@ -70,8 +71,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				record = built.record;
 				delete record.id;
 				if (field) delete record[field];
-				if (!field && !RECORD_ID_RE.test(keyValue)) {
-					throw new NodeOperationError(this.getNode(), `Record ID must be digits, got "${keyValue}"`, {
+				if (!field) {
+					checkDigits(this.getNode(), keyValue, 'Record ID', {
 						itemIndex,
 						description: 'Map the "Record ID" column to the numeric ID of the record to update.',
 					});

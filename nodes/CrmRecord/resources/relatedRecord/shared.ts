@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, IHttpRequestOptions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { checkDigits } from '../../../shared/validation';
+
 /** Related list of the chosen module, from GetRelatedLists. */
 export const relatedListSelect: INodeProperties = {
 	displayName: 'Related List Name or ID',
@@ -77,13 +79,11 @@ export function externalHeader(module: string, relatedList: string, parentField:
 export function checkId(node: INode, value: string, label: string, external: boolean, itemIndex: number): string {
 	const id = String(value ?? '').trim();
 	if (!id) throw new NodeOperationError(node, `${label} is empty`, { itemIndex });
-	if (!external && !/^\d+$/.test(id)) {
-		throw new NodeOperationError(node, `${label} must be digits, got "${id}"`, {
-			itemIndex,
-			description: `Set "${label}" to a numeric record ID, or set the matching external ID field under Options.`,
-		});
-	}
-	return id;
+	if (external) return id;
+	return checkDigits(node, id, label, {
+		itemIndex,
+		description: `Set "${label}" to a numeric record ID, or set the matching external ID field under Options.`,
+	});
 }
 
 /** preSend of the routed operations: checks the IDs and sets X-EXTERNAL. */

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, IN8nHttpFullResponse, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { checkDigits } from '../../../shared/validation';
+
 /** Sharing limits of docs/protocol.md §6: 1..10 users per request, at most 10 users per record. */
 export const SHARE_USERS_MAX = 10;
 
@@ -53,9 +55,7 @@ export const shareUsersField: INodeProperties = {
 export async function shareBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const itemIndex = this.getItemIndex();
 	const recordId = String(this.getNodeParameter('recordId') ?? '').trim();
-	if (!/^\d+$/.test(recordId)) {
-		throw new NodeOperationError(this.getNode(), `Record ID must be digits, got "${recordId}"`, { itemIndex });
-	}
+	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
 	const users = (this.getNodeParameter('users.user', []) as IDataObject[]) ?? [];
 	if (users.length === 0) throw new NodeOperationError(this.getNode(), 'Add at least one user to share with', { itemIndex });
 	if (users.length > SHARE_USERS_MAX) {
@@ -67,7 +67,7 @@ export async function shareBody(this: IExecuteSingleFunctions, requestOptions: I
 	}
 	const share = users.map((u, i) => {
 		const id = String(u.userId ?? '').trim();
-		if (!/^\d+$/.test(id)) throw new NodeOperationError(this.getNode(), `User ${i + 1}: user ID must be digits, got "${id}"`, { itemIndex });
+		checkDigits(this.getNode(), id, `User ${i + 1}: user ID`, { itemIndex });
 		return { user: { id }, permission: u.permission ?? 'read_only', share_related_records: u.shareRelatedRecords === true };
 	});
 	requestOptions.body = { share };

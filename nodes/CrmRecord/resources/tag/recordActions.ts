@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
 import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { checkDigits } from '../../../shared/validation';
 import { TAG_BATCH, checkTagNames, tagNamesField } from './shared';
 
 const overWriteField: INodeProperties = {
@@ -36,7 +36,7 @@ export async function executeRecordsAction(this: IExecuteFunctions, mode: 'add' 
 		build: (itemIndex) => {
 			const module = this.getNodeParameter('module', itemIndex) as string;
 			const id = String(this.getNodeParameter('recordId', itemIndex) ?? '').trim();
-			if (!/^\d+$/.test(id)) throw new NodeOperationError(this.getNode(), `Record ID must be digits, got "${id}"`, { itemIndex });
+			checkDigits(this.getNode(), id, 'Record ID', { itemIndex });
 			const names = checkTagNames(this.getNode(), this.getNodeParameter('tagNames', itemIndex) as string, itemIndex);
 			const overWrite = mode === 'add' ? (this.getNodeParameter('overWrite', itemIndex, false) as boolean) : false;
 			return { key: JSON.stringify([module, names.join(','), overWrite]), payload: { id } };

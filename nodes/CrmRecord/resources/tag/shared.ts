@@ -1,6 +1,8 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { checkDigits } from '../../../shared/validation';
+
 /** Limits of docs/protocol.md §6 for tags (service defaults; the sandbox uses the same). */
 export const TAG_NAME_MAX = 25;
 export const TAGS_PER_RECORD = 10;
@@ -74,9 +76,7 @@ export function checkTagNames(node: INode, value: string, itemIndex: number): st
 export async function tagNamesQuery(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const names = checkTagNames(this.getNode(), this.getNodeParameter('tagNames') as string, this.getItemIndex());
 	const recordId = String(this.getNodeParameter('recordId') ?? '').trim();
-	if (!/^\d+$/.test(recordId)) {
-		throw new NodeOperationError(this.getNode(), `Record ID must be digits, got "${recordId}"`, { itemIndex: this.getItemIndex() });
-	}
+	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex: this.getItemIndex() });
 	requestOptions.qs = { ...requestOptions.qs, tag_names: names.join(',') };
 	return requestOptions;
 }

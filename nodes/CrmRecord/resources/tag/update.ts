@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
 import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { checkDigits } from '../../../shared/validation';
 import { TAG_BATCH, TAG_NAME_MAX, checkTagName, tagIdField } from './shared';
 
 /** UpdateTags — PUT /crm/{v}/settings/tags?module=…, up to 100 tags per request (custom operation) */
@@ -42,7 +43,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		build: (itemIndex) => {
 			const module = this.getNodeParameter('module', itemIndex) as string;
 			const id = String(this.getNodeParameter('tagId', itemIndex) ?? '').trim();
-			if (!/^\d+$/.test(id)) throw new NodeOperationError(this.getNode(), `Tag ID must be digits, got "${id}"`, { itemIndex });
+			checkDigits(this.getNode(), id, 'Tag ID', { itemIndex });
 			const name = checkTagName(this.getNode(), this.getNodeParameter('tagName', itemIndex) as string, itemIndex);
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			const tag: IDataObject = { id, name };
