@@ -10,8 +10,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
  *    Process-local and forgotten on restart.
  * 2. In execute(), the first node of every production execution (on a worker in queue mode):
  *    n8n's deduplication store (`helpers.checkProcessedAndRecord`, table `processed_data`), written
- *    at once and shared by every process. Catches copies and re-sends that reached another process,
- *    or this one after a restart.
+ *    at once and shared by every n8n process: it catches copies and re-sends that reached another
+ *    process, or this one after a restart.
  *
  * Workflow static data is no layer: n8n 2.40.7 drops what webhook() writes there whenever it starts
  * an execution and answers the request itself, and the trigger lets n8n answer (only then is an
