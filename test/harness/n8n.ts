@@ -30,6 +30,7 @@ import {
 	type IWorkflowBase,
 	type IWorkflowExecuteAdditionalData,
 	type WorkflowActivateMode,
+	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 type NodeTypeMap = Record<string, INodeType | IVersionedNodeType>;
@@ -117,6 +118,9 @@ export interface RunOptions {
 	credentialTypes?: Record<string, ICredentialType>;
 	credentials?: CredMap;
 	credentialsHelper?: TestCredentialsHelper;
+	/** 'manual' (default) like "Execute workflow"; 'webhook' runs as a production execution */
+	mode?: WorkflowExecuteMode;
+	executionId?: string;
 }
 
 export function buildAdditionalData(
@@ -166,7 +170,9 @@ export function buildWorkflow(opts: Pick<RunOptions, 'nodes' | 'connections' | '
 export async function runWorkflow(opts: RunOptions): Promise<IRun> {
 	const workflow = buildWorkflow(opts);
 	const startNode = workflow.getNode(opts.startNode ?? opts.nodes[0].name)!;
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+	const mode = opts.mode ?? 'manual';
+	const executionId = opts.executionId ?? 'test-execution';
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, {
 		id: 'test-wf',
 		name: 'test',
 		active: false,
@@ -181,7 +187,9 @@ export async function runWorkflow(opts: RunOptions): Promise<IRun> {
 	const runExecutionData = createRunExecutionData({
 		executionData: { nodeExecutionStack: [{ node: startNode, data: { main: [opts.input ?? [{ json: {} }]] }, source: null }] },
 	});
-	await new WorkflowExecute(buildAdditionalData(opts, hooks), 'manual', runExecutionData).processRunExecutionData(workflow);
+	const additionalData = buildAdditionalData(opts, hooks);
+	(additionalData as any).executionId = executionId;
+	await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
 	return await done;
 }
 

@@ -127,7 +127,8 @@ describe('reliability › trigger under dropped and duplicated deliveries', () =
 
 		const delivered = mine().filter((d) => d.outcome === 'delivered');
 		const dropped = mine().filter((d) => d.outcome === 'dropped');
-		const duplicated = delivered.filter((d) => d.attempts.length === 2);
+		// a copy is marked as such; an answer slower than the timeout under load adds a retry, not a copy
+		const duplicated = delivered.filter((d) => d.attempts.some((a) => a.copy));
 		expect(delivered.length + dropped.length).toBe(CHANGES);
 		expect(stats.droppedDeliveries).toBe(dropped.length);
 		expect(stats.duplicatedDeliveries).toBe(duplicated.length);
@@ -143,7 +144,9 @@ describe('reliability › trigger under dropped and duplicated deliveries', () =
 		expect(new Set(emittedKeys).size).toBe(emittedKeys.length);
 		expect(emittedKeys.sort()).toEqual(expectedKeys.sort());
 		expect(x.emitted).toHaveLength(delivered.length);
-		expect(x.results.filter((r) => r.workflowData === undefined)).toHaveLength(duplicated.length);
+		// every attempt after a delivery's first (its copy, or a retry after a slow answer) started nothing
+		const repeats = delivered.reduce((n, d) => n + d.attempts.length - 1, 0);
+		expect(x.results.filter((r) => r.workflowData === undefined)).toHaveLength(repeats);
 		console.log(
 			`trigger: changes: ${CHANGES}; faults injected: deliveries dropped=${dropped.length}, duplicated=${duplicated.length}; ` +
 				`deliveries received: ${receiver.received.length}; executions: ${x.emitted.length}; records checked: ${emittedKeys.length} emitted once, ${CHANGES - emittedKeys.length} lost with dropped deliveries`,

@@ -1,12 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals */
 // Production executions of a CRM Trigger workflow in-process, as n8n runs them after webhook():
 // WorkflowExecute in mode 'webhook' (not 'manual', which skips the trigger's dedupe), each with its
 // own execution id, sharing one deduplication store the way n8n's processes share the
 // `processed_data` table.
 import { createHash } from 'node:crypto';
 
-import { DataDeduplicationService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
-import { Workflow, createRunExecutionData } from 'n8n-workflow';
+import { DataDeduplicationService } from 'n8n-core';
 import type {
 	DeduplicationItemTypes,
 	ICheckProcessedContextData,
@@ -17,12 +16,11 @@ import type {
 	INode,
 	INodeExecutionData,
 	IRun,
-	IWorkflowBase,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 import type { CrmFixture } from '../../harness/crm';
-import { TestNodeTypes, buildAdditionalData } from '../../harness/n8n';
+import { runWorkflow } from '../../harness/n8n';
 
 /**
  * n8n's `processed_data` semantics for mode "entries" (n8n/dist/deduplication/deduplication-helper.js):
@@ -86,31 +84,5 @@ export async function runProduction(
 	mode: WorkflowExecuteMode = 'webhook',
 ): Promise<IRun> {
 	processedData();
-	const workflow = new Workflow({
-		id: 'trigger-wf',
-		nodes,
-		connections,
-		nodeTypes: new TestNodeTypes(crm.nodeTypes),
-		active: true,
-		settings: { executionOrder: 'v1' },
-	});
-	const hooks = new ExecutionLifecycleHooks(mode, executionId, {
-		id: 'trigger-wf',
-		name: 'trigger',
-		active: true,
-		nodes,
-		connections,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	} as unknown as IWorkflowBase);
-	let resolveRun!: (run: IRun) => void;
-	const done = new Promise<IRun>((r) => (resolveRun = r));
-	hooks.addHandler('workflowExecuteAfter', (run) => resolveRun(run));
-	const additionalData = buildAdditionalData({ credentialsHelper: crm.helper }, hooks);
-	(additionalData as any).executionId = executionId;
-	const runExecutionData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: workflow.getNode(nodes[0].name)!, data: { main: [items] }, source: null }] },
-	});
-	await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
-	return await done;
+	return await runWorkflow({ nodes, connections, input: items, nodeTypes: crm.nodeTypes, credentialsHelper: crm.helper, mode, executionId });
 }
