@@ -28,6 +28,10 @@ export class CrmOAuth2Api implements ICredentialType {
 
 	documentationUrl = 'https://github.com/n8n-nodes-crm-service/n8n-nodes-crm-service#credentials';
 
+	// No `httpRequestNode`: n8n (2.40.7) hides that credential-only HTTP Request entry for every
+	// package credential that has nodes of its own. Custom calls still work: HTTP Request →
+	// Predefined Credential Type lists this type because it extends oAuth2Api.
+
 	properties: INodeProperties[] = [
 		{
 			// A credential created from the registry package must not point at a local machine: the
@@ -36,16 +40,17 @@ export class CrmOAuth2Api implements ICredentialType {
 			displayName: 'Server',
 			name: 'environment',
 			type: 'options',
+			description: 'Where you sign in: your CRM service, or a local sandbox for trying workflows out',
 			options: [
 				{
 					name: 'CRM Service',
 					value: 'service',
-					description: "Your CRM service's accounts server",
+					description: 'Sign in to your CRM account on the accounts server of your CRM service',
 				},
 				{
 					name: 'Sandbox (Local)',
 					value: 'sandbox',
-					description: 'The local sandbox of this package ("npm run sandbox")',
+					description: 'A local CRM sandbox with demo data, for trying workflows without a CRM account',
 				},
 			],
 			default: 'service',
@@ -58,7 +63,7 @@ export class CrmOAuth2Api implements ICredentialType {
 			required: true,
 			placeholder: 'https://accounts.crm.example',
 			description:
-				'Origin of the CRM OAuth server of your service. API calls go to the api_domain the token response names.',
+				'Address of the accounts server where you sign in to your CRM account. After you connect, n8n calls the API address your account belongs to.',
 			displayOptions: { show: { environment: ['service'] } },
 		},
 		{
@@ -67,7 +72,7 @@ export class CrmOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: 'http://localhost:4010',
 			placeholder: 'http://localhost:4010',
-			description: 'Origin of the local sandbox started by "npm run sandbox" (it is also its OAuth server)',
+			description: 'Address of the local CRM sandbox; you also sign in there',
 			displayOptions: { show: { environment: ['sandbox'] } },
 		},
 		{
@@ -79,7 +84,7 @@ export class CrmOAuth2Api implements ICredentialType {
 				{ name: 'V2', value: 'v2' },
 			],
 			default: 'v2.1',
-			description: 'API version path segment used for every call',
+			description: 'Version of the CRM API every call uses. Keep v2.1 unless your CRM account only offers v2; some operations need v2.1.',
 		},
 		{
 			displayName: 'Grant Type',
@@ -106,7 +111,7 @@ export class CrmOAuth2Api implements ICredentialType {
 			name: 'scope',
 			type: 'string',
 			default: DEFAULT_SCOPES.join(','),
-			description: 'Comma-separated scopes to request; the default covers every node of this package',
+			description: 'Permissions n8n asks your CRM account for, separated by commas. The default lets every CRM node work; with fewer, some operations are refused.',
 		},
 		{
 			displayName: 'Auth URI Query Parameters',

@@ -2,7 +2,7 @@
 // Token presentation (§2.2) and scope coverage (§2.3).
 import { HttpError } from './errors.ts';
 import type { Ctx, Method, TokenInfo } from './router.ts';
-import type { Sandbox } from './sandbox.ts';
+import type { Sandbox } from './types.ts';
 
 export interface AccessTokenDoc {
 	access_token: string;

@@ -6,8 +6,8 @@
 // clause}, INVALID_QUERY {column_name, reason, operator, data_type, expected_data_type},
 // LIMIT_EXCEEDED {by, limit}, INVALID_MODULE {module}.
 import { HttpError } from './errors.ts';
-import type { FieldDef, ModuleDef } from './seed/modules.ts';
-import type { Sandbox } from './sandbox.ts';
+import type { FieldDef, ModuleDef } from './catalogue/modules.ts';
+import type { Sandbox } from './types.ts';
 import type { Json, StoredRecord } from './store.ts';
 import { isDate, parseDateTime } from './time.ts';
 

@@ -6,7 +6,7 @@
 // are JSON documents; an expired channel is treated as absent everywhere and purged when seen.
 // Fault injection (faults.ts): deliveries never sent, sent twice (after the first, or both at once),
 // answers lost (the CRM retries what the receiver already got) and a shorter answer timeout.
-import type { Sandbox } from './sandbox.ts';
+import type { Sandbox } from './types.ts';
 import type { ChangeEvent, ChangeOperation, Json } from './store.ts';
 
 export const CHANNELS = 'channels';

@@ -1,7 +1,19 @@
  
-// Fault injection for reliability tests and benchmarks: a share of API calls answered 429/500/503
-// (before or after the call took effect), connections closed mid-response, delayed answers, and
-// drop/duplicate rates that notification deliveries read. Deterministic with a seed.
+// The one fault injector of the sandbox (test hooks under /__sandbox, reliability tests,
+// benchmarks). Forced answers for the next N matching calls (§7 "a switch forcing 429"), and a
+// random plan: a share of API calls answered 429/500/503 (before or after the call took effect),
+// connections closed mid-response, delayed answers, and drop/duplicate rates that notification
+// deliveries read. Deterministic with a seed. `decide` is the one place a request's fate is chosen.
+import { prng } from './prng.ts';
+
+/** A forced answer for the next matching requests (POST /__sandbox/faults). */
+export interface ForcedFault {
+	status: number;
+	code: string;
+	remaining: number;
+	/** only requests whose path contains this text */
+	pathIncludes?: string;
+}
 
 export interface FaultPlan {
 	/** share (0..1) of API calls answered 429 TOO_MANY_REQUESTS before they take effect */
@@ -13,7 +25,7 @@ export interface FaultPlan {
 	after?: boolean;
 	/** share of calls whose connection is closed mid-response (after the call took effect) */
 	dropConnectionRate?: number;
-	/** extra latency on every API call, ms */
+	/** extra latency on every API call (that `pathIncludes` selects), ms */
 	delayMs?: number;
 	/**
 	 * Notification deliveries (deliveries.ts). `dropDeliveryRate`: share never sent at all, a loss the
@@ -51,32 +63,25 @@ export interface FaultStats {
 	lostResponses: number;
 }
 
-export type FaultDecision =
+/** The fate of one API call; `delayMs` comes first, whatever the kind. */
+export type FaultDecision = (
 	| { kind: 'none' }
 	| { kind: 'status'; status: number; code: string; after: boolean }
-	| { kind: 'drop' };
-
-/** mulberry32: small deterministic PRNG */
-function prng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+	| { kind: 'drop' }
+) & { delayMs?: number };
 
 export class Faults {
 	plan: FaultPlan = {};
 	stats: FaultStats = Faults.emptyStats();
+	/** forced answers, oldest first; independent of the plan */
+	readonly forced: ForcedFault[] = [];
 	private random: () => number = prng(1);
 
 	static emptyStats(): FaultStats {
 		return { calls: 0, injected429: 0, injected500: 0, injected503: 0, droppedConnections: 0, droppedDeliveries: 0, duplicatedDeliveries: 0, concurrentDuplicates: 0, lostResponses: 0 };
 	}
 
+	/** Replaces the random plan and its stats (forced answers stay). */
 	set(plan: FaultPlan): void {
 		this.plan = { ...plan };
 		this.stats = Faults.emptyStats();
@@ -87,10 +92,38 @@ export class Faults {
 		this.set({});
 	}
 
-	/** Decides the fate of one API call. */
+	/** Forces the next `remaining` matching calls to answer `status`/`code`. */
+	force(fault: ForcedFault): void {
+		this.forced.push(fault);
+	}
+
+	/** Drops every forced answer; answers how many there were. */
+	clearForced(): number {
+		return this.forced.splice(0).length;
+	}
+
+	/**
+	 * Decides the fate of one API call: the plan (when `pathIncludes` selects the call) first, then
+	 * the oldest matching forced answer.
+	 */
 	decide(path: string): FaultDecision {
 		const p = this.plan;
-		if (p.pathIncludes && !path.includes(p.pathIncludes)) return { kind: 'none' };
+		const planned = !p.pathIncludes || path.includes(p.pathIncludes);
+		const delayMs = planned ? (p.delayMs ?? 0) : 0;
+		const random = planned ? this.roll() : ({ kind: 'none' } as const);
+		if (random.kind !== 'none') return { ...random, delayMs };
+		const forced = this.forced.find((f) => f.remaining > 0 && (!f.pathIncludes || path.includes(f.pathIncludes)));
+		if (forced) {
+			forced.remaining--;
+			if (forced.remaining === 0) this.forced.splice(this.forced.indexOf(forced), 1);
+			return { kind: 'status', status: forced.status, code: forced.code, after: false, delayMs };
+		}
+		return { kind: 'none', delayMs };
+	}
+
+	/** The plan's random draw for one call it selects. */
+	private roll(): FaultDecision {
+		const p = this.plan;
 		this.stats.calls++;
 		const r = this.random();
 		let edge = p.rate429 ?? 0;

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 
 import { HttpError } from './errors.ts';
 import type { FilePart } from './router.ts';
-import type { Sandbox } from './sandbox.ts';
+import type { Sandbox } from './types.ts';
 
 export interface StoredFileInfo {
 	/** opaque file id (hex text, never a number) */

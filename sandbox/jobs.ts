@@ -4,7 +4,7 @@
 // terminal states with the §9.5 retry policy (`deliveryRetryDelaysMs`, `deliveryTimeoutMs`).
 import { HttpError } from './errors.ts';
 import { isDeliveryTarget } from './outbound.ts';
-import type { Sandbox } from './sandbox.ts';
+import type { Sandbox } from './types.ts';
 import type { Json } from './store.ts';
 
 /** Bookkeeping every job document carries (never rendered on the wire). */

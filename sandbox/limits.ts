@@ -3,8 +3,6 @@
 // operations, and credits per rolling 24-hour window for the organisation with the cost table.
 // Over any of them: 429 TOO_MANY_REQUESTS without Retry-After.
 import { HttpError } from './errors.ts';
-import type { Method, Root } from './router.ts';
-import type { Sandbox } from './sandbox.ts';
 
 export type Edition = 'Free' | 'Standard' | 'Professional' | 'Enterprise' | 'Ultimate';
 
@@ -34,10 +32,10 @@ export const DEFAULT_API_LIMITS: ApiLimitsConfig = { enabled: false, edition: 'E
 
 const WINDOW_MS = 24 * 60 * 60 * 1000;
 
-/** What the limits need to know about one call. */
+/** What the limits need to know about one call (root and method as the router names them). */
 export interface CallShape {
-	root: Root;
-	method: Method;
+	root: string;
+	method: string;
 	/** the route pattern, e.g. `/:module/search` */
 	pattern: string;
 	query: URLSearchParams;
@@ -78,14 +76,20 @@ function tooMany(): HttpError {
 	return new HttpError('TOO_MANY_REQUESTS');
 }
 
+/** What the limits read of the sandbox (kept narrow: the sandbox's types import this module). */
+export interface LimitsHost {
+	readonly config: { apiLimits: ApiLimitsConfig };
+	now(): number;
+}
+
 export class ApiLimits {
-	private readonly sandbox: Sandbox;
+	private readonly sandbox: LimitsHost;
 	private readonly inFlight = new Map<string, number>();
 	private readonly heavyInFlight = new Map<string, number>();
 	/** credits spent, oldest first */
 	private spent: Array<{ at: number; cost: number }> = [];
 
-	constructor(sandbox: Sandbox) {
+	constructor(sandbox: LimitsHost) {
 		this.sandbox = sandbox;
 	}
 

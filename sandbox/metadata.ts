@@ -1,7 +1,7 @@
  
 // Renders the stored module definitions as the contract's Module and Field structures
 // (interface spec "Metadata"; v2 and v2.1 differ per docs/protocol.md §13).
-import type { FieldDef, ModuleDef } from './seed/modules.ts';
+import type { FieldDef, ModuleDef } from './catalogue/modules.ts';
 import type { Json } from './store.ts';
 
 /** A stored module: the seed definition plus its id and audit data. */

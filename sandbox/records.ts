@@ -6,15 +6,12 @@ import { COMPARATORS, matchJsonCriteria } from './criteria.ts';
 import type { JsonCriterion } from './criteria.ts';
 import { errorItem } from './errors.ts';
 import type { ErrorBody } from './errors.ts';
-import type { FieldDef, ModuleDef } from './seed/modules.ts';
-import type { Sandbox } from './sandbox.ts';
+import type { FieldDef, ModuleDef } from './catalogue/modules.ts';
+import type { RecordGuard, Sandbox } from './types.ts';
 import type { DeletedEntry, Json, StoredRecord, UserRef } from './store.ts';
 import { isDate, parseDateTime } from './time.ts';
 
 export type ItemResult = { ok: true; body: Json; record: StoredRecord } | { ok: false; body: ErrorBody };
-
-/** A hook that may refuse an update (blueprint, converted lead, locks). */
-export type RecordGuard = (module: ModuleDef, existing: StoredRecord, changes: Json) => ErrorBody | undefined;
 
 /** External-ID mode from `X-EXTERNAL: Module.Field[,Module.Field]` (§3.9). */
 export interface ExternalSpec {

@@ -1,80 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // The one router of the sandbox: a method + path table per root, resolved as docs/protocol.md §3.10
 // says (reserved first segments, literal beats parameter, wrong method 400, unknown module 400,
 // no route 404). Group modules register routes; the server turns replies and HttpErrors into HTTP.
-import type { IncomingHttpHeaders } from 'node:http';
-
 import { HttpError } from './errors.ts';
-import type { ModuleDef } from './seed/modules.ts';
-import type { Sandbox } from './sandbox.ts';
-import type { Json } from './store.ts';
+import type { Ctx, Handler, Method, Operation, Reply, Root, RouteOptions, Version } from './types.ts';
 
-export type Version = 'v2' | 'v2.1';
-export type Root = 'crm' | 'bulk' | 'oauth' | 'download' | 'admin';
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface FilePart {
-	field: string;
-	filename: string;
-	contentType: string;
-	data: Buffer;
-}
-
-export interface TokenInfo {
-	accessToken: string;
-	scopes: string[];
-	clientId: string;
-	userId: string;
-}
-
-export interface Ctx {
-	sandbox: Sandbox;
-	method: Method;
-	/** path below the root, e.g. `/Leads/4876876000000611001` */
-	path: string;
-	root: Root;
-	v: Version;
-	params: Record<string, string>;
-	/** the route's `:module`, resolved to its canonical definition */
-	module?: ModuleDef;
-	query: URLSearchParams;
-	headers: IncomingHttpHeaders;
-	rawBody: Buffer;
-	files: FilePart[];
-	formFields: Record<string, string>;
-	token?: TokenInfo;
-	/** parses the body as JSON (§3.1); throws INVALID_DATA when it is not */
-	json(): Json;
-	/** query value, trimmed; undefined when absent or empty */
-	q(name: string): string | undefined;
-	/** comma-joined or repeated query values (§3.2) */
-	list(name: string): string[];
-	header(name: string): string | undefined;
-}
-
-export interface Reply {
-	status?: number;
-	body?: unknown;
-	headers?: Record<string, string>;
-	/** raw bytes (file downloads, §3.4) */
-	raw?: Buffer;
-}
-
-export type Handler = (ctx: Ctx) => Reply | Promise<Reply>;
-
-/** Scopes required: every inner list must be covered by one granted scope (AND of ORs, §2.3). */
-export type ScopeRule = string[][] | ((ctx: Ctx) => string[][]);
-
-export interface RouteOptions {
-	root?: Root;
-	/** not served under /crm/v2/ (404 there, §0) */
-	v21Only?: boolean;
-	/** no token needed (OAuth endpoints, test hooks) */
-	public?: boolean;
-	scopes?: ScopeRule;
-	/** `:id` segments accept any value (ids and external values, or API names) */
-	anyId?: boolean;
-}
+// the request vocabulary lives in types.ts (no import circle); re-exported for the groups
+export type { Ctx, FilePart, Handler, Method, Operation, Reply, Root, RouteOptions, ScopeRule, TokenInfo, Version } from './types.ts';
 
 interface Route extends RouteOptions {
 	method: Method;
@@ -82,6 +13,11 @@ interface Route extends RouteOptions {
 	literalCount: number;
 	order: number;
 	handler: Handler;
+}
+
+/** An operation of a group (groups/<group>/<operation>.ts), for `Router.register`. */
+export function operation(method: Method, pattern: string, options: RouteOptions, handler: Handler): Operation {
+	return { method, pattern, options, handler };
 }
 
 /** First segments resolved before module routes (§3.10). */
@@ -105,6 +41,11 @@ export class Router {
 		});
 		// literal beats parameter at the same depth; then registration order
 		this.routes.sort((a, b) => b.literalCount - a.literalCount || a.order - b.order);
+	}
+
+	/** Registers a group's operations in their order (the tie-breaker between equal routes). */
+	register(operations: Operation[]): void {
+		for (const op of operations) this.add(op.method, op.pattern, op.handler, op.options);
 	}
 
 	get(pattern: string, handler: Handler, options?: RouteOptions): void {

@@ -1,58 +1,18 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console */
 // The sandbox instance: store + configuration + clock + the one router with every group registered.
 // `server.ts` puts it behind node:http; tests reach it over HTTP and may read its state directly.
+import type { ModuleDef } from './catalogue/modules.ts';
 import { registerGroups } from './groups/index.ts';
 import { Faults } from './faults.ts';
 import { ApiLimits, DEFAULT_API_LIMITS } from './limits.ts';
-import type { ApiLimitsConfig } from './limits.ts';
-import type { RecordGuard } from './records.ts';
 import { Router } from './router.ts';
-import type { Ctx } from './router.ts';
 import { seedSettings, seedDemoRecords } from './seed/seed.ts';
-import type { ModuleDef } from './seed/modules.ts';
 import { Store } from './store.ts';
 import type { UserRef } from './store.ts';
 import { formatDateTime } from './time.ts';
+import type { Ctx, LoggedRequest, RecordGuard, Sandbox as SandboxApi, SandboxConfig } from './types.ts';
 
-export interface SandboxConfig {
-	/** origin returned as `api_domain` and used in echoed URIs; set by the server once it listens */
-	publicOrigin: string;
-	/** SQLite file; `:memory:` keeps nothing */
-	dbPath: string;
-	/** seed demo records on first start */
-	demo: boolean;
-	accessTokenLifetimeSec: number;
-	grantCodeLifetimeSec: number;
-	/** one extra Authorization prefix besides `Bearer` (§2.2) */
-	extraTokenPrefix: string;
-	/** OAuth issuance limits of §2.1 (off by default) */
-	oauthLimits: boolean;
-	/** API concurrency and credit limits of §7 (off by default) */
-	apiLimits: ApiLimitsConfig;
-	/**
-	 * key the /__sandbox test hooks require (header `X-Sandbox-Hook-Key`) when the sandbox listens on
-	 * anything but loopback; the server makes up a random one when none is set
-	 */
-	hookKey?: string;
-	/** entries kept in the request log (GET /__sandbox/requests), oldest dropped first */
-	requestLogLimit: number;
-	/** maximum request body in bytes */
-	maxBodyBytes: number;
-	/** per-file upload limit (§6) */
-	maxFileBytes: number;
-	/** notification channels: default and maximum expiry, seconds (§6) */
-	channelDefaultExpirySec: number;
-	channelMaxExpirySec: number;
-	/** delivery / callback retry delays in ms: attempts = length (§9.5) */
-	deliveryRetryDelaysMs: number[];
-	deliveryTimeoutMs: number;
-	/** job state machines advance one state per interval (§8) */
-	jobStepMs: number;
-	tagsPerRecord: number;
-	tagsPerModule: number;
-	/** free-form knobs for groups (limits, feature switches) */
-	knobs: Record<string, unknown>;
-}
+export type { LoggedRequest, SandboxConfig } from './types.ts';
 
 export const DEFAULT_CONFIG: SandboxConfig = {
 	publicOrigin: 'http://localhost:4010',
@@ -76,33 +36,16 @@ export const DEFAULT_CONFIG: SandboxConfig = {
 	knobs: {},
 };
 
-export interface LoggedRequest {
-	method: string;
-	url: string;
-	status: number;
-	at: number;
-}
-
-/** A forced answer for the next matching requests (test hook; §7 "a switch forcing 429"). */
-export interface ForcedFault {
-	status: number;
-	code: string;
-	remaining: number;
-	/** only requests whose path contains this text */
-	pathIncludes?: string;
-}
-
-export class Sandbox {
+export class Sandbox implements SandboxApi {
 	readonly config: SandboxConfig;
 	readonly store: Store;
 	readonly router = new Router();
 	readonly requests: LoggedRequest[] = [];
-	readonly faults: ForcedFault[] = [];
 	/** §7 concurrency and credits */
 	readonly limits: ApiLimits;
 	/** bytes of request bodies read so far (shows that refused requests were never buffered) */
 	bodyBytesRead = 0;
-	/** random fault injection (reliability tests, benchmarks) */
+	/** the one fault injector: forced answers and the random plan (faults.ts) */
 	readonly faultPlan = new Faults();
 	/** hooks that may refuse record updates (blueprint, locks); see records.ts */
 	readonly recordGuards: RecordGuard[] = [];

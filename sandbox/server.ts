@@ -10,14 +10,15 @@ import type { AddressInfo, Socket } from 'node:net';
 
 import { authenticate, checkScopes, expandScope } from './auth.ts';
 import { HttpError } from './errors.ts';
+import type { FaultDecision } from './faults.ts';
 import { RequestAborted, isJsonContentType, parseMultipart, readBody } from './http.ts';
 import { creditCost, isHeavyRoute, isRecordWrite } from './limits.ts';
 import type { CallShape } from './limits.ts';
 import { isLoopbackListen, registerListener } from './outbound.ts';
 import type { Ctx, Method, Reply, Root, TokenInfo, Version } from './router.ts';
 import { Sandbox } from './sandbox.ts';
-import type { SandboxConfig } from './sandbox.ts';
 import type { Json } from './store.ts';
+import type { SandboxConfig } from './types.ts';
 
 export interface SandboxOptions extends Partial<SandboxConfig> {
 	port?: number;
@@ -40,7 +41,13 @@ const ROOTS: Array<{ re: RegExp; root: Root }> = [
 	{ re: /^\/__sandbox(\/.*)?$/, root: 'admin' },
 ];
 
-function splitRoot(pathname: string): { root: Root; v: Version; path: string } | undefined {
+interface SplitPath {
+	root: Root;
+	v: Version;
+	path: string;
+}
+
+function splitRoot(pathname: string): SplitPath | undefined {
 	for (const { re, root } of ROOTS) {
 		const m = re.exec(pathname);
 		if (!m) continue;
@@ -146,8 +153,10 @@ interface CallState {
 export async function handle(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
 	const started = sandbox.now();
 	const url = new URL(req.url ?? '/', 'http://sandbox.local');
-	const isApi = !url.pathname.startsWith('/__sandbox') && !url.pathname.startsWith('/oauth/');
-	const fault = isApi ? sandbox.faultPlan.decide(url.pathname) : ({ kind: 'none' } as const);
+	const split = splitRoot(url.pathname);
+	// faults apply to API calls only, never to the OAuth endpoints or the test hooks
+	const isApi = split !== undefined && split.root !== 'admin' && split.root !== 'oauth';
+	const fault: FaultDecision = isApi ? sandbox.faultPlan.decide(url.pathname) : { kind: 'none' };
 	const call: CallState = { release: [] };
 	const answer = (reply: Reply): number => {
 		const status = reply.status ?? 200;
@@ -158,12 +167,12 @@ export async function handle(sandbox: Sandbox, req: IncomingMessage, res: Server
 	};
 	let status = 500;
 	try {
-		if (sandbox.faultPlan.plan.delayMs && isApi) await new Promise((r) => setTimeout(r, sandbox.faultPlan.plan.delayMs));
+		if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
 		if (fault.kind === 'status' && !fault.after) {
 			status = answer({ status: fault.status, body: new HttpError(fault.code, {}, undefined, fault.status).toBody() });
 			return;
 		}
-		const reply = await respond(sandbox, req, url, call);
+		const reply = await respond(sandbox, req, url, split, call);
 		if (fault.kind === 'drop') {
 			// the call took effect; the client sees the connection close mid-response
 			res.writeHead(reply.status ?? 200, { 'Content-Type': JSON_TYPE, 'Content-Length': '1000000' });
@@ -209,19 +218,9 @@ function recordCount(ctx: Ctx): number {
 	}
 }
 
-async function respond(sandbox: Sandbox, req: IncomingMessage, url: URL, call: CallState): Promise<Reply> {
-	const split = splitRoot(url.pathname);
+async function respond(sandbox: Sandbox, req: IncomingMessage, url: URL, split: SplitPath | undefined, call: CallState): Promise<Reply> {
 	if (!split) throw HttpError.urlPattern();
 	const method = (req.method ?? 'GET').toUpperCase() as Method;
-
-	if (split.root !== 'admin' && split.root !== 'oauth') {
-		const fault = sandbox.faults.find((f) => f.remaining > 0 && (!f.pathIncludes || url.pathname.includes(f.pathIncludes)));
-		if (fault) {
-			fault.remaining--;
-			if (fault.remaining === 0) sandbox.faults.splice(sandbox.faults.indexOf(fault), 1);
-			return { status: fault.status, body: new HttpError(fault.code, {}, undefined, fault.status).toBody() };
-		}
-	}
 
 	const header = (name: string): string | undefined => {
 		const value = req.headers[name.toLowerCase()];

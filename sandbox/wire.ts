@@ -57,6 +57,31 @@ export function pageOf<T>(all: T[], p: Paging): T[] {
 	return all.slice(p.offset, p.offset + p.perPage + 1);
 }
 
+/** The first page at the default size: the `info` of lists the service answers whole. */
+export const FIRST_PAGE: Paging = { page: 1, perPage: 200, offset: 0 };
+
+/**
+ * A page of a record's child list (related records, notes, attachments, …): with `changed`, an
+ * If-Modified-Since keeps the entries changed after it (304 when there are entries but none
+ * changed); then `sort`, the §3.6 page, and `map`; 204 when the page is empty.
+ */
+export function childPage<T>(
+	ctx: Ctx,
+	p: Paging,
+	key: string,
+	all: T[],
+	o: { map: (entry: T) => unknown; changed?: (entry: T) => number; sort?: (a: T, b: T) => number },
+): Reply {
+	let entries = all;
+	const since = o.changed ? ifModifiedSince(ctx) : undefined;
+	if (since !== undefined) {
+		entries = all.filter((e) => o.changed!(e) > since);
+		if (all.length > 0 && entries.length === 0) return { status: 304 };
+	}
+	if (o.sort) entries = [...entries].sort(o.sort);
+	return pagedReply(key, p, pageOf(entries, p).map(o.map));
+}
+
 /** If-Modified-Since as epoch ms, or undefined. */
 export function ifModifiedSince(ctx: Ctx): number | undefined {
 	return parseImsHeader(ctx.header('if-modified-since'));

@@ -21,6 +21,29 @@ function dosDateTime(date: Date): { time: number; date: number } {
 	};
 }
 
+interface EntryFields {
+	method: number;
+	time: number;
+	date: number;
+	crc: number;
+	size: number;
+	rawSize: number;
+	nameLength: number;
+}
+
+/** The fields a local header and its central directory entry share, from `at` (version needed … name length). */
+function writeEntryFields(header: Buffer, at: number, f: EntryFields): void {
+	header.writeUInt16LE(20, at); // version needed
+	header.writeUInt16LE(0x0800, at + 2); // UTF-8 names
+	header.writeUInt16LE(f.method, at + 4);
+	header.writeUInt16LE(f.time, at + 6);
+	header.writeUInt16LE(f.date, at + 8);
+	header.writeUInt32LE(f.crc, at + 10);
+	header.writeUInt32LE(f.size, at + 14);
+	header.writeUInt32LE(f.rawSize, at + 18);
+	header.writeUInt16LE(f.nameLength, at + 22);
+}
+
 /** Builds a zip archive; entries are DEFLATE-compressed (stored when that is not smaller). */
 export function writeZip(entries: ZipEntry[], modified: Date = new Date()): Buffer {
 	const { time, date } = dosDateTime(modified);
@@ -33,31 +56,15 @@ export function writeZip(entries: ZipEntry[], modified: Date = new Date()): Buff
 		const stored = deflated.length >= entry.data.length;
 		const body = stored ? entry.data : deflated;
 		const crc = crc32(entry.data) >>> 0;
-		const local = Buffer.alloc(30);
+		const fields: EntryFields = { method: stored ? 0 : 8, time, date, crc, size: body.length, rawSize: entry.data.length, nameLength: name.length };
+		const local = Buffer.alloc(30); // extra field length (28) stays 0
 		local.writeUInt32LE(LOCAL_SIG, 0);
-		local.writeUInt16LE(20, 4); // version needed
-		local.writeUInt16LE(0x0800, 6); // UTF-8 names
-		local.writeUInt16LE(stored ? 0 : 8, 8);
-		local.writeUInt16LE(time, 10);
-		local.writeUInt16LE(date, 12);
-		local.writeUInt32LE(crc, 14);
-		local.writeUInt32LE(body.length, 18);
-		local.writeUInt32LE(entry.data.length, 22);
-		local.writeUInt16LE(name.length, 26);
-		local.writeUInt16LE(0, 28);
+		writeEntryFields(local, 4, fields);
 		locals.push(local, name, body);
 		const central = Buffer.alloc(46);
 		central.writeUInt32LE(CENTRAL_SIG, 0);
 		central.writeUInt16LE(20, 4); // version made by
-		central.writeUInt16LE(20, 6);
-		central.writeUInt16LE(0x0800, 8);
-		central.writeUInt16LE(stored ? 0 : 8, 10);
-		central.writeUInt16LE(time, 12);
-		central.writeUInt16LE(date, 14);
-		central.writeUInt32LE(crc, 16);
-		central.writeUInt32LE(body.length, 20);
-		central.writeUInt32LE(entry.data.length, 24);
-		central.writeUInt16LE(name.length, 28);
+		writeEntryFields(central, 6, fields);
 		central.writeUInt32LE(offset, 42);
 		centrals.push(central, name);
 		offset += local.length + name.length + body.length;

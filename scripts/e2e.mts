@@ -14,7 +14,10 @@
 //      authorize page (auto-approved, 302 to n8n's callback) and loads data;
 //   6. an example workflow executes from the editor and its output shows in the UI;
 //   7. (when the package has crmTrigger) the trigger example is published, a deal is changed in
-//      the sandbox, and the execution appears.
+//      the sandbox, and the execution appears;
+//   then the steps of scripts/e2e/, and the editor's setup experience: a fresh CRM Record node lists
+//   its modules on first open, the field mapper waits for a module (multi-select picklists, date-only
+//   fields), and bulk read conditions offer picklist values and an upper bound only for Between.
 // Screenshots go to test-results/e2e/; the ones of a green run are copied to docs/screenshots/.
 //
 //   npm run test:e2e [-- --no-build] [--keep-open] [--only 1,2,5]
@@ -67,7 +70,8 @@ interface Browser {
 	close(): Promise<void>;
 }
 
-const RESULTS_DIR = path.join(REPO, 'test-results', 'e2e');
+// E2E_RESULTS / E2E_HOME (with E2E_N8N_PORT / E2E_SANDBOX_PORT) let two runs share a checkout
+const RESULTS_DIR = process.env.E2E_RESULTS ?? path.join(REPO, 'test-results', 'e2e');
 const DOCS_DIR = path.join(REPO, 'docs', 'screenshots');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -90,6 +94,9 @@ const DOCS_SHOTS: Record<string, string> = {
 	'07-example-sync-deals-run.png': 'example-sync-deals-run.png',
 	'08-example-sync-deals-output.png': 'example-sync-deals-output.png',
 	'10-trigger-execution.png': 'trigger-deal-stage-execution.png',
+	'11-module-list-first-open.png': 'crm-record-module-list.png',
+	'12-mapper-list-and-date.png': 'crm-record-field-mapper.png',
+	'13-bulk-condition-picklist.png': 'bulk-read-condition-picklist.png',
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -207,7 +214,7 @@ async function main(): Promise<number> {
 	const stack: Stack = await startStack({
 		port: Number(process.env.E2E_N8N_PORT ?? 5690),
 		sandboxPort: Number(process.env.E2E_SANDBOX_PORT ?? 4090),
-		home: path.join(RUNTIME_DIR, 'e2e-home'),
+		home: process.env.E2E_HOME ?? path.join(RUNTIME_DIR, 'e2e-home'),
 		sandboxDb: ':memory:',
 		fresh: true,
 		build: !args.includes('--no-build'),
@@ -361,18 +368,17 @@ async function main(): Promise<number> {
 				const node = recordNode!;
 				await page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^CRM Record$/ }).click();
 				await page.getByText('Get many records', { exact: true }).first().waitFor();
-				// the list renders lazily: scroll to its end, collecting names on the way
+				// the list renders lazily: scroll towards its end, collecting names on the way, until every
+				// expected action was seen (a loaded machine renders slowly: no "nothing new" cut-off)
 				const names = page.locator('[data-test-id="node-creator-item-name"]');
 				const shown = new Set<string>();
-				for (let stale = 0; stale < 3; ) {
-					const before = shown.size;
+				const expected = actionsOf(node);
+				for (const deadline = Date.now() + 60_000; expected.some((a) => !shown.has(a)) && Date.now() < deadline; ) {
 					for (const t of await names.allInnerTexts()) shown.add(t.trim());
-					stale = shown.size === before ? stale + 1 : 0;
 					await names.nth((await names.count()) - 1).scrollIntoViewIfNeeded();
 					await page.waitForTimeout(300);
 				}
 				await page.locator('[data-test-id="node-creator-item-name"]').first().scrollIntoViewIfNeeded();
-				const expected = actionsOf(node);
 				const missing = expected.filter((a) => !shown.has(a));
 				await shot('03-crm-record-actions.png');
 				assert(missing.length === 0, `actions missing from the panel: ${missing.join(', ')}`);
@@ -537,6 +543,132 @@ async function main(): Promise<number> {
 				assert(String(detail.data?.data ?? '').includes(newStage), `the execution data does not carry the new stage "${newStage}"`);
 			},
 			triggerNode && triggerExample ? undefined : 'package has no trigger node (crmTrigger) yet, or no trigger example',
+		);
+
+		// the nodes as an AI agent's tool, and the "Custom API Call" (scripts/e2e/)
+		await (await import('./e2e/index.mts')).toolSteps({ page, stack, api, sandbox, step, shot, log });
+
+		// ---- what a no-code user sees when setting the nodes up ----
+		/** new workflow → the node panel → `nodeName` → the action `action`; its panel opens */
+		const addNode = async (nodeName: string, action: string) => {
+			await page.goto('/workflow/new');
+			await page.locator('[data-test-id="canvas-plus-button"]').click();
+			await page.locator('[data-test-id="node-creator-search-bar"]').fill(nodeName);
+			await page.locator('[data-test-id="node-creator-item-name"]', { hasText: new RegExp(`^${nodeName}$`) }).first().click();
+			await page.getByText(action, { exact: true }).first().click();
+			await page.locator('[data-test-id="ndv"]').waitFor();
+		};
+		const visible = async (selector: string) => (await page.locator(selector).count()) > 0 && (await page.locator(selector).first().isVisible());
+		/** the action of an operation of a node, as the node panel lists it */
+		const actionOf = (node: PackageNode | undefined, resource: string, operation: string) => {
+			const ops = (node?.properties as Prop[] | undefined)?.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
+			const option = ops?.options?.find((o) => o.value === operation);
+			return String(option?.action ?? option?.name ?? '');
+		};
+		const bulkNode = stack.nodes.find((n) => n.name === 'crmBulk');
+
+		await step(
+			'editor: a fresh CRM Record node loads its Module list on first open; the field mapper waits for a module, then shows list and date fields',
+			async () => {
+				await addNode('CRM Record', actionOf(recordNode, 'record', 'create'));
+				// a credential exists: the editor picks it for the new node
+				const credential = await page.locator('[data-test-id="node-credentials-select"] input').first().inputValue();
+				assert(credential !== '', 'no credential was selected for the new node');
+				// nothing about fields before a module is chosen, and one mode selector
+				await page.locator('[data-test-id="parameter-input-fieldsMode"]').waitFor();
+				await page.waitForTimeout(1500);
+				const panel = page.locator('[data-test-id="ndv"]');
+				assert(!(await panel.getByText('No writable fields found').first().isVisible().catch(() => false)), '"No writable fields found" shows before a module is chosen');
+				assert(!(await visible('[data-test-id="resource-mapper-container"]')), 'the field mapper shows before a module is chosen');
+				assert(!(await panel.getByText('Mapping Column Mode').first().isVisible().catch(() => false)), 'a second mode selector ("Mapping Column Mode") shows');
+				// the module list, first open, no reopening of the node
+				const modules = await listOptions('module', 'Leads');
+				await shot('11-module-list-first-open.png');
+				assert(modules.includes('Leads') && modules.includes('Contacts'), `Module list on first open: ${JSON.stringify(modules.slice(0, 10))}`);
+				assert(!(await page.getByText(/Error fetching options/).first().isVisible().catch(() => false)), 'the Module list shows "Error fetching options"');
+				// an option shows its name once (no description repeating it)
+				const leadsText = (await dropdownItems().filter({ has: page.getByText('Leads', { exact: true }) }).first().innerText()).trim();
+				assert(leadsText === 'Leads', `the Leads option reads ${JSON.stringify(leadsText)}`);
+				await dropdownItems().filter({ has: page.getByText('Leads', { exact: true }) }).first().click();
+
+				// the mapper loads the module's fields: a multi-select picklist and a date-only field
+				const mapper = page.locator('[data-test-id="resource-mapper-container"]');
+				await mapper.waitFor();
+				await mapper.getByText('Last Name').first().waitFor();
+				for (const label of ['Interests (Comma-Separated)', 'Last Contacted Date (yyyy-MM-dd)']) {
+					await page.locator('[data-test-id="add-fields-select"] button').first().click();
+					await page.getByRole('menuitem', { name: label, exact: true }).first().click();
+				}
+				await mapper.getByText('Last Contacted Date (yyyy-MM-dd)', { exact: true }).first().waitFor();
+				// n8n 2.40.7's mapper keeps only text, number and boolean values: a list is typed comma-separated
+				const interests = mapper.locator('[data-test-id="parameter-input-Interests"] input').first();
+				await interests.fill('CRM, Support');
+				assert((await interests.inputValue()) === 'CRM, Support', 'Interests does not take comma-separated values');
+				// a date-only field is a text input for yyyy-MM-dd, not a date-and-time picker
+				const dateInput = mapper.locator('[data-test-id="parameter-input-Last_Contacted_Date"] input').first();
+				await dateInput.fill('2026-03-01');
+				assert((await dateInput.inputValue()) === '2026-03-01', 'the date-only field does not take a plain date');
+				await shot('12-mapper-list-and-date.png');
+				await closeNdv();
+			},
+			recordNode ? undefined : 'package has no crmRecord node',
+		);
+
+		await step(
+			'editor: bulk read conditions: picklist values in a dropdown, the upper bound only for Between',
+			async () => {
+				await addNode('CRM Bulk', actionOf(bulkNode, 'bulkRead', 'create'));
+				await choose('module', 'Leads');
+				await choose('filterType', 'Build Conditions');
+				await page.getByRole('button', { name: 'Add Condition' }).first().click();
+				// "parameter-input-field" is also the test id of every text input: take the parameter's container
+				const chooseField = async (text: string) => {
+					const item = dropdownItems().filter({ has: page.getByText(text, { exact: true }) }).first();
+					// a list still loading may not open on the first click (as choose() above)
+					for (let attempt = 1; ; attempt++) {
+						await page.locator('div.parameter-value-container[data-test-id="parameter-input-field"]').first().click();
+						try {
+							await item.waitFor({ timeout: 10_000 });
+							await item.click();
+							return;
+						} catch (error) {
+							if (attempt === 3) throw error;
+							await page.locator('[data-test-id="tab-params"]').click();
+						}
+					}
+				};
+				await chooseField('Lead Source');
+				const upperBound = page.getByText('Value (Upper Bound)', { exact: true });
+				assert(!(await visible('[data-test-id="parameter-input-value"]')), 'a picklist field still shows the text Value');
+				assert(!(await upperBound.first().isVisible().catch(() => false)), 'the upper bound shows for Equal');
+				// the list loads once the field is chosen: open it again if the first click came too early
+				const web = dropdownItems().filter({ has: page.getByText('Web', { exact: true }) }).first();
+				for (let attempt = 1; ; attempt++) {
+					await page.locator('[data-test-id="parameter-input-picklistValue"]').click();
+					try {
+						await web.waitFor({ timeout: 10_000 });
+						break;
+					} catch (error) {
+						if (attempt === 3) throw error;
+						await page.locator('[data-test-id="tab-params"]').click();
+					}
+				}
+				await page.waitForTimeout(500);
+				const values = (await dropdownItems().allInnerTexts()).map((t) => t.split('\n')[0].trim());
+				assert(values.includes('Web'), `Lead Source values: ${JSON.stringify(values)}`);
+				await dropdownItems().filter({ has: page.getByText('Web', { exact: true }) }).first().click();
+				await shot('13-bulk-condition-picklist.png');
+				// a number field: text value; the upper bound appears with Between
+				await chooseField('No. of Employees');
+				await page.locator('[data-test-id="parameter-input-value"]').waitFor();
+				assert(!(await upperBound.first().isVisible().catch(() => false)), 'the upper bound shows for Equal on a number field');
+				await choose('comparator', 'Between');
+				await upperBound.first().waitFor();
+				await page.waitForTimeout(600); // the operator list fades out
+				await shot('14-bulk-condition-between.png');
+				await closeNdv();
+			},
+			bulkNode ? undefined : 'package has no crmBulk node',
 		);
 	} finally {
 		if (keepOpen) {

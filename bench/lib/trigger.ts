@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 
 import type { CrmFixture } from '../../test/harness/crm';
-import { triggerHarness } from '../../test/harness/n8n';
+import { triggerHarness } from '../../test/harness/trigger';
 import type { Receiver } from '../../test/harness/receiver';
 
 export interface LatencyRun {

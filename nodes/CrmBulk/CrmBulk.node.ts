@@ -2,7 +2,7 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { methods as sharedMethods } from '../shared/methods';
 import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
-import { customOperations as resourceOperations, resourceProperties, resourceSelector } from './resources';
+import { customOperations as resourceOperations, resourceProperties, resourceSelector, routes } from './resources';
 
 export class CrmBulk implements INodeType {
 	description: INodeTypeDescription = {
@@ -11,6 +11,7 @@ export class CrmBulk implements INodeType {
 			name: 'crmBulk',
 			description: 'Export and import CRM records with asynchronous bulk jobs, and store files in the CRM file store',
 			properties: [resourceSelector, ...resourceProperties],
+			routes,
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
 		icon: { light: 'file:../../icons/crmBulk.svg', dark: 'file:../../icons/crmBulk.dark.svg' },

@@ -2,7 +2,7 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
 import { methods } from './methods';
-import { customOperations as resourceOperations, resourceProperties, resourceSelector } from './resources';
+import { customOperations as resourceOperations, resourceProperties, resourceSelector, routes } from './resources';
 
 export class CrmMail implements INodeType {
 	description: INodeTypeDescription = {
@@ -12,6 +12,7 @@ export class CrmMail implements INodeType {
 			description: 'Send or schedule emails from CRM records and list the from addresses',
 			group: ['output'],
 			properties: [resourceSelector, ...resourceProperties],
+			routes,
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
 		icon: { light: 'file:../../icons/crmMail.svg', dark: 'file:../../icons/crmMail.dark.svg' },

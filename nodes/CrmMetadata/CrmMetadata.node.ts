@@ -2,7 +2,7 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { methods as sharedMethods } from '../shared/methods';
 import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
-import { customOperations as resourceOperations, resourceProperties, resourceSelector } from './resources';
+import { customOperations as resourceOperations, resourceProperties, resourceSelector, routes } from './resources';
 
 export class CrmMetadata implements INodeType {
 	description: INodeTypeDescription = {
@@ -11,6 +11,7 @@ export class CrmMetadata implements INodeType {
 			name: 'crmMetadata',
 			description: 'Read and change CRM settings: modules, fields, layouts, views, templates, pipelines and blueprints',
 			properties: [resourceSelector, ...resourceProperties],
+			routes,
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
 		icon: { light: 'file:../../icons/crmMetadata.svg', dark: 'file:../../icons/crmMetadata.dark.svg' },

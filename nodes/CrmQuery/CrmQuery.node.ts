@@ -1,7 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
-import { resourceProperties, resourceSelector } from './resources';
+import { resourceProperties, resourceSelector, routes } from './resources';
 
 export class CrmQuery implements INodeType {
 	description: INodeTypeDescription = {
@@ -9,9 +9,9 @@ export class CrmQuery implements INodeType {
 			displayName: 'CRM Query',
 			name: 'crmQuery',
 			description: 'Run select-style queries (COQL) over CRM records',
-			// Query pages by LIMIT/OFFSET with its own routing.operations.pagination (resources/query/run.ts),
-			// which takes precedence over the node-level request runner
+			// the shared request runner; Query declares its own paging (COQL LIMIT/OFFSET, resources/query/run.ts)
 			properties: [resourceSelector, ...resourceProperties],
+			routes,
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
 		icon: { light: 'file:../../icons/crmQuery.svg', dark: 'file:../../icons/crmQuery.dark.svg' },

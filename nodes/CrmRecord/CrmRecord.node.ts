@@ -2,7 +2,7 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { methods as sharedMethods } from '../shared/methods';
 import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
-import { customOperations as resourceOperations, resourceProperties, resourceSelector } from './resources';
+import { customOperations as resourceOperations, resourceProperties, resourceSelector, routes } from './resources';
 
 export class CrmRecord implements INodeType {
 	description: INodeTypeDescription = {
@@ -11,6 +11,10 @@ export class CrmRecord implements INodeType {
 			name: 'crmRecord',
 			description: 'Create, read, update and delete CRM records and their related data',
 			properties: [resourceSelector, ...resourceProperties],
+			routes,
+			// 1.1: Create / Update / Create or Update output the full record by default
+			version: [1, 1.1],
+			defaultVersion: 1.1,
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
 		icon: { light: 'file:../../icons/crmRecord.svg', dark: 'file:../../icons/crmRecord.dark.svg' },

@@ -50,7 +50,7 @@ function clearState(state: ChannelState): void {
 }
 
 /** The channel the node's parameters describe, at this webhook URL (production or test). */
-function wishOf(ctx: IHookFunctions): ChannelWish {
+function wishFromParameters(ctx: IHookFunctions): ChannelWish {
 	const modules = ctx.getNodeParameter('modules', []) as string[];
 	const events = ctx.getNodeParameter('events', []) as string[];
 	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
@@ -175,7 +175,7 @@ export class CrmTrigger implements INodeType {
 			 */
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const state = stateOf(this);
-				const wish = wishOf(this);
+				const wish = wishFromParameters(this);
 				if (!state.channelId) {
 					// channels left at this URL by an interrupted activation: remove, then create()
 					const orphans = await channelIdsAt.call(this, wish.notifyUrl);
@@ -201,7 +201,7 @@ export class CrmTrigger implements INodeType {
 			/** EnableNotifications: random channel id and token, this URL, the longest allowed expiry. */
 			async create(this: IHookFunctions): Promise<boolean> {
 				const state = stateOf(this);
-				await subscribe.call(this, state, wishOf(this));
+				await subscribe.call(this, state, wishFromParameters(this));
 				return true;
 			},
 

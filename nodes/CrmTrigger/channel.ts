@@ -61,7 +61,7 @@ async function watchCall(this: CrmContext, method: 'POST' | 'PUT' | 'PATCH', ite
 	return ((body.watch as IDataObject[] | undefined) ?? [])[0] ?? {};
 }
 
-function fail(ctx: CrmContext, result: IDataObject, prefix: string): never {
+function channelCallFailed(ctx: CrmContext, result: IDataObject, prefix: string): never {
 	throw crmApiError(ctx.getNode(), result as CrmErrorBody, { prefix });
 }
 
@@ -86,7 +86,7 @@ export async function subscribe(
 		requestedAt = Date.now();
 		result = await watchCall.call(this, 'POST', item);
 	}
-	if (isErrorItem(result)) fail(this, result, 'Could not subscribe the watch channel: ');
+	if (isErrorItem(result)) channelCallFailed(this, result, 'Could not subscribe the watch channel: ');
 	const expiresAt = expiryOf(result) ?? requestedAt + 60 * 60 * 1000;
 	Object.assign(state, {
 		channelId,
@@ -115,13 +115,13 @@ export async function renew(this: CrmContext, state: ChannelState): Promise<'ren
 	});
 	if (isExpiryRefusal(result)) {
 		// the CRM's maximum shrank: replace the details and take its default expiry
-		result = await watchCall.call(this, 'PUT', { channel_id: state.channelId, ...wishKeys(wishOf(state)), token: state.token });
+		result = await watchCall.call(this, 'PUT', { channel_id: state.channelId, ...wishKeys(storedWish(state)), token: state.token });
 	}
 	if (isErrorItem(result) && result.code === 'NOT_SUBSCRIBED') {
-		await subscribe.call(this, state, wishOf(state), { channelId: state.channelId, token: state.token });
+		await subscribe.call(this, state, storedWish(state), { channelId: state.channelId, token: state.token });
 		return 'recreated';
 	}
-	if (isErrorItem(result)) fail(this, result, 'Could not renew the watch channel: ');
+	if (isErrorItem(result)) channelCallFailed(this, result, 'Could not renew the watch channel: ');
 	state.expiresAt = expiryOf(result) ?? state.expiresAt;
 	return 'renewed';
 }
@@ -133,7 +133,7 @@ export function renewalDue(state: ChannelState, now = Date.now()): boolean {
 	return state.expiresAt - now < state.lifetimeMs * (1 - RENEW_AFTER);
 }
 
-export function wishOf(state: ChannelState): ChannelWish {
+export function storedWish(state: ChannelState): ChannelWish {
 	return {
 		events: state.events ?? [],
 		notifyUrl: state.notifyUrl ?? '',
@@ -144,7 +144,7 @@ export function wishOf(state: ChannelState): ChannelWish {
 
 /** GetNotificationDetails rows (one per channel and module), all pages; `[]` for 204. */
 export async function listChannels(this: CrmContext, channelId?: string): Promise<IDataObject[]> {
-	return await crmRequestAllItems.call(this, { path: WATCH_PATH, qs: channelId ? { channel_id: channelId } : {} });
+	return await crmRequestAllItems.call(this, { path: WATCH_PATH, rootProperty: 'watch', qs: channelId ? { channel_id: channelId } : {} });
 }
 
 /** The rows of one channel merged into one view: events of every module, flags, URL, token. */
@@ -185,7 +185,7 @@ export async function disable(this: CrmContext, channelIds: string[]): Promise<v
 			itemListKey: 'watch',
 		});
 		const failed = ((body.watch as IDataObject[] | undefined) ?? []).find((r) => isErrorItem(r) && r.code !== 'NOT_SUBSCRIBED');
-		if (failed) fail(this, failed, 'Could not disable the watch channel: ');
+		if (failed) channelCallFailed(this, failed, 'Could not disable the watch channel: ');
 	}
 }
 

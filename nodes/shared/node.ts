@@ -7,26 +7,105 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { baseUrlExpression, crmRequestRunner } from './transport';
+import { baseUrlExpression, crmRequestRunner, RETURN_NOTHING } from './transport';
+import type { NotFound, PagerFactory, Route, Routes } from './transport';
 
 /** An operation that runs its own requests (batched writes, polling, binary data) instead of routing. */
 export type CustomOperation = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
 
-/** One resource of a node: its selector option, its properties, and its custom operations. */
+/**
+ * One operation file (`nodes/<Node>/resources/<resource>/<operation>.ts`): its selector option and
+ * properties, and either `execute` (a custom operation) or what the request runner needs of a routed
+ * one (see shared/transport/runner.ts).
+ */
+export interface OperationModule {
+	operation: INodePropertyOptions;
+	description: INodeProperties[];
+	execute?: CustomOperation;
+	/** routed: wrapper key of the response items (docs/protocol.md §3.5); none for bare bodies, binaries and postReceive results */
+	rootProperty?: string;
+	/** routed Get by ID: the not-found message; adds the "On Not Found" parameter */
+	notFound?: NotFound;
+	/** routed, paging other than `page`/`per_page` */
+	paging?: PagerFactory;
+}
+
+/** One resource of a node: its selector option, its properties, its custom operations and routes. */
 export interface ResourceModule {
 	option: INodePropertyOptions;
 	description: INodeProperties[];
 	customOperations?: Record<string, CustomOperation>;
+	routes?: Record<string, Route>;
 }
 
-/** A node's resources put together: the Resource selector, every resource's properties, and the custom operations by resource. */
+/** The operations a person looks for first, in this order (by value); the others follow by name. */
+const FIRST_OPERATIONS = ['create', 'upsert', 'delete', 'get', 'getAll', 'search', 'update'];
+
+function operationOrder(a: INodePropertyOptions, b: INodePropertyOptions): number {
+	const rank = (o: INodePropertyOptions) => {
+		const i = FIRST_OPERATIONS.indexOf(String(o.value));
+		return i === -1 ? FIRST_OPERATIONS.length : i;
+	};
+	return rank(a) - rank(b) || (rank(a) === FIRST_OPERATIONS.length ? a.name.localeCompare(b.name) : 0);
+}
+
+/** "On Not Found" of a Get by ID: an error (default) or no output. */
+function onNotFoundProperty(resource: string, operation: string): INodeProperties {
+	return {
+		displayName: 'On Not Found',
+		name: 'onNotFound',
+		type: 'options',
+		options: [
+			{ name: 'Error', value: 'error', description: 'Fail the item with "No … with ID …"' },
+			{ name: 'Return Nothing', value: RETURN_NOTHING, description: 'Output no item for it' },
+		],
+		default: 'error',
+		description: 'What to do when nothing has the given ID',
+		displayOptions: { show: { resource: [resource], operation: [operation] } },
+	};
+}
+
+/**
+ * A resource from its operation files: the Operation selector (Create, Create or Update, Delete, Get,
+ * Get Many, Search, Update first, then by name), every operation's properties, the custom operations
+ * (files that export `execute`) and the routes of the others. Registering an operation = its file
+ * plus one entry in `operations`.
+ */
+export function defineResource(option: INodePropertyOptions, operations: OperationModule[], defaultOperation: string): ResourceModule {
+	const resource = String(option.value);
+	const valueOf = (op: OperationModule) => String(op.operation.value);
+	const custom = operations.filter((op) => op.execute);
+	const routed = operations.filter((op) => !op.execute);
+	return {
+		option,
+		description: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { resource: [resource] } },
+				options: operations.map((op) => op.operation).sort(operationOrder),
+				default: defaultOperation,
+			},
+			...operations.flatMap((op) => (op.notFound ? [...op.description, onNotFoundProperty(resource, valueOf(op))] : op.description)),
+		],
+		customOperations: custom.length ? Object.fromEntries(custom.map((op) => [valueOf(op), op.execute!])) : undefined,
+		routes: Object.fromEntries(
+			routed.map((op) => [valueOf(op), { rootProperty: op.rootProperty, notFound: op.notFound, paging: op.paging }]),
+		),
+	};
+}
+
+/** A node's resources put together: the Resource selector, every resource's properties, the custom operations and routes by resource. */
 export interface AssembledResources {
 	selector: INodeProperties;
 	properties: INodeProperties[];
 	customOperations: Record<string, Record<string, CustomOperation>>;
+	routes: Routes;
 }
 
-/** Builds a node's Resource selector (options in the given order), its properties and its custom-operation map. */
+/** Builds a node's Resource selector (options in the given order), its properties, its custom-operation map and its routes. */
 export function assembleResources(resources: ResourceModule[], defaultResource: string): AssembledResources {
 	return {
 		selector: {
@@ -36,14 +115,14 @@ export function assembleResources(resources: ResourceModule[], defaultResource: 
 			noDataExpression: true,
 			options: resources.map((r) => r.option),
 			default: defaultResource,
-			// every routed operation pages through a pagination function: the node's request runner
-			// (see shared/transport/runner.ts) unless the operation sets its own routing.operations.pagination
+			// every routed operation goes through the node's request runner (shared/transport/runner.ts)
 			routing: { send: { paginate: true } },
 		},
 		properties: resources.flatMap((r) => r.description),
 		customOperations: Object.fromEntries(
 			resources.filter((r) => r.customOperations).map((r) => [r.option.value as string, r.customOperations!]),
 		),
+		routes: Object.fromEntries(resources.map((r) => [r.option.value as string, r.routes ?? {}])),
 	};
 }
 
@@ -57,6 +136,11 @@ export interface CrmNodeOptions {
 	/** Defaults to ['transform']. */
 	group?: INodeTypeDescription['group'];
 	properties: INodeProperties[];
+	/** What the request runner needs of each routed operation (assembleResources' `routes`). */
+	routes: Routes;
+	/** Defaults to 1; a list when a node gains a version (new defaults, saved workflows unchanged). */
+	version?: INodeTypeDescription['version'];
+	defaultVersion?: number;
 }
 
 /** What a node file still writes itself: the community-node lint reads these from the description literal. */
@@ -65,15 +149,16 @@ type LintedFields = 'icon' | 'subtitle' | 'usableAsTool';
 /**
  * The shared part of a CRM action node's description: version 1, one main input and output, the
  * crmOAuth2Api credential, and requests against the account's API domain. Every routed request goes
- * through the node's request runner (retry, envelope, paging, error mapping). Spread it into the node's
- * description literal next to `icon`, `subtitle` and `usableAsTool`.
+ * through the node's request runner bound to its routes (retry, paging, unwrapping, error mapping).
+ * Spread it into the node's description literal next to `icon`, `subtitle` and `usableAsTool`.
  */
 export function crmNodeDescription(options: CrmNodeOptions): Omit<INodeTypeDescription, LintedFields> {
 	return {
 		displayName: options.displayName,
 		name: options.name,
 		group: options.group ?? ['transform'],
-		version: 1,
+		version: options.version ?? 1,
+		...(options.defaultVersion !== undefined ? { defaultVersion: options.defaultVersion } : {}),
 		description: options.description,
 		defaults: { name: options.displayName },
 		inputs: [NodeConnectionTypes.Main],
@@ -84,7 +169,7 @@ export function crmNodeDescription(options: CrmNodeOptions): Omit<INodeTypeDescr
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 		},
-		requestOperations: { pagination: crmRequestRunner },
+		requestOperations: { pagination: crmRequestRunner(options.routes) },
 		properties: options.properties,
 	};
 }

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { toCrmDate, toCrmDateTime } from './dates';
 import { crmApiRequest } from './transport';
-import { isDigits } from './validation';
+import { fieldValueRefused, isDigits } from './validation';
 
 /** Field metadata of one module, as read from GetFields. */
 export interface FieldMeta {
@@ -54,11 +54,8 @@ export function coerceFieldValue(
 	value: unknown,
 	itemIndex: number,
 ): unknown {
-	const bad = (expected: string) =>
-		new NodeOperationError(this.getNode(), `Field "${field.api_name}" expects ${expected}, got "${String(value)}"`, {
-			itemIndex,
-			description: `Change the value of "${field.api_name}" (${field.data_type}).`,
-		});
+	// refused like the service would (INVALID_DATA on the field), see validation.ts
+	const bad = (expected: string) => fieldValueRefused(this.getNode(), field, expected, value, itemIndex);
 	if (value === null || value === undefined) return null;
 	if (value === '' && field.data_type !== 'text' && field.data_type !== 'textarea') return null;
 	switch (field.data_type) {
@@ -200,8 +197,8 @@ export function getParameter(ctx: IExecuteFunctions | IExecuteSingleFunctions, n
 	return value;
 }
 
-/** How a write defines its fields: the metadata-driven mapper, name/value pairs, or raw JSON. */
-export type FieldsMode = 'mapper' | 'pairs' | 'json';
+/** How a write defines its fields: the metadata-driven mapper, the input item auto-mapped, name/value pairs, or raw JSON. */
+export type FieldsMode = 'mapper' | 'auto' | 'pairs' | 'json';
 
 /** A parsed JSON parameter that must be an object (raw-JSON mode of record writes). */
 export function jsonObjectParameter(
@@ -233,10 +230,15 @@ export function jsonObjectParameter(
 }
 
 /** The mapper's values of one item: the fields defined below, or the input item's keys that are fields (auto-map). */
-export function mapperValues(this: IExecuteFunctions | IExecuteSingleFunctions, itemIndex: number): { values: IDataObject; matchingColumns: string[] } {
-	const columns = (getParameter(this, 'columns', itemIndex, {}) ?? {}) as Partial<ResourceMapperValue>;
+export function mapperValues(
+	this: IExecuteFunctions | IExecuteSingleFunctions,
+	itemIndex: number,
+	auto = false,
+): { values: IDataObject; matchingColumns: string[] } {
+	const columns = (auto ? {} : (getParameter(this, 'columns', itemIndex, {}) ?? {})) as Partial<ResourceMapperValue>;
 	const matchingColumns = columns.matchingColumns ?? [];
-	if (columns.mappingMode === 'autoMapInputData') {
+	// "Map Input Fields Automatically", or a mapper saved in n8n's own auto mode
+	if (auto || columns.mappingMode === 'autoMapInputData') {
 		const json =
 			'getItemIndex' in this
 				? (this as IExecuteSingleFunctions).getInputData().json
@@ -265,8 +267,8 @@ export async function recordBody(
 		return { record, matchingColumns: [] };
 	}
 	if (mode === 'pairs') return { record: await recordFromFieldPairs.call(this, itemIndex, module, cache), matchingColumns: [] };
-	const { values, matchingColumns } = mapperValues.call(this, itemIndex);
-	const auto = (getParameter(this, 'columns.mappingMode', itemIndex, 'defineBelow') as string) === 'autoMapInputData';
+	const { values, matchingColumns } = mapperValues.call(this, itemIndex, mode === 'auto');
+	const auto = mode === 'auto' || (getParameter(this, 'columns.mappingMode', itemIndex, 'defineBelow') as string) === 'autoMapInputData';
 	const meta = await loadFieldMeta.call(this, cache, module);
 	const record: IDataObject = {};
 	for (const [name, value] of Object.entries(values)) {

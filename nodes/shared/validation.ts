@@ -1,5 +1,64 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
+/**
+ * A value refused before sending, shaped like the service's own refusal (docs/protocol.md §11.2):
+ * `error.context.crm = {code, message, details}` as on a NodeApiError of the service, so a failed
+ * item carries `code` and `details.api_name` whether the CRM or the node refused it.
+ */
+export function refusedValue(
+	node: INode,
+	refusal: { code?: string; message: string; details: IDataObject },
+	options: { itemIndex?: number; description?: string } = {},
+): NodeOperationError {
+	const error = new NodeOperationError(node, refusal.message, options);
+	error.context.crm = { code: refusal.code ?? 'INVALID_DATA', message: refusal.message, details: refusal.details };
+	return error;
+}
+
+/** What the value check of a field needs from the module's field metadata (GetFields). */
+export interface FieldToCheck {
+	api_name: string;
+	data_type: string;
+	field_label?: string;
+	length?: number;
+}
+
+/** `Field "<api_name>" expects <expected>, got "<value>"`, refused as INVALID_DATA on that field. */
+export function fieldValueRefused(node: INode, field: FieldToCheck, expected: string, value: unknown, itemIndex?: number): NodeOperationError {
+	return refusedValue(
+		node,
+		{
+			message: `Field "${field.api_name}" expects ${expected}, got "${String(value)}"`,
+			details: { api_name: field.api_name, expected_data_type: field.data_type },
+		},
+		{ itemIndex, description: `Change the value of ${fieldLabel(field)} (${field.data_type}).` },
+	);
+}
+
+/** "Last Name (Last_Name)", or the API name alone when the label is the same or unknown. */
+export function fieldLabel(field: Pick<FieldToCheck, 'api_name' | 'field_label'>): string {
+	return field.field_label && field.field_label !== field.api_name ? `${field.field_label} (${field.api_name})` : field.api_name;
+}
+
+/** Text types whose metadata `length` the service enforces (INVALID_DATA `maximum_length`, §11.2). */
+const LENGTH_CHECKED = new Set(['text', 'textarea', 'email', 'phone', 'website']);
+
+/**
+ * Refuses a text longer than its field allows, as the service would (INVALID_DATA with
+ * `maximum_length`), before anything is sent.
+ */
+export function checkTextLength(node: INode, field: FieldToCheck, value: unknown, itemIndex?: number): void {
+	if (typeof value !== 'string' || !LENGTH_CHECKED.has(field.data_type) || !field.length || value.length <= field.length) return;
+	throw refusedValue(
+		node,
+		{
+			message: `Field ${fieldLabel(field)} is too long: ${value.length} characters, at most ${field.length}`,
+			details: { api_name: field.api_name, maximum_length: field.length },
+		},
+		{ itemIndex, description: `Shorten the value of ${fieldLabel(field)} to ${field.length} characters.` },
+	);
+}
 
 /** IDs of the service are decimal digits (Long on the interface, strings on the wire, docs/protocol.md §3.1). */
 export const ID_RE = /^\d+$/;
@@ -12,6 +71,8 @@ export function isDigits(value: unknown): boolean {
 export interface DigitsCheckOptions {
 	itemIndex?: number;
 	description?: string;
+	/** the API name the ID goes to (details.api_name of the refusal); `id` by default */
+	apiName?: string;
 }
 
 /** The one message of a malformed ID: `<Label> must be digits, got "<value>"`. */
@@ -21,11 +82,17 @@ export function digitsMessage(label: string, value: string): string {
 
 /**
  * The one ID check of the package: answers `value` when it is digits, else throws
- * `<Label> must be digits, got "<value>"`. Callers trim first where the parameter allows blanks.
+ * `<Label> must be digits, got "<value>"`, refused as INVALID_DATA (see refusedValue). Callers trim
+ * first where the parameter allows blanks.
  */
 export function checkDigits(node: INode, value: string, label: string, options: DigitsCheckOptions = {}): string {
 	if (!ID_RE.test(value)) {
-		throw new NodeOperationError(node, digitsMessage(label, value), options);
+		const { apiName, ...rest } = options;
+		throw refusedValue(
+			node,
+			{ message: digitsMessage(label, value), details: { api_name: apiName ?? 'id', expected_data_type: 'id' } },
+			rest,
+		);
 	}
 	return value;
 }

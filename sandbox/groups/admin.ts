@@ -5,7 +5,7 @@
 import type { AccessTokenDoc } from '../auth.ts';
 import { parseScopeList } from '../auth.ts';
 import type { Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
+import type { Sandbox } from '../types.ts';
 import { issueAccessToken } from './oauth.ts';
 
 export function registerAdmin(router: Router, sandbox: Sandbox): void {
@@ -61,18 +61,18 @@ export function registerAdmin(router: Router, sandbox: Sandbox): void {
 		(ctx) => {
 			const body = ctx.json();
 			const status = Number(body.status ?? 429);
-			sandbox.faults.push({
+			sandbox.faultPlan.force({
 				status,
 				code: String(body.code ?? (status === 429 ? 'TOO_MANY_REQUESTS' : 'INTERNAL_ERROR')),
 				remaining: Number(body.count ?? 1),
 				pathIncludes: body.path_includes as string | undefined,
 			});
-			return { status: 201, body: { faults: sandbox.faults } };
+			return { status: 201, body: { faults: sandbox.faultPlan.forced } };
 		},
 		opts,
 	);
 
-	router.delete('/faults', () => ({ body: { cleared: sandbox.faults.splice(0).length } }), opts);
+	router.delete('/faults', () => ({ body: { cleared: sandbox.faultPlan.clearForced() } }), opts);
 
 	/** random fault injection: `{ "rate429": 0.1, "rate500": 0.1, "after": true, "seed": 7 }` (see faults.ts) */
 	router.put(

@@ -4,8 +4,8 @@
 // `assignment_rules`: two lead rules, one deal rule, one case rule.
 import { HttpError } from '../errors.ts';
 import type { Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
-import { seedOnce } from '../seed/seed.ts';
+import type { Sandbox } from '../types.ts';
+import { seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
 import { demoUserId, moduleParam, moduleRef, storedModules, unknownId, userRef } from './modules.ts';
 

@@ -8,12 +8,13 @@ import { HttpError, errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
 import { deleteFile, filePart, getFile, putFile } from '../files.ts';
 import { contentDisposition, safeFileName } from '../http.ts';
-import { pickFields, recordName, writeStatus } from '../records.ts';
+import { pickFields, recordName } from '../records.ts';
 import type { Ctx, Reply, Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
-import type { ModuleDef } from '../seed/modules.ts';
+import type { Sandbox } from '../types.ts';
+import type { ModuleDef } from '../catalogue/modules.ts';
 import type { Json, StoredRecord, UserRef } from '../store.ts';
-import { idsParam, pageOf, pagedReply, paging } from '../wire.ts';
+import { childPage, idsParam, paging } from '../wire.ts';
+import { eachItem, resultsReply } from './shared.ts';
 
 /** Attachments share the record scopes (§2.3). */
 const ATTACHMENT_SCOPES = [['CRM.modules.{mod}.{ACCESS}']];
@@ -116,11 +117,7 @@ export function registerAttachments(router: Router, sandbox: Sandbox): void {
 				const unknown = fields.find((f) => !(f in all[0]) && f !== '$link_url');
 				if (unknown) throw HttpError.invalidData({ api_name: unknown, [paramKey(ctx)]: 'fields' }, 'invalid field name');
 			}
-			return pagedReply(
-				'data',
-				p,
-				pageOf(all, p).map((a) => pickFields(a, fields.length ? fields : undefined)),
-			);
+			return childPage(ctx, p, 'data', all, { map: (a) => pickFields(a, fields.length ? fields : undefined) });
 		},
 		opts,
 	);
@@ -191,8 +188,7 @@ export function registerAttachments(router: Router, sandbox: Sandbox): void {
 		(ctx) => {
 			const { module } = parentOf(ctx, false);
 			const ids = idsParam(ctx, 'ids', ATTACHMENT_DELETE_IDS_MAX, true)!;
-			const results = store.transaction(() => ids.map((id) => deleteOne(ctx, module, ctx.params.recordId, id)));
-			return { status: writeStatus(results, 200), body: { data: results } };
+			return resultsReply('data', 200, eachItem(ctx, ids, (id) => deleteOne(ctx, module, ctx.params.recordId, id)));
 		},
 		opts,
 	);
@@ -218,7 +214,7 @@ export function registerAttachments(router: Router, sandbox: Sandbox): void {
 		(ctx) => {
 			const { module } = parentOf(ctx, false);
 			const result = store.transaction(() => deleteOne(ctx, module, ctx.params.recordId, ctx.params.id));
-			return { status: writeStatus([result], 200), body: { data: [result] } };
+			return resultsReply('data', 200, [result]);
 		},
 		opts,
 	);

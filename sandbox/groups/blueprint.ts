@@ -16,14 +16,13 @@ import type { ErrorBody } from '../errors.ts';
 import { fieldId, fieldJson } from '../metadata.ts';
 import type { StoredModule } from '../metadata.ts';
 import { updateRecord } from '../records.ts';
-import type { RecordGuard } from '../records.ts';
 import type { Ctx, Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
-import { seedOnce } from '../seed/seed.ts';
-import type { ModuleDef } from '../seed/modules.ts';
+import type { RecordGuard, Sandbox } from '../types.ts';
+import { seedOnce } from './shared.ts';
+import type { ModuleDef } from '../catalogue/modules.ts';
 import type { Json, StoredRecord } from '../store.ts';
 import { wrapperList } from '../wire.ts';
-import { RECORD_SCOPES } from './records.ts';
+import { RECORD_SCOPES } from './records/index.ts';
 
 export interface TransitionDef {
 	id: string;

@@ -13,8 +13,8 @@ import { deliverCallback, parseCallback, saveJob, scheduleStep } from '../jobs.t
 import type { Callback, JobBase } from '../jobs.ts';
 import { csvLine } from '../csv.ts';
 import type { Ctx, Router, Version } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
-import type { FieldDef, ModuleDef } from '../seed/modules.ts';
+import type { Sandbox } from '../types.ts';
+import type { FieldDef, ModuleDef } from '../catalogue/modules.ts';
 import type { Json, StoredRecord, UserRef } from '../store.ts';
 import { isDate, parseDateTime } from '../time.ts';
 import { writeZip } from '../zip.ts';

@@ -9,12 +9,11 @@
 // /Deals/{id}/Contacts shows the same contacts and roles.
 import { HttpError, errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
-import { writeStatus } from '../records.ts';
 import type { Ctx, Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
-import { seedOnce } from '../seed/seed.ts';
+import type { Sandbox } from '../types.ts';
+import { eachItem, resultsReply, seedOnce, writeEach } from './shared.ts';
 import type { Json, StoredRecord } from '../store.ts';
-import { idsParam, listReply, wrapperList } from '../wire.ts';
+import { FIRST_PAGE, idsParam, info, listReply, wrapperList } from '../wire.ts';
 import { deleteRelation, emitRelatedChange, getRelation, putRelation, relationsOf, resolveContactRole } from './related.ts';
 import type { RelationDoc } from './related.ts';
 
@@ -157,9 +156,7 @@ export function registerContactRoles(router: Router, sandbox: Sandbox): void {
 	router.post(
 		'/Contacts/roles',
 		(ctx) => {
-			const items = wrapperList(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX);
-			const results = store.transaction(() => items.map((item, index) => createOne(ctx, item, index)));
-			return { status: writeStatus(results, 201), body: { contact_roles: results } };
+			return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 201, (item, index) => createOne(ctx, item, index));
 		},
 		settingsOpts,
 	);
@@ -168,9 +165,7 @@ export function registerContactRoles(router: Router, sandbox: Sandbox): void {
 	router.put(
 		'/Contacts/roles',
 		(ctx) => {
-			const items = wrapperList(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX);
-			const results = store.transaction(() => items.map((item, index) => updateOne(ctx, item, index)));
-			return { status: writeStatus(results, 200), body: { contact_roles: results } };
+			return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 200, (item, index) => updateOne(ctx, item, index));
 		},
 		settingsOpts,
 	);
@@ -181,8 +176,7 @@ export function registerContactRoles(router: Router, sandbox: Sandbox): void {
 		(ctx) => {
 			const ids = idsParam(ctx, 'ids', CONTACT_ROLE_IDS_MAX, ctx.v === 'v2.1');
 			if (!ids) return { status: 204 };
-			const results = store.transaction(() => ids.map((id) => deleteOne(id)));
-			return { status: writeStatus(results, 200), body: { contact_roles: results } };
+			return resultsReply('contact_roles', 200, eachItem(ctx, ids, (id) => deleteOne(id)));
 		},
 		settingsOpts,
 	);
@@ -201,9 +195,7 @@ export function registerContactRoles(router: Router, sandbox: Sandbox): void {
 	router.put(
 		'/Contacts/roles/:id',
 		(ctx) => {
-			const items = wrapperList(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX);
-			const results = store.transaction(() => items.map((item, index) => updateOne(ctx, item, index, ctx.params.id)));
-			return { status: writeStatus(results, 200), body: { contact_roles: results } };
+			return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 200, (item, index) => updateOne(ctx, item, index, ctx.params.id));
 		},
 		settingsOpts,
 	);
@@ -213,7 +205,7 @@ export function registerContactRoles(router: Router, sandbox: Sandbox): void {
 		'/Contacts/roles/:id',
 		(ctx) => {
 			const result = store.transaction(() => deleteOne(ctx.params.id));
-			return { status: writeStatus([result], 200), body: { contact_roles: [result] } };
+			return resultsReply('contact_roles', 200, [result]);
 		},
 		settingsOpts,
 	);
@@ -222,7 +214,6 @@ export function registerContactRoles(router: Router, sandbox: Sandbox): void {
 
 	const dealOf = (ctx: Ctx): StoredRecord | undefined => store.getRecord('Deals', ctx.params.dealId);
 	const contactJson = (contact: StoredRecord, doc: RelationDoc): Json => ({ ...contact, Contact_Role: doc.fields.Contact_Role ?? null });
-	const info = (count: number) => ({ per_page: 200, count, page: 1, more_records: false });
 
 	// GetAllContactRolesOfDeal: `ids` (contact ids) required in v2.1, optional in v2
 	router.get(
@@ -239,7 +230,7 @@ export function registerContactRoles(router: Router, sandbox: Sandbox): void {
 				if (contact) data.push(contactJson(contact, doc));
 			}
 			if (data.length === 0) return { status: 204 };
-			return { body: { data, info: info(data.length) } };
+			return { body: { data, info: info(FIRST_PAGE, data.length, false) } };
 		},
 		dealOpts,
 	);
@@ -253,7 +244,7 @@ export function registerContactRoles(router: Router, sandbox: Sandbox): void {
 			if (!deal || !contact) return { status: 204 };
 			const doc = getRelation(sandbox, { module: 'Deals', id: deal.id }, { module: 'Contacts', id: contact.id });
 			if (!doc) return { status: 204 };
-			return { body: { data: [contactJson(contact, doc)], info: info(1) } };
+			return { body: { data: [contactJson(contact, doc)], info: info(FIRST_PAGE, 1, false) } };
 		},
 		dealOpts,
 	);
@@ -277,7 +268,7 @@ export function registerContactRoles(router: Router, sandbox: Sandbox): void {
 				emitRelatedChange(sandbox, { module: 'Deals', id: deal.id }, 'Contacts', ctx.v);
 				return { code: 'SUCCESS', details: { id: contact.id }, message: created ? 'relation added' : 'relation updated', status: 'success' };
 			});
-			return { status: writeStatus([result], 200), body: { data: [result] } };
+			return resultsReply('data', 200, [result]);
 		},
 		dealOpts,
 	);
@@ -296,7 +287,7 @@ export function registerContactRoles(router: Router, sandbox: Sandbox): void {
 				emitRelatedChange(sandbox, ends[0], 'Contacts', ctx.v);
 				return { code: 'SUCCESS', details: { id: ctx.params.contactId }, message: 'relation removed', status: 'success' };
 			});
-			return { status: writeStatus([result], 200), body: { data: [result] } };
+			return resultsReply('data', 200, [result]);
 		},
 		dealOpts,
 	);

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { HttpError } from '../errors.ts';
 import { contentDisposition } from '../http.ts';
 import type { Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
+import type { Sandbox } from '../types.ts';
 
 /** A stored file of the shared file store. Keep this shape: the mail group reads it. */
 export interface StoredFile {

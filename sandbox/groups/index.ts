@@ -1,28 +1,28 @@
  
 // Every operation group of the sandbox, registered on the one router.
 import type { Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
+import type { Sandbox } from '../types.ts';
 import { registerAdmin } from './admin.ts';
 import { registerBulkRead } from './bulk-read.ts';
-import { registerBulkWrite } from './bulk-write.ts';
+import { registerBulkWrite } from './bulk-write/index.ts';
 import { registerFiles } from './files.ts';
 import { registerAttachments } from './attachments.ts';
 import { registerContactRoles } from './contact-roles.ts';
 import { registerMail } from './mail.ts';
 import { registerModules } from './modules.ts';
 import { registerNotes } from './notes.ts';
-import { registerNotifications } from './notifications.ts';
+import { registerNotifications } from './notifications/index.ts';
 import { registerOAuth } from './oauth.ts';
 import { registerQuery } from './query.ts';
-import { registerRecords } from './records.ts';
+import { registerRecords } from './records/index.ts';
 import { registerRelated } from './related.ts';
 import { registerShare } from './share.ts';
-import { registerTags } from './tags.ts';
+import { registerTags } from './tags/index.ts';
 import { registerOrg } from './org.ts';
 import { registerUsers } from './users.ts';
 import { registerRolesProfiles } from './roles-profiles.ts';
 import { registerTerritories } from './territories.ts';
-import { registerCurrencies } from './currencies.ts';
+import { registerCurrencies } from './currencies/index.ts';
 import { registerTaxes } from './taxes.ts';
 import { registerVariables } from './variables.ts';
 import { registerLayouts } from './layouts.ts';
@@ -38,7 +38,7 @@ export function registerGroups(router: Router, sandbox: Sandbox): void {
 	registerOAuth(router, sandbox);
 	registerAdmin(router, sandbox);
 	registerModules(router, sandbox);
-	registerRecords(router, sandbox);
+	registerRecords(router);
 	registerNotifications(router, sandbox);
 	registerQuery(router, sandbox);
 	registerMail(router, sandbox);

@@ -7,7 +7,7 @@
 import { fieldJson } from '../metadata.ts';
 import type { StoredModule } from '../metadata.ts';
 import type { Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
+import type { Sandbox } from '../types.ts';
 import type { Json } from '../store.ts';
 import { moduleParam, storedModules, unknownId, userRef } from './modules.ts';
 

@@ -8,13 +8,14 @@
 // deletes its notes.
 import { HttpError, errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
-import { createRecord, deleteRecord, pickFields, recordName, updateRecord, writeStatus } from '../records.ts';
+import { createRecord, deleteRecord, pickFields, recordName, updateRecord } from '../records.ts';
 import type { Ctx, Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
-import type { ModuleDef } from '../seed/modules.ts';
+import type { Sandbox } from '../types.ts';
+import type { ModuleDef } from '../catalogue/modules.ts';
 import type { Json, StoredRecord } from '../store.ts';
-import { idsParam, ifModifiedSince, pageOf, pagedReply, paging, wrapperList } from '../wire.ts';
+import { childPage, idsParam, ifModifiedSince, pagedReply, paging, wrapperList } from '../wire.ts';
 import { relatedOf } from './related.ts';
+import { eachItem, resultsReply, writeEach } from './shared.ts';
 
 /** Notes: CRM.modules.ALL or CRM.modules.notes.{ACCESS} (§2.3). */
 const NOTES_SCOPES = [['CRM.modules.notes.{ACCESS}']];
@@ -170,9 +171,7 @@ export function registerNotes(router: Router, sandbox: Sandbox): void {
 	router.post(
 		'/Notes',
 		(ctx) => {
-			const items = wrapperList(ctx, 'data', NOTES_WRITE_MAX);
-			const results = store.transaction(() => items.map((item, index) => createNote(ctx, item, index)));
-			return { status: writeStatus(results, 201), body: { data: results } };
+			return writeEach(ctx, 'data', NOTES_WRITE_MAX, 201, (item, index) => createNote(ctx, item, index));
 		},
 		opts,
 	);
@@ -181,9 +180,7 @@ export function registerNotes(router: Router, sandbox: Sandbox): void {
 	router.put(
 		'/Notes',
 		(ctx) => {
-			const items = wrapperList(ctx, 'data', NOTES_WRITE_MAX);
-			const results = store.transaction(() => items.map((item, index) => updateNote(ctx, item, index)));
-			return { status: writeStatus(results, 200), body: { data: results } };
+			return writeEach(ctx, 'data', NOTES_WRITE_MAX, 200, (item, index) => updateNote(ctx, item, index));
 		},
 		opts,
 	);
@@ -193,8 +190,7 @@ export function registerNotes(router: Router, sandbox: Sandbox): void {
 		'/Notes',
 		(ctx) => {
 			const ids = idsParam(ctx, 'ids', NOTES_DELETE_IDS_MAX, true)!;
-			const results = store.transaction(() => ids.map((id) => deleteNote(ctx, id)));
-			return { status: writeStatus(results, 200), body: { data: results } };
+			return resultsReply('data', 200, eachItem(ctx, ids, (id) => deleteNote(ctx, id)));
 		},
 		opts,
 	);
@@ -218,9 +214,7 @@ export function registerNotes(router: Router, sandbox: Sandbox): void {
 	router.put(
 		'/Notes/:id',
 		(ctx) => {
-			const items = wrapperList(ctx, 'data', NOTES_WRITE_MAX);
-			const results = store.transaction(() => items.map((item, index) => updateNote(ctx, item, index, ctx.params.id)));
-			return { status: writeStatus(results, 200), body: { data: results } };
+			return writeEach(ctx, 'data', NOTES_WRITE_MAX, 200, (item, index) => updateNote(ctx, item, index, ctx.params.id));
 		},
 		opts,
 	);
@@ -230,7 +224,7 @@ export function registerNotes(router: Router, sandbox: Sandbox): void {
 		'/Notes/:id',
 		(ctx) => {
 			const result = store.transaction(() => deleteNote(ctx, ctx.params.id));
-			return { status: writeStatus([result], 200), body: { data: [result] } };
+			return resultsReply('data', 200, [result]);
 		},
 		opts,
 	);
@@ -246,17 +240,7 @@ export function registerNotes(router: Router, sandbox: Sandbox): void {
 			const parent = store.getRecord(module.api_name, ctx.params.recordId);
 			if (!parent) return { status: 204 };
 			const all = relatedOf(sandbox, module, parent, list);
-			const since = ifModifiedSince(ctx);
-			let items = all;
-			if (since !== undefined) {
-				items = all.filter((r) => r.changed > since);
-				if (all.length > 0 && items.length === 0) return { status: 304 };
-			}
-			return pagedReply(
-				'data',
-				p,
-				pageOf(items, p).map((r) => withParentName(sandbox, r.record as StoredRecord)),
-			);
+			return childPage(ctx, p, 'data', all, { changed: (r) => r.changed, map: (r) => withParentName(sandbox, r.record as StoredRecord) });
 		},
 		opts,
 	);
@@ -272,8 +256,7 @@ export function registerNotes(router: Router, sandbox: Sandbox): void {
 			const items = wrapperList(ctx, 'data', NOTES_WRITE_MAX);
 			const record = store.getRecord(module.api_name, ctx.params.recordId);
 			if (!record) throw HttpError.invalidData({ id: ctx.params.recordId }, 'the id given seems to be invalid');
-			const results = store.transaction(() => items.map((item, index) => createNote(ctx, item, index, { module, record })));
-			return { status: writeStatus(results, 201), body: { data: results } };
+			return resultsReply('data', 201, eachItem(ctx, items, (item, index) => createNote(ctx, item, index, { module, record })));
 		},
 		opts,
 	);

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { AccessTokenDoc } from '../auth.ts';
 import { parseScopeList } from '../auth.ts';
 import type { Ctx, Reply, Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
+import type { Sandbox } from '../types.ts';
 
 interface GrantCodeDoc {
 	code: string;

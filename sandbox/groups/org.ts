@@ -4,8 +4,8 @@
 // with the remaining Org fields once. `mc_status` and the currency fields follow the currencies group.
 import { HttpError } from '../errors.ts';
 import type { Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
-import { seedOnce } from '../seed/seed.ts';
+import type { Sandbox } from '../types.ts';
+import { seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
 
 const ORG_READ = [['CRM.org.READ']];

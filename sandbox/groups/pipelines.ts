@@ -12,10 +12,10 @@ import { HttpError, errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
 import { fieldId } from '../metadata.ts';
 import type { StoredModule } from '../metadata.ts';
-import { updateRecord, writeStatus } from '../records.ts';
+import { updateRecord } from '../records.ts';
 import type { Ctx, Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
-import { seedOnce } from '../seed/seed.ts';
+import type { Sandbox } from '../types.ts';
+import { eachItem, resultsReply, seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
 import { requiredQuery, wrapperList } from '../wire.ts';
 import { findLayout, layoutsOf } from './layouts.ts';
@@ -354,8 +354,8 @@ export function registerPipelines(router: Router, sandbox: Sandbox): void {
 		(ctx) => {
 			const layout = dealsLayout(ctx);
 			const items = wrapperList(ctx, key, PIPELINE_WRITE_MAX);
-			const results = sandbox.store.transaction(() => items.map((item, index) => writePipeline(ctx, layout, item, { index, key }, 'create')));
-			return { status: writeStatus(results, 201), body: { pipeline: results } };
+			const results = eachItem(ctx, items, (item, index) => writePipeline(ctx, layout, item, { index, key }, 'create'));
+			return resultsReply('pipeline', 201, results);
 		},
 		{ scopes: scopes('CREATE'), v21Only: true },
 	);
@@ -365,8 +365,8 @@ export function registerPipelines(router: Router, sandbox: Sandbox): void {
 		(ctx) => {
 			const layout = dealsLayout(ctx);
 			const items = wrapperList(ctx, key, PIPELINE_WRITE_MAX);
-			const results = sandbox.store.transaction(() => items.map((item, index) => writePipeline(ctx, layout, item, { index, key }, 'update')));
-			return { status: writeStatus(results, 200), body: { pipeline: results } };
+			const results = eachItem(ctx, items, (item, index) => writePipeline(ctx, layout, item, { index, key }, 'update'));
+			return resultsReply('pipeline', 200, results);
 		},
 		{ scopes: scopes('UPDATE'), v21Only: true },
 	);
@@ -377,10 +377,8 @@ export function registerPipelines(router: Router, sandbox: Sandbox): void {
 			const layout = dealsLayout(ctx);
 			const items = wrapperList(ctx, key, 1);
 			if (!pipelinesOf(sandbox, layout.id).some((p) => p.id === ctx.params.pipelineId)) throw unknownId(ctx, ctx.params.pipelineId);
-			const results = sandbox.store.transaction(() =>
-				items.map((item, index) => writePipeline(ctx, layout, item, { index, key }, 'update', ctx.params.pipelineId)),
-			);
-			return { status: writeStatus(results, 200), body: { pipeline: results } };
+			const results = eachItem(ctx, items, (item, index) => writePipeline(ctx, layout, item, { index, key }, 'update', ctx.params.pipelineId));
+			return resultsReply('pipeline', 200, results);
 		},
 		{ scopes: scopes('UPDATE'), v21Only: true },
 	);
@@ -390,10 +388,8 @@ export function registerPipelines(router: Router, sandbox: Sandbox): void {
 		(ctx) => {
 			const layout = dealsLayout(ctx);
 			const items = wrapperList(ctx, 'transfer_pipeline', PIPELINE_WRITE_MAX);
-			const results = sandbox.store.transaction(() =>
-				items.map((item, index) => transfer(ctx, layout, item, { index, key: 'transfer_pipeline' })),
-			);
-			return { status: writeStatus(results, 202), body: { transfer_pipeline: results } };
+			const results = eachItem(ctx, items, (item, index) => transfer(ctx, layout, item, { index, key: 'transfer_pipeline' }));
+			return resultsReply('transfer_pipeline', 202, results);
 		},
 		{ scopes: scopes('UPDATE'), v21Only: true },
 	);

@@ -6,8 +6,8 @@ import { compileCoql, evaluateCoql, parseCoql } from '../coql.ts';
 import type { ColumnRef, Expr, Statement } from '../coql.ts';
 import { HttpError } from '../errors.ts';
 import type { Ctx, Router } from '../router.ts';
-import type { ModuleDef } from '../seed/modules.ts';
-import type { Sandbox } from '../sandbox.ts';
+import type { ModuleDef } from '../catalogue/modules.ts';
+import type { Sandbox } from '../types.ts';
 
 /** The statement of the body; MANDATORY_NOT_FOUND / INVALID_DATA for a missing or non-string one. */
 function selectQuery(ctx: Ctx): string {

@@ -4,7 +4,7 @@
 // An unknown related-list id answers 204 (the group's code set has no INVALID_DATA; as GetField).
 import type { StoredModule } from '../metadata.ts';
 import type { Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
+import type { Sandbox } from '../types.ts';
 import type { Json } from '../store.ts';
 import { moduleParam, storedModules } from './modules.ts';
 

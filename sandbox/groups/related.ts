@@ -10,13 +10,14 @@
 // link (e.g. `Contact_Role`). Deleting a record removes its relation documents.
 import { HttpError, errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
-import { deleteRecord, findRecord, parseExternalHeader, recordName, updateRecord, writeStatus } from '../records.ts';
+import { deleteRecord, findRecord, parseExternalHeader, recordName, updateRecord } from '../records.ts';
 import type { ExternalSpec } from '../records.ts';
 import type { Ctx, Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
-import type { ModuleDef } from '../seed/modules.ts';
+import type { Sandbox } from '../types.ts';
+import type { ModuleDef } from '../catalogue/modules.ts';
 import type { Json, StoredRecord } from '../store.ts';
-import { ifModifiedSince, pageOf, pagedReply, paging, wrapperList } from '../wire.ts';
+import { childPage, ifModifiedSince, paging, wrapperList } from '../wire.ts';
+import { eachItem, resultsReply } from './shared.ts';
 
 /** Related records share the record scopes: CRM.modules.ALL or CRM.modules.{mod}.{ACCESS} (§2.3). */
 const RELATED_SCOPES = [['CRM.modules.{mod}.{ACCESS}']];
@@ -291,17 +292,7 @@ export function registerRelated(router: Router, sandbox: Sandbox): void {
 			const p = paging(ctx);
 			if (!a.parent) return { status: 204 };
 			const all = relatedOf(sandbox, a.module, a.parent, a.list);
-			const since = ifModifiedSince(ctx);
-			let items = all;
-			if (since !== undefined) {
-				items = all.filter((r) => r.changed > since);
-				if (all.length > 0 && items.length === 0) return { status: 304 };
-			}
-			return pagedReply(
-				'data',
-				p,
-				pageOf(items, p).map((r) => r.record),
-			);
+			return childPage(ctx, p, 'data', all, { changed: (r) => r.changed, map: (r) => r.record });
 		},
 		opts,
 	);
@@ -330,8 +321,7 @@ export function registerRelated(router: Router, sandbox: Sandbox): void {
 			const a = addressed(ctx);
 			const items = wrapperList(ctx, 'data', RELATED_WRITE_MAX);
 			const parent = requireParent(a);
-			const results = store.transaction(() => items.map((item, index) => linkOne(ctx, a, parent, item, index)));
-			return { status: writeStatus(results, 200), body: { data: results } };
+			return resultsReply('data', 200, eachItem(ctx, items, (item, index) => linkOne(ctx, a, parent, item, index)));
 		},
 		opts,
 	);
@@ -343,10 +333,8 @@ export function registerRelated(router: Router, sandbox: Sandbox): void {
 			const a = addressed(ctx);
 			const items = wrapperList(ctx, 'data', RELATED_WRITE_MAX);
 			const parent = requireParent(a);
-			const results = store.transaction(() =>
-				items.map((item, index) => linkOne(ctx, a, parent, item, index, ctx.params.relatedId)),
-			);
-			return { status: writeStatus(results, 200), body: { data: results } };
+			const results = eachItem(ctx, items, (item, index) => linkOne(ctx, a, parent, item, index, ctx.params.relatedId));
+			return resultsReply('data', 200, results);
 		},
 		opts,
 	);
@@ -364,8 +352,7 @@ export function registerRelated(router: Router, sandbox: Sandbox): void {
 				if (bad) throw HttpError.invalidData({ [paramKey(ctx)]: 'ids', id: bad });
 			}
 			const parent = requireParent(a);
-			const results = store.transaction(() => ids.map((id) => delinkOne(ctx, a, parent, id)));
-			return { status: writeStatus(results, 200), body: { data: results } };
+			return resultsReply('data', 200, eachItem(ctx, ids, (id) => delinkOne(ctx, a, parent, id)));
 		},
 		opts,
 	);
@@ -377,7 +364,7 @@ export function registerRelated(router: Router, sandbox: Sandbox): void {
 			const a = addressed(ctx);
 			const parent = requireParent(a);
 			const result = store.transaction(() => delinkOne(ctx, a, parent, ctx.params.relatedId));
-			return { status: writeStatus([result], 200), body: { data: [result] } };
+			return resultsReply('data', 200, [result]);
 		},
 		opts,
 	);

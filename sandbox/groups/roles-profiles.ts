@@ -1,11 +1,11 @@
  
 // Roles and profiles (docs/protocol.md §5.6): GetRoles, GetRole, GetProfiles, GetProfile.
 // Roles form a hierarchy (`reporting_to`); profiles carry permissions per module and general
-// permissions. The ids the demo users reference (sandbox/seed/demo.ts) are kept.
+// permissions. The ids the demo users reference (sandbox/catalogue/org.ts) are kept.
 import type { Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
-import { DEMO_USERS } from '../seed/demo.ts';
-import { seedOnce } from '../seed/seed.ts';
+import type { Sandbox } from '../types.ts';
+import { DEMO_USERS } from '../catalogue/org.ts';
+import { seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
 import { parseDateTime } from '../time.ts';
 import { ifModifiedSince, listReply } from '../wire.ts';

@@ -5,10 +5,11 @@
 // (SHARE_LIMIT_EXCEEDED). Deleting a record removes its sharing.
 import { HttpError, errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
-import { recordName, writeStatus } from '../records.ts';
+import { recordName } from '../records.ts';
 import type { Ctx, Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
+import type { Sandbox } from '../types.ts';
 import type { Json, StoredRecord } from '../store.ts';
+import { resultsReply } from './shared.ts';
 
 /** Sharing: CRM.share.ALL or CRM.share.{mod}.{ACCESS} (§2.3). */
 const SHARE_SCOPES = [['CRM.share.{mod}.{ACCESS}']];
@@ -175,7 +176,7 @@ export function registerShare(router: Router, sandbox: Sandbox): void {
 			const record = recordOf(ctx);
 			const items = shareItems(ctx);
 			const results = store.transaction(() => applyShares(ctx, record, items, 'share'));
-			return { status: writeStatus(results, 200), body: { share: results } };
+			return resultsReply('share', 200, results);
 		},
 		opts,
 	);
@@ -187,7 +188,7 @@ export function registerShare(router: Router, sandbox: Sandbox): void {
 			const record = recordOf(ctx);
 			const items = shareItems(ctx);
 			const results = store.transaction(() => applyShares(ctx, record, items, 'update'));
-			return { status: writeStatus(results, 200), body: { share: results } };
+			return resultsReply('share', 200, results);
 		},
 		opts,
 	);

@@ -6,10 +6,10 @@
 // is refused. Codes of the tax group only (§11): MANDATORY_NOT_FOUND, INVALID_DATA.
 import { errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
-import { writeStatus } from '../records.ts';
-import type { Ctx, Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
-import { seedOnce } from '../seed/seed.ts';
+import type { Ctx, Reply, Router } from '../router.ts';
+import type { Sandbox } from '../types.ts';
+import { eachItem, resultsReply, seedOnce } from './shared.ts';
+import type { ItemOutcome } from './shared.ts';
 import type { Json } from '../store.ts';
 import { idsParam, wrapperList } from '../wire.ts';
 
@@ -116,6 +116,17 @@ function checkTax(ctx: Ctx, index: number, input: Json, creating: boolean, repea
 
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
+/** CreateTaxes / UpdateTaxes: each `taxes[]` object through `write`; a sequence number given twice is refused on every item naming it. */
+function writeTaxes(ctx: Ctx, status: number, write: (input: Json, index: number, repeated: Set<unknown>) => ItemOutcome): Reply {
+	const items = wrapperList(ctx, 'taxes', 100);
+	const repeated = repeatedSequences(items);
+	const results = eachItem(ctx, items, (raw, index) => {
+		if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(ctx, index, 'INVALID_DATA', 'taxes', 'invalid data');
+		return write(raw as Json, index, repeated);
+	});
+	return resultsReply('taxes', status, results);
+}
+
 export function registerTaxes(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'taxes', seedTaxes);
 	const { store } = sandbox;
@@ -134,65 +145,50 @@ export function registerTaxes(router: Router, sandbox: Sandbox): void {
 
 	router.post(
 		'/org/taxes',
-		(ctx) => {
-			const items = wrapperList(ctx, 'taxes', 100);
-			const repeated = repeatedSequences(items);
-			const results = store.transaction(() =>
-				items.map((raw, index) => {
-					if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(ctx, index, 'INVALID_DATA', 'taxes', 'invalid data');
-					const list = taxes(sandbox);
-					const checked = checkTax(ctx, index, raw as Json, true, repeated, list.length);
-					if ('status' in checked) return checked;
-					if (list.some((t) => sameName(t.name, checked.name!))) {
-						return fail(ctx, index, 'INVALID_DATA', 'name', 'a tax with the same name already exists', { name: checked.name });
-					}
-					const tax: TaxDoc = {
-						id: store.nextId(),
-						name: checked.name!,
-						display_label: label(checked.name!, checked.value!),
-						value: checked.value!,
-						sequence_number: list.length + 1,
-					};
-					const position = (checked.sequence ?? list.length + 1) - 1;
-					renumber(sandbox, [...list.slice(0, position), tax, ...list.slice(position)]);
-					return { code: 'SUCCESS', details: { id: tax.id }, message: 'tax added', status: 'success' };
-				}),
-			);
-			return { status: writeStatus(results, 201), body: { taxes: results } };
-		},
+		(ctx) =>
+			writeTaxes(ctx, 201, (input, index, repeated) => {
+				const list = taxes(sandbox);
+				const checked = checkTax(ctx, index, input, true, repeated, list.length);
+				if ('status' in checked) return checked;
+				if (list.some((t) => sameName(t.name, checked.name!))) {
+					return fail(ctx, index, 'INVALID_DATA', 'name', 'a tax with the same name already exists', { name: checked.name });
+				}
+				const tax: TaxDoc = {
+					id: store.nextId(),
+					name: checked.name!,
+					display_label: label(checked.name!, checked.value!),
+					value: checked.value!,
+					sequence_number: list.length + 1,
+				};
+				const position = (checked.sequence ?? list.length + 1) - 1;
+				renumber(sandbox, [...list.slice(0, position), tax, ...list.slice(position)]);
+				return { code: 'SUCCESS', details: { id: tax.id }, message: 'tax added', status: 'success' };
+			}),
 		opts,
 	);
 
 	router.put(
 		'/org/taxes',
-		(ctx) => {
-			const items = wrapperList(ctx, 'taxes', 100);
-			const repeated = repeatedSequences(items);
-			const results = store.transaction(() =>
-				items.map((raw, index) => {
-					if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(ctx, index, 'INVALID_DATA', 'taxes', 'invalid data');
-					const input = raw as Json;
-					const id = typeof input.id === 'string' || typeof input.id === 'number' ? String(input.id) : undefined;
-					if (!id) return fail(ctx, index, 'MANDATORY_NOT_FOUND', 'id', 'required field not found');
-					const list = taxes(sandbox);
-					const existing = list.find((t) => t.id === id);
-					if (!existing) return fail(ctx, index, 'INVALID_DATA', 'id', 'given ID does not exist', { id });
-					const checked = checkTax(ctx, index, input, false, repeated, list.length);
-					if ('status' in checked) return checked;
-					if (checked.name !== undefined && list.some((t) => t.id !== id && sameName(t.name, checked.name!))) {
-						return fail(ctx, index, 'INVALID_DATA', 'name', 'a tax with the same name already exists', { name: checked.name });
-					}
-					const name = checked.name ?? existing.name;
-					const value = checked.value ?? existing.value;
-					const next: TaxDoc = { ...existing, name, value, display_label: label(name, value) };
-					const others = list.filter((t) => t.id !== id);
-					const position = (checked.sequence ?? existing.sequence_number) - 1;
-					renumber(sandbox, [...others.slice(0, position), next, ...others.slice(position)]);
-					return { code: 'SUCCESS', details: { id }, message: 'record updated', status: 'success' };
-				}),
-			);
-			return { status: writeStatus(results, 200), body: { taxes: results } };
-		},
+		(ctx) =>
+			writeTaxes(ctx, 200, (input, index, repeated) => {
+				const id = typeof input.id === 'string' || typeof input.id === 'number' ? String(input.id) : undefined;
+				if (!id) return fail(ctx, index, 'MANDATORY_NOT_FOUND', 'id', 'required field not found');
+				const list = taxes(sandbox);
+				const existing = list.find((t) => t.id === id);
+				if (!existing) return fail(ctx, index, 'INVALID_DATA', 'id', 'given ID does not exist', { id });
+				const checked = checkTax(ctx, index, input, false, repeated, list.length);
+				if ('status' in checked) return checked;
+				if (checked.name !== undefined && list.some((t) => t.id !== id && sameName(t.name, checked.name!))) {
+					return fail(ctx, index, 'INVALID_DATA', 'name', 'a tax with the same name already exists', { name: checked.name });
+				}
+				const name = checked.name ?? existing.name;
+				const value = checked.value ?? existing.value;
+				const next: TaxDoc = { ...existing, name, value, display_label: label(name, value) };
+				const others = list.filter((t) => t.id !== id);
+				const position = (checked.sequence ?? existing.sequence_number) - 1;
+				renumber(sandbox, [...others.slice(0, position), next, ...others.slice(position)]);
+				return { code: 'SUCCESS', details: { id }, message: 'record updated', status: 'success' };
+			}),
 		opts,
 	);
 
@@ -208,8 +204,8 @@ export function registerTaxes(router: Router, sandbox: Sandbox): void {
 		'/org/taxes',
 		(ctx) => {
 			const ids = idsParam(ctx, 'ids', 100, true)!;
-			const results = store.transaction(() => ids.map(deleteOne));
-			return { status: writeStatus(results, 200), body: { taxes: results } };
+			const results = eachItem(ctx, ids, deleteOne);
+			return resultsReply('taxes', 200, results);
 		},
 		opts,
 	);
@@ -218,7 +214,7 @@ export function registerTaxes(router: Router, sandbox: Sandbox): void {
 		'/org/taxes/:id',
 		(ctx) => {
 			const results = store.transaction(() => [deleteOne(ctx.params.id)]);
-			return { status: writeStatus(results, 200), body: { taxes: results } };
+			return resultsReply('taxes', 200, results);
 		},
 		opts,
 	);

@@ -9,8 +9,8 @@
 import { HttpError } from '../errors.ts';
 import type { StoredModule } from '../metadata.ts';
 import type { Ctx, Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
-import { seedOnce } from '../seed/seed.ts';
+import type { Sandbox } from '../types.ts';
+import { seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
 import { pageOf, pagedReply, paging } from '../wire.ts';
 import { demoUserId, moduleParam, moduleRef, storedModules, unknownId, userRef } from './modules.ts';

@@ -5,9 +5,9 @@
 // before this collection existed. Knob `territoriesEnabled: false` turns the feature off.
 import { HttpError } from '../errors.ts';
 import type { Ctx, Reply, Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
-import { DEMO_USERS } from '../seed/demo.ts';
-import { seedOnce } from '../seed/seed.ts';
+import type { Sandbox } from '../types.ts';
+import { DEMO_USERS } from '../catalogue/org.ts';
+import { seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
 
 const TERRITORIES_READ = [['CRM.settings.territories.READ']];

@@ -7,11 +7,10 @@
 // deleted user stays listed under `DeletedUsers` and cannot be updated.
 import { HttpError, errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
-import { writeStatus } from '../records.ts';
 import type { Ctx, Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
-import { DEMO_USERS } from '../seed/demo.ts';
-import { seedOnce } from '../seed/seed.ts';
+import type { Sandbox } from '../types.ts';
+import { DEMO_USERS } from '../catalogue/org.ts';
+import { eachItem, resultsReply, seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
 import { isDate, parseDateTime } from '../time.ts';
 import { ifModifiedSince, pageOf, pagedReply, paging, wrapperList } from '../wire.ts';
@@ -418,7 +417,7 @@ export function registerUsers(router: Router, sandbox: Sandbox): void {
 					return { code: 'SUCCESS', details: { id: user.id }, message: 'User added', status: 'success' };
 				});
 			});
-			return { status: writeStatus(results, 201), body: { users: results } };
+			return resultsReply('users', 201, results);
 		},
 		opts,
 	);
@@ -442,10 +441,8 @@ export function registerUsers(router: Router, sandbox: Sandbox): void {
 		'/users',
 		(ctx) => {
 			const items = wrapperList(ctx, 'users', 100);
-			const results = store.transaction(() =>
-				items.map((raw, index) => update(ctx, raw, index, idOf((raw as Json | null)?.id))),
-			);
-			return { status: writeStatus(results, 200), body: { users: results } };
+			const results = eachItem(ctx, items, (raw, index) => update(ctx, raw, index, idOf((raw as Json | null)?.id)));
+			return resultsReply('users', 200, results);
 		},
 		opts,
 	);
@@ -455,7 +452,7 @@ export function registerUsers(router: Router, sandbox: Sandbox): void {
 		(ctx) => {
 			const items = wrapperList(ctx, 'users', 1);
 			const results = store.transaction(() => [update(ctx, items[0], 0, ctx.params.id)]);
-			return { status: writeStatus(results, 200), body: { users: results } };
+			return resultsReply('users', 200, results);
 		},
 		opts,
 	);
@@ -477,7 +474,7 @@ export function registerUsers(router: Router, sandbox: Sandbox): void {
 				store.putDoc(USERS, id, next);
 				result = { code: 'SUCCESS', details: { id }, message: 'User deleted', status: 'success' };
 			}
-			return { status: writeStatus([result], 200), body: { users: [result] } };
+			return resultsReply('users', 200, [result]);
 		},
 		opts,
 	);

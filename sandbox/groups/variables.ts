@@ -8,10 +8,9 @@
 // DUPLICATE_DATA, INVALID_DATA.
 import { HttpError, errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
-import { writeStatus } from '../records.ts';
 import type { Ctx, Router } from '../router.ts';
-import type { Sandbox } from '../sandbox.ts';
-import { seedOnce } from '../seed/seed.ts';
+import type { Sandbox } from '../types.ts';
+import { eachItem, resultsReply, seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
 import { isDate, parseDateTime } from '../time.ts';
 import { idsParam, listReply, requiredQuery, wrapperList } from '../wire.ts';
@@ -299,7 +298,7 @@ export function registerVariables(router: Router, sandbox: Sandbox): void {
 					return { code: 'SUCCESS', details: { id: variable.id }, message: 'variable added', status: 'success' };
 				});
 			});
-			return { status: writeStatus(results, 201), body: { variables: results } };
+			return resultsReply('variables', 201, results);
 		},
 		opts,
 	);
@@ -321,17 +320,15 @@ export function registerVariables(router: Router, sandbox: Sandbox): void {
 		'/settings/variables',
 		(ctx) => {
 			const items = wrapperList(ctx, 'variables', 100);
-			const results = store.transaction(() =>
-				items.map((raw, index) => {
-					const item = (raw && typeof raw === 'object' ? raw : {}) as Json;
-					// items carry `id`, or `api_name` to name the variable
-					const key = item.id !== undefined && item.id !== null ? String(item.id) : typeof item.api_name === 'string' ? item.api_name : undefined;
-					const existing = key === undefined ? undefined : findVariable(sandbox, key);
-					const body = item.id !== undefined ? raw : { ...item, api_name: undefined };
-					return updateOne(ctx, body, index, existing, key);
-				}),
-			);
-			return { status: writeStatus(results, 200), body: { variables: results } };
+			const results = eachItem(ctx, items, (raw, index) => {
+				const item = (raw && typeof raw === 'object' ? raw : {}) as Json;
+				// items carry `id`, or `api_name` to name the variable
+				const key = item.id !== undefined && item.id !== null ? String(item.id) : typeof item.api_name === 'string' ? item.api_name : undefined;
+				const existing = key === undefined ? undefined : findVariable(sandbox, key);
+				const body = item.id !== undefined ? raw : { ...item, api_name: undefined };
+				return updateOne(ctx, body, index, existing, key);
+			});
+			return resultsReply('variables', 200, results);
 		},
 		opts,
 	);
@@ -342,14 +339,12 @@ export function registerVariables(router: Router, sandbox: Sandbox): void {
 			const items = wrapperList(ctx, 'variables', 100);
 			const existing = findVariable(sandbox, ctx.params.key);
 			// the path names one variable: the first item updates it, further items are refused
-			const results = store.transaction(() =>
-				items.map((raw, index) =>
-					index === 0
-						? updateOne(ctx, raw, 0, existing, ctx.params.key)
-						: fail(ctx, index, 'INVALID_DATA', 'variables', 'only one variable can be updated by id or API name'),
-				),
+			const results = eachItem(ctx, items, (raw, index) =>
+				index === 0
+					? updateOne(ctx, raw, 0, existing, ctx.params.key)
+					: fail(ctx, index, 'INVALID_DATA', 'variables', 'only one variable can be updated by id or API name'),
 			);
-			return { status: writeStatus(results, 200), body: { variables: results } };
+			return resultsReply('variables', 200, results);
 		},
 		opts,
 	);
@@ -365,8 +360,8 @@ export function registerVariables(router: Router, sandbox: Sandbox): void {
 		'/settings/variables',
 		(ctx) => {
 			const ids = idsParam(ctx, 'ids', 100, true)!;
-			const results = store.transaction(() => ids.map(deleteOne));
-			return { status: writeStatus(results, 200), body: { variables: results } };
+			const results = eachItem(ctx, ids, deleteOne);
+			return resultsReply('variables', 200, results);
 		},
 		opts,
 	);
@@ -375,7 +370,7 @@ export function registerVariables(router: Router, sandbox: Sandbox): void {
 		'/settings/variables/:key',
 		(ctx) => {
 			const results = store.transaction(() => [deleteOne(ctx.params.key)]);
-			return { status: writeStatus(results, 200), body: { variables: results } };
+			return resultsReply('variables', 200, results);
 		},
 		opts,
 	);

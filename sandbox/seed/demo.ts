@@ -1,116 +1,17 @@
  
-// Deterministic demo data for the sandbox: organisation, users and a few hundred records.
+// Deterministic demo records for the sandbox (a few hundred; the organisation and its users are
+// catalogue/org.ts).
 // Records carry no id or audit fields (the store assigns them). A lookup to another demo record is
 // written `{ "$ref": "<Module>:<index>" }` (index into that module's records in returned order);
 // Owner is `{ id: '<user id>' }`. Referenced modules come first in the returned list.
 
-import { MODULES, findModule } from './modules.ts';
-import type { FieldDef } from './modules.ts';
-
-export interface DemoUser {
-	id: string;
-	first_name: string;
-	last_name: string;
-	full_name: string;
-	email: string;
-	role: { name: string; id: string };
-	profile: { name: string; id: string };
-	status: 'active' | 'disabled';
-	confirm: boolean;
-	time_zone: string;
-}
-
-export interface DemoOrg {
-	id: string;
-	company_name: string;
-	xgid: string;
-	time_zone: string;
-	currency: string;
-	iso_code: string;
-	primary_email: string;
-	country: string;
-	city: string;
-	phone: string;
-	website: string;
-	domain_name: string;
-	license_details: { paid: boolean; paid_type: string; users_license_purchased: number };
-}
-
-export const DEMO_ORG: DemoOrg = {
-	id: '4876876000000000001',
-	company_name: 'Sandbox Industries',
-	xgid: '4876876000000000002',
-	time_zone: 'UTC',
-	currency: 'USD',
-	iso_code: 'USD',
-	primary_email: 'admin@sandbox.example',
-	country: 'United States',
-	city: 'Austin',
-	phone: '+1 512 555 0100',
-	website: 'https://www.sandbox.example',
-	domain_name: 'org4876876',
-	license_details: { paid: true, paid_type: 'enterprise', users_license_purchased: 10 },
-};
-
-const ROLE_CEO = { name: 'CEO', id: '4876876000000026005' };
-const ROLE_MANAGER = { name: 'Manager', id: '4876876000000026008' };
-const ROLE_SALES_REP = { name: 'Sales Rep', id: '4876876000000026011' };
-const PROFILE_ADMIN = { name: 'Administrator', id: '4876876000000026014' };
-const PROFILE_STANDARD = { name: 'Standard', id: '4876876000000026017' };
-
-function user(
-	id: string,
-	first_name: string,
-	last_name: string,
-	email: string,
-	role: { name: string; id: string },
-	profile: { name: string; id: string },
-	status: 'active' | 'disabled' = 'active',
-): DemoUser {
-	return {
-		id,
-		first_name,
-		last_name,
-		full_name: `${first_name} ${last_name}`,
-		email,
-		role: { ...role },
-		profile: { ...profile },
-		status,
-		confirm: status === 'active',
-		time_zone: 'UTC',
-	};
-}
-
-export const DEMO_USERS: DemoUser[] = [
-	user('4876876000000225013', 'Sandbox', 'Admin', 'admin@sandbox.example', ROLE_CEO, PROFILE_ADMIN),
-	user('4876876000000225021', 'Maria', 'Lopez', 'maria.lopez@sandbox.example', ROLE_MANAGER, PROFILE_ADMIN),
-	user('4876876000000225029', 'James', 'Carter', 'james.carter@sandbox.example', ROLE_SALES_REP, PROFILE_STANDARD),
-	user('4876876000000225037', 'Priya', 'Natarajan', 'priya.natarajan@sandbox.example', ROLE_SALES_REP, PROFILE_STANDARD),
-	user(
-		'4876876000000225045',
-		'Tom',
-		'Becker',
-		'tom.becker@sandbox.example',
-		ROLE_SALES_REP,
-		PROFILE_STANDARD,
-		'disabled',
-	),
-];
+import { MODULES, findModule } from '../catalogue/modules.ts';
+import type { FieldDef } from '../catalogue/modules.ts';
+import { DEMO_USERS } from '../catalogue/org.ts';
+import { prng } from '../prng.ts';
 
 // ---------------------------------------------------------------------------
 // Deterministic helpers
-
-/** mulberry32: small seeded PRNG returning floats in [0, 1). */
-function prng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 interface Gen {
 	int(min: number, max: number): number;
@@ -664,9 +565,9 @@ function isEmpty(v: unknown): boolean {
 }
 
 /**
- * Checks demo records against modules.ts: known modules and writable fields, mandatory fields,
- * value types and formats, picklist values, unique / duplicate-check / external values, owners and
- * `$ref` lookups (target module, index in range, target placed earlier in the list). Returns problems.
+ * Checks demo records against the catalogue (catalogue/modules.ts): known modules and writable
+ * fields, mandatory fields, value types and formats, picklist values, unique / duplicate-check /
+ * external values, owners and `$ref` lookups (target module, index in range, target placed earlier in the list). Returns problems.
  */
 export function validateDemo(): string[] {
 	const problems: string[] = [];

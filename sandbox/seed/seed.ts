@@ -1,28 +1,13 @@
  
 // First-start seeding: organisation, users, module metadata (always), demo records (option).
-// Groups that own more settings data add a seeder to SETTINGS_SEEDERS.
+// Groups that own more settings data seed it themselves (groups/shared.ts `seedOnce`).
 import type { StoredModule } from '../metadata.ts';
 import { createRecord } from '../records.ts';
-import type { Sandbox } from '../sandbox.ts';
+import type { Sandbox } from '../types.ts';
 import type { Json } from '../store.ts';
-import { DEMO_ORG, DEMO_USERS, demoRecords } from './demo.ts';
-import { MODULES } from './modules.ts';
-
-export type Seeder = (sandbox: Sandbox) => void;
-
-/**
- * Seeds a group's own data once per database: groups call it from their register function
- * (e.g. `seedOnce(sandbox, 'pipelines', seedPipelines)`), so a file-backed store is seeded on
- * first start only and keeps its changes across restarts.
- */
-export function seedOnce(sandbox: Sandbox, name: string, seeder: Seeder): void {
-	const key = `seeded:${name}`;
-	if (sandbox.store.getMeta(key)) return;
-	sandbox.store.transaction(() => {
-		seeder(sandbox);
-		sandbox.store.setMeta(key, sandbox.formatTime());
-	});
-}
+import { MODULES } from '../catalogue/modules.ts';
+import { DEMO_ORG, DEMO_USERS } from '../catalogue/org.ts';
+import { demoRecords } from './demo.ts';
 
 const MODULE_ID_BASE = 2175;
 

@@ -3,10 +3,11 @@
 // holding that token, every node of package.json "n8n".nodes registered, and a workflow runner.
 import path from 'node:path';
 
-import type { ICredentialDataDecryptedObject, IConnections, INode, INodeExecutionData, INodeType, IRun } from 'n8n-workflow';
+import { LoadOptionsContext } from 'n8n-core';
+import type { ICredentialDataDecryptedObject, IConnections, ILoadOptionsFunctions, INode, INodeExecutionData, INodePropertyOptions, INodeType, IRun } from 'n8n-workflow';
 
 import { CrmOAuth2Api, DEFAULT_SCOPES } from '../../credentials/CrmOAuth2Api.credentials';
-import { TestCredentialsHelper, runWorkflow } from './n8n';
+import { TestCredentialsHelper, buildAdditionalData, buildWorkflow, ensureExpressionEngine, runWorkflow } from './n8n';
 import { grantToken, startTestSandbox } from './sandbox';
 import type { RunningSandbox, SandboxOptions, TokenResponse } from './sandbox';
 
@@ -39,6 +40,11 @@ export interface CrmFixture {
 	node(name: string, parameters: INode['parameters'], extra?: Partial<INode>): INode;
 	/** runs a workflow of the given nodes; the first node gets `input` */
 	run(nodes: INode[] | INode, input?: INodeExecutionData[], connections?: IConnections): Promise<IRun>;
+	/**
+	 * a load-options method of a node (`methods.loadOptions[method]`) as the editor calls it: a
+	 * LoadOptionsContext for `path`, the node's parameters as the current ones, an expression isolate held
+	 */
+	loadOptions(nodeName: string, method: string, parameters: INode['parameters'], path?: string): Promise<INodePropertyOptions[]>;
 	/** authenticated call straight to the sandbox API (for asserting state) */
 	api(method: string, pathAndQuery: string, body?: unknown): Promise<{ status: number; body: any }>;
 	close(): Promise<void>;
@@ -109,6 +115,18 @@ export async function crmFixture(options: FixtureOptions = {}): Promise<CrmFixtu
 				credentialsHelper: helper,
 			});
 		},
+		async loadOptions(nodeName, method, parameters, path = 'parameters.x') {
+			const node = fixture.node(nodeName, parameters);
+			const workflow = buildWorkflow({ nodes: [node], nodeTypes });
+			const additionalData = buildAdditionalData({ credentialsHelper: helper });
+			// what the editor sends with a load-options call: getCurrentNodeParameter reads it
+			additionalData.currentNodeParameters = node.parameters;
+			const ctx = new LoadOptionsContext(workflow, node, additionalData, path);
+			const type = nodeTypes[`${PACKAGE}.${nodeName}`] as any;
+			// n8n's DynamicNodeParametersService runs load options holding an isolate (withExpressionIsolate)
+			await ensureExpressionEngine();
+			return await workflow.expression.withIsolate(async () => await type.methods.loadOptions[method].call(ctx as unknown as ILoadOptionsFunctions));
+		},
 		async api(method, pathAndQuery, body) {
 			const current = helper.store.crmOAuth2Api.oauthTokenData as unknown as TokenResponse;
 			const send = async () =>
@@ -134,4 +152,27 @@ export async function crmFixture(options: FixtureOptions = {}): Promise<CrmFixtu
 		},
 	};
 	return fixture;
+}
+
+/**
+ * The fixture for one test file or describe block: started in beforeAll, closed in afterAll. The
+ * returned handle forwards to it once started (use it in hooks declared after this call, and in tests).
+ */
+export function useCrmFixture(options: FixtureOptions = {}): CrmFixture {
+	let fixture: CrmFixture | undefined;
+	beforeAll(async () => {
+		fixture = await crmFixture(options);
+	});
+	afterAll(async () => {
+		await fixture?.close();
+	});
+	const started = (): CrmFixture => {
+		if (!fixture) throw new Error('useCrmFixture: the fixture is not started yet (use it inside a hook or a test)');
+		return fixture;
+	};
+	return new Proxy({} as CrmFixture, {
+		get: (_target, key) => Reflect.get(started(), key),
+		set: (_target, key, value) => Reflect.set(started(), key, value),
+		has: (_target, key) => Reflect.has(started(), key),
+	});
 }

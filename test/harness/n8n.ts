@@ -1,15 +1,9 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
 // In-process n8n runner built on the published n8n-core + n8n-workflow: real WorkflowExecute →
 // RoutingNode / customOperations → OAuth2 signing and refresh → HTTP to the sandbox.
+import { Credentials, DirectoryLoader, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import {
-	Credentials,
-	DirectoryLoader,
-	ExecutionLifecycleHooks,
-	HookContext,
-	WebhookContext,
-	WorkflowExecute,
-} from 'n8n-core';
-import {
+	Expression,
 	ICredentialsHelper,
 	NodeHelpers,
 	Workflow,
@@ -26,12 +20,64 @@ import {
 	type IRequestOptionsSimplified,
 	type IRun,
 	type IVersionedNodeType,
-	type IWebhookData,
 	type IWorkflowBase,
 	type IWorkflowExecuteAdditionalData,
-	type WorkflowActivateMode,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
+
+type ExpressionEngineOptions = Parameters<typeof Expression.initExpressionEngine>[0];
+
+/**
+ * The expression engine n8n starts with: @n8n/config's ExpressionEngineConfig defaults (engine `vm`,
+ * isolated-vm through @n8n/expression-runtime) and their N8N_EXPRESSION_ENGINE* overrides, passed the
+ * way n8n's BaseCommand passes them to Expression.initExpressionEngine (idle timeout in ms; no
+ * observability provider here).
+ */
+export function expressionEngineOptions(env: NodeJS.ProcessEnv = process.env): ExpressionEngineOptions {
+	const num = (name: string, fallback: number) => (env[name] === undefined ? fallback : Number(env[name]));
+	const bool = (name: string, fallback: boolean) => (env[name] === undefined ? fallback : env[name] === 'true');
+	const idle = env.N8N_EXPRESSION_ENGINE_IDLE_TIMEOUT;
+	return {
+		engine: (env.N8N_EXPRESSION_ENGINE ?? 'vm') as ExpressionEngineOptions['engine'],
+		poolSize: num('N8N_EXPRESSION_ENGINE_POOL_SIZE', 1),
+		maxCodeCacheSize: num('N8N_EXPRESSION_ENGINE_MAX_CODE_CACHE_SIZE', 1024),
+		bridgeTimeout: num('N8N_EXPRESSION_ENGINE_TIMEOUT', 5000),
+		bridgeMemoryLimit: num('N8N_EXPRESSION_ENGINE_MEMORY_LIMIT', 128),
+		idleTimeoutMs: idle === undefined ? undefined : Number(idle) * 1000,
+		lazyAcquire: bool('N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE', false),
+		compileCache: bool('N8N_EXPRESSION_ENGINE_COMPILE_CACHE', false),
+	};
+}
+
+let engineStart: Promise<void> | undefined;
+const releasers = new Set<() => Promise<void>>();
+
+/** Registers a release of an isolate held outside an execution (run, then forgotten, before disposal). */
+export function releaseBeforeDispose(release: () => Promise<void>): () => void {
+	releasers.add(release);
+	return () => releasers.delete(release);
+}
+
+/** Starts n8n's default expression engine once per module registry (one per jest test file). */
+export async function ensureExpressionEngine(): Promise<void> {
+	engineStart ??= Expression.initExpressionEngine(expressionEngineOptions());
+	await engineStart;
+}
+
+/** Disposes the engine's isolates so the process (a jest worker) can exit. */
+export async function disposeExpressionEngine(): Promise<void> {
+	if (!engineStart) return;
+	const starting = engineStart;
+	engineStart = undefined;
+	await starting.catch(() => undefined);
+	// the pool disposes only the isolates it holds, not the ones callers still hold
+	for (const release of [...releasers]) await release().catch(() => undefined);
+	releasers.clear();
+	await Expression.disposeExpressionEngine();
+}
+
+// under jest: dispose after the test file that loaded the harness (a bench script outside jest calls it itself)
+if (typeof afterAll === 'function') afterAll(disposeExpressionEngine);
 
 type NodeTypeMap = Record<string, INodeType | IVersionedNodeType>;
 type CredMap = Record<string, ICredentialDataDecryptedObject>;
@@ -168,6 +214,7 @@ export function buildWorkflow(opts: Pick<RunOptions, 'nodes' | 'connections' | '
 
 /** Runs from `startNode` with `input` items through WorkflowExecute. */
 export async function runWorkflow(opts: RunOptions): Promise<IRun> {
+	await ensureExpressionEngine();
 	const workflow = buildWorkflow(opts);
 	const startNode = workflow.getNode(opts.startNode ?? opts.nodes[0].name)!;
 	const mode = opts.mode ?? 'manual';
@@ -204,46 +251,4 @@ export function outputOf(run: IRun, nodeName: string, output = 0): INodeExecutio
 /** The error a node failed with (undefined when it succeeded). */
 export function errorOf(run: IRun, nodeName: string): (Error & { description?: string; context?: any; httpCode?: string }) | undefined {
 	return run.data.resultData.runData[nodeName]?.[0]?.error as any;
-}
-
-/** Webhook trigger: `this` for webhookMethods (HookContext) and for webhook() (WebhookContext + fake response). */
-export function triggerHarness(
-	opts: Pick<RunOptions, 'nodeTypes' | 'credentialTypes' | 'credentials' | 'credentialsHelper'>,
-	node: INode,
-	webhookName = 'default',
-) {
-	const workflow = buildWorkflow({ nodes: [node], nodeTypes: opts.nodeTypes });
-	const additionalData = buildAdditionalData(opts);
-	const { webhooks } = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
-	const webhookDescription = webhooks!.find((w) => w.name === webhookName)!;
-	const webhookData = {
-		httpMethod: webhookDescription.httpMethod,
-		node: node.name,
-		path: webhookDescription.path,
-		webhookDescription,
-		workflowId: workflow.id,
-		workflowExecuteAdditionalData: additionalData,
-	} as IWebhookData;
-	return {
-		workflow,
-		additionalData,
-		staticData: () => workflow.getStaticData('node', node),
-		hookContext: (mode: 'trigger' | 'manual' = 'trigger', activation: WorkflowActivateMode = 'activate') =>
-			new HookContext(workflow, node, additionalData, mode, activation, webhookData),
-		webhookContext: (req: { body?: unknown; headers?: Record<string, string>; query?: Record<string, string> }) => {
-			const sent: { status?: number; body?: unknown } = {};
-			const res: any = {
-				status: (c: number) => ((sent.status = c), res),
-				type: () => res,
-				setHeader: () => res,
-				send: (b?: unknown) => ((sent.body = b), res),
-				json: (b?: unknown) => ((sent.body = b), res),
-				end: () => res,
-			};
-			const ad = additionalData as unknown as Record<string, unknown>;
-			ad.httpRequest = { headers: {}, query: {}, body: {}, ...req };
-			ad.httpResponse = res;
-			return { ctx: new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null), sent };
-		},
-	};
 }

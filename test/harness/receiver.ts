@@ -1,9 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console, @typescript-eslint/no-explicit-any */
 // A tiny node:http receiver on 127.0.0.1 for notification deliveries and callbacks: records every
 // request and answers what `respond` says (default 200). Requests are handled one at a time, in
 // arrival order, so a handler may drive a shared n8n context safely.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+import { waitFor } from './wait';
 
 export interface ReceivedRequest {
 	method: string;
@@ -34,15 +36,11 @@ export async function startReceiver(respond: Responder = () => 200): Promise<Rec
 		received: [],
 		respond,
 		async waitFor(count, timeoutMs = 5000, filter = () => true) {
-			const deadline = Date.now() + timeoutMs;
-			for (;;) {
-				const matching = receiver.received.filter((r) => r.status !== undefined && filter(r));
-				if (matching.length >= count) return matching;
-				if (Date.now() > deadline) {
-					throw new Error(`receiver: ${matching.length} of ${count} requests after ${timeoutMs} ms`);
-				}
-				await new Promise((r) => setTimeout(r, 10));
-			}
+			return await waitFor(() => receiver.received.filter((r) => r.status !== undefined && filter(r)), {
+				ok: (matching) => matching.length >= count,
+				timeout: timeoutMs,
+				what: `receiver: ${count} answered requests`,
+			});
 		},
 		async close() {
 			server.closeAllConnections();

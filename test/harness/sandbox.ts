@@ -132,3 +132,9 @@ export async function api<T = any>(url: string, token?: string, init: ApiInit = 
 	}
 	return { status: res.status, headers: res.headers, body: parsed as T };
 }
+
+/** Moves the sandbox clock forward (test hook POST /__sandbox/clock): record times, expiries, jobs. */
+export async function advanceSandboxClock(url: string, ms: number): Promise<void> {
+	const res = await api(`${url}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: ms } });
+	if (res.status !== 200) throw new Error(`POST /__sandbox/clock: HTTP ${res.status}`);
+}

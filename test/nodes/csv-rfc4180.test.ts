@@ -9,8 +9,9 @@ import { parse } from 'csv-parse/sync';
 
 import { csvToObjects, detectDelimiter, parseCsv, toCsv } from '../../nodes/shared/csv';
 import { readZip } from '../../nodes/shared/zip';
-import type { RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api } from '../harness/sandbox.ts';
+import { waitFor } from '../harness/wait.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'csv');
 const fixtures = readdirSync(FIXTURES).filter((f) => f.endsWith('.csv'));
@@ -58,14 +59,7 @@ describe('nodes/shared/csv.ts on RFC 4180 fixtures', () => {
 });
 
 describe('bulk-read export of the sandbox read by the package', () => {
-	let sb: RunningSandbox;
-	let token: string;
-
-	beforeAll(async () => {
-		sb = await startTestSandbox({ jobStepMs: 10 });
-		token = (await grantToken(sb.url, { scope: 'CRM.bulk.ALL,CRM.modules.ALL' })).access_token;
-	});
-	afterAll(async () => await sb.close());
+	const sb = useContractFixture({ scope: 'CRM.bulk.ALL,CRM.modules.ALL', sandbox: { jobStepMs: 10 } });
 
 	const AWKWARD = [
 		{ Last_Name: 'O"Brien, Jr.', First_Name: ' padded ', Description: 'line one\nline two\r\nline "three", done', City: '' },
@@ -76,23 +70,22 @@ describe('bulk-read export of the sandbox read by the package', () => {
 
 	it('a record’s awkward values come back unchanged', async () => {
 		const company = `CSV Awkward ${Date.now()}`;
-		const created = await api(`${sb.url}/crm/v2.1/Leads`, token, { method: 'POST', body: { data: AWKWARD.map((r) => ({ ...r, Company: company })) } });
+		const created = await api(`${sb.url}/crm/v2.1/Leads`, sb.token, { method: 'POST', body: { data: AWKWARD.map((r) => ({ ...r, Company: company })) } });
 		expect(created.status).toBe(201);
 		const ids: string[] = created.body.data.map((r: any) => r.details.id);
 		const fields = ['Last_Name', 'First_Name', 'Description', 'City'];
-		const job = await api(`${sb.url}/crm/bulk/v2.1/read`, token, {
+		const job = await api(`${sb.url}/crm/bulk/v2.1/read`, sb.token, {
 			method: 'POST',
 			body: { query: { module: { api_name: 'Leads' }, fields, criteria: { api_name: 'Company', comparator: 'equal', value: company } }, file_type: 'csv' },
 		});
 		expect(job.status).toBe(201);
 		const jobId = job.body.data[0].details.id;
-		let state = '';
-		for (let i = 0; i < 500 && state !== 'COMPLETED'; i++) {
-			state = (await api(`${sb.url}/crm/bulk/v2.1/read/${jobId}`, token)).body.data[0].state;
-			if (state !== 'COMPLETED') await new Promise((r) => setTimeout(r, 10));
-		}
+		const state = await waitFor(async () => (await api(`${sb.url}/crm/bulk/v2.1/read/${jobId}`, sb.token)).body.data[0].state as string, {
+			ok: (s) => s === 'COMPLETED',
+			what: `bulk read ${jobId} COMPLETED`,
+		}).catch(() => 'not COMPLETED');
 		expect(state).toBe('COMPLETED');
-		const res = await fetch(`${sb.url}/crm/bulk/v2.1/read/${jobId}/result`, { headers: { Authorization: `Bearer ${token}` } });
+		const res = await fetch(`${sb.url}/crm/bulk/v2.1/read/${jobId}/result`, { headers: { Authorization: `Bearer ${sb.token}` } });
 		expect(res.status).toBe(200);
 		const [entry] = readZip(Buffer.from(await res.arrayBuffer()));
 		const rows = csvToObjects(entry.data.toString('utf8'));

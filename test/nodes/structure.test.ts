@@ -101,6 +101,23 @@ describe('package structure', () => {
 		for (const p of others) expect(`${p.name}: ${JSON.stringify(p.default)} ${p.placeholder ?? ''}`).not.toMatch(/localhost|127\.0\.0\.1/);
 	});
 
+	test('the credential speaks to a person connecting a CRM account: every visible field explained, no developer jargon', () => {
+		const cred = new CrmOAuth2Api();
+		const texts: Array<{ where: string; text: string }> = [];
+		for (const p of cred.properties.filter((x) => x.type !== 'hidden')) {
+			texts.push({ where: p.name, text: p.description ?? '' });
+			for (const o of (p.options ?? []) as Array<{ name: string; description?: string }>) {
+				if (o.description !== undefined) texts.push({ where: `${p.name}/${o.name}`, text: o.description });
+			}
+		}
+		for (const { where, text } of texts) {
+			expect({ where, described: text.length > 0 }).toEqual({ where, described: true });
+			expect({ where, text }).not.toEqual({ where, text: expect.stringMatching(/\bnpm\b|\brun\b|api_domain|\borigin\b|token response/i) });
+		}
+		// n8n hides the credential-only HTTP Request entry of a credential that has nodes of its own
+		expect(Object.keys(cred)).not.toContain('httpRequestNode');
+	});
+
 	test('without an api_domain in the token, calls go to the server the credential names, never to a built-in host', () => {
 		expect(apiDomain({ environment: 'service', accountsUrl: 'https://accounts.crm.example/' })).toBe('https://accounts.crm.example');
 		expect(apiDomain({ environment: 'sandbox', sandboxUrl: 'http://127.0.0.1:4090', accountsUrl: 'https://accounts.crm.example' })).toBe('http://127.0.0.1:4090');

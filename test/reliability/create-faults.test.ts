@@ -152,7 +152,7 @@ describe('reliability › 1,000-record create under injected faults', () => {
 		// a 5xx after effect: the failed records were in fact written, once
 		expect(check.failedButStored).toBe(check.failed);
 		const failure = out.find((o) => o.json.error !== undefined)!.json;
-		expect(failure.error).toMatch(/^Outcome unknown: the create request failed \(INTERNAL_ERROR/);
+		expect(failure.error).toMatch(/^Outcome unknown: the create request failed \(The CRM had an internal error \[INTERNAL_ERROR\]/);
 		expect(failure.message).toContain('no value in a unique field of the module (none in this module)');
 	});
 });
@@ -247,7 +247,7 @@ describe('reliability › settling one chunk of unknown outcome', () => {
 		// the upsert is idempotent, so it was retried through every 5xx until the tries ran out
 		expect(stats.injected500).toBe(1 + RETRY.tries);
 		expect(error.message).toContain('INTERNAL_ERROR');
-		expect(error.description).toContain('2 of 2 items failed');
+		expect(error.message).toMatch(/^No item confirmed written; items 0–1 failed \(2\)/);
 		const strict = [...(sandbox.store.iterateRecords('Contacts') as Iterable<any>)].filter((r) => String(r.Last_Name).startsWith('Strict'));
 		expect(strict.map((r) => r.Last_Name).sort()).toEqual(['Strict A', 'Strict B']);
 		console.log(`strict run: faults injected: 500=${stats.injected500}; records checked: 2 (each stored once)`);

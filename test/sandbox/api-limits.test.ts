@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any */
 // Contract tests of the API concurrency and credit limits (docs/protocol.md §7) over HTTP: off by
 // default; when on, calls in flight per client application, the sub-limit of the heavy operations,
 // credits per rolling 24 hours with the cost table, X-API-CREDITS-REMAINING, 429 TOO_MANY_REQUESTS.
@@ -6,6 +6,7 @@ import http from 'node:http';
 
 import type { RunningSandbox } from '../harness/sandbox.ts';
 import { api, startTestSandbox } from '../harness/sandbox.ts';
+import { waitFor } from '../harness/wait.ts';
 
 const TOO_MANY = {
 	code: 'TOO_MANY_REQUESTS',
@@ -28,11 +29,7 @@ async function limits(base: string): Promise<any> {
 
 /** Waits (polling the limits hook) until the client has `count` calls in flight. */
 async function inFlight(base: string, clientId: string, count: number, key = 'in_flight'): Promise<void> {
-	for (;;) {
-		const state = await limits(base);
-		if ((state[key][clientId] ?? 0) === count) return;
-		await new Promise((r) => setTimeout(r, 10));
-	}
+	await waitFor(async () => ((await limits(base))[key][clientId] ?? 0) === count, { what: `${count} ${key} for ${clientId}` });
 }
 
 interface Held {

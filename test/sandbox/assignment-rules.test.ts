@@ -1,21 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox assignment rules (docs/protocol.md §5.7, v2.1 only) over HTTP.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let url: string;
-let token: string;
-
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	url = sb.url;
-	token = (await grantToken(url, { scope: 'CRM.settings.ALL' })).access_token;
-});
-
-afterAll(async () => await sb.close());
-
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${url}${path}`, token, { ...init, method });
+const sb = useContractFixture({ scope: 'CRM.settings.ALL' });
+const { call } = sb;
 
 describe('GetAssignmentRules', () => {
 	it('lists every rule with its module and default assignee', async () => {
@@ -39,10 +28,10 @@ describe('GetAssignmentRules', () => {
 
 	it('is v2.1 only and needs the assignment-rules scope', async () => {
 		expect((await call('GET', '/crm/v2/settings/automation/assignment_rules')).status).toBe(404);
-		const narrow = (await grantToken(url, { scope: 'CRM.settings.wizards.READ' })).access_token;
-		expect((await api(`${url}/crm/v2.1/settings/automation/assignment_rules`, narrow)).status).toBe(401);
-		const rules = (await grantToken(url, { scope: 'CRM.settings.assignment_rules.READ' })).access_token;
-		expect((await api(`${url}/crm/v2.1/settings/automation/assignment_rules`, rules)).status).toBe(200);
+		const narrow = (await grantToken(sb.url, { scope: 'CRM.settings.wizards.READ' })).access_token;
+		expect((await api(`${sb.url}/crm/v2.1/settings/automation/assignment_rules`, narrow)).status).toBe(401);
+		const rules = (await grantToken(sb.url, { scope: 'CRM.settings.assignment_rules.READ' })).access_token;
+		expect((await api(`${sb.url}/crm/v2.1/settings/automation/assignment_rules`, rules)).status).toBe(200);
 	});
 });
 

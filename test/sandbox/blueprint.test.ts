@@ -1,22 +1,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox blueprint (docs/protocol.md §5.8, §5.1 record rules, §11) over HTTP:
 // GetBlueprint, UpdateBlueprint and the RECORD_IN_BLUEPRINT guard on plain updates.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let url: string;
-let token: string;
-
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	url = sb.url;
-	token = (await grantToken(url, { scope: 'CRM.modules.ALL,CRM.settings.ALL' })).access_token;
-});
-
-afterAll(async () => await sb.close());
-
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${url}${path}`, token, { ...init, method });
+const sb = useContractFixture({ scope: 'CRM.modules.ALL,CRM.settings.ALL' });
+const { call } = sb;
 
 async function createDeal(data: Record<string, unknown>): Promise<string> {
 	const res = await call('POST', '/crm/v2.1/Deals', { body: { data: [{ Deal_Name: 'Blueprint deal', Closing_Date: '2025-09-30', ...data }] } });
@@ -194,11 +183,11 @@ describe('UpdateBlueprint', () => {
 
 	it('needs a module scope of the record', async () => {
 		const id = await createDeal({ Stage: 'Qualification', Pipeline: 'Enterprise' });
-		const leadsOnly = (await grantToken(url, { scope: 'CRM.modules.leads.ALL' })).access_token;
-		expect((await api(`${url}/crm/v2.1/Deals/${id}/actions/blueprint`, leadsOnly)).body.code).toBe('OAUTH_SCOPE_MISMATCH');
-		const dealsRead = (await grantToken(url, { scope: 'CRM.modules.deals.READ' })).access_token;
-		expect((await api(`${url}/crm/v2.1/Deals/${id}/actions/blueprint`, dealsRead)).status).toBe(200);
-		const put = await api(`${url}/crm/v2.1/Deals/${id}/actions/blueprint`, dealsRead, { method: 'PUT', body: { blueprint: [{ transition_id: '1' }] } });
+		const leadsOnly = (await grantToken(sb.url, { scope: 'CRM.modules.leads.ALL' })).access_token;
+		expect((await api(`${sb.url}/crm/v2.1/Deals/${id}/actions/blueprint`, leadsOnly)).body.code).toBe('OAUTH_SCOPE_MISMATCH');
+		const dealsRead = (await grantToken(sb.url, { scope: 'CRM.modules.deals.READ' })).access_token;
+		expect((await api(`${sb.url}/crm/v2.1/Deals/${id}/actions/blueprint`, dealsRead)).status).toBe(200);
+		const put = await api(`${sb.url}/crm/v2.1/Deals/${id}/actions/blueprint`, dealsRead, { method: 'PUT', body: { blueprint: [{ transition_id: '1' }] } });
 		expect(put.body.code).toBe('OAUTH_SCOPE_MISMATCH');
 	});
 });

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any */
 // Contract tests of bulk read (docs/protocol.md §5.11, §6, §8.1, §10.1, §10.3, §11.5, §12) over HTTP.
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
@@ -8,7 +8,9 @@ import { parseCsv } from '../../sandbox/csv.ts';
 import { createRecord } from '../../sandbox/records.ts';
 import { readZip } from '../../sandbox/zip.ts';
 import type { RunningSandbox, SandboxOptions } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { contractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
+import { waitFor } from '../harness/wait.ts';
 
 const SCOPE = 'CRM.bulk.ALL,CRM.modules.ALL';
 const FAST: SandboxOptions = { jobStepMs: 10, deliveryRetryDelaysMs: [0, 20, 40], knobs: { bulkReadDownloadsPerMinute: 1000 } };
@@ -20,9 +22,8 @@ interface Env {
 }
 
 async function env(options: SandboxOptions = FAST, scope = SCOPE): Promise<Env> {
-	const sb = await startTestSandbox(options);
-	const token = (await grantToken(sb.url, { scope })).access_token;
-	return { sb, url: sb.url, token };
+	const sb = await contractFixture({ scope, sandbox: options });
+	return { sb, url: sb.url, token: sb.token };
 }
 
 const create = async (e: Env, body: unknown, v = 'v2.1', tok = e.token) =>
@@ -31,14 +32,14 @@ const create = async (e: Env, body: unknown, v = 'v2.1', tok = e.token) =>
 const details = async (e: Env, id: string, v = 'v2.1') => await api(`${e.url}/crm/bulk/${v}/read/${id}`, e.token);
 
 async function waitDone(e: Env, id: string, v = 'v2.1'): Promise<any> {
-	for (let i = 0; i < 500; i++) {
-		const res = await details(e, id, v);
-		expect(res.status).toBe(200);
-		const job = res.body.data[0];
-		if (job.state === 'COMPLETED' || job.state === 'FAILURE') return job;
-		await new Promise((r) => setTimeout(r, 10));
-	}
-	throw new Error(`job ${id} did not finish`);
+	return await waitFor(
+		async () => {
+			const res = await details(e, id, v);
+			expect(res.status).toBe(200);
+			return res.body.data[0];
+		},
+		{ ok: (job) => job.state === 'COMPLETED' || job.state === 'FAILURE', what: `job ${id} finished` },
+	);
 }
 
 async function download(e: Env, id: string, v = 'v2.1'): Promise<{ status: number; headers: Headers; bytes: Buffer; body?: any }> {
@@ -80,12 +81,8 @@ async function withConfig(change: { jobStepMs?: number; knobs?: Record<string, u
 
 /** Waits until no job of earlier tests is still running (they count against the concurrency limit). */
 async function settle(): Promise<void> {
-	for (let i = 0; i < 500; i++) {
-		const running = e.sb.sandbox.store.docs<any>('bulk_read_jobs').filter((j) => j.state === 'ADDED' || j.state === 'IN PROGRESS');
-		if (running.length === 0) return;
-		await new Promise((r) => setTimeout(r, 10));
-	}
-	throw new Error('jobs still running');
+	const running = () => e.sb.sandbox.store.docs<any>('bulk_read_jobs').filter((j) => j.state === 'ADDED' || j.state === 'IN PROGRESS');
+	await waitFor(running, { ok: (jobs) => jobs.length === 0, what: 'no job running' });
 }
 
 describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () => {
@@ -109,12 +106,14 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 		const res = await create(e, { query: { module: { api_name: 'Leads' } } });
 		const id = res.body.data[0].details.id;
 		const seen: string[] = [];
-		for (let i = 0; i < 300; i++) {
-			const state = (await details(e, id)).body.data[0].state;
-			if (seen[seen.length - 1] !== state) seen.push(state);
-			if (state === 'COMPLETED') break;
-			await new Promise((r) => setTimeout(r, 2));
-		}
+		await waitFor(
+			async () => {
+				const state = (await details(e, id)).body.data[0].state;
+				if (seen[seen.length - 1] !== state) seen.push(state);
+				return state === 'COMPLETED';
+			},
+			{ interval: 2 },
+		);
 		const order = ['ADDED', 'IN PROGRESS', 'COMPLETED'];
 		expect(seen[seen.length - 1]).toBe('COMPLETED');
 		expect(seen.map((s) => order.indexOf(s))).toEqual([...seen.map((s) => order.indexOf(s))].sort());
@@ -404,7 +403,7 @@ describe('callbacks (§10.1)', () => {
 	afterAll(async () => await new Promise<void>((r) => server.close(() => r())));
 
 	const until = async (fn: () => boolean) => {
-		for (let i = 0; i < 300 && !fn(); i++) await new Promise((r) => setTimeout(r, 10));
+		await waitFor(fn, { timeout: 3000 }).catch(() => undefined);
 		expect(fn()).toBe(true);
 	};
 

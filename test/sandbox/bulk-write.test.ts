@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any */
 // Contract tests of bulk write (docs/protocol.md §1.2, §4, §5.11, §6, §8.2, §10.2, §10.3, §11.4) over HTTP.
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
@@ -7,20 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { parseCsv } from '../../sandbox/csv.ts';
 import type { ChangeEvent } from '../../sandbox/store.ts';
 import { readZip, writeZip } from '../../sandbox/zip.ts';
-import type { RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
+import { waitFor } from '../harness/wait.ts';
 
 const XGID = '4876876000000000002';
-let sb: RunningSandbox;
-let url: string;
-let token: string;
-
-beforeAll(async () => {
-	sb = await startTestSandbox({ jobStepMs: 10, deliveryRetryDelaysMs: [0, 20, 40] });
-	url = sb.url;
-	token = (await grantToken(url, { scope: 'CRM.bulk.ALL,CRM.files.ALL,CRM.modules.ALL' })).access_token;
-});
-afterAll(async () => await sb.close());
+const sb = useContractFixture({ scope: 'CRM.bulk.ALL,CRM.files.ALL,CRM.modules.ALL', sandbox: { jobStepMs: 10, deliveryRetryDelaysMs: [0, 20, 40] } });
 
 async function withConfig(change: { jobStepMs?: number; knobs?: Record<string, unknown> }, fn: () => Promise<void>): Promise<void> {
 	const config = sb.sandbox.config;
@@ -43,12 +35,12 @@ async function upload(
 ): Promise<{ status: number; body: any }> {
 	const form = new FormData();
 	for (let i = 0; i < (options.parts ?? 1); i++) form.append('file', new Blob([typeof data === 'string' ? data : new Uint8Array(data)]), options.name ?? 'upload.zip');
-	const headers: Record<string, string> = { Authorization: `Bearer ${options.tok ?? token}`, feature: 'bulk-write', 'X-CRM-ORG': XGID };
+	const headers: Record<string, string> = { Authorization: `Bearer ${options.tok ?? sb.token}`, feature: 'bulk-write', 'X-CRM-ORG': XGID };
 	for (const [k, v] of Object.entries(options.headers ?? {})) {
 		if (v === '') delete headers[k];
 		else headers[k] = v;
 	}
-	const res = await fetch(`${url}/crm/${options.v ?? 'v2.1'}/upload`, { method: 'POST', headers, body: form });
+	const res = await fetch(`${sb.url}/crm/${options.v ?? 'v2.1'}/upload`, { method: 'POST', headers, body: form });
 	return { status: res.status, body: JSON.parse(await res.text()) };
 }
 
@@ -58,21 +50,22 @@ async function uploadCsv(csv: string, name = 'Leads.csv'): Promise<string> {
 	return res.body.details.file_id;
 }
 
-const createJob = async (body: unknown, v = 'v2.1', tok = token) => await api(`${url}/crm/bulk/${v}/write`, tok, { method: 'POST', body });
-const jobDetails = async (id: string, v = 'v2.1') => await api(`${url}/crm/bulk/${v}/write/${id}`, token);
+const createJob = async (body: unknown, v = 'v2.1', tok = sb.token) => await api(`${sb.url}/crm/bulk/${v}/write`, tok, { method: 'POST', body });
+const jobDetails = async (id: string, v = 'v2.1') => await api(`${sb.url}/crm/bulk/${v}/write/${id}`, sb.token);
 
 async function waitJob(id: string, v = 'v2.1'): Promise<any> {
-	for (let i = 0; i < 1000; i++) {
-		const res = await jobDetails(id, v);
-		expect(res.status).toBe(200);
-		if (res.body.status === 'COMPLETED' || res.body.status === 'FAILED') return res.body;
-		await new Promise((r) => setTimeout(r, 10));
-	}
-	throw new Error(`job ${id} did not finish`);
+	return await waitFor(
+		async () => {
+			const res = await jobDetails(id, v);
+			expect(res.status).toBe(200);
+			return res.body;
+		},
+		{ ok: (job) => job.status === 'COMPLETED' || job.status === 'FAILED', timeout: 10_000, what: `job ${id} finished` },
+	);
 }
 
 async function resultCsv(job: any): Promise<{ name: string; rows: string[][] }> {
-	const res = await fetch(job.result.download_url, { headers: { Authorization: `Bearer ${token}` } });
+	const res = await fetch(job.result.download_url, { headers: { Authorization: `Bearer ${sb.token}` } });
 	expect(res.status).toBe(200);
 	expect(res.headers.get('content-type')).toBe('application/zip');
 	const entries = readZip(Buffer.from(await res.arrayBuffer()));
@@ -136,16 +129,16 @@ describe('UploadFile', () => {
 		const unclosed = await upload(zipOf('Last_Name,Email\n"never closed,a@example.com\n'));
 		expect(unclosed.status).toBe(400);
 		expect(unclosed.body).toMatchObject({ code: 'INVALID_FORMAT', 'x-error': 'INVALID_FORMAT' });
-		const none = await fetch(`${url}/crm/v2.1/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, feature: 'bulk-write', 'X-CRM-ORG': XGID }, body: new FormData() });
+		const none = await fetch(`${sb.url}/crm/v2.1/upload`, { method: 'POST', headers: { Authorization: `Bearer ${sb.token}`, feature: 'bulk-write', 'X-CRM-ORG': XGID }, body: new FormData() });
 		expect(await none.json()).toMatchObject({ code: 'INVALID_DATA', message: 'the request does not contain any file', 'x-error': 'INVALID_DATA' });
 	});
 
 	test('either CRM.bulk.ALL or CRM.files.ALL is enough; v2 serves the same route', async () => {
 		for (const scope of ['CRM.bulk.ALL', 'CRM.files.ALL']) {
-			const tok = (await grantToken(url, { scope })).access_token;
+			const tok = (await grantToken(sb.url, { scope })).access_token;
 			expect((await upload(zipOf('Last_Name\na\n'), { tok })).status).toBe(200);
 		}
-		const other = (await grantToken(url, { scope: 'CRM.modules.ALL' })).access_token;
+		const other = (await grantToken(sb.url, { scope: 'CRM.modules.ALL' })).access_token;
 		expect((await upload(zipOf('Last_Name\na\n'), { tok: other })).body.code).toBe('OAUTH_SCOPE_MISMATCH');
 		expect((await upload(zipOf('Last_Name\na\n'), { v: 'v2' })).status).toBe(200);
 	});
@@ -184,7 +177,7 @@ describe('CreateBulkWriteJob → GetBulkWriteJobDetails → DownloadBulkWriteRes
 			expect(early.body).toMatchObject({ id, operation: 'insert', status: 'ADDED', character_encoding: 'UTF-8' });
 			const seen: string[] = [];
 			for (let i = 0; i < 10 && seen[seen.length - 1] !== 'COMPLETED'; i++) {
-				seen.push((await api(`${url}/__sandbox/bulk/write/${id}/advance`, undefined, { method: 'POST' })).body.status);
+				seen.push((await api(`${sb.url}/__sandbox/bulk/write/${id}/advance`, undefined, { method: 'POST' })).body.status);
 			}
 			expect(seen[0]).toBe('IN PROGRESS');
 			expect(seen[seen.length - 1]).toBe('COMPLETED');
@@ -207,7 +200,7 @@ describe('CreateBulkWriteJob → GetBulkWriteJobDetails → DownloadBulkWriteRes
 					file: { status: 'COMPLETED', name: 'My Leads.csv', added_count: 3, updated_count: 0, skipped_count: 2, total_count: 5 },
 				},
 			],
-			result: { download_url: `${url}/v2/crm/${XGID}/bulk-write/${id}/${id}.zip` },
+			result: { download_url: `${sb.url}/v2/crm/${XGID}/bulk-write/${id}/${id}.zip` },
 		});
 		const { name, rows } = await resultCsv(job);
 		expect(name).toBe('My Leads.csv');
@@ -341,7 +334,7 @@ describe('CreateBulkWriteJob → GetBulkWriteJobDetails → DownloadBulkWriteRes
 		expect(res.status).toBe(201);
 		const job = await waitJob(res.body.details.id, 'v2');
 		expect(job.resource[0].module).toBe('Leads');
-		expect(job.result.download_url).toBe(`${url}/v2/crm/${XGID}/bulk-write/${job.id}/${job.id}.zip`);
+		expect(job.result.download_url).toBe(`${sb.url}/v2/crm/${XGID}/bulk-write/${job.id}/${job.id}.zip`);
 	});
 
 	test('create errors (ordinary top-level objects)', async () => {
@@ -375,7 +368,7 @@ describe('CreateBulkWriteJob → GetBulkWriteJobDetails → DownloadBulkWriteRes
 
 	test('scopes: CRM.bulk.CREATE and a module scope covering the operation', async () => {
 		const fileId = await uploadCsv('Last_Name\nScope\n');
-		const createOnly = (await grantToken(url, { scope: 'CRM.bulk.CREATE,CRM.modules.leads.CREATE' })).access_token;
+		const createOnly = (await grantToken(sb.url, { scope: 'CRM.bulk.CREATE,CRM.modules.leads.CREATE' })).access_token;
 		const ok = await createJob({ operation: 'insert', resource: [leadsResource(fileId)] }, 'v2.1', createOnly);
 		expect(ok.status).toBe(201);
 		const upsert = await createJob({ operation: 'upsert', resource: [leadsResource(fileId, { find_by: 'Email' })] }, 'v2.1', createOnly);
@@ -388,7 +381,7 @@ describe('CreateBulkWriteJob → GetBulkWriteJobDetails → DownloadBulkWriteRes
 		await withConfig({ jobStepMs: 60_000, knobs: { bulkWriteChunk: 2, bulkWriteChunkDelayMs: 60_000 } }, async () => {
 			const fileId = await uploadCsv(['Last_Name', 'F-1', 'F-2', 'F-3', 'F-4', 'F-5'].join('\n'));
 			const id = (await createJob({ operation: 'insert', resource: [leadsResource(fileId), leadsResource(fileId)] })).body.details.id;
-			const hook = async (action: string) => (await api(`${url}/__sandbox/bulk/write/${id}/${action}`, undefined, { method: 'POST' })).body;
+			const hook = async (action: string) => (await api(`${sb.url}/__sandbox/bulk/write/${id}/${action}`, undefined, { method: 'POST' })).body;
 			expect((await hook('advance')).status).toBe('IN PROGRESS');
 			const afterChunk = await hook('advance');
 			expect(afterChunk.resource[0]).toMatchObject({ status: 'IN PROGRESS', file: { added_count: 2, total_count: 5 } });
@@ -396,7 +389,7 @@ describe('CreateBulkWriteJob → GetBulkWriteJobDetails → DownloadBulkWriteRes
 			await hook('fail');
 			const failed = await hook('advance');
 			expect(failed).toMatchObject({ status: 'FAILED', resource: [{ status: 'FAILED', file: { status: 'FAILED' } }, { status: 'SKIPPED' }] });
-			const res = await fetch(failed.result.download_url, { headers: { Authorization: `Bearer ${token}` } });
+			const res = await fetch(failed.result.download_url, { headers: { Authorization: `Bearer ${sb.token}` } });
 			const [first, second] = readZip(Buffer.from(await res.arrayBuffer())).map((e) => parseCsv(e.data.toString('utf8')));
 			expect(first.slice(1).map((r) => r[1])).toEqual(['ADDED', 'ADDED', 'UNPROCESSED', 'UNPROCESSED', 'UNPROCESSED']);
 			expect(second.slice(1).every((r) => r[1] === 'UNPROCESSED')).toBe(true);
@@ -412,14 +405,14 @@ describe('CreateBulkWriteJob → GetBulkWriteJobDetails → DownloadBulkWriteRes
 			expect(b.status).toBe(429);
 			expect(b.body.code).toBe('TOO_MANY_REQUESTS');
 			const id = a.body.details.id;
-			const early = await api(`${url}/v2/crm/${XGID}/bulk-write/${id}/${id}.zip`, token);
+			const early = await api(`${sb.url}/v2/crm/${XGID}/bulk-write/${id}/${id}.zip`, sb.token);
 			expect(early.status).toBe(404);
-			for (let i = 0; i < 3; i++) await api(`${url}/__sandbox/bulk/write/${id}/advance`, undefined, { method: 'POST' });
+			for (let i = 0; i < 3; i++) await api(`${sb.url}/__sandbox/bulk/write/${id}/advance`, undefined, { method: 'POST' });
 			expect((await jobDetails(id)).body.status).toBe('COMPLETED');
-			expect((await api(`${url}/v2/crm/${XGID}/bulk-write/${id}/${id}.zip`, token)).status).toBe(200);
-			expect((await api(`${url}/v2/crm/4876876000000000009/bulk-write/${id}/${id}.zip`, token)).status).toBe(404);
-			expect((await api(`${url}/v2/crm/${XGID}/bulk-write/${id}/other.zip`, token)).status).toBe(404);
-			expect((await api(`${url}/v2/crm/${XGID}/bulk-write/${id}/${id}.zip`)).status).toBe(401);
+			expect((await api(`${sb.url}/v2/crm/${XGID}/bulk-write/${id}/${id}.zip`, sb.token)).status).toBe(200);
+			expect((await api(`${sb.url}/v2/crm/4876876000000000009/bulk-write/${id}/${id}.zip`, sb.token)).status).toBe(404);
+			expect((await api(`${sb.url}/v2/crm/${XGID}/bulk-write/${id}/other.zip`, sb.token)).status).toBe(404);
+			expect((await api(`${sb.url}/v2/crm/${XGID}/bulk-write/${id}/${id}.zip`)).status).toBe(401);
 		});
 	});
 });
@@ -447,14 +440,14 @@ describe('callbacks (§10.2)', () => {
 		const fileId = await uploadCsv('Last_Name\nCb-1\nCb-2\n', 'Leads.csv');
 		const res = await createJob({ operation: 'insert', callback: { url: hook, method: 'post' }, resource: [leadsResource(fileId, { field_mappings: [{ api_name: 'Last_Name', index: 0 }] })] });
 		const id = res.body.details.id;
-		for (let i = 0; i < 300 && !received.some((b) => b.job_id === id); i++) await new Promise((r) => setTimeout(r, 10));
+		await waitFor(() => received.some((b) => b.job_id === id), { timeout: 3000 }).catch(() => undefined);
 		const body = received.find((b) => b.job_id === id);
 		expect(body).toEqual({
 			job_id: id,
 			operation: 'insert',
 			status: 'COMPLETED',
 			character_encoding: 'UTF-8',
-			result: { download_url: `${url}/v2/crm/${XGID}/bulk-write/${id}/${id}.zip` },
+			result: { download_url: `${sb.url}/v2/crm/${XGID}/bulk-write/${id}/${id}.zip` },
 			resource: [
 				{
 					status: 'COMPLETED',

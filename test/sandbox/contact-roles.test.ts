@@ -1,17 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the contact-role routes (docs/protocol.md §5.9, §3.10 route order) over HTTP.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let token: string;
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${sb.url}${path}`, token, { ...init, method });
-
-beforeAll(async () => {
-	sb = await startTestSandbox({ knobs: { contactRolesMax: 12 } });
-	token = (await grantToken(sb.url, { scope: 'CRM.modules.ALL' })).access_token;
-});
-afterAll(async () => await sb.close());
+const sb = useContractFixture({ scope: 'CRM.modules.ALL', sandbox: { knobs: { contactRolesMax: 12 } } });
+const { call } = sb;
 
 describe('settings contact roles', () => {
 	it('lists the seeded roles in sequence; GetContactRole; unknown id 204', async () => {

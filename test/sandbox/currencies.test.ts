@@ -1,26 +1,19 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox currencies (docs/protocol.md §5.9, §6, §12) over HTTP: the
 // multi-currency switch, ISO codes, base-currency rules and re-basing.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import type { ApiInit } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 
 const BASE = '4876876000000371001';
 const FORMAT = { thousand_separator: 'Period', decimal_separator: 'Comma', decimal_places: '2' };
 
-let sb: RunningSandbox;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.settings.currencies.ALL,CRM.org.READ' });
 
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}, bearer = token) =>
+const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}, bearer = sb.token) =>
 	await api(`${sb.url}/crm/v2.1${path}`, bearer, { ...init, method });
 
 const euro = (extra: Record<string, unknown> = {}) => ({ name: 'Euro', iso_code: 'EUR', symbol: '€', exchange_rate: '0.5', format: FORMAT, ...extra });
-
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	token = (await grantToken(sb.url, { scope: 'CRM.settings.currencies.ALL,CRM.org.READ' })).access_token;
-});
-
-afterAll(async () => await sb.close());
 
 describe('before multi-currency is enabled', () => {
 	it('GetCurrencies lists the home currency as the only, base, active currency', async () => {

@@ -1,28 +1,17 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox custom views (docs/protocol.md §5.7, §3.6, §3.12) over HTTP.
 import { customViewMatches, findCustomView } from '../../sandbox/groups/custom-views.ts';
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let url: string;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.settings.ALL,CRM.modules.ALL' });
+const { call } = sb;
 const ID = /^\d{19}$/;
 const MARIA = '4876876000000225021';
 const JAMES = '4876876000000225029';
 
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	url = sb.url;
-	token = (await grantToken(url, { scope: 'CRM.settings.ALL,CRM.modules.ALL' })).access_token;
-});
-
-afterAll(async () => await sb.close());
-
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${url}${path}`, token, { ...init, method });
-
 async function tokenFor(userId: string): Promise<string> {
-	const res = await api(`${url}/__sandbox/tokens`, undefined, { method: 'POST', body: { scope: 'CRM.settings.ALL', user_id: userId } });
+	const res = await api(`${sb.url}/__sandbox/tokens`, undefined, { method: 'POST', body: { scope: 'CRM.settings.ALL', user_id: userId } });
 	expect(res.status).toBe(201);
 	return res.body.access_token;
 }
@@ -74,14 +63,14 @@ describe('GetCustomViews', () => {
 
 	it('categories follow the caller: private views are hidden from other non-admins', async () => {
 		const james = await tokenFor(JAMES);
-		const asJames = await api(`${url}/crm/v2.1/settings/custom_views`, james, { query: { module: 'Deals' } });
+		const asJames = await api(`${sb.url}/crm/v2.1/settings/custom_views`, james, { query: { module: 'Deals' } });
 		expect(asJames.body.custom_views.map((v: any) => v.name)).not.toContain("Maria's Big Deals");
 		const maria = await tokenFor(MARIA);
-		const asMaria = await api(`${url}/crm/v2.1/settings/custom_views`, maria, { query: { module: 'Deals' } });
+		const asMaria = await api(`${sb.url}/crm/v2.1/settings/custom_views`, maria, { query: { module: 'Deals' } });
 		expect(asMaria.body.custom_views.find((v: any) => v.name === "Maria's Big Deals").category).toBe('created_by_me');
 		const accounts = await call('GET', '/crm/v2.1/settings/custom_views', { query: { module: 'Accounts' } });
 		expect(accounts.body.custom_views.find((v: any) => v.name === 'Key Accounts')).toMatchObject({ category: 'shared_with_me', access_type: 'shared', shared_type: 'users' });
-		const keyAccountsForJames = (await api(`${url}/crm/v2.1/settings/custom_views`, james, { query: { module: 'Accounts' } })).body.custom_views;
+		const keyAccountsForJames = (await api(`${sb.url}/crm/v2.1/settings/custom_views`, james, { query: { module: 'Accounts' } })).body.custom_views;
 		expect(keyAccountsForJames.find((v: any) => v.name === 'Key Accounts').category).toBe('created_by_me');
 	});
 
@@ -151,13 +140,13 @@ describe('GetCustomView', () => {
 		expect(otherModule.status).toBe(400);
 		const privateView = deals.find((v: any) => v.name === "Maria's Big Deals");
 		const james = await tokenFor(JAMES);
-		expect((await api(`${url}/crm/v2.1/settings/custom_views/${privateView.id}`, james)).status).toBe(400);
+		expect((await api(`${sb.url}/crm/v2.1/settings/custom_views/${privateView.id}`, james)).status).toBe(400);
 	});
 
 	it('needs a custom-views scope', async () => {
-		const narrow = (await grantToken(url, { scope: 'CRM.settings.fields.ALL' })).access_token;
-		expect((await api(`${url}/crm/v2.1/settings/custom_views?module=Leads`, narrow)).body.code).toBe('OAUTH_SCOPE_MISMATCH');
-		const cv = (await grantToken(url, { scope: 'CRM.settings.custom_views.READ' })).access_token;
-		expect((await api(`${url}/crm/v2.1/settings/custom_views?module=Leads`, cv)).status).toBe(200);
+		const narrow = (await grantToken(sb.url, { scope: 'CRM.settings.fields.ALL' })).access_token;
+		expect((await api(`${sb.url}/crm/v2.1/settings/custom_views?module=Leads`, narrow)).body.code).toBe('OAUTH_SCOPE_MISMATCH');
+		const cv = (await grantToken(sb.url, { scope: 'CRM.settings.custom_views.READ' })).access_token;
+		expect((await api(`${sb.url}/crm/v2.1/settings/custom_views?module=Leads`, cv)).status).toBe(200);
 	});
 });

@@ -94,3 +94,20 @@ test('delays and short token lifetimes', async () => {
 	expect(expired.body.code).toBe('INVALID_TOKEN');
 	await admin('/token-lifetime', 'PUT', { seconds: 3600 });
 });
+
+test('a planned delay honours pathIncludes: only the selected calls wait', async () => {
+	await admin('/fault-plan', 'PUT', { delayMs: 600, pathIncludes: '/Contacts' });
+	const timed = async (path: string) => {
+		const t0 = Date.now();
+		const res = await api(`${sb.url}/crm/v2.1/${path}?per_page=1`, token);
+		return { status: res.status, ms: Date.now() - t0 };
+	};
+	const other = await timed('Leads');
+	const selected = await timed('Contacts');
+	expect(other.status).toBe(200);
+	expect(selected.status).toBe(200);
+	expect(other.ms).toBeLessThan(500);
+	expect(selected.ms).toBeGreaterThanOrEqual(590);
+	// only the selected call counts as planned
+	expect((await admin('/fault-plan', 'GET')).body.stats.calls).toBe(1);
+});

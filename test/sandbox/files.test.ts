@@ -1,26 +1,14 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the shared file store (docs/protocol.md §5.13, §3.3, §3.4, §6) over HTTP.
-import type { RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let url: string;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.files.ALL', sandbox: { maxFileBytes: 64 * 1024 } });
 
-beforeAll(async () => {
-	sb = await startTestSandbox({ maxFileBytes: 64 * 1024 });
-	url = sb.url;
-	token = (await grantToken(url, { scope: 'CRM.files.ALL' })).access_token;
-});
-
-afterAll(async () => {
-	await sb.close();
-});
-
-async function upload(files: Array<{ name: string; data: string | Uint8Array; type?: string }>, tok = token, query = '?type=inline') {
+async function upload(files: Array<{ name: string; data: string | Uint8Array; type?: string }>, tok = sb.token, query = '?type=inline') {
 	const form = new FormData();
 	for (const f of files) form.append('file', new Blob([typeof f.data === 'string' ? f.data : new Uint8Array(f.data)], f.type ? { type: f.type } : {}), f.name);
-	const res = await fetch(`${url}/crm/v2.1/files${query}`, { method: 'POST', headers: { Authorization: `Bearer ${tok}` }, body: form });
+	const res = await fetch(`${sb.url}/crm/v2.1/files${query}`, { method: 'POST', headers: { Authorization: `Bearer ${tok}` }, body: form });
 	const text = await res.text();
 	return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -42,8 +30,8 @@ describe('UploadFiles', () => {
 	});
 
 	test('type is optional; other values are refused', async () => {
-		expect((await upload([{ name: 'a.txt', data: 'a' }], token, '')).status).toBe(201);
-		const bad = await upload([{ name: 'a.txt', data: 'a' }], token, '?type=attachment');
+		expect((await upload([{ name: 'a.txt', data: 'a' }], sb.token, '')).status).toBe(201);
+		const bad = await upload([{ name: 'a.txt', data: 'a' }], sb.token, '?type=attachment');
 		expect(bad.status).toBe(400);
 		expect(bad.body.code).toBe('INVALID_DATA');
 	});
@@ -66,7 +54,7 @@ describe('UploadFiles', () => {
 	});
 
 	test('needs CRM.files.CREATE', async () => {
-		const readOnly = (await grantToken(url, { scope: 'CRM.files.READ' })).access_token;
+		const readOnly = (await grantToken(sb.url, { scope: 'CRM.files.READ' })).access_token;
 		const res = await upload([{ name: 'a.txt', data: 'a' }], readOnly);
 		expect(res.status).toBe(401);
 		expect(res.body.code).toBe('OAUTH_SCOPE_MISMATCH');
@@ -78,7 +66,7 @@ describe('GetFile', () => {
 		const bytes = new Uint8Array([1, 2, 3, 250, 251]);
 		const up = await upload([{ name: 'data.bin', data: bytes, type: 'application/x-custom' }]);
 		const id = up.body.data[0].details.id;
-		const res = await fetch(`${url}/crm/v2/files?id=${id}`, { headers: { Authorization: `Bearer ${token}` } });
+		const res = await fetch(`${sb.url}/crm/v2/files?id=${id}`, { headers: { Authorization: `Bearer ${sb.token}` } });
 		expect(res.status).toBe(200);
 		expect(res.headers.get('content-type')).toBe('application/x-custom');
 		expect(res.headers.get('content-disposition')).toBe('attachment; filename="data.bin"');
@@ -87,23 +75,23 @@ describe('GetFile', () => {
 
 	test('non-ASCII names use the RFC 5987 form', async () => {
 		const up = await upload([{ name: 'übersicht.txt', data: 'x' }]);
-		const res = await fetch(`${url}/crm/v2.1/files?id=${up.body.data[0].details.id}`, { headers: { Authorization: `Bearer ${token}` } });
+		const res = await fetch(`${sb.url}/crm/v2.1/files?id=${up.body.data[0].details.id}`, { headers: { Authorization: `Bearer ${sb.token}` } });
 		expect(res.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''%C3%BCbersicht.txt");
 		expect(res.headers.get('content-type')).toBe('text/plain');
 	});
 
 	test('missing id: 400 REQUIRED_PARAM_MISSING; unknown id: 400 INVALID_DATA', async () => {
-		const missing = await api(`${url}/crm/v2.1/files`, token);
+		const missing = await api(`${sb.url}/crm/v2.1/files`, sb.token);
 		expect(missing.status).toBe(400);
 		expect(missing.body).toMatchObject({ code: 'REQUIRED_PARAM_MISSING', details: { param: 'id' } });
-		const unknown = await api(`${url}/crm/v2.1/files`, token, { query: { id: 'abc123' } });
+		const unknown = await api(`${sb.url}/crm/v2.1/files`, sb.token, { query: { id: 'abc123' } });
 		expect(unknown.status).toBe(400);
 		expect(unknown.body).toMatchObject({ code: 'INVALID_DATA', details: { id: 'abc123' } });
 	});
 
 	test('needs CRM.files.READ', async () => {
-		const other = (await grantToken(url, { scope: 'CRM.modules.ALL' })).access_token;
-		const res = await api(`${url}/crm/v2.1/files`, other, { query: { id: 'abc' } });
+		const other = (await grantToken(sb.url, { scope: 'CRM.modules.ALL' })).access_token;
+		const res = await api(`${sb.url}/crm/v2.1/files`, other, { query: { id: 'abc' } });
 		expect(res.status).toBe(401);
 		expect(res.body.code).toBe('OAUTH_SCOPE_MISMATCH');
 	});

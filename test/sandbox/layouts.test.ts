@@ -1,22 +1,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox layouts (docs/protocol.md §5.7, §2.3, §11) over HTTP.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let url: string;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.settings.ALL' });
+const { call } = sb;
 const ID = /^\d{19}$/;
-
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	url = sb.url;
-	token = (await grantToken(url, { scope: 'CRM.settings.ALL' })).access_token;
-});
-
-afterAll(async () => await sb.close());
-
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${url}${path}`, token, { ...init, method });
 
 describe('GetLayouts', () => {
 	it('derives the sections and fields of the Standard layout from the module fields', async () => {
@@ -94,11 +83,11 @@ describe('GetLayout', () => {
 	});
 
 	it('needs a layouts scope', async () => {
-		const narrow = (await grantToken(url, { scope: 'CRM.settings.fields.READ' })).access_token;
-		const res = await api(`${url}/crm/v2.1/settings/layouts?module=Leads`, narrow);
+		const narrow = (await grantToken(sb.url, { scope: 'CRM.settings.fields.READ' })).access_token;
+		const res = await api(`${sb.url}/crm/v2.1/settings/layouts?module=Leads`, narrow);
 		expect(res.status).toBe(401);
 		expect(res.body.code).toBe('OAUTH_SCOPE_MISMATCH');
-		const layoutsOnly = (await grantToken(url, { scope: 'CRM.settings.layouts.READ' })).access_token;
-		expect((await api(`${url}/crm/v2.1/settings/layouts?module=Leads`, layoutsOnly)).status).toBe(200);
+		const layoutsOnly = (await grantToken(sb.url, { scope: 'CRM.settings.layouts.READ' })).access_token;
+		expect((await api(`${sb.url}/crm/v2.1/settings/layouts?module=Leads`, layoutsOnly)).status).toBe(200);
 	});
 });

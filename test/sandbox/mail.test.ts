@@ -1,7 +1,8 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of Mail (docs/protocol.md §5.10, §6, §3.8, §2.3) over HTTP, with the outbox test hook.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { waitFor } from '../harness/wait.ts';
 
 let sb: RunningSandbox;
 let url: string;
@@ -142,8 +143,8 @@ describe('SendMail', () => {
 		const res = await sendMail([mail({ scheduled_time: inFuture(1500) })]);
 		expect(res.status).toBe(202);
 		const id = res.body.data[0].details.message_id;
-		await new Promise((r) => setTimeout(r, 2600));
-		const stored = sb.sandbox.store.doc<any>('outbox', id);
+		// the store's outbox row turns 'sent' when the timer fires (no request involved)
+		const stored = await waitFor(() => sb.sandbox.store.doc<any>('outbox', id), { ok: (doc) => doc?.status === 'sent', timeout: 5000 });
 		expect(stored.status).toBe('sent');
 	});
 

@@ -6,23 +6,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.modules.ALL,CRM.settings.ALL' });
+const { call } = sb;
 let productId: string;
 
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${sb.url}${path}`, token, { ...init, method });
-
 beforeAll(async () => {
-	sb = await startTestSandbox();
-	token = (await grantToken(sb.url, { scope: 'CRM.modules.ALL,CRM.settings.ALL' })).access_token;
 	productId = (await call('GET', '/crm/v2.1/Products', { query: { per_page: 1 } })).body.data[0].id;
-});
-
-afterAll(async () => {
-	await sb.close();
 });
 
 const unique = (label: string) => `${label} ${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;

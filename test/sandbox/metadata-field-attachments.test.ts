@@ -1,22 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // The seeded file-upload field of Projects (`Contract_File`) and its files, downloaded through
 // GetFieldAttachments (docs/protocol.md §5.4, §3.4, v2.1 only) over HTTP.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
 
-let sb: RunningSandbox;
-let url: string;
-let token: string;
-
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	url = sb.url;
-	token = (await grantToken(url, { scope: 'CRM.modules.ALL,CRM.settings.ALL' })).access_token;
-});
-
-afterAll(async () => await sb.close());
-
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${url}${path}`, token, { ...init, method });
+const sb = useContractFixture({ scope: 'CRM.modules.ALL,CRM.settings.ALL' });
+const { call } = sb;
 
 describe('Projects.Contract_File', () => {
 	it('is a custom file-upload field appended to the module (other field ids unchanged)', async () => {
@@ -32,8 +20,8 @@ describe('Projects.Contract_File', () => {
 		expect(withFile).toHaveLength(3);
 		const [file] = withFile[0].Contract_File;
 		expect(file).toMatchObject({ attachment_Id: expect.stringMatching(/^\d{19}$/), file_Name: expect.stringMatching(/^contract-.*\.pdf$/), extn: 'pdf' });
-		const res = await fetch(`${url}/crm/v2.1/Projects/${withFile[0].id}/actions/download_fields_attachment?fields_attachment_id=${file.attachment_Id}`, {
-			headers: { Authorization: `Bearer ${token}` },
+		const res = await fetch(`${sb.url}/crm/v2.1/Projects/${withFile[0].id}/actions/download_fields_attachment?fields_attachment_id=${file.attachment_Id}`, {
+			headers: { Authorization: `Bearer ${sb.token}` },
 		});
 		expect(res.status).toBe(200);
 		expect(res.headers.get('content-type')).toBe('application/pdf');

@@ -1,11 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox module and field metadata (docs/protocol.md §5.7, §3.7, §11) over HTTP.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let url: string;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.settings.ALL,CRM.modules.ALL' });
+const { call } = sb;
 
 const STANDARD_MODULES = [
 	'Leads',
@@ -30,21 +29,8 @@ const STANDARD_MODULES = [
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
 const ID = /^\d{19}$/;
 
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	url = sb.url;
-	token = (await grantToken(url, { scope: 'CRM.settings.ALL,CRM.modules.ALL' })).access_token;
-});
-
-afterAll(async () => {
-	await sb.close();
-});
-
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) =>
-	await api(`${url}${path}`, token, { ...init, method });
-
 async function advanceClock(ms: number): Promise<void> {
-	const res = await api(`${url}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: ms } });
+	const res = await api(`${sb.url}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: ms } });
 	expect(res.status).toBe(200);
 }
 

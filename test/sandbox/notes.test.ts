@@ -1,19 +1,14 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the notes routes (docs/protocol.md §5.3) over HTTP.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.modules.ALL' });
+const { call } = sb;
 let lead: string;
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${sb.url}${path}`, token, { ...init, method });
-
 beforeAll(async () => {
-	sb = await startTestSandbox();
-	token = (await grantToken(sb.url, { scope: 'CRM.modules.ALL' })).access_token;
 	lead = (await call('POST', '/crm/v2.1/Leads', { body: { data: [{ Last_Name: 'Note Parent' }] } })).body.data[0].details.id;
 });
-afterAll(async () => await sb.close());
 
 const note = (extra: Record<string, unknown> = {}) => ({ Note_Title: 'T', Note_Content: 'C', Parent_Id: { id: lead }, $se_module: 'Leads', ...extra });
 

@@ -7,24 +7,21 @@ import type { AddressInfo } from 'node:net';
 
 import type { Receiver, ReceivedRequest } from '../harness/receiver.ts';
 import { startReceiver } from '../harness/receiver.ts';
-import type { RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api } from '../harness/sandbox.ts';
+import { isFinal, sandboxDeliveries, waitFor } from '../harness/wait.ts';
 
-let sb: RunningSandbox;
-let token: string;
 let receiver: Receiver;
 let nextChannel = 2000000068001;
 
 const RETRY_DELAYS = [0, 50, 100];
+const sb = useContractFixture({ scope: 'CRM.modules.ALL,CRM.notifications.ALL', sandbox: { demo: false, deliveryRetryDelaysMs: RETRY_DELAYS, deliveryTimeoutMs: 2000 } });
 
 beforeAll(async () => {
-	sb = await startTestSandbox({ demo: false, deliveryRetryDelaysMs: RETRY_DELAYS, deliveryTimeoutMs: 2000 });
-	token = (await grantToken(sb.url, { scope: 'CRM.modules.ALL,CRM.notifications.ALL' })).access_token;
 	receiver = await startReceiver();
 });
 
 afterAll(async () => {
-	await sb.close();
 	await receiver.close();
 });
 
@@ -36,7 +33,7 @@ beforeEach(async () => {
 	await api(`${sb.url}/__sandbox/deliveries`, undefined, { method: 'DELETE' });
 	await api(`${sb.url}/__sandbox/fault-plan`, undefined, { method: 'DELETE' });
 	channelId = String(nextChannel++);
-	const res = await api(`${sb.url}/crm/v2.1/actions/watch`, token, {
+	const res = await api(`${sb.url}/crm/v2.1/actions/watch`, sb.token, {
 		method: 'POST',
 		body: { watch: [{ channel_id: channelId, events: ['Leads.create'], notify_url: `${receiver.url}/hook`, token: 'tok-faults' }] },
 	});
@@ -44,7 +41,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-	await api(`${sb.url}/crm/v2.1/actions/watch?channel_ids=${channelId}`, token, { method: 'DELETE' });
+	await api(`${sb.url}/crm/v2.1/actions/watch?channel_ids=${channelId}`, sb.token, { method: 'DELETE' });
 });
 
 async function setPlan(plan: Record<string, unknown>): Promise<void> {
@@ -59,7 +56,7 @@ async function planStats(): Promise<Record<string, number>> {
 async function createLeads(count: number): Promise<string[]> {
 	const ids: string[] = [];
 	for (let i = 0; i < count; i++) {
-		const res = await api(`${sb.url}/crm/v2.1/Leads`, token, { method: 'POST', body: { data: [{ Last_Name: `Fault ${i}` }] } });
+		const res = await api(`${sb.url}/crm/v2.1/Leads`, sb.token, { method: 'POST', body: { data: [{ Last_Name: `Fault ${i}` }] } });
 		expect(res.status).toBe(201);
 		ids.push(res.body.data[0].details.id);
 	}
@@ -68,14 +65,11 @@ async function createLeads(count: number): Promise<string[]> {
 
 /** The channel's deliveries once none is pending and every copy and retry has been logged. */
 async function settled(expected: number, timeoutMs = 5000): Promise<any[]> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const list = (await api(`${sb.url}/__sandbox/deliveries?channel_id=${channelId}`)).body.deliveries as any[];
-		const done = list.every((d) => d.outcome !== 'pending' && !d.duplicates && (!d.concurrent_copy || d.attempts.some((a: any) => a.copy)));
-		if (list.length >= expected && done) return list;
-		if (Date.now() > deadline) throw new Error(`deliveries not settled: ${JSON.stringify(list.map((d) => [d.outcome, d.attempts.length]))}`);
-		await new Promise((r) => setTimeout(r, 20));
-	}
+	return await waitFor(async () => await sandboxDeliveries(sb.url, channelId), {
+		timeout: timeoutMs,
+		what: 'deliveries settled',
+		ok: (list) => list.length >= expected && list.every((d) => isFinal(d) && (!(d as any).concurrent_copy || d.attempts.some((a) => a.copy))),
+	});
 }
 
 /** A body without the key a retry may change. */
@@ -159,7 +153,7 @@ describe('delivery faults', () => {
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
 		try {
 			const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow-first`;
-			const patched = await api(`${sb.url}/crm/v2.1/actions/watch`, token, { method: 'PATCH', body: { watch: [{ channel_id: channelId, notify_url: url }] } });
+			const patched = await api(`${sb.url}/crm/v2.1/actions/watch`, sb.token, { method: 'PATCH', body: { watch: [{ channel_id: channelId, notify_url: url }] } });
 			expect(patched.status).toBe(200);
 			await setPlan({ deliveryTimeoutMs: 300 });
 			await createLeads(1);
@@ -209,7 +203,7 @@ describe('delivery faults', () => {
 		const list = await settled(2);
 		expect(list.map((d) => d.outcome)).toEqual(['dropped', 'dropped']);
 		expect(list.every((d) => d.attempts.length === 0)).toBe(true);
-		await new Promise((r) => setTimeout(r, 200));
+		// "dropped" is final from the moment the change is logged: the sandbox never sends it
 		expect(receiver.received).toHaveLength(0);
 		expect((await planStats()).droppedDeliveries).toBe(2);
 	});

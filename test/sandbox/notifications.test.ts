@@ -1,34 +1,30 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox watch channels and deliveries (docs/protocol.md §5.14, §9, §3.8, §12) over HTTP.
 import type { Receiver, ReceivedRequest } from '../harness/receiver.ts';
 import { startReceiver } from '../harness/receiver.ts';
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { waitFor } from '../harness/wait.ts';
 
-let sb: RunningSandbox;
-let url: string;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.modules.ALL,CRM.settings.ALL,CRM.notifications.ALL,CRM.mass_update.ALL', sandbox: { demo: false, deliveryRetryDelaysMs: [0, 50, 100], deliveryTimeoutMs: 1000 } });
+const { call } = sb;
 let receiver: Receiver;
 let nextChannel = 1000000068001;
 
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
 
 beforeAll(async () => {
-	sb = await startTestSandbox({ demo: false, deliveryRetryDelaysMs: [0, 50, 100], deliveryTimeoutMs: 1000 });
-	url = sb.url;
-	token = (await grantToken(url, { scope: 'CRM.modules.ALL,CRM.settings.ALL,CRM.notifications.ALL,CRM.mass_update.ALL' })).access_token;
 	receiver = await startReceiver();
 });
 
 afterAll(async () => {
-	await sb.close();
 	await receiver.close();
 });
 
 beforeEach(async () => {
 	receiver.respond = () => 200;
 	receiver.received.length = 0;
-	await api(`${url}/__sandbox/deliveries`, undefined, { method: 'DELETE' });
+	await api(`${sb.url}/__sandbox/deliveries`, undefined, { method: 'DELETE' });
 	// every test starts without channels
 	const list = await call('GET', '/crm/v2.1/actions/watch');
 	if (list.status === 200) {
@@ -36,9 +32,6 @@ beforeEach(async () => {
 		await call('DELETE', `/crm/v2.1/actions/watch?channel_ids=${ids.join(',')}`);
 	}
 });
-
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}, tok = token) =>
-	await api(`${url}${path}`, tok, { ...init, method });
 
 const watch = async (method: string, items: unknown[], v = 'v2.1') => await call(method, `/crm/${v}/actions/watch`, { body: { watch: items } });
 
@@ -49,20 +42,14 @@ function item(extra: Record<string, unknown> = {}): Record<string, unknown> {
 }
 
 async function deliveries(query = ''): Promise<any[]> {
-	const res = await api(`${url}/__sandbox/deliveries${query}`);
+	const res = await api(`${sb.url}/__sandbox/deliveries${query}`);
 	expect(res.status).toBe(200);
 	return res.body.deliveries;
 }
 
 /** Waits until every delivery logged so far has its final outcome. */
 async function settled(expected: number, timeoutMs = 3000): Promise<any[]> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const list = await deliveries();
-		if (list.length >= expected && list.every((d) => d.outcome !== 'pending')) return list;
-		if (Date.now() > deadline) throw new Error(`deliveries not settled: ${JSON.stringify(list.map((d) => [d.outcome, d.attempts.length]))}`);
-		await new Promise((r) => setTimeout(r, 20));
-	}
+	return await waitFor(deliveries, { timeout: timeoutMs, what: 'deliveries settled', ok: (list) => list.length >= expected && list.every((d) => d.outcome !== 'pending') });
 }
 
 async function createLeads(...names: string[]): Promise<string[]> {
@@ -85,7 +72,7 @@ describe('EnableNotifications', () => {
 		const leads = result.details.events[0];
 		expect(leads).toEqual({
 			channel_expiry: expect.stringMatching(DATETIME),
-			resource_uri: `${url}/crm/v2.1/Leads`,
+			resource_uri: `${sb.url}/crm/v2.1/Leads`,
 			resource_id: expect.stringMatching(/^\d{19}$/),
 			resource_name: 'Leads',
 			channel_id: id,
@@ -157,12 +144,12 @@ describe('EnableNotifications', () => {
 		expect(tooMany.status).toBe(400);
 		expect(tooMany.body).toMatchObject({ code: 'LIMIT_EXCEEDED', details: { limit: 100, api_name: 'watch' } });
 
-		const readOnly = (await grantToken(url, { scope: 'CRM.modules.ALL,CRM.notifications.READ' })).access_token;
+		const readOnly = (await grantToken(sb.url, { scope: 'CRM.modules.ALL,CRM.notifications.READ' })).access_token;
 		expect((await call('GET', '/crm/v2.1/actions/watch', {}, readOnly)).status).toBe(204);
 		const refused = await call('POST', '/crm/v2.1/actions/watch', { body: { watch: [item()] } }, readOnly);
 		expect(refused.status).toBe(401);
 		expect(refused.body.code).toBe('OAUTH_SCOPE_MISMATCH');
-		const none = (await grantToken(url, { scope: 'CRM.modules.ALL' })).access_token;
+		const none = (await grantToken(sb.url, { scope: 'CRM.modules.ALL' })).access_token;
 		expect((await call('GET', '/crm/v2.1/actions/watch', {}, none)).body.code).toBe('OAUTH_SCOPE_MISMATCH');
 	});
 });
@@ -186,11 +173,11 @@ describe('GetNotificationDetails', () => {
 			notify_on_related_action: false,
 			return_affected_field_values: true,
 			fields: { Leads: ['Email'] },
-			resource_uri: `${url}/crm/v2.1/Leads`,
+			resource_uri: `${sb.url}/crm/v2.1/Leads`,
 			resource_id: expect.stringMatching(/^\d{19}$/),
 			resource_name: 'Leads',
 		});
-		expect(all.body.watch[2]).toMatchObject({ channel_id: b.channel_id, resource_uri: `${url}/crm/v2/Deals`, resource_name: 'Deals' });
+		expect(all.body.watch[2]).toMatchObject({ channel_id: b.channel_id, resource_uri: `${sb.url}/crm/v2/Deals`, resource_name: 'Deals' });
 		expect(all.body.watch[2]).not.toHaveProperty('token');
 
 		const byModule = await call('GET', '/crm/v2.1/actions/watch?module=contacts');
@@ -294,7 +281,7 @@ describe('Deliveries (§9.4, §9.5)', () => {
 			server_time: expect.any(Number),
 			query_params: { wf: '42' },
 			module: 'Leads',
-			resource_uri: `${url}/crm/v2.1/Leads`,
+			resource_uri: `${sb.url}/crm/v2.1/Leads`,
 			ids,
 			affected_fields: [],
 			operation: 'insert',
@@ -350,8 +337,8 @@ describe('Deliveries (§9.4, §9.5)', () => {
 		// a change made through a related-record operation (published by the store with `related`)
 		const store = sb.sandbox.store;
 		store.emit({ module: 'Leads', operation: 'update', related: true, changes: [{ id, fields: ['Description'], values: { Description: 'x' } }] });
+		// the store fans a change out to the channels when it publishes it: the log is complete here
 		await settled(1);
-		await new Promise((r) => setTimeout(r, 100));
 		const list = await deliveries();
 		expect(list.map((d) => d.channel_id)).toEqual([leadsCreate.channel_id]);
 		expect(list[0].body).not.toHaveProperty('token');
@@ -399,12 +386,12 @@ describe('Deliveries (§9.4, §9.5)', () => {
 		expect(entry.attempts.map((x: any) => x.status)).toEqual([500, 500, 200]);
 
 		receiver.respond = () => 503;
-		await api(`${url}/__sandbox/deliveries`, undefined, { method: 'DELETE' });
+		await api(`${sb.url}/__sandbox/deliveries`, undefined, { method: 'DELETE' });
 		await createLeads('Fail');
 		const [failed] = await settled(1);
 		expect(failed.outcome).toBe('failed');
 		expect(failed.attempts).toHaveLength(3);
-		await new Promise((r) => setTimeout(r, 300));
+		// "failed" is set after the last attempt, with no retry scheduled: nothing more is sent
 		expect((await deliveries())[0].attempts).toHaveLength(3);
 	});
 
@@ -422,10 +409,10 @@ describe('Deliveries (§9.4, §9.5)', () => {
 	test('an expired channel gets no deliveries and is gone from GetNotificationDetails', async () => {
 		const a = item({ events: ['Leads.create'], channel_expiry: new Date(Date.now() + 60_000).toISOString().replace(/\.\d+Z$/, 'Z') });
 		await watch('POST', [a]);
-		expect((await api(`${url}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: 61_000 } })).status).toBe(200);
+		expect((await api(`${sb.url}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: 61_000 } })).status).toBe(200);
 		try {
+			// deliveries are logged when the change commits, before the API answers: none for an expired channel
 			await createLeads('After expiry');
-			await new Promise((r) => setTimeout(r, 150));
 			expect(await deliveries()).toEqual([]);
 			expect((await call('GET', '/crm/v2.1/actions/watch')).status).toBe(204);
 			const patch = await watch('PATCH', [{ channel_id: a.channel_id, channel_expiry: new Date(Date.now() + 3600_000).toISOString() }]);

@@ -1,17 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox organisation group (docs/protocol.md §5.6, §3.3, §13) over HTTP.
-import type { RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let token: string;
-
-beforeAll(async () => {
-	sb = await startTestSandbox({ maxFileBytes: 1024 });
-	token = (await grantToken(sb.url, { scope: 'CRM.org.ALL' })).access_token;
-});
-
-afterAll(async () => await sb.close());
+const sb = useContractFixture({ scope: 'CRM.org.ALL', sandbox: { maxFileBytes: 1024 } });
 
 /** A multipart body with one part (name `file` unless told otherwise). */
 function multipart(parts: Array<{ name: string; filename?: string; type?: string; data: string | Uint8Array }>) {
@@ -31,7 +23,7 @@ const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2
 
 describe('GetOrganization', () => {
 	it('answers org as a list of one carrying xgid, time zone, currency and licence details', async () => {
-		const res = await api(`${sb.url}/crm/v2.1/org`, token);
+		const res = await api(`${sb.url}/crm/v2.1/org`, sb.token);
 		expect(res.status).toBe(200);
 		expect(res.body.org).toHaveLength(1);
 		const org = res.body.org[0];
@@ -49,8 +41,8 @@ describe('GetOrganization', () => {
 	});
 
 	it('v2.1 adds hierarchy_preferences and hipaa_compliance_enabled; v2 does not', async () => {
-		const v21 = (await api(`${sb.url}/crm/v2.1/org`, token)).body.org[0];
-		const v2 = (await api(`${sb.url}/crm/v2/org`, token)).body.org[0];
+		const v21 = (await api(`${sb.url}/crm/v2.1/org`, sb.token)).body.org[0];
+		const v2 = (await api(`${sb.url}/crm/v2/org`, sb.token)).body.org[0];
 		expect(v21.hierarchy_preferences).toEqual({ type: 'Role_Hierarchy' });
 		expect(v21.hipaa_compliance_enabled).toBe(false);
 		expect(v2).not.toHaveProperty('hierarchy_preferences');
@@ -68,20 +60,20 @@ describe('GetOrganization', () => {
 
 describe('UploadOrganizationPhoto', () => {
 	it('stores an image: bare success item, org photo_id set', async () => {
-		const res = await api(`${sb.url}/crm/v2.1/org/photo`, token, {
+		const res = await api(`${sb.url}/crm/v2.1/org/photo`, sb.token, {
 			method: 'POST',
 			...multipart([{ name: 'file', filename: 'logo.png', type: 'image/png', data: PNG }]),
 		});
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({ code: 'SUCCESS', details: {}, message: 'photo uploaded successfully', status: 'success' });
-		const org = (await api(`${sb.url}/crm/v2.1/org`, token)).body.org[0];
+		const org = (await api(`${sb.url}/crm/v2.1/org`, sb.token)).body.org[0];
 		expect(org.photo_id).toMatch(/^\d{19}$/);
 		const stored = sb.sandbox.store.doc<any>('org_photo', 'current');
 		expect(stored).toMatchObject({ file_name: 'logo.png', content_type: 'image/png', size: PNG.length });
 	});
 
 	it('a part without a type is typed from the file name', async () => {
-		const res = await api(`${sb.url}/crm/v2/org/photo`, token, { method: 'POST', ...multipart([{ name: 'file', filename: 'logo.jpg', data: PNG }]) });
+		const res = await api(`${sb.url}/crm/v2/org/photo`, sb.token, { method: 'POST', ...multipart([{ name: 'file', filename: 'logo.jpg', data: PNG }]) });
 		expect(res.status).toBe(200);
 		expect(sb.sandbox.store.doc<any>('org_photo', 'current').content_type).toBe('image/jpeg');
 	});
@@ -90,16 +82,16 @@ describe('UploadOrganizationPhoto', () => {
 		['no file part', [{ name: 'other', data: 'text' }], 'the request does not contain any file'],
 		['a non-image file', [{ name: 'file', filename: 'notes.txt', type: 'text/plain', data: 'hello' }], 'invalid file type'],
 	])('%s: 400 INVALID_DATA', async (_what, parts, message) => {
-		const res = await api(`${sb.url}/crm/v2.1/org/photo`, token, { method: 'POST', ...multipart(parts) });
+		const res = await api(`${sb.url}/crm/v2.1/org/photo`, sb.token, { method: 'POST', ...multipart(parts) });
 		expect(res.status).toBe(400);
 		expect(res.body).toEqual({ code: 'INVALID_DATA', details: {}, message, status: 'error' });
 	});
 
 	it('a JSON body has no file; an oversized image is 413', async () => {
-		const json = await api(`${sb.url}/crm/v2.1/org/photo`, token, { method: 'POST', body: { file: 'x' } });
+		const json = await api(`${sb.url}/crm/v2.1/org/photo`, sb.token, { method: 'POST', body: { file: 'x' } });
 		expect(json.status).toBe(400);
 		expect(json.body.message).toBe('the request does not contain any file');
-		const big = await api(`${sb.url}/crm/v2.1/org/photo`, token, {
+		const big = await api(`${sb.url}/crm/v2.1/org/photo`, sb.token, {
 			method: 'POST',
 			...multipart([{ name: 'file', filename: 'big.png', type: 'image/png', data: new Uint8Array(2048) }]),
 		});

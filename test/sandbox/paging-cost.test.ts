@@ -9,21 +9,16 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
 import { Store } from '../../sandbox/store.ts';
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
 
-let sb: RunningSandbox;
-let token: string;
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${sb.url}${path}`, token, { ...init, method });
-
+const sb = useContractFixture({ scope: 'CRM.modules.ALL' });
+const { call } = sb;
 const EXTRA_LEADS = 20_000;
 const PER_PAGE = 200;
 const converted: string[] = [];
 let visibleTotal = 0;
 
 beforeAll(async () => {
-	sb = await startTestSandbox();
-	token = (await grantToken(sb.url, { scope: 'CRM.modules.ALL' })).access_token;
 	for (let batch = 0; batch < EXTRA_LEADS / 100; batch++) {
 		const data = Array.from({ length: 100 }, (_, i) => ({ Last_Name: `Paged ${String(batch * 100 + i).padStart(5, '0')}`, Company: 'Paging Co' }));
 		const res = await call('POST', '/crm/v2.1/Leads', { body: { data } });
@@ -37,8 +32,6 @@ beforeAll(async () => {
 	}
 	visibleTotal = (await call('GET', '/crm/v2.1/Leads/actions/count')).body.count;
 }, 120_000);
-
-afterAll(async () => await sb.close());
 
 /** Rows the store decoded while answering one request. */
 async function rowsRead(query: Record<string, string | number>): Promise<{ rows: number; res: any }> {

@@ -1,27 +1,20 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox pipelines (docs/protocol.md §5.8, §3.8, v2.1 only) over HTTP.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let url: string;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.settings.ALL,CRM.modules.ALL' });
+const { call } = sb;
 let standardLayout: string;
 let partnerLayout: string;
 let leadLayout: string;
 
 beforeAll(async () => {
-	sb = await startTestSandbox();
-	url = sb.url;
-	token = (await grantToken(url, { scope: 'CRM.settings.ALL,CRM.modules.ALL' })).access_token;
 	const deals = (await call('GET', '/crm/v2.1/settings/layouts', { query: { module: 'Deals' } })).body.layouts;
 	[standardLayout, partnerLayout] = deals.map((l: any) => l.id);
 	leadLayout = (await call('GET', '/crm/v2.1/settings/layouts', { query: { module: 'Leads' } })).body.layouts[0].id;
 });
 
-afterAll(async () => await sb.close());
-
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${url}${path}`, token, { ...init, method });
 const pipelines = async (layout = standardLayout) => (await call('GET', '/crm/v2.1/settings/pipeline', { query: { layout_id: layout } })).body.pipeline as any[];
 const stageId = (p: any, name: string) => p.maps.find((m: any) => m.display_value === name).id;
 const pipelinePicklist = async () =>
@@ -77,9 +70,9 @@ describe('GetPipelines / GetPipeline', () => {
 		const leads = await call('GET', '/crm/v2.1/settings/pipeline', { query: { layout_id: leadLayout } });
 		expect(leads.body).toMatchObject({ code: 'INVALID_DATA', details: { param_name: 'layout_id' } });
 		expect((await call('GET', '/crm/v2/settings/pipeline', { query: { layout_id: standardLayout } })).status).toBe(404);
-		const readOnly = (await grantToken(url, { scope: 'CRM.settings.pipeline.READ' })).access_token;
-		expect((await api(`${url}/crm/v2.1/settings/pipeline?layout_id=${standardLayout}`, readOnly)).status).toBe(200);
-		const created = await api(`${url}/crm/v2.1/settings/pipeline?layout_id=${standardLayout}`, readOnly, {
+		const readOnly = (await grantToken(sb.url, { scope: 'CRM.settings.pipeline.READ' })).access_token;
+		expect((await api(`${sb.url}/crm/v2.1/settings/pipeline?layout_id=${standardLayout}`, readOnly)).status).toBe(200);
+		const created = await api(`${sb.url}/crm/v2.1/settings/pipeline?layout_id=${standardLayout}`, readOnly, {
 			method: 'POST',
 			body: { pipeline: [{ display_value: 'X', maps: [{ display_value: 'Qualification' }] }] },
 		});

@@ -1,21 +1,12 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of Query (docs/protocol.md §5.12, §3.13, §2.3 scopes, §11.5 errors) over HTTP.
-import type { RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let url: string;
-let token: string;
-
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	url = sb.url;
-	token = (await grantToken(url, { scope: 'CRM.coql.READ,CRM.modules.ALL' })).access_token;
-});
-afterAll(async () => await sb.close());
+const sb = useContractFixture({ scope: 'CRM.coql.READ,CRM.modules.ALL' });
 
 const coql = async (selectQuery: unknown, options: { v?: string; tok?: string } = {}) =>
-	await api(`${url}/crm/${options.v ?? 'v2.1'}/coql`, options.tok ?? token, { method: 'POST', body: { select_query: selectQuery } });
+	await api(`${sb.url}/crm/${options.v ?? 'v2.1'}/coql`, options.tok ?? sb.token, { method: 'POST', body: { select_query: selectQuery } });
 
 describe('Query', () => {
 	test.each(['v2', 'v2.1'])('%s: 200 with data and info {count, more_records}', async (v) => {
@@ -73,25 +64,25 @@ describe('Query', () => {
 	});
 
 	test('body problems: missing or empty select_query, not a string, not JSON', async () => {
-		const missing = await api(`${url}/crm/v2.1/coql`, token, { method: 'POST', body: {} });
+		const missing = await api(`${sb.url}/crm/v2.1/coql`, sb.token, { method: 'POST', body: {} });
 		expect(missing.status).toBe(400);
 		expect(missing.body).toMatchObject({ code: 'MANDATORY_NOT_FOUND', details: { api_name: 'select_query' } });
 		expect((await coql('  ')).body).toMatchObject({ code: 'MANDATORY_NOT_FOUND' });
 		expect((await coql(42)).body).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'select_query', expected_data_type: 'string' } });
-		const notJson = await api(`${url}/crm/v2.1/coql`, token, { method: 'POST', body: '{nope', headers: { 'Content-Type': 'application/json' } });
+		const notJson = await api(`${sb.url}/crm/v2.1/coql`, sb.token, { method: 'POST', body: '{nope', headers: { 'Content-Type': 'application/json' } });
 		expect(notJson.status).toBe(400);
 		expect(notJson.body.code).toBe('INVALID_DATA');
 	});
 
 	test('wrong method: 400 INVALID_REQUEST_METHOD', async () => {
-		const res = await api(`${url}/crm/v2.1/coql`, token);
+		const res = await api(`${sb.url}/crm/v2.1/coql`, sb.token);
 		expect(res.status).toBe(400);
 		expect(res.body.code).toBe('INVALID_REQUEST_METHOD');
 	});
 });
 
 describe('Query scopes (§2.3): CRM.coql.READ and a read scope of the queried module', () => {
-	const tokenFor = async (scope: string) => (await grantToken(url, { scope })).access_token;
+	const tokenFor = async (scope: string) => (await grantToken(sb.url, { scope })).access_token;
 
 	test('module scope needed besides CRM.coql.READ', async () => {
 		const coqlOnly = await tokenFor('CRM.coql.READ');

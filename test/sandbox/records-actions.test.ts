@@ -1,26 +1,23 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Sandbox contract of the record group beyond CRUD (docs/protocol.md §5.1): UpsertRecords,
 // SearchRecords, RecordCount, GetDeletedRecords, photos, MassUpdate (§8.3), ConvertLead,
 // territory assignment; statuses and codes per §3.8 and §12.
-import { api, grantToken, startTestSandbox } from '../harness/sandbox';
-import type { RunningSandbox } from '../harness/sandbox';
+import { useContractFixture } from '../harness/contract';
+import { api, grantToken } from '../harness/sandbox';
+import { waitFor } from '../harness/wait';
 
 const ALL = 'CRM.modules.ALL,CRM.mass_update.ALL,CRM.settings.ALL';
 
 describe('records › actions over HTTP', () => {
-	let sb: RunningSandbox;
-	let token: string;
+	const sb = useContractFixture({ scope: ALL, sandbox: { jobStepMs: 40, knobs: {} } });
 	let v21: string;
 	let v2: string;
 	beforeAll(async () => {
-		sb = await startTestSandbox({ jobStepMs: 40, knobs: {} });
-		token = (await grantToken(sb.url, { scope: ALL })).access_token;
 		v21 = `${sb.url}/crm/v2.1`;
 		v2 = `${sb.url}/crm/v2`;
 	});
-	afterAll(async () => await sb.close());
 
-	const post = async (url: string, body: unknown) => await api(url, token, { method: 'POST', body });
+	const post = async (url: string, body: unknown) => await api(url, sb.token, { method: 'POST', body });
 
 	test('UpsertRecords: 200, insert then update with duplicate_field; unknown check field 400 INVALID_DATA; all failed 400', async () => {
 		const first = await post(`${v21}/Contacts/upsert`, { data: [{ Last_Name: 'Up', Email: 'up@example.com' }], duplicate_check_fields: ['Email'] });
@@ -39,31 +36,31 @@ describe('records › actions over HTTP', () => {
 	});
 
 	test('SearchRecords: criteria grammar and errors; 204 when nothing matches', async () => {
-		const ok = await api(`${v21}/Leads/search`, token, { query: { criteria: '((Lead_Source:equals:Web)or(Lead_Source:equals:Chat))', per_page: 5 } });
+		const ok = await api(`${v21}/Leads/search`, sb.token, { query: { criteria: '((Lead_Source:equals:Web)or(Lead_Source:equals:Chat))', per_page: 5 } });
 		expect(ok.status).toBe(200);
 		expect(ok.body.data.every((r: any) => ['Web', 'Chat'].includes(r.Lead_Source))).toBe(true);
 		expect(ok.body.info).toMatchObject({ per_page: 5, page: 1 });
-		const none = await api(`${v21}/Leads/search`, token, { query: { email: 'nobody@nowhere.example' } });
+		const none = await api(`${v21}/Leads/search`, sb.token, { query: { email: 'nobody@nowhere.example' } });
 		expect(none.status).toBe(204);
-		const missing = await api(`${v21}/Leads/search`, token);
+		const missing = await api(`${v21}/Leads/search`, sb.token);
 		expect(missing.body).toMatchObject({ code: 'REQUIRED_PARAM_MISSING' });
-		const badOp = await api(`${v21}/Leads/search`, token, { query: { criteria: '(Last_Name:contains:x)' } });
+		const badOp = await api(`${v21}/Leads/search`, sb.token, { query: { criteria: '(Last_Name:contains:x)' } });
 		expect(badOp.status).toBe(400);
 		expect(badOp.body).toMatchObject({ code: 'INVALID_QUERY', details: { api_name: 'Last_Name', operator: 'contains' } });
 		const eleven = `(${Array.from({ length: 11 }, (_, i) => `(Last_Name:equals:A${i})`).join('or')})`;
-		const limit = await api(`${v21}/Leads/search`, token, { query: { criteria: eleven } });
+		const limit = await api(`${v21}/Leads/search`, sb.token, { query: { criteria: eleven } });
 		expect(limit.body).toMatchObject({ code: 'LIMIT_EXCEEDED', details: { limit: 10 } });
-		const twoKinds = await api(`${v21}/Leads/search`, token, { query: { email: 'a@b.c', word: 'x' } });
+		const twoKinds = await api(`${v21}/Leads/search`, sb.token, { query: { email: 'a@b.c', word: 'x' } });
 		expect(twoKinds.body.code).toBe('INVALID_QUERY');
 	});
 
 	test('RecordCount: v2.1 only (404 INVALID_URL_PATTERN under v2), counts with criteria', async () => {
-		const all = await api(`${v21}/Deals/actions/count`, token);
+		const all = await api(`${v21}/Deals/actions/count`, sb.token);
 		expect(all.status).toBe(200);
 		expect(all.body.count).toBe(sb.sandbox.store.countRecords('Deals'));
-		const some = await api(`${v21}/Deals/actions/count`, token, { query: { criteria: '(Amount:greater_than:1000000000)' } });
+		const some = await api(`${v21}/Deals/actions/count`, sb.token, { query: { criteria: '(Amount:greater_than:1000000000)' } });
 		expect(some.body).toEqual({ count: 0 });
-		const underV2 = await api(`${v2}/Deals/actions/count`, token);
+		const underV2 = await api(`${v2}/Deals/actions/count`, sb.token);
 		expect(underV2.status).toBe(404);
 		expect(underV2.body.code).toBe('INVALID_URL_PATTERN');
 	});
@@ -71,33 +68,33 @@ describe('records › actions over HTTP', () => {
 	test('GetDeletedRecords: DeletedRecord items, type filter, 304 with If-Modified-Since', async () => {
 		const created = await post(`${v21}/Solutions`, { data: [{ Solution_Title: 'Gone' }] });
 		const id = created.body.data[0].details.id;
-		await api(`${v21}/Solutions/${id}`, token, { method: 'DELETE' });
-		const list = await api(`${v21}/Solutions/deleted`, token, { query: { type: 'recycle' } });
+		await api(`${v21}/Solutions/${id}`, sb.token, { method: 'DELETE' });
+		const list = await api(`${v21}/Solutions/deleted`, sb.token, { query: { type: 'recycle' } });
 		expect(list.body.data[0]).toMatchObject({ id, display_name: 'Gone', type: 'recycle' });
 		expect(list.body.info).toMatchObject({ count: 1, more_records: false });
-		expect((await api(`${v21}/Solutions/deleted`, token, { query: { type: 'permanent' } })).status).toBe(204);
-		expect((await api(`${v21}/Solutions/deleted`, token, { query: { type: 'bogus' } })).body.code).toBe('INVALID_DATA');
+		expect((await api(`${v21}/Solutions/deleted`, sb.token, { query: { type: 'permanent' } })).status).toBe(204);
+		expect((await api(`${v21}/Solutions/deleted`, sb.token, { query: { type: 'bogus' } })).body.code).toBe('INVALID_DATA');
 		const later = new Date(Date.now() + 60_000).toISOString().replace(/\.\d+Z$/, '+00:00');
-		expect((await api(`${v21}/Solutions/deleted`, token, { headers: { 'If-Modified-Since': later } })).status).toBe(304);
+		expect((await api(`${v21}/Solutions/deleted`, sb.token, { headers: { 'If-Modified-Since': later } })).status).toBe(304);
 	});
 
 	test('photos: upload (multipart `file`), download with Content-Disposition, non-image 400, no photo 204', async () => {
-		const id = (await api(`${v21}/Leads`, token, { query: { per_page: 1 } })).body.data[0].id;
+		const id = (await api(`${v21}/Leads`, sb.token, { query: { per_page: 1 } })).body.data[0].id;
 		const form = new FormData();
 		form.append('file', new Blob([Buffer.from('GIF89a')], { type: 'image/gif' }), 'résumé.gif');
-		const up = await fetch(`${v21}/Leads/${id}/photo`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+		const up = await fetch(`${v21}/Leads/${id}/photo`, { method: 'POST', headers: { Authorization: `Bearer ${sb.token}` }, body: form });
 		expect(up.status).toBe(200);
 		expect(await up.json()).toEqual({ code: 'SUCCESS', details: {}, message: 'photo uploaded successfully', status: 'success' });
-		const down = await fetch(`${v21}/Leads/${id}/photo`, { headers: { Authorization: `Bearer ${token}` } });
+		const down = await fetch(`${v21}/Leads/${id}/photo`, { headers: { Authorization: `Bearer ${sb.token}` } });
 		expect(down.headers.get('content-type')).toBe('image/gif');
 		expect(down.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.gif");
 		expect(Buffer.from(await down.arrayBuffer()).toString()).toBe('GIF89a');
 		const text = new FormData();
 		text.append('file', new Blob(['hi'], { type: 'text/plain' }), 'a.txt');
-		const bad = await fetch(`${v21}/Leads/${id}/photo`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: text });
+		const bad = await fetch(`${v21}/Leads/${id}/photo`, { method: 'POST', headers: { Authorization: `Bearer ${sb.token}` }, body: text });
 		expect(await bad.json()).toMatchObject({ code: 'INVALID_DATA', message: 'the image format is invalid' });
-		expect((await api(`${v21}/Leads/${id}/photo`, token, { method: 'DELETE' })).body.message).toBe('Photo deleted');
-		expect((await api(`${v21}/Leads/${id}/photo`, token)).status).toBe(204);
+		expect((await api(`${v21}/Leads/${id}/photo`, sb.token, { method: 'DELETE' })).body.message).toBe('Photo deleted');
+		expect((await api(`${v21}/Leads/${id}/photo`, sb.token)).status).toBe(204);
 	});
 
 	test('MassUpdate: exactly one selector, ids ≤500, the scheduled job advances on its own, unknown job 400', async () => {
@@ -115,20 +112,21 @@ describe('records › actions over HTTP', () => {
 		expect(scheduled.status).toBe(202);
 		const jobId = scheduled.body.data[0].details.job_id;
 		const seen = new Set<string>();
-		for (let i = 0; i < 50; i++) {
-			const status = await api(`${v21}/Leads/actions/mass_update`, token, { query: { job_id: jobId } });
+		// job state polling with a deadline (the job steps every 40 ms)
+		await waitFor(async () => {
+			const status = await api(`${v21}/Leads/actions/mass_update`, sb.token, { query: { job_id: jobId } });
 			seen.add(status.body.data[0].Status);
 			if (status.body.data[0].Status === 'COMPLETED') {
 				const s = status.body.data[0];
 				expect(s.Total_Count).toBe(s.Updated_Count + s.Not_Updated_Count + s.Failed_Count);
-				break;
+				return true;
 			}
-			await new Promise((r) => setTimeout(r, 20));
-		}
+			return false;
+		}, { timeout: 5000, interval: 20, what: 'mass update COMPLETED' });
 		expect([...seen].at(-1)).toBe('COMPLETED');
-		const unknown = await api(`${v21}/Leads/actions/mass_update`, token, { query: { job_id: '4876876000000000009' } });
+		const unknown = await api(`${v21}/Leads/actions/mass_update`, sb.token, { query: { job_id: '4876876000000000009' } });
 		expect(unknown.body.code).toBe('INVALID_DATA');
-		const noId = await api(`${v21}/Leads/actions/mass_update`, token);
+		const noId = await api(`${v21}/Leads/actions/mass_update`, sb.token);
 		expect(noId.body).toMatchObject({ code: 'REQUIRED_PARAM_MISSING', details: { param: 'job_id' } });
 	});
 
@@ -138,7 +136,7 @@ describe('records › actions over HTTP', () => {
 		expect(res.status).toBe(401);
 		expect(res.body.code).toBe('OAUTH_SCOPE_MISMATCH');
 		const perModule = (await grantToken(sb.url, { scope: 'CRM.modules.ALL,CRM.mass_update.leads.UPDATE' })).access_token;
-		const id = (await api(`${v21}/Leads`, token, { query: { per_page: 1 } })).body.data[0].id;
+		const id = (await api(`${v21}/Leads`, sb.token, { query: { per_page: 1 } })).body.data[0].id;
 		const ok = await api(`${v21}/Leads/actions/mass_update`, perModule, { method: 'POST', body: { data: [{ Rating: 'Active' }], ids: [id] } });
 		expect(ok.status).toBe(200);
 	});
@@ -157,7 +155,7 @@ describe('records › actions over HTTP', () => {
 		expect(ok.body.data[0]).toEqual({ Contacts: expect.any(String), Accounts: expect.any(String), Deals: expect.any(String) });
 		const again = await post(`${v21}/Leads/${lead}/actions/convert`, { data: [{}] });
 		expect(again.body).toMatchObject({ code: 'ID_ALREADY_CONVERTED' });
-		const upd = await api(`${v21}/Leads/${lead}`, token, { method: 'PUT', body: { data: [{ City: 'X' }] } });
+		const upd = await api(`${v21}/Leads/${lead}`, sb.token, { method: 'PUT', body: { data: [{ City: 'X' }] } });
 		expect(upd.status).toBe(400);
 		expect(upd.body.data[0].code).toBe('CONVERTED_RECORD');
 		const mismatch = await post(`${v21}/Leads/${(await post(`${v21}/Leads`, { data: [{ Last_Name: 'M' }] })).body.data[0].details.id}/actions/convert`, {
@@ -167,7 +165,7 @@ describe('records › actions over HTTP', () => {
 	});
 
 	test('territory assignment: v2.1 only, per-item errors, TERRITORY_NOT_ENABLED when switched off', async () => {
-		const id = (await api(`${v21}/Accounts`, token, { query: { per_page: 1 } })).body.data[0].id;
+		const id = (await api(`${v21}/Accounts`, sb.token, { query: { per_page: 1 } })).body.data[0].id;
 		const res = await post(`${v21}/Accounts/actions/assign_territories`, {
 			data: [
 				{ id, Territories: [{ id: '4876876000000361001' }] },

@@ -2,18 +2,10 @@
 // Contract tests: record keys starting with `$` are the service's own (interface spec "Record",
 // docs/protocol.md §5.1): a client writing them through insert, update, upsert or mass update never
 // changes them; the service's values stay.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
 
-let sb: RunningSandbox;
-let token: string;
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${sb.url}${path}`, token, { ...init, method });
-
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	token = (await grantToken(sb.url, { scope: 'CRM.modules.ALL,CRM.settings.ALL,CRM.mass_update.ALL' })).access_token;
-});
-afterAll(async () => await sb.close());
+const sb = useContractFixture({ scope: 'CRM.modules.ALL,CRM.settings.ALL,CRM.mass_update.ALL' });
+const { call } = sb;
 
 const SERVICE_KEYS = { $converted: true, $approved: false, $editable: false, $state: 'draft', $process_flow: true };
 

@@ -4,31 +4,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let url: string;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.modules.ALL,CRM.settings.ALL' });
+const { call } = sb;
 
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
 const ID = /^\d{19}$/;
 
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	url = sb.url;
-	token = (await grantToken(url, { scope: 'CRM.modules.ALL,CRM.settings.ALL' })).access_token;
-});
-
-afterAll(async () => {
-	await sb.close();
-});
-
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) =>
-	await api(`${url}${path}`, token, { ...init, method });
-
 async function advanceClock(ms: number): Promise<void> {
-	const res = await api(`${url}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: ms } });
+	const res = await api(`${sb.url}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: ms } });
 	expect(res.status).toBe(200);
 }
 
@@ -59,7 +45,7 @@ async function allRecords(base: string, tok: string, module: string): Promise<an
 
 describe('GetRecords', () => {
 	it('pages with page/per_page and info.more_records', async () => {
-		const all = await allRecords(url, token, 'Accounts');
+		const all = await allRecords(sb.url, sb.token, 'Accounts');
 		expect(all.length).toBeGreaterThan(20);
 		const p1 = await call('GET', '/crm/v2.1/Accounts', { query: { page: 1, per_page: 10 } });
 		const p2 = await call('GET', '/crm/v2.1/Accounts', { query: { page: 2, per_page: 10 } });

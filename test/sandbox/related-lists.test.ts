@@ -1,22 +1,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox related lists (docs/protocol.md §5.7, §2.3) over HTTP.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let url: string;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.settings.ALL' });
+const { call } = sb;
 const ID = /^\d{19}$/;
-
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	url = sb.url;
-	token = (await grantToken(url, { scope: 'CRM.settings.ALL' })).access_token;
-});
-
-afterAll(async () => await sb.close());
-
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${url}${path}`, token, { ...init, method });
 
 describe('GetRelatedLists / GetRelatedList', () => {
 	it('lists the related lists of a module from its metadata', async () => {
@@ -64,7 +53,7 @@ describe('GetRelatedLists / GetRelatedList', () => {
 	it('module is required; unknown modules answer INVALID_MODULE; the scope is checked', async () => {
 		expect((await call('GET', '/crm/v2.1/settings/related_lists')).body.code).toBe('REQUIRED_PARAM_MISSING');
 		expect((await call('GET', '/crm/v2.1/settings/related_lists', { query: { module: 'X' } })).body.code).toBe('INVALID_MODULE');
-		const narrow = (await grantToken(url, { scope: 'CRM.settings.layouts.READ' })).access_token;
-		expect((await api(`${url}/crm/v2.1/settings/related_lists?module=Leads`, narrow)).status).toBe(401);
+		const narrow = (await grantToken(sb.url, { scope: 'CRM.settings.layouts.READ' })).access_token;
+		expect((await api(`${sb.url}/crm/v2.1/settings/related_lists?module=Leads`, narrow)).status).toBe(401);
 	});
 });

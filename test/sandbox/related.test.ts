@@ -1,12 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the related-records routes (docs/protocol.md §5.2, §3.9, §3.10) over HTTP.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let token: string;
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${sb.url}${path}`, token, { ...init, method });
-
+const sb = useContractFixture({ scope: 'CRM.modules.ALL,CRM.settings.ALL' });
+const { call } = sb;
 async function create(module: string, data: Record<string, unknown>[]): Promise<string[]> {
 	const res = await call('POST', `/crm/v2.1/${module}`, { body: { data } });
 	expect(res.status).toBe(201);
@@ -17,15 +15,12 @@ let deal: string;
 let products: string[];
 
 beforeAll(async () => {
-	sb = await startTestSandbox();
-	token = (await grantToken(sb.url, { scope: 'CRM.modules.ALL,CRM.settings.ALL' })).access_token;
 	[deal] = await create('Deals', [{ Deal_Name: 'Contract Deal', Stage: 'Qualification', Closing_Date: '2030-01-01' }]);
 	products = await create('Products', [
 		{ Product_Name: 'P one', Product_Code: 'P-1' },
 		{ Product_Name: 'P two', Product_Code: 'P-2' },
 	]);
 });
-afterAll(async () => await sb.close());
 
 describe('UpdateRelatedRecords / GetRelatedRecords / DelinkRecords', () => {
 	it('links, lists with info, pages, delinks with per-item results in input order', async () => {

@@ -1,20 +1,12 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox roles and profiles (docs/protocol.md §5.6, §3.7) over HTTP.
-import type { RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
-import { DEMO_USERS } from '../../sandbox/seed/demo.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
+import { DEMO_USERS } from '../../sandbox/catalogue/org.ts';
 
-let sb: RunningSandbox;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.settings.roles.READ,CRM.settings.profiles.ALL' });
 
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	token = (await grantToken(sb.url, { scope: 'CRM.settings.roles.READ,CRM.settings.profiles.ALL' })).access_token;
-});
-
-afterAll(async () => await sb.close());
-
-const get = async (path: string, headers: Record<string, string> = {}, bearer = token) => await api(`${sb.url}${path}`, bearer, { headers });
+const get = async (path: string, headers: Record<string, string> = {}, bearer = sb.token) => await api(`${sb.url}${path}`, bearer, { headers });
 
 describe('GetRoles / GetRole', () => {
 	it('lists the role hierarchy: every role reports to an existing role except the top one', async () => {

@@ -1,11 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox router and request conventions (docs/protocol.md §3.1, §3.10, §11, §12) over HTTP.
-import type { RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let url: string;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.modules.ALL,CRM.settings.ALL' });
 
 const JSON_CT = 'application/json;charset=UTF-8';
 const MESSAGES: Record<string, string> = {
@@ -14,16 +12,6 @@ const MESSAGES: Record<string, string> = {
 	INVALID_REQUEST_METHOD: 'The http request method type is not a valid one',
 	INVALID_MODULE: 'the module name given seems to be invalid',
 };
-
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	url = sb.url;
-	token = (await grantToken(url, { scope: 'CRM.modules.ALL,CRM.settings.ALL' })).access_token;
-});
-
-afterAll(async () => {
-	await sb.close();
-});
 
 interface Row {
 	method: string;
@@ -72,7 +60,7 @@ describe('routing errors (table)', () => {
 	it.each(rows)('$method $url → $status $code', async (row) => {
 		const headers: Record<string, string> = {};
 		if (row.auth !== undefined) headers.Authorization = row.auth;
-		const res = await api(`${url}${row.url}`, token, { method: row.method, headers, body: row.body });
+		const res = await api(`${sb.url}${row.url}`, sb.token, { method: row.method, headers, body: row.body });
 		expect(res.status).toBe(row.status);
 		expect(res.headers.get('content-type')).toBe(JSON_CT);
 		expect(res.body.code).toBe(row.code);
@@ -85,39 +73,39 @@ describe('routing errors (table)', () => {
 
 describe('module names and roots (§1.2, §3.10)', () => {
 	it.each(['/crm/v2', '/crm/v2.1'])('%s serves records', async (root) => {
-		const res = await api(`${url}${root}/Leads`, token, { query: { per_page: 3 } });
+		const res = await api(`${sb.url}${root}/Leads`, sb.token, { query: { per_page: 3 } });
 		expect(res.status).toBe(200);
 		expect(res.body.data).toHaveLength(3);
 		expect(res.body.info).toEqual(expect.objectContaining({ per_page: 3, count: 3, page: 1, more_records: true }));
 	});
 
 	it.each(['leads', 'LEADS', 'lEaDs'])('module name %s resolves case-insensitively', async (name) => {
-		const canonical = await api(`${url}/crm/v2/Leads`, token, { query: { per_page: 5 } });
-		const res = await api(`${url}/crm/v2/${name}`, token, { query: { per_page: 5 } });
+		const canonical = await api(`${sb.url}/crm/v2/Leads`, sb.token, { query: { per_page: 5 } });
+		const res = await api(`${sb.url}/crm/v2/${name}`, sb.token, { query: { per_page: 5 } });
 		expect(res.status).toBe(200);
 		expect(res.body.data.map((r: any) => r.id)).toEqual(canonical.body.data.map((r: any) => r.id));
 	});
 
 	it('lower-case module paths answer canonical names in write results and reads', async () => {
-		const create = await api(`${url}/crm/v2/sales_orders`, token, { method: 'GET', query: { per_page: 1 } });
+		const create = await api(`${sb.url}/crm/v2/sales_orders`, sb.token, { method: 'GET', query: { per_page: 1 } });
 		expect([200, 204]).toContain(create.status);
-		const created = await api(`${url}/crm/v2.1/leads`, token, { method: 'POST', body: { data: [{ Last_Name: 'Lowercase' }] } });
+		const created = await api(`${sb.url}/crm/v2.1/leads`, sb.token, { method: 'POST', body: { data: [{ Last_Name: 'Lowercase' }] } });
 		expect(created.status).toBe(201);
 		const id = created.body.data[0].details.id;
-		const read = await api(`${url}/crm/v2.1/LEADS/${id}`, token);
+		const read = await api(`${sb.url}/crm/v2.1/LEADS/${id}`, sb.token);
 		expect(read.status).toBe(200);
 		expect(read.body.data[0].id).toBe(id);
 		expect(read.body.data[0].Last_Name).toBe('Lowercase');
-		const module = await api(`${url}/crm/v2/settings/modules/leads`, token);
+		const module = await api(`${sb.url}/crm/v2/settings/modules/leads`, sb.token);
 		expect(module.status).toBe(200);
 		expect(module.body.modules[0].api_name).toBe('Leads');
-		const fields = await api(`${url}/crm/v2/settings/fields`, token, { query: { module: 'leads' } });
+		const fields = await api(`${sb.url}/crm/v2/settings/fields`, sb.token, { query: { module: 'leads' } });
 		expect(fields.status).toBe(200);
 		expect(fields.body.fields.some((f: any) => f.api_name === 'Last_Name')).toBe(true);
 	});
 
 	it('reserved first segments are not modules', async () => {
-		const res = await api(`${url}/crm/v2.1/settings/modules`, token);
+		const res = await api(`${sb.url}/crm/v2.1/settings/modules`, sb.token);
 		expect(res.status).toBe(200);
 		expect(Array.isArray(res.body.modules)).toBe(true);
 	});
@@ -125,7 +113,7 @@ describe('module names and roots (§1.2, §3.10)', () => {
 
 describe('request bodies (§3.1)', () => {
 	const post = async (body: unknown, headers: Record<string, string> = {}, path = '/crm/v2.1/Leads') =>
-		await api(`${url}${path}`, token, { method: 'POST', body, headers });
+		await api(`${sb.url}${path}`, sb.token, { method: 'POST', body, headers });
 
 	it('a body that is not JSON answers 400 INVALID_DATA', async () => {
 		const res = await post('{"data": [', { 'Content-Type': 'application/json' });
@@ -153,7 +141,7 @@ describe('request bodies (§3.1)', () => {
 	});
 
 	it('the settings wrapper key is named in details too', async () => {
-		const res = await api(`${url}/crm/v2.1/settings/modules/Leads`, token, { method: 'PUT', body: { data: [{ plural_label: 'x' }] } });
+		const res = await api(`${sb.url}/crm/v2.1/settings/modules/Leads`, sb.token, { method: 'PUT', body: { data: [{ plural_label: 'x' }] } });
 		expect(res.status).toBe(400);
 		expect(res.body.code).toBe('MANDATORY_NOT_FOUND');
 		expect(res.body.details).toEqual({ api_name: 'modules' });
@@ -175,7 +163,7 @@ describe('request bodies (§3.1)', () => {
 		expect(res.body.details).toEqual(expect.objectContaining({ limit: 100 }));
 		expect(res.body.status).toBe('error');
 		expect(res.body.data).toBeUndefined();
-		const search = await api(`${url}/crm/v2.1/Leads`, token, { query: { sort_by: 'Created_Time', per_page: 200 } });
+		const search = await api(`${sb.url}/crm/v2.1/Leads`, sb.token, { query: { sort_by: 'Created_Time', per_page: 200 } });
 		expect(search.body.data.some((r: any) => String(r.Last_Name).startsWith(marker))).toBe(false);
 	});
 
@@ -199,7 +187,7 @@ describe('request bodies (§3.1)', () => {
 		const res = await post(bytes);
 		expect(res.status).toBe(201);
 		const id = res.body.data[0].details.id;
-		const read = await api(`${url}/crm/v2.1/Leads/${id}`, token);
+		const read = await api(`${sb.url}/crm/v2.1/Leads/${id}`, sb.token);
 		expect(read.body.data[0].Last_Name).toBe('NoContentType');
 	});
 
@@ -207,7 +195,7 @@ describe('request bodies (§3.1)', () => {
 		const res = await post(JSON.stringify({ data: [{ Last_Name: 'TextPlain' }] }), { 'Content-Type': 'text/plain;charset=UTF-8' });
 		expect(res.status).toBe(201);
 		const id = res.body.data[0].details.id;
-		const read = await api(`${url}/crm/v2.1/Leads/${id}`, token);
+		const read = await api(`${sb.url}/crm/v2.1/Leads/${id}`, sb.token);
 		expect(read.body.data[0].Last_Name).toBe('TextPlain');
 	});
 
@@ -222,34 +210,34 @@ describe('request bodies (§3.1)', () => {
 		const id: string = created.body.data[0].details.id;
 		// a 19-digit id cannot be a JS number; send it as a raw JSON number token
 		const raw = `{"data":[{"id":${id},"Company":"Numeric Co"}]}`;
-		const res = await api(`${url}/crm/v2.1/Leads`, token, { method: 'PUT', body: raw, headers: { 'Content-Type': 'application/json' } });
+		const res = await api(`${sb.url}/crm/v2.1/Leads`, sb.token, { method: 'PUT', body: raw, headers: { 'Content-Type': 'application/json' } });
 		expect(res.status).toBe(200);
 		expect(res.body.data[0].code).toBe('SUCCESS');
 		expect(res.body.data[0].details.id).toBe(id);
-		const read = await api(`${url}/crm/v2.1/Leads/${id}`, token);
+		const read = await api(`${sb.url}/crm/v2.1/Leads/${id}`, sb.token);
 		expect(read.body.data[0].Company).toBe('Numeric Co');
 	});
 });
 
 describe('response envelopes (§3.5, §3.7)', () => {
 	it('JSON answers carry Content-Type application/json;charset=UTF-8', async () => {
-		const read = await api(`${url}/crm/v2.1/Leads`, token, { query: { per_page: 1 } });
+		const read = await api(`${sb.url}/crm/v2.1/Leads`, sb.token, { query: { per_page: 1 } });
 		expect(read.headers.get('content-type')).toBe(JSON_CT);
-		const modules = await api(`${url}/crm/v2/settings/modules`, token);
+		const modules = await api(`${sb.url}/crm/v2/settings/modules`, sb.token);
 		expect(modules.headers.get('content-type')).toBe(JSON_CT);
-		const created = await api(`${url}/crm/v2.1/Leads`, token, { method: 'POST', body: { data: [{ Last_Name: 'Ct' }] } });
+		const created = await api(`${sb.url}/crm/v2.1/Leads`, sb.token, { method: 'POST', body: { data: [{ Last_Name: 'Ct' }] } });
 		expect(created.headers.get('content-type')).toBe(JSON_CT);
 	});
 
 	it('204 answers have no body and no Content-Type', async () => {
-		const res = await api(`${url}/crm/v2.1/Leads/4876876999999999999`, token);
+		const res = await api(`${sb.url}/crm/v2.1/Leads/4876876999999999999`, sb.token);
 		expect(res.status).toBe(204);
 		expect(res.body).toBeUndefined();
 		expect(res.headers.get('content-type')).toBeNull();
 	});
 
 	it('ids on the wire are strings', async () => {
-		const res = await api(`${url}/crm/v2.1/Leads`, token, { query: { per_page: 5 } });
+		const res = await api(`${sb.url}/crm/v2.1/Leads`, sb.token, { query: { per_page: 5 } });
 		for (const record of res.body.data) {
 			expect(typeof record.id).toBe('string');
 			expect(record.id).toMatch(/^\d{19}$/);

@@ -1,22 +1,19 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sharing routes (docs/protocol.md §5.9, §6 sharing limits) over HTTP.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.modules.ALL,CRM.share.ALL' });
+const { call } = sb;
 let deal: string;
 const ADMIN = '4876876000000225013';
 const MARIA = '4876876000000225021';
 const TOM_DISABLED = '4876876000000225045';
 const extraUsers: string[] = [];
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${sb.url}${path}`, token, { ...init, method });
 const path = () => `/crm/v2.1/Deals/${deal}/actions/share`;
 const item = (id: string, permission = 'read_only', extra: Record<string, unknown> = {}) => ({ user: { id }, permission, ...extra });
 
 beforeAll(async () => {
-	sb = await startTestSandbox();
-	token = (await grantToken(sb.url, { scope: 'CRM.modules.ALL,CRM.share.ALL' })).access_token;
 	deal = (await call('POST', '/crm/v2.1/Deals', { body: { data: [{ Deal_Name: 'Share Me', Stage: 'Qualification', Closing_Date: '2030-01-01' }] } })).body.data[0]
 		.details.id;
 	// enough active users to reach the 10-user limit (direct state)
@@ -26,7 +23,6 @@ beforeAll(async () => {
 		extraUsers.push(id);
 	}
 });
-afterAll(async () => await sb.close());
 
 describe('ShareRecord / GetSharedRecordDetails', () => {
 	it('shares, reads summary / sharedTo / manage, refuses owner, duplicates, bad users and permissions per item', async () => {

@@ -1,20 +1,16 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the tag routes (docs/protocol.md §5.5, §6 tag limits) over HTTP.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.modules.ALL,CRM.settings.ALL', sandbox: { tagsPerRecord: 3, tagsPerModule: 12 } });
+const { call } = sb;
 let leads: string[];
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${sb.url}${path}`, token, { ...init, method });
 const tagsOf = (id: string) => ((sb.sandbox.store.getRecord('Leads', id)!.Tag as any[]) ?? []).map((t) => t.name);
 
 beforeAll(async () => {
-	sb = await startTestSandbox({ tagsPerRecord: 3, tagsPerModule: 12 });
-	token = (await grantToken(sb.url, { scope: 'CRM.modules.ALL,CRM.settings.ALL' })).access_token;
 	leads = (await call('POST', '/crm/v2.1/Leads', { body: { data: [{ Last_Name: 'T1' }, { Last_Name: 'T2' }] } })).body.data.map((r: any) => r.details.id);
 });
-afterAll(async () => await sb.close());
 
 describe('GetTags / CreateTags', () => {
 	it('lists the seeded tags with info.count and info.allowed_count; module is required', async () => {

@@ -1,25 +1,18 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox taxes (docs/protocol.md §5.9, §2.3, §6, §11) over HTTP.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import type { ApiInit } from '../harness/sandbox.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
 const SALES_TAX = '4876876000000381001';
 const VAT = '4876876000000381003';
 const SERVICE_TAX = '4876876000000381005';
 
-let sb: RunningSandbox;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.org.ALL' });
 
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}, bearer = token) =>
+const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}, bearer = sb.token) =>
 	await api(`${sb.url}/crm/v2.1${path}`, bearer, { ...init, method });
 const names = async () => (await call('GET', '/org/taxes')).body.taxes.map((t: any) => `${t.sequence_number}:${t.name}`);
-
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	token = (await grantToken(sb.url, { scope: 'CRM.org.ALL' })).access_token;
-});
-
-afterAll(async () => await sb.close());
 
 describe('GetTaxes / GetTax', () => {
 	it('answers the preference and the taxes in sequence order', async () => {
@@ -82,7 +75,7 @@ describe('CreateTaxes', () => {
 			['INVALID_DATA', 'value', 'the tax value must be between 0 and 100'],
 		]);
 		expect(res.body.taxes[0].details.json_path).toBe('$.taxes[0].name');
-		const v2 = await api(`${sb.url}/crm/v2/org/taxes`, token, { method: 'POST', body: { taxes: [{ value: 3 }] } });
+		const v2 = await api(`${sb.url}/crm/v2/org/taxes`, sb.token, { method: 'POST', body: { taxes: [{ value: 3 }] } });
 		expect(v2.body.taxes[0].details).toEqual({ api_name: 'name' });
 	});
 

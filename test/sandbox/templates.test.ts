@@ -1,22 +1,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox email and inventory templates (docs/protocol.md §5.7, v2.1 only) over HTTP.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let url: string;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.templates.email.READ,CRM.templates.inventory.READ' });
+const { call } = sb;
 const MARIA = '4876876000000225021';
-
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	url = sb.url;
-	token = (await grantToken(url, { scope: 'CRM.templates.email.READ,CRM.templates.inventory.READ' })).access_token;
-});
-
-afterAll(async () => await sb.close());
-
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${url}${path}`, token, { ...init, method });
 
 describe('GetEmailTemplates / GetEmailTemplateById', () => {
 	it('lists the templates of a module with info; lists leave out the content', async () => {
@@ -56,8 +45,8 @@ describe('GetEmailTemplates / GetEmailTemplateById', () => {
 		expect((await call('GET', `/crm/v2.1/settings/email_templates/${quote.id}`)).body).toMatchObject({ code: 'INVALID_DATA', details: { id: quote.id } });
 		expect((await call('GET', '/crm/v2.1/settings/email_templates/4876876000000000042')).status).toBe(400);
 		expect((await call('GET', '/crm/v2/settings/email_templates', { query: { module: 'Leads' } })).status).toBe(404);
-		const inventoryOnly = (await grantToken(url, { scope: 'CRM.templates.inventory.READ' })).access_token;
-		expect((await api(`${url}/crm/v2.1/settings/email_templates?module=Leads`, inventoryOnly)).body.code).toBe('OAUTH_SCOPE_MISMATCH');
+		const inventoryOnly = (await grantToken(sb.url, { scope: 'CRM.templates.inventory.READ' })).access_token;
+		expect((await api(`${sb.url}/crm/v2.1/settings/email_templates?module=Leads`, inventoryOnly)).body.code).toBe('OAUTH_SCOPE_MISMATCH');
 	});
 });
 

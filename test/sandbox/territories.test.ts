@@ -1,20 +1,12 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox territories (docs/protocol.md §5.6, §13) over HTTP.
-import type { RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api } from '../harness/sandbox.ts';
 import { DEFAULT_TERRITORIES } from '../../sandbox/records.ts';
 
-let sb: RunningSandbox;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.settings.territories.ALL' });
 
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	token = (await grantToken(sb.url, { scope: 'CRM.settings.territories.ALL' })).access_token;
-});
-
-afterAll(async () => await sb.close());
-
-const get = async (path: string) => await api(`${sb.url}${path}`, token);
+const get = async (path: string) => await api(`${sb.url}${path}`, sb.token);
 
 describe('GetTerritories / GetTerritory', () => {
 	it('v2.1 lists the hierarchy with info; v2 without info', async () => {

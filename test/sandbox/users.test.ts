@@ -1,7 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox users group (docs/protocol.md §5.6, §3.6–3.8, §6, §11) over HTTP.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import type { ApiInit } from '../harness/sandbox.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
 const ADMIN = '4876876000000225013';
 const MARIA = '4876876000000225021';
@@ -12,10 +13,9 @@ const SALES_REP = '4876876000000026011';
 const STANDARD = '4876876000000026017';
 const ID = /^\d{19}$/;
 
-let sb: RunningSandbox;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.users.ALL,CRM.org.READ' });
 
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}, bearer = token) =>
+const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}, bearer = sb.token) =>
 	await api(`${sb.url}${path}`, bearer, { ...init, method });
 
 const newUser = (n: string, extra: Record<string, unknown> = {}) => ({
@@ -27,13 +27,6 @@ const newUser = (n: string, extra: Record<string, unknown> = {}) => ({
 });
 
 const ids = (res: any) => res.body.users.map((u: any) => u.id).sort();
-
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	token = (await grantToken(sb.url, { scope: 'CRM.users.ALL,CRM.org.READ' })).access_token;
-});
-
-afterAll(async () => await sb.close());
 
 describe('GetUsers', () => {
 	it('lists every live user by default (AllUsers) with info, ids as strings', async () => {

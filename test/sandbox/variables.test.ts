@@ -1,24 +1,17 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox variables and variable groups (docs/protocol.md §5.9, §3.10, §13) over HTTP.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import type { ApiInit } from '../harness/sandbox.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
 const GENERAL = '4876876000000391001';
 const INTEGRATIONS = '4876876000000391003';
 const DISCOUNT = '4876876000000391103';
 
-let sb: RunningSandbox;
-let token: string;
+const sb = useContractFixture({ scope: 'CRM.settings.variables.ALL,CRM.settings.variable_groups.READ' });
 
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}, v = 'v2.1', bearer = token) =>
+const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}, v = 'v2.1', bearer = sb.token) =>
 	await api(`${sb.url}/crm/${v}${path}`, bearer, { ...init, method });
-
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	token = (await grantToken(sb.url, { scope: 'CRM.settings.variables.ALL,CRM.settings.variable_groups.READ' })).access_token;
-});
-
-afterAll(async () => await sb.close());
 
 describe('variable groups', () => {
 	it('GetVariableGroups lists them; by id and by API name (case-insensitive) give one; unknown 204', async () => {

@@ -1,21 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox wizards (docs/protocol.md §5.7, v2.1 only) over HTTP.
-import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';
+import { useContractFixture } from '../harness/contract.ts';
+import { api, grantToken } from '../harness/sandbox.ts';
 
-let sb: RunningSandbox;
-let url: string;
-let token: string;
-
-beforeAll(async () => {
-	sb = await startTestSandbox();
-	url = sb.url;
-	token = (await grantToken(url, { scope: 'CRM.settings.ALL' })).access_token;
-});
-
-afterAll(async () => await sb.close());
-
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}) => await api(`${url}${path}`, token, { ...init, method });
+const sb = useContractFixture({ scope: 'CRM.settings.ALL' });
+const { call } = sb;
 
 async function layoutsOf(module: string): Promise<any[]> {
 	return (await call('GET', '/crm/v2.1/settings/layouts', { query: { module } })).body.layouts;
@@ -38,10 +27,10 @@ describe('GetWizards', () => {
 		const v2 = await call('GET', '/crm/v2/settings/wizards');
 		expect(v2.status).toBe(404);
 		expect(v2.body.code).toBe('INVALID_URL_PATTERN');
-		const narrow = (await grantToken(url, { scope: 'CRM.settings.layouts.ALL' })).access_token;
-		expect((await api(`${url}/crm/v2.1/settings/wizards`, narrow)).body.code).toBe('OAUTH_SCOPE_MISMATCH');
-		const wizards = (await grantToken(url, { scope: 'CRM.settings.wizards.READ' })).access_token;
-		expect((await api(`${url}/crm/v2.1/settings/wizards`, wizards)).status).toBe(200);
+		const narrow = (await grantToken(sb.url, { scope: 'CRM.settings.layouts.ALL' })).access_token;
+		expect((await api(`${sb.url}/crm/v2.1/settings/wizards`, narrow)).body.code).toBe('OAUTH_SCOPE_MISMATCH');
+		const wizards = (await grantToken(sb.url, { scope: 'CRM.settings.wizards.READ' })).access_token;
+		expect((await api(`${sb.url}/crm/v2.1/settings/wizards`, wizards)).status).toBe(200);
 	});
 });
 

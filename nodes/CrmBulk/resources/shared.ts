@@ -13,6 +13,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { fileNameFromDisposition } from '../../shared/contentDisposition';
 import { countCsvRecords, csvToObjects } from '../../shared/csv';
 import { multipartBody } from '../../shared/multipart';
+import { loadFieldMeta } from '../../shared/recordFields';
 import { CREDENTIAL, apiVariant, baseUrlExpression, crmApiRequest, crmRequest } from '../../shared/transport';
 import type { CrmCredentials } from '../../shared/transport';
 import { createZip, isZip, readZip } from '../../shared/zip';
@@ -249,6 +250,53 @@ export function zipRecords(node: INode, zip: Buffer, itemIndex: number): IDataOb
 		});
 	}
 	return csvToObjects(csv.data.toString('utf8'));
+}
+
+/** Number types of GetFields whose CSV text becomes a number, as GetRecords answers them in JSON. */
+const NUMBER_TYPES = new Set(['integer', 'double', 'currency', 'percent', 'decimal', 'long']);
+const LOOKUP_TYPES = new Set(['lookup', 'ownerlookup', 'userlookup']);
+
+/** One CSV cell of a bulk-read result as GetRecords types it (docs/protocol.md §10.3: lookups as IDs, multi-selects joined by `;`). */
+function typedCell(dataType: string | undefined, text: string): IDataObject[string] {
+	if (text === '') return null;
+	if (dataType === undefined) return text;
+	if (NUMBER_TYPES.has(dataType)) {
+		const n = Number(text);
+		return Number.isFinite(n) ? n : text;
+	}
+	if (dataType === 'boolean') return /^true$/i.test(text) ? true : /^false$/i.test(text) ? false : text;
+	if (dataType === 'multiselectpicklist') return text.split(';').filter(Boolean);
+	if (LOOKUP_TYPES.has(dataType)) return { id: text };
+	// dates, datetimes and texts: the CSV carries the JSON forms already (§4)
+	return text;
+}
+
+/**
+ * The parsed rows of a bulk-read result typed like Get Many's records: numbers, booleans,
+ * multi-select lists and lookups per the module's field metadata (GetFields), empty cells as null,
+ * and the CSV's `Id` column as `id`.
+ */
+export async function typedReadRows(
+	this: IExecuteFunctions | IExecuteSingleFunctions,
+	rows: IDataObject[],
+	module: string,
+): Promise<IDataObject[]> {
+	if (rows.length === 0) return rows;
+	const meta = await loadFieldMeta.call(this, new Map(), module);
+	return rows.map((row) => {
+		const typed: IDataObject = {};
+		for (const [column, value] of Object.entries(row)) {
+			if (column === 'Id') typed.id = value;
+			else typed[column] = typedCell(meta.get(column)?.data_type, String(value ?? ''));
+		}
+		return typed;
+	});
+}
+
+/** The module API name of a bulk-read job (`query.module`: v2 a name, v2.1 `{api_name, id}`, §13). */
+export function jobModule(job: IDataObject): string {
+	const module = (job.query as IDataObject | undefined)?.module;
+	return String(module && typeof module === 'object' ? (module as IDataObject).api_name : (module ?? ''));
 }
 
 /** A binary item: the job (or file) JSON plus the downloaded bytes. */

@@ -1,17 +1,14 @@
-import type { ResourceModule } from '../../shared/node';
 import { assembleResources } from '../../shared/node';
 
-import { fromAddressDescription } from './fromAddress';
-import { mailCustomOperations, mailDescription } from './mail';
+import { fromAddressResource } from './fromAddress';
+import { mailResource } from './mail';
 
-/** The node's resources, in selector order. */
-export const resources: ResourceModule[] = [
-	{ option: { name: 'Mail', value: 'mail' }, description: mailDescription, customOperations: mailCustomOperations },
-	{ option: { name: 'From Address', value: 'fromAddress' }, description: fromAddressDescription },
-];
+/** The node's resources, in selector order. Adding a resource = one folder + one entry here. */
+export const resources = [mailResource, fromAddressResource];
 
 export const {
 	selector: resourceSelector,
 	properties: resourceProperties,
 	customOperations,
+	routes,
 } = assembleResources(resources, 'mail');

@@ -1,15 +1,13 @@
-import type { ResourceModule } from '../../shared/node';
 import { assembleResources } from '../../shared/node';
 
-import { channelCustomOperations, channelDescription } from './channel';
+import { channelResource } from './channel';
 
-/** The node's resources, in selector order. */
-export const resources: ResourceModule[] = [
-	{ option: { name: 'Channel', value: 'channel' }, description: channelDescription, customOperations: channelCustomOperations },
-];
+/** The node's resources, in selector order. Adding a resource = one folder + one entry here. */
+export const resources = [channelResource];
 
 export const {
 	selector: resourceSelector,
 	properties: resourceProperties,
 	customOperations,
+	routes,
 } = assembleResources(resources, 'channel');

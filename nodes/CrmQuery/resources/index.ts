@@ -1,12 +1,13 @@
-import type { ResourceModule } from '../../shared/node';
 import { assembleResources } from '../../shared/node';
 
-import { queryDescription } from './query';
+import { queryResource } from './query';
 
-/** The node's resources, in selector order. */
-export const resources: ResourceModule[] = [{ option: { name: 'Query', value: 'query' }, description: queryDescription }];
+/** The node's resources, in selector order. Adding a resource = one folder + one entry here. */
+export const resources = [queryResource];
 
 export const {
 	selector: resourceSelector,
 	properties: resourceProperties,
+	customOperations,
+	routes,
 } = assembleResources(resources, 'query');

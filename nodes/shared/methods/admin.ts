@@ -3,12 +3,13 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { crmApiRequest, crmRequestAllItems } from '../transport';
+import { option } from './loadOptions';
 
 const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
 
 /** Active users (GetUsers `type=ActiveUsers`, every page): for owner and user fields. */
 export async function getUsers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const users = await crmRequestAllItems.call(this, { path: '/users', qs: { type: 'ActiveUsers' } });
+	const users = await crmRequestAllItems.call(this, { path: '/users', rootProperty: 'users', qs: { type: 'ActiveUsers' } });
 	return users
 		.map((u) => ({ name: String(u.full_name ?? u.email ?? u.id), value: String(u.id), description: String(u.email ?? '') }))
 		.sort(byName);
@@ -73,7 +74,7 @@ export async function getVariableGroups(this: ILoadOptionsFunctions): Promise<IN
 		variable_groups?: IDataObject[];
 	};
 	return groups
-		.map((g) => ({ name: String(g.display_label ?? g.name), value: String(g.id), description: String(g.api_name ?? '') }))
+		.map((g) => option(String(g.display_label ?? g.name), String(g.id), String(g.api_name ?? '')))
 		.sort(byName);
 }
 

@@ -1,12 +1,23 @@
 // Methods every node of the package can offer (load options, list searches, resource mappers).
 // Each file owns one kind of lookup; add a file and spread it here.
 import { adminLoadOptions } from './admin';
-import { getFields, getModules, getReadableFields, getSortableFields } from './loadOptions';
+import { getCriteriaFields, getCriteriaValues, getFields, getModules, getReadableFields, getSortableFields } from './loadOptions';
 import { metadataLoadOptions } from './metadata';
 import { recordRelationLoadOptions } from './recordRelations';
 import { getExternalIdFields, getRecordMappingFields } from './resourceMapping';
 
-export const loadOptions = { getModules, getFields, getReadableFields, getSortableFields, getExternalIdFields, ...adminLoadOptions, ...recordRelationLoadOptions, ...metadataLoadOptions };
+export const loadOptions = {
+	getModules,
+	getFields,
+	getReadableFields,
+	getSortableFields,
+	getCriteriaFields,
+	getCriteriaValues,
+	getExternalIdFields,
+	...adminLoadOptions,
+	...recordRelationLoadOptions,
+	...metadataLoadOptions,
+};
 
 export const resourceMapping = { getRecordMappingFields };
 

@@ -2,6 +2,14 @@ import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n
 
 import { crmApiRequest } from '../transport';
 
+/** Spelling-insensitive form of a name: "Sales_Orders" and "Sales Orders" say the same. */
+const plain = (text: string) => text.toLowerCase().replace(/[\s_]+/g, ' ').trim();
+
+/** An option whose description is left out when it only repeats the option's name. */
+export function option(name: string, value: string, description?: string): INodePropertyOptions {
+	return description && plain(description) !== plain(name) ? { name, value, description } : { name, value };
+}
+
 /** Modules that hold records (standard and custom), from GetModules. */
 export async function getModules(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const { modules = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/modules' })) as {
@@ -9,16 +17,16 @@ export async function getModules(this: ILoadOptionsFunctions): Promise<INodeProp
 	};
 	return modules
 		.filter((m) => m.api_supported !== false && m.generated_type !== 'linking')
-		.map((m) => ({
-			name: `${m.plural_label as string}${m.generated_type === 'custom' ? ' (Custom)' : ''}`,
-			value: m.api_name as string,
-			description: m.api_name as string,
-		}))
+		.map((m) => option(`${m.plural_label as string}${m.generated_type === 'custom' ? ' (Custom)' : ''}`, m.api_name as string, m.api_name as string))
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** The chosen module's fields from GetFields, as options, keeping those `keep` accepts. */
-async function fieldOptions(this: ILoadOptionsFunctions, keep: (field: IDataObject) => boolean): Promise<INodePropertyOptions[]> {
+async function fieldOptions(
+	this: ILoadOptionsFunctions,
+	keep: (field: IDataObject) => boolean,
+	mark: (field: IDataObject) => string = () => '',
+): Promise<INodePropertyOptions[]> {
 	const module = this.getCurrentNodeParameter('module') as string | undefined;
 	if (!module) return [];
 	const { fields = [] } = (await crmApiRequest.call(this, {
@@ -30,7 +38,7 @@ async function fieldOptions(this: ILoadOptionsFunctions, keep: (field: IDataObje
 		.filter(keep)
 		.map((f) => ({
 			name: `${f.field_label as string}${f.mandatory ? ' *' : ''}`,
-			value: f.api_name as string,
+			value: `${f.api_name as string}${mark(f)}`,
 			description: `${f.api_name as string} (${f.data_type as string})`,
 		}))
 		.sort((a, b) => a.name.localeCompare(b.name));
@@ -49,4 +57,31 @@ export async function getReadableFields(this: ILoadOptionsFunctions): Promise<IN
 /** Fields a list can be sorted by (`sortable` in the metadata: Modified_Time, Created_Time, id …). */
 export async function getSortableFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	return await fieldOptions.call(this, (f) => f.sortable !== false);
+}
+
+/**
+ * Criteria fields mark their picklists with this suffix on the option value, so the condition's
+ * value can show as a dropdown (displayOptions see values, not metadata). Other fields keep their
+ * API name as value, as saved workflows have them; criteriaFieldName strips the mark.
+ */
+export const PICKLIST_MARK = '|picklist';
+
+export const criteriaFieldName = (value: unknown) => String(value ?? '').trim().replace(PICKLIST_MARK, '');
+
+/** Every field of the module for criteria (system fields such as Created_Time included), picklists marked. */
+export async function getCriteriaFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return await fieldOptions.call(this, () => true, (f) => (f.data_type === 'picklist' ? PICKLIST_MARK : ''));
+}
+
+/** The values of the picklist chosen in the same condition (`&field`), as the CRM compares them (actual values). */
+export async function getCriteriaValues(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const module = this.getCurrentNodeParameter('module') as string | undefined;
+	const field = criteriaFieldName(this.getCurrentNodeParameter('&field'));
+	if (!module || !field) return [];
+	const { fields = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/fields', qs: { module } })) as {
+		fields?: IDataObject[];
+	};
+	const meta = fields.find((f) => f.api_name === field);
+	const values = (meta?.pick_list_values ?? []) as Array<{ actual_value: string; display_value?: string }>;
+	return values.map((v) => option(v.display_value ?? v.actual_value, v.actual_value, v.actual_value));
 }

@@ -1,8 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { CREDENTIAL, apiVariant, crmApiRequest } from '../transport';
-import type { CrmCredentials } from '../transport';
+import { assertV21, crmApiRequest } from '../transport';
+import { option } from './loadOptions';
 import { isDigits } from '../validation';
 
 // Load options built on the metadata reads (docs/protocol.md §5.7–5.8). Each reads the parameter it
@@ -16,11 +15,6 @@ function current(ctx: ILoadOptionsFunctions, name: string): string | undefined {
 	const value = ctx.getCurrentNodeParameter(name);
 	if (value === undefined || value === null || value === '') return undefined;
 	return String(value);
-}
-
-async function requireV21(ctx: ILoadOptionsFunctions, what: string): Promise<void> {
-	if (apiVariant((await ctx.getCredentials(CREDENTIAL)) as CrmCredentials) === 'v2.1') return;
-	throw new NodeOperationError(ctx.getNode(), `${what} need API variant v2.1; the credential uses v2`);
 }
 
 async function list(ctx: ILoadOptionsFunctions, path: string, key: string, qs?: IDataObject): Promise<IDataObject[]> {
@@ -59,7 +53,7 @@ export async function getRelatedListIds(this: ILoadOptionsFunctions): Promise<IN
 	const module = current(this, 'module');
 	if (!module) return [];
 	const lists = await list(this, '/settings/related_lists', 'related_lists', { module });
-	return lists.map((l) => ({ name: String(l.display_label), value: String(l.id), description: String(l.api_name) }));
+	return lists.map((l) => option(String(l.display_label), String(l.id), String(l.api_name)));
 }
 
 /** Custom views of the chosen module, default first (GetCustomViews, every page). */
@@ -81,7 +75,7 @@ export async function getCustomViews(this: ILoadOptionsFunctions): Promise<INode
 
 /** Pipelines of the chosen Deals layout (GetPipelines, v2.1). */
 export async function getPipelines(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	await requireV21(this, 'Pipelines');
+	await assertV21.call(this, 'The list of pipelines');
 	const layoutId = current(this, 'layoutId');
 	if (!layoutId) return [];
 	const pipelines = await list(this, '/settings/pipeline', 'pipeline', { layout_id: layoutId });
@@ -90,7 +84,7 @@ export async function getPipelines(this: ILoadOptionsFunctions): Promise<INodePr
 
 /** Stages used by the pipelines of the chosen Deals layout, with their stage IDs (GetPipelines, v2.1). */
 export async function getPipelineStages(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	await requireV21(this, 'Pipelines');
+	await assertV21.call(this, 'The list of pipelines');
 	const layoutId = current(this, 'layoutId');
 	if (!layoutId) return [];
 	const pipelines = await list(this, '/settings/pipeline', 'pipeline', { layout_id: layoutId });
@@ -106,7 +100,7 @@ export async function getPipelineStages(this: ILoadOptionsFunctions): Promise<IN
 
 /** Wizards (GetWizards, v2.1). */
 export async function getWizards(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	await requireV21(this, 'Wizards');
+	await assertV21.call(this, 'The list of wizards');
 	const wizards = await list(this, '/settings/wizards', 'wizards');
 	return wizards.map((w) => ({
 		name: `${String(w.name)}${w.active === false ? ' (Inactive)' : ''}`,
@@ -117,7 +111,7 @@ export async function getWizards(this: ILoadOptionsFunctions): Promise<INodeProp
 
 /** Layouts of the chosen wizard's module (GetWizards, then GetLayouts). */
 export async function getWizardLayouts(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	await requireV21(this, 'Wizards');
+	await assertV21.call(this, 'The list of wizards');
 	const wizardId = current(this, 'wizardId');
 	if (!wizardId) return [];
 	const wizard = (await list(this, '/settings/wizards', 'wizards')).find((w) => String(w.id) === wizardId);
@@ -129,7 +123,7 @@ export async function getWizardLayouts(this: ILoadOptionsFunctions): Promise<INo
 
 /** Assignment rules of the chosen module (GetAssignmentRules, v2.1). */
 export async function getAssignmentRules(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	await requireV21(this, 'Assignment rules');
+	await assertV21.call(this, 'The list of assignment rules');
 	const module = current(this, 'module');
 	const rules = await list(this, '/settings/automation/assignment_rules', 'assignment_rules');
 	return rules
@@ -139,7 +133,7 @@ export async function getAssignmentRules(this: ILoadOptionsFunctions): Promise<I
 
 /** Email templates of the chosen module (GetEmailTemplates, v2.1). */
 export async function getEmailTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	await requireV21(this, 'Email templates');
+	await assertV21.call(this, 'The list of email templates');
 	const module = current(this, 'module');
 	if (!module) return [];
 	const templates = await list(this, '/settings/email_templates', 'email_templates', { module });
@@ -148,7 +142,7 @@ export async function getEmailTemplates(this: ILoadOptionsFunctions): Promise<IN
 
 /** Inventory templates of every inventory module (GetInventoryTemplates, v2.1). */
 export async function getInventoryTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	await requireV21(this, 'Inventory templates');
+	await assertV21.call(this, 'The list of inventory templates');
 	const selected = current(this, 'module');
 	const modules = selected && INVENTORY_MODULES.includes(selected) ? [selected] : INVENTORY_MODULES;
 	const options: INodePropertyOptions[] = [];

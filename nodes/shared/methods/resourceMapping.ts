@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { crmApiRequest } from '../transport';
+import { option } from './loadOptions';
 
 interface FieldMetadata extends IDataObject {
 	api_name: string;
@@ -27,6 +28,10 @@ async function moduleFields(this: ILoadOptionsFunctions, module: string): Promis
 	return fields;
 }
 
+// n8n 2.40.7's mapper renders each field as a parameter of the field's `type` (options, boolean,
+// number, dateTime, json for array/object, else text), passes it no typeOptions (so no date-only
+// picker, `dateOnly`) and keeps only text, number and boolean values: a multi-select's list would be
+// dropped. Multi-select picklists and dates are therefore text inputs whose label says the format.
 /** CRM field type → n8n mapper type (the UI widget and the type check of each value). */
 const TYPE_OF: Record<string, FieldType> = {
 	integer: 'number',
@@ -35,10 +40,12 @@ const TYPE_OF: Record<string, FieldType> = {
 	currency: 'number',
 	percent: 'number',
 	boolean: 'boolean',
-	date: 'dateTime',
+	// date-only: a text input labelled with the format, not a date-and-time picker (§4)
+	date: 'string',
 	datetime: 'dateTime',
 	picklist: 'options',
-	multiselectpicklist: 'array',
+	// values separated by commas (coerceFieldValue splits them)
+	multiselectpicklist: 'string',
 	subform: 'array',
 };
 
@@ -63,6 +70,7 @@ async function userOptions(this: ILoadOptionsFunctions): Promise<INodePropertyOp
  */
 export async function getRecordMappingFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 	const module = this.getCurrentNodeParameter('module') as string | undefined;
+	// no module yet: nothing to map and nothing to report (the mapper hides its "no fields" error)
 	if (!module) return { fields: [] };
 	const operation = this.getCurrentNodeParameter('operation') as string;
 	const metadata = await moduleFields.call(this, module);
@@ -90,8 +98,9 @@ export async function getRecordMappingFields(this: ILoadOptionsFunctions): Promi
 		if (f.data_type === 'picklist') {
 			field.options = (f.pick_list_values ?? []).map((v) => ({ name: v.display_value ?? v.actual_value, value: v.actual_value }));
 		} else if (f.data_type === 'multiselectpicklist') {
-			const values = (f.pick_list_values ?? []).map((v) => v.actual_value);
-			field.displayName = `${label} (list of: ${values.slice(0, 6).join(', ')}${values.length > 6 ? ', …' : ''})`;
+			field.displayName = `${label} (Comma-Separated)`;
+		} else if (f.data_type === 'date') {
+			field.displayName = `${label} (yyyy-MM-dd)`;
 		} else if (f.data_type === 'lookup') {
 			field.displayName = `${label} (Record ID)`;
 		} else if ((f.data_type === 'ownerlookup' || f.data_type === 'userlookup') && users.length) {
@@ -102,6 +111,7 @@ export async function getRecordMappingFields(this: ILoadOptionsFunctions): Promi
 		}
 		fields.push(field);
 	}
+	if (fields.length === 0) return { fields, emptyFieldsNotice: `The module ${module} has no fields this operation can write.` };
 	return { fields };
 }
 
@@ -111,5 +121,5 @@ export async function getExternalIdFields(this: ILoadOptionsFunctions): Promise<
 	if (!module) return [];
 	return (await moduleFields.call(this, module))
 		.filter((f) => !!f.external)
-		.map((f) => ({ name: f.field_label ?? f.api_name, value: f.api_name, description: f.api_name }));
+		.map((f) => option(f.field_label ?? f.api_name, f.api_name, f.api_name));
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeApiError }
 import { NodeOperationError } from 'n8n-workflow';
 
 import { crmApiError, isErrorItem } from './errors';
-import type { CrmErrorBody } from './errors';
+import type { CrmErrorBody, FieldLabels } from './errors';
 import { writeResult } from './envelope';
 import { crmApiRequest, isOutcomeUnknown } from './request';
 
@@ -31,6 +31,8 @@ export interface BatchOptions {
 	 * of the chunk fails with the error.
 	 */
 	recover?: (key: string, payloads: IDataObject[], firstItemIndex: number, failure: NodeApiError) => Promise<BatchResult[]>;
+	/** field labels for the error messages of a group's items (e.g. from the module's metadata loaded by `build`) */
+	labels?: (key: string) => FieldLabels | undefined;
 }
 
 /** One payload's result: the CRM's result item, or an error for that item alone. */
@@ -51,7 +53,7 @@ function errorJson(error: NodeApiError | NodeOperationError): IDataObject {
  * Sends input items in chunks of up to 100 per request and pairs every result with its input item,
  * in input order. Per-record errors in a 2xx (or all-failed 400) body fail only their item.
  * With "continue on fail" each failed item is output as an error item; otherwise the node fails
- * after the batch, and the error lists every failed item (the others were written).
+ * after the batch, and the error states which items were written and which failed.
  */
 export async function runBatched(this: IExecuteFunctions, options: BatchOptions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -77,7 +79,7 @@ export async function runBatched(this: IExecuteFunctions, options: BatchOptions)
 		}
 	}
 
-	const settle = (chunk: Array<{ itemIndex: number }>, results: BatchResult[]) => {
+	const settle = (key: string, chunk: Array<{ itemIndex: number }>, results: BatchResult[]) => {
 		chunk.forEach(({ itemIndex }, i) => {
 			const result = results[i];
 			if (!result) {
@@ -87,7 +89,9 @@ export async function runBatched(this: IExecuteFunctions, options: BatchOptions)
 			} else if (result instanceof Error) {
 				outcomes[itemIndex] = { error: result };
 			} else if (isErrorItem(result)) {
-				outcomes[itemIndex] = { error: crmApiError(this.getNode(), result as CrmErrorBody, { itemIndex }) };
+				outcomes[itemIndex] = {
+					error: crmApiError(this.getNode(), result as CrmErrorBody, { itemIndex, labels: options.labels?.(key) }),
+				};
 			} else {
 				outcomes[itemIndex] = { json: options.toJson ? options.toJson(result, itemIndex) : writeResult(result) };
 			}
@@ -99,12 +103,12 @@ export async function runBatched(this: IExecuteFunctions, options: BatchOptions)
 			const chunk = group.slice(start, start + size);
 			const payloads = chunk.map((c) => c.payload);
 			try {
-				settle(chunk, await options.send(key, payloads, chunk[0].itemIndex));
+				settle(key, chunk, await options.send(key, payloads, chunk[0].itemIndex));
 			} catch (error) {
 				let failure = error as NodeApiError;
 				if (options.recover && isOutcomeUnknown(error)) {
 					try {
-						settle(chunk, await options.recover(key, payloads, chunk[0].itemIndex, failure));
+						settle(key, chunk, await options.recover(key, payloads, chunk[0].itemIndex, failure));
 						continue;
 					} catch (recoverError) {
 						failure = recoverError as NodeApiError;
@@ -116,23 +120,8 @@ export async function runBatched(this: IExecuteFunctions, options: BatchOptions)
 		}
 	}
 
-	const failed = outcomes.map((o, i) => ({ o, i })).filter(({ o }) => 'error' in o);
-	if (failed.length && !continueOnFail) {
-		const first = failed[0].o as { error: NodeApiError };
-		const summary = failed
-			.slice(0, 20)
-			.map(({ o, i }) => `item ${i}: ${(o as { error: Error }).error.message}`)
-			.join('; ');
-		first.error.description = [
-			first.error.description,
-			`${failed.length} of ${items.length} items failed (${summary}${failed.length > 20 ? '; …' : ''}).`,
-			failed.length < items.length ? 'The other items were written. Enable "Continue On Fail" to get one output item per input item.' : '',
-		]
-			.filter(Boolean)
-			.join(' ');
-		first.error.context.itemIndex = failed[0].i;
-		throw first.error;
-	}
+	const failed = outcomes.flatMap((o, i) => ('error' in o ? [i] : []));
+	if (failed.length && !continueOnFail) throw batchFailure(outcomes, failed);
 
 	return [
 		outcomes.map((outcome, itemIndex) =>
@@ -141,6 +130,61 @@ export async function runBatched(this: IExecuteFunctions, options: BatchOptions)
 				: { json: errorJson(outcome.error), pairedItem: { item: itemIndex } },
 		),
 	];
+}
+
+/** Item indexes as compact ranges: [0,1,2,5,7,8] → "0–2, 5, 7–8". */
+export function indexRanges(indexes: number[]): string {
+	const parts: string[] = [];
+	for (let i = 0; i < indexes.length; i++) {
+		const start = indexes[i];
+		while (i + 1 < indexes.length && indexes[i + 1] === indexes[i] + 1) i++;
+		parts.push(start === indexes[i] ? String(start) : `${start}–${indexes[i]}`);
+	}
+	return parts.join(', ');
+}
+
+/** Distinct failure messages spelled out in a batch's stop error; further ones are listed by item. */
+const MAX_FAILURE_KINDS = 10;
+
+/** "item 4" / "items 0–41, 43–99" */
+const itemsLabel = (indexes: number[]) => `${indexes.length === 1 ? 'item' : 'items'} ${indexRanges(indexes)}`;
+
+/**
+ * The error a batched write stops with (Continue On Fail off): its message states which items were
+ * written and which failed, as ranges and counts; its description lists every distinct failure with
+ * the items it hit. A single-item run keeps the item's own error as it is.
+ */
+function batchFailure(outcomes: Outcome[], failed: number[]): NodeApiError | NodeOperationError {
+	const first = (outcomes[failed[0]] as { error: NodeApiError | NodeOperationError }).error;
+	if (outcomes.length === 1) return first;
+	const written = outcomes.flatMap((o, i) => ('json' in o ? [i] : []));
+	const byMessage = new Map<string, number[]>();
+	for (const i of failed) {
+		const message = (outcomes[i] as { error: Error }).error.message;
+		byMessage.set(message, [...(byMessage.get(message) ?? []), i]);
+	}
+	// "written" = confirmed by the CRM; a failed request may still have written (outcome unknown)
+	const head = written.length ? `${itemsLabel(written).replace(/^i/, 'I')} written (${written.length}); ` : 'No item confirmed written; ';
+	const failures =
+		byMessage.size === 1 && failed.length === 1
+			? `item ${failed[0]} failed: ${first.message}`
+			: `${itemsLabel(failed)} failed (${failed.length}): ${byMessage.size === 1 ? first.message : `first, item ${failed[0]}: ${first.message}`}`;
+	// every failed item is named: the first kinds of failure in full, the rest as ranges
+	const kinds = [...byMessage];
+	const shown = kinds.slice(0, MAX_FAILURE_KINDS).map(([message, items]) => `${itemsLabel(items)}: ${message}`);
+	const rest = kinds.slice(MAX_FAILURE_KINDS).flatMap(([, items]) => items).sort((a, b) => a - b);
+	if (rest.length) shown.push(`${itemsLabel(rest)}: other errors (${rest.length})`);
+	const list = byMessage.size > 1 ? shown.join('; ') : '';
+	first.description = [
+		list ? `Failures: ${list}.` : '',
+		first.description,
+		'Enable "Continue On Fail" (Settings → On Error) to get one output item per input item, failed ones included.',
+	]
+		.filter(Boolean)
+		.join(' ');
+	first.message = `${head}${failures}`;
+	first.context.itemIndex = failed[0];
+	return first;
 }
 
 /** A scalar, non-empty value of a unique field: something an upsert can match a record by. */

@@ -4,13 +4,17 @@ import { unwrapBody } from './envelope';
 import { crmRequest } from './request';
 import type { CrmContext, CrmRoot } from './request';
 
+/** Items per page of the `page`/`per_page` lists (docs/protocol.md §3.6). */
+export const MAX_PER_PAGE = 200;
+
 /**
  * Pages a list endpoint from code (load options, trigger, custom operations): `page`/`per_page`
- * until `info.more_records` is false or `limit` items were read (0 = all).
+ * until `info.more_records` is false or `limit` items were read (0 = all). `rootProperty` is the
+ * list's wrapper key (docs/protocol.md §3.5), as routed operations declare it.
  */
 export async function crmRequestAllItems(
 	this: CrmContext,
-	request: { method?: IHttpRequestMethods; path: string; root?: CrmRoot; qs?: IDataObject; headers?: IDataObject },
+	request: { method?: IHttpRequestMethods; path: string; root?: CrmRoot; rootProperty: string; qs?: IDataObject; headers?: IDataObject },
 	limit = 0,
 ): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
@@ -20,11 +24,11 @@ export async function crmRequestAllItems(
 			path: request.path,
 			root: request.root,
 			headers: request.headers,
-			qs: { ...request.qs, page, per_page: limit > 0 ? Math.min(200, limit) : 200 },
+			qs: { ...request.qs, page, per_page: limit > 0 ? Math.min(MAX_PER_PAGE, limit) : MAX_PER_PAGE },
 		});
-		const { items: pageItems, more } = unwrapBody(response.body);
+		const { items: pageItems, more } = unwrapBody(response.body, request.rootProperty);
 		items.push(...pageItems);
-		if (!more || (limit > 0 && items.length >= limit)) break;
+		if (!more || pageItems.length === 0 || (limit > 0 && items.length >= limit)) break;
 	}
 	return limit > 0 ? items.slice(0, limit) : items;
 }

@@ -2,60 +2,165 @@ import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
 	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
 	INodeExecutionData,
+	JsonObject,
 } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { crmApiError, isErrorItem, responseOfError } from './errors';
 import { unwrapBody } from './envelope';
+import { MAX_PER_PAGE } from './pagination';
 import { toCrmError, withRetry } from './request';
 
-export const MAX_PER_PAGE = 200;
+type RequestData = DeclarativeRestApiSettings.ResultOptions;
 
 /**
- * Node-level request runner for declarative operations (`requestOperations.pagination`, switched on
- * for every operation through the resource selector's `send.paginate`). It is the one place where
- * routed requests are retried, unwrapped from their envelope, paged (`page`/`per_page` while
- * `info.more_records`), checked for per-item errors in 2xx bodies, and mapped to NodeApiErrors.
+ * How a routed operation pages. The runner calls `prepare` before each call (`call` from 0, `read`
+ * items so far); it sets the call's request and answers false when no call is due. After a call the
+ * runner goes on while the body says `info.more_records`, the page had items and `limit` is not
+ * reached.
  */
-export async function crmRequestRunner(
-	this: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<INodeExecutionData[]> {
+export interface Pager {
+	/** most items to return; 0 = all */
+	limit: number;
+	prepare(call: number, read: number): boolean;
+	/** makes a failed call's error readable (e.g. COQL positions); defaults to the CRM error as is */
+	describeError?(error: NodeApiError): NodeApiError;
+}
+
+export type PagerFactory = (this: IExecutePaginationFunctions, requestData: RequestData) => Pager;
+
+/**
+ * The default paging (docs/protocol.md §3.6): with "Return All" or a "Limit", `page`/`per_page`
+ * (≤ 200) from the request's own `page`; otherwise one call.
+ */
+export const pageParameters: PagerFactory = function (requestData) {
 	const returnAll = this.getNodeParameter('returnAll', false) as boolean;
 	const limit = returnAll ? 0 : Number(this.getNodeParameter('limit', 0)) || 0;
 	const paged = returnAll || limit > 0;
-	const method = String(requestData.options.method ?? 'GET');
 	const baseQs = { ...(requestData.options.qs ?? {}) } as IDataObject;
-	const perPage = returnAll ? MAX_PER_PAGE : Math.min(MAX_PER_PAGE, limit || MAX_PER_PAGE);
-	const output: INodeExecutionData[] = [];
-	let page = Number(baseQs.page ?? 1);
+	const perPage = Math.min(MAX_PER_PAGE, limit || MAX_PER_PAGE);
+	const first = Number(baseQs.page ?? 1);
+	return {
+		limit,
+		prepare(call) {
+			if (!paged) return call === 0;
+			requestData.options.qs = { ...baseQs, page: first + call, per_page: perPage };
+			return true;
+		},
+	};
+};
 
-	for (;;) {
-		if (paged) requestData.options.qs = { ...baseQs, page, per_page: perPage };
-		let response: INodeExecutionData[];
-		try {
-			response = await withRetry(method, async () => await this.makeRoutingRequest(requestData));
-		} catch (error) {
-			// If-Modified-Since and nothing changed (§3.7): no items, not an error
-			if (responseOfError(error).status === 304) break;
-			throw toCrmError(this, error);
-		}
-		// binary downloads and post-processed results pass through untouched
-		if (response.some((item) => item.binary)) {
-			return response.map((item) => ({ ...item, pairedItem: { item: this.getItemIndex() } }));
-		}
-		let more = false;
-		for (const item of response) {
-			const { items, more: hasMore } = unwrapBody(item.json);
-			more = more || hasMore;
-			for (const json of items) {
-				if (isErrorItem(json)) throw crmApiError(this.getNode(), json);
-				// routing runs once per input item: pair every result with it
-				output.push({ json, pairedItem: { item: this.getItemIndex() } });
+/** Names what a Get by ID did not find, from the node's parameters: e.g. "No Leads record with ID 123". */
+export type NotFound = (this: IExecuteSingleFunctions) => string;
+
+/** "No <thing> with ID <value>", the value read from the parameter `idParameter`. */
+export function noneWithId(thing: string, idParameter: string): NotFound {
+	return function (this: IExecuteSingleFunctions) {
+		return `No ${thing} with ID ${String(this.getNodeParameter(idParameter, '') ?? '').trim()}`;
+	};
+}
+
+/** The `onNotFound` value that turns a missing ID into no output instead of an error. */
+export const RETURN_NOTHING = 'returnNothing';
+
+/** What the runner needs to know of a routed operation (declared in its operation file). */
+export interface Route {
+	/** wrapper key of the items in the body (`data`, `users`, `watch`, …); absent: the body is the item */
+	rootProperty?: string;
+	/** Get by ID: a missing ID is an error with this message (or no output, see `onNotFound`) */
+	notFound?: NotFound;
+	/** paging of its own; default pageParameters */
+	paging?: PagerFactory;
+}
+
+/** Routes of a node by resource, then operation. */
+export type Routes = Record<string, Record<string, Route>>;
+
+/**
+ * Errors that mean the ID of a Get does not exist (docs/protocol.md §3.7, §5): 404
+ * RESOURCE_NOT_FOUND (bulk jobs) and 400 INVALID_DATA / ENTITY_ID_INVALID naming the `id` (settings
+ * entities). A 204 or an empty list means the same and is told by having no items.
+ */
+function isMissingId(error: NodeApiError): boolean {
+	const crm = error.context?.crm as { code?: string; details?: IDataObject } | undefined;
+	if (!crm?.code) return false;
+	if (crm.code === 'RESOURCE_NOT_FOUND') return true;
+	return (crm.code === 'INVALID_DATA' || crm.code === 'ENTITY_ID_INVALID') && crm.details?.id !== undefined && crm.details.api_name === undefined;
+}
+
+/**
+ * The node-level request runner of routed (declarative) operations: n8n's `requestOperations.pagination`,
+ * switched on for every operation by the Resource selector's `send.paginate` and bound to the node's
+ * routes by crmNodeDescription (nodes/shared/node.ts). It is the one place where a routed request is
+ *  - sent and retried: withRetry (docs/protocol.md §7) around n8n's makeRoutingRequest, which signs
+ *    the request (OAuth2) and runs the operation's postReceive hooks;
+ *  - paged: the route's Pager (default `page`/`per_page` while `info.more_records`, §3.6; COQL
+ *    LIMIT/OFFSET, §3.13);
+ *  - unwrapped: by the operation's declared root property (§3.5);
+ *  - checked: error items in a 2xx body (§11.2) and request errors (§11.1) become NodeApiErrors
+ *    (errors.ts); a 304 (§3.7) is no items; a Get whose ID does not exist fails with "No … with ID …"
+ *    unless its "On Not Found" says Return Nothing.
+ * Custom operations (the `execute` of an operation file) do not come here: they call crmRequest /
+ * runBatched themselves, with the same retry and error mapping.
+ */
+export function crmRequestRunner(routes: Routes) {
+	return async function crmRequestRunner(
+		this: IExecutePaginationFunctions,
+		requestData: RequestData,
+	): Promise<INodeExecutionData[]> {
+		const route = routes[String(this.getNodeParameter('resource', ''))]?.[String(this.getNodeParameter('operation', ''))] ?? {};
+		const pager = (route.paging ?? pageParameters).call(this, requestData);
+		const method = String(requestData.options.method ?? 'GET');
+		const output: INodeExecutionData[] = [];
+		let notModified = false;
+
+		for (let call = 0; pager.prepare(call, output.length); call++) {
+			let response: INodeExecutionData[];
+			try {
+				response = await withRetry(method, async () => await this.makeRoutingRequest(requestData));
+			} catch (error) {
+				// If-Modified-Since and nothing changed (§3.7): no items, not an error
+				if (responseOfError(error).status === 304) {
+					notModified = true;
+					break;
+				}
+				const crmError = toCrmError(this, error);
+				if (route.notFound && isMissingId(crmError)) return notFound.call(this, route.notFound);
+				throw pager.describeError ? pager.describeError(crmError) : crmError;
 			}
+			// binary downloads pass through untouched
+			if (response.some((item) => item.binary)) {
+				return response.map((item) => ({ ...item, pairedItem: { item: this.getItemIndex() } }));
+			}
+			let more = false;
+			let received = 0;
+			for (const item of response) {
+				const page = unwrapBody(item.json, route.rootProperty);
+				more = more || page.more;
+				for (const json of page.items) {
+					if (isErrorItem(json)) throw crmApiError(this.getNode(), json);
+					// routing runs once per input item: pair every result with it
+					output.push({ json, pairedItem: { item: this.getItemIndex() } });
+					received++;
+				}
+			}
+			if (!more || received === 0 || (pager.limit > 0 && output.length >= pager.limit)) break;
 		}
-		if (!paged || !more || (limit > 0 && output.length >= limit)) break;
-		page++;
-	}
-	return limit > 0 ? output.slice(0, limit) : output;
+		if (route.notFound && output.length === 0 && !notModified) return notFound.call(this, route.notFound);
+		return pager.limit > 0 ? output.slice(0, pager.limit) : output;
+	};
+}
+
+/** A Get found nothing: no items with "On Not Found" = Return Nothing, else a 404 error naming the ID. */
+function notFound(this: IExecutePaginationFunctions, message: NotFound): INodeExecutionData[] {
+	if (this.getNodeParameter('onNotFound', 'error') === RETURN_NOTHING) return [];
+	const text = message.call(this);
+	throw new NodeApiError(this.getNode(), { message: text } as JsonObject, {
+		message: text,
+		description: 'Check the ID, or set "On Not Found" to "Return Nothing" to go on without output.',
+		httpCode: '404',
+		itemIndex: this.getItemIndex(),
+	});
 }

@@ -1,11 +1,11 @@
-import type { IExecuteFunctions, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, IExecuteSingleFunctions, IHttpRequestOptions, ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL, apiVariant } from './request';
 import type { CrmCredentials } from './request';
 
 /** The API variant of the node's credential (§1.2): `v2` or `v2.1` (the default). */
-export async function credentialVariant(this: IExecuteFunctions | IExecuteSingleFunctions): Promise<'v2' | 'v2.1'> {
+export async function credentialVariant(this: IExecuteFunctions | IExecuteSingleFunctions | ILoadOptionsFunctions): Promise<'v2' | 'v2.1'> {
 	return apiVariant((await this.getCredentials(CREDENTIAL)) as CrmCredentials);
 }
 
@@ -14,7 +14,7 @@ export async function credentialVariant(this: IExecuteFunctions | IExecuteSingle
  * under `/crm/v2` the route does not exist and would answer 404 INVALID_URL_PATTERN.
  */
 export async function assertV21(
-	this: IExecuteFunctions | IExecuteSingleFunctions,
+	this: IExecuteFunctions | IExecuteSingleFunctions | ILoadOptionsFunctions,
 	operation: string,
 	itemIndex?: number,
 ): Promise<void> {

@@ -2,19 +2,14 @@
 // CRM Admin › Currency through n8n's engine against the sandbox: GetCurrencies, GetCurrency,
 // EnableMultipleCurrencies, AddCurrencies (10 per request), UpdateCurrency / UpdateCurrencies,
 // UpdateBaseCurrency.
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
+import { useCrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
 const BASE = '4876876000000371001';
 const ISO = ['EUR', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF'];
 
 describe('CRM Admin › Currency (engine → sandbox over HTTP)', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture();
 
 	const currency = (params: Record<string, unknown>, extra = {}) => crm.node('crmAdmin', { resource: 'currency', ...params } as any, extra);
 	const list = async () => (await crm.api('GET', '/crm/v2.1/org/currencies')).body.currencies as any[];

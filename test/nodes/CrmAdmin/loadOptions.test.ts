@@ -1,28 +1,15 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Load options built on the admin reads (nodes/shared/methods/admin.ts), called through n8n's
 // LoadOptionsContext with the crmOAuth2Api credential against the sandbox. Every node of the
 // package shares them (e.g. getUsers for owner fields).
-import { LoadOptionsContext } from 'n8n-core';
-import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
-import { buildAdditionalData, buildWorkflow } from '../../harness/n8n';
+import { useCrmFixture } from '../../harness/crm';
 
 describe('shared load options from admin reads', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture();
 
 	async function load(method: string, nodeName = 'crmAdmin'): Promise<INodePropertyOptions[]> {
-		const node = crm.node(nodeName, { resource: 'user', operation: 'create' });
-		const workflow = buildWorkflow({ nodes: [node], nodeTypes: crm.nodeTypes });
-		const additionalData = buildAdditionalData({ credentialsHelper: crm.helper });
-		const ctx = new LoadOptionsContext(workflow, node, additionalData, 'parameters.role');
-		const type = crm.nodeTypes[`n8n-nodes-crm-service.${nodeName}`] as any;
-		return await type.methods.loadOptions[method].call(ctx as unknown as ILoadOptionsFunctions);
+		return await crm.loadOptions(nodeName, method, { resource: 'user', operation: 'create' }, 'parameters.role');
 	}
 
 	test('getUsers lists active users only (every page), named by full name', async () => {

@@ -3,8 +3,7 @@
 // UploadOrganizationPhoto from an input binary (multipart part `file`).
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
+import { useCrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
@@ -15,11 +14,7 @@ const binaryItem = (data: Buffer, fileName: string, mimeType: string): INodeExec
 });
 
 describe('CRM Admin › Organization (engine → sandbox over HTTP)', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture();
 
 	test('Get returns the organization with its xgid', async () => {
 		const get = crm.node('crmAdmin', { resource: 'organization', operation: 'get' });

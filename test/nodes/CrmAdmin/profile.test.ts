@@ -1,15 +1,10 @@
  
 // CRM Admin › Profile through n8n's engine against the sandbox: GetProfiles, GetProfile.
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
+import { useCrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
 describe('CRM Admin › Profile (engine → sandbox over HTTP)', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture();
 
 	test('Get Many lists the profiles, one item each', async () => {
 		const getAll = crm.node('crmAdmin', { resource: 'profile', operation: 'getAll' });

@@ -1,8 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Admin › Tax through n8n's engine against the sandbox: GetTaxes (taxes and preference),
 // GetTax, CreateTaxes, UpdateTaxes (100 per request), DeleteTax / DeleteTaxes.
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
+import { useCrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
 const SALES_TAX = '4876876000000381001';
@@ -10,11 +9,7 @@ const VAT = '4876876000000381003';
 const SERVICE_TAX = '4876876000000381005';
 
 describe('CRM Admin › Tax (engine → sandbox over HTTP)', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture();
 
 	const tax = (params: Record<string, unknown>, extra = {}) => crm.node('crmAdmin', { resource: 'tax', ...params } as any, extra);
 	const stored = async () => ((await crm.api('GET', '/crm/v2.1/org/taxes')).body?.taxes ?? []).map((t: any) => `${t.sequence_number}:${t.name}:${t.value}`);

@@ -1,15 +1,10 @@
  
 // CRM Admin › Territory through n8n's engine against the sandbox: GetTerritories, GetTerritory.
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
+import { useCrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
 describe('CRM Admin › Territory (engine → sandbox over HTTP)', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture();
 
 	test('Get Many lists the territories, one item each', async () => {
 		const getAll = crm.node('crmAdmin', { resource: 'territory', operation: 'getAll' });

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Admin › User through n8n's engine against the sandbox: GetUsers (type, paging), GetUser,
 // CreateUser (one per call), UpdateUser / UpdateUsers (chunk of one vs. batch), DeleteUser.
-import { crmFixture } from '../../harness/crm';
+import { crmFixture, useCrmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
@@ -15,11 +15,7 @@ const STANDARD = '4876876000000026017';
 const READ_ONLY = '4876876000000026032';
 
 describe('CRM Admin › User (engine → sandbox over HTTP)', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture();
 
 	const user = (params: Record<string, unknown>, extra = {}) => crm.node('crmAdmin', { resource: 'user', ...params } as any, extra);
 	const requests = (method: string, prefix: string) =>
@@ -126,7 +122,7 @@ describe('CRM Admin › User (engine → sandbox over HTTP)', () => {
 		const primary = user({ operation: 'update', userId: ADMIN, updateFields: { status: 'disabled' } });
 		const error = errorOf(await crm.run(primary), primary.name);
 		expect(error?.message).toContain('INVALID_REQUEST');
-		expect(error?.message).toContain('primary contact');
+		expect(error?.message).toContain('Primary contact');
 	});
 
 	test('Delete marks the user deleted; Get Many → Deleted Users lists it', async () => {

@@ -2,8 +2,7 @@
 // CRM Admin › Variable through n8n's engine against the sandbox: GetVariables, GetVariableByID,
 // GetVariableForAPIName, CreateVariables, UpdateVariableById / UpdateVariableByAPIName /
 // UpdateVariables, DeleteVariable / DeleteVariables.
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
+import { useCrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
 const GENERAL = '4876876000000391001';
@@ -11,11 +10,7 @@ const INTEGRATIONS = '4876876000000391003';
 const DISCOUNT = '4876876000000391103';
 
 describe('CRM Admin › Variable (engine → sandbox over HTTP)', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture();
 
 	const variable = (params: Record<string, unknown>, extra = {}) => crm.node('crmAdmin', { resource: 'variable', ...params } as any, extra);
 	const read = async (key: string, group: string) => (await crm.api('GET', `/crm/v2.1/settings/variables/${key}?group=${group}`)).body?.variables?.[0];

@@ -1,16 +1,11 @@
  
 // CRM Admin › Variable Group through n8n's engine against the sandbox: GetVariableGroups,
 // GetVariableGroupById, GetVariableGroupByAPIName.
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
+import { useCrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
 describe('CRM Admin › Variable Group (engine → sandbox over HTTP)', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture();
 
 	test('Get Many lists the groups; Get reads one by ID or by API name', async () => {
 		const getAll = crm.node('crmAdmin', { resource: 'variableGroup', operation: 'getAll' });

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Bulk › Bulk Write through the n8n engine against the sandbox: Upload File (CSV packed into a
 // zip by the node, or a zip as is; headers feature + X-CRM-ORG from GetOrganization), Create Job
 // (from a binary or a file ID, field mappings, find_by, wait, zip or parsed result), Get Job,
@@ -12,6 +12,7 @@ import { writeZip as deflateZip } from '../../../sandbox/zip.ts';
 import { crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
+import { waitFor } from '../../harness/wait';
 
 const FAST = { jobStepMs: 20, deliveryRetryDelaysMs: [0, 20, 40] };
 const POLL = { initialInterval: 0.02, maxInterval: 0.1, timeout: 1 };
@@ -146,12 +147,7 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 		expect(crm.running.sandbox.store.doc<any>('bulk_write_jobs', jobId).resource[0]).toMatchObject({ ignore_empty: true, file: { name: 'later.csv' } });
 
 		const get = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'get', jobId });
-		let job: any;
-		for (let i = 0; i < 100; i++) {
-			job = outputOf(await crm.run(get), get.name)[0].json;
-			if (job.status === 'COMPLETED') break;
-			await new Promise((r) => setTimeout(r, 20));
-		}
+		const job = await waitFor(async () => outputOf(await crm.run(get), get.name)[0].json as any, { ok: (j) => j.status === 'COMPLETED', interval: 20 });
 		expect(job).toMatchObject({ id: jobId, status: 'COMPLETED', resource: [{ module: { api_name: 'Leads' }, file: { added_count: 2 } }] });
 
 		const download = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'downloadResult', jobId, output: 'records' });
@@ -207,7 +203,7 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 			fieldMappings: { mapping: [{ apiName: 'Email', index: 0 }] },
 		});
 		const error = errorOf(await crm.run(node, [fileItem('Email\na@b.example\n', 'x.csv')]), node.name);
-		expect(error?.message).toBe('MANDATORY_FIELDS_NOT_MAPPED: all mandatory fields are not mapped');
+		expect(error?.message).toBe('Required field Last_Name is not mapped to a column [MANDATORY_FIELDS_NOT_MAPPED]');
 		expect(error?.httpCode).toBe('400');
 	});
 
@@ -218,11 +214,7 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 			const known = new Set(sandbox.store.docs<any>('bulk_write_jobs').map((j) => j.id));
 			const node = write({ writeOperation: 'insert', source: 'binary', binaryPropertyName: 'data' }, { onError: 'continueRegularOutput' });
 			const run = crm.run(node, [fileItem('Last_Name\nFail-1\n', 'f.csv')]);
-			let jobId: string | undefined;
-			for (let i = 0; i < 400 && !jobId; i++) {
-				jobId = sandbox.store.docs<any>('bulk_write_jobs').find((j) => !known.has(j.id))?.id;
-				if (!jobId) await new Promise((r) => setTimeout(r, 5));
-			}
+			const jobId = await waitFor(() => sandbox.store.docs<any>('bulk_write_jobs').find((j) => !known.has(j.id))?.id as string | undefined, { interval: 5 });
 			await crm.api('POST', `/__sandbox/bulk/write/${jobId}/fail`);
 			const out = outputOf(await run, node.name);
 			expect(out[0].json.error).toBe(`Bulk write job ${jobId} ended in status FAILED`);

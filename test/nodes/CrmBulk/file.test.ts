@@ -82,11 +82,12 @@ describe('CRM Bulk › File (engine → sandbox over HTTP)', () => {
 		expect(crm.running.sandbox.requests.slice(since).filter((r) => r.url.startsWith('/crm/v2.1/files'))).toEqual([]);
 	});
 
-	test('Get of an unknown id surfaces INVALID_DATA; Continue On Fail gives an error item', async () => {
+	test('Get of an unknown id (400 INVALID_DATA) fails with "No file with ID …"; Continue On Fail gives an error item', async () => {
 		const get = crm.node('crmBulk', { resource: 'file', operation: 'get', fileId: 'abc', binaryPropertyName: 'data' });
 		const error = errorOf(await crm.run(get), get.name);
-		expect(error?.message).toMatch(/^INVALID_DATA/);
-		expect(error?.httpCode).toBe('400');
+		expect(crm.running.sandbox.requests.at(-1)?.status).toBe(400);
+		expect(error?.message).toBe('No file with ID abc');
+		expect(error?.httpCode).toBe('404');
 		const lenient = crm.node('crmBulk', { resource: 'file', operation: 'get', fileId: 'abc', binaryPropertyName: 'data' }, { onError: 'continueRegularOutput' });
 		const out = outputOf(await crm.run(lenient), lenient.name);
 		expect(out[0].json.error).toBeDefined();

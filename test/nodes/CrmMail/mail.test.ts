@@ -5,7 +5,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { getFromAddresses } from '../../../nodes/CrmMail/methods';
 import { deliverDue } from '../../../sandbox/groups/mail.ts';
-import { crmFixture } from '../../harness/crm';
+import { crmFixture, useCrmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
@@ -179,7 +179,7 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 		const node = sendNode({ from: '={{ $json.from }}' }, { onError: 'continueRegularOutput' });
 		const out = outputOf(await crm.run(node, [{ json: { from: 'stranger@example.com' } }, { json: { from: ADMIN } }]), node.name);
 		expect(out).toHaveLength(2);
-		expect(out[0].json.error).toBe('NOT_ALLOWED: from address not allowed');
+		expect(out[0].json.error).toBe('From address not allowed [NOT_ALLOWED]');
 		expect(out[0].json.details).toMatchObject({ code: 'NOT_ALLOWED', details: { api_name: 'from' } });
 		expect(out[1].json.status).toBe('success');
 		expect(await outbox()).toHaveLength(1);
@@ -187,7 +187,7 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 		// without continueOnFail the node fails and names the refusal
 		const strict = sendNode({ from: 'stranger@example.com' });
 		const error = errorOf(await crm.run(strict), strict.name);
-		expect(error?.message).toBe('NOT_ALLOWED: from address not allowed');
+		expect(error?.message).toBe('From address not allowed [NOT_ALLOWED]');
 	});
 
 	test('Send: bad input is refused before sending, naming the parameter', async () => {
@@ -207,11 +207,7 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 });
 
 describe('CRM Mail under a v2 credential', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture({ variant: 'v2' });
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture({ variant: 'v2' });
 
 	test('Send and Get From Addresses are refused before sending', async () => {
 		crm.running.sandbox.requests.splice(0);

@@ -1,14 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
+import { useCrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
 describe('CRM Metadata › Assignment Rule (engine → sandbox over HTTP)', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture();
 
 	const node = (params: Record<string, unknown>) => crm.node('crmMetadata', { resource: 'assignmentRule', ...params } as any);
 

@@ -1,14 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
+import { useCrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
 describe('CRM Metadata › Blueprint (engine → sandbox over HTTP)', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture();
 
 	const node = (params: Record<string, unknown>, extra = {}) => crm.node('crmMetadata', { resource: 'blueprint', module: 'Deals', ...params } as any, extra);
 	const pairs = (values: Record<string, unknown>) => ({ field: Object.entries(values).map(([name, value]) => ({ name, value })) });

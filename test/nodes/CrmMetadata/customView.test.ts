@@ -1,14 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
+import { useCrmFixture } from '../../harness/crm';
 import { outputOf } from '../../harness/n8n';
 
 describe('CRM Metadata › Custom View (engine → sandbox over HTTP)', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture();
 
 	const node = (params: Record<string, unknown>, extra = {}) => crm.node('crmMetadata', { resource: 'customView', ...params } as any, extra);
 	const requests = async () => ((await fetch(`${crm.url}/__sandbox/requests`).then((r) => r.json())) as any).requests as any[];

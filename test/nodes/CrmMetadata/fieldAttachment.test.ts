@@ -2,21 +2,13 @@
 // GetFieldAttachments (docs/protocol.md §5.4) on the seeded file-upload field of Projects
 // (`Contract_File`, see sandbox/groups/modules.ts). The operation itself is CRM Record →
 // Attachment → Download Field Attachment; this checks the metadata-seeded field end to end.
-import { crmFixture } from '../../harness/crm';
+import { useCrmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
 describe('Projects.Contract_File through GetFieldAttachments (engine → sandbox over HTTP)', () => {
-	let crm: CrmFixture;
-	let v2: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-		v2 = await crmFixture({ variant: 'v2' });
-	});
-	afterAll(async () => {
-		await crm.close();
-		await v2.close();
-	});
+	const crm = useCrmFixture();
+	const v2 = useCrmFixture({ variant: 'v2' });
 
 	async function projectWithContract(f: CrmFixture): Promise<{ id: string; file: any }> {
 		const projects = (await f.api('GET', '/crm/v2.1/Projects?per_page=200')).body.data as any[];

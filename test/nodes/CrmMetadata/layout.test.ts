@@ -1,14 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
+import { useCrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
 describe('CRM Metadata › Layout (engine → sandbox over HTTP)', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture();
 
 	const node = (params: Record<string, unknown>, extra = {}) => crm.node('crmMetadata', { resource: 'layout', ...params } as any, extra);
 
@@ -29,9 +24,9 @@ describe('CRM Metadata › Layout (engine → sandbox over HTTP)', () => {
 		expect(out[0].json).toEqual(layouts[1]);
 	});
 
-	test('an unknown layout fails with INVALID_DATA', async () => {
+	test('an unknown layout (400 INVALID_DATA) fails with "No layout with ID …"', async () => {
 		const get = node({ operation: 'get', module: 'Deals', layoutId: '4876876000000000042' });
 		const error = errorOf(await crm.run(get), get.name);
-		expect(error?.message).toContain('INVALID_DATA');
+		expect(error?.message).toBe('No layout with ID 4876876000000000042');
 	});
 });

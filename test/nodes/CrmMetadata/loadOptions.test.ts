@@ -2,34 +2,16 @@
 // Load options built on the metadata reads (nodes/shared/methods/metadata.ts), called through n8n's
 // LoadOptionsContext with the crmOAuth2Api credential against the sandbox. Every node of the
 // package offers them (e.g. layouts and custom views for record operations).
-import { LoadOptionsContext } from 'n8n-core';
-import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
-import { buildAdditionalData, buildWorkflow } from '../../harness/n8n';
+import { useCrmFixture } from '../../harness/crm';
 
 describe('shared load options from metadata reads', () => {
-	let crm: CrmFixture;
-	let v2: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-		v2 = await crmFixture({ variant: 'v2' });
-	});
-	afterAll(async () => {
-		await crm.close();
-		await v2.close();
-	});
+	const crm = useCrmFixture();
+	const v2 = useCrmFixture({ variant: 'v2' });
 
 	async function load(method: string, parameters: Record<string, unknown>, f = crm, nodeName = 'crmMetadata'): Promise<INodePropertyOptions[]> {
-		const node = f.node(nodeName, parameters as any);
-		const workflow = buildWorkflow({ nodes: [node], nodeTypes: f.nodeTypes });
-		const additionalData = buildAdditionalData({ credentialsHelper: f.helper });
-		// the editor's current parameters: what getCurrentNodeParameter reads
-		additionalData.currentNodeParameters = node.parameters;
-		const ctx = new LoadOptionsContext(workflow, node, additionalData, 'parameters.x');
-		const type = f.nodeTypes[`n8n-nodes-crm-service.${nodeName}`] as any;
-		return await type.methods.loadOptions[method].call(ctx as unknown as ILoadOptionsFunctions);
+		return await f.loadOptions(nodeName, method, parameters as any);
 	}
 
 	test('layouts, Deals layouts, related lists and field IDs of a module', async () => {
@@ -90,8 +72,8 @@ describe('shared load options from metadata reads', () => {
 	});
 
 	test('v2.1-only lists explain themselves under a v2 credential', async () => {
-		await expect(load('getWizards', { resource: 'wizard', operation: 'get' }, v2)).rejects.toThrow('Wizards need API variant v2.1; the credential uses v2');
-		await expect(load('getPipelines', { resource: 'pipeline', operation: 'get', layoutId: '1' }, v2)).rejects.toThrow('Pipelines need API variant v2.1');
+		await expect(load('getWizards', { resource: 'wizard', operation: 'get' }, v2)).rejects.toThrow('The list of wizards needs API variant v2.1; the credential uses v2');
+		await expect(load('getPipelines', { resource: 'pipeline', operation: 'get', layoutId: '1' }, v2)).rejects.toThrow('The list of pipelines needs API variant v2.1');
 		// layouts exist in both variants
 		expect((await load('getLayouts', { resource: 'layout', operation: 'get', module: 'Leads' }, v2)).map((l) => l.name)).toEqual(['Standard']);
 	});

@@ -1,14 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
-import { outputOf } from '../../harness/n8n';
+import { useCrmFixture } from '../../harness/crm';
+import { errorOf, outputOf } from '../../harness/n8n';
 
 describe('CRM Metadata › Related List (engine → sandbox over HTTP)', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture();
 
 	const node = (params: Record<string, unknown>, extra = {}) => crm.node('crmMetadata', { resource: 'relatedList', ...params } as any, extra);
 
@@ -19,12 +14,14 @@ describe('CRM Metadata › Related List (engine → sandbox over HTTP)', () => {
 		expect(out[4].json).toMatchObject({ display_label: 'Open Tasks', module: 'Tasks' });
 	});
 
-	test('Get answers one related list by ID (GetRelatedList); an unknown ID outputs nothing (204)', async () => {
+	test('Get answers one related list by ID (GetRelatedList); an unknown ID (204) fails, or outputs nothing with On Not Found = Return Nothing', async () => {
 		const lists = (await crm.api('GET', '/crm/v2.1/settings/related_lists?module=Contacts')).body.related_lists;
 		const get = node({ operation: 'get', module: 'Contacts', relatedListId: lists[0].id });
 		const out = outputOf(await crm.run(get), get.name);
 		expect(out.map((i) => i.json)).toEqual([lists[0]]);
 		const unknown = node({ operation: 'get', module: 'Contacts', relatedListId: '4876876000000000042' });
-		expect(outputOf(await crm.run(unknown), unknown.name)).toEqual([]);
+		expect(errorOf(await crm.run(unknown), unknown.name)?.message).toBe('No related list with ID 4876876000000000042');
+		const nothing = node({ operation: 'get', module: 'Contacts', relatedListId: '4876876000000000042', onNotFound: 'returnNothing' });
+		expect(outputOf(await crm.run(nothing), nothing.name)).toEqual([]);
 	});
 });

@@ -1,19 +1,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { crmFixture } from '../../harness/crm';
+import { useCrmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
 describe('CRM Metadata › Wizard (engine → sandbox over HTTP)', () => {
-	let crm: CrmFixture;
-	let v2: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-		v2 = await crmFixture({ variant: 'v2' });
-	});
-	afterAll(async () => {
-		await crm.close();
-		await v2.close();
-	});
+	const crm = useCrmFixture();
+	const v2 = useCrmFixture({ variant: 'v2' });
 
 	const node = (f: CrmFixture, params: Record<string, unknown>) => f.node('crmMetadata', { resource: 'wizard', ...params } as any);
 

@@ -2,7 +2,7 @@
 // CRM Query › Query › Run through the n8n engine against the sandbox's COQL evaluator.
 import { pageStatement, planStatement } from '../../../nodes/CrmQuery/resources/query/statement';
 import { createRecord } from '../../../sandbox/records.ts';
-import { crmFixture } from '../../harness/crm';
+import { crmFixture, useCrmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
@@ -194,11 +194,7 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 });
 
 describe('CRM Query under a v2 credential', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture({ variant: 'v2' });
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture({ variant: 'v2' });
 
 	test('Query exists in v2 and pages the same way', async () => {
 		const node = crm.node('crmQuery', {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { crmFixture } from '../../harness/crm';
+import { crmFixture, useCrmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
@@ -137,11 +137,7 @@ describe('CRM Record › Attachment', () => {
 });
 
 describe('CRM Record › Attachment on a v2 credential', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture({ variant: 'v2' });
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture({ variant: 'v2' });
 
 	test('GetFieldAttachments (v2.1 only) is refused before sending', async () => {
 		crm.running.sandbox.requests.splice(0);

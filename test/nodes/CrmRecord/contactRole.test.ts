@@ -1,15 +1,13 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contact Role resource (docs/protocol.md §5.9) through the engine against the sandbox: the settings
 // list (get many, get, create batched, update, delete) and roles of contacts on a deal.
-import { LoadOptionsContext } from 'n8n-core';
-import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
-import { buildAdditionalData, buildWorkflow, errorOf, outputOf } from '../../harness/n8n';
+import { useCrmFixture } from '../../harness/crm';
+import { errorOf, outputOf } from '../../harness/n8n';
 
 describe('CRM Record › Contact Role', () => {
-	let crm: CrmFixture;
+	const crm = useCrmFixture();
 	let dealId: string;
 	let contacts: string[];
 
@@ -18,23 +16,15 @@ describe('CRM Record › Contact Role', () => {
 		crm.node('crmRecord', { resource: 'contactRole', operation, ...params }, extra);
 
 	beforeAll(async () => {
-		crm = await crmFixture();
 		dealId = (await crm.api('POST', '/crm/v2.1/Deals', { data: [{ Deal_Name: 'Role Deal', Stage: 'Qualification', Closing_Date: '2030-03-01' }] })).body.data[0]
 			.details.id;
 		contacts = (await crm.api('POST', '/crm/v2.1/Contacts', { data: [{ Last_Name: 'Buyer' }, { Last_Name: 'Engineer' }] })).body.data.map(
 			(r: any) => r.details.id,
 		);
 	});
-	afterAll(async () => await crm.close());
 
 	async function loadOptions(method: string, parameters: Record<string, unknown>, path: string): Promise<INodePropertyOptions[]> {
-		const node = crm.node('crmRecord', parameters as any);
-		const workflow = buildWorkflow({ nodes: [node], nodeTypes: crm.nodeTypes });
-		const additionalData = buildAdditionalData({ credentialsHelper: crm.helper });
-		additionalData.currentNodeParameters = node.parameters; // what the editor sends with a load-options call
-		const ctx = new LoadOptionsContext(workflow, node, additionalData, path);
-		const type = crm.nodeTypes['n8n-nodes-crm-service.crmRecord'] as any;
-		return await type.methods.loadOptions[method].call(ctx as unknown as ILoadOptionsFunctions);
+		return await crm.loadOptions('crmRecord', method, parameters as any, path);
 	}
 
 	test('settings: get many (seeded), create two in one request, get, update, delete', async () => {

@@ -153,7 +153,7 @@ describe('CRM Record › actions (v2.1)', () => {
 		const update = node({ operation: 'update', module: 'Leads', fieldsMode: 'pairs', updateBy: 'id', recordId: leadId, fieldsUi: pairs({ City: 'Nope' }) });
 		const error = errorOf(await crm.run(update), update.name);
 		expect(error?.message).toContain('CONVERTED_RECORD');
-		expect(error?.description).toContain('Converted leads cannot be updated');
+		expect(error?.message).toBe('The lead has already been converted and cannot be changed [CONVERTED_RECORD]');
 	});
 
 	test('Convert Lead into an existing account and contact with overwrite', async () => {

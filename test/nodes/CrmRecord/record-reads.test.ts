@@ -1,15 +1,13 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Record reads through the engine: Get (ID, external ID, If-Modified-Since), Get Many filters,
 // Search (conditions, criteria text, email, phone, word; Return All), Count, List Deleted.
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
+import { useCrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
 describe('CRM Record › reads (v2.1)', () => {
-	let crm: CrmFixture;
+	const crm = useCrmFixture();
 	let leadIds: string[];
 	beforeAll(async () => {
-		crm = await crmFixture();
 		const created = await crm.api('POST', '/crm/v2.1/Leads', {
 			data: [
 				{ Last_Name: 'Searchable', First_Name: 'Sam', Email: 'sam.searchable@example.com', Phone: '+1 (512) 555-0199', Company: 'Findable (Inc), Ltd', No_of_Employees: 40, External_Lead_ID: 'READ-1', Lead_Source: 'Web' },
@@ -18,7 +16,6 @@ describe('CRM Record › reads (v2.1)', () => {
 		});
 		leadIds = created.body.data.map((d: any) => d.details.id);
 	});
-	afterAll(async () => await crm.close());
 
 	const run = async (parameters: Record<string, unknown>, input?: any[]) => {
 		const node = crm.node('crmRecord', { resource: 'record', ...parameters });

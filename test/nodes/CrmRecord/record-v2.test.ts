@@ -4,17 +4,12 @@
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { getRecordMappingFields } from '../../../nodes/shared/methods/resourceMapping';
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
+import { useCrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 import { PNG, mapper, pairs } from './record-helpers';
 
 describe('CRM Record › API variant v2', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture({ variant: 'v2', sandbox: { jobStepMs: 3_600_000 } });
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture({ variant: 'v2', sandbox: { jobStepMs: 3_600_000 } });
 
 	const node = (parameters: Record<string, unknown>) => crm.node('crmRecord', { resource: 'record', ...parameters });
 	const record = async (module: string, id: string) => (await crm.api('GET', `/crm/v2/${module}/${id}`)).body?.data?.[0];
@@ -117,11 +112,11 @@ describe('CRM Record › API variant v2', () => {
 		expect(byId.No_of_Employees.type).toBe('number');
 		expect(byId.Annual_Revenue.type).toBe('number');
 		expect(byId.Email_Opt_Out.type).toBe('boolean');
-		expect(byId.Last_Contacted_Date.type).toBe('dateTime');
+		expect(byId.Last_Contacted_Date.type).toBe('string'); // date-only: no date-time picker (test/nodes/editor.test.ts)
 		expect(byId.Follow_Up_Time.type).toBe('dateTime');
 		expect(byId.Lead_Source.type).toBe('options');
 		expect(byId.Lead_Source.options).toEqual(expect.arrayContaining([{ name: 'Web', value: 'Web' }]));
-		expect(byId.Interests.type).toBe('array');
+		expect(byId.Interests.type).toBe('string'); // comma-separated (test/nodes/editor.test.ts)
 		expect(byId.Created_Time).toBeUndefined();
 		const update = await getRecordMappingFields.call(context('update'));
 		const matchable = update.fields.filter((f) => f.canBeUsedToMatch).map((f) => f.id);

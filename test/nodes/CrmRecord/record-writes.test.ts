@@ -1,17 +1,12 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Record writes through the engine: Create / Update / Upsert / Delete / Delete Many, batching of
 // 100 per request with per-item outcomes, the three fields modes, write options, validation.
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
+import { useCrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 import { mapper, pairs } from './record-helpers';
 
 describe('CRM Record › writes (v2.1)', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture();
 
 	const requestsTo = (method: string, prefix: string) =>
 		crm.running.sandbox.requests.filter((r) => r.method === method && r.url.split('?')[0] === prefix);

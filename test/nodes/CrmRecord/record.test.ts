@@ -1,14 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { crmFixture } from '../../harness/crm';
+import { crmFixture, useCrmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
 describe('CRM Record › Record (engine → sandbox over HTTP)', () => {
-	let crm: CrmFixture;
-	beforeAll(async () => {
-		crm = await crmFixture();
-	});
-	afterAll(async () => await crm.close());
+	const crm = useCrmFixture();
 
 	const fields = (pairs: Record<string, string>) => ({
 		field: Object.entries(pairs).map(([name, value]) => ({ name, value })),
@@ -119,7 +115,7 @@ describe('CRM Record › Record (engine → sandbox over HTTP)', () => {
 		const run = await crm.run(strict, [{ json: { name: 'Good Account Three' } }, { json: { name: '' } }]);
 		const error = errorOf(run, strict.name);
 		expect(error?.message).toContain('MANDATORY_NOT_FOUND');
-		expect(error?.description).toContain('1 of 2 items failed');
+		expect(error?.message).toBe('Item 0 written (1); item 1 failed: Required field Account Name (Account_Name) is missing [MANDATORY_NOT_FOUND]');
 		const names = (await crm.api('GET', '/crm/v2.1/Accounts?per_page=200')).body.data.map((r: any) => r.Account_Name);
 		expect(names).toContain('Good Account Three');
 	});

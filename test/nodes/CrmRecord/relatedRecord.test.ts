@@ -2,15 +2,13 @@
 // Related Record resource (docs/protocol.md §5.2) through the engine against the sandbox: link (batched),
 // get many / get, relation fields, delink, the external-ID forms, and both kinds of related list
 // (lookup-defined, e.g. Accounts → Contacts; relation-defined, e.g. Deals ↔ Products).
-import { LoadOptionsContext } from 'n8n-core';
-import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
-import { buildAdditionalData, buildWorkflow, errorOf, outputOf } from '../../harness/n8n';
+import { useCrmFixture } from '../../harness/crm';
+import { errorOf, outputOf } from '../../harness/n8n';
 
 describe('CRM Record › Related Record', () => {
-	let crm: CrmFixture;
+	const crm = useCrmFixture();
 	let dealId: string;
 	let productIds: string[];
 	let accountId: string;
@@ -23,7 +21,6 @@ describe('CRM Record › Related Record', () => {
 	};
 
 	beforeAll(async () => {
-		crm = await crmFixture();
 		[dealId] = await create('Deals', [{ Deal_Name: 'Related Deal', Stage: 'Qualification', Closing_Date: '2030-01-31' }]);
 		productIds = await create('Products', [
 			{ Product_Name: 'Related Widget', Product_Code: 'RW-1' },
@@ -33,16 +30,9 @@ describe('CRM Record › Related Record', () => {
 		[accountId] = await create('Accounts', [{ Account_Name: 'Related Accounts Ltd', External_Account_ID: 'ACC-REL-1' }]);
 		[contactId] = await create('Contacts', [{ Last_Name: 'Linked', External_Contact_ID: 'CON-REL-1' }]);
 	});
-	afterAll(async () => await crm.close());
 
 	async function loadOptions(method: string, parameters: Record<string, unknown>, path: string): Promise<INodePropertyOptions[]> {
-		const node = crm.node('crmRecord', parameters as any);
-		const workflow = buildWorkflow({ nodes: [node], nodeTypes: crm.nodeTypes });
-		const additionalData = buildAdditionalData({ credentialsHelper: crm.helper });
-		additionalData.currentNodeParameters = node.parameters; // what the editor sends with a load-options call
-		const ctx = new LoadOptionsContext(workflow, node, additionalData, path);
-		const type = crm.nodeTypes['n8n-nodes-crm-service.crmRecord'] as any;
-		return await type.methods.loadOptions[method].call(ctx as unknown as ILoadOptionsFunctions);
+		return await crm.loadOptions('crmRecord', method, parameters as any, path);
 	}
 
 	test('link many products to a deal in one request; get many lists them; get one; delink removes', async () => {

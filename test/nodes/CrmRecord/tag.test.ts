@@ -2,15 +2,13 @@
 // Tag resource (docs/protocol.md §5.5) through the engine against the sandbox: module tags (create,
 // update, delete, merge, record count, get many with my_tags), tags on one record and on many
 // records (over_write), and the limits checked by the node before any request.
-import { LoadOptionsContext } from 'n8n-core';
-import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { crmFixture } from '../../harness/crm';
-import type { CrmFixture } from '../../harness/crm';
-import { buildAdditionalData, buildWorkflow, errorOf, outputOf } from '../../harness/n8n';
+import { useCrmFixture } from '../../harness/crm';
+import { errorOf, outputOf } from '../../harness/n8n';
 
 describe('CRM Record › Tag', () => {
-	let crm: CrmFixture;
+	const crm = useCrmFixture();
 	let leads: string[];
 
 	const tagsOf = async (id: string): Promise<string[]> =>
@@ -20,20 +18,12 @@ describe('CRM Record › Tag', () => {
 		crm.node('crmRecord', { resource: 'tag', operation, module: 'Leads', ...params }, extra);
 
 	beforeAll(async () => {
-		crm = await crmFixture();
 		const res = await crm.api('POST', '/crm/v2.1/Leads', { data: [1, 2, 3].map((i) => ({ Last_Name: `Tagged ${i}` })) });
 		leads = res.body.data.map((r: any) => r.details.id);
 	});
-	afterAll(async () => await crm.close());
 
 	async function loadOptions(method: string, parameters: Record<string, unknown>, path: string): Promise<INodePropertyOptions[]> {
-		const node = crm.node('crmRecord', parameters as any);
-		const workflow = buildWorkflow({ nodes: [node], nodeTypes: crm.nodeTypes });
-		const additionalData = buildAdditionalData({ credentialsHelper: crm.helper });
-		additionalData.currentNodeParameters = node.parameters; // what the editor sends with a load-options call
-		const ctx = new LoadOptionsContext(workflow, node, additionalData, path);
-		const type = crm.nodeTypes['n8n-nodes-crm-service.crmRecord'] as any;
-		return await type.methods.loadOptions[method].call(ctx as unknown as ILoadOptionsFunctions);
+		return await crm.loadOptions('crmRecord', method, parameters as any, path);
 	}
 
 	test('create tags (one request), list them, rename one, count its records, merge, delete', async () => {

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+/* eslint-disable no-console, @typescript-eslint/no-explicit-any */
 // One CRM change → one workflow run, through n8n's request path as n8n 2.40.7 runs it: every
 // delivery loads the workflow's static data from the database into its own copy, runs webhook(),
 // and saves the copy back where n8n does (after webhook() answered the request itself, or returned
@@ -14,8 +14,8 @@ import { latch } from '../../../nodes/CrmTrigger/latch';
 import { RETRY } from '../../../nodes/shared/transport';
 import { crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
-import { triggerHarness } from '../../harness/n8n';
-import { processedData, runProduction } from './production';
+import { advanceSandboxClock } from '../../harness/sandbox';
+import { crmTrigger, processedData, runProduction, triggerHarness } from '../../harness/trigger';
 
 let crm: CrmFixture;
 let trigger: CrmTrigger;
@@ -42,15 +42,13 @@ interface Answer {
 /** An activated trigger whose static data lives in a modelled database row, plus a node after it. */
 async function published(parameters: INode['parameters']) {
 	counter++;
-	const node = crm.node('crmTrigger', parameters, { name: 'CRM Trigger', webhookId: `0ce00000-0000-4000-8000-${String(counter).padStart(12, '0')}` });
+	const activation = crmTrigger(crm, parameters, { origin: 'http://127.0.0.1:9', webhookId: `0ce00000-0000-4000-8000-${String(counter).padStart(12, '0')}` });
+	const { node } = activation;
 	const next = crm.node('crmRecord', { resource: 'record', operation: 'getAll', module: 'Leads', returnAll: false, limit: 1 }, { name: 'Next' });
 	const connections = { [node.name]: { main: [[{ node: next.name, type: 'main' as const, index: 0 }]] } };
-	const activation = triggerHarness({ nodeTypes: crm.nodeTypes, credentialsHelper: crm.helper }, node);
-	(activation.additionalData as unknown as Record<string, string>).webhookBaseUrl = 'http://127.0.0.1:9/webhook';
-	const hooks = trigger.webhookMethods.default;
-	if (!(await hooks.checkExists.call(activation.hookContext()))) await hooks.create.call(activation.hookContext());
+	await activation.activate();
 	// n8n saves the activation's static data: this is the row every request loads
-	let row = JSON.stringify({ [`node:${node.name}`]: activation.staticData() });
+	let row = JSON.stringify({ [`node:${node.name}`]: activation.state() });
 	const runs: IRun[] = [];
 
 	/**
@@ -63,11 +61,15 @@ async function published(parameters: INode['parameters']) {
 		t.workflow.overrideStaticData(JSON.parse(loaded));
 		t.workflow.staticData.__dataChanged = false;
 		const { ctx, sent } = t.webhookContext({ body, headers: { 'content-type': 'application/json' } });
+		// held before the call, as n8n's live-webhooks does, so webhook() starts synchronously here
+		const owned = await t.acquireIsolate();
 		const pending = trigger.webhook.call(ctx);
 		// webhook() has run up to its first await
 		const answeredBeforeAwait = sent.status !== undefined;
 		const answeredAt = Date.now();
-		const result = await pending;
+		const result = await pending.finally(async () => {
+			if (owned) await t.releaseIsolate();
+		});
 		// n8n's save: skipped when an execution starts and n8n answers (its flag is cleared first)
 		const saved = result.noWebhookResponse === true || result.workflowData === undefined;
 		if (saved && (t.workflow.staticData.__dataChanged as boolean) === true) row = JSON.stringify(t.workflow.staticData);
@@ -83,7 +85,7 @@ async function published(parameters: INode['parameters']) {
 	const nextRan = (run: IRun) => run.data.resultData.runData[next.name] !== undefined;
 	const state = () => JSON.parse(row)[`node:${node.name}`] as Record<string, any>;
 	const body = (extra: IDataObject) => ({ server_time: Date.now(), query_params: {}, module: 'Leads', affected_fields: [], channel_id: state().channelId, token: state().token, ...extra });
-	return { node, request, execute, runs, emitted, nextRan, state, row: () => row, body, deactivate: async () => await hooks.delete.call(activation.hookContext()) };
+	return { node, request, execute, runs, emitted, nextRan, state, row: () => row, body, deactivate: async () => await activation.delete() };
 }
 
 async function createLead(name: string): Promise<string> {
@@ -194,8 +196,8 @@ describe('CRM Trigger › one change, one run', () => {
 		// a copy that reached another n8n process, which read the workflow before the first was saved:
 		// webhook() passes it, the execution's claim in n8n's deduplication store drops it
 		const before = x.row();
-		// Modified_Time has whole seconds: another second makes another change
-		await new Promise((r) => setTimeout(r, 1100));
+		// Modified_Time has whole seconds (of the sandbox clock): another second makes another change
+		await advanceSandboxClock(crm.url, 1000);
 		await editLead(id, 'Second edit');
 		const second = x.body(edit(id));
 		expect((await x.execute(await x.request(second)))!).toBeDefined();
@@ -207,7 +209,7 @@ describe('CRM Trigger › one change, one run', () => {
 		expect(x.nextRan(otherRun)).toBe(false);
 
 		// a later edit of the same field is another change (another Modified_Time): emitted
-		await new Promise((r) => setTimeout(r, 1100));
+		await advanceSandboxClock(crm.url, 1000);
 		await editLead(id, 'Third edit');
 		const later = (await x.execute(await x.request(x.body(edit(id)))))!;
 		expect(x.emitted(later).map((i) => (i.json.record as any).Company)).toEqual(['Third edit']);
@@ -220,8 +222,8 @@ describe('CRM Trigger › one change, one run', () => {
 		const id = await createLead('Edited twice');
 		await editLead(id, 'One');
 		const one = await x.request(x.body(edit(id)));
-		// Modified_Time has whole seconds
-		await new Promise((r) => setTimeout(r, 1100));
+		// Modified_Time has whole seconds (of the sandbox clock)
+		await advanceSandboxClock(crm.url, 1000);
 		await editLead(id, 'Two');
 		const two = await x.request(x.body(edit(id)));
 		const runs = [await x.execute(one), await x.execute(two)];

@@ -6,14 +6,14 @@
 import { createRequire } from 'node:module';
 
 import { ActiveWorkflowTriggers, InstanceSettings, ScheduledTaskManager, TriggerContext } from 'n8n-core';
-import type { INode, IRun, IWorkflowExecuteAdditionalData, Workflow, WorkflowActivateMode, WorkflowExecuteMode } from 'n8n-workflow';
+import type { INode, IWorkflowExecuteAdditionalData, Workflow, WorkflowActivateMode, WorkflowExecuteMode } from 'n8n-workflow';
 
-import type { CrmTrigger } from '../../../nodes/CrmTrigger/CrmTrigger.node';
 import { crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
-import { outputOf, triggerHarness } from '../../harness/n8n';
 import { startReceiver } from '../../harness/receiver';
 import type { Receiver } from '../../harness/receiver';
+import { crmTrigger, routeDeliveries, withIsolate } from '../../harness/trigger';
+import { waitFor } from '../../harness/wait';
 
 // n8n-core's own copy of the DI container (the package nests its @n8n/di)
 const { Container } = createRequire(require.resolve('n8n-core'))('@n8n/di') as typeof import('@n8n/di');
@@ -23,12 +23,10 @@ const QUIET_MS = 30_000;
 
 let crm: CrmFixture;
 let receiver: Receiver;
-let trigger: CrmTrigger;
 
 beforeAll(async () => {
 	crm = await crmFixture({ sandbox: { demo: false, channelMaxExpirySec: MAX_EXPIRY_SEC, deliveryRetryDelaysMs: [0, 50, 100] } });
 	receiver = await startReceiver();
-	trigger = crm.nodeTypes['n8n-nodes-crm-service.crmTrigger'] as unknown as CrmTrigger;
 	// crons only run on the leader main (ScheduledTaskManager.register)
 	Container.get(InstanceSettings).markAsLeader();
 });
@@ -39,10 +37,7 @@ afterAll(async () => {
 });
 
 function harness(webhookId: string) {
-	const node: INode = crm.node('crmTrigger', { modules: ['Leads'], events: ['create'] }, { name: 'CRM Trigger', webhookId });
-	const t = triggerHarness({ nodeTypes: crm.nodeTypes, credentialsHelper: crm.helper }, node);
-	(t.additionalData as unknown as Record<string, string>).webhookBaseUrl = `${receiver.url}/webhook`;
-	return { node, t, url: `${receiver.url}/webhook/${webhookId}/webhook`, state: () => t.staticData() as Record<string, any> };
+	return crmTrigger(crm, { modules: ['Leads'], events: ['create'] }, { origin: receiver.url, webhookId });
 }
 
 async function channel(channelId: string): Promise<any | undefined> {
@@ -56,12 +51,11 @@ test(`with a ${MAX_EXPIRY_SEC}-second maximum expiry, the activated trigger keep
 	const active = harness('5e1f0000-0000-4000-8000-000000000001');
 	// a second channel with no trigger() running: the control that shows channels do lapse here
 	const control = harness('5e1f0000-0000-4000-8000-000000000002');
-	const hooks = trigger.webhookMethods.default;
 
 	// activation, as n8n's ActiveWorkflowManager does it: webhooks (checkExists → create) and triggers
-	expect(await hooks.checkExists.call(active.t.hookContext())).toBe(false);
-	await hooks.create.call(active.t.hookContext());
-	await hooks.create.call(control.t.hookContext());
+	expect(await active.checkExists()).toBe(false);
+	await active.create();
+	await control.create();
 	const { channelId, token } = active.state();
 	// the CRM refused a 1-day expiry, so the channel took the longest it allows
 	expect(active.state().lifetimeMs).toBeLessThanOrEqual(MAX_EXPIRY_SEC * 1000);
@@ -70,9 +64,11 @@ test(`with a ${MAX_EXPIRY_SEC}-second maximum expiry, the activated trigger keep
 	const activeTriggers = Container.get(ActiveWorkflowTriggers);
 	const getTriggerFunctions = (wf: Workflow, node: INode, additionalData: IWorkflowExecuteAdditionalData, mode: WorkflowExecuteMode, activation: WorkflowActivateMode) =>
 		new TriggerContext(wf, node, additionalData, mode, activation, () => {}, () => {}, () => {});
-	await activeTriggers.addAllTriggers(workflow.id, workflow, active.t.additionalData, 'trigger', 'activate', getTriggerFunctions as any, (() => {
-		throw new Error('no pollers here');
-	}) as any);
+	await withIsolate(workflow, async () =>
+		await activeTriggers.addAllTriggers(workflow.id, workflow, active.t.additionalData, 'trigger', 'activate', getTriggerFunctions as any, (() => {
+			throw new Error('no pollers here');
+		}) as any),
+	);
 	const group = { type: 'workflow', id: workflow.id };
 	// the renewal tick is registered with n8n's scheduler, against this node
 	expect(Container.get(ScheduledTaskManager).hasTarget(group as any, active.node.id)).toBe(true);
@@ -97,27 +93,23 @@ test(`with a ${MAX_EXPIRY_SEC}-second maximum expiry, the activated trigger keep
 	expect(await channel(control.state().channelId)).toBeUndefined();
 
 	// and it still delivers after 30 quiet seconds
-	const runs: IRun[] = [];
-	receiver.respond = async (req) => {
-		if (req.path !== new URL(active.url).pathname) return 404;
-		const { ctx, sent } = active.t.webhookContext({ body: req.body });
-		const result = await trigger.webhook.call(ctx);
-		if (result.workflowData) runs.push(await crm.run([active.node], result.workflowData[0]));
-		return sent.status ?? 200;
-	};
+	routeDeliveries(receiver, active);
+	const runs = active.executions;
 	const created = await crm.api('POST', '/crm/v2.1/Leads', { data: [{ Last_Name: 'After the quiet' }] });
 	const id = created.body.data[0].details.id;
-	for (let i = 0; i < 200 && runs.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+	await waitFor(() => runs.length, { ok: (n) => n > 0 });
 	expect(runs).toHaveLength(1);
-	expect(outputOf(runs[0], active.node.name).map((i) => i.json.id)).toEqual([id]);
+	expect(active.emitted()[0].map((i) => i.json.id)).toEqual([id]);
 
-	// deactivation: n8n removes the triggers (cron deregistered, closeFunction) and calls delete()
+	// deactivation: n8n removes the triggers (cron deregistered, closeFunction) and calls delete().
+	// Removed right after a renewal completed: the next one is not due for a third of the lifetime,
+	// so no renewal is in flight, and with the cron deregistered none can start afterwards.
+	const renewed = renewals();
+	const afterRemoval = await waitFor(renewals, { ok: (n) => n > renewed, timeout: MAX_EXPIRY_SEC * 1000 });
 	await activeTriggers.remove(workflow.id);
 	expect(Container.get(ScheduledTaskManager).hasTarget(group as any, active.node.id)).toBe(false);
-	await hooks.delete.call(active.t.hookContext());
-	await hooks.delete.call(control.t.hookContext());
-	const afterRemoval = renewals();
-	await new Promise((r) => setTimeout(r, 2500));
+	await active.delete();
+	await control.delete();
 	expect(renewals()).toBe(afterRemoval);
 	expect((await crm.api('GET', '/crm/v2.1/actions/watch')).status).toBe(204);
 }, 90_000);

@@ -1,19 +1,20 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Trigger in n8n's engine against the sandbox: lifecycle (checkExists / create / delete) through
 // HookContext, real deliveries from the sandbox to a local receiver that hands each POST to
 // webhook() (WebhookContext) and runs one workflow execution per accepted delivery (production
 // executions in mode 'webhook', with the trigger's execute() as first node, as n8n runs them).
 import { TriggerContext } from 'n8n-core';
-import type { INode, INodeExecutionData, IRun, IWebhookResponseData } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 
 import type { CrmTrigger } from '../../../nodes/CrmTrigger/CrmTrigger.node';
 import { renewalCron } from '../../../nodes/CrmTrigger/channel';
 import { crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
-import { outputOf, triggerHarness } from '../../harness/n8n';
+import { outputOf } from '../../harness/n8n';
 import { startReceiver } from '../../harness/receiver';
 import type { Receiver } from '../../harness/receiver';
-import { runProduction } from './production';
+import { crmTrigger, routeDeliveries, withIsolate } from '../../harness/trigger';
+import { deliveriesSettled, waitFor } from '../../harness/wait';
 
 let crm: CrmFixture;
 let receiver: Receiver;
@@ -34,58 +35,15 @@ afterAll(async () => {
 /** A trigger node wired to the receiver: the channel's notify_url is `<receiver>/webhook/<webhookId>/webhook`. */
 function activeTrigger(parameters: INode['parameters'], mode: 'trigger' | 'manual' = 'trigger') {
 	hookCounter++;
-	const node = crm.node('crmTrigger', parameters, {
-		name: 'CRM Trigger',
-		webhookId: `0a1b2c3d-0000-4000-8000-${String(hookCounter).padStart(12, '0')}`,
-	});
-	const t = triggerHarness({ nodeTypes: crm.nodeTypes, credentialsHelper: crm.helper }, node);
-	const ad = t.additionalData as unknown as Record<string, string>;
-	// n8n's test webhooks (isTest) use webhookTestBaseUrl; the harness's webhook data is not a test one,
-	// so a manual-mode trigger gets the test base URL as its base URL
-	ad.webhookBaseUrl = `${receiver.url}/${mode === 'manual' ? 'webhook-test' : 'webhook'}`;
-	const hooks = trigger.webhookMethods.default;
-	const executions: IRun[] = [];
-	const webhookResults: IWebhookResponseData[] = [];
-	/** what n8n does with a POST to the webhook URL: webhook(), then one execution with its items */
-	const deliver = async (body: unknown): Promise<{ status: number; result: IWebhookResponseData }> => {
-		const { ctx, sent } = t.webhookContext({ body, headers: { 'content-type': 'application/json' } });
-		const result = await trigger.webhook.call(ctx);
-		webhookResults.push(result);
-		const status = result.noWebhookResponse ? (sent.status ?? 200) : 200;
-		if (result.workflowData) {
-			executions.push(mode === 'manual' ? await crm.run([node], result.workflowData[0]) : await runProduction(crm, [node], result.workflowData[0]));
-		}
-		return { status, result };
-	};
-	return {
-		node,
-		t,
-		executions,
-		webhookResults,
-		deliver,
-		url: () => `${receiver.url}/${mode === 'manual' ? 'webhook-test' : 'webhook'}/${node.webhookId}/webhook`,
-		state: () => t.staticData() as Record<string, any>,
-		checkExists: async () => await hooks.checkExists.call(t.hookContext(mode)),
-		create: async () => await hooks.create.call(t.hookContext(mode)),
-		delete: async () => await hooks.delete.call(t.hookContext(mode)),
-		/** activation as n8n does it: checkExists, then create when it answered false */
-		activate: async () => {
-			if (!(await hooks.checkExists.call(t.hookContext(mode)))) await hooks.create.call(t.hookContext(mode));
-		},
-		/** items of every execution so far */
-		emitted: (): INodeExecutionData[][] => executions.map((run) => outputOf(run, node.name)),
-	};
+	const x = crmTrigger(crm, parameters, { origin: receiver.url, mode, webhookId: `0a1b2c3d-0000-4000-8000-${String(hookCounter).padStart(12, '0')}` });
+	return { ...x, url: () => x.url };
 }
 
 type Active = ReturnType<typeof activeTrigger>;
 
 /** The receiver passes each delivery to the trigger whose webhook URL it was sent to. */
 function route(...triggers: Active[]) {
-	receiver.respond = async (req) => {
-		const target = triggers.find((x) => req.path === new URL(x.url()).pathname);
-		if (!target) return 404;
-		return (await target.deliver(req.body)).status;
-	};
+	routeDeliveries(receiver, ...triggers);
 }
 
 async function watchRows(query = ''): Promise<any[]> {
@@ -102,13 +60,7 @@ async function createLeads(...names: string[]): Promise<string[]> {
 }
 
 async function until<T>(probe: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (ok(value)) return value;
-		if (Date.now() > deadline) throw new Error(`condition not met after ${timeoutMs} ms: ${JSON.stringify(value)}`);
-		await new Promise((r) => setTimeout(r, 20));
-	}
+	return await waitFor(probe, { ok, timeout: timeoutMs, interval: 20 });
 }
 
 afterEach(async () => {
@@ -144,7 +96,8 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 
 		// an edit is not watched: no delivery, no execution
 		await crm.api('PUT', `/crm/v2.1/Leads/${id}`, { data: [{ Company: 'Edited' }] });
-		await new Promise((r) => setTimeout(r, 150));
+		// the sandbox logs a change's deliveries when it commits: still only the create's, and it is final
+		await deliveriesSettled(crm.url, 1, { channelId: state.channelId });
 		expect(x.executions).toHaveLength(1);
 
 		const { channelId } = state;
@@ -347,14 +300,14 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 				tick = onTick;
 			},
 		} as any);
-		const response = await trigger.trigger.call(ctx);
+		const response = await withIsolate(x.t.workflow, async () => await trigger.trigger.call(ctx));
 		expect(crons).toEqual(['0 0 */3 * * *']);
 		tick!();
 		await until(() => state.expiresAt, (e) => e > Date.now() + 86_000_000);
 		expect(patches()).toBe(before + 1);
-		// not due: a tick makes no request
+		// not due: a tick makes no request (the node's tick checks renewalDue before its first await, so
+		// the decision is taken inside tick!(); a request would show in the sandbox's request log)
 		tick!();
-		await new Promise((r) => setTimeout(r, 100));
 		expect(patches()).toBe(before + 1);
 
 		// the CRM lost the channel: the next due tick re-creates it under the same id and token

@@ -10,14 +10,14 @@ import {
 	isActiveField,
 	isoCodeField,
 	symbolField,
-} from './fields';
+} from './shared';
 
 /** AddCurrencies — POST /crm/{v}/org/currencies, up to 10 currencies per request (custom operation) */
 export const operation: INodePropertyOptions = {
 	name: 'Add',
 	value: 'create',
 	action: 'Add a currency',
-	description: 'Add currencies to a multi-currency organization; input items are sent 10 per request (AddCurrencies)',
+	description: 'Add currencies to a multi-currency organization',
 };
 
 const properties: INodeProperties[] = [

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { writeResults } from '../common';
-import { currencyBody, currencyFormatFields, currencyNameField, isoCodeField, symbolField } from './fields';
+import { writeResults } from '../shared';
+import { currencyBody, currencyFormatFields, currencyNameField, isoCodeField, symbolField } from './shared';
 
 /** `base_currency` body of EnableMultipleCurrencies from the parameters. */
 export async function enablePreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
@@ -28,7 +28,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Enable Multi-Currency',
 	value: 'enableMultiCurrency',
 	action: 'Enable multiple currencies',
-	description: 'Switch the organization to multi-currency with the given base currency; allowed once (EnableMultipleCurrencies)',
+	description: 'Switch the organization to multi-currency with the given base currency; allowed once',
 	routing: {
 		request: { method: 'POST', url: '/org/currencies/actions/enable' },
 		send: { preSend: [enablePreSend] },

@@ -2,13 +2,14 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireDigits } from '../../../shared/validation';
+import { noneWithId } from '../../../shared/transport';
 
 /** GetCurrency — GET /crm/{v}/org/currencies/{id} */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a currency',
-	description: 'Retrieve one currency by ID (GetCurrency)',
+	description: 'Retrieve one currency by ID',
 	routing: {
 		request: { method: 'GET', url: '=/org/currencies/{{ toPathSegment(String($parameter.currencyId).trim()) }}' },
 		send: { preSend: [requireDigits('currencyId', 'Currency ID')] },
@@ -26,3 +27,9 @@ export const currencyIdField: INodeProperties = {
 };
 
 export const description = updateDisplayOptions({ show: { resource: ['currency'], operation: ['get'] } }, [currencyIdField]);
+
+/** Key of the items in the response (docs/protocol.md §5.9). */
+export const rootProperty = 'currencies';
+
+/** A missing ID: "No currency with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('currency', 'currencyId');

@@ -5,8 +5,11 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many currencies',
-	description: 'List the currencies of the organization, the base currency included (GetCurrencies)',
+	description: 'List the currencies of the organization, the base currency included',
 	routing: { request: { method: 'GET', url: '/org/currencies' } },
 };
 
 export const description: INodeProperties[] = [];
+
+/** Key of the items in the response (docs/protocol.md §5.9). */
+export const rootProperty = 'currencies';

@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { idParameter, requireSome } from '../common';
+import { idParameter, requireSome } from '../shared';
 import { currencyIdField } from './get';
-import { CURRENCY_BATCH_SIZE, currencyBody, currencyFormatFields, isActiveField } from './fields';
+import { CURRENCY_BATCH_SIZE, currencyBody, currencyFormatFields, isActiveField } from './shared';
 
 /**
  * UpdateCurrencies — PUT /crm/{v}/org/currencies (up to 10 per request, items carry `id`);
@@ -14,7 +14,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
 	action: 'Update a currency',
-	description: 'Update currencies by ID; input items are sent 10 per request (UpdateCurrencies, UpdateCurrency)',
+	description: 'Update currencies by ID',
 };
 
 const properties: INodeProperties[] = [

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireSome, writeResults } from '../common';
-import { currencyBody, currencyFormatFields } from './fields';
+import { requireSome, writeResults } from '../shared';
+import { currencyBody, currencyFormatFields } from './shared';
 
 /** `base_currency` body of UpdateBaseCurrency from the update fields. */
 export async function updateBasePreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
@@ -18,7 +18,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Update Base Currency',
 	value: 'updateBaseCurrency',
 	action: 'Update the base currency',
-	description: 'Change the base currency to another added currency, or its name, symbol and format (UpdateBaseCurrency)',
+	description: 'Change the base currency to another added currency, or its name, symbol and format',
 	routing: {
 		request: { method: 'PUT', url: '/org/currencies/actions/enable' },
 		send: { preSend: [updateBasePreSend] },

@@ -5,8 +5,11 @@ export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get the organization',
-	description: 'Retrieve the organization details, including the xgid used by bulk-write uploads (GetOrganization)',
+	description: 'Retrieve the organization details, including the ID bulk write uploads need',
 	routing: { request: { method: 'GET', url: '/org' } },
 };
 
 export const description: INodeProperties[] = [];
+
+/** Key of the items in the response (docs/protocol.md §5.6). */
+export const rootProperty = 'org';

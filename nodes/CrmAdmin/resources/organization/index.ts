@@ -1,19 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { defineResource } from '../../../shared/node';
 
 import * as get from './get';
 import * as uploadPhoto from './uploadPhoto';
 
-const operations = [get, uploadPhoto];
-
-export const organizationDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['organization'] } },
-		options: operations.map((op) => op.operation),
-		default: 'get',
-	},
-	...operations.flatMap((op) => op.description),
-];
+/** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
+export const organizationResource = defineResource({ name: 'Organization', value: 'organization' }, [get, uploadPhoto], 'get');

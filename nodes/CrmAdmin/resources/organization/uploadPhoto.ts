@@ -2,7 +2,7 @@ import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INo
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { setMultipartBody } from '../../../shared/multipart';
-import { writeResults } from '../common';
+import { writeResults } from '../shared';
 
 /** The input binary as the multipart part `file` (§3.3); the service accepts images only. */
 export async function orgPhotoPreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
@@ -17,7 +17,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Upload Photo',
 	value: 'uploadPhoto',
 	action: 'Upload the organization photo',
-	description: 'Set the organization logo from an input binary (UploadOrganizationPhoto)',
+	description: 'Set the organization logo from an input binary',
 	routing: {
 		request: { method: 'POST', url: '/org/photo' },
 		send: { preSend: [orgPhotoPreSend] },

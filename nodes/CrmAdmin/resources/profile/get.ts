@@ -2,13 +2,14 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireDigits } from '../../../shared/validation';
+import { noneWithId } from '../../../shared/transport';
 
 /** GetProfile — GET /crm/{v}/settings/profiles/{id} */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a profile',
-	description: 'Retrieve one profile by ID, with its permissions and sections (GetProfile)',
+	description: 'Retrieve one profile by ID, with its permissions and sections',
 	routing: {
 		request: { method: 'GET', url: '=/settings/profiles/{{ toPathSegment(String($parameter.profileId).trim()) }}' },
 		send: { preSend: [requireDigits('profileId', 'Profile ID')] },
@@ -28,3 +29,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['profile'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.6). */
+export const rootProperty = 'profiles';
+
+/** A missing ID: "No profile with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('profile', 'profileId');

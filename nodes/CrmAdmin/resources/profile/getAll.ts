@@ -5,8 +5,11 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many profiles',
-	description: 'List the profiles of the organization (without permissions) (GetProfiles)',
+	description: 'List the profiles of the organization (without permissions)',
 	routing: { request: { method: 'GET', url: '/settings/profiles' } },
 };
 
 export const description: INodeProperties[] = [];
+
+/** Key of the items in the response (docs/protocol.md §5.6). */
+export const rootProperty = 'profiles';

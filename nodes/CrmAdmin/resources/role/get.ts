@@ -2,13 +2,14 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireDigits } from '../../../shared/validation';
+import { noneWithId } from '../../../shared/transport';
 
 /** GetRole — GET /crm/{v}/settings/roles/{id} */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a role',
-	description: 'Retrieve one role by ID (GetRole)',
+	description: 'Retrieve one role by ID',
 	routing: {
 		request: { method: 'GET', url: '=/settings/roles/{{ toPathSegment(String($parameter.roleId).trim()) }}' },
 		send: { preSend: [requireDigits('roleId', 'Role ID')] },
@@ -28,3 +29,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['role'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.6). */
+export const rootProperty = 'roles';
+
+/** A missing ID: "No role with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('role', 'roleId');

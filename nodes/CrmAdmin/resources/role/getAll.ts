@@ -5,8 +5,11 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many roles',
-	description: 'List the roles of the organization with the role each reports to (GetRoles)',
+	description: 'List the roles of the organization with the role each reports to',
 	routing: { request: { method: 'GET', url: '/settings/roles' } },
 };
 
 export const description: INodeProperties[] = [];
+
+/** Key of the items in the response (docs/protocol.md §5.6). */
+export const rootProperty = 'roles';

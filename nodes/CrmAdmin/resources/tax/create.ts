@@ -2,14 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { sequenceNumberField, taxBody } from './fields';
+import { sequenceNumberField, taxBody } from './shared';
 
 /** CreateTaxes — POST /crm/{v}/org/taxes, up to 100 taxes per request (custom operation) */
 export const operation: INodePropertyOptions = {
 	name: 'Create',
 	value: 'create',
 	action: 'Create a tax',
-	description: 'Create taxes; input items are sent 100 per request (CreateTaxes)',
+	description: 'Create taxes',
 };
 
 const properties: INodeProperties[] = [

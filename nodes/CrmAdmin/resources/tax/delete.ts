@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { idParameter } from '../common';
-import { taxIdField } from './fields';
+import { idParameter } from '../shared';
+import { taxIdField } from './shared';
 
 /**
  * DeleteTaxes — DELETE /crm/{v}/org/taxes?ids=… (up to 100 IDs per request);
@@ -13,7 +13,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Delete',
 	value: 'delete',
 	action: 'Delete a tax',
-	description: 'Delete taxes by ID; input items are sent 100 IDs per request (DeleteTaxes, DeleteTax)',
+	description: 'Delete taxes by ID',
 };
 
 export const description = updateDisplayOptions({ show: { resource: ['tax'], operation: ['delete'] } }, [taxIdField] as INodeProperties[]);

@@ -2,14 +2,15 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireDigits } from '../../../shared/validation';
-import { taxIdField } from './fields';
+import { taxIdField } from './shared';
+import { noneWithId } from '../../../shared/transport';
 
 /** GetTax — GET /crm/{v}/org/taxes/{id} */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a tax',
-	description: 'Retrieve one tax by ID (GetTax)',
+	description: 'Retrieve one tax by ID',
 	routing: {
 		request: { method: 'GET', url: '=/org/taxes/{{ toPathSegment(String($parameter.taxId).trim()) }}' },
 		send: { preSend: [requireDigits('taxId', 'Tax ID')] },
@@ -17,3 +18,9 @@ export const operation: INodePropertyOptions = {
 };
 
 export const description = updateDisplayOptions({ show: { resource: ['tax'], operation: ['get'] } }, [taxIdField]);
+
+/** Key of the items in the response (docs/protocol.md §5.9). */
+export const rootProperty = 'taxes';
+
+/** A missing ID: "No tax with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('tax', 'taxId');

@@ -5,8 +5,11 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many taxes',
-	description: 'List the taxes of the organization in sequence order (GetTaxes)',
+	description: 'List the taxes of the organization in sequence order',
 	routing: { request: { method: 'GET', url: '/org/taxes' } },
 };
 
 export const description: INodeProperties[] = [];
+
+/** Key of the items in the response (docs/protocol.md §5.9). */
+export const rootProperty = 'taxes';

@@ -15,7 +15,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Preference',
 	value: 'getPreference',
 	action: 'Get the tax preference',
-	description: 'Read the organization tax preference: whether rates may be modified and taxes auto-populated (GetTaxes)',
+	description: 'Read the organization tax preference: whether rates may be modified and taxes auto-populated',
 	routing: {
 		request: { method: 'GET', url: '/org/taxes' },
 		output: { postReceive: [taxPreference] },

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { defineResource } from '../../../shared/node';
 
 import * as create from './create';
 import * as del from './delete';
@@ -7,24 +7,5 @@ import * as getAll from './getAll';
 import * as getPreference from './getPreference';
 import * as update from './update';
 
-const operations = [create, del, get, getAll, getPreference, update];
-
-export const taxDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['tax'] } },
-		options: operations.map((op) => op.operation),
-		default: 'getAll',
-	},
-	...operations.flatMap((op) => op.description),
-];
-
-/** Writes that send many input items per request run as custom operations. */
-export const taxCustomOperations: Record<string, (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>> = {
-	create: create.execute,
-	update: update.execute,
-	delete: del.execute,
-};
+/** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
+export const taxResource = defineResource({ name: 'Tax', value: 'tax' }, [create, del, get, getAll, getPreference, update], 'getAll');

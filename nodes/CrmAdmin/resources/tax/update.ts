@@ -2,15 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { idParameter, requireSome } from '../common';
-import { sequenceNumberField, taxBody, taxIdField } from './fields';
+import { idParameter, requireSome } from '../shared';
+import { sequenceNumberField, taxBody, taxIdField } from './shared';
 
 /** UpdateTaxes — PUT /crm/{v}/org/taxes, up to 100 taxes per request, items carry `id` (custom operation) */
 export const operation: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
 	action: 'Update a tax',
-	description: 'Update taxes by ID; input items are sent 100 per request (UpdateTaxes)',
+	description: 'Update taxes by ID',
 };
 
 const properties: INodeProperties[] = [

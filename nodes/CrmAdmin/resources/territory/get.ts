@@ -2,13 +2,14 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireDigits } from '../../../shared/validation';
+import { noneWithId } from '../../../shared/transport';
 
 /** GetTerritory — GET /crm/{v}/settings/territories/{id} */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a territory',
-	description: 'Retrieve one territory by ID (GetTerritory)',
+	description: 'Retrieve one territory by ID',
 	routing: {
 		request: { method: 'GET', url: '=/settings/territories/{{ toPathSegment(String($parameter.territoryId).trim()) }}' },
 		send: { preSend: [requireDigits('territoryId', 'Territory ID')] },
@@ -28,3 +29,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['territory'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.6). */
+export const rootProperty = 'territories';
+
+/** A missing ID: "No territory with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('territory', 'territoryId');

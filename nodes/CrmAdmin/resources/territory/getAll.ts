@@ -5,8 +5,11 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many territories',
-	description: 'List the territories of the organization with their hierarchy and rules (GetTerritories)',
+	description: 'List the territories of the organization with their hierarchy and rules',
 	routing: { request: { method: 'GET', url: '/settings/territories' } },
 };
 
 export const description: INodeProperties[] = [];
+
+/** Key of the items in the response (docs/protocol.md §5.6). */
+export const rootProperty = 'territories';

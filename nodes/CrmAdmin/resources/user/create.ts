@@ -2,14 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { userBody, userOptionalFields } from './fields';
+import { userBody, userOptionalFields } from './shared';
 
 /** CreateUser — POST /crm/{v}/users, one user per call as the contract asks of clients (custom operation) */
 export const operation: INodePropertyOptions = {
 	name: 'Create',
 	value: 'create',
 	action: 'Create a user',
-	description: 'Invite a user; each input item is one CreateUser call (CreateUser)',
+	description: 'Invite a user to the CRM',
 };
 
 const properties: INodeProperties[] = [

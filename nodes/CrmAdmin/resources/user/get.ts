@@ -2,14 +2,15 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireDigits } from '../../../shared/validation';
-import { userIdField } from './fields';
+import { userIdField } from './shared';
+import { noneWithId } from '../../../shared/transport';
 
 /** GetUser — GET /crm/{v}/users/{id} */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a user',
-	description: 'Retrieve one user by ID (GetUser)',
+	description: 'Retrieve one user by ID',
 	routing: {
 		request: { method: 'GET', url: '=/users/{{ toPathSegment(String($parameter.userId).trim()) }}' },
 		send: { preSend: [requireDigits('userId', 'User ID')] },
@@ -19,3 +20,9 @@ export const operation: INodePropertyOptions = {
 const properties: INodeProperties[] = [userIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.6). */
+export const rootProperty = 'users';
+
+/** A missing ID: "No user with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('user', 'userId');

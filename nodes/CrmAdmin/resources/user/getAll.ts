@@ -8,7 +8,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many users',
-	description: 'List users of a given type (GetUsers)',
+	description: 'List users of a given type',
 	routing: { request: { method: 'GET', url: '/users' } },
 };
 
@@ -37,3 +37,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.6). */
+export const rootProperty = 'users';

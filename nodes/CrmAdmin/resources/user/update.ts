@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { idParameter, requireSome } from '../common';
-import { userBody, userIdField, userOptionalFields, userUpdateOnlyFields } from './fields';
+import { idParameter, requireSome } from '../shared';
+import { userBody, userIdField, userOptionalFields, userUpdateOnlyFields } from './shared';
 
 /**
  * UpdateUsers — PUT /crm/{v}/users (up to 100 users per request, items carry `id`);
@@ -13,7 +13,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
 	action: 'Update a user',
-	description: 'Update users by ID; input items are sent 100 per request (UpdateUsers, UpdateUser)',
+	description: 'Update users by ID',
 };
 
 const properties: INodeProperties[] = [

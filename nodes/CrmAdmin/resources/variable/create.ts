@@ -3,14 +3,14 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest, runBatched } from '../../../shared/transport';
 import { isDigits } from '../../../shared/validation';
-import { groupField, optionalKeys, typedValue, variableTypeField } from './fields';
+import { groupField, optionalKeys, variableValue, variableTypeField } from './shared';
 
 /** CreateVariables — POST /crm/{v}/settings/variables, up to 100 variables per request (custom operation) */
 export const operation: INodePropertyOptions = {
 	name: 'Create',
 	value: 'create',
 	action: 'Create a variable',
-	description: 'Create variables; input items are sent 100 per request (CreateVariables)',
+	description: 'Create variables',
 };
 
 const properties: INodeProperties[] = [
@@ -59,7 +59,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				name,
 				type,
 				variable_group: isDigits(group) ? { id: group } : { api_name: group },
-				value: typedValue.call(this, type, this.getNodeParameter('value', itemIndex, ''), itemIndex) as IDataObject[string],
+				value: variableValue.call(this, type, this.getNodeParameter('value', itemIndex, ''), itemIndex) as IDataObject[string],
 				...optionalKeys(additional),
 			};
 			return { key: 'variables', payload };

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { idParameter } from '../common';
+import { idParameter } from '../shared';
 
 /**
  * DeleteVariables — DELETE /crm/{v}/settings/variables?ids=… (up to 100 IDs per request);
@@ -12,7 +12,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Delete',
 	value: 'delete',
 	action: 'Delete a variable',
-	description: 'Delete variables by ID; input items are sent 100 IDs per request (DeleteVariables, DeleteVariable)',
+	description: 'Delete variables by ID',
 };
 
 const properties: INodeProperties[] = [

@@ -2,8 +2,9 @@ import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INo
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkDigits } from '../../../shared/validation';
-import { API_NAME_RE } from '../common';
-import { groupField, variableKeyFields } from './fields';
+import { API_NAME_RE } from '../shared';
+import { groupField, variableKeyFields } from './shared';
+import type { NotFound } from '../../../shared/transport';
 
 /** The variable key of the path: digits by ID, an API name otherwise (§3.10); checked before sending. */
 export async function variableKeyPreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
@@ -26,7 +27,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a variable',
-	description: 'Retrieve one variable by ID or API name (GetVariableByID, GetVariableForAPIName)',
+	description: 'Retrieve one variable by ID or API name',
 	routing: {
 		request: {
 			method: 'GET',
@@ -42,3 +43,13 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['variable'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.9). */
+export const rootProperty = 'variables';
+
+/** A missing ID or API name: "No variable with …" (see the runner, shared/transport/runner.ts). */
+export const notFound: NotFound = function () {
+	const byId = this.getNodeParameter('getBy', 'id') === 'id';
+	const key = String(this.getNodeParameter(byId ? 'variableId' : 'variableApiName', '') ?? '').trim();
+	return `No variable with ${byId ? 'ID' : 'API name'} ${key}`;
+};

@@ -1,17 +1,20 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { groupField } from './fields';
+import { groupField } from './shared';
 
 /** GetVariables — GET /crm/{v}/settings/variables?group=… */
 export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many variables',
-	description: 'List the variables of a variable group (GetVariables)',
+	description: 'List the variables of a variable group',
 	routing: { request: { method: 'GET', url: '/settings/variables' } },
 };
 
 const properties: INodeProperties[] = [{ ...groupField, routing: { send: { type: 'query', property: 'group' } } }];
 
 export const description = updateDisplayOptions({ show: { resource: ['variable'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.9). */
+export const rootProperty = 'variables';

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { API_NAME_RE, idParameter, requireSome } from '../common';
-import { VARIABLE_TYPES, optionalKeys, typedValue, variableKeyFields } from './fields';
+import { API_NAME_RE, idParameter, requireSome } from '../shared';
+import { VARIABLE_TYPES, optionalKeys, variableValue, variableKeyFields } from './shared';
 
 /**
  * UpdateVariables — PUT /crm/{v}/settings/variables (up to 100 per request, items carry `id` or `api_name`);
@@ -13,8 +13,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
 	action: 'Update a variable',
-	description:
-		'Update variables by ID or API name; input items are sent 100 per request (UpdateVariables, UpdateVariableById, UpdateVariableByAPIName)',
+	description: 'Update variables by ID or API name',
 };
 
 const properties: INodeProperties[] = [
@@ -62,7 +61,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if (typeof values.name === 'string' && values.name.trim() !== '') fields.name = values.name.trim();
 			if (values.type) fields.type = values.type;
 			if (values.value !== undefined) {
-				fields.value = (values.type ? typedValue.call(this, String(values.type), values.value, itemIndex) : values.value === '' ? null : values.value) as IDataObject[string];
+				fields.value = (values.type ? variableValue.call(this, String(values.type), values.value, itemIndex) : values.value === '' ? null : values.value) as IDataObject[string];
 			}
 			requireSome.call(this, fields, 'Update Fields', itemIndex);
 			return { key: 'variables', payload: { ...key, ...fields } };

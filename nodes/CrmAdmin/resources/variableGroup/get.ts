@@ -2,7 +2,8 @@ import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INo
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkDigits } from '../../../shared/validation';
-import { API_NAME_RE } from '../common';
+import { API_NAME_RE } from '../shared';
+import type { NotFound } from '../../../shared/transport';
 
 /** The group key of the path: digits by ID, an API name otherwise (§3.10); checked before sending. */
 export async function groupKeyPreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
@@ -25,7 +26,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a variable group',
-	description: 'Retrieve one variable group by ID or API name (GetVariableGroupById, GetVariableGroupByAPIName)',
+	description: 'Retrieve one variable group by ID or API name',
 	routing: {
 		request: {
 			method: 'GET',
@@ -70,3 +71,13 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['variableGroup'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.9). */
+export const rootProperty = 'variable_groups';
+
+/** A missing ID or API name: "No variable group with …" (see the runner, shared/transport/runner.ts). */
+export const notFound: NotFound = function () {
+	const byId = this.getNodeParameter('getBy', 'id') === 'id';
+	const key = String(this.getNodeParameter(byId ? 'groupId' : 'groupApiName', '') ?? '').trim();
+	return `No variable group with ${byId ? 'ID' : 'API name'} ${key}`;
+};

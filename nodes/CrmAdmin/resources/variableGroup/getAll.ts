@@ -5,8 +5,11 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many variable groups',
-	description: 'List the variable groups of the organization (GetVariableGroups)',
+	description: 'List the variable groups of the organization',
 	routing: { request: { method: 'GET', url: '/settings/variable_groups' } },
 };
 
 export const description: INodeProperties[] = [];
+
+/** Key of the items in the response (docs/protocol.md §5.9). */
+export const rootProperty = 'variable_groups';

@@ -1,19 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { defineResource } from '../../../shared/node';
 
 import * as get from './get';
 import * as getAll from './getAll';
 
-const operations = [get, getAll];
-
-export const variableGroupDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['variableGroup'] } },
-		options: operations.map((op) => op.operation),
-		default: 'getAll',
-	},
-	...operations.flatMap((op) => op.description),
-];
+/** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
+export const variableGroupResource = defineResource({ name: 'Variable Group', value: 'variableGroup' }, [get, getAll], 'getAll');

@@ -3,6 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
 import { toCrmDate, toCrmDateTime } from '../../../shared/dates';
+import { PICKLIST_MARK, criteriaFieldName } from '../../../shared/methods/loadOptions';
 import { loadFieldMeta } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { crmApiRequest, writeResult } from '../../../shared/transport';
@@ -11,10 +12,12 @@ import {
 	binaryItem,
 	downloadFile,
 	forEachItem,
+	jobModule,
 	moduleRef,
 	pollOptions,
 	pollUntil,
 	resultOutputFields,
+	typedReadRows,
 	variantOf,
 	waitOptionsField,
 	zipRecords,
@@ -25,8 +28,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Create Job',
 	value: 'create',
 	action: 'Create a bulk read job',
-	description:
-		'Export the records of a module matching a criteria (CreateBulkReadJob); optionally wait for completion and download the result (DownloadResult)',
+	description: 'Export the records of a module that match criteria; optionally wait for the job and download the result',
 };
 
 const COMPARATORS: INodePropertyOptions[] = [
@@ -99,13 +101,15 @@ const properties: INodeProperties[] = [
 						displayName: 'Field Name or ID',
 						name: 'field',
 						type: 'options',
-						typeOptions: { loadOptionsMethod: 'getFields', loadOptionsDependsOn: ['module'] },
+						// picklist values carry PICKLIST_MARK: their Value below is a dropdown of the picklist
+						typeOptions: { loadOptionsMethod: 'getCriteriaFields', loadOptionsDependsOn: ['module'] },
 						default: '',
 						description:
 							'Field API name; a lookup field may be followed with a dot (Account_Name.Account_Name). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 					},
 					{
-						displayName: 'Comparator',
+						// display names sort as the condition reads (the lint alphabetizes fixedCollection items)
+						displayName: 'Operator',
 						name: 'comparator',
 						type: 'options',
 						options: COMPARATORS,
@@ -117,14 +121,40 @@ const properties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						description: 'For In / Not In a comma-separated list (at most 50 values); for Between the lower bound',
+						displayOptions: { hide: { field: [{ _cnd: { endsWith: PICKLIST_MARK } }] } },
 					},
 					{
-						displayName: 'To Value',
+						displayName: 'Value (Upper Bound)',
 						name: 'valueTo',
 						type: 'string',
 						default: '',
-						description: 'Upper bound (inclusive) for Between / Not Between',
+						description: 'Upper bound (inclusive) for Between / Not Between; Value is the lower bound',
+						displayOptions: { show: { comparator: ['between', 'not_between'] } },
 					},
+					{
+						displayName: 'Value Name or ID',
+						name: 'picklistValue',
+						type: 'options',
+						typeOptions: { loadOptionsMethod: 'getCriteriaValues', loadOptionsDependsOn: ['module', '&field'] },
+						default: '',
+						description:
+							'A value of the picklist. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+						displayOptions: {
+							show: { field: [{ _cnd: { endsWith: PICKLIST_MARK } }] },
+							hide: { comparator: ['in', 'not_in'] },
+						},
+					},
+					{
+						displayName: 'Value Names or IDs',
+						name: 'picklistValues',
+						type: 'multiOptions',
+						typeOptions: { loadOptionsMethod: 'getCriteriaValues', loadOptionsDependsOn: ['module', '&field'] },
+						default: [],
+						description:
+							'Values of the picklist (at most 50). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+						displayOptions: { show: { field: [{ _cnd: { endsWith: PICKLIST_MARK } }], comparator: ['in', 'not_in'] } },
+					},
+
 				],
 			},
 		],
@@ -204,11 +234,14 @@ interface Condition {
 	field?: string;
 	comparator?: string;
 	value?: unknown;
+	/** the dropdown(s) shown instead of Value for a picklist field */
+	picklistValue?: unknown;
+	picklistValues?: unknown;
 	valueTo?: unknown;
 }
 
 /** A criteria value typed from the field's metadata (numbers, booleans, §4 dates, lookups by id). */
-function typedValue(this: IExecuteFunctions, meta: FieldMeta | undefined, raw: unknown, field: string, itemIndex: number): unknown {
+function criterionValue(this: IExecuteFunctions, meta: FieldMeta | undefined, raw: unknown, field: string, itemIndex: number): unknown {
 	if (raw === null || raw === undefined || typeof raw !== 'string' || !meta) return raw;
 	const text = raw.trim();
 	const bad = (expected: string) =>
@@ -278,15 +311,16 @@ async function criteriaOf(
 	}
 	const meta = await loadFieldMeta.call(this, cache, module);
 	const leaves = conditions.map((c, i) => {
-		const field = String(c.field ?? '').trim();
+		const picklist = String(c.field ?? '').endsWith(PICKLIST_MARK);
+		const field = criteriaFieldName(c.field);
 		if (!field) throw new NodeOperationError(this.getNode(), `Condition ${i + 1} has no field`, { itemIndex });
 		const comparator = c.comparator ?? 'equal';
 		const fieldMeta = meta.get(field);
-		const typed = (v: unknown) => typedValue.call(this, fieldMeta, v, field, itemIndex);
+		const typed = (v: unknown) => criterionValue.call(this, fieldMeta, v, field, itemIndex);
 		let value: unknown;
 		if (comparator === 'in' || comparator === 'not_in') {
-			const list = String(c.value ?? '')
-				.split(',')
+			const given = picklist ? c.picklistValues : c.value;
+			const list = (Array.isArray(given) ? given.map(String) : String(given ?? '').split(','))
 				.map((v) => v.trim())
 				.filter((v) => v !== '');
 			if (list.length === 0) throw new NodeOperationError(this.getNode(), `Condition ${i + 1} (${field} ${comparator}) needs at least one value`, { itemIndex });
@@ -298,11 +332,11 @@ async function criteriaOf(
 			value = list.map(typed);
 		} else if (comparator === 'between' || comparator === 'not_between') {
 			if (String(c.value ?? '') === '' || String(c.valueTo ?? '') === '') {
-				throw new NodeOperationError(this.getNode(), `Condition ${i + 1} (${field} ${comparator}) needs Value and To Value`, { itemIndex });
+				throw new NodeOperationError(this.getNode(), `Condition ${i + 1} (${field} ${comparator}) needs Value and Value (Upper Bound)`, { itemIndex });
 			}
 			value = [typed(c.value), typed(c.valueTo)];
 		} else {
-			value = typed(c.value);
+			value = typed(picklist ? c.picklistValue : c.value);
 		}
 		return { api_name: field, comparator, value } as IDataObject;
 	});
@@ -381,7 +415,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const result = (job.result ?? {}) as IDataObject;
 			const file = await downloadFile.call(this, String(result.download_url), itemIndex, `${jobId}.zip`);
 			if (output === 'records') {
-				for (const row of zipRecords(this.getNode(), file.data, itemIndex)) out.push({ json: row });
+				// typed like Get Many's records (shared.ts typedReadRows)
+				const rows = await typedReadRows.call(this, zipRecords(this.getNode(), file.data, itemIndex), jobModule(job));
+				for (const row of rows) out.push({ json: row });
 			} else {
 				const property = this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
 				out.push(await binaryItem(this.helpers, job, property, file));

@@ -9,7 +9,8 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fileNameFromDisposition } from '../../../shared/contentDisposition';
-import { BULK_BASE_URL, binaryItem, bodyBuffer, headerOf, resultOutputFields, zipRecords } from '../shared';
+import { crmApiRequest } from '../../../shared/transport';
+import { BULK_BASE_URL, binaryItem, bodyBuffer, headerOf, jobModule, resultOutputFields, typedReadRows, zipRecords } from '../shared';
 import { jobIdField } from './get';
 
 /** postReceive: the result zip as a binary item, or its CSV rows as items. */
@@ -21,7 +22,14 @@ export async function resultToItems(
 	const data = bodyBuffer(response);
 	const jobId = String(this.getNodeParameter('jobId', '')).trim();
 	if (this.getNodeParameter('output', 'binary') === 'records') {
-		return zipRecords(this.getNode(), data, this.getItemIndex()).map((json) => ({ json }));
+		const rows = zipRecords(this.getNode(), data, this.getItemIndex());
+		if (rows.length === 0) return [];
+		// the job names the module whose field types the rows take (GetBulkReadJobDetails, GET /crm/bulk/{v}/read/{jobId})
+		const { data: jobs = [] } = (await crmApiRequest.call(this, { method: 'GET', root: 'bulk', path: `/read/${encodeURIComponent(jobId)}` })) as {
+			data?: IDataObject[];
+		};
+		const rowsOf = await typedReadRows.call(this, rows, jobModule(jobs[0] ?? {}));
+		return rowsOf.map((json) => ({ json }));
 	}
 	const fileName = fileNameFromDisposition(headerOf(response, 'content-disposition')) ?? `${jobId}.zip`;
 	const mimeType = (headerOf(response, 'content-type') ?? 'application/zip').split(';')[0].trim();
@@ -35,7 +43,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Download Result',
 	value: 'downloadResult',
 	action: 'Download a bulk read result',
-	description: 'Download the result zip of a completed bulk read job, as a binary or as parsed records (DownloadResult)',
+	description: 'Download the result zip of a completed bulk read job, as a binary or as parsed records',
 	routing: {
 		request: {
 			method: 'GET',

@@ -3,13 +3,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BULK_BASE_URL } from '../shared';
 import { requireDigits } from '../../../shared/validation';
+import { noneWithId } from '../../../shared/transport';
 
 /** GetBulkReadJobDetails — GET /crm/bulk/{v}/read/{jobId} */
 export const operation: INodePropertyOptions = {
 	name: 'Get Job',
 	value: 'get',
 	action: 'Get a bulk read job',
-	description: 'Get the state and result of a bulk read job (GetBulkReadJobDetails)',
+	description: 'Get the state and result of a bulk read job',
 	routing: {
 		send: { preSend: [requireDigits('jobId', 'Job ID')] },
 		request: {
@@ -31,3 +32,9 @@ export const jobIdField: INodeProperties = {
 };
 
 export const description = updateDisplayOptions({ show: { resource: ['bulkRead'], operation: ['get'] } }, [jobIdField]);
+
+/** Key of the items in the response (docs/protocol.md §5.11). */
+export const rootProperty = 'data';
+
+/** A missing ID: "No bulk read job with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('bulk read job', 'jobId');

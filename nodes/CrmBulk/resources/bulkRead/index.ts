@@ -1,25 +1,8 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { defineResource } from '../../../shared/node';
 
 import * as create from './create';
 import * as downloadResult from './downloadResult';
 import * as get from './get';
 
-const operations = [create, downloadResult, get];
-
-export const bulkReadDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['bulkRead'] } },
-		options: operations.map((op) => op.operation),
-		default: 'create',
-	},
-	...operations.flatMap((op) => op.description),
-];
-
-/** Create Job polls and downloads, so it runs as a custom operation; the reads stay declarative. */
-export const bulkReadCustomOperations: Record<string, (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>> = {
-	create: create.execute,
-};
+/** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
+export const bulkReadResource = defineResource({ name: 'Bulk Read', value: 'bulkRead' }, [create, downloadResult, get], 'create');

@@ -24,8 +24,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Create Job',
 	value: 'create',
 	action: 'Create a bulk write job',
-	description:
-		'Insert, update or upsert records from a CSV or zip (UploadFile + CreateBulkWriteJob); optionally wait for completion and download the result (DownloadBulkWriteResult)',
+	description: 'Insert, update or upsert records from a CSV or zip file; optionally wait for the job and download the result',
 };
 
 const fromBinary = { source: ['binary'] };

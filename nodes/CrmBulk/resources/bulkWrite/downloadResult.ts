@@ -10,8 +10,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Download Result',
 	value: 'downloadResult',
 	action: 'Download a bulk write result',
-	description:
-		'Download the result file of a finished bulk write job (STATUS, RECORD_ID, ERRORS per row), as a binary or as parsed records (DownloadBulkWriteResult)',
+	description: 'Download the result file of a finished bulk write job, with the outcome of each row, as a binary or as parsed records',
 };
 
 const properties: INodeProperties[] = [writeJobIdField, ...resultOutputFields({})];

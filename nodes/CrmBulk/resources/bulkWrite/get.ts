@@ -2,13 +2,14 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BULK_BASE_URL } from '../shared';
+import { noneWithId } from '../../../shared/transport';
 
 /** GetBulkWriteJobDetails — GET /crm/bulk/{v}/write/{jobId} */
 export const operation: INodePropertyOptions = {
 	name: 'Get Job',
 	value: 'get',
 	action: 'Get a bulk write job',
-	description: 'Get the status, per-file counts and result URL of a bulk write job (GetBulkWriteJobDetails)',
+	description: 'Get the status, per-file counts and result URL of a bulk write job',
 	routing: {
 		request: {
 			method: 'GET',
@@ -29,3 +30,6 @@ export const writeJobIdField: INodeProperties = {
 };
 
 export const description = updateDisplayOptions({ show: { resource: ['bulkWrite'], operation: ['get'] } }, [writeJobIdField]);
+
+/** A missing ID: "No bulk write job with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('bulk write job', 'jobId');

@@ -8,7 +8,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Upload File',
 	value: 'uploadFile',
 	action: 'Upload a bulk write file',
-	description: 'Upload a zip or a CSV (packed into a zip) for a bulk write job and get its file ID (UploadFile)',
+	description: 'Upload a zip or a CSV (packed into a zip) for a bulk write job and get its file ID',
 };
 
 export const inputBinaryField: INodeProperties = {

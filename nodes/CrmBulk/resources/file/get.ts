@@ -9,6 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fileNameFromDisposition } from '../../../shared/contentDisposition';
 import { binaryItem, bodyBuffer, headerOf } from '../shared';
+import { noneWithId } from '../../../shared/transport';
 
 /** postReceive: the stored file as a binary item with its name and type. */
 export async function fileToBinary(
@@ -29,7 +30,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a file from the file store',
-	description: 'Download a file of the shared file store as a binary (GetFile)',
+	description: 'Download a file of the shared file store as a binary',
 	routing: {
 		request: {
 			method: 'GET',
@@ -63,3 +64,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['get'] } }, properties);
+
+/** A missing ID: "No file with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('file', 'fileId');

@@ -11,7 +11,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Upload',
 	value: 'upload',
 	action: 'Upload files to the file store',
-	description: 'Store 1 to 10 binaries of an item in the shared file store and get their IDs, e.g. for mail attachments (UploadFiles)',
+	description: 'Store 1 to 10 binaries of an item in the shared file store and get their IDs, e.g. for mail attachments',
 };
 
 const properties: INodeProperties[] = [

@@ -8,7 +8,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many from addresses',
-	description: 'List the addresses mails can be sent from: users and organisation addresses (GetEmailAddresses; API v2.1 only)',
+	description: 'List the addresses mails can be sent from: users and organisation addresses',
 	routing: {
 		request: { method: 'GET', url: '/settings/emails/actions/from_addresses' },
 		send: { preSend: [requireV21('Get From Addresses (GetEmailAddresses)')] },
@@ -18,3 +18,6 @@ export const operation: INodePropertyOptions = {
 const properties: INodeProperties[] = [];
 
 export const description = updateDisplayOptions({ show: { resource: ['fromAddress'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.10). */
+export const rootProperty = 'from_addresses';

@@ -1,18 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { defineResource } from '../../../shared/node';
 
 import * as getAll from './getAll';
 
-const operations = [getAll];
-
-export const fromAddressDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['fromAddress'] } },
-		options: operations.map((op) => op.operation),
-		default: 'getAll',
-	},
-	...operations.flatMap((op) => op.description),
-];
+/** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
+export const fromAddressResource = defineResource({ name: 'From Address', value: 'fromAddress' }, [getAll], 'getAll');

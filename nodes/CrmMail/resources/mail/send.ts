@@ -33,7 +33,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Send',
 	value: 'send',
 	action: 'Send a mail from a record',
-	description: 'Send (or schedule) an email from a record, with attachments from binary data (SendMail; API v2.1 only)',
+	description: 'Send (or schedule) an email from a record, with attachments from binary data',
 };
 
 const properties: INodeProperties[] = [

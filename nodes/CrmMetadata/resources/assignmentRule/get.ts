@@ -2,15 +2,15 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
-import { requireV21 } from '../../../shared/transport';
-import { idOptions } from '../common';
+import { noneWithId, requireV21 } from '../../../shared/transport';
+import { idOptions } from '../shared';
 
 /** GetAssignmentRule — GET /crm/{v}/settings/automation/assignment_rules/{ruleId}?module= (v2.1 only) */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get an assignment rule',
-	description: 'Retrieve one assignment rule of a module; API v2.1 only (GetAssignmentRule)',
+	description: 'Retrieve one assignment rule of a module',
 	routing: {
 		request: { method: 'GET', url: '=/settings/automation/assignment_rules/{{ toPathSegment($parameter.ruleId) }}' },
 		send: { preSend: [requireV21('Assignment Rule → Get (GetAssignmentRule)')] },
@@ -23,3 +23,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['assignmentRule'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'assignment_rules';
+
+/** A missing ID: "No assignment rule with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('assignment rule', 'ruleId');

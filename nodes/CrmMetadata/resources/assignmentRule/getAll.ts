@@ -8,7 +8,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many assignment rules',
-	description: 'List the assignment rules of every module; API v2.1 only (GetAssignmentRules)',
+	description: 'List the assignment rules of every module',
 	routing: {
 		request: { method: 'GET', url: '/settings/automation/assignment_rules' },
 		send: { preSend: [requireV21('Assignment Rule → Get Many (GetAssignmentRules)')] },
@@ -18,3 +18,6 @@ export const operation: INodePropertyOptions = {
 const properties: INodeProperties[] = [];
 
 export const description = updateDisplayOptions({ show: { resource: ['assignmentRule'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'assignment_rules';

@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get the blueprint of a record',
-	description: "Retrieve a record's blueprint process and the transitions available to it (GetBlueprint)",
+	description: "Retrieve a record's blueprint process and the transitions available to it",
 	routing: {
 		send: { preSend: [requireDigits('recordId', 'Record ID')] },
 		request: {
@@ -22,3 +22,6 @@ export const operation: INodePropertyOptions = {
 const properties: INodeProperties[] = [moduleSelect, recordIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['blueprint'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.8). */
+export const rootProperty = 'blueprint';

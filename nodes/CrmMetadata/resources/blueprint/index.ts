@@ -1,5 +1,7 @@
-import { resourceDescription } from '../common';
+import { defineResource } from '../../../shared/node';
+
 import * as get from './get';
 import * as transition from './transition';
 
-export const blueprintDescription = resourceDescription('blueprint', [get, transition], 'get');
+/** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
+export const blueprintResource = defineResource({ name: 'Blueprint', value: 'blueprint' }, [get, transition], 'get');

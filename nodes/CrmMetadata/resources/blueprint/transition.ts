@@ -5,7 +5,7 @@ import { moduleSelect, recordFieldsUi, recordIdField } from '../../../shared/des
 import { coerceFieldValue, loadFieldMeta } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { checkDigits } from '../../../shared/validation';
-import { idOptions } from '../common';
+import { idOptions } from '../shared';
 
 /** preSend: the one-item `blueprint` body `{transition_id, data}`, data typed by the module's field metadata. */
 async function transitionBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
@@ -35,7 +35,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Run Transition',
 	value: 'transition',
 	action: 'Move a record through a blueprint transition',
-	description: "Move a record to the next stage of its blueprint with the transition's data (UpdateBlueprint)",
+	description: "Move a record to the next stage of its blueprint with the transition's data",
 	routing: {
 		request: {
 			method: 'PUT',

@@ -2,15 +2,16 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
-import { idOptions } from '../common';
+import { idOptions } from '../shared';
 import { requireDigits } from '../../../shared/validation';
+import { noneWithId } from '../../../shared/transport';
 
 /** GetCustomView — GET /crm/{v}/settings/custom_views/{id}?module= */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a custom view',
-	description: 'Retrieve one custom view with its criteria and columns (GetCustomView)',
+	description: 'Retrieve one custom view with its criteria and columns',
 	routing: { request: { method: 'GET', url: '=/settings/custom_views/{{ toPathSegment($parameter.customViewId) }}' }, send: { preSend: [requireDigits('customViewId', 'Custom View ID')] } },
 };
 
@@ -20,3 +21,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['customView'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'custom_views';
+
+/** A missing ID: "No custom view with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('custom view', 'customViewId');

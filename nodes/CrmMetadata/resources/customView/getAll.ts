@@ -8,10 +8,13 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many custom views',
-	description: 'List the custom views of a module (GetCustomViews)',
+	description: 'List the custom views of a module',
 	routing: { request: { method: 'GET', url: '/settings/custom_views' } },
 };
 
 const properties: INodeProperties[] = [{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } }, ...returnAllLimit()];
 
 export const description = updateDisplayOptions({ show: { resource: ['customView'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'custom_views';

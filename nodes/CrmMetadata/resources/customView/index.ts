@@ -1,5 +1,7 @@
-import { resourceDescription } from '../common';
+import { defineResource } from '../../../shared/node';
+
 import * as get from './get';
 import * as getAll from './getAll';
 
-export const customViewDescription = resourceDescription('customView', [get, getAll], 'getAll');
+/** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
+export const customViewResource = defineResource({ name: 'Custom View', value: 'customView' }, [get, getAll], 'getAll');

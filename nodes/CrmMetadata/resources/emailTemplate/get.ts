@@ -2,15 +2,15 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
-import { requireV21 } from '../../../shared/transport';
-import { idOptions } from '../common';
+import { noneWithId, requireV21 } from '../../../shared/transport';
+import { idOptions } from '../shared';
 
 /** GetEmailTemplateById — GET /crm/{v}/settings/email_templates/{id} (v2.1 only) */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get an email template',
-	description: 'Retrieve one email template with its content; API v2.1 only (GetEmailTemplateById)',
+	description: 'Retrieve one email template with its content',
 	routing: {
 		request: { method: 'GET', url: '=/settings/email_templates/{{ toPathSegment($parameter.templateId) }}' },
 		send: { preSend: [requireV21('Email Template → Get (GetEmailTemplateById)')] },
@@ -28,3 +28,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['emailTemplate'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'email_templates';
+
+/** A missing ID: "No email template with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('email template', 'templateId');

@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many email templates',
-	description: 'List the email templates of a module; API v2.1 only (GetEmailTemplates)',
+	description: 'List the email templates of a module',
 	routing: {
 		request: { method: 'GET', url: '/settings/email_templates' },
 		send: { preSend: [requireV21('Email Template → Get Many (GetEmailTemplates)')] },
@@ -19,3 +19,6 @@ export const operation: INodePropertyOptions = {
 const properties: INodeProperties[] = [{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } }];
 
 export const description = updateDisplayOptions({ show: { resource: ['emailTemplate'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'email_templates';

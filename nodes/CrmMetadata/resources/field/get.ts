@@ -2,15 +2,16 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
-import { idOptions } from '../common';
+import { idOptions } from '../shared';
 import { requireDigits } from '../../../shared/validation';
+import { noneWithId } from '../../../shared/transport';
 
 /** GetField — GET /crm/{v}/settings/fields/{id}?module= */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a field',
-	description: 'Retrieve one field of a module by ID (GetField)',
+	description: 'Retrieve one field of a module by ID',
 	routing: { request: { method: 'GET', url: '=/settings/fields/{{ toPathSegment($parameter.fieldId) }}' }, send: { preSend: [requireDigits('fieldId', 'Field ID')] } },
 };
 
@@ -20,3 +21,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['field'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'fields';
+
+/** A missing ID: "No field with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('field', 'fieldId');

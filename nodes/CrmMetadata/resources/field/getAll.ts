@@ -8,7 +8,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many fields',
-	description: 'List the fields of a module (GetFields)',
+	description: 'List the fields of a module',
 	routing: { request: { method: 'GET', url: '/settings/fields' } },
 };
 
@@ -28,3 +28,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['field'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'fields';

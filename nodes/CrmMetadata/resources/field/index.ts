@@ -1,5 +1,7 @@
-import { resourceDescription } from '../common';
+import { defineResource } from '../../../shared/node';
+
 import * as get from './get';
 import * as getAll from './getAll';
 
-export const fieldDescription = resourceDescription('field', [get, getAll], 'getAll');
+/** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
+export const fieldResource = defineResource({ name: 'Field', value: 'field' }, [get, getAll], 'getAll');

@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireV21 } from '../../../shared/transport';
-import { idOptions } from '../common';
+import { noneWithId, requireV21 } from '../../../shared/transport';
+import { idOptions } from '../shared';
 import { inventoryQueryOptions } from './shared';
 
 /** GetInventoryTemplatebyID — GET /crm/{v}/settings/inventory_templates/{id} (v2.1 only) */
@@ -10,7 +10,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get an inventory template',
-	description: 'Retrieve one inventory template with its content; API v2.1 only (GetInventoryTemplatebyID)',
+	description: 'Retrieve one inventory template with its content',
 	routing: {
 		request: { method: 'GET', url: '=/settings/inventory_templates/{{ toPathSegment($parameter.templateId) }}' },
 		send: { preSend: [requireV21('Inventory Template → Get (GetInventoryTemplatebyID)')] },
@@ -23,3 +23,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['inventoryTemplate'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'inventory_templates';
+
+/** A missing ID: "No inventory template with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('inventory template', 'templateId');

@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many inventory templates',
-	description: 'List the inventory templates of a module, filtered and sorted; API v2.1 only (GetInventoryTemplates)',
+	description: 'List the inventory templates of a module, filtered and sorted',
 	routing: {
 		request: { method: 'GET', url: '/settings/inventory_templates' },
 		send: { preSend: [requireV21('Inventory Template → Get Many (GetInventoryTemplates)')] },
@@ -22,3 +22,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['inventoryTemplate'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'inventory_templates';

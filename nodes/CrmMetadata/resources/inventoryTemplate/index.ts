@@ -1,5 +1,11 @@
-import { resourceDescription } from '../common';
+import { defineResource } from '../../../shared/node';
+
 import * as get from './get';
 import * as getAll from './getAll';
 
-export const inventoryTemplateDescription = resourceDescription('inventoryTemplate', [get, getAll], 'getAll');
+/** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
+export const inventoryTemplateResource = defineResource(
+	{ name: 'Inventory Template', value: 'inventoryTemplate' },
+	[get, getAll],
+	'getAll',
+);

@@ -2,15 +2,16 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
-import { idOptions } from '../common';
+import { idOptions } from '../shared';
 import { requireDigits } from '../../../shared/validation';
+import { noneWithId } from '../../../shared/transport';
 
 /** GetLayout — GET /crm/{v}/settings/layouts/{id}?module= */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a layout',
-	description: 'Retrieve one layout of a module by ID (GetLayout)',
+	description: 'Retrieve one layout of a module by ID',
 	routing: { request: { method: 'GET', url: '=/settings/layouts/{{ toPathSegment($parameter.layoutId) }}' }, send: { preSend: [requireDigits('layoutId', 'Layout ID')] } },
 };
 
@@ -20,3 +21,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['layout'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'layouts';
+
+/** A missing ID: "No layout with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('layout', 'layoutId');

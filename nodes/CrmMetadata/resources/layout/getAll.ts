@@ -8,10 +8,13 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many layouts',
-	description: 'List the layouts of a module with their sections and fields (GetLayouts)',
+	description: 'List the layouts of a module with their sections and fields',
 	routing: { request: { method: 'GET', url: '/settings/layouts' } },
 };
 
 const properties: INodeProperties[] = [{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } }];
 
 export const description = updateDisplayOptions({ show: { resource: ['layout'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'layouts';

@@ -1,5 +1,7 @@
-import { resourceDescription } from '../common';
+import { defineResource } from '../../../shared/node';
+
 import * as get from './get';
 import * as getAll from './getAll';
 
-export const layoutDescription = resourceDescription('layout', [get, getAll], 'getAll');
+/** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
+export const layoutResource = defineResource({ name: 'Layout', value: 'layout' }, [get, getAll], 'getAll');

@@ -8,10 +8,13 @@ export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a module',
-	description: 'Retrieve one module with its fields (GetModule)',
+	description: 'Retrieve one module with its fields',
 	routing: { request: { method: 'GET', url: '=/settings/modules/{{ toPathSegment($parameter.module) }}' } },
 };
 
 const properties: INodeProperties[] = [moduleSelect];
 
 export const description = updateDisplayOptions({ show: { resource: ['module'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'modules';

@@ -20,7 +20,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many modules',
-	description: 'List the modules of the CRM, custom modules included (GetModules)',
+	description: 'List the modules of the CRM, custom modules included',
 	routing: {
 		request: { method: 'GET', url: '/settings/modules' },
 		send: { preSend: [ifModifiedSince] },
@@ -47,3 +47,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['module'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'modules';

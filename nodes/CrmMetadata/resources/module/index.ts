@@ -1,6 +1,8 @@
-import { resourceDescription } from '../common';
+import { defineResource } from '../../../shared/node';
+
 import * as get from './get';
 import * as getAll from './getAll';
 import * as update from './update';
 
-export const moduleDescription = resourceDescription('module', [get, getAll, update], 'getAll');
+/** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
+export const moduleResource = defineResource({ name: 'Module', value: 'module' }, [get, getAll, update], 'getAll');

@@ -38,7 +38,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
 	action: 'Update a module',
-	description: 'Change the labels, order or visibility of a module by API name or ID (UpdateModuleByAPIName, UpdateModuleById)',
+	description: 'Change the labels, order or visibility of a module by API name or ID',
 	routing: {
 		request: {
 			method: 'PUT',
@@ -95,3 +95,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['module'], operation: ['update'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'modules';

@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { assertV21, crmApiRequest, runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
-import { dealLayoutField } from '../common';
+import { dealLayoutField } from '../shared';
 import { pipelineItem, stageIdsField } from './shared';
 
 /** CreatePipelines — POST /crm/{v}/settings/pipeline?layout_id=, up to 100 pipelines per request (custom operation, v2.1 only) */
@@ -11,7 +11,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Create',
 	value: 'create',
 	action: 'Create a pipeline',
-	description: 'Create pipelines in a Deals layout; input items are sent 100 per request; API v2.1 only (CreatePipelines)',
+	description: 'Create pipelines in a Deals layout',
 };
 
 const properties: INodeProperties[] = [

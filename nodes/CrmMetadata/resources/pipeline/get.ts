@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireV21 } from '../../../shared/transport';
-import { dealLayoutField } from '../common';
+import { noneWithId, requireV21 } from '../../../shared/transport';
+import { dealLayoutField } from '../shared';
 import { pipelineIdField } from './shared';
 
 /** GetPipeline — GET /crm/{v}/settings/pipeline/{pipelineId}?layout_id= (v2.1 only) */
@@ -10,7 +10,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a pipeline',
-	description: 'Retrieve one pipeline of a Deals layout; API v2.1 only (GetPipeline)',
+	description: 'Retrieve one pipeline of a Deals layout',
 	routing: {
 		request: { method: 'GET', url: '=/settings/pipeline/{{ toPathSegment($parameter.pipelineId) }}' },
 		send: { preSend: [requireV21('Pipeline → Get (GetPipeline)')] },
@@ -20,3 +20,9 @@ export const operation: INodePropertyOptions = {
 const properties: INodeProperties[] = [dealLayoutField, pipelineIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.8). */
+export const rootProperty = 'pipeline';
+
+/** A missing ID: "No pipeline with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('pipeline', 'pipelineId');

@@ -1,4 +1,5 @@
-import { customOperationsOf, resourceDescription } from '../common';
+import { defineResource } from '../../../shared/node';
+
 import * as create from './create';
 import * as get from './get';
 import * as getAll from './getAll';
@@ -6,8 +7,9 @@ import * as transferAndDelete from './transferAndDelete';
 import * as update from './update';
 import * as updateMany from './updateMany';
 
-const operations = [create, get, getAll, transferAndDelete, update, updateMany];
-
-export const pipelineDescription = resourceDescription('pipeline', operations, 'getAll');
-
-export const pipelineCustomOperations = customOperationsOf(operations);
+/** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
+export const pipelineResource = defineResource(
+	{ name: 'Pipeline', value: 'pipeline' },
+	[create, get, getAll, transferAndDelete, update, updateMany],
+	'getAll',
+);

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { digitsMessage, isDigits } from '../../../shared/validation';
-import { idOptions } from '../common';
+import { idOptions } from '../shared';
 
 /** Pipeline names are at most 120 characters (sandbox INVALID_DATA maximum_length 120). */
 export const PIPELINE_NAME_MAX = 120;

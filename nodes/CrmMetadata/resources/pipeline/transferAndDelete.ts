@@ -3,14 +3,14 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { assertV21, crmApiRequest, runBatched } from '../../../shared/transport';
 import { checkDigits, isDigits } from '../../../shared/validation';
-import { dealLayoutField, idOptions } from '../common';
+import { dealLayoutField, idOptions } from '../shared';
 
 /** TransferAndDelete — POST /crm/{v}/settings/pipeline/actions/transfer?layout_id=, up to 100 transfers per request (custom operation, v2.1 only) */
 export const operation: INodePropertyOptions = {
 	name: 'Transfer and Delete',
 	value: 'transferAndDelete',
 	action: 'Transfer deals and delete a pipeline',
-	description: 'Move the deals of a pipeline into another (stages mapped) and delete it; API v2.1 only (TransferAndDelete)',
+	description: 'Move the deals of a pipeline into another (stages mapped) and delete it',
 };
 
 const stageOptions = {

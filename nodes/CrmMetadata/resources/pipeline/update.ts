@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodePr
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { requireV21 } from '../../../shared/transport';
-import { dealLayoutField } from '../common';
+import { dealLayoutField } from '../shared';
 import { pipelineIdField, pipelineItem, pipelineUpdateFields } from './shared';
 
 /** preSend: the one-item `pipeline` body, validated before sending. */
@@ -19,7 +19,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
 	action: 'Update a pipeline',
-	description: 'Rename a pipeline, change its stages or make it the default; one request per item; API v2.1 only (UpdatePipeline)',
+	description: 'Rename a pipeline, change its stages or make it the default',
 	routing: {
 		request: { method: 'PUT', url: '=/settings/pipeline/{{ toPathSegment($parameter.pipelineId) }}' },
 		send: { preSend: [requireV21('Pipeline → Update (UpdatePipeline)'), pipelineBody] },
@@ -29,3 +29,6 @@ export const operation: INodePropertyOptions = {
 const properties: INodeProperties[] = [dealLayoutField, pipelineIdField, pipelineUpdateFields];
 
 export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['update'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.8). */
+export const rootProperty = 'pipeline';

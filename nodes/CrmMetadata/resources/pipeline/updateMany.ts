@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { assertV21, crmApiRequest, runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
-import { dealLayoutField } from '../common';
+import { dealLayoutField } from '../shared';
 import { pipelineIdField, pipelineItem, pipelineUpdateFields } from './shared';
 
 /** UpdatePipelines — PUT /crm/{v}/settings/pipeline?layout_id=, up to 100 pipelines per request (custom operation, v2.1 only) */
@@ -11,7 +11,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Update Many',
 	value: 'updateMany',
 	action: 'Update many pipelines',
-	description: 'Update pipelines by ID; input items are sent 100 per request; API v2.1 only (UpdatePipelines)',
+	description: 'Update pipelines by ID',
 };
 
 const properties: INodeProperties[] = [dealLayoutField, pipelineIdField, pipelineUpdateFields];

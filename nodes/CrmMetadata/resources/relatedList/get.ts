@@ -2,14 +2,15 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
-import { idOptions } from '../common';
+import { idOptions } from '../shared';
+import { noneWithId } from '../../../shared/transport';
 
 /** GetRelatedList — GET /crm/{v}/settings/related_lists/{id}?module= */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a related list',
-	description: 'Retrieve one related list of a module by ID (GetRelatedList)',
+	description: 'Retrieve one related list of a module by ID',
 	routing: { request: { method: 'GET', url: '=/settings/related_lists/{{ toPathSegment($parameter.relatedListId) }}' } },
 };
 
@@ -19,3 +20,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['relatedList'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'related_lists';
+
+/** A missing ID: "No related list with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('related list', 'relatedListId');

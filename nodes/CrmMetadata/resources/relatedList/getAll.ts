@@ -8,10 +8,13 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many related lists',
-	description: 'List the related lists of a module (GetRelatedLists)',
+	description: 'List the related lists of a module',
 	routing: { request: { method: 'GET', url: '/settings/related_lists' } },
 };
 
 const properties: INodeProperties[] = [{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } }];
 
 export const description = updateDisplayOptions({ show: { resource: ['relatedList'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'related_lists';

@@ -1,5 +1,7 @@
-import { resourceDescription } from '../common';
+import { defineResource } from '../../../shared/node';
+
 import * as get from './get';
 import * as getAll from './getAll';
 
-export const relatedListDescription = resourceDescription('relatedList', [get, getAll], 'getAll');
+/** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
+export const relatedListResource = defineResource({ name: 'Related List', value: 'relatedList' }, [get, getAll], 'getAll');

@@ -1,15 +1,15 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireV21 } from '../../../shared/transport';
-import { idOptions } from '../common';
+import { noneWithId, requireV21 } from '../../../shared/transport';
+import { idOptions } from '../shared';
 
 /** GetWizardbyID — GET /crm/{v}/settings/wizards/{wizardId}?layout_id= (v2.1 only) */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a wizard',
-	description: 'Retrieve one wizard with its screens for a layout; API v2.1 only (GetWizardbyID)',
+	description: 'Retrieve one wizard with its screens for a layout',
 	routing: {
 		request: { method: 'GET', url: '=/settings/wizards/{{ toPathSegment($parameter.wizardId) }}' },
 		send: { preSend: [requireV21('Wizard → Get (GetWizardbyID)')] },
@@ -25,3 +25,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['wizard'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'wizards';
+
+/** A missing ID: "No wizard with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('wizard', 'wizardId');

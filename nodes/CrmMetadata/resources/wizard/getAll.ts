@@ -8,7 +8,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many wizards',
-	description: 'List the wizards; API v2.1 only (GetWizards)',
+	description: 'List the wizards of the CRM',
 	routing: {
 		request: { method: 'GET', url: '/settings/wizards' },
 		send: { preSend: [requireV21('Wizard → Get Many (GetWizards)')] },
@@ -18,3 +18,6 @@ export const operation: INodePropertyOptions = {
 const properties: INodeProperties[] = [];
 
 export const description = updateDisplayOptions({ show: { resource: ['wizard'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.7). */
+export const rootProperty = 'wizards';

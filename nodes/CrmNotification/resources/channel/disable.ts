@@ -2,7 +2,7 @@ import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INo
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { WATCH_MAX, WATCH_PATH } from '../../../shared/watch';
-import { checkChannelId } from './common';
+import { checkChannelId } from './shared';
 
 /** Channel IDs of the item (comma-separated), validated: digits, at most 100 per request. */
 async function channelIdsQuery(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
@@ -25,7 +25,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Disable',
 	value: 'disable',
 	action: 'Disable watch channels',
-	description: 'Unsubscribe channels entirely (DisableNotifications)',
+	description: 'Unsubscribe channels from all notifications',
 	routing: {
 		request: { method: 'DELETE', url: WATCH_PATH },
 		send: { preSend: [channelIdsQuery] },
@@ -45,3 +45,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['channel'], operation: ['disable'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.14). */
+export const rootProperty = 'watch';

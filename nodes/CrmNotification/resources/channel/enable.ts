@@ -12,14 +12,14 @@ import {
 	optionKeys,
 	resultJson,
 	subscriptionOptions,
-} from './common';
+} from './shared';
 
 /** EnableNotifications — POST /crm/{v}/actions/watch, up to 100 channels per request (custom operation) */
 export const operation: INodePropertyOptions = {
 	name: 'Enable',
 	value: 'enable',
 	action: 'Enable a watch channel',
-	description: 'Subscribe a channel to record changes; input items are sent 100 per request (EnableNotifications)',
+	description: 'Subscribe a channel to record changes',
 };
 
 const properties: INodeProperties[] = [

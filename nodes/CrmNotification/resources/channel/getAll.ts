@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many watch channels',
-	description: 'List subscribed channels, one item per channel and module (GetNotificationDetails)',
+	description: 'List subscribed channels, one item per channel and module',
 	routing: { request: { method: 'GET', url: WATCH_PATH } },
 };
 
@@ -45,3 +45,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['channel'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.14). */
+export const rootProperty = 'watch';

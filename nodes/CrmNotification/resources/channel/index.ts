@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { defineResource } from '../../../shared/node';
 
 import * as disable from './disable';
 import * as enable from './enable';
@@ -6,23 +6,9 @@ import * as getAll from './getAll';
 import * as removeEvents from './removeEvents';
 import * as update from './update';
 
-const operations = [disable, enable, getAll, removeEvents, update];
-
-export const channelDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['channel'] } },
-		options: operations.map((op) => op.operation),
-		default: 'getAll',
-	},
-	...operations.flatMap((op) => op.description),
-];
-
-/** Operations that send many input items per request run as custom operations. */
-export const channelCustomOperations: Record<string, (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>> = {
-	enable: enable.execute,
-	update: update.execute,
-};
+/** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
+export const channelResource = defineResource(
+	{ name: 'Channel', value: 'channel' },
+	[disable, enable, getAll, removeEvents, update],
+	'getAll',
+);

@@ -2,7 +2,7 @@ import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INo
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { WATCH_PATH } from '../../../shared/watch';
-import { channelIdField, checkChannelId, eventsField, eventsOf } from './common';
+import { channelIdField, checkChannelId, eventsField, eventsOf } from './shared';
 
 /** Body of DisableNotification: `{watch: [{channel_id, events, _delete_events: true}]}`. */
 async function removeEventsBody(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
@@ -24,7 +24,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Remove Events',
 	value: 'removeEvents',
 	action: 'Remove events from a watch channel',
-	description: 'Stop watching some events of a channel; a channel left with none is removed (DisableNotification)',
+	description: 'Stop watching some events of a channel; a channel left with none is removed',
 	routing: {
 		request: { method: 'PATCH', url: WATCH_PATH },
 		send: { preSend: [removeEventsBody] },
@@ -34,3 +34,6 @@ export const operation: INodePropertyOptions = {
 const properties: INodeProperties[] = [channelIdField, eventsField({ displayName: 'Events to Remove', required: true })];
 
 export const description = updateDisplayOptions({ show: { resource: ['channel'], operation: ['removeEvents'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.14). */
+export const rootProperty = 'watch';

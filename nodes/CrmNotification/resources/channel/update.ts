@@ -13,7 +13,7 @@ import {
 	optionKeys,
 	resultJson,
 	subscriptionOptions,
-} from './common';
+} from './shared';
 
 /**
  * UpdateNotifications — PUT /crm/{v}/actions/watch (replace every detail);
@@ -24,8 +24,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
 	action: 'Update a watch channel',
-	description:
-		'Replace a channel\'s details (UpdateNotifications) or merge changes into them, e.g. a new expiry (UpdateNotification); 100 channels per request',
+	description: "Replace a channel's details or merge changes into them, e.g. a new expiry",
 };
 
 const replaceOnly = { show: { updateMode: ['replace'] } };

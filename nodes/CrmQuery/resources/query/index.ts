@@ -1,18 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { defineResource } from '../../../shared/node';
 
 import * as run from './run';
 
-const operations = [run];
-
-export const queryDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['query'] } },
-		options: operations.map((op) => op.operation),
-		default: 'run',
-	},
-	...operations.flatMap((op) => op.description),
-];
+/** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
+export const queryResource = defineResource({ name: 'Query', value: 'query' }, [run], 'run');

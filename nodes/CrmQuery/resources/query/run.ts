@@ -1,31 +1,20 @@
-import type {
-	DeclarativeRestApiSettings,
-	IDataObject,
-	IExecutePaginationFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-	NodeApiError,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllLimit } from '../../../shared/descriptions';
-import { crmApiError, isErrorItem, toCrmError, unwrapBody, withRetry } from '../../../shared/transport';
+import type { PagerFactory } from '../../../shared/transport';
 import { COQL_MAX_COLUMNS, COQL_MAX_PER_CALL, caretExcerpt, offsetOf, pageStatement, planStatement } from './statement';
 import type { StatementPlan } from './statement';
 
 /**
  * Query — POST /crm/{v}/coql with {"select_query": …} (docs/protocol.md §3.13, §5.12).
  *
- * COQL pages with LIMIT/OFFSET inside the statement, not with page/per_page, so this operation
- * carries its own `routing.operations.pagination` (it replaces the node-level crmRequestRunner for
- * this operation only): the statement's own LIMIT is read as the overall cap, and each call sends
- * the statement with `LIMIT <offset>, <≤200>` until `info.more_records` is false.
+ * Runs through the shared request runner like every routed operation, with its own paging: COQL
+ * pages with LIMIT/OFFSET inside the statement, not with page/per_page. The statement's own LIMIT
+ * is the overall cap, and each call sends the statement with `LIMIT <offset>, <≤200>` until
+ * `info.more_records` is false. A LIMIT the node cannot read is sent once, as written.
  */
-export async function coqlPagination(
-	this: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<INodeExecutionData[]> {
+export const paging: PagerFactory = function (requestData) {
 	const returnAll = this.getNodeParameter('returnAll', false) as boolean;
 	const limit = returnAll ? 0 : Number(this.getNodeParameter('limit', 0));
 	// the form's minimum of 1 is not enforced for expressions: refuse before anything is sent
@@ -40,35 +29,27 @@ export async function coqlPagination(
 	validate.call(this, statement, plan);
 
 	const cap = Math.min(plan.count ?? Infinity, limit > 0 ? limit : Infinity);
-	const output: INodeExecutionData[] = [];
-	for (;;) {
-		const size = Math.min(COQL_MAX_PER_CALL, cap - output.length);
-		const sent = plan.opaque ? statement : pageStatement(plan, plan.offset + output.length, size);
-		requestData.options.body = { ...body, select_query: sent };
-		let response: INodeExecutionData[];
-		try {
-			response = await withRetry('POST', async () => await this.makeRoutingRequest(requestData));
-		} catch (error) {
-			throw describeQueryError(toCrmError(this, error), sent, plan.opaque ? statement.length : plan.base.length);
-		}
-		let more = false;
-		let received = 0;
-		for (const item of response) {
-			const page = unwrapBody(item.json);
-			more = more || page.more;
-			for (const json of page.items) {
-				if (isErrorItem(json)) throw crmApiError(this.getNode(), json);
-				output.push({ json, pairedItem: { item: this.getItemIndex() } });
-				received++;
+	let sent = statement;
+	return {
+		limit: Number.isFinite(cap) ? cap : 0,
+		prepare(call, read) {
+			if (plan.opaque) {
+				if (call > 0) return false;
+			} else {
+				sent = pageStatement(plan, plan.offset + read, Math.min(COQL_MAX_PER_CALL, cap - read));
 			}
-		}
-		if (plan.opaque || !more || received === 0 || output.length >= cap) break;
-	}
-	return output;
-}
+			requestData.options.body = { ...body, select_query: sent };
+			return true;
+		},
+		describeError: (error) => describeQueryError(error, sent, plan.opaque ? statement.length : plan.base.length),
+	};
+};
+
+/** The wrapper key of COQL rows (§3.13). */
+export const rootProperty = 'data';
 
 /** Checks the statement against what the node can know before sending (parameter "Query"). */
-function validate(this: IExecutePaginationFunctions, statement: string, plan: StatementPlan): void {
+function validate(this: IExecuteSingleFunctions, statement: string, plan: StatementPlan): void {
 	if (statement.trim() === '') {
 		throw new NodeOperationError(this.getNode(), 'The parameter "Query" is empty', {
 			description: "Enter a COQL statement, e.g. SELECT Last_Name, Email FROM Leads WHERE Lead_Source = 'Web'",
@@ -149,14 +130,14 @@ function describeQueryError(error: NodeApiError, sent: string, userLength: numbe
 	return error;
 }
 
+/** Query — POST /crm/{v}/coql */
 export const operation: INodePropertyOptions = {
 	name: 'Run',
 	value: 'run',
 	action: 'Run a query',
-	description: 'Run a COQL select statement over the records of a module (Query)',
+	description: 'Run a COQL select statement over the records of a module',
 	routing: {
 		request: { method: 'POST', url: '/coql' },
-		operations: { pagination: coqlPagination },
 	},
 };
 

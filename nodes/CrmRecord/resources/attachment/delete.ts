@@ -11,7 +11,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Delete',
 	value: 'delete',
 	action: 'Delete an attachment',
-	description: 'Delete attachments of a record; items of one record are sent 100 IDs per request (DeleteAttachments)',
+	description: 'Delete attachments of a record',
 };
 
 const properties: INodeProperties[] = [moduleSelect, recordIdField, attachmentIdField];

@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Download',
 	value: 'download',
 	action: 'Download an attachment',
-	description: 'Download an attachment of a record into a binary field (DownloadAttachment)',
+	description: 'Download an attachment of a record into a binary field',
 	routing: {
 		request: {
 			method: 'GET',

@@ -10,7 +10,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Download Field Attachment',
 	value: 'downloadFieldAttachment',
 	action: 'Download a field attachment',
-	description: 'Download the file of a file-upload field of a record; API v2.1 only (GetFieldAttachments)',
+	description: 'Download the file of a file-upload field of a record',
 	routing: {
 		request: {
 			method: 'GET',

@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many attachments',
-	description: 'List the attachments of a record (GetAttachments)',
+	description: 'List the attachments of a record',
 	routing: {
 		send: { preSend: [requireDigits('recordId', 'Record ID')] },
 		request: {
@@ -44,3 +44,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.4). */
+export const rootProperty = 'data';

@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Upload File',
 	value: 'uploadFile',
 	action: 'Upload a file attachment',
-	description: 'Attach a file from an input binary field to a record (UploadAttachment)',
+	description: 'Attach a file from an input binary field to a record',
 	routing: {
 		request: {
 			method: 'POST',
@@ -42,3 +42,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['uploadFile'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.4). */
+export const rootProperty = 'data';

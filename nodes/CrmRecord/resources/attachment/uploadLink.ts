@@ -8,7 +8,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Upload Link',
 	value: 'uploadLink',
 	action: 'Attach a link to a record',
-	description: 'Attach a URL to a record (UploadLinkAttachment)',
+	description: 'Attach a URL to a record',
 	routing: {
 		request: {
 			method: 'POST',
@@ -32,3 +32,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['uploadLink'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.4). */
+export const rootProperty = 'data';

@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Add to Deal',
 	value: 'addToDeal',
 	action: 'Set the role of a contact on a deal',
-	description: 'Add a contact to a deal with a role, or change its role (AddContactRoleToDeal)',
+	description: 'Add a contact to a deal with a role, or change its role',
 	routing: {
 		send: { preSend: [requireDigits('dealId', 'Deal ID')] },
 		request: {
@@ -29,3 +29,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['addToDeal'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.9). */
+export const rootProperty = 'data';

@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Create',
 	value: 'create',
 	action: 'Create a contact role',
-	description: 'Create contact roles; input items are sent 100 per request (CreateContactRoles)',
+	description: 'Create contact roles',
 };
 
 const properties: INodeProperties[] = [

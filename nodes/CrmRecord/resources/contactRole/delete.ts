@@ -10,7 +10,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Delete',
 	value: 'delete',
 	action: 'Delete a contact role',
-	description: 'Delete contact roles; input items are sent 100 IDs per request (DeleteContactRoles)',
+	description: 'Delete contact roles',
 };
 
 const properties: INodeProperties[] = [contactRoleIdField];

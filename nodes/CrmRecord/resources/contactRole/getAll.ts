@@ -6,10 +6,13 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many contact roles',
-	description: 'List the contact roles of the organisation (GetContactRoles)',
+	description: 'List the contact roles of the organisation',
 	routing: { request: { method: 'GET', url: '/Contacts/roles' } },
 };
 
 const properties: INodeProperties[] = [];
 
 export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.9). */
+export const rootProperty = 'contact_roles';

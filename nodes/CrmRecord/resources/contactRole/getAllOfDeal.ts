@@ -20,11 +20,12 @@ async function requireIdsInV21(this: IExecuteSingleFunctions, request: IHttpRequ
 	return request;
 }
 
+/** GetAllContactRolesOfDeal — GET /crm/{v}/Deals/{dealId}/Contact_Roles */
 export const operation: INodePropertyOptions = {
 	name: 'Get Many of Deal',
 	value: 'getAllOfDeal',
 	action: 'Get the contact roles of a deal',
-	description: 'List the contacts of a deal with their roles (GetAllContactRolesOfDeal)',
+	description: 'List the contacts of a deal with their roles',
 	routing: {
 		request: {
 			method: 'GET',
@@ -48,3 +49,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['getAllOfDeal'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.9). */
+export const rootProperty = 'data';

@@ -2,13 +2,14 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { contactIdField, dealIdField } from './shared';
+import type { NotFound } from '../../../shared/transport';
 
 /** GetContactRoleOfDeal — GET /crm/{v}/Deals/{dealId}/Contact_Roles/{contactId} */
 export const operation: INodePropertyOptions = {
 	name: 'Get of Deal',
 	value: 'getOfDeal',
 	action: 'Get the role of a contact on a deal',
-	description: 'Retrieve one contact of a deal with its role (GetContactRoleOfDeal)',
+	description: 'Retrieve one contact of a deal with its role',
 	routing: {
 		request: {
 			method: 'GET',
@@ -20,3 +21,12 @@ export const operation: INodePropertyOptions = {
 const properties: INodeProperties[] = [dealIdField, contactIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['getOfDeal'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.9). */
+export const rootProperty = 'data';
+
+/** A contact without a role on the deal answers 204 (docs/protocol.md §5.9, §3.7). */
+export const notFound: NotFound = function () {
+	const [dealId, contactId] = ['dealId', 'contactId'].map((name) => String(this.getNodeParameter(name, '') ?? '').trim());
+	return `No contact role of contact ${contactId} on deal ${dealId}`;
+};

@@ -8,7 +8,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Remove From Deal',
 	value: 'removeFromDeal',
 	action: 'Remove a contact from a deal',
-	description: 'Remove a contact and its role from a deal (RemoveContactRoleFromDeal)',
+	description: 'Remove a contact and its role from a deal',
 	routing: {
 		request: {
 			method: 'DELETE',
@@ -20,3 +20,6 @@ export const operation: INodePropertyOptions = {
 const properties: INodeProperties[] = [dealIdField, contactIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['removeFromDeal'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.9). */
+export const rootProperty = 'data';

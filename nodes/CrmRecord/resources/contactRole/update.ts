@@ -10,7 +10,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
 	action: 'Update a contact role',
-	description: 'Rename or reorder contact roles; input items are sent 100 per request (UpdateContactRoles)',
+	description: 'Rename or reorder contact roles',
 };
 
 const properties: INodeProperties[] = [

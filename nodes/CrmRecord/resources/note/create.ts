@@ -16,7 +16,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Create',
 	value: 'create',
 	action: 'Create a note',
-	description: 'Create notes on records; input items are sent 100 per request (CreateNotes)',
+	description: 'Create notes on records',
 };
 
 const oneNote = { show: { inputMode: ['oneNote'] } };

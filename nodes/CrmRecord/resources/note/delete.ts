@@ -10,7 +10,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Delete',
 	value: 'delete',
 	action: 'Delete a note',
-	description: 'Delete notes by ID; input items are sent 100 IDs per request (DeleteNotes)',
+	description: 'Delete notes by ID',
 };
 
 const properties: INodeProperties[] = [noteIdField];

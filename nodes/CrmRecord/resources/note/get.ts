@@ -3,13 +3,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { noteIdField } from './shared';
 import { requireDigits } from '../../../shared/validation';
+import { noneWithId } from '../../../shared/transport';
 
 /** GetNote — GET /crm/{v}/Notes/{id} */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a note',
-	description: 'Retrieve one note by ID (GetNote)',
+	description: 'Retrieve one note by ID',
 	routing: {
 		send: { preSend: [requireDigits('noteId', 'Note ID')] },
 		request: {
@@ -42,3 +43,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['note'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.3). */
+export const rootProperty = 'data';
+
+/** A missing ID: "No note with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('note', 'noteId');

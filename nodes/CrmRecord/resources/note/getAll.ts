@@ -11,7 +11,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many notes',
-	description: 'List all notes, or the notes of one record (GetNotes)',
+	description: 'List all notes, or the notes of one record',
 	routing: {
 		request: {
 			method: 'GET',
@@ -80,3 +80,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['note'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.3). */
+export const rootProperty = 'data';

@@ -10,7 +10,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
 	action: 'Update a note',
-	description: 'Update notes by ID; input items are sent 100 per request (UpdateNotes)',
+	description: 'Update notes by ID',
 };
 
 const properties: INodeProperties[] = [

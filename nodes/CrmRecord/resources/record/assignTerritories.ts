@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
 import { assertV21, crmApiRequest, runBatched } from '../../../shared/transport';
-import { idListOf, modulePath, recordIdOf } from './common';
+import { idListOf, modulePath, recordIdOf } from './shared';
 
 /**
  * AssignTerritoriesToMultipleRecords — POST /crm/{v}/{module}/actions/assign_territories (2..100 records per request);
@@ -13,8 +13,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Assign Territories',
 	value: 'assignTerritories',
 	action: 'Assign territories to a record',
-	description:
-		'Assign territories to records; 100 records per request (AssignTerritoriesToMultipleRecords, AssignTerritoryToRecord; v2.1 only)',
+	description: 'Assign territories to records',
 };
 
 export function territoryProperties(operation: string): INodeProperties[] {

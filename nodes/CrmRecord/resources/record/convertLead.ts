@@ -11,7 +11,7 @@ import { recordIdField } from '../../../shared/descriptions';
 import { toCrmDate } from '../../../shared/dates';
 import { jsonObjectParameter } from '../../../shared/recordFields';
 import { checkDigits } from '../../../shared/validation';
-import { listOf } from './common';
+import { listOf } from './shared';
 import { validateRecordId } from './hooks';
 
 /** The LeadConverter item (§5.1: `data` [=1]) from the parameters. */
@@ -65,7 +65,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Convert Lead',
 	value: 'convertLead',
 	action: 'Convert a lead',
-	description: 'Convert a lead into a contact, an account and optionally a deal (ConvertLead)',
+	description: 'Convert a lead into a contact, an account and optionally a deal',
 	routing: {
 		request: {
 			method: 'POST',
@@ -196,3 +196,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['convertLead'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.1). */
+export const rootProperty = 'data';

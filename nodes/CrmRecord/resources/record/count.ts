@@ -11,7 +11,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Count',
 	value: 'count',
 	action: 'Count records',
-	description: 'Count the records of a module, optionally matching a search (RecordCount, v2.1 only)',
+	description: 'Count the records of a module, optionally matching a search',
 	routing: {
 		request: {
 			method: 'GET',

@@ -5,17 +5,17 @@ import { moduleSelect } from '../../../shared/descriptions';
 import { getParameter, loadFieldMeta, recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched, upsertUnknownOutcome } from '../../../shared/transport';
-import { fieldsProperties, modulePath, sendRecords, writeExtrasOf, writeOptionsProperty } from './common';
+import { checkRecordLengths, fieldsProperties, labelsOf, modulePath, outputProperties, sendRecords, withFullRecords, writeExtrasOf, writeOptionsProperty } from './shared';
 
 /** CreateRecords — POST /crm/{v}/{module} */
 export const operation: INodePropertyOptions = {
 	name: 'Create',
 	value: 'create',
 	action: 'Create a record',
-	description: 'Create records; input items are sent 100 per request (CreateRecords)',
+	description: 'Create records in a module',
 };
 
-const properties: INodeProperties[] = [moduleSelect, ...fieldsProperties('add'), writeOptionsProperty()];
+const properties: INodeProperties[] = [moduleSelect, ...fieldsProperties('add'), ...outputProperties(), writeOptionsProperty()];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['create'] } }, properties);
 
@@ -26,11 +26,12 @@ function isUnique(unique: FieldMeta['unique']): boolean {
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
-	return await runBatched.call(this, {
+	const output = await runBatched.call(this, {
 		build: async (itemIndex) => {
 			const module = getParameter(this, 'module', itemIndex) as string;
 			const { body, external } = writeExtrasOf.call(this, itemIndex);
 			const { record } = await recordBody.call(this, itemIndex, module, fieldCache);
+			checkRecordLengths.call(this, fieldCache, module, record, itemIndex);
 			// items with the same module and options share requests
 			return { key: JSON.stringify({ module, body, external }), payload: record };
 		},
@@ -53,5 +54,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				headers: external.length ? { 'X-EXTERNAL': external.join(',') } : undefined,
 			});
 		},
+		labels: (key) => labelsOf(fieldCache, (JSON.parse(key) as { module: string }).module),
 	});
+	return await withFullRecords.call(this, output);
 }

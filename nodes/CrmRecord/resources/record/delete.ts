@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
 import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { modulePath, recordByProperties, recordIdOf } from './common';
+import { modulePath, recordByProperties, recordIdOf } from './shared';
 
 /**
  * DeleteRecords — DELETE /crm/{v}/{module}?ids=… (2..100 per request);
@@ -13,7 +13,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Delete',
 	value: 'delete',
 	action: 'Delete a record',
-	description: 'Delete records by ID or external ID; input items are sent 100 IDs per request (DeleteRecords, DeleteRecord)',
+	description: 'Delete records by ID or external ID',
 };
 
 export const wfTriggerOption: INodeProperties = {

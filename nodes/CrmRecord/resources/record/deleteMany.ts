@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import { moduleSelect } from '../../../shared/descriptions';
 import { BATCH_SIZE, crmApiError, isErrorItem, writeResult } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
-import { idListOf } from './common';
+import { idListOf } from './shared';
 import { sendDeletes, wfTriggerOption, wfTriggerQuery } from './delete';
 
 /** DeleteRecords — DELETE /crm/{v}/{module}?ids=… (the item's IDs in groups of 100) */
@@ -12,7 +12,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Delete Many',
 	value: 'deleteMany',
 	action: 'Delete many records',
-	description: 'Delete a list of record IDs, sent 100 per request; one output item per ID (DeleteRecords)',
+	description: 'Delete a list of records by ID; one output item per ID',
 };
 
 const properties: INodeProperties[] = [

@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Delete Photo',
 	value: 'deletePhoto',
 	action: 'Delete a record photo',
-	description: 'Remove the photo of a record (DeletePhoto)',
+	description: 'Remove the photo of a record',
 	routing: {
 		request: {
 			method: 'DELETE',

@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Download Photo',
 	value: 'downloadPhoto',
 	action: 'Download a record photo',
-	description: 'Get the photo of a record as a binary with its file name (GetPhoto)',
+	description: 'Get the photo of a record as a binary with its file name',
 	routing: {
 		request: {
 			method: 'GET',

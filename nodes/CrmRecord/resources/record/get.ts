@@ -2,15 +2,16 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
-import { recordByProperties } from './common';
+import { recordByProperties } from './shared';
 import { externalHeader, readOptions, validateRecordId } from './hooks';
+import type { NotFound } from '../../../shared/transport';
 
 /** GetRecord — GET /crm/{v}/{module}/{id}; GetRecordUsingExternalID — GET /crm/{v}/{module}/{extValue} with X-EXTERNAL */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a record',
-	description: 'Retrieve one record by ID or external ID (GetRecord, GetRecordUsingExternalID)',
+	description: 'Retrieve one record by ID or external ID',
 	routing: {
 		request: {
 			method: 'GET',
@@ -55,3 +56,13 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.1). */
+export const rootProperty = 'data';
+
+/** A missing ID answers 204 (docs/protocol.md §5.1, §3.7). */
+export const notFound: NotFound = function () {
+	const external = this.getNodeParameter('getBy', 'id') === 'externalId';
+	const id = String(this.getNodeParameter(external ? 'externalValue' : 'recordId', '') ?? '').trim();
+	return `No ${String(this.getNodeParameter('module', ''))} record with ${external ? 'external ID' : 'ID'} ${id}`;
+};

@@ -10,7 +10,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many records',
-	description: 'List the records of a module (GetRecords)',
+	description: 'List the records of a module',
 	routing: {
 		request: {
 			method: 'GET',
@@ -106,3 +106,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.1). */
+export const rootProperty = 'data';

@@ -8,7 +8,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Mass Update Status',
 	value: 'getMassUpdateStatus',
 	action: 'Get the status of a mass update',
-	description: 'Status and counts of a mass update job: SCHEDULED, RUNNING, COMPLETED or FAILED (GetMassUpdateStatus)',
+	description: 'Get the status and counts of a mass update job',
 	routing: {
 		request: {
 			method: 'GET',
@@ -31,3 +31,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['getMassUpdateStatus'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.1). */
+export const rootProperty = 'data';

@@ -14,7 +14,7 @@ import { toCrmDateTime } from '../../../shared/dates';
 import { setMultipartBody } from '../../../shared/multipart';
 import { unwrapBody } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
-import { idListOf } from './common';
+import { idListOf } from './shared';
 
 /** Record ID parameter (`recordId` unless the operation addresses the record by external ID) must be digits. */
 export async function validateRecordId(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
@@ -183,6 +183,6 @@ export async function jobIdFirst(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return items.flatMap((item) =>
-		unwrapBody(item.json).items.map((json) => ({ json: { job_id: (json.details as IDataObject | undefined)?.job_id, ...json } })),
+		unwrapBody(item.json, 'data').items.map((json) => ({ json: { job_id: (json.details as IDataObject | undefined)?.job_id, ...json } })),
 	);
 }

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { defineResource } from '../../../shared/node';
 
 import * as assignTerritories from './assignTerritories';
 import * as convertLead from './convertLead';
@@ -19,47 +19,28 @@ import * as update from './update';
 import * as uploadPhoto from './uploadPhoto';
 import * as upsert from './upsert';
 
-const operations = [
-	assignTerritories,
-	convertLead,
-	count,
-	create,
-	del,
-	deleteMany,
-	deletePhoto,
-	downloadPhoto,
-	get,
-	getAll,
-	getMassUpdateStatus,
-	listDeleted,
-	massUpdate,
-	removeTerritories,
-	search,
-	update,
-	uploadPhoto,
-	upsert,
-];
-
-export const recordDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['record'] } },
-		options: operations.map((op) => op.operation),
-		default: 'get',
-	},
-	...operations.flatMap((op) => op.description),
-];
-
-/** Operations that send many input items per request run as custom operations. */
-export const recordCustomOperations: Record<string, (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>> = {
-	create: create.execute,
-	update: update.execute,
-	upsert: upsert.execute,
-	delete: del.execute,
-	deleteMany: deleteMany.execute,
-	assignTerritories: assignTerritories.execute,
-	removeTerritories: removeTerritories.execute,
-};
+/** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
+export const recordResource = defineResource(
+	{ name: 'Record', value: 'record' },
+	[
+		assignTerritories,
+		convertLead,
+		count,
+		create,
+		del,
+		deleteMany,
+		deletePhoto,
+		downloadPhoto,
+		get,
+		getAll,
+		getMassUpdateStatus,
+		listDeleted,
+		massUpdate,
+		removeTerritories,
+		search,
+		update,
+		uploadPhoto,
+		upsert,
+	],
+	'get',
+);

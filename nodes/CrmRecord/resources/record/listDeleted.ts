@@ -10,7 +10,7 @@ export const operation: INodePropertyOptions = {
 	name: 'List Deleted',
 	value: 'listDeleted',
 	action: 'List deleted records',
-	description: 'List the deleted records of a module: recycle bin, permanently deleted, or both (GetDeletedRecords)',
+	description: 'List the deleted records of a module: recycle bin, permanently deleted, or both',
 	routing: {
 		request: {
 			method: 'GET',
@@ -46,3 +46,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['listDeleted'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.1). */
+export const rootProperty = 'data';

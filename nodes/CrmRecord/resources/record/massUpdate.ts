@@ -12,7 +12,7 @@ import { recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { credentialVariant } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
-import { idListOf } from './common';
+import { idListOf } from './shared';
 import { jobIdFirst } from './hooks';
 
 export const MASS_UPDATE_MAX_IDS = 500;
@@ -65,7 +65,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Mass Update',
 	value: 'massUpdate',
 	action: 'Mass update records',
-	description: 'Set field values on records chosen by IDs, custom view or territory (MassUpdate)',
+	description: 'Set field values on records chosen by IDs, custom view or territory',
 	routing: {
 		request: {
 			method: 'POST',

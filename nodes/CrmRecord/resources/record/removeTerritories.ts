@@ -10,8 +10,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Remove Territories',
 	value: 'removeTerritories',
 	action: 'Remove territories from a record',
-	description:
-		'Remove territories from records; 100 records per request (RemoveTerritoriesFromMultipleRecords, RemoveTerritoriesFromRecord; v2.1 only)',
+	description: 'Remove territories from records',
 };
 
 export const description = territoryProperties('removeTerritories');

@@ -11,7 +11,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Search',
 	value: 'search',
 	action: 'Search records',
-	description: 'Find records by criteria, email, phone or word (SearchRecords)',
+	description: 'Find records by criteria, email, phone or word',
 	routing: {
 		request: {
 			method: 'GET',
@@ -137,3 +137,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['search'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.1). */
+export const rootProperty = 'data';

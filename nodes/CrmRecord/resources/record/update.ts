@@ -6,7 +6,7 @@ import { getParameter, loadFieldMeta, recordBody } from '../../../shared/recordF
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
-import { fieldsProperties, modulePath, recordByProperties, recordIdOf, sendRecords, writeExtrasOf, writeOptionsProperty } from './common';
+import { checkRecordLengths, fieldsProperties, labelsOf, modulePath, outputProperties, recordByProperties, recordIdOf, sendRecords, withFullRecords, writeExtrasOf, writeOptionsProperty } from './shared';
 
 /**
  * UpdateRecords — PUT /crm/{v}/{module} (2..100 records per request);
@@ -16,7 +16,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
 	action: 'Update a record',
-	description: 'Update records by ID or external ID; input items are sent 100 per request (UpdateRecords, UpdateRecord)',
+	description: 'Update records by ID or external ID',
 };
 
 export const updateByProperties: INodeProperties[] = recordByProperties(
@@ -26,7 +26,13 @@ export const updateByProperties: INodeProperties[] = recordByProperties(
 	{ fieldsMode: ['mapper'] },
 );
 
-const properties: INodeProperties[] = [moduleSelect, ...fieldsProperties('update'), ...updateByProperties, writeOptionsProperty()];
+const properties: INodeProperties[] = [
+	moduleSelect,
+	...fieldsProperties('update'),
+	...updateByProperties,
+	...outputProperties(),
+	writeOptionsProperty(),
+];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['update'] } }, properties);
 
@@ -42,7 +48,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
 	// external-ID fields per module, listed once rather than for every item
 	const externalFieldsOf = new Map<string, string[]>();
-	return await runBatched.call(this, {
+	const output = await runBatched.call(this, {
 		build: async (itemIndex) => {
 			const module = getParameter(this, 'module', itemIndex) as string;
 			const mode = getParameter(this, 'fieldsMode', itemIndex, 'mapper') as string;
@@ -90,6 +96,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if (!keyValue) {
 				throw new NodeOperationError(this.getNode(), `The value of the external-ID field "${field}" is empty`, { itemIndex });
 			}
+			checkRecordLengths.call(this, fieldCache, module, record, itemIndex);
 			const key: UpdateKey = { module, field, body, external };
 			return { key: JSON.stringify(key), payload: { ...record, [field ?? 'id']: keyValue } };
 		},
@@ -109,5 +116,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}
 			return await sendRecords.call(this, { method: 'PUT', path: modulePath(module), data, extras: body, external: headers });
 		},
+		labels: (key) => labelsOf(fieldCache, (JSON.parse(key) as { module: string }).module),
 	});
+	return await withFullRecords.call(this, output);
 }

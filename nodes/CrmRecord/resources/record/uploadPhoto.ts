@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Upload Photo',
 	value: 'uploadPhoto',
 	action: 'Upload a record photo',
-	description: 'Set the photo of a record from an input binary (UploadPhoto)',
+	description: 'Set the photo of a record from an input binary',
 	routing: {
 		request: {
 			method: 'POST',

@@ -3,14 +3,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
 import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { externalHeader, externalIdOptions, parentRecordIdField, relatedListSelect, relatedRecordIdField, relationOf } from './shared';
+import { relationExternalHeader, externalIdOptions, parentRecordIdField, relatedListSelect, relatedRecordIdField, relationOf } from './shared';
 
 /** DelinkRecords (+DeleteRelatedRecordsUsingExternalID) — DELETE /crm/{v}/{module}/{recordId}/{relatedList}?ids=…, up to 100 per request (custom operation) */
 export const operation: INodePropertyOptions = {
 	name: 'Delink',
 	value: 'delink',
 	action: 'Delink a related record',
-	description: 'Remove records from a record\'s related list; items of one parent are sent 100 IDs per request (DelinkRecords)',
+	description: "Remove records from a record's related list",
 };
 
 const properties: INodeProperties[] = [
@@ -34,7 +34,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runBatched.call(this, {
 		build: (itemIndex) => {
 			const { module, relatedList, parentField, relatedField, recordId, relatedId } = relationOf.call(this, itemIndex);
-			const header = externalHeader(module, relatedList, parentField, relatedField);
+			const header = relationExternalHeader(module, relatedList, parentField, relatedField);
 			return { key: JSON.stringify([module, recordId, relatedList, header ?? '']), payload: { id: relatedId } };
 		},
 		send: async (key, payloads) => {

@@ -3,13 +3,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
 import { externalIdOptions, parentRecordIdField, relatedListSelect, relatedRecordIdField, relatedRequest } from './shared';
+import type { NotFound } from '../../../shared/transport';
 
 /** GetRelatedRecord (+UsingExternalID) — GET /crm/{v}/{module}/{recordId}/{relatedList}/{relatedId} */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a related record',
-	description: 'Retrieve one record of a related list of a record (GetRelatedRecord)',
+	description: 'Retrieve one record of a related list of a record',
 	routing: {
 		request: {
 			method: 'GET',
@@ -35,3 +36,14 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['relatedRecord'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.2). */
+export const rootProperty = 'data';
+
+/** A missing related record answers 204 (docs/protocol.md §5.2, §3.7). */
+export const notFound: NotFound = function () {
+	const [module, recordId, list, id] = ['module', 'recordId', 'relatedList', 'relatedRecordId'].map((name) =>
+		String(this.getNodeParameter(name, '') ?? '').trim(),
+	);
+	return `No ${list} record with ID ${id} related to ${module} record ${recordId}`;
+};

@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many related records',
-	description: 'List the records of a related list of a record (GetRelatedRecords)',
+	description: 'List the records of a related list of a record',
 	routing: {
 		request: {
 			method: 'GET',
@@ -35,3 +35,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['relatedRecord'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.2). */
+export const rootProperty = 'data';

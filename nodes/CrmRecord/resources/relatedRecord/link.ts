@@ -3,15 +3,14 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
 import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { externalHeader, externalIdOptions, parentRecordIdField, relatedListSelect, relatedRecordIdField, relationOf } from './shared';
+import { relationExternalHeader, externalIdOptions, parentRecordIdField, relatedListSelect, relatedRecordIdField, relationOf } from './shared';
 
 /** UpdateRelatedRecords (+UsingExternalId) — PUT /crm/{v}/{module}/{recordId}/{relatedList}, up to 100 links per request (custom operation) */
 export const operation: INodePropertyOptions = {
 	name: 'Link / Update',
 	value: 'link',
 	action: 'Link or update a related record',
-	description:
-		'Link records to a record\'s related list, or update the relation fields of existing links; items of one parent are sent 100 per request (UpdateRelatedRecords)',
+	description: "Link records to a record's related list, or update the relation fields of existing links",
 };
 
 const properties: INodeProperties[] = [
@@ -64,7 +63,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				}
 				payload[name] = value;
 			}
-			const header = externalHeader(module, relatedList, parentField, relatedField);
+			const header = relationExternalHeader(module, relatedList, parentField, relatedField);
 			return { key: JSON.stringify([module, recordId, relatedList, header ?? '']), payload };
 		},
 		send: async (key, data) => {

@@ -68,7 +68,7 @@ export interface RelatedAddress {
 }
 
 /** The X-EXTERNAL header for the chosen external fields: `Module.Field[,Module.Field]`. */
-export function externalHeader(module: string, relatedList: string, parentField: string, relatedField: string): string | undefined {
+export function relationExternalHeader(module: string, relatedList: string, parentField: string, relatedField: string): string | undefined {
 	const pairs: string[] = [];
 	if (parentField.trim()) pairs.push(parentField.includes('.') ? parentField.trim() : `${module}.${parentField.trim()}`);
 	if (relatedField.trim()) pairs.push(relatedField.includes('.') ? relatedField.trim() : `${relatedList}.${relatedField.trim()}`);
@@ -99,7 +99,7 @@ export async function relatedRequest(this: IExecuteSingleFunctions, requestOptio
 	if (operation === 'get') {
 		checkId(this.getNode(), this.getNodeParameter('relatedRecordId') as string, 'Related Record ID', !!relatedField.trim(), itemIndex);
 	}
-	const header = externalHeader(module, relatedList, parentField, relatedField);
+	const header = relationExternalHeader(module, relatedList, parentField, relatedField);
 	if (header) requestOptions.headers = { ...requestOptions.headers, 'X-EXTERNAL': header };
 	return requestOptions;
 }

@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get the sharing of a record',
-	description: 'List the users a record is shared with (GetSharedRecordDetails)',
+	description: 'List the users a record is shared with',
 	routing: {
 		request: {
 			method: 'GET',
@@ -57,3 +57,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['share'], operation: ['get'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.9). */
+export const rootProperty = 'share';

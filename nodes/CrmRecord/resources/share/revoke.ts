@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Revoke',
 	value: 'revoke',
 	action: 'Revoke the sharing of a record',
-	description: 'Stop sharing a record with every user (RevokeSharedRecord)',
+	description: 'Stop sharing a record with every user',
 	routing: {
 		request: {
 			method: 'DELETE',
@@ -22,3 +22,6 @@ export const operation: INodePropertyOptions = {
 const properties: INodeProperties[] = [moduleSelect, recordIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['share'], operation: ['revoke'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.9). */
+export const rootProperty = 'share';

@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Share',
 	value: 'share',
 	action: 'Share a record with users',
-	description: 'Share a record with up to 10 users (ShareRecord)',
+	description: 'Share a record with up to 10 users',
 	routing: {
 		request: {
 			method: 'POST',
@@ -22,3 +22,6 @@ export const operation: INodePropertyOptions = {
 const properties: INodeProperties[] = [moduleSelect, recordIdField, shareUsersField];
 
 export const description = updateDisplayOptions({ show: { resource: ['share'], operation: ['share'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.9). */
+export const rootProperty = 'share';

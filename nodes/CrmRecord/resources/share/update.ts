@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Update Permissions',
 	value: 'update',
 	action: 'Update the sharing permissions of a record',
-	description: 'Change the permission of users a record is shared with (UpdateSharePermissions)',
+	description: 'Change the permission of users a record is shared with',
 	routing: {
 		request: {
 			method: 'PUT',
@@ -22,3 +22,6 @@ export const operation: INodePropertyOptions = {
 const properties: INodeProperties[] = [moduleSelect, recordIdField, shareUsersField];
 
 export const description = updateDisplayOptions({ show: { resource: ['share'], operation: ['update'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.9). */
+export const rootProperty = 'share';

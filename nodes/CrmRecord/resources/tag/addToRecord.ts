@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Add to Record',
 	value: 'addToRecord',
 	action: 'Add tags to a record',
-	description: 'Add tags to one record, creating unknown tags (AddTagsToRecord)',
+	description: 'Add tags to one record, creating unknown tags',
 	routing: {
 		request: {
 			method: 'POST',
@@ -20,3 +20,6 @@ export const operation: INodePropertyOptions = {
 };
 
 export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['addToRecord'] } }, tagActionProperties('add', true));
+
+/** Key of the items in the response (docs/protocol.md §5.5). */
+export const rootProperty = 'data';

@@ -8,7 +8,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Add to Many Records',
 	value: 'addToRecords',
 	action: 'Add tags to many records',
-	description: 'Add tags to records; input items are sent 100 record IDs per request (AddTagsToMultipleRecords)',
+	description: 'Add tags to records',
 };
 
 export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['addToRecords'] } }, tagActionProperties('add', false));

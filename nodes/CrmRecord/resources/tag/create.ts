@@ -10,7 +10,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Create',
 	value: 'create',
 	action: 'Create a tag',
-	description: 'Create tags in a module; input items are sent 100 per request (CreateTags)',
+	description: 'Create tags in a module',
 };
 
 const properties: INodeProperties[] = [

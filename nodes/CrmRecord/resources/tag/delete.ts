@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Delete',
 	value: 'delete',
 	action: 'Delete a tag',
-	description: 'Delete a tag; it is removed from every record (DeleteTag)',
+	description: 'Delete a tag; it is removed from every record',
 	routing: {
 		request: {
 			method: 'DELETE',
@@ -22,3 +22,6 @@ export const operation: INodePropertyOptions = {
 const properties: INodeProperties[] = [moduleSelect, tagIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['delete'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.5). */
+export const rootProperty = 'tags';

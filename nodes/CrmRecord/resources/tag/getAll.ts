@@ -8,7 +8,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many tags',
-	description: 'List the tags of a module (GetTags)',
+	description: 'List the tags of a module',
 	routing: {
 		request: {
 			method: 'GET',
@@ -31,3 +31,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['getAll'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.5). */
+export const rootProperty = 'tags';

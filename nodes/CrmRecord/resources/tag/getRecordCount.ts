@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Record Count',
 	value: 'getRecordCount',
 	action: 'Count the records of a tag',
-	description: 'Count the records that carry a tag (GetRecordCountForTag)',
+	description: 'Count the records that carry a tag',
 	routing: {
 		request: {
 			method: 'GET',

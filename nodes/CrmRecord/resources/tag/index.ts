@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { defineResource } from '../../../shared/node';
 
 import * as addToRecord from './addToRecord';
 import * as addToRecords from './addToRecords';
@@ -11,25 +11,9 @@ import * as removeFromRecord from './removeFromRecord';
 import * as removeFromRecords from './removeFromRecords';
 import * as update from './update';
 
-const operations = [addToRecords, addToRecord, create, del, getAll, getRecordCount, merge, removeFromRecords, removeFromRecord, update];
-
-export const tagDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['tag'] } },
-		options: operations.map((op) => op.operation),
-		default: 'getAll',
-	},
-	...operations.flatMap((op) => op.description),
-];
-
-/** Operations that send many input items per request run as custom operations. */
-export const tagCustomOperations: Record<string, (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>> = {
-	create: create.execute,
-	update: update.execute,
-	addToRecords: addToRecords.execute,
-	removeFromRecords: removeFromRecords.execute,
-};
+/** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
+export const tagResource = defineResource(
+	{ name: 'Tag', value: 'tag' },
+	[addToRecords, addToRecord, create, del, getAll, getRecordCount, merge, removeFromRecords, removeFromRecord, update],
+	'getAll',
+);

@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Merge',
 	value: 'merge',
 	action: 'Merge two tags',
-	description: 'Merge a tag into another: the tag is removed and its records get the other tag (MergeTags)',
+	description: 'Merge a tag into another: the tag is removed and its records get the other tag',
 	routing: {
 		request: {
 			method: 'POST',
@@ -31,3 +31,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['merge'] } }, properties);
+
+/** Key of the items in the response (docs/protocol.md §5.5). */
+export const rootProperty = 'tags';

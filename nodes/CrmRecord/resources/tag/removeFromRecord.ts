@@ -9,7 +9,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Remove From Record',
 	value: 'removeFromRecord',
 	action: 'Remove tags from a record',
-	description: 'Remove tags from one record (RemoveTagsFromRecord)',
+	description: 'Remove tags from one record',
 	routing: {
 		request: {
 			method: 'POST',
@@ -23,3 +23,6 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['tag'], operation: ['removeFromRecord'] } },
 	tagActionProperties('remove', true),
 );
+
+/** Key of the items in the response (docs/protocol.md §5.5). */
+export const rootProperty = 'data';

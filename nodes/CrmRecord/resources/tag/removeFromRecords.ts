@@ -8,7 +8,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Remove From Many Records',
 	value: 'removeFromRecords',
 	action: 'Remove tags from many records',
-	description: 'Remove tags from records; input items are sent 100 record IDs per request (RemoveTagsFromMultipleRecords)',
+	description: 'Remove tags from records',
 };
 
 export const description = updateDisplayOptions(

@@ -11,7 +11,7 @@ export const operation: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
 	action: 'Update a tag',
-	description: 'Rename or recolour tags; input items are sent 100 per request (UpdateTags)',
+	description: 'Rename or recolour tags',
 };
 
 const properties: INodeProperties[] = [

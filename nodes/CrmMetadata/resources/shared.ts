@@ -1,0 +1,27 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** A numeric ID typed by hand or chosen from a list. */
+export function idOptions(displayName: string, name: string, loadOptionsMethod: string, dependsOn: string[], description: string): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'options',
+		typeOptions: { loadOptionsMethod, loadOptionsDependsOn: dependsOn },
+		default: '',
+		required: true,
+		description: `${description}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
+	};
+}
+
+/** The Deals layout every pipeline operation names (`layout_id`, docs/protocol.md §5.8). */
+export const dealLayoutField: INodeProperties = {
+	displayName: 'Deals Layout Name or ID',
+	name: 'layoutId',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getDealLayouts' },
+	default: '',
+	required: true,
+	description:
+		'Layout of the Deals module the pipelines belong to. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	routing: { send: { type: 'query', property: 'layout_id' } },
+};

@@ -1,0 +1,68 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error */
+// Helpers the operation groups share (not a group itself): once-per-database seeding of a group's
+// own settings data, and the one per-item loop of the list writes (`{key: […]}` in, one result
+// item per input item out, §3.5).
+import type { ErrorBody } from '../errors.ts';
+import { writeStatus } from '../records.ts';
+import type { Json } from '../store.ts';
+import type { Ctx, Reply, Sandbox } from '../types.ts';
+import { wrapperList } from '../wire.ts';
+
+export type Seeder = (sandbox: Sandbox) => void;
+
+/**
+ * Seeds a group's own data once per database: groups call it from their register function
+ * (e.g. `seedOnce(sandbox, 'pipelines', seedPipelines)`), so a file-backed store is seeded on
+ * first start only and keeps its changes across restarts.
+ */
+export function seedOnce(sandbox: Sandbox, name: string, seeder: Seeder): void {
+	const key = `seeded:${name}`;
+	if (sandbox.store.getMeta(key)) return;
+	sandbox.store.transaction(() => {
+		seeder(sandbox);
+		sandbox.store.setMeta(key, sandbox.formatTime());
+	});
+}
+
+/** One result item of a list write: the success item or the item's error. */
+export type ItemOutcome = Json | ErrorBody;
+
+/** An item's error thrown from deep inside its validation; the per-item loop answers it as that item's result. */
+export class ItemError extends Error {
+	readonly body: ErrorBody;
+	constructor(body: ErrorBody) {
+		super(body.message);
+		this.body = body;
+	}
+}
+
+/** The reply of a list write: the results under `key`; 400 when every item failed, else `status` (§3.5). */
+export function resultsReply(key: string, status: number, results: ItemOutcome[]): Reply {
+	return { status: writeStatus(results, status), body: { [key]: results } };
+}
+
+/**
+ * Runs `write` for each entry, in input order, inside one store transaction; an ItemError becomes
+ * that entry's result, anything else fails the request.
+ */
+export function eachItem<T>(ctx: Ctx, entries: T[], write: (entry: T, index: number) => ItemOutcome): ItemOutcome[] {
+	return ctx.sandbox.store.transaction(() =>
+		entries.map((entry, index) => {
+			try {
+				return write(entry, index);
+			} catch (error) {
+				if (error instanceof ItemError) return error.body;
+				throw error;
+			}
+		}),
+	);
+}
+
+/**
+ * The list write of `{key: [1..max items]}`: one `write` per item (eachItem), answered as
+ * resultsReply with the same key.
+ */
+export function writeEach(ctx: Ctx, key: string, max: number, status: number, write: (item: unknown, index: number) => ItemOutcome): Reply {
+	const items = wrapperList(ctx, key, max);
+	return resultsReply(key, status, eachItem(ctx, items, write));
+}

@@ -1,0 +1,167 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+// The sandbox's shared vocabulary: the instance as groups and services see it (`Sandbox`), its
+// configuration, and the request context of the router. Types only; it imports nothing that
+// imports it back, so every module can depend on it without an import circle (the class that
+// implements `Sandbox` is sandbox.ts, at the top).
+import type { IncomingHttpHeaders } from 'node:http';
+
+import type { ModuleDef } from './catalogue/modules.ts';
+import type { ErrorBody } from './errors.ts';
+import type { Faults } from './faults.ts';
+import type { ApiLimits, ApiLimitsConfig } from './limits.ts';
+import type { Json, Store, StoredRecord, UserRef } from './store.ts';
+
+export type Version = 'v2' | 'v2.1';
+export type Root = 'crm' | 'bulk' | 'oauth' | 'download' | 'admin';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface SandboxConfig {
+	/** origin returned as `api_domain` and used in echoed URIs; set by the server once it listens */
+	publicOrigin: string;
+	/** SQLite file; `:memory:` keeps nothing */
+	dbPath: string;
+	/** seed demo records on first start */
+	demo: boolean;
+	accessTokenLifetimeSec: number;
+	grantCodeLifetimeSec: number;
+	/** one extra Authorization prefix besides `Bearer` (§2.2) */
+	extraTokenPrefix: string;
+	/** OAuth issuance limits of §2.1 (off by default) */
+	oauthLimits: boolean;
+	/** API concurrency and credit limits of §7 (off by default) */
+	apiLimits: ApiLimitsConfig;
+	/**
+	 * key the /__sandbox test hooks require (header `X-Sandbox-Hook-Key`) when the sandbox listens on
+	 * anything but loopback; the server makes up a random one when none is set
+	 */
+	hookKey?: string;
+	/** entries kept in the request log (GET /__sandbox/requests), oldest dropped first */
+	requestLogLimit: number;
+	/** maximum request body in bytes */
+	maxBodyBytes: number;
+	/** per-file upload limit (§6) */
+	maxFileBytes: number;
+	/** notification channels: default and maximum expiry, seconds (§6) */
+	channelDefaultExpirySec: number;
+	channelMaxExpirySec: number;
+	/** delivery / callback retry delays in ms: attempts = length (§9.5) */
+	deliveryRetryDelaysMs: number[];
+	deliveryTimeoutMs: number;
+	/** job state machines advance one state per interval (§8) */
+	jobStepMs: number;
+	tagsPerRecord: number;
+	tagsPerModule: number;
+	/** free-form knobs for groups (limits, feature switches) */
+	knobs: Record<string, unknown>;
+}
+
+export interface LoggedRequest {
+	method: string;
+	url: string;
+	status: number;
+	at: number;
+}
+
+/** A hook that may refuse a record update (blueprint, converted lead, locks); see records.ts. */
+export type RecordGuard = (module: ModuleDef, existing: StoredRecord, changes: Json) => ErrorBody | undefined;
+
+/** The sandbox instance as groups, records and background services use it (sandbox.ts implements it). */
+export interface Sandbox {
+	readonly config: SandboxConfig;
+	readonly store: Store;
+	readonly requests: LoggedRequest[];
+	/** §7 concurrency and credits */
+	readonly limits: ApiLimits;
+	/** the fault injector (test hooks under /__sandbox, reliability tests, benchmarks) */
+	readonly faultPlan: Faults;
+	readonly recordGuards: RecordGuard[];
+	/** bytes of request bodies read so far (shows that refused requests were never buffered) */
+	bodyBytesRead: number;
+	/** added to the wall clock: tests move time forward to expire tokens and channels */
+	clockOffsetMs: number;
+	readonly isClosing: boolean;
+	logRequest(entry: LoggedRequest): void;
+	now(): number;
+	/** DateTime in the organisation's time zone (sandbox: UTC, `+00:00`) */
+	formatTime(ms?: number): string;
+	/** The module definitions as currently stored (metadata updates included). */
+	modules(): ModuleDef[];
+	/** Case-insensitive module lookup (§3.10); undefined when unknown. */
+	module(name: string): ModuleDef | undefined;
+	/** The user a request acts as (the token's user, else the admin). */
+	user(ctx?: Pick<Ctx, 'token'>): UserRef;
+	/** setTimeout that is cleared when the sandbox closes (jobs, deliveries, retries). */
+	later(ms: number, fn: () => void | Promise<void>): void;
+	close(): void;
+}
+
+export interface FilePart {
+	field: string;
+	filename: string;
+	contentType: string;
+	data: Buffer;
+}
+
+export interface TokenInfo {
+	accessToken: string;
+	scopes: string[];
+	clientId: string;
+	userId: string;
+}
+
+export interface Ctx {
+	sandbox: Sandbox;
+	method: Method;
+	/** path below the root, e.g. `/Leads/4876876000000611001` */
+	path: string;
+	root: Root;
+	v: Version;
+	params: Record<string, string>;
+	/** the route's `:module`, resolved to its canonical definition */
+	module?: ModuleDef;
+	query: URLSearchParams;
+	headers: IncomingHttpHeaders;
+	rawBody: Buffer;
+	files: FilePart[];
+	formFields: Record<string, string>;
+	token?: TokenInfo;
+	/** parses the body as JSON (§3.1); throws INVALID_DATA when it is not */
+	json(): Json;
+	/** query value, trimmed; undefined when absent or empty */
+	q(name: string): string | undefined;
+	/** comma-joined or repeated query values (§3.2) */
+	list(name: string): string[];
+	header(name: string): string | undefined;
+}
+
+export interface Reply {
+	status?: number;
+	body?: unknown;
+	headers?: Record<string, string>;
+	/** raw bytes (file downloads, §3.4) */
+	raw?: Buffer;
+}
+
+export type Handler = (ctx: Ctx) => Reply | Promise<Reply>;
+
+/** Scopes required: every inner list must be covered by one granted scope (AND of ORs, §2.3). */
+export type ScopeRule = string[][] | ((ctx: Ctx) => string[][]);
+
+export interface RouteOptions {
+	root?: Root;
+	/** not served under /crm/v2/ (404 there, §0) */
+	v21Only?: boolean;
+	/** no token needed (OAuth endpoints, test hooks) */
+	public?: boolean;
+	scopes?: ScopeRule;
+	/** `:id` segments accept any value (ids and external values, or API names) */
+	anyId?: boolean;
+}
+
+/** One operation of a group (groups/<group>/<operation>.ts); the group's index registers them in order. */
+export interface Operation {
+	method: Method;
+	pattern: string;
+	handler: Handler;
+	options?: RouteOptions;
+}
