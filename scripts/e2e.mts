@@ -97,6 +97,8 @@ const DOCS_SHOTS: Record<string, string> = {
 	'11-module-list-first-open.png': 'crm-record-module-list.png',
 	'12-mapper-list-and-date.png': 'crm-record-field-mapper.png',
 	'13-bulk-condition-picklist.png': 'bulk-read-condition-picklist.png',
+	'15-ai-agent-crm-tool-execution.png': 'ai-agent-crm-record-tool.png',
+	'16-http-request-crm-credential-type.png': 'http-request-crm-credential-type.png',
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

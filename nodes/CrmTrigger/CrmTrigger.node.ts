@@ -13,6 +13,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { optionsCollection } from '../shared/optionsCollection';
 import {
 	channelIdsAt,
 	channelView,
@@ -127,40 +128,33 @@ export class CrmTrigger implements INodeType {
 				],
 				default: 'ids',
 			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Freshness Window (Minutes)',
-						name: 'freshnessMinutes',
-						type: 'number',
-						typeOptions: { minValue: 0 },
-						default: 10,
-						description:
-							'Deliveries whose server time is further than this from now are refused as stale (400), so a replayed old delivery starts nothing. 0 turns the check off.',
-					},
-					{
-						displayName: 'Include Affected Fields and Values',
-						name: 'includeAffected',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether each item carries the changed field names ("affected_fields") and their new values ("affected_values")',
-					},
-					{
-						displayName: 'Notify on Related Actions',
-						name: 'relatedActions',
-						type: 'boolean',
-						default: true,
-						description:
-							'Whether changes made through related-record actions (link, delink, related update) also start the workflow',
-					},
-				],
-			},
+			optionsCollection([
+				{
+					displayName: 'Freshness Window (Minutes)',
+					name: 'freshnessMinutes',
+					type: 'number',
+					typeOptions: { minValue: 0 },
+					default: 10,
+					description:
+						'Deliveries whose server time is further than this from now are refused as stale (400), so a replayed old delivery starts nothing. 0 turns the check off.',
+				},
+				{
+					displayName: 'Include Affected Fields and Values',
+					name: 'includeAffected',
+					type: 'boolean',
+					default: false,
+					description:
+						'Whether each item carries the changed field names ("affected_fields") and their new values ("affected_values")',
+				},
+				{
+					displayName: 'Notify on Related Actions',
+					name: 'relatedActions',
+					type: 'boolean',
+					default: true,
+					description:
+						'Whether changes made through related-record actions (link, delink, related update) also start the workflow',
+				},
+			]),
 		],
 	};
 

@@ -135,11 +135,11 @@ export async function agentToolStep(ctx: StepContext): Promise<void> {
 		await ctx.page.goto(`/workflow/${run.workflowId}/executions/${run.executionId}`);
 		await ctx.page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 30_000 }).catch(() => undefined);
 		await ctx.page.waitForTimeout(2000);
-		await ctx.shot('11-ai-agent-crm-tool-execution.png');
+		await ctx.shot('15-ai-agent-crm-tool-execution.png');
 		await ctx.page.goto(`/workflow/${run.workflowId}`);
 		await ctx.page.locator(`[data-test-id="canvas-node"][data-node-name="${TOOL_NODE}"]`).waitFor({ timeout: 30_000 });
 		await ctx.page.waitForTimeout(1000);
-		await ctx.shot('11-ai-agent-crm-tool-workflow.png');
+		await ctx.shot('15-ai-agent-crm-tool-workflow.png');
 	} finally {
 		await stub.close();
 	}

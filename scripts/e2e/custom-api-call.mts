@@ -40,7 +40,7 @@ export async function customApiCallStep(ctx: StepContext): Promise<void> {
 	await page.getByText('Search records', { exact: true }).first().waitFor();
 	await page.waitForTimeout(500);
 	const links = await page.locator('[data-action="addHttpNode"]').count();
-	await ctx.shot('12-crm-record-actions-no-api-link.png');
+	await ctx.shot('16-crm-record-actions-no-api-link.png');
 	assert(links === 0, `the CRM Record actions panel shows ${links} "custom API call" link(s)`);
 
 	// 2. HTTP Request → Predefined Credential Type offers "CRM OAuth2 API" and then the CRM credential
@@ -64,7 +64,7 @@ export async function customApiCallStep(ctx: StepContext): Promise<void> {
 	const all = await ctx.api.request<Array<{ name: string; type: string }>>('GET', '/rest/credentials');
 	const names = (Array.isArray(all.data) ? all.data : []).filter((c) => c.type === CREDENTIAL_TYPE).map((c) => c.name);
 	const selected = await credentialSelect.locator('input').first().inputValue();
-	await ctx.shot('12-http-request-crm-credential-type.png');
+	await ctx.shot('16-http-request-crm-credential-type.png');
 	assert(names.includes(selected), `the credential picked for ${credType.displayName} is ${JSON.stringify(selected)}, expected one of ${JSON.stringify(names)}`);
 	await page.keyboard.press('Escape');
 

@@ -77,3 +77,21 @@ export function useContractFixture(options: ContractOptions): ContractFixture {
 		return started;
 	});
 }
+
+/** Runs `fn` with changed sandbox settings (knobs, job step interval), restoring them afterwards. */
+export async function withSandboxConfig(
+	running: RunningSandbox,
+	change: { jobStepMs?: number; knobs?: Record<string, unknown> },
+	fn: () => Promise<void>,
+): Promise<void> {
+	const config = running.sandbox.config;
+	const saved = { jobStepMs: config.jobStepMs, knobs: { ...config.knobs } };
+	if (change.jobStepMs !== undefined) config.jobStepMs = change.jobStepMs;
+	Object.assign(config.knobs, change.knobs ?? {});
+	try {
+		await fn();
+	} finally {
+		config.jobStepMs = saved.jobStepMs;
+		config.knobs = saved.knobs;
+	}
+}

@@ -8,7 +8,7 @@ import { parseCsv } from '../../sandbox/csv.ts';
 import { createRecord } from '../../sandbox/records.ts';
 import { readZip } from '../../sandbox/zip.ts';
 import type { RunningSandbox, SandboxOptions } from '../harness/sandbox.ts';
-import { contractFixture } from '../harness/contract.ts';
+import { contractFixture, withSandboxConfig } from '../harness/contract.ts';
 import { api, grantToken } from '../harness/sandbox.ts';
 import { waitFor } from '../harness/wait.ts';
 
@@ -65,19 +65,8 @@ let e: Env;
 beforeAll(async () => (e = await env()));
 afterAll(async () => await e.sb.close());
 
-/** Runs with changed sandbox settings (knobs, step interval), restoring them afterwards. */
-async function withConfig(change: { jobStepMs?: number; knobs?: Record<string, unknown> }, fn: () => Promise<void>): Promise<void> {
-	const config = e.sb.sandbox.config;
-	const saved = { jobStepMs: config.jobStepMs, knobs: { ...config.knobs } };
-	if (change.jobStepMs !== undefined) config.jobStepMs = change.jobStepMs;
-	Object.assign(config.knobs, change.knobs ?? {});
-	try {
-		await fn();
-	} finally {
-		config.jobStepMs = saved.jobStepMs;
-		config.knobs = saved.knobs;
-	}
-}
+const withConfig = (change: { jobStepMs?: number; knobs?: Record<string, unknown> }, fn: () => Promise<void>) =>
+	withSandboxConfig(e.sb, change, fn);
 
 /** Waits until no job of earlier tests is still running (they count against the concurrency limit). */
 async function settle(): Promise<void> {

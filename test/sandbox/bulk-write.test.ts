@@ -7,25 +7,15 @@ import type { AddressInfo } from 'node:net';
 import { parseCsv } from '../../sandbox/csv.ts';
 import type { ChangeEvent } from '../../sandbox/store.ts';
 import { readZip, writeZip } from '../../sandbox/zip.ts';
-import { useContractFixture } from '../harness/contract.ts';
+import { useContractFixture, withSandboxConfig } from '../harness/contract.ts';
 import { api, grantToken } from '../harness/sandbox.ts';
 import { waitFor } from '../harness/wait.ts';
 
 const XGID = '4876876000000000002';
 const sb = useContractFixture({ scope: 'CRM.bulk.ALL,CRM.files.ALL,CRM.modules.ALL', sandbox: { jobStepMs: 10, deliveryRetryDelaysMs: [0, 20, 40] } });
 
-async function withConfig(change: { jobStepMs?: number; knobs?: Record<string, unknown> }, fn: () => Promise<void>): Promise<void> {
-	const config = sb.sandbox.config;
-	const saved = { jobStepMs: config.jobStepMs, knobs: { ...config.knobs } };
-	if (change.jobStepMs !== undefined) config.jobStepMs = change.jobStepMs;
-	Object.assign(config.knobs, change.knobs ?? {});
-	try {
-		await fn();
-	} finally {
-		config.jobStepMs = saved.jobStepMs;
-		config.knobs = saved.knobs;
-	}
-}
+const withConfig = (change: { jobStepMs?: number; knobs?: Record<string, unknown> }, fn: () => Promise<void>) =>
+	withSandboxConfig(sb, change, fn);
 
 const zipOf = (csv: string, name = 'Leads.csv') => writeZip([{ name, data: Buffer.from(csv, 'utf8') }]);
 

@@ -4,16 +4,93 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
+	IHttpRequestOptions,
 	IN8nHttpFullResponse,
+	INode,
 	INodeExecutionData,
+	INodeProperties,
+	INodePropertyRouting,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { writeResult } from '../../shared/transport';
-import { checkDigits } from '../../shared/validation';
+import { sendItemList } from '../../shared/itemLists';
+import type { NotFound } from '../../shared/transport';
+import { crmApiRequest, writeResult } from '../../shared/transport';
+import { checkDigits, requireDigits } from '../../shared/validation';
 
 /** An API name in a path: anything but an all-digit segment, which the service reads as an ID (§3.10). */
 export const API_NAME_RE = /^(?!\d+$)\S+$/;
+
+/** `key` as given; NodeOperationError unless an API name (API_NAME_RE). */
+export function checkApiName(node: INode, key: string, label: string, itemIndex: number): string {
+	if (!API_NAME_RE.test(key)) throw new NodeOperationError(node, `${label} must be a non-numeric API name, got "${key}"`, { itemIndex });
+	return key;
+}
+
+/** Routing of a request to `path/{id}`, the ID parameter checked to be digits before sending. */
+export function byIdRouting(method: 'GET' | 'DELETE', path: string, idParameter: string, label: string): INodePropertyRouting {
+	return {
+		request: { method, url: `=${path}/{{ toPathSegment(String($parameter.${idParameter}).trim()) }}` },
+		send: { preSend: [requireDigits(idParameter, label)] },
+	};
+}
+
+/** "<verb> By" selector of the things addressed by ID or by API name (variables, variable groups). */
+export function keySelectorField(name: string, verb: string): INodeProperties {
+	return {
+		displayName: `${verb} By`,
+		name,
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'ID', value: 'id' },
+			{ name: 'API Name', value: 'apiName' },
+		],
+		default: 'id',
+	};
+}
+
+/** The parameters of a Get by ID or API name: the `getBy` selector names which key parameter counts. */
+interface KeyParameters {
+	/** "Variable", "Variable Group": the labels are "<label> ID" and "<label> API Name". */
+	label: string;
+	id: string;
+	apiName: string;
+}
+
+function keyOf(this: IExecuteSingleFunctions, keys: KeyParameters): { byId: boolean; key: string } {
+	const byId = this.getNodeParameter('getBy', 'id') === 'id';
+	return { byId, key: String(this.getNodeParameter(byId ? keys.id : keys.apiName, '') ?? '').trim() };
+}
+
+/** preSend: the path key checked before sending, digits by ID, an API name otherwise (§3.10). */
+function keyPreSend(keys: KeyParameters) {
+	return async function (this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		const { byId, key } = keyOf.call(this, keys);
+		if (byId) checkDigits(this.getNode(), key, `${keys.label} ID`, { itemIndex: this.getItemIndex() });
+		else checkApiName(this.getNode(), key, `${keys.label} API Name`, this.getItemIndex());
+		return request;
+	};
+}
+
+/** Routing of a GET of `path/{key}`, the key by ID or API name as `getBy` says, checked before sending. */
+export function byKeyRouting(path: string, keys: KeyParameters): INodePropertyRouting {
+	return {
+		request: {
+			method: 'GET',
+			url: `=${path}/{{ toPathSegment(String($parameter.getBy === "apiName" ? $parameter.${keys.apiName} : $parameter.${keys.id}).trim()) }}`,
+		},
+		send: { preSend: [keyPreSend(keys)] },
+	};
+}
+
+/** A missing ID or API name: "No <thing> with ID …" / "No <thing> with API name …". */
+export function noneWithKey(thing: string, keys: KeyParameters): NotFound {
+	return function (this: IExecuteSingleFunctions) {
+		const { byId, key } = keyOf.call(this, keys);
+		return `No ${thing} with ${byId ? 'ID' : 'API name'} ${key}`;
+	};
+}
 
 /** A numeric ID parameter, trimmed; NodeOperationError naming the parameter otherwise. */
 export function idParameter(this: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
@@ -71,4 +148,29 @@ export function requireSome(this: IExecuteFunctions | IExecuteSingleFunctions, v
 	if (Object.keys(values).length === 0) {
 		throw new NodeOperationError(this.getNode(), `Add at least one field to "${label}"`, { itemIndex });
 	}
+}
+
+/**
+ * PUT of a chunk of items to `path`; a chunk of one goes to the single-item form `path/{key}`, its
+ * key (the first of `keyNames` it holds) moved from the item into the path.
+ */
+export async function putItems(this: IExecuteFunctions, path: string, listKey: string, items: IDataObject[], keyNames = ['id']): Promise<IDataObject[]> {
+	if (items.length !== 1) return await sendItemList.call(this, { method: 'PUT', path }, listKey, items);
+	const item = { ...items[0] };
+	let key: unknown;
+	for (const name of keyNames) {
+		key ??= item[name];
+		delete item[name];
+	}
+	return await sendItemList.call(this, { method: 'PUT', path: `${path}/${encodeURIComponent(String(key))}` }, listKey, [item]);
+}
+
+/** DELETE of a chunk of IDs: `path?ids=…`, or the single-item form `path/{id}` for a chunk of one. */
+export async function deleteIds(this: IExecuteFunctions, path: string, listKey: string, items: IDataObject[]): Promise<IDataObject[]> {
+	const ids = items.map((item) => String(item.id));
+	const body =
+		ids.length === 1
+			? await crmApiRequest.call(this, { method: 'DELETE', path: `${path}/${encodeURIComponent(ids[0])}`, itemListKey: listKey })
+			: await crmApiRequest.call(this, { method: 'DELETE', path, qs: { ids: ids.join(',') }, itemListKey: listKey });
+	return (body[listKey] ?? []) as IDataObject[];
 }

@@ -13,6 +13,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { fileNameFromDisposition } from '../../shared/contentDisposition';
 import { countCsvRecords, csvToObjects } from '../../shared/csv';
 import { multipartBody } from '../../shared/multipart';
+import { optionsCollection } from '../../shared/optionsCollection';
 import { loadFieldMeta } from '../../shared/recordFields';
 import { CREDENTIAL, apiVariant, baseUrlExpression, crmApiRequest, crmRequest } from '../../shared/transport';
 import type { CrmCredentials } from '../../shared/transport';
@@ -131,6 +132,14 @@ export const waitOptionsField: INodeProperties = {
 	],
 };
 
+export const waitForCompletionField: INodeProperties = {
+	displayName: 'Wait for Completion',
+	name: 'waitForCompletion',
+	type: 'boolean',
+	default: true,
+	description: 'Whether to poll the job until it completes and then download the result file',
+};
+
 export function pollOptions(this: IExecuteFunctions, itemIndex: number): PollOptions {
 	const o = this.getNodeParameter('polling', itemIndex, {}) as { initialInterval?: number; maxInterval?: number; timeout?: number };
 	const initialMs = Math.max(10, Math.round((o.initialInterval ?? 2) * 1000));
@@ -166,6 +175,33 @@ export async function pollUntil(
 		}
 		wait = Math.min(options.maxMs, Math.round(wait * 1.5));
 	}
+}
+
+// ---- job options (docs/protocol.md §5.11; callbacks §10) ---------------------------------------
+
+/** The "Options" collection of a job: Callback URL first, then the job's own options. */
+export function jobOptionsField(callbackPlaceholder: string, options: INodeProperties[]): INodeProperties {
+	return optionsCollection([
+		{
+			displayName: 'Callback URL',
+			name: 'callbackUrl',
+			type: 'string',
+			default: '',
+			placeholder: callbackPlaceholder,
+			description: 'The CRM POSTs the job details to this URL when the job ends',
+		},
+		...options,
+	]);
+}
+
+/** The job's `callback` from the Callback URL option (absolute http(s)), or undefined when none is given. */
+export function callbackOf(this: IExecuteFunctions, url: string | undefined, itemIndex: number): IDataObject | undefined {
+	const callbackUrl = url?.trim();
+	if (!callbackUrl) return undefined;
+	if (!/^https?:\/\/\S+$/i.test(callbackUrl)) {
+		throw new NodeOperationError(this.getNode(), `Callback URL must be an absolute http(s) URL, got "${callbackUrl}"`, { itemIndex });
+	}
+	return { url: callbackUrl, method: 'post' };
 }
 
 // ---- result files ----------------------------------------------------------------------------
@@ -212,6 +248,19 @@ export function bodyBuffer(response: IN8nHttpFullResponse): Buffer {
 	return Buffer.from(typeof body === 'string' ? body : JSON.stringify(body ?? ''));
 }
 
+/** The file of a binary download response: bytes, name (Content-Disposition) and MIME type (Content-Type). */
+export function responseFile(
+	response: IN8nHttpFullResponse,
+	fallbackName: string,
+	fallbackMimeType: string,
+): { data: Buffer; fileName: string; mimeType: string } {
+	return {
+		data: bodyBuffer(response),
+		fileName: fileNameFromDisposition(headerOf(response, 'content-disposition')) ?? fallbackName,
+		mimeType: (headerOf(response, 'content-type') ?? fallbackMimeType).split(';')[0].trim(),
+	};
+}
+
 /** Downloads a result file (relative to the API origin, or absolute) with the usual auth and retries. */
 export async function downloadFile(
 	this: IExecuteFunctions,
@@ -227,11 +276,7 @@ export async function downloadFile(
 		headers: { Accept: 'application/octet-stream' },
 		itemIndex,
 	});
-	return {
-		data: bodyBuffer(response),
-		fileName: fileNameFromDisposition(headerOf(response, 'content-disposition')) ?? fallbackName,
-		mimeType: (headerOf(response, 'content-type') ?? 'application/zip').split(';')[0].trim(),
-	};
+	return responseFile(response, fallbackName, 'application/zip');
 }
 
 /** The CSV rows of a result zip as objects keyed by the header (first CSV entry of the zip). */
@@ -308,6 +353,17 @@ export async function binaryItem(
 ): Promise<INodeExecutionData> {
 	const binary: IBinaryData = await helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
 	return { json, binary: { [property]: binary } };
+}
+
+/** postReceive output of a download: one binary item in `binaryPropertyName`, its JSON `ref` plus the file's name, type and size. */
+export async function downloadedFileItems(
+	this: IExecuteSingleFunctions,
+	ref: IDataObject,
+	file: { data: Buffer; fileName: string; mimeType: string },
+): Promise<INodeExecutionData[]> {
+	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
+	const json: IDataObject = { ...ref, fileName: file.fileName, mimeType: file.mimeType, fileSize: file.data.length };
+	return [await binaryItem(this.helpers, json, property, file)];
 }
 
 // ---- bulk-write upload (§1.2, §5.11) -----------------------------------------------------------

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { additionalFieldsCollection } from '../../../shared/collections';
+import { sendItemList } from '../../../shared/itemLists';
+import { runBatched } from '../../../shared/transport';
 import {
 	CURRENCY_BATCH_SIZE,
 	currencyBody,
@@ -33,14 +35,7 @@ const properties: INodeProperties[] = [
 		placeholder: '0.92',
 		description: 'Units of this currency per one unit of the base currency',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [isActiveField, ...currencyFormatFields],
-	},
+	additionalFieldsCollection([isActiveField, ...currencyFormatFields]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['currency'], operation: ['create'] } }, properties);
@@ -64,9 +59,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			);
 			return { key: 'currencies', payload };
 		},
-		send: async (_key, currencies) => {
-			const body = await crmApiRequest.call(this, { method: 'POST', path: '/org/currencies', body: { currencies }, itemListKey: 'currencies' });
-			return (body.currencies ?? []) as IDataObject[];
-		},
+		send: async (_key, currencies) => await sendItemList.call(this, { method: 'POST', path: '/org/currencies' }, 'currencies', currencies),
 	});
 }

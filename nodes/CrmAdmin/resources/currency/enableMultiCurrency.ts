@@ -1,14 +1,14 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { additionalFieldsCollection } from '../../../shared/collections';
 import { writeResults } from '../shared';
-import { currencyBody, currencyFormatFields, currencyNameField, isoCodeField, symbolField } from './shared';
+import { baseCurrencyPreSend, currencyBody, currencyFormatFields, currencyNameField, isoCodeField, symbolField } from './shared';
 
 /** `base_currency` body of EnableMultipleCurrencies from the parameters. */
-export async function enablePreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const itemIndex = this.getItemIndex();
+export const enablePreSend = baseCurrencyPreSend(function (itemIndex) {
 	const additional = this.getNodeParameter('additionalFields', {}) as IDataObject;
-	const base = currencyBody(
+	return currencyBody(
 		this,
 		{
 			...additional,
@@ -19,9 +19,7 @@ export async function enablePreSend(this: IExecuteSingleFunctions, request: IHtt
 		itemIndex,
 		true,
 	);
-	request.body = { base_currency: base };
-	return request;
-}
+});
 
 /** EnableMultipleCurrencies — POST /crm/{v}/org/currencies/actions/enable */
 export const operation: INodePropertyOptions = {
@@ -40,14 +38,7 @@ const properties: INodeProperties[] = [
 	{ ...isoCodeField, description: 'Three-letter ISO 4217 code of the base (home) currency' },
 	currencyNameField,
 	symbolField,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: currencyFormatFields,
-	},
+	additionalFieldsCollection(currencyFormatFields),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['currency'], operation: ['enableMultiCurrency'] } }, properties);

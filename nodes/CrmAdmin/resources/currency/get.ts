@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireDigits } from '../../../shared/validation';
+import { byIdRouting } from '../shared';
 import { noneWithId } from '../../../shared/transport';
 
 /** GetCurrency — GET /crm/{v}/org/currencies/{id} */
@@ -10,10 +10,7 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a currency',
 	description: 'Retrieve one currency by ID',
-	routing: {
-		request: { method: 'GET', url: '=/org/currencies/{{ toPathSegment(String($parameter.currencyId).trim()) }}' },
-		send: { preSend: [requireDigits('currencyId', 'Currency ID')] },
-	},
+	routing: byIdRouting('GET', '/org/currencies', 'currencyId', 'Currency ID'),
 };
 
 export const currencyIdField: INodeProperties = {

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { collectionValues } from '../shared';
@@ -79,6 +79,18 @@ export const currencyFormatFields: INodeProperties[] = [
 	},
 ];
 
+/** Update Fields of update and base-currency update: `key`, the field only that operation has, among the common ones in display-name order. */
+export function currencyUpdateFields(key: INodeProperties): INodeProperties[] {
+	return [
+		...currencyFormatFields.slice(0, 2),
+		key,
+		{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+		currencyFormatFields[2],
+		{ displayName: 'Symbol', name: 'symbol', type: 'string', default: '' },
+		currencyFormatFields[3],
+	];
+}
+
 export const isActiveField: INodeProperties = {
 	displayName: 'Active',
 	name: 'is_active',
@@ -133,4 +145,12 @@ export function currencyBody(ctx: Ctx, values: IDataObject, itemIndex: number, f
 	if (Object.keys(format).length) body.format = format;
 	if (typeof body.symbol === 'string' && body.symbol.trim() === '') throw currencyInputError(ctx, 'Symbol is empty', itemIndex);
 	return body;
+}
+
+/** preSend of the `base_currency` actions (enable, update base): the body built from the item's parameters. */
+export function baseCurrencyPreSend(build: (this: IExecuteSingleFunctions, itemIndex: number) => IDataObject) {
+	return async function (this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		request.body = { base_currency: build.call(this, this.getItemIndex()) };
+		return request;
+	};
 }

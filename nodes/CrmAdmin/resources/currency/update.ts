@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { idParameter, requireSome } from '../shared';
+import { updateFieldsCollection } from '../../../shared/collections';
+import { runBatched } from '../../../shared/transport';
+import { idParameter, putItems, requireSome } from '../shared';
 import { currencyIdField } from './get';
-import { CURRENCY_BATCH_SIZE, currencyBody, currencyFormatFields, isActiveField } from './shared';
+import { CURRENCY_BATCH_SIZE, currencyBody, currencyUpdateFields, isActiveField } from './shared';
 
 /**
  * UpdateCurrencies — PUT /crm/{v}/org/currencies (up to 10 per request, items carry `id`);
@@ -19,29 +20,17 @@ export const operation: INodePropertyOptions = {
 
 const properties: INodeProperties[] = [
 	currencyIdField,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			isActiveField,
-			...currencyFormatFields.slice(0, 2),
-			{
-				displayName: 'Exchange Rate',
-				name: 'exchange_rate',
-				type: 'string',
-				default: '',
-				placeholder: '0.92',
-				description: 'Units of this currency per one unit of the base currency (the base currency stays at 1)',
-			},
-			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-			currencyFormatFields[2],
-			{ displayName: 'Symbol', name: 'symbol', type: 'string', default: '' },
-			currencyFormatFields[3],
-		],
-	},
+	updateFieldsCollection([
+		isActiveField,
+		...currencyUpdateFields({
+			displayName: 'Exchange Rate',
+			name: 'exchange_rate',
+			type: 'string',
+			default: '',
+			placeholder: '0.92',
+			description: 'Units of this currency per one unit of the base currency (the base currency stays at 1)',
+		}),
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['currency'], operation: ['update'] } }, properties);
@@ -55,19 +44,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			requireSome.call(this, fields, 'Update Fields', itemIndex);
 			return { key: 'currencies', payload: { ...fields, id } };
 		},
-		send: async (_key, currencies) => {
-			if (currencies.length === 1) {
-				const { id, ...currency } = currencies[0];
-				const body = await crmApiRequest.call(this, {
-					method: 'PUT',
-					path: `/org/currencies/${encodeURIComponent(String(id))}`,
-					body: { currencies: [currency] },
-					itemListKey: 'currencies',
-				});
-				return (body.currencies ?? []) as IDataObject[];
-			}
-			const body = await crmApiRequest.call(this, { method: 'PUT', path: '/org/currencies', body: { currencies }, itemListKey: 'currencies' });
-			return (body.currencies ?? []) as IDataObject[];
-		},
+		send: async (_key, currencies) => await putItems.call(this, '/org/currencies', 'currencies', currencies),
 	});
 }

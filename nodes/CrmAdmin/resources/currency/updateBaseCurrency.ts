@@ -1,17 +1,16 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { updateFieldsCollection } from '../../../shared/collections';
 import { requireSome, writeResults } from '../shared';
-import { currencyBody, currencyFormatFields } from './shared';
+import { baseCurrencyPreSend, currencyBody, currencyUpdateFields } from './shared';
 
 /** `base_currency` body of UpdateBaseCurrency from the update fields. */
-export async function updateBasePreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const itemIndex = this.getItemIndex();
+export const updateBasePreSend = baseCurrencyPreSend(function (itemIndex) {
 	const base = currencyBody(this, this.getNodeParameter('updateFields', {}) as IDataObject, itemIndex, false);
 	requireSome.call(this, base, 'Update Fields', itemIndex);
-	request.body = { base_currency: base };
-	return request;
-}
+	return base;
+});
 
 /** UpdateBaseCurrency — PUT /crm/{v}/org/currencies/actions/enable */
 export const operation: INodePropertyOptions = {
@@ -27,28 +26,16 @@ export const operation: INodePropertyOptions = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			...currencyFormatFields.slice(0, 2),
-			{
-				displayName: 'ISO Code',
-				name: 'iso_code',
-				type: 'string',
-				default: '',
-				placeholder: 'EUR',
-				description: 'Make this added currency the base; every exchange rate is re-based to it',
-			},
-			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-			currencyFormatFields[2],
-			{ displayName: 'Symbol', name: 'symbol', type: 'string', default: '' },
-			currencyFormatFields[3],
-		],
-	},
+	updateFieldsCollection(
+		currencyUpdateFields({
+			displayName: 'ISO Code',
+			name: 'iso_code',
+			type: 'string',
+			default: '',
+			placeholder: 'EUR',
+			description: 'Make this added currency the base; every exchange rate is re-based to it',
+		}),
+	),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['currency'], operation: ['updateBaseCurrency'] } }, properties);

@@ -1,6 +1,7 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { binaryPropertyField } from '../../../shared/binaryField';
 import { setMultipartBody } from '../../../shared/multipart';
 import { writeResults } from '../shared';
 
@@ -25,16 +26,6 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Input Binary Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		hint: 'The name of the input binary field containing the file',
-		description: 'Binary field holding the image (JPEG, PNG, GIF, BMP or WebP)',
-	},
-];
+const properties: INodeProperties[] = [binaryPropertyField('Binary field holding the image (JPEG, PNG, GIF, BMP or WebP)')];
 
 export const description = updateDisplayOptions({ show: { resource: ['organization'], operation: ['uploadPhoto'] } }, properties);

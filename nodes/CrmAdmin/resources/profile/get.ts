@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireDigits } from '../../../shared/validation';
+import { byIdRouting } from '../shared';
 import { noneWithId } from '../../../shared/transport';
 
 /** GetProfile — GET /crm/{v}/settings/profiles/{id} */
@@ -10,10 +10,7 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a profile',
 	description: 'Retrieve one profile by ID, with its permissions and sections',
-	routing: {
-		request: { method: 'GET', url: '=/settings/profiles/{{ toPathSegment(String($parameter.profileId).trim()) }}' },
-		send: { preSend: [requireDigits('profileId', 'Profile ID')] },
-	},
+	routing: byIdRouting('GET', '/settings/profiles', 'profileId', 'Profile ID'),
 };
 
 const properties: INodeProperties[] = [

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireDigits } from '../../../shared/validation';
+import { byIdRouting } from '../shared';
 import { noneWithId } from '../../../shared/transport';
 
 /** GetRole — GET /crm/{v}/settings/roles/{id} */
@@ -10,10 +10,7 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a role',
 	description: 'Retrieve one role by ID',
-	routing: {
-		request: { method: 'GET', url: '=/settings/roles/{{ toPathSegment(String($parameter.roleId).trim()) }}' },
-		send: { preSend: [requireDigits('roleId', 'Role ID')] },
-	},
+	routing: byIdRouting('GET', '/settings/roles', 'roleId', 'Role ID'),
 };
 
 const properties: INodeProperties[] = [

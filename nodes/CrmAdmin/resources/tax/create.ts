@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { additionalFieldsCollection } from '../../../shared/collections';
+import { sendItemList } from '../../../shared/itemLists';
+import { runBatched } from '../../../shared/transport';
 import { sequenceNumberField, taxBody } from './shared';
 
 /** CreateTaxes — POST /crm/{v}/org/taxes, up to 100 taxes per request (custom operation) */
@@ -23,14 +25,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'Tax rate in percent',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [sequenceNumberField],
-	},
+	additionalFieldsCollection([sequenceNumberField]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['tax'], operation: ['create'] } }, properties);
@@ -46,9 +41,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			);
 			return { key: 'taxes', payload };
 		},
-		send: async (_key, taxes) => {
-			const body = await crmApiRequest.call(this, { method: 'POST', path: '/org/taxes', body: { taxes }, itemListKey: 'taxes' });
-			return (body.taxes ?? []) as IDataObject[];
-		},
+		send: async (_key, taxes) => await sendItemList.call(this, { method: 'POST', path: '/org/taxes' }, 'taxes', taxes),
 	});
 }

@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { idParameter } from '../shared';
+import { runBatched } from '../../../shared/transport';
+import { deleteIds, idParameter } from '../shared';
 import { taxIdField } from './shared';
 
 /**
@@ -21,13 +21,6 @@ export const description = updateDisplayOptions({ show: { resource: ['tax'], ope
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched.call(this, {
 		build: (itemIndex) => ({ key: 'taxes', payload: { id: idParameter.call(this, 'taxId', 'Tax', itemIndex) } }),
-		send: async (_key, payloads) => {
-			const ids = payloads.map((p) => String(p.id));
-			const body =
-				ids.length === 1
-					? await crmApiRequest.call(this, { method: 'DELETE', path: `/org/taxes/${encodeURIComponent(ids[0])}`, itemListKey: 'taxes' })
-					: await crmApiRequest.call(this, { method: 'DELETE', path: '/org/taxes', qs: { ids: ids.join(',') }, itemListKey: 'taxes' });
-			return (body.taxes ?? []) as IDataObject[];
-		},
+		send: async (_key, payloads) => await deleteIds.call(this, '/org/taxes', 'taxes', payloads),
 	});
 }

@@ -1,7 +1,7 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireDigits } from '../../../shared/validation';
+import { byIdRouting } from '../shared';
 import { taxIdField } from './shared';
 import { noneWithId } from '../../../shared/transport';
 
@@ -11,10 +11,7 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a tax',
 	description: 'Retrieve one tax by ID',
-	routing: {
-		request: { method: 'GET', url: '=/org/taxes/{{ toPathSegment(String($parameter.taxId).trim()) }}' },
-		send: { preSend: [requireDigits('taxId', 'Tax ID')] },
-	},
+	routing: byIdRouting('GET', '/org/taxes', 'taxId', 'Tax ID'),
 };
 
 export const description = updateDisplayOptions({ show: { resource: ['tax'], operation: ['get'] } }, [taxIdField]);

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { updateFieldsCollection } from '../../../shared/collections';
+import { sendItemList } from '../../../shared/itemLists';
+import { runBatched } from '../../../shared/transport';
 import { idParameter, requireSome } from '../shared';
 import { sequenceNumberField, taxBody, taxIdField } from './shared';
 
@@ -15,18 +17,11 @@ export const operation: INodePropertyOptions = {
 
 const properties: INodeProperties[] = [
 	taxIdField,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-			sequenceNumberField,
-			{ displayName: 'Value', name: 'value', type: 'number', typeOptions: { numberPrecision: 3 }, default: 0, description: 'Tax rate in percent' },
-		],
-	},
+	updateFieldsCollection([
+		{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+		sequenceNumberField,
+		{ displayName: 'Value', name: 'value', type: 'number', typeOptions: { numberPrecision: 3 }, default: 0, description: 'Tax rate in percent' },
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['tax'], operation: ['update'] } }, properties);
@@ -39,9 +34,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			requireSome.call(this, fields, 'Update Fields', itemIndex);
 			return { key: 'taxes', payload: { id, ...fields } };
 		},
-		send: async (_key, taxes) => {
-			const body = await crmApiRequest.call(this, { method: 'PUT', path: '/org/taxes', body: { taxes }, itemListKey: 'taxes' });
-			return (body.taxes ?? []) as IDataObject[];
-		},
+		send: async (_key, taxes) => await sendItemList.call(this, { method: 'PUT', path: '/org/taxes' }, 'taxes', taxes),
 	});
 }

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireDigits } from '../../../shared/validation';
+import { byIdRouting } from '../shared';
 import { noneWithId } from '../../../shared/transport';
 
 /** GetTerritory — GET /crm/{v}/settings/territories/{id} */
@@ -10,10 +10,7 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a territory',
 	description: 'Retrieve one territory by ID',
-	routing: {
-		request: { method: 'GET', url: '=/settings/territories/{{ toPathSegment(String($parameter.territoryId).trim()) }}' },
-		send: { preSend: [requireDigits('territoryId', 'Territory ID')] },
-	},
+	routing: byIdRouting('GET', '/settings/territories', 'territoryId', 'Territory ID'),
 };
 
 const properties: INodeProperties[] = [

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { additionalFieldsCollection } from '../../../shared/collections';
+import { sendItemList } from '../../../shared/itemLists';
+import { runBatched } from '../../../shared/transport';
 import { userBody, userOptionalFields } from './shared';
 
 /** CreateUser — POST /crm/{v}/users, one user per call as the contract asks of clients (custom operation) */
@@ -41,14 +43,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'Profile of the user. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: userOptionalFields,
-	},
+	additionalFieldsCollection(userOptionalFields),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['create'] } }, properties);
@@ -72,9 +67,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 			return { key: 'users', payload: userBody({ ...additional, ...required }) };
 		},
-		send: async (_key, users) => {
-			const body = await crmApiRequest.call(this, { method: 'POST', path: '/users', body: { users }, itemListKey: 'users' });
-			return (body.users ?? []) as IDataObject[];
-		},
+		send: async (_key, users) => await sendItemList.call(this, { method: 'POST', path: '/users' }, 'users', users),
 	});
 }

@@ -1,8 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireDigits } from '../../../shared/validation';
-import { writeResults } from '../shared';
+import { byIdRouting, writeResults } from '../shared';
 import { userIdField } from './shared';
 
 /** DeleteUser — DELETE /crm/{v}/users/{id} */
@@ -11,11 +10,7 @@ export const operation: INodePropertyOptions = {
 	value: 'delete',
 	action: 'Delete a user',
 	description: 'Delete a user; it stays listed under Deleted Users',
-	routing: {
-		request: { method: 'DELETE', url: '=/users/{{ toPathSegment(String($parameter.userId).trim()) }}' },
-		send: { preSend: [requireDigits('userId', 'User ID')] },
-		output: { postReceive: [writeResults] },
-	},
+	routing: { ...byIdRouting('DELETE', '/users', 'userId', 'User ID'), output: { postReceive: [writeResults] } },
 };
 
 const properties: INodeProperties[] = [userIdField];

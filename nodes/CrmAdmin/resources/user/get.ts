@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireDigits } from '../../../shared/validation';
+import { byIdRouting } from '../shared';
 import { userIdField } from './shared';
 import { noneWithId } from '../../../shared/transport';
 
@@ -11,10 +11,7 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a user',
 	description: 'Retrieve one user by ID',
-	routing: {
-		request: { method: 'GET', url: '=/users/{{ toPathSegment(String($parameter.userId).trim()) }}' },
-		send: { preSend: [requireDigits('userId', 'User ID')] },
-	},
+	routing: byIdRouting('GET', '/users', 'userId', 'User ID'),
 };
 
 const properties: INodeProperties[] = [userIdField];

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { idParameter, requireSome } from '../shared';
+import { updateFieldsCollection } from '../../../shared/collections';
+import { runBatched } from '../../../shared/transport';
+import { idParameter, putItems, requireSome } from '../shared';
 import { userBody, userIdField, userOptionalFields, userUpdateOnlyFields } from './shared';
 
 /**
@@ -18,14 +19,7 @@ export const operation: INodePropertyOptions = {
 
 const properties: INodeProperties[] = [
 	userIdField,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [...userUpdateOnlyFields, ...userOptionalFields].sort((a, b) => a.displayName.localeCompare(b.displayName)),
-	},
+	updateFieldsCollection([...userUpdateOnlyFields, ...userOptionalFields].sort((a, b) => a.displayName.localeCompare(b.displayName))),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['update'] } }, properties);
@@ -38,19 +32,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			requireSome.call(this, fields, 'Update Fields', itemIndex);
 			return { key: 'users', payload: { ...fields, id } };
 		},
-		send: async (_key, users) => {
-			if (users.length === 1) {
-				const { id, ...user } = users[0];
-				const body = await crmApiRequest.call(this, {
-					method: 'PUT',
-					path: `/users/${encodeURIComponent(String(id))}`,
-					body: { users: [user] },
-					itemListKey: 'users',
-				});
-				return (body.users ?? []) as IDataObject[];
-			}
-			const body = await crmApiRequest.call(this, { method: 'PUT', path: '/users', body: { users }, itemListKey: 'users' });
-			return (body.users ?? []) as IDataObject[];
-		},
+		send: async (_key, users) => await putItems.call(this, '/users', 'users', users),
 	});
 }

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { additionalFieldsCollection } from '../../../shared/collections';
+import { sendItemList } from '../../../shared/itemLists';
+import { runBatched } from '../../../shared/transport';
 import { isDigits } from '../../../shared/validation';
 import { groupField, optionalKeys, variableValue, variableTypeField } from './shared';
 
@@ -24,24 +26,17 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'Value of the variable, converted to the chosen type (true/false for a checkbox)',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'API Name',
-				name: 'api_name',
-				type: 'string',
-				default: '',
-				placeholder: 'Discount_Limit',
-				description: 'Unique API name; derived from the name when empty',
-			},
-			{ displayName: 'Description', name: 'description', type: 'string', default: '' },
-		],
-	},
+	additionalFieldsCollection([
+		{
+			displayName: 'API Name',
+			name: 'api_name',
+			type: 'string',
+			default: '',
+			placeholder: 'Discount_Limit',
+			description: 'Unique API name; derived from the name when empty',
+		},
+		{ displayName: 'Description', name: 'description', type: 'string', default: '' },
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['variable'], operation: ['create'] } }, properties);
@@ -64,9 +59,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			};
 			return { key: 'variables', payload };
 		},
-		send: async (_key, variables) => {
-			const body = await crmApiRequest.call(this, { method: 'POST', path: '/settings/variables', body: { variables }, itemListKey: 'variables' });
-			return (body.variables ?? []) as IDataObject[];
-		},
+		send: async (_key, variables) => await sendItemList.call(this, { method: 'POST', path: '/settings/variables' }, 'variables', variables),
 	});
 }

@@ -1,8 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { idParameter } from '../shared';
+import { runBatched } from '../../../shared/transport';
+import { deleteIds, idParameter } from '../shared';
+import { variableIdField } from './shared';
 
 /**
  * DeleteVariables — DELETE /crm/{v}/settings/variables?ids=… (up to 100 IDs per request);
@@ -15,29 +16,13 @@ export const operation: INodePropertyOptions = {
 	description: 'Delete variables by ID',
 };
 
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Variable ID',
-		name: 'variableId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: '4876876000000391101',
-	},
-];
+const properties: INodeProperties[] = [variableIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['variable'], operation: ['delete'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched.call(this, {
 		build: (itemIndex) => ({ key: 'variables', payload: { id: idParameter.call(this, 'variableId', 'Variable ID', itemIndex) } }),
-		send: async (_key, payloads) => {
-			const ids = payloads.map((p) => String(p.id));
-			const body =
-				ids.length === 1
-					? await crmApiRequest.call(this, { method: 'DELETE', path: `/settings/variables/${encodeURIComponent(ids[0])}`, itemListKey: 'variables' })
-					: await crmApiRequest.call(this, { method: 'DELETE', path: '/settings/variables', qs: { ids: ids.join(',') }, itemListKey: 'variables' });
-			return (body.variables ?? []) as IDataObject[];
-		},
+		send: async (_key, payloads) => await deleteIds.call(this, '/settings/variables', 'variables', payloads),
 	});
 }

@@ -1,23 +1,11 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { checkDigits } from '../../../shared/validation';
-import { API_NAME_RE } from '../shared';
+import { byKeyRouting, noneWithKey } from '../shared';
 import { groupField, variableKeyFields } from './shared';
-import type { NotFound } from '../../../shared/transport';
 
-/** The variable key of the path: digits by ID, an API name otherwise (§3.10); checked before sending. */
-export async function variableKeyPreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const by = this.getNodeParameter('getBy', 'id') as string;
-	const key = String(this.getNodeParameter(by === 'id' ? 'variableId' : 'variableApiName', '') ?? '').trim();
-	if (by === 'id') checkDigits(this.getNode(), key, 'Variable ID', { itemIndex: this.getItemIndex() });
-	else if (!API_NAME_RE.test(key)) {
-		throw new NodeOperationError(this.getNode(), `Variable API Name must be a non-numeric API name, got "${key}"`, {
-			itemIndex: this.getItemIndex(),
-		});
-	}
-	return request;
-}
+/** The `getBy` key parameters of a variable. */
+const keys = { label: 'Variable', id: 'variableId', apiName: 'variableApiName' };
 
 /**
  * GetVariableByID — GET /crm/{v}/settings/variables/{id}?group=…;
@@ -28,13 +16,7 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a variable',
 	description: 'Retrieve one variable by ID or API name',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/settings/variables/{{ toPathSegment(String($parameter.getBy === "apiName" ? $parameter.variableApiName : $parameter.variableId).trim()) }}',
-		},
-		send: { preSend: [variableKeyPreSend] },
-	},
+	routing: byKeyRouting('/settings/variables', keys),
 };
 
 const properties: INodeProperties[] = [
@@ -48,8 +30,4 @@ export const description = updateDisplayOptions({ show: { resource: ['variable']
 export const rootProperty = 'variables';
 
 /** A missing ID or API name: "No variable with …" (see the runner, shared/transport/runner.ts). */
-export const notFound: NotFound = function () {
-	const byId = this.getNodeParameter('getBy', 'id') === 'id';
-	const key = String(this.getNodeParameter(byId ? 'variableId' : 'variableApiName', '') ?? '').trim();
-	return `No variable with ${byId ? 'ID' : 'API name'} ${key}`;
-};
+export const notFound = noneWithKey('variable', keys);

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { keySelectorField } from '../shared';
 
 export const VARIABLE_TYPES = [
 	{ name: 'Checkbox', value: 'checkbox' },
@@ -37,29 +38,21 @@ export const variableTypeField: INodeProperties = {
 	description: 'Data type of the value',
 };
 
+/** The variable ID parameter of delete, and of get and update by ID. */
+export const variableIdField: INodeProperties = {
+	displayName: 'Variable ID',
+	name: 'variableId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: '4876876000000391101',
+};
+
 /** "By ID" / "By API Name" selector with the two key parameters. */
 export function variableKeyFields(selector: string, verb: string): INodeProperties[] {
 	return [
-		{
-			displayName: `${verb} By`,
-			name: selector,
-			type: 'options',
-			noDataExpression: true,
-			options: [
-				{ name: 'ID', value: 'id' },
-				{ name: 'API Name', value: 'apiName' },
-			],
-			default: 'id',
-		},
-		{
-			displayName: 'Variable ID',
-			name: 'variableId',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: '4876876000000391101',
-			displayOptions: { show: { [selector]: ['id'] } },
-		},
+		keySelectorField(selector, verb),
+		{ ...variableIdField, displayOptions: { show: { [selector]: ['id'] } } },
 		{
 			displayName: 'Variable API Name',
 			name: 'variableApiName',

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { API_NAME_RE, idParameter, requireSome } from '../shared';
+import { updateFieldsCollection } from '../../../shared/collections';
+import { runBatched } from '../../../shared/transport';
+import { checkApiName, idParameter, putItems, requireSome } from '../shared';
 import { VARIABLE_TYPES, optionalKeys, variableValue, variableKeyFields } from './shared';
 
 /**
@@ -18,25 +19,18 @@ export const operation: INodePropertyOptions = {
 
 const properties: INodeProperties[] = [
 	...variableKeyFields('updateBy', 'Update'),
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{ displayName: 'Description', name: 'description', type: 'string', default: '' },
-			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-			{ displayName: 'Type', name: 'type', type: 'options', options: VARIABLE_TYPES, default: 'text', description: 'New data type; the value must fit it' },
-			{
-				displayName: 'Value',
-				name: 'value',
-				type: 'string',
-				default: '',
-				description: 'New value; converted to the Type given here, else sent as text for the CRM to read by the variable type',
-			},
-		],
-	},
+	updateFieldsCollection([
+		{ displayName: 'Description', name: 'description', type: 'string', default: '' },
+		{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+		{ displayName: 'Type', name: 'type', type: 'options', options: VARIABLE_TYPES, default: 'text', description: 'New data type; the value must fit it' },
+		{
+			displayName: 'Value',
+			name: 'value',
+			type: 'string',
+			default: '',
+			description: 'New value; converted to the Type given here, else sent as text for the CRM to read by the variable type',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['variable'], operation: ['update'] } }, properties);
@@ -49,12 +43,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if (by === 'id') key = { id: idParameter.call(this, 'variableId', 'Variable ID', itemIndex) };
 			else {
 				const apiName = String(this.getNodeParameter('variableApiName', itemIndex) ?? '').trim();
-				if (!API_NAME_RE.test(apiName)) {
-					throw new NodeOperationError(this.getNode(), `Variable API Name must be a non-numeric API name, got "${apiName}"`, {
-						itemIndex,
-					});
-				}
-				key = { api_name: apiName };
+				key = { api_name: checkApiName(this.getNode(), apiName, 'Variable API Name', itemIndex) };
 			}
 			const values = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 			const fields: IDataObject = optionalKeys(values);
@@ -66,16 +55,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			requireSome.call(this, fields, 'Update Fields', itemIndex);
 			return { key: 'variables', payload: { ...key, ...fields } };
 		},
-		send: async (_key, variables) => {
-			if (variables.length === 1) {
-				const { id, api_name: apiName, ...variable } = variables[0];
-				const path = `/settings/variables/${encodeURIComponent(String(id ?? apiName))}`;
-				const body = await crmApiRequest.call(this, { method: 'PUT', path, body: { variables: [variable] }, itemListKey: 'variables' });
-				return (body.variables ?? []) as IDataObject[];
-			}
-			const body = await crmApiRequest.call(this, { method: 'PUT', path: '/settings/variables', body: { variables }, itemListKey: 'variables' });
-			return (body.variables ?? []) as IDataObject[];
-		},
+		// a chunk of one goes to …/{id} or …/{apiName}, whichever key the item has
+		send: async (_key, variables) => await putItems.call(this, '/settings/variables', 'variables', variables, ['id', 'api_name']),
 	});
 }
 

@@ -1,22 +1,10 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { checkDigits } from '../../../shared/validation';
-import { API_NAME_RE } from '../shared';
-import type { NotFound } from '../../../shared/transport';
+import { byKeyRouting, keySelectorField, noneWithKey } from '../shared';
 
-/** The group key of the path: digits by ID, an API name otherwise (§3.10); checked before sending. */
-export async function groupKeyPreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const by = this.getNodeParameter('getBy', 'id') as string;
-	const key = String(this.getNodeParameter(by === 'id' ? 'groupId' : 'groupApiName', '') ?? '').trim();
-	if (by === 'id') checkDigits(this.getNode(), key, 'Variable Group ID', { itemIndex: this.getItemIndex() });
-	else if (!API_NAME_RE.test(key)) {
-		throw new NodeOperationError(this.getNode(), `Variable Group API Name must be a non-numeric API name, got "${key}"`, {
-			itemIndex: this.getItemIndex(),
-		});
-	}
-	return request;
-}
+/** The `getBy` key parameters of a variable group. */
+const keys = { label: 'Variable Group', id: 'groupId', apiName: 'groupApiName' };
 
 /**
  * GetVariableGroupById — GET /crm/{v}/settings/variable_groups/{id};
@@ -27,27 +15,11 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a variable group',
 	description: 'Retrieve one variable group by ID or API name',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/settings/variable_groups/{{ toPathSegment(String($parameter.getBy === "apiName" ? $parameter.groupApiName : $parameter.groupId).trim()) }}',
-		},
-		send: { preSend: [groupKeyPreSend] },
-	},
+	routing: byKeyRouting('/settings/variable_groups', keys),
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Get By',
-		name: 'getBy',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{ name: 'ID', value: 'id' },
-			{ name: 'API Name', value: 'apiName' },
-		],
-		default: 'id',
-	},
+	keySelectorField('getBy', 'Get'),
 	{
 		displayName: 'Variable Group Name or ID',
 		name: 'groupId',
@@ -76,8 +48,4 @@ export const description = updateDisplayOptions({ show: { resource: ['variableGr
 export const rootProperty = 'variable_groups';
 
 /** A missing ID or API name: "No variable group with …" (see the runner, shared/transport/runner.ts). */
-export const notFound: NotFound = function () {
-	const byId = this.getNodeParameter('getBy', 'id') === 'id';
-	const key = String(this.getNodeParameter(byId ? 'groupId' : 'groupApiName', '') ?? '').trim();
-	return `No variable group with ${byId ? 'ID' : 'API name'} ${key}`;
-};
+export const notFound = noneWithKey('variable group', keys);

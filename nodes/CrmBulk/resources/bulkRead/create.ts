@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
+import { allOrAnyOption, conditionsCollection } from '../../../shared/collections';
 import { toCrmDate, toCrmDateTime } from '../../../shared/dates';
 import { PICKLIST_MARK, criteriaFieldName } from '../../../shared/methods/loadOptions';
 import { loadFieldMeta } from '../../../shared/recordFields';
@@ -10,15 +11,18 @@ import { crmApiRequest, writeResult } from '../../../shared/transport';
 import {
 	LIMITS,
 	binaryItem,
+	callbackOf,
 	downloadFile,
 	forEachItem,
 	jobModule,
+	jobOptionsField,
 	moduleRef,
 	pollOptions,
 	pollUntil,
 	resultOutputFields,
 	typedReadRows,
 	variantOf,
+	waitForCompletionField,
 	waitOptionsField,
 	zipRecords,
 } from '../shared';
@@ -72,93 +76,66 @@ const properties: INodeProperties[] = [
 		],
 		default: 'none',
 	},
-	{
-		displayName: 'Must Match',
-		name: 'matchType',
-		type: 'options',
-		options: [
-			{ name: 'All Conditions (AND)', value: 'and' },
-			{ name: 'Any Condition (OR)', value: 'or' },
-		],
-		default: 'and',
-		displayOptions: { show: { filterType: ['conditions'] } },
-	},
-	{
-		displayName: 'Conditions',
-		name: 'conditions',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Condition',
-		default: {},
-		displayOptions: { show: { filterType: ['conditions'] } },
-		description: 'At most 25 conditions; values are converted to the field type',
-		options: [
-			{
-				displayName: 'Condition',
-				name: 'condition',
-				values: [
-					{
-						displayName: 'Field Name or ID',
-						name: 'field',
-						type: 'options',
-						// picklist values carry PICKLIST_MARK: their Value below is a dropdown of the picklist
-						typeOptions: { loadOptionsMethod: 'getCriteriaFields', loadOptionsDependsOn: ['module'] },
-						default: '',
-						description:
-							'Field API name; a lookup field may be followed with a dot (Account_Name.Account_Name). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-					},
-					{
-						// display names sort as the condition reads (the lint alphabetizes fixedCollection items)
-						displayName: 'Operator',
-						name: 'comparator',
-						type: 'options',
-						options: COMPARATORS,
-						default: 'equal',
-					},
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-						description: 'For In / Not In a comma-separated list (at most 50 values); for Between the lower bound',
-						displayOptions: { hide: { field: [{ _cnd: { endsWith: PICKLIST_MARK } }] } },
-					},
-					{
-						displayName: 'Value (Upper Bound)',
-						name: 'valueTo',
-						type: 'string',
-						default: '',
-						description: 'Upper bound (inclusive) for Between / Not Between; Value is the lower bound',
-						displayOptions: { show: { comparator: ['between', 'not_between'] } },
-					},
-					{
-						displayName: 'Value Name or ID',
-						name: 'picklistValue',
-						type: 'options',
-						typeOptions: { loadOptionsMethod: 'getCriteriaValues', loadOptionsDependsOn: ['module', '&field'] },
-						default: '',
-						description:
-							'A value of the picklist. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-						displayOptions: {
-							show: { field: [{ _cnd: { endsWith: PICKLIST_MARK } }] },
-							hide: { comparator: ['in', 'not_in'] },
-						},
-					},
-					{
-						displayName: 'Value Names or IDs',
-						name: 'picklistValues',
-						type: 'multiOptions',
-						typeOptions: { loadOptionsMethod: 'getCriteriaValues', loadOptionsDependsOn: ['module', '&field'] },
-						default: [],
-						description:
-							'Values of the picklist (at most 50). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-						displayOptions: { show: { field: [{ _cnd: { endsWith: PICKLIST_MARK } }], comparator: ['in', 'not_in'] } },
-					},
-
-				],
+	allOrAnyOption('Must Match', 'matchType', { show: { filterType: ['conditions'] } }),
+	conditionsCollection('At most 25 conditions; values are converted to the field type', { show: { filterType: ['conditions'] } }, [
+		{
+			displayName: 'Field Name or ID',
+			name: 'field',
+			type: 'options',
+			// picklist values carry PICKLIST_MARK: their Value below is a dropdown of the picklist
+			typeOptions: { loadOptionsMethod: 'getCriteriaFields', loadOptionsDependsOn: ['module'] },
+			default: '',
+			description:
+				'Field API name; a lookup field may be followed with a dot (Account_Name.Account_Name). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{
+			// display names sort as the condition reads (the lint alphabetizes fixedCollection items)
+			displayName: 'Operator',
+			name: 'comparator',
+			type: 'options',
+			options: COMPARATORS,
+			default: 'equal',
+		},
+		{
+			displayName: 'Value',
+			name: 'value',
+			type: 'string',
+			default: '',
+			description: 'For In / Not In a comma-separated list (at most 50 values); for Between the lower bound',
+			displayOptions: { hide: { field: [{ _cnd: { endsWith: PICKLIST_MARK } }] } },
+		},
+		{
+			displayName: 'Value (Upper Bound)',
+			name: 'valueTo',
+			type: 'string',
+			default: '',
+			description: 'Upper bound (inclusive) for Between / Not Between; Value is the lower bound',
+			displayOptions: { show: { comparator: ['between', 'not_between'] } },
+		},
+		{
+			displayName: 'Value Name or ID',
+			name: 'picklistValue',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getCriteriaValues', loadOptionsDependsOn: ['module', '&field'] },
+			default: '',
+			description:
+				'A value of the picklist. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			displayOptions: {
+				show: { field: [{ _cnd: { endsWith: PICKLIST_MARK } }] },
+				hide: { comparator: ['in', 'not_in'] },
 			},
-		],
-	},
+		},
+		{
+			displayName: 'Value Names or IDs',
+			name: 'picklistValues',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: 'getCriteriaValues', loadOptionsDependsOn: ['module', '&field'] },
+			default: [],
+			description:
+				'Values of the picklist (at most 50). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			displayOptions: { show: { field: [{ _cnd: { endsWith: PICKLIST_MARK } }], comparator: ['in', 'not_in'] } },
+		},
+	]),
 	{
 		displayName: 'Criteria (JSON)',
 		name: 'criteriaJson',
@@ -167,13 +144,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { filterType: ['json'] } },
 		description: 'JSON criteria: a leaf {api_name, comparator, value} or a group {group_operator, group: [...]}',
 	},
-	{
-		displayName: 'Wait for Completion',
-		name: 'waitForCompletion',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to poll the job until it completes and then download the result file',
-	},
+	waitForCompletionField,
 	...resultOutputFields(waiting),
 	{
 		displayName: 'Read All Pages',
@@ -184,48 +155,33 @@ const properties: INodeProperties[] = [
 		description: 'Whether to create follow-up jobs (page + 1) while the result says more records exist (200,000 records per page)',
 	},
 	{ ...waitOptionsField, displayOptions: { show: waiting } },
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Callback URL',
-				name: 'callbackUrl',
-				type: 'string',
-				default: '',
-				placeholder: 'https://example.com/webhook/bulk-read',
-				description: 'The CRM POSTs the job details to this URL when the job ends',
-			},
-			{
-				displayName: 'Custom View ID',
-				name: 'cvid',
-				type: 'string',
-				default: '',
-				description: 'Only records of this custom view',
-			},
-			{
-				displayName: 'File Type',
-				name: 'fileType',
-				type: 'options',
-				options: [
-					{ name: 'CSV', value: 'csv' },
-					{ name: 'ICS (Events Only)', value: 'ics' },
-				],
-				default: 'csv',
-			},
-			{
-				displayName: 'Page',
-				name: 'page',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 1,
-				description: 'Page of 200,000 records to export; page 2 starts at record 200,001',
-			},
-		],
-	},
+	jobOptionsField('https://example.com/webhook/bulk-read', [
+		{
+			displayName: 'Custom View ID',
+			name: 'cvid',
+			type: 'string',
+			default: '',
+			description: 'Only records of this custom view',
+		},
+		{
+			displayName: 'File Type',
+			name: 'fileType',
+			type: 'options',
+			options: [
+				{ name: 'CSV', value: 'csv' },
+				{ name: 'ICS (Events Only)', value: 'ics' },
+			],
+			default: 'csv',
+		},
+		{
+			displayName: 'Page',
+			name: 'page',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 1,
+			description: 'Page of 200,000 records to export; page 2 starts at record 200,001',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['bulkRead'], operation: ['create'] } }, properties);
@@ -369,10 +325,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				description: 'ICS results are calendar files; choose the "Zip File" output for them.',
 			});
 		}
-		const callbackUrl = options.callbackUrl?.trim();
-		if (callbackUrl && !/^https?:\/\/\S+$/i.test(callbackUrl)) {
-			throw new NodeOperationError(this.getNode(), `Callback URL must be an absolute http(s) URL, got "${callbackUrl}"`, { itemIndex });
-		}
+		const callback = callbackOf.call(this, options.callbackUrl, itemIndex);
 		const criteria = await criteriaOf.call(this, itemIndex, module, fieldCache);
 
 		const createJob = async (page: number): Promise<IDataObject> => {
@@ -382,7 +335,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if (options.cvid?.trim()) query.cvid = options.cvid.trim();
 			query.page = page;
 			const body: IDataObject = { query, file_type: fileType };
-			if (callbackUrl) body.callback = { url: callbackUrl, method: 'post' };
+			if (callback) body.callback = callback;
 			const response = await crmApiRequest.call(this, { method: 'POST', path: '/read', root: 'bulk', body, itemIndex });
 			return ((response.data as IDataObject[] | undefined) ?? [])[0] ?? response;
 		};

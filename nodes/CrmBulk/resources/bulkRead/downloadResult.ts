@@ -8,9 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fileNameFromDisposition } from '../../../shared/contentDisposition';
 import { crmApiRequest } from '../../../shared/transport';
-import { BULK_BASE_URL, binaryItem, bodyBuffer, headerOf, jobModule, resultOutputFields, typedReadRows, zipRecords } from '../shared';
+import { BULK_BASE_URL, downloadedFileItems, jobModule, responseFile, resultOutputFields, typedReadRows, zipRecords } from '../shared';
 import { jobIdField } from './get';
 
 /** postReceive: the result zip as a binary item, or its CSV rows as items. */
@@ -19,10 +18,10 @@ export async function resultToItems(
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	const data = bodyBuffer(response);
 	const jobId = String(this.getNodeParameter('jobId', '')).trim();
+	const file = responseFile(response, `${jobId}.zip`, 'application/zip');
 	if (this.getNodeParameter('output', 'binary') === 'records') {
-		const rows = zipRecords(this.getNode(), data, this.getItemIndex());
+		const rows = zipRecords(this.getNode(), file.data, this.getItemIndex());
 		if (rows.length === 0) return [];
 		// the job names the module whose field types the rows take (GetBulkReadJobDetails, GET /crm/bulk/{v}/read/{jobId})
 		const { data: jobs = [] } = (await crmApiRequest.call(this, { method: 'GET', root: 'bulk', path: `/read/${encodeURIComponent(jobId)}` })) as {
@@ -31,11 +30,7 @@ export async function resultToItems(
 		const rowsOf = await typedReadRows.call(this, rows, jobModule(jobs[0] ?? {}));
 		return rowsOf.map((json) => ({ json }));
 	}
-	const fileName = fileNameFromDisposition(headerOf(response, 'content-disposition')) ?? `${jobId}.zip`;
-	const mimeType = (headerOf(response, 'content-type') ?? 'application/zip').split(';')[0].trim();
-	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
-	const json: IDataObject = { jobId, fileName, mimeType, fileSize: data.length };
-	return [await binaryItem(this.helpers, json, property, { data, fileName, mimeType })];
+	return await downloadedFileItems.call(this, { jobId }, file);
 }
 
 /** DownloadResult — GET /crm/bulk/{v}/read/{jobId}/result (zip) */

@@ -6,7 +6,9 @@ import { crmApiRequest, writeResult } from '../../../shared/transport';
 import {
 	LIMITS,
 	bulkWriteZip,
+	callbackOf,
 	forEachItem,
+	jobOptionsField,
 	moduleRef,
 	orgXgid,
 	pollOptions,
@@ -14,6 +16,7 @@ import {
 	resultOutputFields,
 	uploadBulkWriteZip,
 	variantOf,
+	waitForCompletionField,
 	waitOptionsField,
 } from '../shared';
 import { fileFormatField, inputBinaryField } from './uploadFile';
@@ -145,49 +148,28 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Wait for Completion',
-		name: 'waitForCompletion',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to poll the job until it completes and then download the result file',
-	},
+	waitForCompletionField,
 	...resultOutputFields(waiting, 'resultBinaryPropertyName'),
 	{ ...waitOptionsField, displayOptions: { show: waiting } },
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Callback URL',
-				name: 'callbackUrl',
-				type: 'string',
-				default: '',
-				placeholder: 'https://example.com/webhook/bulk-write',
-				description: 'The CRM POSTs the job details to this URL when the job ends',
-			},
-			{
-				displayName: 'Character Encoding',
-				name: 'characterEncoding',
-				type: 'options',
-				options: [
-					{ name: 'UTF-8', value: 'UTF-8' },
-					{ name: 'ISO-8859-1', value: 'ISO-8859-1' },
-				],
-				default: 'UTF-8',
-			},
-			{
-				displayName: 'Ignore Empty Cells',
-				name: 'ignoreEmpty',
-				type: 'boolean',
-				default: false,
-				description: 'Whether empty cells leave fields unchanged on update (otherwise they clear them)',
-			},
-		],
-	},
+	jobOptionsField('https://example.com/webhook/bulk-write', [
+		{
+			displayName: 'Character Encoding',
+			name: 'characterEncoding',
+			type: 'options',
+			options: [
+				{ name: 'UTF-8', value: 'UTF-8' },
+				{ name: 'ISO-8859-1', value: 'ISO-8859-1' },
+			],
+			default: 'UTF-8',
+		},
+		{
+			displayName: 'Ignore Empty Cells',
+			name: 'ignoreEmpty',
+			type: 'boolean',
+			default: false,
+			description: 'Whether empty cells leave fields unchanged on update (otherwise they clear them)',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['bulkWrite'], operation: ['create'] } }, properties);
@@ -235,8 +217,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				return mapping;
 			});
 		}
-		const callbackUrl = options.callbackUrl?.trim();
-		if (callbackUrl && !/^https?:\/\/\S+$/i.test(callbackUrl)) throw fail(`Callback URL must be an absolute http(s) URL, got "${callbackUrl}"`);
+		const callback = callbackOf.call(this, options.callbackUrl, itemIndex);
 
 		let upload: IDataObject | undefined;
 		if (source === 'binary') {
@@ -254,7 +235,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 
 		const body: IDataObject = { operation: writeOperation, resource: [resource] };
 		if (options.characterEncoding) body.character_encoding = options.characterEncoding;
-		if (callbackUrl) body.callback = { url: callbackUrl, method: 'post' };
+		if (callback) body.callback = callback;
 		const created = await crmApiRequest.call(this, { method: 'POST', path: '/write', root: 'bulk', body, itemIndex });
 		const jobId = String((created.details as IDataObject | undefined)?.id ?? '');
 		if (!this.getNodeParameter('waitForCompletion', itemIndex, true)) {

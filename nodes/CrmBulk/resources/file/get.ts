@@ -7,8 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fileNameFromDisposition } from '../../../shared/contentDisposition';
-import { binaryItem, bodyBuffer, headerOf } from '../shared';
+import { outputBinaryField } from '../../../shared/binaryOutput';
+import { downloadedFileItems, responseFile } from '../shared';
 import { noneWithId } from '../../../shared/transport';
 
 /** postReceive: the stored file as a binary item with its name and type. */
@@ -17,12 +17,8 @@ export async function fileToBinary(
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	const data = bodyBuffer(response);
 	const id = String(this.getNodeParameter('fileId', '')).trim();
-	const fileName = fileNameFromDisposition(headerOf(response, 'content-disposition')) ?? id;
-	const mimeType = (headerOf(response, 'content-type') ?? 'application/octet-stream').split(';')[0].trim();
-	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
-	return [await binaryItem(this.helpers, { id, fileName, mimeType, fileSize: data.length }, property, { data, fileName, mimeType })];
+	return await downloadedFileItems.call(this, { id }, responseFile(response, id, 'application/octet-stream'));
 }
 
 /** GetFile — GET /crm/{v}/files?id= (file download) */
@@ -53,14 +49,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'The ID answered by Upload',
 	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		hint: 'The name of the output binary field to put the file in',
-	},
+	outputBinaryField,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['get'] } }, properties);

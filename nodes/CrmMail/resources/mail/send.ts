@@ -12,6 +12,7 @@ import { toCrmDateTimeIn } from '../../../shared/dates';
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
 import { multipartBody } from '../../../shared/multipart';
 import type { MultipartFile } from '../../../shared/multipart';
+import { optionsCollection } from '../../../shared/optionsCollection';
 import { assertV21, crmApiError, crmApiRequest, isErrorItem, runBatched } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
@@ -73,69 +74,62 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'Body of the mail (HTML or plain text, see Mail Format); may be left empty when a template is used',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Attachment Binary Properties',
-				name: 'attachments',
-				type: 'string',
-				default: '',
-				placeholder: 'data, invoice',
-				description: `Names of the input binary properties to attach, separated by commas; at most ${MAIL_ATTACHMENTS_MAX_BYTES / 1024 / 1024} MB in total`,
-			},
-			{
-				displayName: 'BCC',
-				name: 'bcc',
-				type: 'string',
-				default: '',
-				description: 'Blind-copy recipients, separated by commas',
-			},
-			{
-				displayName: 'CC',
-				name: 'cc',
-				type: 'string',
-				default: '',
-				description: 'Copy recipients, separated by commas',
-			},
-			{
-				displayName: 'Mail Format',
-				name: 'mailFormat',
-				type: 'options',
-				options: [
-					{ name: 'HTML', value: 'html' },
-					{ name: 'Text', value: 'text' },
-				],
-				default: 'html',
-			},
-			{
-				displayName: 'Reply To',
-				name: 'replyTo',
-				type: 'string',
-				default: '',
-				placeholder: 'support@example.com',
-				description: 'Address replies should go to',
-			},
-			{
-				displayName: 'Scheduled Time',
-				name: 'scheduledTime',
-				type: 'dateTime',
-				default: '',
-				description: 'Send the mail at this time instead of now (in the workflow time zone unless an offset is given)',
-			},
-			{
-				displayName: 'Template ID',
-				name: 'templateId',
-				type: 'string',
-				default: '',
-				description: 'ID of an email template whose subject and content are used where Subject or Content are empty',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Attachment Binary Properties',
+			name: 'attachments',
+			type: 'string',
+			default: '',
+			placeholder: 'data, invoice',
+			description: `Names of the input binary properties to attach, separated by commas; at most ${MAIL_ATTACHMENTS_MAX_BYTES / 1024 / 1024} MB in total`,
+		},
+		{
+			displayName: 'BCC',
+			name: 'bcc',
+			type: 'string',
+			default: '',
+			description: 'Blind-copy recipients, separated by commas',
+		},
+		{
+			displayName: 'CC',
+			name: 'cc',
+			type: 'string',
+			default: '',
+			description: 'Copy recipients, separated by commas',
+		},
+		{
+			displayName: 'Mail Format',
+			name: 'mailFormat',
+			type: 'options',
+			options: [
+				{ name: 'HTML', value: 'html' },
+				{ name: 'Text', value: 'text' },
+			],
+			default: 'html',
+		},
+		{
+			displayName: 'Reply To',
+			name: 'replyTo',
+			type: 'string',
+			default: '',
+			placeholder: 'support@example.com',
+			description: 'Address replies should go to',
+		},
+		{
+			displayName: 'Scheduled Time',
+			name: 'scheduledTime',
+			type: 'dateTime',
+			default: '',
+			description: 'Send the mail at this time instead of now (in the workflow time zone unless an offset is given)',
+		},
+		{
+			displayName: 'Template ID',
+			name: 'templateId',
+			type: 'string',
+			default: '',
+			description: 'ID of an email template whose subject and content are used where Subject or Content are empty',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['mail'], operation: ['send'] } }, properties);

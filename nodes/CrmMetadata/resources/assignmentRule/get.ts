@@ -1,9 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
 import { noneWithId, requireV21 } from '../../../shared/transport';
-import { idOptions } from '../shared';
+import { idOptions, moduleQueryField } from '../shared';
 
 /** GetAssignmentRule — GET /crm/{v}/settings/automation/assignment_rules/{ruleId}?module= (v2.1 only) */
 export const operation: INodePropertyOptions = {
@@ -18,7 +17,7 @@ export const operation: INodePropertyOptions = {
 };
 
 const properties: INodeProperties[] = [
-	{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } },
+	moduleQueryField,
 	idOptions('Assignment Rule Name or ID', 'ruleId', 'getAssignmentRules', ['module'], 'Assignment rule to retrieve'),
 ];
 

@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
+import { returnAllLimit } from '../../../shared/descriptions';
+import { moduleQueryField } from '../shared';
 
 /** GetCustomViews — GET /crm/{v}/settings/custom_views?module=, paged by the node's request runner */
 export const operation: INodePropertyOptions = {
@@ -12,7 +13,7 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/settings/custom_views' } },
 };
 
-const properties: INodeProperties[] = [{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } }, ...returnAllLimit()];
+const properties: INodeProperties[] = [moduleQueryField, ...returnAllLimit()];
 
 export const description = updateDisplayOptions({ show: { resource: ['customView'], operation: ['getAll'] } }, properties);
 

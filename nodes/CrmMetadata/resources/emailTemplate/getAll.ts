@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
 import { requireV21 } from '../../../shared/transport';
+import { moduleQueryField } from '../shared';
 
 /** GetEmailTemplates — GET /crm/{v}/settings/email_templates?module= (v2.1 only) */
 export const operation: INodePropertyOptions = {
@@ -16,7 +16,7 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-const properties: INodeProperties[] = [{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } }];
+const properties: INodeProperties[] = [moduleQueryField];
 
 export const description = updateDisplayOptions({ show: { resource: ['emailTemplate'], operation: ['getAll'] } }, properties);
 

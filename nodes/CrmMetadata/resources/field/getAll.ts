@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleQueryField } from '../shared';
 
 /** GetFields — GET /crm/{v}/settings/fields?module=&type= */
 export const operation: INodePropertyOptions = {
@@ -13,7 +13,7 @@ export const operation: INodePropertyOptions = {
 };
 
 const properties: INodeProperties[] = [
-	{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } },
+	moduleQueryField,
 	{
 		displayName: 'Type',
 		name: 'type',

@@ -1,5 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { sortOrderOption } from '../../../shared/collections';
+import { optionsCollection } from '../../../shared/optionsCollection';
+
 /** The modules inventory templates serve (docs/protocol.md §5.7). */
 export const inventoryModuleField: INodeProperties = {
 	displayName: 'Module',
@@ -16,49 +19,32 @@ export const inventoryModuleField: INodeProperties = {
 };
 
 /** `category`, `sort_by` and `sort_order` of both inventory-template reads. */
-export const inventoryQueryOptions: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		{
-			displayName: 'Category',
-			name: 'category',
-			type: 'options',
-			options: [
-				{ name: 'Created by Me', value: 'created_by_me' },
-				{ name: 'Draft', value: 'draft' },
-				{ name: 'Favorite', value: 'favorite' },
-				{ name: 'Shared with Me', value: 'shared_with_me' },
-			],
-			default: 'favorite',
-			routing: { send: { type: 'query', property: 'category' } },
-		},
-		{
-			displayName: 'Sort By',
-			name: 'sort_by',
-			type: 'options',
-			options: [
-				{ name: 'Created Time', value: 'created_time' },
-				{ name: 'Last Usage Time', value: 'last_usage_time' },
-				{ name: 'Modified Time', value: 'modified_time' },
-				{ name: 'Name', value: 'name' },
-			],
-			default: 'modified_time',
-			routing: { send: { type: 'query', property: 'sort_by' } },
-		},
-		{
-			displayName: 'Sort Order',
-			name: 'sort_order',
-			type: 'options',
-			options: [
-				{ name: 'Ascending', value: 'asc' },
-				{ name: 'Descending', value: 'desc' },
-			],
-			default: 'desc',
-			routing: { send: { type: 'query', property: 'sort_order' } },
-		},
-	],
-};
+export const inventoryQueryOptions: INodeProperties = optionsCollection([
+	{
+		displayName: 'Category',
+		name: 'category',
+		type: 'options',
+		options: [
+			{ name: 'Created by Me', value: 'created_by_me' },
+			{ name: 'Draft', value: 'draft' },
+			{ name: 'Favorite', value: 'favorite' },
+			{ name: 'Shared with Me', value: 'shared_with_me' },
+		],
+		default: 'favorite',
+		routing: { send: { type: 'query', property: 'category' } },
+	},
+	{
+		displayName: 'Sort By',
+		name: 'sort_by',
+		type: 'options',
+		options: [
+			{ name: 'Created Time', value: 'created_time' },
+			{ name: 'Last Usage Time', value: 'last_usage_time' },
+			{ name: 'Modified Time', value: 'modified_time' },
+			{ name: 'Name', value: 'name' },
+		],
+		default: 'modified_time',
+		routing: { send: { type: 'query', property: 'sort_by' } },
+	},
+	sortOrderOption(),
+]);

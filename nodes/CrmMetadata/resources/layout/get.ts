@@ -1,8 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
-import { idOptions } from '../shared';
+import { idOptions, moduleQueryField } from '../shared';
 import { requireDigits } from '../../../shared/validation';
 import { noneWithId } from '../../../shared/transport';
 
@@ -16,7 +15,7 @@ export const operation: INodePropertyOptions = {
 };
 
 const properties: INodeProperties[] = [
-	{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } },
+	moduleQueryField,
 	idOptions('Layout Name or ID', 'layoutId', 'getLayouts', ['module'], 'Layout to retrieve'),
 ];
 

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleQueryField } from '../shared';
 
 /** GetLayouts — GET /crm/{v}/settings/layouts?module= */
 export const operation: INodePropertyOptions = {
@@ -12,7 +12,7 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/settings/layouts' } },
 };
 
-const properties: INodeProperties[] = [{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } }];
+const properties: INodeProperties[] = [moduleQueryField];
 
 export const description = updateDisplayOptions({ show: { resource: ['layout'], operation: ['getAll'] } }, properties);
 

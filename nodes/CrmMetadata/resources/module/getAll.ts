@@ -2,6 +2,7 @@ import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INo
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { toCrmDateTime } from '../../../shared/dates';
+import { optionsCollection } from '../../../shared/optionsCollection';
 
 /** preSend: `Modified Since` as the If-Modified-Since header in the contract's DateTime form (§3.7, §4). */
 async function ifModifiedSince(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
@@ -28,22 +29,15 @@ export const operation: INodePropertyOptions = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Modified Since',
-				name: 'modifiedSince',
-				type: 'dateTime',
-				default: '',
-				description: 'Output the modules only when one changed after this time, and nothing otherwise (If-Modified-Since)',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Modified Since',
+			name: 'modifiedSince',
+			type: 'dateTime',
+			default: '',
+			description: 'Output the modules only when one changed after this time, and nothing otherwise (If-Modified-Since)',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['module'], operation: ['getAll'] } }, properties);

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { updateFieldsCollection } from '../../../shared/collections';
 import { moduleSelect } from '../../../shared/descriptions';
 
 /** Module labels are at most 25 characters (docs/protocol.md §5.7, sandbox INVALID_DATA maximum_length 25). */
@@ -70,28 +71,21 @@ const properties: INodeProperties[] = [
 		description: 'Numeric ID of the module',
 		displayOptions: { show: { identifyBy: ['id'] } },
 	},
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{ displayName: 'Plural Label', name: 'plural_label', type: 'string', default: '', description: 'Plural name shown in the CRM (at most 25 characters)' },
-			{ displayName: 'Sequence Number', name: 'sequence_number', type: 'number', typeOptions: { minValue: 1 }, default: 1, description: 'Position of the module tab' },
-			{ displayName: 'Singular Label', name: 'singular_label', type: 'string', default: '', description: 'Singular name shown in the CRM (at most 25 characters)' },
-			{
-				displayName: 'Visibility',
-				name: 'visibility',
-				type: 'options',
-				options: [
-					{ name: 'Visible', value: 1 },
-					{ name: 'Hidden', value: 0 },
-				],
-				default: 1,
-			},
-		],
-	},
+	updateFieldsCollection([
+		{ displayName: 'Plural Label', name: 'plural_label', type: 'string', default: '', description: 'Plural name shown in the CRM (at most 25 characters)' },
+		{ displayName: 'Sequence Number', name: 'sequence_number', type: 'number', typeOptions: { minValue: 1 }, default: 1, description: 'Position of the module tab' },
+		{ displayName: 'Singular Label', name: 'singular_label', type: 'string', default: '', description: 'Singular name shown in the CRM (at most 25 characters)' },
+		{
+			displayName: 'Visibility',
+			name: 'visibility',
+			type: 'options',
+			options: [
+				{ name: 'Visible', value: 1 },
+				{ name: 'Hidden', value: 0 },
+			],
+			default: 1,
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['module'], operation: ['update'] } }, properties);

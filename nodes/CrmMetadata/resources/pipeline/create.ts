@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { assertV21, crmApiRequest, runBatched } from '../../../shared/transport';
+import { sendItemList } from '../../../shared/itemLists';
+import { optionsCollection } from '../../../shared/optionsCollection';
+import { assertV21, runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { dealLayoutField } from '../shared';
 import { pipelineItem, stageIdsField } from './shared';
@@ -18,14 +20,9 @@ const properties: INodeProperties[] = [
 	dealLayoutField,
 	{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true, description: 'Name of the pipeline' },
 	{ ...stageIdsField, required: true },
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [{ displayName: 'Default', name: 'isDefault', type: 'boolean', default: false, description: 'Whether the pipeline becomes the default of the layout' }],
-	},
+	optionsCollection([
+		{ displayName: 'Default', name: 'isDefault', type: 'boolean', default: false, description: 'Whether the pipeline becomes the default of the layout' },
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['create'] } }, properties);
@@ -47,15 +44,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if ('error' in built) throw new NodeOperationError(this.getNode(), built.error, { itemIndex });
 			return { key: layoutId, payload: built.item };
 		},
-		send: async (layoutId, pipelines) => {
-			const body = await crmApiRequest.call(this, {
-				method: 'POST',
-				path: '/settings/pipeline',
-				qs: { layout_id: layoutId },
-				body: { pipeline: pipelines },
-				itemListKey: 'pipeline',
-			});
-			return (body.pipeline ?? []) as IDataObject[];
-		},
+		send: async (layoutId, pipelines) => await sendItemList.call(this, { method: 'POST', path: '/settings/pipeline', qs: { layout_id: layoutId } }, 'pipeline', pipelines),
 	});
 }

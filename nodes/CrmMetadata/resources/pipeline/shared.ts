@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { updateFieldsCollection } from '../../../shared/collections';
 import { digitsMessage, isDigits } from '../../../shared/validation';
 import { idOptions } from '../shared';
 
@@ -53,15 +54,8 @@ export function pipelineItem(input: PipelineInput, mode: 'create' | 'update'): {
 }
 
 /** "Update Fields" of both update operations. */
-export const pipelineUpdateFields: INodeProperties = {
-	displayName: 'Update Fields',
-	name: 'updateFields',
-	type: 'collection',
-	placeholder: 'Add Field',
-	default: {},
-	options: [
-		{ displayName: 'Default', name: 'isDefault', type: 'boolean', default: true, description: 'Whether the pipeline becomes the default of the layout' },
-		{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'New name of the pipeline' },
-		{ ...stageIdsField, description: `${String(stageIdsField.description)} Replaces the stages of the pipeline.` },
-	],
-};
+export const pipelineUpdateFields: INodeProperties = updateFieldsCollection([
+	{ displayName: 'Default', name: 'isDefault', type: 'boolean', default: true, description: 'Whether the pipeline becomes the default of the layout' },
+	{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'New name of the pipeline' },
+	{ ...stageIdsField, description: `${String(stageIdsField.description)} Replaces the stages of the pipeline.` },
+]);

@@ -1,7 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { assertV21, crmApiRequest, runBatched } from '../../../shared/transport';
+import { sendItemList } from '../../../shared/itemLists';
+import { assertV21, runBatched } from '../../../shared/transport';
 import { checkDigits, isDigits } from '../../../shared/validation';
 import { dealLayoutField, idOptions } from '../shared';
 
@@ -82,16 +83,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			});
 			return { key: layoutId, payload: { pipeline: { from, to }, stages } };
 		},
-		send: async (layoutId, transfers) => {
-			const body = await crmApiRequest.call(this, {
-				method: 'POST',
-				path: '/settings/pipeline/actions/transfer',
-				qs: { layout_id: layoutId },
-				body: { transfer_pipeline: transfers },
-				itemListKey: 'transfer_pipeline',
-			});
-			return (body.transfer_pipeline ?? []) as IDataObject[];
-		},
+		send: async (layoutId, transfers) => await sendItemList.call(this, { method: 'POST', path: '/settings/pipeline/actions/transfer', qs: { layout_id: layoutId } }, 'transfer_pipeline', transfers),
 		toJson: (result) => ({ ...result }),
 	});
 }

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { assertV21, crmApiRequest, runBatched } from '../../../shared/transport';
+import { sendItemList } from '../../../shared/itemLists';
+import { assertV21, runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { dealLayoutField } from '../shared';
 import { pipelineIdField, pipelineItem, pipelineUpdateFields } from './shared';
@@ -31,15 +32,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if ('error' in built) throw new NodeOperationError(this.getNode(), built.error, { itemIndex });
 			return { key: layoutId, payload: { id, ...built.item } };
 		},
-		send: async (layoutId, pipelines) => {
-			const body = await crmApiRequest.call(this, {
-				method: 'PUT',
-				path: '/settings/pipeline',
-				qs: { layout_id: layoutId },
-				body: { pipeline: pipelines },
-				itemListKey: 'pipeline',
-			});
-			return (body.pipeline ?? []) as IDataObject[];
-		},
+		send: async (layoutId, pipelines) => await sendItemList.call(this, { method: 'PUT', path: '/settings/pipeline', qs: { layout_id: layoutId } }, 'pipeline', pipelines),
 	});
 }

@@ -1,8 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
-import { idOptions } from '../shared';
+import { idOptions, moduleQueryField } from '../shared';
 import { noneWithId } from '../../../shared/transport';
 
 /** GetRelatedList — GET /crm/{v}/settings/related_lists/{id}?module= */
@@ -15,7 +14,7 @@ export const operation: INodePropertyOptions = {
 };
 
 const properties: INodeProperties[] = [
-	{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } },
+	moduleQueryField,
 	idOptions('Related List Name or ID', 'relatedListId', 'getRelatedListIds', ['module'], 'Related list to retrieve'),
 ];
 

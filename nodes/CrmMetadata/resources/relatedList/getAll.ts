@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleQueryField } from '../shared';
 
 /** GetRelatedLists — GET /crm/{v}/settings/related_lists?module= */
 export const operation: INodePropertyOptions = {
@@ -12,7 +12,7 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/settings/related_lists' } },
 };
 
-const properties: INodeProperties[] = [{ ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } }];
+const properties: INodeProperties[] = [moduleQueryField];
 
 export const description = updateDisplayOptions({ show: { resource: ['relatedList'], operation: ['getAll'] } }, properties);
 

@@ -1,18 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { WATCH_MAX, WATCH_PATH, newChannelId, wishKeys } from '../../../shared/watch';
-import {
-	checkChannelId,
-	checkNotifyUrl,
-	eventsField,
-	eventsOf,
-	notifyUrlField,
-	optionKeys,
-	resultJson,
-	subscriptionOptions,
-} from './shared';
+import { newChannelId, wishKeys } from '../../../shared/watch';
+import { checkChannelId, checkNotifyUrl, eventsField, eventsOf, notifyUrlField, optionKeys, runWatchBatched, subscriptionOptionsField } from './shared';
 
 /** EnableNotifications — POST /crm/{v}/actions/watch, up to 100 channels per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -33,40 +23,22 @@ const properties: INodeProperties[] = [
 	},
 	eventsField({ required: true }),
 	notifyUrlField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: subscriptionOptions,
-	},
+	subscriptionOptionsField,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['channel'], operation: ['enable'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const channelIds: string[] = [];
-	return await runBatched.call(this, {
-		batchSize: WATCH_MAX,
-		build: (itemIndex) => {
-			const given = String(this.getNodeParameter('channelId', itemIndex, '') ?? '').trim();
-			const channelId = given ? checkChannelId(this, given, itemIndex) : newChannelId();
-			channelIds[itemIndex] = channelId;
-			const payload: IDataObject = {
-				channel_id: channelId,
-				...wishKeys({
-					events: eventsOf(this, this.getNodeParameter('eventsUi', itemIndex, {}), itemIndex, true),
-					notifyUrl: checkNotifyUrl(this, this.getNodeParameter('notifyUrl', itemIndex), itemIndex),
-				}),
-				...optionKeys(this, this.getNodeParameter('options', itemIndex, {}) as IDataObject, itemIndex),
-			};
-			return { key: 'enable', payload };
-		},
-		send: async (_key, watch) => {
-			const body = await crmApiRequest.call(this, { method: 'POST', path: WATCH_PATH, body: { watch }, itemListKey: 'watch' });
-			return (body.watch ?? []) as IDataObject[];
-		},
-		toJson: (result, itemIndex) => resultJson(channelIds[itemIndex], result),
+	return await runWatchBatched.call(this, (itemIndex) => {
+		const given = String(this.getNodeParameter('channelId', itemIndex, '') ?? '').trim();
+		const payload: IDataObject = {
+			channel_id: given ? checkChannelId(this, given, itemIndex) : newChannelId(),
+			...wishKeys({
+				events: eventsOf(this, this.getNodeParameter('eventsUi', itemIndex, {}), itemIndex, true),
+				notifyUrl: checkNotifyUrl(this, this.getNodeParameter('notifyUrl', itemIndex), itemIndex),
+			}),
+			...optionKeys(this, this.getNodeParameter('options', itemIndex, {}) as IDataObject, itemIndex),
+		};
+		return { method: 'POST', payload };
 	});
 }

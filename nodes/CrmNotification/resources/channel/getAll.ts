@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllLimit } from '../../../shared/descriptions';
 import { WATCH_PATH } from '../../../shared/watch';
+import { watchableModuleField } from './shared';
 
 /** GetNotificationDetails — GET /crm/{v}/actions/watch, paged by the node's request runner */
 export const operation: INodePropertyOptions = {
@@ -31,13 +32,7 @@ const properties: INodeProperties[] = [
 				routing: { send: { type: 'query', property: 'channel_id', value: '={{ $value || undefined }}' } },
 			},
 			{
-				displayName: 'Module Name or ID',
-				name: 'module',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getWatchableModules' },
-				default: '',
-				description:
-					'Only channels watching this module. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				...watchableModuleField('Only channels watching this module'),
 				routing: { send: { type: 'query', property: 'module', value: '={{ $value || undefined }}' } },
 			},
 		],

@@ -1,8 +1,10 @@
-import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { dateTimeMillis, toUtcWireTime } from '../../../shared/dates';
-import { MAX_EXPIRY_MS, TOKEN_MAX, wishKeys } from '../../../shared/watch';
+import { optionsCollection } from '../../../shared/optionsCollection';
+import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { MAX_EXPIRY_MS, TOKEN_MAX, WATCH_MAX, WATCH_PATH, wishKeys } from '../../../shared/watch';
 
 type Ctx = IExecuteFunctions | IExecuteSingleFunctions;
 
@@ -15,6 +17,18 @@ export const channelIdField: INodeProperties = {
 	placeholder: '1000000068001',
 	description: 'Numeric ID of the watch channel',
 };
+
+/** A module of the watchable list (getWatchableModules); `description` ends with the lint's "Choose from the list" sentence. */
+export function watchableModuleField(description: string): INodeProperties {
+	return {
+		displayName: 'Module Name or ID',
+		name: 'module',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getWatchableModules' },
+		default: '',
+		description: `${description}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
+	};
+}
 
 /** Events as module + operation pairs: `Leads.create`, `Deals.all` (§9.1). */
 export function eventsField(overrides: Partial<INodeProperties> = {}): INodeProperties {
@@ -30,15 +44,7 @@ export function eventsField(overrides: Partial<INodeProperties> = {}): INodeProp
 				displayName: 'Event',
 				name: 'event',
 				values: [
-					{
-						displayName: 'Module Name or ID',
-						name: 'module',
-						type: 'options',
-						typeOptions: { loadOptionsMethod: 'getWatchableModules' },
-						default: '',
-						description:
-							'Module to watch. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-					},
+					watchableModuleField('Module to watch'),
 					{
 						displayName: 'Event Type',
 						name: 'eventType',
@@ -100,6 +106,9 @@ export const subscriptionOptions: INodeProperties[] = [
 		description: 'Secret echoed in every delivery so the receiver can verify it (at most 50 characters)',
 	},
 ];
+
+/** The "Options" collection of a subscription (Enable, Update in Replace mode). */
+export const subscriptionOptionsField: INodeProperties = optionsCollection(subscriptionOptions);
 
 export function checkChannelId(ctx: Ctx, value: unknown, itemIndex: number, parameter = 'Channel ID'): string {
 	const id = String(value ?? '').trim();
@@ -177,4 +186,33 @@ export function optionKeys(ctx: Ctx, options: IDataObject, itemIndex: number): I
 /** Output of a write: the channel id first, then the CRM's result item. */
 export function resultJson(channelId: string, result: IDataObject, extra: IDataObject = {}): IDataObject {
 	return { channel_id: channelId, ...extra, ...result };
+}
+
+/**
+ * Enable and Update: `watch` entries (each with its `channel_id`) sent up to 100 per request, one
+ * request per method (§9.1); each item outputs its channel id and the CRM's result item.
+ */
+export async function runWatchBatched(
+	this: IExecuteFunctions,
+	build: (itemIndex: number) => { method: 'POST' | 'PUT' | 'PATCH'; payload: IDataObject },
+): Promise<INodeExecutionData[][]> {
+	const channelIds: string[] = [];
+	return await runBatched.call(this, {
+		batchSize: WATCH_MAX,
+		build: (itemIndex) => {
+			const { method, payload } = build(itemIndex);
+			channelIds[itemIndex] = String(payload.channel_id);
+			return { key: method, payload };
+		},
+		send: async (method, watch) => {
+			const body = await crmApiRequest.call(this, {
+				method: method as 'POST' | 'PUT' | 'PATCH',
+				path: WATCH_PATH,
+				body: { watch },
+				itemListKey: 'watch',
+			});
+			return (body.watch ?? []) as IDataObject[];
+		},
+		toJson: (result, itemIndex) => resultJson(channelIds[itemIndex], result),
+	});
 }

@@ -1,8 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { WATCH_MAX, WATCH_PATH } from '../../../shared/watch';
 import {
 	channelIdField,
 	checkChannelId,
@@ -11,8 +9,9 @@ import {
 	eventsOf,
 	notifyUrlField,
 	optionKeys,
-	resultJson,
+	runWatchBatched,
 	subscriptionOptions,
+	subscriptionOptionsField,
 } from './shared';
 
 /**
@@ -53,15 +52,7 @@ const properties: INodeProperties[] = [
 	channelIdField,
 	{ ...eventsField({ required: true }), displayOptions: replaceOnly },
 	{ ...notifyUrlField, displayOptions: replaceOnly },
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: subscriptionOptions,
-		displayOptions: replaceOnly,
-	},
+	{ ...subscriptionOptionsField, displayOptions: replaceOnly },
 	{ ...eventsField({ displayName: 'Events to Add' }), displayOptions: mergeOnly },
 	{
 		displayName: 'Update Fields',
@@ -77,36 +68,20 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['channel'], operation: ['update'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const channelIds: string[] = [];
-	return await runBatched.call(this, {
-		batchSize: WATCH_MAX,
-		build: (itemIndex) => {
-			const mode = this.getNodeParameter('updateMode', itemIndex) as 'replace' | 'merge';
-			const channelId = checkChannelId(this, this.getNodeParameter('channelId', itemIndex), itemIndex);
-			channelIds[itemIndex] = channelId;
-			const payload: IDataObject = { channel_id: channelId };
-			if (mode === 'replace') {
-				payload.events = eventsOf(this, this.getNodeParameter('eventsUi', itemIndex, {}), itemIndex, true);
-				payload.notify_url = checkNotifyUrl(this, this.getNodeParameter('notifyUrl', itemIndex), itemIndex);
-				Object.assign(payload, optionKeys(this, this.getNodeParameter('options', itemIndex, {}) as IDataObject, itemIndex));
-				return { key: 'PUT', payload };
-			}
-			const events = eventsOf(this, this.getNodeParameter('eventsUi', itemIndex, {}), itemIndex, false);
-			if (events) payload.events = events;
-			const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-			if (fields.notifyUrl !== undefined && fields.notifyUrl !== '') payload.notify_url = checkNotifyUrl(this, fields.notifyUrl, itemIndex);
-			Object.assign(payload, optionKeys(this, fields, itemIndex));
-			return { key: 'PATCH', payload };
-		},
-		send: async (method, watch) => {
-			const body = await crmApiRequest.call(this, {
-				method: method as 'PUT' | 'PATCH',
-				path: WATCH_PATH,
-				body: { watch },
-				itemListKey: 'watch',
-			});
-			return (body.watch ?? []) as IDataObject[];
-		},
-		toJson: (result, itemIndex) => resultJson(channelIds[itemIndex], result),
+	return await runWatchBatched.call(this, (itemIndex) => {
+		const mode = this.getNodeParameter('updateMode', itemIndex) as 'replace' | 'merge';
+		const payload: IDataObject = { channel_id: checkChannelId(this, this.getNodeParameter('channelId', itemIndex), itemIndex) };
+		if (mode === 'replace') {
+			payload.events = eventsOf(this, this.getNodeParameter('eventsUi', itemIndex, {}), itemIndex, true);
+			payload.notify_url = checkNotifyUrl(this, this.getNodeParameter('notifyUrl', itemIndex), itemIndex);
+			Object.assign(payload, optionKeys(this, this.getNodeParameter('options', itemIndex, {}) as IDataObject, itemIndex));
+			return { method: 'PUT', payload };
+		}
+		const events = eventsOf(this, this.getNodeParameter('eventsUi', itemIndex, {}), itemIndex, false);
+		if (events) payload.events = events;
+		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+		if (fields.notifyUrl !== undefined && fields.notifyUrl !== '') payload.notify_url = checkNotifyUrl(this, fields.notifyUrl, itemIndex);
+		Object.assign(payload, optionKeys(this, fields, itemIndex));
+		return { method: 'PATCH', payload };
 	});
 }

@@ -1,8 +1,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { outputBinaryField } from '../../../shared/binaryOutput';
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
-import { attachmentIdField, expectBytes, outputBinaryField, toBinary } from './shared';
+import { attachmentIdField, expectBytes, toBinary } from './shared';
 
 /** DownloadAttachment — GET /crm/{v}/{module}/{recordId}/Attachments/{id} (bin) */
 export const operation: INodePropertyOptions = {

@@ -1,9 +1,10 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { outputBinaryField } from '../../../shared/binaryOutput';
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
 import { requireV21 } from '../../../shared/transport';
-import { expectBytes, outputBinaryField, toBinary } from './shared';
+import { expectBytes, toBinary } from './shared';
 
 /** GetFieldAttachments — GET /crm/{v}/{module}/{recordId}/actions/download_fields_attachment (bin, v2.1 only) */
 export const operation: INodePropertyOptions = {

@@ -2,7 +2,9 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, recordIdField, returnAllLimit } from '../../../shared/descriptions';
+import { optionsCollection } from '../../../shared/optionsCollection';
 import { requireDigits } from '../../../shared/validation';
+import { fieldsTextOption } from '../shared';
 
 /** GetAttachments — GET /crm/{v}/{module}/{recordId}/Attachments, paged by the runner */
 export const operation: INodePropertyOptions = {
@@ -23,24 +25,7 @@ const properties: INodeProperties[] = [
 	moduleSelect,
 	recordIdField,
 	...returnAllLimit(),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Fields',
-				name: 'fields',
-				type: 'string',
-				default: '',
-				placeholder: 'File_Name,Size',
-				description: 'Comma-separated attachment fields to return (all when empty)',
-				routing: { send: { type: 'query', property: 'fields', value: '={{ $value || undefined }}' } },
-			},
-		],
-	},
+	optionsCollection([fieldsTextOption('File_Name,Size', 'Comma-separated attachment fields to return (all when empty)')]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['getAll'] } }, properties);

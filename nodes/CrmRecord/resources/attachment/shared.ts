@@ -33,15 +33,6 @@ export const binaryPropertyField: INodeProperties = {
 	hint: 'The name of the input binary field containing the file to upload',
 };
 
-export const outputBinaryField: INodeProperties = {
-	displayName: 'Put Output File in Field',
-	name: 'binaryPropertyName',
-	type: 'string',
-	default: 'data',
-	required: true,
-	hint: 'The name of the output binary field to put the file in',
-};
-
 function header(response: IN8nHttpFullResponse, name: string): string | undefined {
 	const headers = (response.headers ?? {}) as IDataObject;
 	const key = Object.keys(headers).find((k) => k.toLowerCase() === name);

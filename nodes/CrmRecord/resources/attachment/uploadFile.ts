@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { optionsCollection } from '../../../shared/optionsCollection';
 import { attachBinaryFile, binaryPropertyField } from './shared';
 
 /** UploadAttachment — POST /crm/{v}/{module}/{recordId}/Attachments, multipart part `file` */
@@ -23,22 +24,15 @@ const properties: INodeProperties[] = [
 	moduleSelect,
 	recordIdField,
 	binaryPropertyField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'File Name',
-				name: 'fileName',
-				type: 'string',
-				default: '',
-				description: 'Name to store the file under (default: the binary\'s file name)',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'File Name',
+			name: 'fileName',
+			type: 'string',
+			default: '',
+			description: 'Name to store the file under (default: the binary\'s file name)',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['uploadFile'] } }, properties);

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { sendItemList } from '../../../shared/itemLists';
+import { optionsCollection } from '../../../shared/optionsCollection';
+import { runBatched } from '../../../shared/transport';
 import { CONTACT_ROLES_PER_REQUEST } from './shared';
 
 /** CreateContactRoles — POST /crm/{v}/Contacts/roles, up to 100 roles per request (custom operation) */
@@ -14,23 +16,16 @@ export const operation: INodePropertyOptions = {
 
 const properties: INodeProperties[] = [
 	{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true, description: 'Role name, unique in the organisation' },
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Sequence Number',
-				name: 'sequence_number',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 1,
-				description: 'Position of the role in lists',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Sequence Number',
+			name: 'sequence_number',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 1,
+			description: 'Position of the role in lists',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['create'] } }, properties);
@@ -44,9 +39,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			return { key: 'roles', payload: { name, ...options } };
 		},
-		send: async (_key, roles) => {
-			const body = await crmApiRequest.call(this, { method: 'POST', path: '/Contacts/roles', body: { contact_roles: roles }, itemListKey: 'contact_roles' });
-			return (body.contact_roles ?? []) as IDataObject[];
-		},
+		send: async (_key, roles) => await sendItemList.call(this, { method: 'POST', path: '/Contacts/roles' }, 'contact_roles', roles),
 	});
 }

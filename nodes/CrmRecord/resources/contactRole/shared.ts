@@ -1,7 +1,18 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { IdListTarget } from '../shared';
+
 /** Contact roles per create/update/delete request (docs/protocol.md §6). */
 export const CONTACT_ROLES_PER_REQUEST = 100;
+
+/** Update and Delete: PUT /crm/{v}/Contacts/roles and DELETE /crm/{v}/Contacts/roles?ids=…, by role ID. */
+export const contactRoleList: IdListTarget = {
+	idParameter: 'contactRoleId',
+	label: 'Contact role ID',
+	path: '/Contacts/roles',
+	listKey: 'contact_roles',
+	batchSize: CONTACT_ROLES_PER_REQUEST,
+};
 
 export const contactRoleIdField: INodeProperties = {
 	displayName: 'Contact Role Name or ID',

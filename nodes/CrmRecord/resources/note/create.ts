@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, jsonParse, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
+import { sendItemList } from '../../../shared/itemLists';
 import { crmApiError, crmApiRequest, isErrorItem, runBatched, toCrmError, writeResult } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
@@ -156,9 +157,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if (title) note.Note_Title = title;
 			return { key: 'Notes', payload: note };
 		},
-		send: async (_key, data) => {
-			const body = await crmApiRequest.call(this, { method: 'POST', path: '/Notes', body: { data }, itemListKey: 'data' });
-			return (body.data ?? []) as IDataObject[];
-		},
+		send: async (_key, data) => await sendItemList.call(this, { method: 'POST', path: '/Notes' }, 'data', data),
 	});
 }

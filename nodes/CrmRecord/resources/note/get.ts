@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { noteIdField } from './shared';
+import { noteFieldsOption, noteIdField } from './shared';
+import { optionsCollection } from '../../../shared/optionsCollection';
 import { requireDigits } from '../../../shared/validation';
 import { noneWithId } from '../../../shared/transport';
 
@@ -22,24 +23,7 @@ export const operation: INodePropertyOptions = {
 
 const properties: INodeProperties[] = [
 	noteIdField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Fields',
-				name: 'fields',
-				type: 'string',
-				default: '',
-				placeholder: 'Note_Title,Note_Content',
-				description: 'Comma-separated field API names to return (all when empty)',
-				routing: { send: { type: 'query', property: 'fields', value: '={{ $value || undefined }}' } },
-			},
-		],
-	},
+	optionsCollection([noteFieldsOption]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['note'], operation: ['get'] } }, properties);

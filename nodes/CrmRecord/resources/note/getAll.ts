@@ -1,7 +1,10 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { sortOrderOption } from '../../../shared/collections';
 import { moduleSelect, recordIdField, returnAllLimit } from '../../../shared/descriptions';
+import { optionsCollection } from '../../../shared/optionsCollection';
+import { noteFieldsOption } from './shared';
 
 /**
  * GetNotes — GET /crm/{v}/Notes; with "Of One Record": the record's notes,
@@ -33,23 +36,9 @@ const properties: INodeProperties[] = [
 	{ ...moduleSelect, displayOptions: ofRecord },
 	{ ...recordIdField, displayOptions: ofRecord },
 	...returnAllLimit(),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { ofRecord: [false] } },
-		options: [
-			{
-				displayName: 'Fields',
-				name: 'fields',
-				type: 'string',
-				default: '',
-				placeholder: 'Note_Title,Note_Content',
-				description: 'Comma-separated field API names to return (all when empty)',
-				routing: { send: { type: 'query', property: 'fields', value: '={{ $value || undefined }}' } },
-			},
+	optionsCollection(
+		[
+			noteFieldsOption,
 			{
 				displayName: 'Sort By',
 				name: 'sort_by',
@@ -63,20 +52,10 @@ const properties: INodeProperties[] = [
 				description: 'Sort field (API v2.1 only; v2 ignores it)',
 				routing: { send: { type: 'query', property: 'sort_by' } },
 			},
-			{
-				displayName: 'Sort Order',
-				name: 'sort_order',
-				type: 'options',
-				options: [
-					{ name: 'Ascending', value: 'asc' },
-					{ name: 'Descending', value: 'desc' },
-				],
-				default: 'desc',
-				description: 'Sort order (API v2.1 only; v2 ignores it)',
-				routing: { send: { type: 'query', property: 'sort_order' } },
-			},
+			sortOrderOption('Sort order (API v2.1 only; v2 ignores it)'),
 		],
-	},
+		{ show: { ofRecord: [false] } },
+	),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['note'], operation: ['getAll'] } }, properties);

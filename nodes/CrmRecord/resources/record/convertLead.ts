@@ -9,6 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { recordIdField } from '../../../shared/descriptions';
 import { toCrmDate } from '../../../shared/dates';
+import { optionsCollection } from '../../../shared/optionsCollection';
 import { jsonObjectParameter } from '../../../shared/recordFields';
 import { checkDigits } from '../../../shared/validation';
 import { listOf } from './shared';
@@ -124,75 +125,68 @@ const properties: INodeProperties[] = [
 		description: 'Further fields of the deal as a JSON object, e.g. {"Lead_Source": "Web"}',
 		displayOptions: { show: { createDeal: [true] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Assign To User ID',
-				name: 'assign_to',
-				type: 'string',
-				default: '',
-				description: 'Owner of the new records (assign_to); the lead owner when empty',
-			},
-			{
-				displayName: 'Carry Over Tags',
-				name: 'carryOverTags',
-				type: 'fixedCollection',
-				default: {},
-				description: 'Tags of the lead that move to the new records (carry_over_tags)',
-				options: [
-					{
-						displayName: 'Tags',
-						name: 'tags',
-						values: [
-							{ displayName: 'To Accounts', name: 'Accounts', type: 'string', default: '', description: 'Comma-separated tag names' },
-							{ displayName: 'To Contacts', name: 'Contacts', type: 'string', default: '', description: 'Comma-separated tag names' },
-							{ displayName: 'To Deals', name: 'Deals', type: 'string', default: '', description: 'Comma-separated tag names' },
-						],
-					},
-				],
-			},
-			{
-				displayName: 'Existing Account ID',
-				name: 'Accounts',
-				type: 'string',
-				default: '',
-				description: 'Associate with this account instead of creating one (Accounts)',
-			},
-			{
-				displayName: 'Existing Contact ID',
-				name: 'Contacts',
-				type: 'string',
-				default: '',
-				description: 'Associate with this contact instead of creating one (Contacts)',
-			},
-			{
-				displayName: 'Notify Lead Owner',
-				name: 'notify_lead_owner',
-				type: 'boolean',
-				default: false,
-				description: 'Whether the lead owner is notified of the conversion',
-			},
-			{
-				displayName: 'Notify New Entity Owner',
-				name: 'notify_new_entity_owner',
-				type: 'boolean',
-				default: false,
-				description: 'Whether the owner of the new records is notified',
-			},
-			{
-				displayName: 'Overwrite',
-				name: 'overwrite',
-				type: 'boolean',
-				default: false,
-				description: 'Whether the existing account and contact get the lead\'s values',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Assign To User ID',
+			name: 'assign_to',
+			type: 'string',
+			default: '',
+			description: 'Owner of the new records (assign_to); the lead owner when empty',
+		},
+		{
+			displayName: 'Carry Over Tags',
+			name: 'carryOverTags',
+			type: 'fixedCollection',
+			default: {},
+			description: 'Tags of the lead that move to the new records (carry_over_tags)',
+			options: [
+				{
+					displayName: 'Tags',
+					name: 'tags',
+					values: [
+						{ displayName: 'To Accounts', name: 'Accounts', type: 'string', default: '', description: 'Comma-separated tag names' },
+						{ displayName: 'To Contacts', name: 'Contacts', type: 'string', default: '', description: 'Comma-separated tag names' },
+						{ displayName: 'To Deals', name: 'Deals', type: 'string', default: '', description: 'Comma-separated tag names' },
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Existing Account ID',
+			name: 'Accounts',
+			type: 'string',
+			default: '',
+			description: 'Associate with this account instead of creating one (Accounts)',
+		},
+		{
+			displayName: 'Existing Contact ID',
+			name: 'Contacts',
+			type: 'string',
+			default: '',
+			description: 'Associate with this contact instead of creating one (Contacts)',
+		},
+		{
+			displayName: 'Notify Lead Owner',
+			name: 'notify_lead_owner',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the lead owner is notified of the conversion',
+		},
+		{
+			displayName: 'Notify New Entity Owner',
+			name: 'notify_new_entity_owner',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the owner of the new records is notified',
+		},
+		{
+			displayName: 'Overwrite',
+			name: 'overwrite',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the existing account and contact get the lead\'s values',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['convertLead'] } }, properties);

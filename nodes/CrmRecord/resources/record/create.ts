@@ -1,11 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
-import { getParameter, loadFieldMeta, recordBody } from '../../../shared/recordFields';
+import { loadFieldMeta } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched, upsertUnknownOutcome } from '../../../shared/transport';
-import { checkRecordLengths, fieldsProperties, labelsOf, modulePath, outputProperties, sendRecords, withFullRecords, writeExtrasOf, writeOptionsProperty } from './shared';
+import { fieldsProperties, labelsOf, modulePath, outputProperties, sendRecords, withFullRecords, writeItemOf, writeOptionsProperty } from './shared';
+import type { WriteGroup } from './shared';
 
 /** CreateRecords — POST /crm/{v}/{module} */
 export const operation: INodePropertyOptions = {
@@ -28,20 +29,16 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
 	const output = await runBatched.call(this, {
 		build: async (itemIndex) => {
-			const module = getParameter(this, 'module', itemIndex) as string;
-			const { body, external } = writeExtrasOf.call(this, itemIndex);
-			const { record } = await recordBody.call(this, itemIndex, module, fieldCache);
-			checkRecordLengths.call(this, fieldCache, module, record, itemIndex);
-			// items with the same module and options share requests
-			return { key: JSON.stringify({ module, body, external }), payload: record };
+			const { group, record } = await writeItemOf.call(this, itemIndex, fieldCache);
+			return { key: JSON.stringify(group), payload: record };
 		},
 		send: async (key, data) => {
-			const { module, body, external } = JSON.parse(key) as { module: string; body: IDataObject; external: string[] };
+			const { module, body, external } = JSON.parse(key) as WriteGroup;
 			return await sendRecords.call(this, { method: 'POST', path: modulePath(module), data, extras: body, external });
 		},
 		// a create answered 5xx or cut off may have happened: settle it by upsert on a unique field, never re-POST
 		recover: async (key, payloads, firstItemIndex, failure) => {
-			const { module, body, external } = JSON.parse(key) as { module: string; body: IDataObject; external: string[] };
+			const { module, body, external } = JSON.parse(key) as WriteGroup;
 			const meta = await loadFieldMeta.call(this, fieldCache, module);
 			const uniqueFields = [...meta.values()].filter((f) => isUnique(f.unique)).map((f) => f.api_name);
 			return await upsertUnknownOutcome.call(this, {

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
+import { optionsCollection } from '../../../shared/optionsCollection';
 import { crmApiRequest, runBatched } from '../../../shared/transport';
 import { modulePath, recordByProperties, recordIdOf } from './shared';
 
@@ -16,22 +17,15 @@ export const operation: INodePropertyOptions = {
 	description: 'Delete records by ID or external ID',
 };
 
-export const wfTriggerOption: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		{
-			displayName: 'Run Workflow Rules',
-			name: 'wf_trigger',
-			type: 'boolean',
-			default: true,
-			description: 'Whether the deletion runs the workflow rules of the module (wf_trigger)',
-		},
-	],
-};
+export const wfTriggerOption = optionsCollection([
+	{
+		displayName: 'Run Workflow Rules',
+		name: 'wf_trigger',
+		type: 'boolean',
+		default: true,
+		description: 'Whether the deletion runs the workflow rules of the module (wf_trigger)',
+	},
+]);
 
 const properties: INodeProperties[] = [
 	moduleSelect,

@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { outputBinaryField } from '../../../shared/binaryOutput';
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
 import { photoToBinary, validateRecordId } from './hooks';
 
@@ -25,14 +26,7 @@ export const operation: INodePropertyOptions = {
 const properties: INodeProperties[] = [
 	moduleSelect,
 	recordIdField,
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		hint: 'The name of the output binary field to put the file in',
-	},
+	outputBinaryField,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['downloadPhoto'] } }, properties);

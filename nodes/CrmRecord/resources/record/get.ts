@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
+import { optionsCollection } from '../../../shared/optionsCollection';
 import { recordByProperties } from './shared';
 import { externalHeader, readOptions, validateRecordId } from './hooks';
 import type { NotFound } from '../../../shared/transport';
@@ -45,14 +46,7 @@ export const modifiedSinceOption: INodeProperties = {
 const properties: INodeProperties[] = [
 	moduleSelect,
 	...recordByProperties('getBy', 'Get', 'Value of the external-ID field of the record'),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [fieldsOption, modifiedSinceOption],
-	},
+	optionsCollection([fieldsOption, modifiedSinceOption]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['get'] } }, properties);

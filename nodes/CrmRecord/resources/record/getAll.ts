@@ -1,7 +1,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { sortOrderOption } from '../../../shared/collections';
 import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
+import { optionsCollection } from '../../../shared/optionsCollection';
 import { fieldsOption, modifiedSinceOption } from './get';
 import { readOptions } from './hooks';
 
@@ -37,72 +39,55 @@ export const triState = (name: string, displayName: string, what: string): INode
 const properties: INodeProperties[] = [
 	moduleSelect,
 	...returnAllLimit(),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			triState('approved', 'Approved', 'approved'),
-			triState('converted', 'Converted', 'converted'),
-			{
-				displayName: 'Custom View ID',
-				name: 'cvid',
-				type: 'string',
-				default: '',
-				description: 'Only the records of this custom view (cvid)',
-				routing: { send: { type: 'query', property: 'cvid', value: '={{ $value || undefined }}' } },
-			},
-			fieldsOption,
-			{
-				displayName: 'Include Child Territories',
-				name: 'include_child',
-				type: 'boolean',
-				default: false,
-				description: 'Whether records of the territories below the given one are included (include_child)',
-				routing: { send: { type: 'query', property: 'include_child', value: '={{ $value ? "true" : "false" }}' } },
-			},
-			modifiedSinceOption,
-			{
-				displayName: 'Record IDs',
-				name: 'ids',
-				type: 'string',
-				default: '',
-				placeholder: '4876876000000611001,4876876000000611002',
-				description: 'Only the records with these IDs: up to 100, comma-separated',
-			},
-			{
-				displayName: 'Sort By Name or ID',
-				name: 'sort_by',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getSortableFields', loadOptionsDependsOn: ['module'] },
-				default: '',
-				description:
-					'Field to sort by. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-				routing: { send: { type: 'query', property: 'sort_by' } },
-			},
-			{
-				displayName: 'Sort Order',
-				name: 'sort_order',
-				type: 'options',
-				options: [
-					{ name: 'Ascending', value: 'asc' },
-					{ name: 'Descending', value: 'desc' },
-				],
-				default: 'desc',
-				routing: { send: { type: 'query', property: 'sort_order' } },
-			},
-			{
-				displayName: 'Territory ID',
-				name: 'territory_id',
-				type: 'string',
-				default: '',
-				description: 'Only records assigned to this territory (territory_id)',
-				routing: { send: { type: 'query', property: 'territory_id', value: '={{ $value || undefined }}' } },
-			},
-		],
-	},
+	optionsCollection([
+		triState('approved', 'Approved', 'approved'),
+		triState('converted', 'Converted', 'converted'),
+		{
+			displayName: 'Custom View ID',
+			name: 'cvid',
+			type: 'string',
+			default: '',
+			description: 'Only the records of this custom view (cvid)',
+			routing: { send: { type: 'query', property: 'cvid', value: '={{ $value || undefined }}' } },
+		},
+		fieldsOption,
+		{
+			displayName: 'Include Child Territories',
+			name: 'include_child',
+			type: 'boolean',
+			default: false,
+			description: 'Whether records of the territories below the given one are included (include_child)',
+			routing: { send: { type: 'query', property: 'include_child', value: '={{ $value ? "true" : "false" }}' } },
+		},
+		modifiedSinceOption,
+		{
+			displayName: 'Record IDs',
+			name: 'ids',
+			type: 'string',
+			default: '',
+			placeholder: '4876876000000611001,4876876000000611002',
+			description: 'Only the records with these IDs: up to 100, comma-separated',
+		},
+		{
+			displayName: 'Sort By Name or ID',
+			name: 'sort_by',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getSortableFields', loadOptionsDependsOn: ['module'] },
+			default: '',
+			description:
+				'Field to sort by. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			routing: { send: { type: 'query', property: 'sort_by' } },
+		},
+		sortOrderOption(),
+		{
+			displayName: 'Territory ID',
+			name: 'territory_id',
+			type: 'string',
+			default: '',
+			description: 'Only records assigned to this territory (territory_id)',
+			routing: { send: { type: 'query', property: 'territory_id', value: '={{ $value || undefined }}' } },
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['getAll'] } }, properties);

@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
+import { optionsCollection } from '../../../shared/optionsCollection';
 import { modifiedSinceOption } from './get';
 import { readOptions } from './hooks';
 
@@ -35,14 +36,7 @@ const properties: INodeProperties[] = [
 		routing: { send: { type: 'query', property: 'type' } },
 	},
 	...returnAllLimit(),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [modifiedSinceOption],
-	},
+	optionsCollection([modifiedSinceOption]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['listDeleted'] } }, properties);

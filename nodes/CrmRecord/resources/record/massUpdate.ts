@@ -8,6 +8,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, recordFieldsUi } from '../../../shared/descriptions';
+import { optionsCollection } from '../../../shared/optionsCollection';
 import { recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { credentialVariant } from '../../../shared/transport';
@@ -151,22 +152,15 @@ const properties: INodeProperties[] = [
 		description: 'Values to set on every record, as a JSON object',
 		displayOptions: { show: { fieldsMode: ['json'] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Overwrite',
-				name: 'over_write',
-				type: 'boolean',
-				default: false,
-				description: 'Whether multi-select values replace the existing ones instead of being added (over_write)',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Overwrite',
+			name: 'over_write',
+			type: 'boolean',
+			default: false,
+			description: 'Whether multi-select values replace the existing ones instead of being added (over_write)',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['massUpdate'] } }, properties);

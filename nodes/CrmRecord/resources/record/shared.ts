@@ -11,7 +11,8 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { recordFieldsUi, recordIdField } from '../../../shared/descriptions';
-import { getParameter } from '../../../shared/recordFields';
+import { optionsCollection } from '../../../shared/optionsCollection';
+import { getParameter, recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { BATCH_SIZE, crmApiRequest } from '../../../shared/transport';
 import type { FieldLabels } from '../../../shared/transport';
@@ -153,48 +154,41 @@ const TRIGGER_OPTIONS: INodePropertyOptions[] = [
 ];
 
 export function writeOptionsProperty(extra: INodeProperties[] = []): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			...extra,
-			{
-				displayName: 'Lead Assignment Rule ID',
-				name: 'lar_id',
-				type: 'string',
-				default: '',
-				description: 'ID of the lead assignment rule that assigns the owner (lar_id)',
-			},
-			{
-				displayName: 'Lookups by External ID',
-				name: 'externalLookups',
-				type: 'string',
-				default: '',
-				placeholder: 'Accounts.External_Account_ID',
-				description:
-					'Module.Field pairs (comma-separated) sent in the X-EXTERNAL header, so lookups can be given by external value, e.g. {"Account_Name": {"External_Account_ID": "ACC-42"}}',
-			},
-			{
-				displayName: 'Processes',
-				name: 'process',
-				type: 'string',
-				default: '',
-				placeholder: 'review_process',
-				description: 'Comma-separated processes to run (process)',
-			},
-			{
-				displayName: 'Triggers',
-				name: 'trigger',
-				type: 'multiOptions',
-				options: TRIGGER_OPTIONS,
-				default: [],
-				description: 'Automation to run on the write; leave empty to run none. Without this option all run.',
-			},
-		],
-	};
+	return optionsCollection([
+		...extra,
+		{
+			displayName: 'Lead Assignment Rule ID',
+			name: 'lar_id',
+			type: 'string',
+			default: '',
+			description: 'ID of the lead assignment rule that assigns the owner (lar_id)',
+		},
+		{
+			displayName: 'Lookups by External ID',
+			name: 'externalLookups',
+			type: 'string',
+			default: '',
+			placeholder: 'Accounts.External_Account_ID',
+			description:
+				'Module.Field pairs (comma-separated) sent in the X-EXTERNAL header, so lookups can be given by external value, e.g. {"Account_Name": {"External_Account_ID": "ACC-42"}}',
+		},
+		{
+			displayName: 'Processes',
+			name: 'process',
+			type: 'string',
+			default: '',
+			placeholder: 'review_process',
+			description: 'Comma-separated processes to run (process)',
+		},
+		{
+			displayName: 'Triggers',
+			name: 'trigger',
+			type: 'multiOptions',
+			options: TRIGGER_OPTIONS,
+			default: [],
+			description: 'Automation to run on the write; leave empty to run none. Without this option all run.',
+		},
+	]);
 }
 
 export interface WriteExtras {
@@ -288,6 +282,24 @@ export function checkRecordLengths(
 		const field = meta.get(name);
 		if (field) checkTextLength(this.getNode(), field, value, itemIndex);
 	}
+}
+
+/** Batch key of Create and Upsert: items with the same module and write options share requests. */
+export interface WriteGroup extends WriteExtras {
+	module: string;
+}
+
+/** One Create / Upsert item: its group, and its record checked against the field lengths. */
+export async function writeItemOf(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	fieldCache: Map<string, Map<string, FieldMeta>>,
+): Promise<{ group: WriteGroup; record: IDataObject; matchingColumns: string[] }> {
+	const module = getParameter(this, 'module', itemIndex) as string;
+	const { body, external } = writeExtrasOf.call(this, itemIndex);
+	const { record, matchingColumns } = await recordBody.call(this, itemIndex, module, fieldCache);
+	checkRecordLengths.call(this, fieldCache, module, record, itemIndex);
+	return { group: { module, body, external }, record, matchingColumns };
 }
 
 /**

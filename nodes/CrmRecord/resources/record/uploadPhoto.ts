@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { binaryPropertyField } from '../../../shared/binaryField';
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
 import { photoUploadPreSend, validateRecordId } from './hooks';
 
@@ -19,16 +20,6 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const binaryProperty = (description: string): INodeProperties => ({
-	displayName: 'Input Binary Field',
-	name: 'binaryPropertyName',
-	type: 'string',
-	default: 'data',
-	required: true,
-	hint: 'The name of the input binary field containing the file',
-	description,
-});
-
-const properties: INodeProperties[] = [moduleSelect, recordIdField, binaryProperty('Binary field holding the image (JPEG, PNG, GIF, BMP or WebP)')];
+const properties: INodeProperties[] = [moduleSelect, recordIdField, binaryPropertyField('Binary field holding the image (JPEG, PNG, GIF, BMP or WebP)')];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['uploadPhoto'] } }, properties);

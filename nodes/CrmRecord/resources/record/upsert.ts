@@ -2,10 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
-import { getParameter, recordBody } from '../../../shared/recordFields';
+import { getParameter } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched } from '../../../shared/transport';
-import { checkRecordLengths, fieldsProperties, labelsOf, listOf, modulePath, outputProperties, sendRecords, withFullRecords, writeExtrasOf, writeOptionsProperty } from './shared';
+import { fieldsProperties, labelsOf, listOf, modulePath, outputProperties, sendRecords, withFullRecords, writeItemOf, writeOptionsProperty } from './shared';
+import type { WriteGroup } from './shared';
 
 /** UpsertRecords — POST /crm/{v}/{module}/upsert */
 export const operation: INodePropertyOptions = {
@@ -39,18 +40,15 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
 	const output = await runBatched.call(this, {
 		build: async (itemIndex) => {
-			const module = getParameter(this, 'module', itemIndex) as string;
-			const { body, external } = writeExtrasOf.call(this, itemIndex);
-			const { record, matchingColumns } = await recordBody.call(this, itemIndex, module, fieldCache);
-			checkRecordLengths.call(this, fieldCache, module, record, itemIndex);
+			const { group, record, matchingColumns } = await writeItemOf.call(this, itemIndex, fieldCache);
 			const mode = getParameter(this, 'fieldsMode', itemIndex, 'mapper') as string;
 			const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 			const checks = mode === 'mapper' ? matchingColumns : listOf(options.duplicate_check_fields);
-			if (checks.length) body.duplicate_check_fields = checks;
-			return { key: JSON.stringify({ module, body, external }), payload: record };
+			if (checks.length) group.body.duplicate_check_fields = checks;
+			return { key: JSON.stringify(group), payload: record };
 		},
 		send: async (key, data) => {
-			const { module, body, external } = JSON.parse(key) as { module: string; body: IDataObject; external: string[] };
+			const { module, body, external } = JSON.parse(key) as WriteGroup;
 			return await sendRecords.call(this, { method: 'POST', path: `${modulePath(module)}/upsert`, data, extras: body, external });
 		},
 		labels: (key) => labelsOf(fieldCache, (JSON.parse(key) as { module: string }).module),

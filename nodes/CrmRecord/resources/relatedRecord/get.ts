@@ -1,8 +1,7 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
-import { externalIdOptions, parentRecordIdField, relatedListSelect, relatedRecordIdField, relatedRequest } from './shared';
+import { relatedRequest, relationProperties } from './shared';
 import type { NotFound } from '../../../shared/transport';
 
 /** GetRelatedRecord (+UsingExternalID) — GET /crm/{v}/{module}/{recordId}/{relatedList}/{relatedId} */
@@ -20,22 +19,7 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-const properties: INodeProperties[] = [
-	moduleSelect,
-	parentRecordIdField,
-	relatedListSelect,
-	relatedRecordIdField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: externalIdOptions,
-	},
-];
-
-export const description = updateDisplayOptions({ show: { resource: ['relatedRecord'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions({ show: { resource: ['relatedRecord'], operation: ['get'] } }, relationProperties());
 
 /** Key of the items in the response (docs/protocol.md §5.2). */
 export const rootProperty = 'data';

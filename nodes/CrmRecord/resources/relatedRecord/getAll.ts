@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
+import { optionsCollection } from '../../../shared/optionsCollection';
 import { externalIdOptions, parentRecordIdField, relatedListSelect, relatedRequest } from './shared';
 
 /** GetRelatedRecords (+UsingExternalID) — GET /crm/{v}/{module}/{recordId}/{relatedList}, paged by the runner */
@@ -24,14 +25,8 @@ const properties: INodeProperties[] = [
 	parentRecordIdField,
 	relatedListSelect,
 	...returnAllLimit(),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [externalIdOptions[0]],
-	},
+	// listing takes no related record: only the parent's external ID
+	optionsCollection([externalIdOptions[0]]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['relatedRecord'], operation: ['getAll'] } }, properties);

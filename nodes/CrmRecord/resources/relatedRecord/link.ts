@@ -1,9 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
-import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { relationExternalHeader, externalIdOptions, parentRecordIdField, relatedListSelect, relatedRecordIdField, relationOf } from './shared';
+import { relationProperties, runRelationBatches } from './shared';
 
 /** UpdateRelatedRecords (+UsingExternalId) — PUT /crm/{v}/{module}/{recordId}/{relatedList}, up to 100 links per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -13,11 +11,7 @@ export const operation: INodePropertyOptions = {
 	description: "Link records to a record's related list, or update the relation fields of existing links",
 };
 
-const properties: INodeProperties[] = [
-	moduleSelect,
-	parentRecordIdField,
-	relatedListSelect,
-	relatedRecordIdField,
+const properties = relationProperties([
 	{
 		displayName: 'Relation Fields',
 		name: 'relationFields',
@@ -37,22 +31,15 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: externalIdOptions,
-	},
-];
+]);
 
 export const description = updateDisplayOptions({ show: { resource: ['relatedRecord'], operation: ['link'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
-		build: (itemIndex) => {
-			const { module, relatedList, parentField, relatedField, recordId, relatedId } = relationOf.call(this, itemIndex);
+	return await runRelationBatches.call(
+		this,
+		'PUT',
+		({ relatedField, relatedId }, itemIndex) => {
 			const keyField = relatedField.trim() ? relatedField.trim().split('.').pop()! : 'id';
 			const payload: IDataObject = { [keyField]: relatedId };
 			const pairs = (this.getNodeParameter('relationFields.field', itemIndex, []) as Array<{ name: string; value: string }>) ?? [];
@@ -63,19 +50,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				}
 				payload[name] = value;
 			}
-			const header = relationExternalHeader(module, relatedList, parentField, relatedField);
-			return { key: JSON.stringify([module, recordId, relatedList, header ?? '']), payload };
+			return payload;
 		},
-		send: async (key, data) => {
-			const [module, recordId, relatedList, header] = JSON.parse(key) as string[];
-			const body = await crmApiRequest.call(this, {
-				method: 'PUT',
-				path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/${encodeURIComponent(relatedList)}`,
-				body: { data },
-				headers: header ? { 'X-EXTERNAL': header } : undefined,
-				itemListKey: 'data',
-			});
-			return (body.data ?? []) as IDataObject[];
-		},
-	});
+		(data) => ({ body: { data } }),
+	);
 }

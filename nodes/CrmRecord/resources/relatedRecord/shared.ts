@@ -1,6 +1,10 @@
-import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, IHttpRequestOptions, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, IHttpRequestOptions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { optionsCollection } from '../../../shared/optionsCollection';
+import { crmApiRequest, runBatched } from '../../../shared/transport';
+import type { CrmRequest } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 
 /** Related list of the chosen module, from GetRelatedLists. */
@@ -16,12 +20,7 @@ export const relatedListSelect: INodeProperties = {
 };
 
 export const parentRecordIdField: INodeProperties = {
-	displayName: 'Record ID',
-	name: 'recordId',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: '4876876000000611001',
+	...recordIdField,
 	description: 'Numeric ID of the parent record, or its external ID value when "Parent External ID Field" is set',
 };
 
@@ -56,6 +55,11 @@ export const externalIdOptions: INodeProperties[] = [
 			'External-ID field of the related module (or Module.Field); when set, related record IDs hold that field\'s value',
 	},
 ];
+
+/** Get, Link and Delink: the parent record, the related list and the related record, `extra`, then the external-ID options. */
+export function relationProperties(extra: INodeProperties[] = []): INodeProperties[] {
+	return [moduleSelect, parentRecordIdField, relatedListSelect, relatedRecordIdField, ...extra, optionsCollection(externalIdOptions)];
+}
 
 export interface RelatedAddress {
 	module: string;
@@ -120,4 +124,35 @@ export function relationOf(this: IExecuteFunctions, itemIndex: number) {
 		itemIndex,
 	);
 	return { module, relatedList, parentField, relatedField, recordId, relatedId };
+}
+
+/**
+ * Link and Delink: items with the same parent record, related list and X-EXTERNAL share requests
+ * to /{module}/{recordId}/{relatedList} (up to 100 per request).
+ */
+export async function runRelationBatches(
+	this: IExecuteFunctions,
+	method: 'PUT' | 'DELETE',
+	payloadOf: (relation: ReturnType<typeof relationOf>, itemIndex: number) => IDataObject,
+	requestOf: (payloads: IDataObject[]) => Pick<CrmRequest, 'qs' | 'body'>,
+): Promise<INodeExecutionData[][]> {
+	return await runBatched.call(this, {
+		build: (itemIndex) => {
+			const relation = relationOf.call(this, itemIndex);
+			const { module, relatedList, parentField, relatedField, recordId } = relation;
+			const header = relationExternalHeader(module, relatedList, parentField, relatedField);
+			return { key: JSON.stringify([module, recordId, relatedList, header ?? '']), payload: payloadOf(relation, itemIndex) };
+		},
+		send: async (key, payloads) => {
+			const [module, recordId, relatedList, header] = JSON.parse(key) as string[];
+			const body = await crmApiRequest.call(this, {
+				method,
+				path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/${encodeURIComponent(relatedList)}`,
+				...requestOf(payloads),
+				headers: header ? { 'X-EXTERNAL': header } : undefined,
+				itemListKey: 'data',
+			});
+			return (body.data ?? []) as IDataObject[];
+		},
+	});
 }

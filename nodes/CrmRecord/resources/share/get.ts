@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { optionsCollection } from '../../../shared/optionsCollection';
 import { shareDetails } from './shared';
 
 /** GetSharedRecordDetails — GET /crm/{v}/{module}/{recordId}/actions/share */
@@ -22,38 +23,31 @@ export const operation: INodePropertyOptions = {
 const properties: INodeProperties[] = [
 	moduleSelect,
 	recordIdField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Shared To User ID',
-				name: 'sharedTo',
-				type: 'string',
-				default: '',
-				description: 'Only the sharing with this user',
-				routing: { send: { type: 'query', property: 'sharedTo', value: '={{ $value || undefined }}' } },
-			},
-			{
-				displayName: 'View',
-				name: 'view',
-				type: 'options',
-				options: [
-					{ name: 'Summary', value: 'summary', description: 'The users the record is shared with' },
-					{
-						name: 'Manage',
-						value: 'manage',
-						description: 'One item with the shares (shared_with) and the users the record can be shared with (shareable_user)',
-					},
-				],
-				default: 'summary',
-				routing: { send: { type: 'query', property: 'view' } },
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Shared To User ID',
+			name: 'sharedTo',
+			type: 'string',
+			default: '',
+			description: 'Only the sharing with this user',
+			routing: { send: { type: 'query', property: 'sharedTo', value: '={{ $value || undefined }}' } },
+		},
+		{
+			displayName: 'View',
+			name: 'view',
+			type: 'options',
+			options: [
+				{ name: 'Summary', value: 'summary', description: 'The users the record is shared with' },
+				{
+					name: 'Manage',
+					value: 'manage',
+					description: 'One item with the shares (shared_with) and the users the record can be shared with (shareable_user)',
+				},
+			],
+			default: 'summary',
+			routing: { send: { type: 'query', property: 'view' } },
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['share'], operation: ['get'] } }, properties);

@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
-import { crmApiRequest, runBatched } from '../../../shared/transport';
-import { TAGS_PER_MODULE, TAG_BATCH, TAG_NAME_MAX, checkTagName } from './shared';
+import { runBatched } from '../../../shared/transport';
+import { TAGS_PER_MODULE, TAG_BATCH, TAG_NAME_MAX, checkTagName, sendTags, tagOptionsProperty, withColour } from './shared';
 
 /** CreateTags — POST /crm/{v}/settings/tags?module=…, up to 100 tags per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -23,14 +23,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: `Tag name: at most ${TAG_NAME_MAX} characters, letters, digits, spaces, "_" and "-"`,
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [{ displayName: 'Color', name: 'color_code', type: 'color', default: '#57B1FD' }],
-	},
+	tagOptionsProperty,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['create'] } }, properties);
@@ -49,14 +42,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					itemIndex,
 				});
 			}
-			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-			const tag: IDataObject = { name };
-			if (options.color_code) tag.color_code = options.color_code;
-			return { key: module, payload: tag };
+			return { key: module, payload: withColour.call(this, itemIndex, { name }) };
 		},
-		send: async (module, tags) => {
-			const body = await crmApiRequest.call(this, { method: 'POST', path: '/settings/tags', qs: { module }, body: { tags }, itemListKey: 'tags' });
-			return (body.tags ?? []) as IDataObject[];
-		},
+		send: async (module, tags) => await sendTags.call(this, 'POST', module, tags),
 	});
 }

@@ -1,6 +1,8 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, IHttpRequestOptions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { optionsCollection } from '../../../shared/optionsCollection';
+import { sendItemList } from '../../../shared/itemLists';
 import { checkDigits } from '../../../shared/validation';
 
 /** Limits of docs/protocol.md §6 for tags (service defaults; the sandbox uses the same). */
@@ -32,6 +34,21 @@ export const tagNamesField: INodeProperties = {
 	placeholder: 'VIP,Partner',
 	description: `Comma-separated tag names (each at most ${TAG_NAME_MAX} characters, letters, digits, spaces, "_" and "-"); unknown names are created`,
 };
+
+/** Options of Create and Update: the tag colour. */
+export const tagOptionsProperty = optionsCollection([{ displayName: 'Color', name: 'color_code', type: 'color', default: '#57B1FD' }]);
+
+/** The tag of one Create / Update item, with the colour set under Options if any. */
+export function withColour(this: IExecuteFunctions, itemIndex: number, tag: IDataObject): IDataObject {
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	if (options.color_code) tag.color_code = options.color_code;
+	return tag;
+}
+
+/** CreateTags / UpdateTags: one request for up to 100 tags of a module (docs/protocol.md §6). */
+export async function sendTags(this: IExecuteFunctions, method: 'POST' | 'PUT', module: string, tags: IDataObject[]): Promise<IDataObject[]> {
+	return await sendItemList.call(this, { method, path: '/settings/tags', qs: { module } }, 'tags', tags);
+}
 
 /** Checks one tag name against the service limits; throws a NodeOperationError naming the limit. */
 export function checkTagName(node: INode, name: string, itemIndex: number): string {

@@ -1,10 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
-import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
-import { TAG_BATCH, TAG_NAME_MAX, checkTagName, tagIdField } from './shared';
+import { TAG_BATCH, TAG_NAME_MAX, checkTagName, sendTags, tagIdField, tagOptionsProperty, withColour } from './shared';
 
 /** UpdateTags — PUT /crm/{v}/settings/tags?module=…, up to 100 tags per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -25,14 +25,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: `New tag name: at most ${TAG_NAME_MAX} characters, letters, digits, spaces, "_" and "-"`,
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [{ displayName: 'Color', name: 'color_code', type: 'color', default: '#57B1FD' }],
-	},
+	tagOptionsProperty,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['update'] } }, properties);
@@ -45,14 +38,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const id = String(this.getNodeParameter('tagId', itemIndex) ?? '').trim();
 			checkDigits(this.getNode(), id, 'Tag ID', { itemIndex });
 			const name = checkTagName(this.getNode(), this.getNodeParameter('tagName', itemIndex) as string, itemIndex);
-			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-			const tag: IDataObject = { id, name };
-			if (options.color_code) tag.color_code = options.color_code;
-			return { key: module, payload: tag };
+			return { key: module, payload: withColour.call(this, itemIndex, { id, name }) };
 		},
-		send: async (module, tags) => {
-			const body = await crmApiRequest.call(this, { method: 'PUT', path: '/settings/tags', qs: { module }, body: { tags }, itemListKey: 'tags' });
-			return (body.tags ?? []) as IDataObject[];
-		},
+		send: async (module, tags) => await sendTags.call(this, 'PUT', module, tags),
 	});
 }

@@ -1,0 +1,68 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { sendItemList } from '../../shared/itemLists';
+import { crmApiRequest, runBatched } from '../../shared/transport';
+import { checkDigits } from '../../shared/validation';
+
+/** `fields` query option as comma-separated text (for lists the node cannot load field choices for). */
+export const fieldsTextOption = (placeholder: string, description: string): INodeProperties => ({
+	displayName: 'Fields',
+	name: 'fields',
+	type: 'string',
+	default: '',
+	placeholder,
+	description,
+	routing: { send: { type: 'query', property: 'fields', value: '={{ $value || undefined }}' } },
+});
+
+/** A list the service writes by ID: notes, contact roles (docs/protocol.md §6: up to 100 per request). */
+export interface IdListTarget {
+	/** node parameter holding the item's ID */
+	idParameter: string;
+	/** its name in error messages */
+	label: string;
+	path: string;
+	/** key of the list in request and response bodies */
+	listKey: string;
+	batchSize?: number;
+}
+
+function idOf(this: IExecuteFunctions, target: IdListTarget, itemIndex: number): string {
+	const id = String(this.getNodeParameter(target.idParameter, itemIndex) ?? '').trim();
+	checkDigits(this.getNode(), id, target.label, { itemIndex });
+	return id;
+}
+
+/** DELETE {path}?ids=…, the item IDs batched. */
+export async function deleteByIds(this: IExecuteFunctions, target: IdListTarget): Promise<INodeExecutionData[][]> {
+	return await runBatched.call(this, {
+		batchSize: target.batchSize,
+		build: (itemIndex) => ({ key: target.path, payload: { id: idOf.call(this, target, itemIndex) } }),
+		send: async (_key, payloads) => {
+			const body = await crmApiRequest.call(this, {
+				method: 'DELETE',
+				path: target.path,
+				qs: { ids: payloads.map((p) => p.id).join(',') },
+				itemListKey: target.listKey,
+			});
+			return (body[target.listKey] ?? []) as IDataObject[];
+		},
+	});
+}
+
+/** PUT {path} with the items' "Update Fields" (at least one) and IDs, batched. */
+export async function updateByIds(this: IExecuteFunctions, target: IdListTarget): Promise<INodeExecutionData[][]> {
+	return await runBatched.call(this, {
+		batchSize: target.batchSize,
+		build: (itemIndex) => {
+			const id = idOf.call(this, target, itemIndex);
+			const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+			if (Object.keys(fields).length === 0) {
+				throw new NodeOperationError(this.getNode(), 'Nothing to update: add a field under "Update Fields"', { itemIndex });
+			}
+			return { key: target.path, payload: { id, ...fields } };
+		},
+		send: async (_key, items) => await sendItemList.call(this, { method: 'PUT', path: target.path }, target.listKey, items),
+	});
+}
