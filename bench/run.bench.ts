@@ -549,19 +549,30 @@ async function triggerLatency(crm: CrmFixture): Promise<void> {
 		await measureTriggerLatency(crm, receiver, 'ids', 0, SIZE.warmup); // warm-up (discarded)
 		for (const [index, mode] of (['ids', 'records'] as const).entries()) {
 			const run = await measureTriggerLatency(crm, receiver, mode, index + 1, SIZE.changes);
-			for (const p of [50, 95]) {
-				const value = percentile(run.emitted, p);
-				const base = percentile(run.delivered, p);
-				const ratio = value / base;
-				rows.push({
-					id: 'P4',
-					figure: `Trigger p${p}, change → items emitted by webhook() (${mode === 'ids' ? 'Record IDs' : 'Full Records'}, ${SIZE.changes} changes)`,
-					node: `${ms(value)} (${run.withRecord} of ${run.emitted.length} items with the record attached)`,
-					baseline: `${ms(base)} (change → delivery at a plain receiver)`,
-					ratio,
-					target: p === 50 ? '≤ 1.2, < 50 ms' : '≤ 1.2',
-					ok: ratio <= 1.2 && (p !== 50 || value < 50),
-				});
+			// Record IDs: creates need no fetch in webhook(), edits one (their Modified_Time): two populations,
+			// each its own verdict (the median of the mix sits between them and flips between runs)
+			const populations =
+				mode === 'ids'
+					? [
+							{ label: `Record IDs, ${run.byKind.create.emitted.length} creates`, ...run.byKind.create },
+							{ label: `Record IDs, ${run.byKind.edit.emitted.length} edits`, ...run.byKind.edit },
+						]
+					: [{ label: `Full Records, ${SIZE.changes} changes`, emitted: run.emitted, delivered: run.delivered }];
+			for (const population of populations) {
+				for (const p of [50, 95]) {
+					const value = percentile(population.emitted, p);
+					const base = percentile(population.delivered, p);
+					const ratio = value / base;
+					rows.push({
+						id: 'P4',
+						figure: `Trigger p${p}, change → items emitted by webhook() (${population.label})`,
+						node: mode === 'ids' ? ms(value) : `${ms(value)} (${run.withRecord} of ${run.emitted.length} items with the record attached)`,
+						baseline: `${ms(base)} (change → delivery at a plain receiver)`,
+						ratio,
+						target: p === 50 ? '≤ 1.2, < 50 ms' : '≤ 1.2',
+						ok: ratio <= 1.2 && (p !== 50 || value < 50),
+					});
+				}
 			}
 		}
 	} finally {

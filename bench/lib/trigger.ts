@@ -21,6 +21,8 @@ export interface LatencyRun {
 	delivered: number[];
 	/** items webhook() emitted with the full record attached */
 	withRecord: number;
+	/** the same two clocks for creates and for edits alone (webhook() fetches for edits only in Record IDs mode) */
+	byKind: Record<'create' | 'edit', { emitted: number[]; delivered: number[] }>;
 }
 
 export function percentile(samples: number[], p: number): number {
@@ -106,7 +108,11 @@ export async function measureTriggerLatency(
 	}
 	await hooks.delete.call(t.hookContext());
 	receiver.respond = () => 200;
-	const since = (at: Map<string, number>) =>
-		[...sentAt.entries()].map(([key, start]) => (at.get(key) ?? Number.NaN) - start).filter((v) => Number.isFinite(v));
-	return { mode, emitted: since(emittedAt), delivered: since(deliveredAt), withRecord };
+	const since = (at: Map<string, number>, kind = '') =>
+		[...sentAt.entries()]
+			.filter(([key]) => key.startsWith(kind))
+			.map(([key, start]) => (at.get(key) ?? Number.NaN) - start)
+			.filter((v) => Number.isFinite(v));
+	const kindOf = (kind: 'create' | 'edit') => ({ emitted: since(emittedAt, `${kind}:`), delivered: since(deliveredAt, `${kind}:`) });
+	return { mode, emitted: since(emittedAt), delivered: since(deliveredAt), withRecord, byKind: { create: kindOf('create'), edit: kindOf('edit') } };
 }
