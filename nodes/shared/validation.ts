@@ -48,10 +48,11 @@ const LENGTH_CHECKED = new Set(['text', 'textarea', 'email', 'phone', 'website']
  * Refuses a text longer than its field allows, as the service would (INVALID_DATA with
  * `maximum_length`), before anything is sent.
  */
-export function checkTextLength(node: INode, field: FieldToCheck, value: unknown, itemIndex?: number): void {
+export function checkTextLength(node: INode | (() => INode), field: FieldToCheck, value: unknown, itemIndex?: number): void {
 	if (typeof value !== 'string' || !LENGTH_CHECKED.has(field.data_type) || !field.length || value.length <= field.length) return;
 	throw refusedValue(
-		node,
+		// a getter: n8n's getNode() copies the node, too dear to call per field of every item
+		typeof node === 'function' ? node() : node,
 		{
 			message: `Field ${fieldLabel(field)} is too long: ${value.length} characters, at most ${field.length}`,
 			details: { api_name: field.api_name, maximum_length: field.length },

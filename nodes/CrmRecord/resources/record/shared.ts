@@ -278,9 +278,10 @@ export function checkRecordLengths(
 ): void {
 	const meta = cache.get(module.toLowerCase());
 	if (!meta) return;
+	const node = () => this.getNode();
 	for (const [name, value] of Object.entries(record)) {
 		const field = meta.get(name);
-		if (field) checkTextLength(this.getNode(), field, value, itemIndex);
+		if (field) checkTextLength(node, field, value, itemIndex);
 	}
 }
 
