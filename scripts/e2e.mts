@@ -40,7 +40,7 @@ interface Locator {
 	count(): Promise<number>;
 	filter(o: { has?: Locator; hasText?: string | RegExp }): Locator;
 	locator(s: string, o?: { hasText?: string | RegExp }): Locator;
-	getByRole(role: string, o?: { name?: string | RegExp }): Locator;
+	getByRole(role: string, o?: { name?: string | RegExp; exact?: boolean }): Locator;
 	getByText(t: string | RegExp, o?: { exact?: boolean }): Locator;
 	waitFor(o?: { state?: 'visible' | 'hidden' | 'attached' | 'detached'; timeout?: number }): Promise<void>;
 	innerText(): Promise<string>;
@@ -288,11 +288,14 @@ async function main(): Promise<number> {
 		await page.waitForTimeout(500);
 		return (await dropdownItems().allInnerTexts()).map((t) => t.split('\n')[0].trim());
 	};
-	/** opens an options parameter of the open node panel and picks the option shown as `text` */
-	const choose = async (parameter: string, text: string) => {
+	/**
+	 * Clicks `opener` (a dropdown of the open node panel) and picks the option shown as `text`; a list
+	 * still loading may not open on the first click, so up to three tries.
+	 */
+	const pickOption = async (opener: Locator, text: string) => {
 		const item = dropdownItems().filter({ has: page.getByText(text, { exact: true }) }).first();
 		for (let attempt = 1; ; attempt++) {
-			await page.locator(`[data-test-id="parameter-input-${parameter}"]`).click();
+			await opener.click();
 			try {
 				await item.waitFor({ timeout: 10_000 });
 				await item.click();
@@ -303,6 +306,8 @@ async function main(): Promise<number> {
 			}
 		}
 	};
+	/** opens an options parameter of the open node panel and picks the option shown as `text` */
+	const choose = async (parameter: string, text: string) => await pickOption(page.locator(`[data-test-id="parameter-input-${parameter}"]`), text);
 
 	const recordNode = stack.nodes.find((n) => n.name === 'crmRecord');
 	const triggerNode = stack.nodes.find((n) => n.isTrigger);
@@ -548,7 +553,7 @@ async function main(): Promise<number> {
 		);
 
 		// the nodes as an AI agent's tool, and the "Custom API Call" (scripts/e2e/)
-		await (await import('./e2e/index.mts')).toolSteps({ page, stack, api, sandbox, step, shot, log });
+		await (await import('./e2e/index.mts')).toolSteps({ page, stack, api, sandbox, step, shot, log, choose });
 
 		// ---- what a no-code user sees when setting the nodes up ----
 		/** new workflow → the node panel → `nodeName` → the action `action`; its panel opens */
@@ -624,21 +629,8 @@ async function main(): Promise<number> {
 				await choose('filterType', 'Build Conditions');
 				await page.getByRole('button', { name: 'Add Condition' }).first().click();
 				// "parameter-input-field" is also the test id of every text input: take the parameter's container
-				const chooseField = async (text: string) => {
-					const item = dropdownItems().filter({ has: page.getByText(text, { exact: true }) }).first();
-					// a list still loading may not open on the first click (as choose() above)
-					for (let attempt = 1; ; attempt++) {
-						await page.locator('div.parameter-value-container[data-test-id="parameter-input-field"]').first().click();
-						try {
-							await item.waitFor({ timeout: 10_000 });
-							await item.click();
-							return;
-						} catch (error) {
-							if (attempt === 3) throw error;
-							await page.locator('[data-test-id="tab-params"]').click();
-						}
-					}
-				};
+				const chooseField = async (text: string) =>
+					await pickOption(page.locator('div.parameter-value-container[data-test-id="parameter-input-field"]').first(), text);
 				await chooseField('Lead Source');
 				const upperBound = page.getByText('Value (Upper Bound)', { exact: true });
 				assert(!(await visible('[data-test-id="parameter-input-value"]')), 'a picklist field still shows the text Value');

@@ -37,6 +37,8 @@ export interface StepContext {
 	step(name: string, fn: () => Promise<void>, skipWhy?: string): Promise<void>;
 	shot(file: string): Promise<void>;
 	log(msg: string): void;
+	/** opens an options parameter of the open node panel and picks the option shown as `text` */
+	choose(parameter: string, text: string): Promise<void>;
 }
 
 export function assert(condition: unknown, message: string): asserts condition {

@@ -50,7 +50,7 @@ export async function customApiCallStep(ctx: StepContext): Promise<void> {
 	await page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^HTTP Request$/ }).first().click();
 	const ndv = page.locator('[data-test-id="ndv"]');
 	await ndv.waitFor();
-	await pick(ctx, 'authentication', 'Predefined Credential Type');
+	await ctx.choose('authentication', 'Predefined Credential Type');
 	await page.locator('[data-test-id="parameter-input-nodeCredentialType"]').click();
 	await page.locator('[data-test-id="parameter-input-nodeCredentialType"] input').first().fill('CRM');
 	const option = page.locator('.el-select-dropdown__item:visible').filter({ has: page.getByText(credType.displayName, { exact: true }) }).first();
@@ -98,18 +98,3 @@ export async function customApiCallStep(ctx: StepContext): Promise<void> {
 	assert(logged?.status === 200, `the sandbox logged no authorised GET ${path}: ${JSON.stringify(logged)}`);
 }
 
-/** Picks the option shown as `text` of an options parameter of the open node panel. */
-async function pick(ctx: StepContext, parameter: string, text: string): Promise<void> {
-	const item = ctx.page.locator('.el-select-dropdown__item:visible').filter({ has: ctx.page.getByText(text, { exact: true }) }).first();
-	for (let attempt = 1; ; attempt++) {
-		await ctx.page.locator(`[data-test-id="parameter-input-${parameter}"]`).click();
-		try {
-			await item.waitFor({ timeout: 10_000 });
-			await item.click();
-			return;
-		} catch (error) {
-			if (attempt === 3) throw error;
-			await ctx.page.locator('[data-test-id="tab-params"]').click();
-		}
-	}
-}
