@@ -2,7 +2,7 @@ import type { CronExpression, IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toUtcWireTime } from '../shared/dates';
-import { crmApiError, crmApiRequest, crmRequestAllItems, isErrorItem } from '../shared/transport';
+import { crmApiError, crmItemResults, crmRequestAllItems, isErrorItem } from '../shared/transport';
 import type { CrmContext, CrmErrorBody } from '../shared/transport';
 import { MAX_EXPIRY_MS, WATCH_PATH, newChannelId, newToken, wishKeys } from '../shared/watch';
 import type { ChannelWish } from '../shared/watch';
@@ -57,8 +57,7 @@ function isExpiryRefusal(result: IDataObject): boolean {
 
 /** One `watch` call with one item; answers the item's result (success or error item). */
 async function watchCall(this: CrmContext, method: 'POST' | 'PUT' | 'PATCH', item: IDataObject): Promise<IDataObject> {
-	const body = await crmApiRequest.call(this, { method, path: WATCH_PATH, body: { watch: [item] }, itemListKey: 'watch' });
-	return ((body.watch as IDataObject[] | undefined) ?? [])[0] ?? {};
+	return (await crmItemResults.call(this, { method, path: WATCH_PATH, body: { watch: [item] }, itemListKey: 'watch' }))[0] ?? {};
 }
 
 function channelCallFailed(ctx: CrmContext, result: IDataObject, prefix: string): never {
@@ -178,13 +177,13 @@ export function matches(view: ChannelWish & { token?: string }, wish: ChannelWis
 export async function disable(this: CrmContext, channelIds: string[]): Promise<void> {
 	const ids = [...new Set(channelIds)];
 	for (let start = 0; start < ids.length; start += 100) {
-		const body = await crmApiRequest.call(this, {
+		const results = await crmItemResults.call(this, {
 			method: 'DELETE',
 			path: WATCH_PATH,
 			qs: { channel_ids: ids.slice(start, start + 100).join(',') },
 			itemListKey: 'watch',
 		});
-		const failed = ((body.watch as IDataObject[] | undefined) ?? []).find((r) => isErrorItem(r) && r.code !== 'NOT_SUBSCRIBED');
+		const failed = results.find((r) => isErrorItem(r) && r.code !== 'NOT_SUBSCRIBED');
 		if (failed) channelCallFailed(this, failed, 'Could not disable the watch channel: ');
 	}
 }

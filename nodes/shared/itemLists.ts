@@ -3,7 +3,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { CrmContext, CrmRequest } from './transport';
-import { crmApiRequest } from './transport';
+import { crmItemResults } from './transport';
 
 /** Sends `items` as the body's `listKey` list; answers the result items of the response. */
 export async function sendItemList(
@@ -12,6 +12,5 @@ export async function sendItemList(
 	listKey: string,
 	items: IDataObject[],
 ): Promise<IDataObject[]> {
-	const body = await crmApiRequest.call(this, { ...request, body: { [listKey]: items }, itemListKey: listKey });
-	return (body[listKey] ?? []) as IDataObject[];
+	return await crmItemResults.call(this, { ...request, body: { [listKey]: items }, itemListKey: listKey });
 }

@@ -15,7 +15,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { sendItemList } from '../../shared/itemLists';
 import type { NotFound } from '../../shared/transport';
-import { crmApiRequest, writeResult } from '../../shared/transport';
+import { crmItemResults, writeResult } from '../../shared/transport';
 import { checkDigits, requireDigits } from '../../shared/validation';
 
 /** An API name in a path: anything but an all-digit segment, which the service reads as an ID (§3.10). */
@@ -168,9 +168,7 @@ export async function putItems(this: IExecuteFunctions, path: string, listKey: s
 /** DELETE of a chunk of IDs: `path?ids=…`, or the single-item form `path/{id}` for a chunk of one. */
 export async function deleteIds(this: IExecuteFunctions, path: string, listKey: string, items: IDataObject[]): Promise<IDataObject[]> {
 	const ids = items.map((item) => String(item.id));
-	const body =
-		ids.length === 1
-			? await crmApiRequest.call(this, { method: 'DELETE', path: `${path}/${encodeURIComponent(ids[0])}`, itemListKey: listKey })
-			: await crmApiRequest.call(this, { method: 'DELETE', path, qs: { ids: ids.join(',') }, itemListKey: listKey });
-	return (body[listKey] ?? []) as IDataObject[];
+	return ids.length === 1
+		? await crmItemResults.call(this, { method: 'DELETE', path: `${path}/${encodeURIComponent(ids[0])}`, itemListKey: listKey })
+		: await crmItemResults.call(this, { method: 'DELETE', path, qs: { ids: ids.join(',') }, itemListKey: listKey });
 }

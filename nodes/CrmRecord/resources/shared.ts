@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { sendItemList } from '../../shared/itemLists';
-import { crmApiRequest, runBatched } from '../../shared/transport';
+import { crmItemResults, runBatched } from '../../shared/transport';
 import { checkDigits } from '../../shared/validation';
 
 /** `fields` query option as comma-separated text (for lists the node cannot load field choices for). */
@@ -40,13 +40,12 @@ export async function deleteByIds(this: IExecuteFunctions, target: IdListTarget)
 		batchSize: target.batchSize,
 		build: (itemIndex) => ({ key: target.path, payload: { id: idOf.call(this, target, itemIndex) } }),
 		send: async (_key, payloads) => {
-			const body = await crmApiRequest.call(this, {
+			return await crmItemResults.call(this, {
 				method: 'DELETE',
 				path: target.path,
 				qs: { ids: payloads.map((p) => p.id).join(',') },
 				itemListKey: target.listKey,
 			});
-			return (body[target.listKey] ?? []) as IDataObject[];
 		},
 	});
 }

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { crmApiError, isErrorItem } from './errors';
 import type { CrmErrorBody, FieldLabels } from './errors';
 import { writeResult } from './envelope';
-import { crmApiRequest, isOutcomeUnknown } from './request';
+import { crmItemResults, isOutcomeUnknown } from './request';
 
 /** Records per request for every write the service takes as a list (§6). */
 export const BATCH_SIZE = 100;
@@ -235,7 +235,7 @@ export async function upsertUnknownOutcome(
 	});
 	for (const [field, indexes] of byField) {
 		try {
-			const body = await crmApiRequest.call(this, {
+			const data = await crmItemResults.call(this, {
 				method: 'POST',
 				path: `${request.path}/upsert`,
 				body: { ...request.extras, duplicate_check_fields: [field], data: indexes.map((i) => request.payloads[i]) },
@@ -243,7 +243,6 @@ export async function upsertUnknownOutcome(
 				itemListKey: 'data',
 				idempotent: true,
 			});
-			const data = (body.data ?? []) as IDataObject[];
 			indexes.forEach((i, n) => (results[i] = data[n]));
 		} catch (error) {
 			for (const i of indexes) results[i] = error as NodeApiError;

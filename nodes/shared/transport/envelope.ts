@@ -3,8 +3,6 @@ import type { IDataObject } from 'n8n-workflow';
 export interface Page {
 	items: IDataObject[];
 	more: boolean;
-	/** the body was an envelope (wrapper key found) */
-	wrapped: boolean;
 }
 
 /**
@@ -14,16 +12,16 @@ export interface Page {
  * an empty body (204) or an empty object has none.
  */
 export function unwrapBody(body: unknown, rootProperty?: string): Page {
-	if (body === undefined || body === null || body === '') return { items: [], more: false, wrapped: true };
-	if (Array.isArray(body)) return { items: body as IDataObject[], more: false, wrapped: true };
-	if (typeof body !== 'object') return { items: [{ value: body } as IDataObject], more: false, wrapped: false };
+	if (body === undefined || body === null || body === '') return { items: [], more: false };
+	if (Array.isArray(body)) return { items: body as IDataObject[], more: false };
+	if (typeof body !== 'object') return { items: [{ value: body } as IDataObject], more: false };
 	const obj = body as IDataObject;
 	const info = obj.info as IDataObject | undefined;
 	const more = info?.more_records === true;
 	const value = rootProperty === undefined ? undefined : obj[rootProperty];
-	if (Array.isArray(value)) return { items: value as IDataObject[], more, wrapped: true };
-	if (value && typeof value === 'object') return { items: [value as IDataObject], more, wrapped: true };
-	return { items: Object.keys(obj).length ? [obj] : [], more, wrapped: false };
+	if (Array.isArray(value)) return { items: value as IDataObject[], more };
+	if (value && typeof value === 'object') return { items: [value as IDataObject], more };
+	return { items: Object.keys(obj).length ? [obj] : [], more };
 }
 
 /** Output shape of a write result item: the id first, then the envelope. */

@@ -218,3 +218,9 @@ export async function crmApiRequest(this: CrmContext, request: CrmRequest): Prom
 	const response = await crmRequest.call(this, request);
 	return (response.body && typeof response.body === 'object' ? response.body : {}) as IDataObject;
 }
+
+/** A call answered with one result per item under `itemListKey` (docs/protocol.md §3.8): those results. */
+export async function crmItemResults(this: CrmContext, request: CrmRequest & { itemListKey: string }): Promise<IDataObject[]> {
+	const body = await crmApiRequest.call(this, request);
+	return (body[request.itemListKey] ?? []) as IDataObject[];
+}

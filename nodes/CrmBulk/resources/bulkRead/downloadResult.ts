@@ -9,7 +9,8 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest } from '../../../shared/transport';
-import { BULK_BASE_URL, downloadedFileItems, jobModule, responseFile, resultOutputFields, typedReadRows, zipRecords } from '../shared';
+import { responseFile } from '../../../shared/download';
+import { BULK_BASE_URL, downloadedFileItems, jobModule, resultOutputFields, typedReadRows, zipRecords } from '../shared';
 import { jobIdField } from './get';
 
 /** postReceive: the result zip as a binary item, or its CSV rows as items. */

@@ -8,7 +8,8 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { outputBinaryField } from '../../../shared/binaryOutput';
-import { downloadedFileItems, responseFile } from '../shared';
+import { responseFile } from '../../../shared/download';
+import { downloadedFileItems } from '../shared';
 import { noneWithId } from '../../../shared/transport';
 
 /** postReceive: the stored file as a binary item with its name and type. */

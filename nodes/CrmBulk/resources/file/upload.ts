@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { multipartBody } from '../../../shared/multipart';
 import type { MultipartFile } from '../../../shared/multipart';
-import { crmApiRequest } from '../../../shared/transport';
+import { crmItemResults } from '../../../shared/transport';
 import { LIMITS, forEachItem, megabytes } from '../shared';
 
 /** UploadFiles — POST /crm/{v}/files?type=inline (multipart, part `file` repeated 1..10) */
@@ -51,8 +51,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}
 			files.push({ data, fileName, mimeType: meta.mimeType || 'application/octet-stream' });
 		}
-		const body = await crmApiRequest.call(this, { method: 'POST', path: '/files', qs: { type: 'inline' }, body: multipartBody(files), itemIndex, itemListKey: 'data' });
-		const results = (body.data as IDataObject[] | undefined) ?? [];
+		const results = await crmItemResults.call(this, { method: 'POST', path: '/files', qs: { type: 'inline' }, body: multipartBody(files), itemIndex, itemListKey: 'data' });
 		const failed = results.find((r) => r.status === 'error');
 		if (failed) {
 			throw new NodeOperationError(this.getNode(), `${String(failed.code)}: ${String(failed.message)}`, { itemIndex, description: JSON.stringify(failed.details ?? {}) });

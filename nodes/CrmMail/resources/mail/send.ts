@@ -13,7 +13,7 @@ import { moduleSelect, recordIdField } from '../../../shared/descriptions';
 import { multipartBody } from '../../../shared/multipart';
 import type { MultipartFile } from '../../../shared/multipart';
 import { optionsCollection } from '../../../shared/optionsCollection';
-import { assertV21, crmApiError, crmApiRequest, isErrorItem, runBatched } from '../../../shared/transport';
+import { assertV21, crmApiError, crmApiRequest, crmItemResults, isErrorItem, runBatched } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { parseAddresses } from './addresses';
@@ -272,13 +272,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}
 			let results: IDataObject[] = [];
 			if (mails.length) {
-				const body = await crmApiRequest.call(this, {
+				results = await crmItemResults.call(this, {
 					method: 'POST',
 					path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/actions/send_mail`,
 					body: { data: mails },
 					itemListKey: 'data',
 				});
-				results = (body.data ?? []) as IDataObject[];
 			}
 			// results of the sent mails, with the failed uploads back in their places
 			return payloads.map((_, i) => failed.get(i) ?? (results.shift() as IDataObject));

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { dateTimeMillis, toUtcWireTime } from '../../../shared/dates';
 import { optionsCollection } from '../../../shared/optionsCollection';
-import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { crmItemResults, runBatched } from '../../../shared/transport';
 import { MAX_EXPIRY_MS, TOKEN_MAX, WATCH_MAX, WATCH_PATH, wishKeys } from '../../../shared/watch';
 
 type Ctx = IExecuteFunctions | IExecuteSingleFunctions;
@@ -205,13 +205,12 @@ export async function runWatchBatched(
 			return { key: method, payload };
 		},
 		send: async (method, watch) => {
-			const body = await crmApiRequest.call(this, {
+			return await crmItemResults.call(this, {
 				method: method as 'POST' | 'PUT' | 'PATCH',
 				path: WATCH_PATH,
 				body: { watch },
 				itemListKey: 'watch',
 			});
-			return (body.watch ?? []) as IDataObject[];
 		},
 		toJson: (result, itemIndex) => resultJson(channelIds[itemIndex], result),
 	});

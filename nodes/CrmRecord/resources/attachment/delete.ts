@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
-import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { crmItemResults, runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { attachmentIdField } from './shared';
 
@@ -30,13 +30,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		},
 		send: async (key, payloads) => {
 			const [module, recordId] = JSON.parse(key) as string[];
-			const body = await crmApiRequest.call(this, {
+			return await crmItemResults.call(this, {
 				method: 'DELETE',
 				path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/Attachments`,
 				qs: { ids: payloads.map((p) => p.id).join(',') },
 				itemListKey: 'data',
 			});
-			return (body.data ?? []) as IDataObject[];
 		},
 	});
 }

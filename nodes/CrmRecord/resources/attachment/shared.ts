@@ -1,5 +1,4 @@
 import type {
-	IDataObject,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
@@ -8,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fileNameFromDisposition } from '../../../shared/contentDisposition';
+import { responseFile } from '../../../shared/download';
 import { setMultipartBody } from '../../../shared/multipart';
 
 /** Per-file upload limit of the service (docs/protocol.md §6: 20 MB). */
@@ -32,13 +31,6 @@ export const binaryPropertyField: INodeProperties = {
 	required: true,
 	hint: 'The name of the input binary field containing the file to upload',
 };
-
-function header(response: IN8nHttpFullResponse, name: string): string | undefined {
-	const headers = (response.headers ?? {}) as IDataObject;
-	const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
-	const value = key ? headers[key] : undefined;
-	return Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
-}
 
 /** preSend: the input binary as multipart part `file` (docs/protocol.md §3.3), size checked first. */
 export async function attachBinaryFile(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
@@ -71,14 +63,7 @@ export async function toBinary(
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
 	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
-	const body = response.body as unknown;
-	const buffer = Buffer.isBuffer(body)
-		? body
-		: body instanceof ArrayBuffer
-			? Buffer.from(new Uint8Array(body))
-			: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body ?? ''));
-	const mimeType = (header(response, 'content-type') ?? 'application/octet-stream').split(';')[0].trim();
-	const fileName = fileNameFromDisposition(header(response, 'content-disposition')) ?? 'file';
+	const { data: buffer, fileName, mimeType } = responseFile(response, 'file', 'application/octet-stream');
 	const binary = await this.helpers.prepareBinaryData(buffer, fileName, mimeType);
 	return [{ json: { fileName, mimeType, fileSize: buffer.length }, binary: { [property]: binary } }];
 }

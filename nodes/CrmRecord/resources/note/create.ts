@@ -3,7 +3,7 @@ import { NodeOperationError, jsonParse, updateDisplayOptions } from 'n8n-workflo
 
 import { moduleSelect } from '../../../shared/descriptions';
 import { sendItemList } from '../../../shared/itemLists';
-import { crmApiError, crmApiRequest, isErrorItem, runBatched, toCrmError, writeResult } from '../../../shared/transport';
+import { crmApiError, crmItemResults, isErrorItem, runBatched, toCrmError, writeResult } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { NOTES_PER_REQUEST } from './shared';
@@ -123,14 +123,13 @@ async function executeList(this: IExecuteFunctions): Promise<INodeExecutionData[
 	for (let itemIndex = 0; itemIndex < requests.length; itemIndex++) {
 		const { module, recordId, notes } = requests[itemIndex];
 		try {
-			const body = await crmApiRequest.call(this, {
+			const results = await crmItemResults.call(this, {
 				method: 'POST',
 				path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/Notes`,
 				body: { data: notes },
 				itemListKey: 'data',
 				itemIndex,
 			});
-			const results = (body.data ?? []) as IDataObject[];
 			const failed = results.find(isErrorItem);
 			if (failed && !this.continueOnFail()) throw crmApiError(this.getNode(), failed as CrmErrorBody, { itemIndex });
 			for (const result of results) {

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePrope
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
-import { assertV21, crmApiRequest, runBatched } from '../../../shared/transport';
+import { assertV21, crmItemResults, runBatched } from '../../../shared/transport';
 import { idListOf, modulePath, recordIdOf } from './shared';
 
 /**
@@ -47,7 +47,7 @@ export function territoryExecute(action: 'assign_territories' | 'remove_territor
 			},
 			send: async (module, data) => {
 				const one = data.length === 1;
-				const body = await crmApiRequest.call(this, {
+				return await crmItemResults.call(this, {
 					method: 'POST',
 					path: one
 						? `${modulePath(module)}/${encodeURIComponent(String(data[0].id))}/actions/${action}`
@@ -55,7 +55,6 @@ export function territoryExecute(action: 'assign_territories' | 'remove_territor
 					body: { data: one ? [{ Territories: data[0].Territories }] : data },
 					itemListKey: 'data',
 				});
-				return (body.data ?? []) as never;
 			},
 		});
 	};

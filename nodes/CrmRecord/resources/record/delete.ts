@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
 import { optionsCollection } from '../../../shared/optionsCollection';
-import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { crmItemResults, runBatched } from '../../../shared/transport';
 import { modulePath, recordByProperties, recordIdOf } from './shared';
 
 /**
@@ -51,23 +51,21 @@ export async function sendDeletes(
 	listForm = false,
 ): Promise<IDataObject[]> {
 	const headers = externalField ? { 'X-EXTERNAL': `${module}.${externalField}` } : undefined;
-	const body =
-		keys.length === 1 && !listForm
-			? await crmApiRequest.call(this, {
+	return keys.length === 1 && !listForm
+		? await crmItemResults.call(this, {
 					method: 'DELETE',
 					path: `${modulePath(module)}/${encodeURIComponent(keys[0])}`,
 					qs,
 					headers,
 					itemListKey: 'data',
 				})
-			: await crmApiRequest.call(this, {
+		: await crmItemResults.call(this, {
 					method: 'DELETE',
 					path: modulePath(module),
 					qs: { ...qs, ids: keys.join(',') },
 					headers,
 					itemListKey: 'data',
 				});
-	return (body.data ?? []) as IDataObject[];
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

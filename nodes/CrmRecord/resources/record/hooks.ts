@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fileNameFromDisposition } from '../../../shared/contentDisposition';
+import { responseFile } from '../../../shared/download';
 import { toCrmDateTime } from '../../../shared/dates';
 import { setMultipartBody } from '../../../shared/multipart';
 import { unwrapBody } from '../../../shared/transport';
@@ -166,10 +166,7 @@ export async function photoToBinary(
 	if (response.statusCode === 204 || !body || (Buffer.isBuffer(body) && body.length === 0)) {
 		return [{ json: { id, hasPhoto: false } }];
 	}
-	const headers = response.headers as IDataObject;
-	const fileName = fileNameFromDisposition(headers['content-disposition']) ?? `${id}.jpg`;
-	const mimeType = String(headers['content-type'] ?? 'application/octet-stream').split(';')[0];
-	const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer);
+	const { data: buffer, fileName, mimeType } = responseFile(response, `${id}.jpg`, 'application/octet-stream');
 	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
 	const binary = await this.helpers.prepareBinaryData(buffer, fileName, mimeType);
 	return [{ json: { id, hasPhoto: true, fileName, mimeType, size: buffer.length }, binary: { [property]: binary } }];

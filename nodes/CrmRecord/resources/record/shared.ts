@@ -14,7 +14,7 @@ import { recordFieldsUi, recordIdField } from '../../../shared/descriptions';
 import { optionsCollection } from '../../../shared/optionsCollection';
 import { getParameter, recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
-import { BATCH_SIZE, crmApiRequest } from '../../../shared/transport';
+import { BATCH_SIZE, crmApiRequest, crmItemResults } from '../../../shared/transport';
 import type { FieldLabels } from '../../../shared/transport';
 import { checkDigits, checkTextLength, isDigits } from '../../../shared/validation';
 
@@ -225,14 +225,13 @@ export async function sendRecords(
 	this: IExecuteFunctions,
 	request: { method: 'POST' | 'PUT'; path: string; data: IDataObject[]; extras: IDataObject; external: string[] },
 ): Promise<IDataObject[]> {
-	const body = await crmApiRequest.call(this, {
+	return await crmItemResults.call(this, {
 		method: request.method,
 		path: request.path,
 		body: { ...request.extras, data: request.data },
 		headers: request.external.length ? { 'X-EXTERNAL': request.external.join(',') } : undefined,
 		itemListKey: 'data',
 	});
-	return (body.data ?? []) as IDataObject[];
 }
 
 // ---- what a write outputs, and how a person reads its errors ---------------------------------------

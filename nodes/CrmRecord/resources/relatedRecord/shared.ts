@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
 import { optionsCollection } from '../../../shared/optionsCollection';
-import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { crmItemResults, runBatched } from '../../../shared/transport';
 import type { CrmRequest } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 
@@ -145,14 +145,13 @@ export async function runRelationBatches(
 		},
 		send: async (key, payloads) => {
 			const [module, recordId, relatedList, header] = JSON.parse(key) as string[];
-			const body = await crmApiRequest.call(this, {
+			return await crmItemResults.call(this, {
 				method,
 				path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/${encodeURIComponent(relatedList)}`,
 				...requestOf(payloads),
 				headers: header ? { 'X-EXTERNAL': header } : undefined,
 				itemListKey: 'data',
 			});
-			return (body.data ?? []) as IDataObject[];
 		},
 	});
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
-import { crmApiRequest, runBatched } from '../../../shared/transport';
+import { crmItemResults, runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { TAG_BATCH, checkTagNames, tagNamesField } from './shared';
 
@@ -45,13 +45,12 @@ export async function executeRecordsAction(this: IExecuteFunctions, mode: 'add' 
 			const [module, tagNames, overWrite] = JSON.parse(key) as [string, string, boolean];
 			const qs: IDataObject = { tag_names: tagNames, ids: payloads.map((p) => p.id).join(',') };
 			if (mode === 'add') qs.over_write = overWrite ? 'true' : 'false';
-			const body = await crmApiRequest.call(this, {
+			return await crmItemResults.call(this, {
 				method: 'POST',
 				path: `/${encodeURIComponent(module)}/actions/${mode}_tags`,
 				qs,
 				itemListKey: 'data',
 			});
-			return (body.data ?? []) as IDataObject[];
 		},
 	});
 }
