@@ -382,7 +382,12 @@ async function main(): Promise<number> {
 				const expected = actionsOf(node);
 				for (const deadline = Date.now() + 60_000; expected.some((a) => !shown.has(a)) && Date.now() < deadline; ) {
 					for (const t of await names.allInnerTexts()) shown.add(t.trim());
-					await names.nth((await names.count()) - 1).scrollIntoViewIfNeeded();
+					// the virtual list re-renders while it scrolls: an element counted a moment ago may be
+					// gone, so ask for whatever is last now, briefly, and go round again if it moved
+					await names
+						.last()
+						.scrollIntoViewIfNeeded({ timeout: 2_000 })
+						.catch(() => undefined);
 					await page.waitForTimeout(300);
 				}
 				await page.locator('[data-test-id="node-creator-item-name"]').first().scrollIntoViewIfNeeded();
