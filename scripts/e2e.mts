@@ -98,6 +98,7 @@ const DOCS_SHOTS: Record<string, string> = {
 	'12-mapper-list-and-date.png': 'crm-record-field-mapper.png',
 	'13-bulk-condition-picklist.png': 'bulk-read-condition-picklist.png',
 	'15-ai-agent-crm-tool-execution.png': 'ai-agent-crm-record-tool.png',
+	'15-ai-agent-crm-tool-description.png': 'ai-agent-crm-tool-description.png',
 	'16-http-request-crm-credential-type.png': 'http-request-crm-credential-type.png',
 };
 

@@ -22,6 +22,8 @@ export interface OperationModule {
 	operation: INodePropertyOptions;
 	description: INodeProperties[];
 	execute?: CustomOperation;
+	/** what an item of its output holds, for the model when the node is an AI agent's tool: "Returns <returns>." */
+	returns: string;
 	/** routed: wrapper key of the response items (docs/protocol.md §3.5); none for bare bodies, binaries and postReceive results */
 	rootProperty?: string;
 	/** routed Get by ID: the not-found message; adds the "On Not Found" parameter */
@@ -66,6 +68,51 @@ function onNotFoundProperty(resource: string, operation: string): INodePropertie
 }
 
 /**
+ * What the model reads about an operation when the node is an AI agent's tool. n8n's automatic text is
+ * "<action> in <node>", which never says what comes back (n8n-workflow NodeHelpers.makeDescription),
+ * so each operation carries its own: "<action> in the CRM: <description>. Returns <returns>."
+ */
+export function toolText(op: Pick<OperationModule, 'operation' | 'returns'>): string {
+	const { action, description } = op.operation;
+	const what = (description ?? '').replace(/\.$/, '');
+	// "Find records…", but "CRM …" and "ID …" keep their capitals
+	const lowered = /^[A-Z][a-z]/.test(what) ? what[0].toLowerCase() + what.slice(1) : what;
+	return `${action ?? op.operation.name} in the CRM${lowered ? `: ${lowered}` : ''}. Returns ${op.returns}.`;
+}
+
+/** The hidden parameter holding an operation's tool text (one name per operation, so none is carried over to another). */
+export function toolTextParameter(resource: string, operation: string): string {
+	return `toolText_${resource}_${operation}`;
+}
+
+/**
+ * The tool variant's "Description" (n8n adds its own "Set Automatically" pair only when a node has no
+ * `toolDescription`): an expression reading the operation's hidden tool text, so it follows the
+ * chosen operation until the person writes their own.
+ */
+export const TOOL_DESCRIPTION: INodeProperties = {
+	displayName: 'Description',
+	name: 'toolDescription',
+	type: 'string',
+	typeOptions: { rows: 2 },
+	default: `={{ $parameter["toolText_" + $parameter.resource + "_" + $parameter.operation] }}`,
+	hint: 'Follows the operation; write your own to tell the model more',
+	description: 'What the model reads about this tool: what it does and what it returns',
+	displayOptions: { show: { '@tool': [true] } },
+};
+
+function toolTextProperty(resource: string, op: OperationModule): INodeProperties {
+	const operation = String(op.operation.value);
+	return {
+		displayName: 'Tool Text',
+		name: toolTextParameter(resource, operation),
+		type: 'hidden',
+		default: toolText(op),
+		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
+	};
+}
+
+/**
  * A resource from its operation files: the Operation selector (Create, Create or Update, Delete, Get,
  * Get Many, Search, Update first, then by name), every operation's properties, the custom operations
  * (files that export `execute`) and the routes of the others. Registering an operation = its file
@@ -89,6 +136,7 @@ export function defineResource(option: INodePropertyOptions, operations: Operati
 				default: defaultOperation,
 			},
 			...operations.flatMap((op) => (op.notFound ? [...op.description, onNotFoundProperty(resource, valueOf(op))] : op.description)),
+			...operations.map((op) => toolTextProperty(resource, op)),
 		],
 		customOperations: custom.length ? Object.fromEntries(custom.map((op) => [valueOf(op), op.execute!])) : undefined,
 		routes: Object.fromEntries(
@@ -170,6 +218,6 @@ export function crmNodeDescription(options: CrmNodeOptions): Omit<INodeTypeDescr
 			json: true,
 		},
 		requestOperations: { pagination: crmRequestRunner(options.routes) },
-		properties: options.properties,
+		properties: [TOOL_DESCRIPTION, ...options.properties],
 	};
 }

@@ -114,7 +114,11 @@ export async function agentToolStep(ctx: StepContext): Promise<void> {
 		const { name, description, parameters } = offered[0].function;
 		ctx.log(`  tool offered to the model: name ${JSON.stringify(name)}, description ${JSON.stringify(description)}, parameters ${JSON.stringify(parameters)}`);
 		assert(name === TOOL_NODE.replace(/[^a-zA-Z0-9_-]+/g, '_'), `tool name ${JSON.stringify(name)}, expected the node name made a tool name`);
-		assert(description === 'Search records in CRM Record', `tool description ${JSON.stringify(description)}`);
+		// the node's own tool description (nodes/shared/node.ts toolText): what the tool does and returns
+		assert(
+			/^Search records in the CRM: .+\. Returns one item per matching record, with its id and field values\.$/.test(description),
+			`tool description ${JSON.stringify(description)}`,
+		);
 		assert(JSON.stringify(parameters ?? {}).includes('"email"'), `the tool's parameters do not ask for "email": ${JSON.stringify(parameters)}`);
 
 		// the model's arguments reached the CRM: SearchRecords by e-mail (docs/protocol.md §5.1)
@@ -140,6 +144,22 @@ export async function agentToolStep(ctx: StepContext): Promise<void> {
 		await ctx.page.locator(`[data-test-id="canvas-node"][data-node-name="${TOOL_NODE}"]`).waitFor({ timeout: 30_000 });
 		await ctx.page.waitForTimeout(1000);
 		await ctx.shot('15-ai-agent-crm-tool-workflow.png');
+
+		// the tool's panel: "Description" follows the operation, as an expression a person can replace
+		await ctx.page.locator(`[data-test-id="canvas-node"][data-node-name="${TOOL_NODE}"]`).dblclick();
+		const field = ctx.page.locator('[data-test-id="parameter-input-toolDescription"]');
+		await field.waitFor({ timeout: 30_000 });
+		await field.click();
+		// the expression's result shows in a popover under the field (outside the panel's element)
+		const result = ctx.page.getByText(/^Search records in the CRM: .*Returns one item per matching record/).first();
+		const shown = await result.waitFor({ timeout: 15_000 }).then(
+			() => true,
+			() => false,
+		);
+		ctx.log(`  tool panel Description: ${JSON.stringify((await field.innerText()).trim().slice(0, 160))}`);
+		await ctx.shot('15-ai-agent-crm-tool-description.png');
+		assert(shown, 'the tool panel does not show the description with what the tool returns');
+		ctx.log(`  shown as: ${JSON.stringify((await result.innerText()).trim())}`);
 	} finally {
 		await stub.close();
 	}

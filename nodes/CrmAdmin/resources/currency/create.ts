@@ -22,6 +22,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Add currencies to a multi-currency organization',
 };
 
+export const returns = 'one item per added currency: its id and status';
+
 const properties: INodeProperties[] = [
 	isoCodeField,
 	currencyNameField,

@@ -34,6 +34,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the id of the base currency and the status of the change';
+
 const properties: INodeProperties[] = [
 	{ ...isoCodeField, description: 'Three-letter ISO 4217 code of the base (home) currency' },
 	currencyNameField,

@@ -13,6 +13,8 @@ export const operation: INodePropertyOptions = {
 	routing: byIdRouting('GET', '/org/currencies', 'currencyId', 'Currency ID'),
 };
 
+export const returns = 'the currency with its id, name, ISO code, symbol and exchange rate (an error when no currency has the ID)';
+
 export const currencyIdField: INodeProperties = {
 	displayName: 'Currency Name or ID',
 	name: 'currencyId',

@@ -9,6 +9,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/org/currencies' } },
 };
 
+export const returns = 'one item per currency, with its id, name, ISO code, symbol, exchange rate and whether it is the base';
+
 export const description: INodeProperties[] = [];
 
 /** Key of the items in the response (docs/protocol.md §5.9). */

@@ -18,6 +18,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Update currencies by ID',
 };
 
+export const returns = 'one item per updated currency: its id and status';
+
 const properties: INodeProperties[] = [
 	currencyIdField,
 	updateFieldsCollection([

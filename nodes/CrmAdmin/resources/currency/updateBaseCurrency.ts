@@ -25,6 +25,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the id of the base currency and the status of the change';
+
 const properties: INodeProperties[] = [
 	updateFieldsCollection(
 		currencyUpdateFields({

@@ -9,6 +9,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/org' } },
 };
 
+export const returns = 'the organization with its id, company name, address, settings, license details and xgid';
+
 export const description: INodeProperties[] = [];
 
 /** Key of the items in the response (docs/protocol.md §5.6). */

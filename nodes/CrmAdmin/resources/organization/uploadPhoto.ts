@@ -26,6 +26,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the status and message of the upload';
+
 const properties: INodeProperties[] = [binaryPropertyField('Binary field holding the image (JPEG, PNG, GIF, BMP or WebP)')];
 
 export const description = updateDisplayOptions({ show: { resource: ['organization'], operation: ['uploadPhoto'] } }, properties);

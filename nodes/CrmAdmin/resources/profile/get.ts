@@ -13,6 +13,8 @@ export const operation: INodePropertyOptions = {
 	routing: byIdRouting('GET', '/settings/profiles', 'profileId', 'Profile ID'),
 };
 
+export const returns = 'the profile with its id, name, description, permissions and sections (an error when no profile has the ID)';
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Profile Name or ID',

@@ -9,6 +9,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/settings/profiles' } },
 };
 
+export const returns = 'one item per profile, with its id, name and description (no permissions)';
+
 export const description: INodeProperties[] = [];
 
 /** Key of the items in the response (docs/protocol.md §5.6). */

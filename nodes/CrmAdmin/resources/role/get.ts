@@ -13,6 +13,8 @@ export const operation: INodePropertyOptions = {
 	routing: byIdRouting('GET', '/settings/roles', 'roleId', 'Role ID'),
 };
 
+export const returns = 'the role with its id, name, description and the role it reports to (an error when no role has the ID)';
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Role Name or ID',

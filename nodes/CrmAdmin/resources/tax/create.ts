@@ -14,6 +14,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Create taxes',
 };
 
+export const returns = 'one item per created tax: its id and status';
+
 const properties: INodeProperties[] = [
 	{ displayName: 'Name', name: 'taxName', type: 'string', default: '', required: true, placeholder: 'Sales Tax' },
 	{

@@ -16,6 +16,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Delete taxes by ID',
 };
 
+export const returns = 'one item per deleted tax: its id and status';
+
 export const description = updateDisplayOptions({ show: { resource: ['tax'], operation: ['delete'] } }, [taxIdField] as INodeProperties[]);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

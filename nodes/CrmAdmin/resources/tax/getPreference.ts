@@ -22,4 +22,6 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the tax preference: whether tax rates may be modified and whether taxes are auto-populated';
+
 export const description: INodeProperties[] = [];

@@ -15,6 +15,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Update taxes by ID',
 };
 
+export const returns = 'one item per updated tax: its id and status';
+
 const properties: INodeProperties[] = [
 	taxIdField,
 	updateFieldsCollection([

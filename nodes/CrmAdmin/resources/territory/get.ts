@@ -13,6 +13,8 @@ export const operation: INodePropertyOptions = {
 	routing: byIdRouting('GET', '/settings/territories', 'territoryId', 'Territory ID'),
 };
 
+export const returns = 'the territory with its id, name, parent, manager and rules (an error when no territory has the ID)';
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Territory Name or ID',

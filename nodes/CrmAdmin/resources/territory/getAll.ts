@@ -9,6 +9,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/settings/territories' } },
 };
 
+export const returns = 'one item per territory, with its id, name, parent territory, manager and account and deal rules';
+
 export const description: INodeProperties[] = [];
 
 /** Key of the items in the response (docs/protocol.md §5.6). */

@@ -14,6 +14,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Invite a user to the CRM',
 };
 
+export const returns = 'one item per created user: its id and status';
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Email',

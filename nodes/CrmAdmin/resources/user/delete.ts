@@ -13,6 +13,8 @@ export const operation: INodePropertyOptions = {
 	routing: { ...byIdRouting('DELETE', '/users', 'userId', 'User ID'), output: { postReceive: [writeResults] } },
 };
 
+export const returns = 'the id of the deleted user and the status';
+
 const properties: INodeProperties[] = [userIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['delete'] } }, properties);

@@ -12,6 +12,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/users' } },
 };
 
+export const returns = 'one item per user, with its id, name, email, role, profile and status';
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Type',

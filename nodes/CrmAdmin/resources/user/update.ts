@@ -17,6 +17,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Update users by ID',
 };
 
+export const returns = 'one item per updated user: its id and status';
+
 const properties: INodeProperties[] = [
 	userIdField,
 	updateFieldsCollection([...userUpdateOnlyFields, ...userOptionalFields].sort((a, b) => a.displayName.localeCompare(b.displayName))),

@@ -15,6 +15,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Create variables',
 };
 
+export const returns = 'one item per created variable: its id and status';
+
 const properties: INodeProperties[] = [
 	{ displayName: 'Name', name: 'variableName', type: 'string', default: '', required: true, placeholder: 'Discount Limit' },
 	{ ...variableTypeField, required: true },

@@ -16,6 +16,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Delete variables by ID',
 };
 
+export const returns = 'one item per deleted variable: its id and status';
+
 const properties: INodeProperties[] = [variableIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['variable'], operation: ['delete'] } }, properties);

@@ -19,6 +19,8 @@ export const operation: INodePropertyOptions = {
 	routing: byKeyRouting('/settings/variables', keys),
 };
 
+export const returns = 'the variable with its id, API name, name, type, value and group (an error when none has the ID or API name)';
+
 const properties: INodeProperties[] = [
 	{ ...groupField, routing: { send: { type: 'query', property: 'group' } } },
 	...variableKeyFields('getBy', 'Get'),

@@ -12,6 +12,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/settings/variables' } },
 };
 
+export const returns = 'one item per variable of the group, with its id, API name, name, type and value';
+
 const properties: INodeProperties[] = [{ ...groupField, routing: { send: { type: 'query', property: 'group' } } }];
 
 export const description = updateDisplayOptions({ show: { resource: ['variable'], operation: ['getAll'] } }, properties);

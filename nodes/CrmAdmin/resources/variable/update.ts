@@ -17,6 +17,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Update variables by ID or API name',
 };
 
+export const returns = 'one item per updated variable: its id and status';
+
 const properties: INodeProperties[] = [
 	...variableKeyFields('updateBy', 'Update'),
 	updateFieldsCollection([

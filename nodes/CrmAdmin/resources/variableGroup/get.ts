@@ -18,6 +18,8 @@ export const operation: INodePropertyOptions = {
 	routing: byKeyRouting('/settings/variable_groups', keys),
 };
 
+export const returns = 'the variable group with its id, API name, name and description (an error when none has the ID or API name)';
+
 const properties: INodeProperties[] = [
 	keySelectorField('getBy', 'Get'),
 	{

@@ -9,6 +9,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/settings/variable_groups' } },
 };
 
+export const returns = 'one item per variable group, with its id, API name, name and description';
+
 export const description: INodeProperties[] = [];
 
 /** Key of the items in the response (docs/protocol.md §5.9). */

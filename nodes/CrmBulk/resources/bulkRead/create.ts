@@ -35,6 +35,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Export the records of a module that match criteria; optionally wait for the job and download the result',
 };
 
+export const returns = 'the job with its id and state, or when waiting, the result zip as binary data or one item per exported record';
+
 const COMPARATORS: INodePropertyOptions[] = [
 	{ name: 'Between', value: 'between' },
 	{ name: 'Contains', value: 'contains' },

@@ -53,6 +53,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the result zip as binary data, or one item per exported record when parsing is on';
+
 const properties: INodeProperties[] = [jobIdField, ...resultOutputFields({})];
 
 export const description = updateDisplayOptions({ show: { resource: ['bulkRead'], operation: ['downloadResult'] } }, properties);

@@ -21,6 +21,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the job with its id, state and, once completed, record count and download URL (an error when none has the ID)';
+
 export const jobIdField: INodeProperties = {
 	displayName: 'Job ID',
 	name: 'jobId',

@@ -30,6 +30,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Insert, update or upsert records from a CSV or zip file; optionally wait for the job and download the result',
 };
 
+export const returns = 'the job with its id and file id, or when waiting, the result zip as binary data or one item per row';
+
 const fromBinary = { source: ['binary'] };
 const waiting = { waitForCompletion: [true] };
 

@@ -13,6 +13,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Download the result file of a finished bulk write job, with the outcome of each row, as a binary or as parsed records',
 };
 
+export const returns = 'the result zip as binary data, or one item per row with its status, record id and errors when parsing is on';
+
 const properties: INodeProperties[] = [writeJobIdField, ...resultOutputFields({})];
 
 export const description = updateDisplayOptions({ show: { resource: ['bulkWrite'], operation: ['downloadResult'] } }, properties);

@@ -19,6 +19,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the job with its id, status, per-file counts and result download URL (an error when none has the ID)';
+
 export const writeJobIdField: INodeProperties = {
 	displayName: 'Job ID',
 	name: 'jobId',

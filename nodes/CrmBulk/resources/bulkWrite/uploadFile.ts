@@ -11,6 +11,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Upload a zip or a CSV (packed into a zip) for a bulk write job and get its file ID',
 };
 
+export const returns = 'the uploaded file with its file id (for Create Job), file name and number of records';
+
 export const inputBinaryField: INodeProperties = {
 	displayName: 'Input Binary Field',
 	name: 'binaryPropertyName',

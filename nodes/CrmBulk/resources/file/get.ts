@@ -41,6 +41,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the file as binary data, with its id, name, type and size (an error when no file has the ID)';
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'File ID',

@@ -14,6 +14,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Store 1 to 10 binaries of an item in the shared file store and get their IDs, e.g. for mail attachments',
 };
 
+export const returns = 'one item per uploaded file, with its id (e.g. for mail attachments) and name';
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Input Binary Fields',

@@ -15,6 +15,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per from address, with its id, email, type, user name and whether it is the default';
+
 const properties: INodeProperties[] = [];
 
 export const description = updateDisplayOptions({ show: { resource: ['fromAddress'], operation: ['getAll'] } }, properties);

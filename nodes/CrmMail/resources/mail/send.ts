@@ -37,6 +37,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Send (or schedule) an email from a record, with attachments from binary data',
 };
 
+export const returns = 'one item per mail, with its message id, status and message (sent or scheduled)';
+
 const properties: INodeProperties[] = [
 	moduleSelect,
 	recordIdField,

@@ -16,6 +16,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the assignment rule with its id, name, module and default assignee (an error when no rule has the ID)';
+
 const properties: INodeProperties[] = [
 	moduleQueryField,
 	idOptions('Assignment Rule Name or ID', 'ruleId', 'getAssignmentRules', ['module'], 'Assignment rule to retrieve'),

@@ -15,6 +15,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per assignment rule, with its id, name, module and default assignee';
+
 const properties: INodeProperties[] = [];
 
 export const description = updateDisplayOptions({ show: { resource: ['assignmentRule'], operation: ['getAll'] } }, properties);

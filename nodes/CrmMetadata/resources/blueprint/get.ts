@@ -19,6 +19,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the blueprint of the record: its process info and the transitions it can take now, with their ids and fields';
+
 const properties: INodeProperties[] = [moduleSelect, recordIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['blueprint'], operation: ['get'] } }, properties);

@@ -45,6 +45,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the outcome of the transition: its status and message, with the record id';
+
 const properties: INodeProperties[] = [
 	moduleSelect,
 	recordIdField,

@@ -14,6 +14,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '=/settings/custom_views/{{ toPathSegment($parameter.customViewId) }}' }, send: { preSend: [requireDigits('customViewId', 'Custom View ID')] } },
 };
 
+export const returns = 'the custom view with its id, name, criteria and columns (an error when no view has the ID)';
+
 const properties: INodeProperties[] = [
 	moduleQueryField,
 	idOptions('Custom View Name or ID', 'customViewId', 'getCustomViews', ['module'], 'Custom view to retrieve'),

@@ -13,6 +13,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/settings/custom_views' } },
 };
 
+export const returns = 'one item per custom view of the module, with its id, name and whether it is the default';
+
 const properties: INodeProperties[] = [moduleQueryField, ...returnAllLimit()];
 
 export const description = updateDisplayOptions({ show: { resource: ['customView'], operation: ['getAll'] } }, properties);

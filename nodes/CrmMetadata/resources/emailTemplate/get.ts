@@ -17,6 +17,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the email template with its id, name, subject and content (an error when no template has the ID)';
+
 const properties: INodeProperties[] = [
 	{
 		...moduleSelect,

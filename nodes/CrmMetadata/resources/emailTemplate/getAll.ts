@@ -16,6 +16,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per email template of the module, with its id, name, subject and folder';
+
 const properties: INodeProperties[] = [moduleQueryField];
 
 export const description = updateDisplayOptions({ show: { resource: ['emailTemplate'], operation: ['getAll'] } }, properties);

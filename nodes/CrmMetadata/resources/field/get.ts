@@ -14,6 +14,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '=/settings/fields/{{ toPathSegment($parameter.fieldId) }}' }, send: { preSend: [requireDigits('fieldId', 'Field ID')] } },
 };
 
+export const returns = 'the field with its id, API name, label, data type and picklist values (an error when none has the ID)';
+
 const properties: INodeProperties[] = [
 	moduleQueryField,
 	idOptions('Field Name or ID', 'fieldId', 'getFieldIds', ['module'], 'Field to retrieve'),

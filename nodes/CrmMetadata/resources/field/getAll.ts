@@ -12,6 +12,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/settings/fields' } },
 };
 
+export const returns = 'one item per field of the module, with its id, API name, label, data type and picklist values';
+
 const properties: INodeProperties[] = [
 	moduleQueryField,
 	{

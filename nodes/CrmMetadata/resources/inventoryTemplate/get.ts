@@ -17,6 +17,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the inventory template with its id, name and content (an error when no template has the ID)';
+
 const properties: INodeProperties[] = [
 	idOptions('Inventory Template Name or ID', 'templateId', 'getInventoryTemplates', [], 'Inventory template to retrieve'),
 	inventoryQueryOptions,

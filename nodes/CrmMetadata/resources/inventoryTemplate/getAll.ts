@@ -16,6 +16,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per inventory template of the module, with its id, name and folder';
+
 const properties: INodeProperties[] = [
 	{ ...inventoryModuleField, routing: { send: { type: 'query', property: 'module' } } },
 	inventoryQueryOptions,

@@ -14,6 +14,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '=/settings/layouts/{{ toPathSegment($parameter.layoutId) }}' }, send: { preSend: [requireDigits('layoutId', 'Layout ID')] } },
 };
 
+export const returns = 'the layout with its id, name and sections with their fields (an error when no layout has the ID)';
+
 const properties: INodeProperties[] = [
 	moduleQueryField,
 	idOptions('Layout Name or ID', 'layoutId', 'getLayouts', ['module'], 'Layout to retrieve'),

@@ -12,6 +12,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/settings/layouts' } },
 };
 
+export const returns = 'one item per layout of the module, with its id, name and sections with their fields';
+
 const properties: INodeProperties[] = [moduleQueryField];
 
 export const description = updateDisplayOptions({ show: { resource: ['layout'], operation: ['getAll'] } }, properties);

@@ -12,6 +12,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '=/settings/modules/{{ toPathSegment($parameter.module) }}' } },
 };
 
+export const returns = 'the module with its id, API name, labels and fields';
+
 const properties: INodeProperties[] = [moduleSelect];
 
 export const description = updateDisplayOptions({ show: { resource: ['module'], operation: ['get'] } }, properties);

@@ -28,6 +28,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per module, with its id, API name and labels (nothing when none changed since Modified Since)';
+
 const properties: INodeProperties[] = [
 	optionsCollection([
 		{

@@ -49,6 +49,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the outcome of the update: its status and message, with the id and API name of the module';
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Identify Module By',

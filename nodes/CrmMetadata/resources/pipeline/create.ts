@@ -16,6 +16,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Create pipelines in a Deals layout',
 };
 
+export const returns = 'one item per created pipeline: its id and status';
+
 const properties: INodeProperties[] = [
 	dealLayoutField,
 	{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true, description: 'Name of the pipeline' },

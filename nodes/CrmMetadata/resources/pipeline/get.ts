@@ -17,6 +17,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the pipeline with its id, name, default flag and stages (an error when no pipeline has the ID)';
+
 const properties: INodeProperties[] = [dealLayoutField, pipelineIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['get'] } }, properties);

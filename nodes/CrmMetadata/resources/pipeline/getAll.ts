@@ -16,6 +16,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per pipeline of the layout, with its id, name, default flag and stages';
+
 const properties: INodeProperties[] = [dealLayoutField];
 
 export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['getAll'] } }, properties);

@@ -14,6 +14,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Move the deals of a pipeline into another (stages mapped) and delete it',
 };
 
+export const returns = 'one item per transfer: its status and message';
+
 const stageOptions = {
 	type: 'options' as const,
 	typeOptions: { loadOptionsMethod: 'getPipelineStages', loadOptionsDependsOn: ['layoutId'] },

@@ -26,6 +26,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the outcome of the update: its status and message, with the pipeline id';
+
 const properties: INodeProperties[] = [dealLayoutField, pipelineIdField, pipelineUpdateFields];
 
 export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['update'] } }, properties);

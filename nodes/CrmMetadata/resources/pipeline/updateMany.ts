@@ -15,6 +15,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Update pipelines by ID',
 };
 
+export const returns = 'one item per updated pipeline: its id and status';
+
 const properties: INodeProperties[] = [dealLayoutField, pipelineIdField, pipelineUpdateFields];
 
 export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['updateMany'] } }, properties);

@@ -13,6 +13,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '=/settings/related_lists/{{ toPathSegment($parameter.relatedListId) }}' } },
 };
 
+export const returns = 'the related list with its id, API name, label and the module it lists (an error when none has the ID)';
+
 const properties: INodeProperties[] = [
 	moduleQueryField,
 	idOptions('Related List Name or ID', 'relatedListId', 'getRelatedListIds', ['module'], 'Related list to retrieve'),

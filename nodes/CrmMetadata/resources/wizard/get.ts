@@ -16,6 +16,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the wizard with its id, name, module and its screens for the layout (an error when none has the ID)';
+
 const properties: INodeProperties[] = [
 	idOptions('Wizard Name or ID', 'wizardId', 'getWizards', [], 'Wizard to retrieve'),
 	{

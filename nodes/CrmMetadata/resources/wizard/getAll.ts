@@ -15,6 +15,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per wizard, with its id, name, module and whether it is active';
+
 const properties: INodeProperties[] = [];
 
 export const description = updateDisplayOptions({ show: { resource: ['wizard'], operation: ['getAll'] } }, properties);

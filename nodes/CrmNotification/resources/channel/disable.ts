@@ -32,6 +32,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per disabled channel, with its status and the modules it watched';
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Channel IDs',

@@ -12,6 +12,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Subscribe a channel to record changes',
 };
 
+export const returns = 'one item per channel, with its channel id, status and the watched modules with their expiry time';
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Channel ID',

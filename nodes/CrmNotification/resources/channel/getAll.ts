@@ -14,6 +14,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: WATCH_PATH } },
 };
 
+export const returns = 'one item per channel and module, with the channel id, events, notify URL, token and expiry time';
+
 const properties: INodeProperties[] = [
 	...returnAllLimit(),
 	{

@@ -31,6 +31,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the outcome for the channel: its status and the modules it still watches';
+
 const properties: INodeProperties[] = [channelIdField, eventsField({ displayName: 'Events to Remove', required: true })];
 
 export const description = updateDisplayOptions({ show: { resource: ['channel'], operation: ['removeEvents'] } }, properties);

@@ -26,6 +26,8 @@ export const operation: INodePropertyOptions = {
 	description: "Replace a channel's details or merge changes into them, e.g. a new expiry",
 };
 
+export const returns = 'one item per channel, with its channel id, status and the watched modules with their expiry time';
+
 const replaceOnly = { show: { updateMode: ['replace'] } };
 const mergeOnly = { show: { updateMode: ['merge'] } };
 

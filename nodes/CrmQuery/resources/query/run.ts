@@ -141,6 +141,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per row of the query result, with the selected columns';
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Query',

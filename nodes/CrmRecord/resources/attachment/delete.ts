@@ -14,6 +14,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Delete attachments of a record',
 };
 
+export const returns = 'one item per deleted attachment: its id and status';
+
 const properties: INodeProperties[] = [moduleSelect, recordIdField, attachmentIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['delete'] } }, properties);

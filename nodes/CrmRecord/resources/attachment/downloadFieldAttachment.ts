@@ -22,6 +22,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the file of the field as binary data (property "data" by default) with its file name, MIME type and size';
+
 const properties: INodeProperties[] = [
 	moduleSelect,
 	recordIdField,

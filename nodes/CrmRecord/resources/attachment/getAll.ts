@@ -21,6 +21,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per attachment of the record, with its id, file name, size and owner';
+
 const properties: INodeProperties[] = [
 	moduleSelect,
 	recordIdField,

@@ -20,6 +20,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the upload result: its status and the new attachment id (under details)';
+
 const properties: INodeProperties[] = [
 	moduleSelect,
 	recordIdField,

@@ -17,6 +17,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the result: its status and the id of the new link attachment (under details)';
+
 const properties: INodeProperties[] = [
 	moduleSelect,
 	recordIdField,

@@ -14,6 +14,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Create contact roles',
 };
 
+export const returns = 'one item per created contact role: its id and status';
+
 const properties: INodeProperties[] = [
 	{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true, description: 'Role name, unique in the organisation' },
 	optionsCollection([

@@ -12,6 +12,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Delete contact roles',
 };
 
+export const returns = 'one item per deleted contact role: its id and status';
+
 const properties: INodeProperties[] = [contactRoleIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['delete'] } }, properties);

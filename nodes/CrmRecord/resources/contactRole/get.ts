@@ -13,6 +13,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '=/Contacts/roles/{{ toPathSegment($parameter.contactRoleId) }}' } },
 };
 
+export const returns = 'the contact role with its id, name and sequence number (an error when no role has the ID)';
+
 const properties: INodeProperties[] = [contactRoleIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['get'] } }, properties);

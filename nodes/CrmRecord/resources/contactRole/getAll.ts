@@ -10,6 +10,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/Contacts/roles' } },
 };
 
+export const returns = 'one item per contact role, with its id, name and sequence number';
+
 const properties: INodeProperties[] = [];
 
 export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['getAll'] } }, properties);

@@ -35,6 +35,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per contact of the deal: the contact with its id, field values and contact role';
+
 const properties: INodeProperties[] = [
 	dealIdField,
 	{

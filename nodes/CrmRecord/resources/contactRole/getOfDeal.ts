@@ -18,6 +18,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the contact with its id, field values and role on the deal (an error when it has no role there)';
+
 const properties: INodeProperties[] = [dealIdField, contactIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['getOfDeal'] } }, properties);

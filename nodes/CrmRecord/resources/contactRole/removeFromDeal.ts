@@ -17,6 +17,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the result: its status and the contact id (under details)';
+
 const properties: INodeProperties[] = [dealIdField, contactIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['removeFromDeal'] } }, properties);

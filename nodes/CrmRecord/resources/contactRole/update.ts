@@ -13,6 +13,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Rename or reorder contact roles',
 };
 
+export const returns = 'one item per updated contact role: its id and status';
+
 const properties: INodeProperties[] = [
 	contactRoleIdField,
 	updateFieldsCollection([

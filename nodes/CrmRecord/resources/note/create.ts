@@ -20,6 +20,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Create notes on records',
 };
 
+export const returns = 'one item per created note: its id and status';
+
 const oneNote = { show: { inputMode: ['oneNote'] } };
 const list = { show: { inputMode: ['list'] } };
 

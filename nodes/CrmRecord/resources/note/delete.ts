@@ -12,6 +12,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Delete notes by ID',
 };
 
+export const returns = 'one item per deleted note: its id and status';
+
 const properties: INodeProperties[] = [noteIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['note'], operation: ['delete'] } }, properties);

@@ -21,6 +21,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the note with its id, title, content and parent record (an error when no note has the ID)';
+
 const properties: INodeProperties[] = [
 	noteIdField,
 	optionsCollection([noteFieldsOption]),

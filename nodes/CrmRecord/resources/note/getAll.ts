@@ -23,6 +23,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per note, with its id, title, content and parent record';
+
 const ofRecord = { show: { ofRecord: [true] } };
 
 const properties: INodeProperties[] = [

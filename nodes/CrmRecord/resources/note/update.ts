@@ -13,6 +13,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Update notes by ID',
 };
 
+export const returns = 'one item per updated note: its id and status';
+
 const properties: INodeProperties[] = [
 	noteIdField,
 	updateFieldsCollection([

@@ -16,6 +16,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Assign territories to records',
 };
 
+export const returns = 'one item per record: its id and status';
+
 export function territoryProperties(operation: string): INodeProperties[] {
 	return updateDisplayOptions({ show: { resource: ['record'], operation: [operation] } }, [
 		moduleSelect,

@@ -76,6 +76,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the ids of the contact, account and deal the lead was converted into or linked to (empty when none)';
+
 const properties: INodeProperties[] = [
 	{ ...recordIdField, displayName: 'Lead ID', description: 'Numeric ID of the lead to convert' },
 	{

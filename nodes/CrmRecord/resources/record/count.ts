@@ -21,6 +21,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the number of records matching (count)';
+
 const properties: INodeProperties[] = [moduleSelect, ...searchByProperties(true)];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['count'] } }, properties);

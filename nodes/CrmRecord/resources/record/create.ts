@@ -16,6 +16,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Create records in a module',
 };
 
+export const returns = 'one item per created record: the record with its id and field values (in version 1, its id and status)';
+
 const properties: INodeProperties[] = [moduleSelect, ...fieldsProperties('add'), ...outputProperties(), writeOptionsProperty()];
 
 export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['create'] } }, properties);

@@ -17,6 +17,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Delete records by ID or external ID',
 };
 
+export const returns = 'one item per deleted record: its id and status';
+
 export const wfTriggerOption = optionsCollection([
 	{
 		displayName: 'Run Workflow Rules',

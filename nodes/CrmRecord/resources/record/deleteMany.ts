@@ -15,6 +15,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Delete a list of records by ID; one output item per ID',
 };
 
+export const returns = 'one item per ID given: the record id and the status of its deletion';
+
 const properties: INodeProperties[] = [
 	moduleSelect,
 	{

@@ -23,6 +23,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the photo as binary data (property "data" by default) with its file name and size; hasPhoto false if none';
+
 const properties: INodeProperties[] = [
 	moduleSelect,
 	recordIdField,

@@ -24,6 +24,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the record with its id and field values (an error when no record has the ID)';
+
 export const fieldsOption: INodeProperties = {
 	displayName: 'Field Names or IDs',
 	name: 'fields',

@@ -22,6 +22,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per record, with its id and field values';
+
 export const triState = (name: string, displayName: string, what: string): INodeProperties => ({
 	displayName,
 	name,

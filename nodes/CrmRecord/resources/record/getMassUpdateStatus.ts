@@ -17,6 +17,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the job status (scheduled, running, completed or failed) with total, updated, not updated and failed counts';
+
 const properties: INodeProperties[] = [
 	moduleSelect,
 	{

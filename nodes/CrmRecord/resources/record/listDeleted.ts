@@ -21,6 +21,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per deleted record, with its id, display name, type (recycle or permanent) and who deleted it when';
+
 const properties: INodeProperties[] = [
 	moduleSelect,
 	{

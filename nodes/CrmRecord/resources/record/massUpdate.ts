@@ -77,6 +77,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the result: its status and the job id to check with Get Mass Update Status';
+
 const properties: INodeProperties[] = [
 	moduleSelect,
 	{

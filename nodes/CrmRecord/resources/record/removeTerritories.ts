@@ -13,6 +13,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Remove territories from records',
 };
 
+export const returns = 'one item per record: its id and status';
+
 export const description = territoryProperties('removeTerritories');
 
 export const execute = territoryExecute('remove_territories', 'Remove Territories');

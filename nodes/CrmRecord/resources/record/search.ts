@@ -23,6 +23,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per matching record, with its id and field values';
+
 /** "Search By" and its inputs, shared with Count (which may count all). */
 export function searchByProperties(optional: boolean): INodeProperties[] {
 	const searchBy: INodeProperties = {

@@ -19,6 +19,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Update records by ID or external ID',
 };
 
+export const returns = 'one item per updated record: the record with its id and field values (in version 1, its id and status)';
+
 export const updateByProperties: INodeProperties[] = recordByProperties(
 	'updateBy',
 	'Update',

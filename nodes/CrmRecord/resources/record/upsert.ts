@@ -17,6 +17,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Create a new record, or update the current one if it already exists (upsert)',
 };
 
+export const returns = 'one item per record: the record with its id and field values (in version 1, its id, status and action)';
+
 const duplicateCheckFields: INodeProperties = {
 	displayName: 'Duplicate Check Field Names or IDs',
 	name: 'duplicate_check_fields',

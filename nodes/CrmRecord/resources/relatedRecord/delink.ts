@@ -11,6 +11,8 @@ export const operation: INodePropertyOptions = {
 	description: "Remove records from a record's related list",
 };
 
+export const returns = 'one item per delinked record: its id and status';
+
 export const description = updateDisplayOptions({ show: { resource: ['relatedRecord'], operation: ['delink'] } }, relationProperties());
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

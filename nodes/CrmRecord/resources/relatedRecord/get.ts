@@ -19,6 +19,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the related record with its id and field values (an error when it is not in the list)';
+
 export const description = updateDisplayOptions({ show: { resource: ['relatedRecord'], operation: ['get'] } }, relationProperties());
 
 /** Key of the items in the response (docs/protocol.md §5.2). */

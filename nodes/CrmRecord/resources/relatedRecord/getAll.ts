@@ -20,6 +20,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per related record, with its id and field values';
+
 const properties: INodeProperties[] = [
 	moduleSelect,
 	parentRecordIdField,

@@ -11,6 +11,8 @@ export const operation: INodePropertyOptions = {
 	description: "Link records to a record's related list, or update the relation fields of existing links",
 };
 
+export const returns = 'one item per linked record: its id and status';
+
 const properties = relationProperties([
 	{
 		displayName: 'Relation Fields',

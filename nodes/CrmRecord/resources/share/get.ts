@@ -20,6 +20,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per share: the user, permission and related-records flag (Manage view: one item with shareable users)';
+
 const properties: INodeProperties[] = [
 	moduleSelect,
 	recordIdField,

@@ -19,6 +19,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the result: its status and message';
+
 const properties: INodeProperties[] = [moduleSelect, recordIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['share'], operation: ['revoke'] } }, properties);

@@ -19,6 +19,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per user: its status and the user id (under details)';
+
 const properties: INodeProperties[] = [moduleSelect, recordIdField, shareUsersField];
 
 export const description = updateDisplayOptions({ show: { resource: ['share'], operation: ['share'] } }, properties);

@@ -13,6 +13,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Create tags in a module',
 };
 
+export const returns = 'one item per created tag: its id and status, with its name and colour under details';
+
 const properties: INodeProperties[] = [
 	moduleSelect,
 	{

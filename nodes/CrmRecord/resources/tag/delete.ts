@@ -18,6 +18,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the result: its status and the deleted tag id (under details)';
+
 // the module only feeds the tag list
 const properties: INodeProperties[] = [moduleSelect, tagIdField];
 

@@ -18,6 +18,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'one item per tag of the module, with its id, name and colour';
+
 const properties: INodeProperties[] = [
 	moduleSelect,
 	{

@@ -19,6 +19,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the number of records carrying the tag (count, as text)';
+
 const properties: INodeProperties[] = [moduleSelect, tagIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['getRecordCount'] } }, properties);

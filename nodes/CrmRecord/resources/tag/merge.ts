@@ -18,6 +18,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
+export const returns = 'the result: its status and the id of the remaining tag (under details)';
+
 const properties: INodeProperties[] = [
 	moduleSelect,
 	{ ...tagIdField, displayName: 'Tag to Merge Name or ID', description: 'The tag that is removed. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.' },

@@ -14,6 +14,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Rename or recolour tags',
 };
 
+export const returns = 'one item per updated tag: its id and status, with its name and colour under details';
+
 const properties: INodeProperties[] = [
 	moduleSelect,
 	tagIdField,
