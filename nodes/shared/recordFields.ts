@@ -47,6 +47,11 @@ function picklistValues(field: FieldMeta): { list: string[]; set: Set<string> } 
 	return values;
 }
 
+/** The first ten values of a picklist, for an error message. */
+function oneOf(list: string[]): string {
+	return `${list.slice(0, 10).join(', ')}${list.length > 10 ? ', …' : ''}`;
+}
+
 /** Converts a value given as text (or any JSON) to what the field type needs on the wire. */
 export function coerceFieldValue(
 	this: IExecuteFunctions | IExecuteSingleFunctions,
@@ -89,15 +94,22 @@ export function coerceFieldValue(
 		case 'picklist': {
 			const text = String(value);
 			const { list, set } = picklistValues(field);
-			if (list.length && !set.has(text)) throw bad(`one of ${list.slice(0, 10).join(', ')}${list.length > 10 ? ', …' : ''}`);
+			if (list.length && !set.has(text)) throw bad(`one of ${oneOf(list)}`);
 			return text;
 		}
-		case 'multiselectpicklist':
-			if (Array.isArray(value)) return value;
-			return String(value)
-				.split(/[;,]/)
-				.map((s) => s.trim())
-				.filter(Boolean);
+		case 'multiselectpicklist': {
+			const chosen = Array.isArray(value)
+				? value.map(String)
+				: String(value)
+						.split(/[;,]/)
+						.map((s) => s.trim())
+						.filter(Boolean);
+			// the service refuses the whole record for one unknown value: name it before sending
+			const { list, set } = picklistValues(field);
+			const unknown = chosen.find((v) => !set.has(v));
+			if (list.length && unknown !== undefined) throw bad(`values from ${oneOf(list)} ("${unknown}" is not one)`);
+			return chosen;
+		}
 		case 'subform': {
 			// line items (e.g. Product_Details) are a list of objects; the mapper hands JSON text
 			let rows = value;

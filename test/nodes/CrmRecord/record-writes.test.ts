@@ -112,6 +112,20 @@ describe('CRM Record › writes (v2.1)', () => {
 		});
 		const error = errorOf(await crm.run(bad), bad.name);
 		expect(error?.message).toContain('Lead_Source');
+
+		// so is a multi-select value outside its list (the service would refuse the whole record)
+		crm.running.sandbox.requests.length = 0;
+		const badList = crm.node('crmRecord', {
+			resource: 'record',
+			operation: 'create',
+			module: 'Leads',
+			fieldsMode: 'mapper',
+			columns: mapper({ Last_Name: 'Bad list', Interests: 'CRM, Gardening' }),
+		});
+		const listError = errorOf(await crm.run(badList), badList.name);
+		expect(listError?.message).toContain('Interests');
+		expect(listError?.message).toContain('"Gardening" is not one');
+		expect(crm.running.sandbox.requests.filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/Leads'))).toHaveLength(0);
 	});
 
 	test('Create through the mapper: line items (Product_Details) given as JSON text are sent as a list', async () => {
