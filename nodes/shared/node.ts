@@ -72,7 +72,7 @@ function onNotFoundProperty(resource: string, operation: string): INodePropertie
  * "<action> in <node>", which never says what comes back (n8n-workflow NodeHelpers.makeDescription),
  * so each operation carries its own: "<action> in the CRM: <description>. Returns <returns>."
  */
-export function toolText(op: Pick<OperationModule, 'operation' | 'returns'>): string {
+function toolText(op: Pick<OperationModule, 'operation' | 'returns'>): string {
 	const { action, description } = op.operation;
 	const what = (description ?? '').replace(/\.$/, '');
 	// "Find records…", but "CRM …" and "ID …" keep their capitals
@@ -80,10 +80,8 @@ export function toolText(op: Pick<OperationModule, 'operation' | 'returns'>): st
 	return `${action ?? op.operation.name} in the CRM${lowered ? `: ${lowered}` : ''}. Returns ${op.returns}.`;
 }
 
-/** The hidden parameter holding an operation's tool text (one name per operation, so none is carried over to another). */
-export function toolTextParameter(resource: string, operation: string): string {
-	return `toolText_${resource}_${operation}`;
-}
+/** Names the hidden parameter holding an operation's tool text: one name per operation, so none is carried over to another. */
+const TOOL_TEXT = 'toolText_';
 
 /**
  * The tool variant's "Description" (n8n adds its own "Set Automatically" pair only when a node has no
@@ -95,7 +93,7 @@ export const TOOL_DESCRIPTION: INodeProperties = {
 	name: 'toolDescription',
 	type: 'string',
 	typeOptions: { rows: 2 },
-	default: `={{ $parameter["toolText_" + $parameter.resource + "_" + $parameter.operation] }}`,
+	default: `={{ $parameter["${TOOL_TEXT}" + $parameter.resource + "_" + $parameter.operation] }}`,
 	hint: 'Follows the operation; write your own to tell the model more',
 	description: 'What the model reads about this tool: what it does and what it returns',
 	displayOptions: { show: { '@tool': [true] } },
@@ -105,7 +103,7 @@ function toolTextProperty(resource: string, op: OperationModule): INodePropertie
 	const operation = String(op.operation.value);
 	return {
 		displayName: 'Tool Text',
-		name: toolTextParameter(resource, operation),
+		name: `${TOOL_TEXT}${resource}_${operation}`,
 		type: 'hidden',
 		default: toolText(op),
 		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
