@@ -88,7 +88,7 @@ const TOOL_TEXT = 'toolText_';
  * `toolDescription`): an expression reading the operation's hidden tool text, so it follows the
  * chosen operation until the person writes their own.
  */
-export const TOOL_DESCRIPTION: INodeProperties = {
+const TOOL_DESCRIPTION: INodeProperties = {
 	displayName: 'Description',
 	name: 'toolDescription',
 	type: 'string',

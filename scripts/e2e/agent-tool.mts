@@ -141,12 +141,13 @@ export async function agentToolStep(ctx: StepContext): Promise<void> {
 		await ctx.page.waitForTimeout(2000);
 		await ctx.shot('15-ai-agent-crm-tool-execution.png');
 		await ctx.page.goto(`/workflow/${run.workflowId}`);
-		await ctx.page.locator(`[data-test-id="canvas-node"][data-node-name="${TOOL_NODE}"]`).waitFor({ timeout: 30_000 });
+		const toolOnCanvas = ctx.page.locator(`[data-test-id="canvas-node"][data-node-name="${TOOL_NODE}"]`);
+		await toolOnCanvas.waitFor({ timeout: 30_000 });
 		await ctx.page.waitForTimeout(1000);
 		await ctx.shot('15-ai-agent-crm-tool-workflow.png');
 
 		// the tool's panel: "Description" follows the operation, as an expression a person can replace
-		await ctx.page.locator(`[data-test-id="canvas-node"][data-node-name="${TOOL_NODE}"]`).dblclick();
+		await toolOnCanvas.dblclick();
 		const field = ctx.page.locator('[data-test-id="parameter-input-toolDescription"]');
 		await field.waitFor({ timeout: 30_000 });
 		await field.click();
