@@ -11,10 +11,11 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { responseFile } from '../../shared/download';
 import { countCsvRecords, csvToObjects } from '../../shared/csv';
+import { toCrmDate } from '../../shared/dates';
 import { multipartBody } from '../../shared/multipart';
 import { optionsCollection } from '../../shared/optionsCollection';
 import { loadFieldMeta } from '../../shared/recordFields';
-import { CREDENTIAL, apiVariant, baseUrlExpression, crmApiRequest, crmRequest } from '../../shared/transport';
+import { CREDENTIAL, apiVariant, baseUrlExpression, crmApiRequest, crmRequest, responseOfError } from '../../shared/transport';
 import type { CrmCredentials } from '../../shared/transport';
 import { createZip, isZip, readZip } from '../../shared/zip';
 
@@ -85,6 +86,55 @@ export async function forEachItem(
 		}
 	}
 	return [out];
+}
+
+// ---- one job per input item ---------------------------------------------------------------------
+
+/** What the job operations show first: n8n runs them once per input item, each item its own job. */
+export const jobPerItemNotice: INodeProperties = {
+	displayName:
+		'One job per input item: this node runs once for every item it receives, and each item starts its own job. For a single job (one export) after a node that outputs many items, turn on <b>Execute Once</b> in the node\'s Settings.',
+	name: 'jobPerItemNotice',
+	type: 'notice',
+	default: '',
+};
+
+function isTooManyRequests(error: unknown): boolean {
+	const crm = (error as { context?: { crm?: { code?: unknown } } }).context?.crm;
+	return crm?.code === 'TOO_MANY_REQUESTS' || responseOfError(error).status === 429;
+}
+
+/**
+ * forEachItem for the operations that start a job per item. `started()` counts the jobs; when the
+ * CRM refuses more (too many open jobs or result downloads, §7) after several items, the error
+ * says how many jobs the items started and how to start one.
+ */
+export async function forEachJobItem(
+	this: IExecuteFunctions,
+	kind: 'bulk read' | 'bulk write',
+	work: (itemIndex: number, started: () => void) => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData().length;
+	let jobs = 0;
+	const started = () => {
+		jobs++;
+	};
+	return await forEachItem.call(this, async (itemIndex) => {
+		try {
+			return await work(itemIndex, started);
+		} catch (error) {
+			if (items < 2 || jobs === 0 || !isTooManyRequests(error)) throw error;
+			const said = (error as { description?: string }).description;
+			throw new NodeOperationError(
+				this.getNode(),
+				`${jobs} ${kind} jobs were started, one per input item (${items} items), and the CRM refused more [TOO_MANY_REQUESTS]`,
+				{
+					itemIndex,
+					description: `This node runs once for every input item, so each item started its own job. For one job, turn on "Execute Once" in the node's Settings (or pass it a single item); for a job per item, send fewer items per run.${said ? ` ${said}` : ''}`,
+				},
+			);
+		}
+	});
 }
 
 // ---- polling (§8) -----------------------------------------------------------------------------
@@ -312,6 +362,16 @@ export async function typedReadRows(
 export function jobModule(job: IDataObject): string {
 	const module = (job.query as IDataObject | undefined)?.module;
 	return String(module && typeof module === 'object' ? (module as IDataObject).api_name : (module ?? ''));
+}
+
+/**
+ * The name of a bulk-read result zip: its module and the job's date, `Deals-2026-11-26.zip`
+ * (`Deals-2026-11-26-page-2.zip` for a later page), rather than the job ID the CRM names it by.
+ */
+export function exportFileName(job: IDataObject, extension = 'zip'): string {
+	const date = toCrmDate(job.created_time) ?? toCrmDate(new Date());
+	const page = Number((job.result as IDataObject | undefined)?.page ?? (job.query as IDataObject | undefined)?.page ?? 1);
+	return `${jobModule(job) || 'export'}-${date}${page > 1 ? `-page-${page}` : ''}.${extension}`;
 }
 
 /** A binary item: the job (or file) JSON plus the downloaded bytes. */

@@ -68,9 +68,14 @@ export const PICKLIST_MARK = '|picklist';
 
 export const criteriaFieldName = (value: unknown) => String(value ?? '').trim().replace(PICKLIST_MARK, '');
 
-/** Every field of the module for criteria (system fields such as Created_Time included), picklists marked. */
+/**
+ * Every field of the module for criteria (system fields such as Created_Time included), picklists
+ * marked. A condition saved with a picklist's plain API name (before the mark, or typed) keeps it:
+ * its option stays unmarked for that condition, so it opens with its typed Value, not as unsupported.
+ */
 export async function getCriteriaFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return await fieldOptions.call(this, () => true, (f) => (f.data_type === 'picklist' ? PICKLIST_MARK : ''));
+	const saved = String(this.getCurrentNodeParameter('&field') ?? '');
+	return await fieldOptions.call(this, () => true, (f) => (f.data_type === 'picklist' && f.api_name !== saved ? PICKLIST_MARK : ''));
 }
 
 /** The values of the picklist chosen in the same condition (`&field`), as the CRM compares them (actual values). */

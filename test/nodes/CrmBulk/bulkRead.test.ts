@@ -82,7 +82,9 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 		expect(out).toHaveLength(1);
 		expect(out[0].pairedItem).toEqual({ item: 0 });
 		expect(out[0].json).toMatchObject({ operation: 'read', state: 'COMPLETED', result: { count: 6, more_records: false, page: 1 } });
-		expect(out[0].binary!.export).toMatchObject({ mimeType: 'application/zip', fileName: `${out[0].json.id as string}.zip` });
+		// named after the module and the job's date, not the job id
+		expect(out[0].json.created_time).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+		expect(out[0].binary!.export).toMatchObject({ mimeType: 'application/zip', fileName: `Leads-${String(out[0].json.created_time).slice(0, 10)}.zip` });
 		const { name, rows } = zipRows(out[0], 'export');
 		expect(name).toBe(`${out[0].json.id as string}.csv`);
 		expect(Object.keys(rows[0])).toEqual(['Id', 'Last_Name', 'Lead_Source', 'Owner']);
@@ -137,7 +139,7 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 		const zip = crm.node('crmBulk', { resource: 'bulkRead', operation: 'downloadResult', jobId, output: 'binary', binaryPropertyName: 'file' });
 		const zipped = outputOf(await crm.run(zip), zip.name);
 		expect(zipped).toHaveLength(1);
-		expect(zipped[0].json).toMatchObject({ jobId, fileName: `${jobId}.zip`, mimeType: 'application/zip' });
+		expect(zipped[0].json).toMatchObject({ jobId, fileName: `Leads-${String(job.created_time).slice(0, 10)}.zip`, mimeType: 'application/zip' });
 		expect(zipRows(zipped[0], 'file').rows).toHaveLength(11);
 
 		const parsed = crm.node('crmBulk', { resource: 'bulkRead', operation: 'downloadResult', jobId, output: 'records' });

@@ -13,9 +13,11 @@ import {
 	binaryItem,
 	callbackOf,
 	downloadFile,
-	forEachItem,
+	exportFileName,
+	forEachJobItem,
 	jobModule,
 	jobOptionsField,
+	jobPerItemNotice,
 	moduleRef,
 	pollOptions,
 	pollUntil,
@@ -57,6 +59,7 @@ const COMPARATORS: INodePropertyOptions[] = [
 const waiting = { waitForCompletion: [true] };
 
 const properties: INodeProperties[] = [
+	jobPerItemNotice,
 	moduleSelect,
 	{
 		displayName: 'Field Names or IDs',
@@ -305,7 +308,7 @@ async function criteriaOf(
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const variant = await variantOf.call(this);
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
-	return await forEachItem.call(this, async (itemIndex) => {
+	return await forEachJobItem.call(this, 'bulk read', async (itemIndex, jobStarted) => {
 		const module = this.getNodeParameter('module', itemIndex) as string;
 		const fields = (this.getNodeParameter('fields', itemIndex, []) as string[]).filter(Boolean);
 		const options = this.getNodeParameter('options', itemIndex, {}) as {
@@ -339,6 +342,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const body: IDataObject = { query, file_type: fileType };
 			if (callback) body.callback = callback;
 			const response = await crmApiRequest.call(this, { method: 'POST', path: '/read', root: 'bulk', body, itemIndex });
+			jobStarted();
 			return ((response.data as IDataObject[] | undefined) ?? [])[0] ?? response;
 		};
 
@@ -368,7 +372,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				});
 			}
 			const result = (job.result ?? {}) as IDataObject;
-			const file = await downloadFile.call(this, String(result.download_url), itemIndex, `${jobId}.zip`);
+			const file = { ...(await downloadFile.call(this, String(result.download_url), itemIndex, `${jobId}.zip`)), fileName: exportFileName(job) };
 			if (output === 'records') {
 				// typed like Get Many's records (shared.ts typedReadRows)
 				const rows = await typedReadRows.call(this, zipRecords(this.getNode(), file.data, itemIndex), jobModule(job));

@@ -10,7 +10,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { crmApiRequest } from '../../../shared/transport';
 import { responseFile } from '../../../shared/download';
-import { BULK_BASE_URL, downloadedFileItems, jobModule, resultOutputFields, typedReadRows, zipRecords } from '../shared';
+import { BULK_BASE_URL, downloadedFileItems, exportFileName, jobModule, resultOutputFields, typedReadRows, zipRecords } from '../shared';
 import { jobIdField } from './get';
 
 /** postReceive: the result zip as a binary item, or its CSV rows as items. */
@@ -21,17 +21,20 @@ export async function resultToItems(
 ): Promise<INodeExecutionData[]> {
 	const jobId = String(this.getNodeParameter('jobId', '')).trim();
 	const file = responseFile(response, `${jobId}.zip`, 'application/zip');
-	if (this.getNodeParameter('output', 'binary') === 'records') {
-		const rows = zipRecords(this.getNode(), file.data, this.getItemIndex());
-		if (rows.length === 0) return [];
-		// the job names the module whose field types the rows take (GetBulkReadJobDetails, GET /crm/bulk/{v}/read/{jobId})
+	// the job names the module whose field types the rows take, and the file (GetBulkReadJobDetails, GET /crm/bulk/{v}/read/{jobId})
+	const jobOf = async () => {
 		const { data: jobs = [] } = (await crmApiRequest.call(this, { method: 'GET', root: 'bulk', path: `/read/${encodeURIComponent(jobId)}` })) as {
 			data?: IDataObject[];
 		};
-		const rowsOf = await typedReadRows.call(this, rows, jobModule(jobs[0] ?? {}));
+		return jobs[0] ?? {};
+	};
+	if (this.getNodeParameter('output', 'binary') === 'records') {
+		const rows = zipRecords(this.getNode(), file.data, this.getItemIndex());
+		if (rows.length === 0) return [];
+		const rowsOf = await typedReadRows.call(this, rows, jobModule(await jobOf()));
 		return rowsOf.map((json) => ({ json }));
 	}
-	return await downloadedFileItems.call(this, { jobId }, file);
+	return await downloadedFileItems.call(this, { jobId }, { ...file, fileName: exportFileName(await jobOf()) });
 }
 
 /** DownloadResult — GET /crm/bulk/{v}/read/{jobId}/result (zip) */

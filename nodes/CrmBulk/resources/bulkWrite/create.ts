@@ -7,8 +7,9 @@ import {
 	LIMITS,
 	bulkWriteZip,
 	callbackOf,
-	forEachItem,
+	forEachJobItem,
 	jobOptionsField,
+	jobPerItemNotice,
 	moduleRef,
 	orgXgid,
 	pollOptions,
@@ -36,6 +37,7 @@ const fromBinary = { source: ['binary'] };
 const waiting = { waitForCompletion: [true] };
 
 const properties: INodeProperties[] = [
+	jobPerItemNotice,
 	{
 		displayName: 'Write Operation',
 		name: 'writeOperation',
@@ -187,7 +189,7 @@ interface MappingInput {
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const variant = await variantOf.call(this);
 	let xgid: string | undefined; // GetOrganization once per execution
-	return await forEachItem.call(this, async (itemIndex) => {
+	return await forEachJobItem.call(this, 'bulk write', async (itemIndex, jobStarted) => {
 		const writeOperation = this.getNodeParameter('writeOperation', itemIndex) as 'insert' | 'update' | 'upsert';
 		const module = this.getNodeParameter('module', itemIndex) as string;
 		const source = this.getNodeParameter('source', itemIndex) as 'binary' | 'fileId';
@@ -239,6 +241,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		if (options.characterEncoding) body.character_encoding = options.characterEncoding;
 		if (callback) body.callback = callback;
 		const created = await crmApiRequest.call(this, { method: 'POST', path: '/write', root: 'bulk', body, itemIndex });
+		jobStarted();
 		const jobId = String((created.details as IDataObject | undefined)?.id ?? '');
 		if (!this.getNodeParameter('waitForCompletion', itemIndex, true)) {
 			return [{ json: { ...writeResult(created), file_id: resource.file_id } }];
