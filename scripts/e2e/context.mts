@@ -7,6 +7,7 @@ import { RUNTIME_DIR } from '../n8n-runtime.mts';
 
 export interface E2eLocator {
 	click(o?: { timeout?: number }): Promise<void>;
+	dblclick(o?: { timeout?: number }): Promise<void>;
 	fill(v: string): Promise<void>;
 	first(): E2eLocator;
 	count(): Promise<number>;
@@ -29,7 +30,14 @@ export interface E2ePage {
 
 export interface StepContext {
 	page: E2ePage;
-	stack: { editorUrl: string; sandboxUrl: string; credentialId: string; nodes: Array<{ name: string; type: string }> };
+	stack: {
+		editorUrl: string;
+		sandboxUrl: string;
+		credentialId: string;
+		nodes: Array<{ name: string; type: string }>;
+		/** the workflows of examples/ as imported (`file`: the file name) */
+		workflows: Array<{ id: string; name: string; file: string }>;
+	};
 	/** n8n's REST API, signed in as the owner */
 	api: { request<T = unknown>(method: string, url: string, body?: unknown): Promise<{ status: number; data: T }> };
 	/** the sandbox, with a token of its own (test hooks under /__sandbox) */
@@ -63,6 +71,8 @@ export interface RunResult {
 	status: string;
 	/** node name → items (json) of its first run's first main output */
 	output: Record<string, Array<Record<string, unknown>>>;
+	/** node name → the binary data (file name, type, id) of those items */
+	binary: Record<string, Array<Record<string, { fileName?: string; mimeType?: string; id?: string }>>>;
 	error?: string;
 }
 
@@ -80,15 +90,19 @@ export async function createAndRun(
 	const workflowId = created.data.id;
 	const started = await ctx.api.request<{ executionId?: string }>('POST', `/rest/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger } });
 	assert(started.status === 200 && started.data.executionId, `n8n did not run "${workflow.name}": ${started.status} ${JSON.stringify(started.data).slice(0, 400)}`);
-	const executionId = started.data.executionId;
+	return { workflowId, ...(await executionResult(ctx, started.data.executionId, workflow.name)) };
+}
+
+/** Waits for a saved execution to end (up to 90 s) and reads its data. */
+export async function executionResult(ctx: StepContext, executionId: string, label: string): Promise<RunResult> {
 	const deadline = Date.now() + 90_000;
 	for (;;) {
 		const res = await ctx.api.request<{ status?: string; finished?: boolean; data?: string }>('GET', `/rest/executions/${executionId}`);
 		const status = res.data?.status ?? '';
 		if (res.status === 200 && !['new', 'running', 'waiting', ''].includes(status)) {
-			return { workflowId, executionId, status, ...readRun(String(res.data.data ?? '')) };
+			return { executionId, status, ...readRun(String(res.data.data ?? '')) };
 		}
-		assert(Date.now() < deadline, `execution ${executionId} of "${workflow.name}" still ${status || res.status} after 90 s`);
+		assert(Date.now() < deadline, `execution ${executionId} of "${label}" still ${status || res.status} after 90 s`);
 		await sleep(500);
 	}
 }
@@ -96,21 +110,26 @@ export async function createAndRun(
 interface RunData {
 	resultData?: {
 		error?: { message?: string; description?: string };
-		runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> }; error?: { message?: string } }>>;
+		runData?: Record<
+			string,
+			Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown>; binary?: RunResult['binary'][string][number] }> | null> }; error?: { message?: string } }>
+		>;
 	};
 }
 
 /** The execution data n8n stores is `flatted`-encoded; n8n ships the library. */
-function readRun(serialized: string): Pick<RunResult, 'output' | 'error'> {
+function readRun(serialized: string): Pick<RunResult, 'output' | 'binary' | 'error'> {
 	const flatted = createRequire(path.join(RUNTIME_DIR, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse(s: string): unknown };
 	const data = (serialized ? flatted.parse(serialized) : {}) as RunData;
 	const output: RunResult['output'] = {};
+	const binary: RunResult['binary'] = {};
 	const errors: string[] = [];
 	for (const [node, runs] of Object.entries(data.resultData?.runData ?? {})) {
 		output[node] = (runs[0]?.data?.main?.[0] ?? []).map((i) => i.json);
+		binary[node] = (runs[0]?.data?.main?.[0] ?? []).map((i) => i.binary ?? {});
 		for (const r of runs) if (r.error?.message) errors.push(`${node}: ${r.error.message}`);
 	}
 	const top = data.resultData?.error;
 	if (top?.message) errors.unshift(`${top.message}${top.description ? ` (${top.description})` : ''}`);
-	return { output, error: errors.length ? errors.join('; ') : undefined };
+	return { output, binary, error: errors.length ? errors.join('; ') : undefined };
 }

@@ -123,7 +123,7 @@ export async function forEachJobItem(
 		try {
 			return await work(itemIndex, started);
 		} catch (error) {
-			if (items < 2 || jobs === 0 || !isTooManyRequests(error)) throw error;
+			if (items < 2 || jobs === 0 || !isTooManyRequests(error)) throw asNodeError(this.getNode(), error, itemIndex);
 			const said = (error as { description?: string }).description;
 			throw new NodeOperationError(
 				this.getNode(),

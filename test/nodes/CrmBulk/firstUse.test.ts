@@ -66,7 +66,7 @@ describe('CRM Bulk › bulk-read conditions on a picklist, saved forms', () => {
 	beforeAll(async () => (crm = await crmFixture({ sandbox: { jobStepMs: 20, knobs: { bulkReadDownloadsPerMinute: 1000 } } })));
 	afterAll(async () => await crm.close());
 
-	const exportWon = (condition: Record<string, unknown>) =>
+	const exportWon = (condition: Record<string, string>) =>
 		crm.node('crmBulk', {
 			resource: 'bulkRead',
 			operation: 'create',
