@@ -121,14 +121,15 @@ const CHECKS: Record<string, ExampleCheck | undefined> = {
 async function openWithoutIssues(ctx: StepContext, id: string, file: string, nodes: Array<{ name: string; type: string }>): Promise<void> {
 	const { page } = ctx;
 	await page.goto(`/workflow/${id}`);
-	await page.locator('[data-test-id="canvas-node"]').first().waitFor();
+	// a loaded machine renders a workflow slowly
+	await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 90_000 });
 	await page.waitForTimeout(1500);
 	const marked = await page.locator('[data-test-id="canvas-node"]').filter({ has: page.locator('[data-test-id="node-issues"]') }).allInnerTexts();
 	assert(marked.length === 0, `${file}: canvas nodes with issues: ${marked.map((t) => t.split('\n')[0]).join(', ')}`);
 	const ndv = page.locator('[data-test-id="ndv"]');
 	for (const node of nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote')) {
 		await page.locator(`[data-test-id="canvas-node"][data-node-name="${node.name}"]`).dblclick();
-		await ndv.waitFor();
+		await ndv.waitFor({ timeout: 60_000 });
 		// option lists load from the CRM; n8n checks saved values against them once loaded
 		await page.waitForTimeout(2500);
 		const issues = await ndv.locator('[data-test-id="parameter-issues"]').count();
