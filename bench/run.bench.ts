@@ -782,7 +782,7 @@ test('benchmarks', async () => {
 		await bulkExport();
 	}
 	if (['P1', 'P2', 'P3', 'S', 'P4'].some(wanted)) {
-		const crm = await crmFixture({ sandbox: { demo: false } });
+		const crm = await crmFixture({ sandbox: { demo: false, apiLimits: { enabled: false } } });
 		registerBaselineNodes(crm);
 		try {
 			if (wanted('P1')) {

@@ -43,7 +43,7 @@ const { startReceiver } = load('./test/harness/receiver.ts');
 const { measureTriggerLatency, percentile } = load('./bench/lib/trigger.ts') as typeof import('./lib/trigger');
 
 async function main(): Promise<void> {
-	const crm = await crmFixture({ sandbox: { demo: false } });
+	const crm = await crmFixture({ sandbox: { demo: false, apiLimits: { enabled: false } } });
 	const receiver = await startReceiver();
 	try {
 		// warm-up (discarded): JIT, connection pools, the first OAuth-signed calls

@@ -76,6 +76,27 @@ export class CrmOAuth2Api implements ICredentialType {
 			displayOptions: { show: { environment: ['sandbox'] } },
 		},
 		{
+			// the bulk-write upload goes to a content host of its own (docs/protocol.md §1.1)
+			displayName: 'Upload URL',
+			name: 'uploadUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://content.crm.example',
+			hint: 'The content host of your account\'s data centre, where Bulk Write uploads its files. Empty: the API address.',
+			description: 'Address of the upload host of your data centre (see the README for each data centre)',
+			displayOptions: { show: { environment: ['service'] } },
+		},
+		{
+			displayName: 'Sandbox Upload URL',
+			name: 'sandboxUploadUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'http://localhost:4011',
+			hint: 'Empty: the Sandbox URL with the next port, where the sandbox takes uploads unless started otherwise',
+			description: 'Address where the local sandbox takes Bulk Write file uploads',
+			displayOptions: { show: { environment: ['sandbox'] } },
+		},
+		{
 			displayName: 'API Variant',
 			name: 'apiVariant',
 			type: 'options',

@@ -16,6 +16,12 @@ if (dbPath !== ':memory:') mkdirSync(path.dirname(dbPath), { recursive: true });
 const publicOrigin = process.env.SANDBOX_ORIGIN ?? `http://localhost:${port}`;
 
 const flag = (name: string) => ['1', 'true', 'on', 'yes'].includes((process.env[name] ?? '').toLowerCase());
+/** a switch that is on unless set to an off value */
+const onUnless = (name: string) => !['0', 'false', 'off', 'no'].includes((process.env[name] ?? '').toLowerCase());
+// the bulk-write upload host (§1.1): its own origin, on the next port unless told otherwise
+const separateUploadHost = onUnless('SANDBOX_SEPARATE_UPLOAD_HOST');
+const uploadPort = Number(process.env.SANDBOX_UPLOAD_PORT ?? port + 1);
+const uploadOrigin = process.env.SANDBOX_UPLOAD_ORIGIN ?? (separateUploadHost ? `http://localhost:${uploadPort}` : publicOrigin);
 const edition = (process.env.SANDBOX_EDITION ?? 'Enterprise') as Edition;
 if (!(edition in CONCURRENCY_BY_EDITION)) {
 	console.error(`SANDBOX_EDITION must be one of ${Object.keys(CONCURRENCY_BY_EDITION).join(', ')}`);
@@ -30,12 +36,23 @@ const running = await startSandbox({
 	publicOrigin,
 	demo: process.env.SANDBOX_DEMO !== 'false',
 	oauthLimits: flag('SANDBOX_OAUTH_LIMITS'),
-	apiLimits: { enabled: flag('SANDBOX_API_LIMITS'), edition, subConcurrency: 10, credits },
+	// on as on the service; SANDBOX_API_LIMITS=off is for benchmarks only
+	apiLimits: { enabled: onUnless('SANDBOX_API_LIMITS'), edition, subConcurrency: 10, credits },
+	separateUploadHost,
+	uploadPort,
+	uploadOrigin,
 	hookKey: process.env.SANDBOX_HOOK_KEY || undefined,
 });
 const origin = running.sandbox.config.publicOrigin;
 
 console.log(`CRM sandbox listening on ${running.url} (public origin ${origin})`);
+if (separateUploadHost) console.log(`Bulk-write uploads on ${running.uploadUrl} (public origin ${running.sandbox.config.uploadOrigin})`);
+const limits = running.sandbox.limits.config;
+console.log(
+	limits.enabled
+		? `API limits on: ${limits.edition} edition, ${running.sandbox.limits.concurrencyLimit()} calls in flight per client, ${limits.subConcurrency} resource-intensive, credits ${limits.credits ?? 'unlimited'}`
+		: 'API limits off (SANDBOX_API_LIMITS=off: for benchmarks only)',
+);
 console.log(`Data: ${dbPath}`);
 if (running.sandbox.config.hookKey && !process.env.SANDBOX_HOOK_KEY) {
 	console.log(`Test hooks (/__sandbox/*) need the header X-Sandbox-Hook-Key: ${running.sandbox.config.hookKey}`);

@@ -92,8 +92,8 @@ export class HttpError extends Error {
 		return new HttpError('OAUTH_SCOPE_MISMATCH');
 	}
 
-	static urlPattern(): HttpError {
-		return new HttpError('INVALID_URL_PATTERN');
+	static urlPattern(message?: string): HttpError {
+		return new HttpError('INVALID_URL_PATTERN', {}, message);
 	}
 
 	static method(): HttpError {

@@ -1,4 +1,5 @@
-// API concurrency and credit limits of docs/protocol.md §7, off by default (`config.apiLimits`):
+// API concurrency and credit limits of docs/protocol.md §7, on by default as on the service
+// (`config.apiLimits`; off only for benchmarks):
 // in-flight calls per client application (`client_id`), a sub-limit for the resource-intensive
 // operations, and credits per rolling 24-hour window for the organisation with the cost table.
 // Over any of them: 429 TOO_MANY_REQUESTS without Retry-After.
@@ -16,7 +17,7 @@ export const CONCURRENCY_BY_EDITION: Record<Edition, number> = {
 };
 
 export interface ApiLimitsConfig {
-	/** off by default: the package's tests run many parallel calls */
+	/** on by default, as on the service; off only for benchmarks that measure the sandbox itself */
 	enabled: boolean;
 	/** decides the concurrency limit (default `Enterprise`, §7) */
 	edition: Edition;
@@ -28,7 +29,7 @@ export interface ApiLimitsConfig {
 	credits?: number;
 }
 
-export const DEFAULT_API_LIMITS: ApiLimitsConfig = { enabled: false, edition: 'Enterprise', subConcurrency: 10 };
+export const DEFAULT_API_LIMITS: ApiLimitsConfig = { enabled: true, edition: 'Enterprise', subConcurrency: 10 };
 
 const WINDOW_MS = 24 * 60 * 60 * 1000;
 

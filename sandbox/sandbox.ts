@@ -10,12 +10,14 @@ import { seedSettings, seedDemoRecords } from './seed/seed.ts';
 import { Store } from './store.ts';
 import type { UserRef } from './store.ts';
 import { formatDateTime } from './time.ts';
-import type { Ctx, LoggedRequest, RecordGuard, Sandbox as SandboxApi, SandboxConfig } from './types.ts';
+import type { Ctx, LoggedRequest, RecordGuard, Sandbox as SandboxApi, SandboxConfig, SandboxSettings, SeenRequest } from './types.ts';
 
-export type { LoggedRequest, SandboxConfig } from './types.ts';
+export type { LoggedRequest, SandboxConfig, SandboxSettings, SeenRequest } from './types.ts';
 
 export const DEFAULT_CONFIG: SandboxConfig = {
 	publicOrigin: 'http://localhost:4010',
+	uploadOrigin: 'http://localhost:4011',
+	separateUploadHost: true,
 	dbPath: ':memory:',
 	demo: true,
 	accessTokenLifetimeSec: 3600,
@@ -41,6 +43,7 @@ export class Sandbox implements SandboxApi {
 	readonly store: Store;
 	readonly router = new Router();
 	readonly requests: LoggedRequest[] = [];
+	readonly requestObservers: Array<(request: SeenRequest) => void> = [];
 	/** §7 concurrency and credits */
 	readonly limits: ApiLimits;
 	/** bytes of request bodies read so far (shows that refused requests were never buffered) */
@@ -54,7 +57,7 @@ export class Sandbox implements SandboxApi {
 	private timers = new Set<ReturnType<typeof setTimeout>>();
 	private closing = false;
 
-	constructor(config: Partial<SandboxConfig> = {}) {
+	constructor(config: SandboxSettings = {}) {
 		this.config = {
 			...DEFAULT_CONFIG,
 			...config,

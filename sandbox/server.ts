@@ -18,16 +18,23 @@ import { isLoopbackListen, registerListener } from './outbound.ts';
 import type { Ctx, Method, Reply, Root, TokenInfo, Version } from './router.ts';
 import { Sandbox } from './sandbox.ts';
 import type { Json } from './store.ts';
-import type { SandboxConfig } from './types.ts';
+import type { Listener, SandboxSettings, SeenRequest } from './types.ts';
 
-export interface SandboxOptions extends Partial<SandboxConfig> {
+export interface SandboxOptions extends SandboxSettings {
 	port?: number;
 	host?: string;
+	/**
+	 * port of the bulk-write upload host (§1.1) when `separateUploadHost` is on (the default):
+	 * 0 = a free port; default `port + 1` for a fixed port, a free one for port 0
+	 */
+	uploadPort?: number;
 }
 
 export interface RunningSandbox {
 	url: string;
 	port: number;
+	/** origin of the bulk-write upload host (`{upload_domain}`); `url` when uploads share the API origin */
+	uploadUrl: string;
 	sandbox: Sandbox;
 	server: Server;
 	close(): Promise<void>;
@@ -148,9 +155,12 @@ interface CallState {
 	release: Array<() => void>;
 	/** `X-API-CREDITS-REMAINING` (§7) */
 	creditsRemaining?: number;
+	/** what the request carried, for the request observers */
+	seen?: Pick<SeenRequest, 'bodyKeys' | 'parts'>;
 }
 
-export async function handle(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
+
+export async function handle(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse, listener: Listener = 'api'): Promise<void> {
 	const started = sandbox.now();
 	const url = new URL(req.url ?? '/', 'http://sandbox.local');
 	const split = splitRoot(url.pathname);
@@ -167,12 +177,12 @@ export async function handle(sandbox: Sandbox, req: IncomingMessage, res: Server
 	};
 	let status = 500;
 	try {
-		if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
 		if (fault.kind === 'status' && !fault.after) {
+			if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
 			status = answer({ status: fault.status, body: new HttpError(fault.code, {}, undefined, fault.status).toBody() });
 			return;
 		}
-		const reply = await respond(sandbox, req, url, split, call);
+		const reply = await respond(sandbox, req, url, split, call, listener, fault.delayMs);
 		if (fault.kind === 'drop') {
 			// the call took effect; the client sees the connection close mid-response
 			res.writeHead(reply.status ?? 200, { 'Content-Type': JSON_TYPE, 'Content-Length': '1000000' });
@@ -194,7 +204,11 @@ export async function handle(sandbox: Sandbox, req: IncomingMessage, res: Server
 		status = answer(errorReply(error));
 	} finally {
 		for (const release of call.release) release();
-		sandbox.logRequest({ method: req.method ?? 'GET', url: url.pathname + url.search, status, at: started });
+		const method = req.method ?? 'GET';
+		sandbox.logRequest({ method, url: url.pathname + url.search, status, at: started, host: listener });
+		for (const observe of sandbox.requestObservers) {
+			observe({ method, url: url.pathname + url.search, status, host: listener, headers: req.headers, ...call.seen });
+		}
 	}
 }
 
@@ -218,8 +232,31 @@ function recordCount(ctx: Ctx): number {
 	}
 }
 
-async function respond(sandbox: Sandbox, req: IncomingMessage, url: URL, split: SplitPath | undefined, call: CallState): Promise<Reply> {
+/** Top-level keys of a JSON object body; undefined when the body is not one. */
+function jsonKeys(rawBody: Buffer, contentType: string | undefined): string[] | undefined {
+	if (rawBody.length === 0 || !isJsonContentType(contentType)) return undefined;
+	try {
+		const value: unknown = JSON.parse(rawBody.toString('utf8'));
+		return value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+async function respond(
+	sandbox: Sandbox,
+	req: IncomingMessage,
+	url: URL,
+	split: SplitPath | undefined,
+	call: CallState,
+	listener: Listener,
+	delayMs: number | undefined,
+): Promise<Reply> {
 	if (!split) throw HttpError.urlPattern();
+	// with a separate upload host (§1.1) each origin serves only its own routes; the upload host
+	// answers nothing else, and the API origin does not know the upload route
+	const separate = sandbox.config.separateUploadHost;
+	if (separate && listener === 'upload' && split.root !== 'crm') throw HttpError.urlPattern();
 	const method = (req.method ?? 'GET').toUpperCase() as Method;
 
 	const header = (name: string): string | undefined => {
@@ -231,6 +268,9 @@ async function respond(sandbox: Sandbox, req: IncomingMessage, url: URL, split: 
 	if (split.root === 'admin') checkHookKey(sandbox, req);
 	const external = (header('x-external') ?? '').length > 0;
 	const { route, params } = sandbox.router.resolve(split.root, split.v, method, split.path, external);
+	if (separate && Boolean(route.uploadHost) !== (listener === 'upload')) {
+		throw HttpError.urlPattern(route.uploadHost ? `the bulk-write upload is served on the upload host ${sandbox.config.uploadOrigin}` : undefined);
+	}
 	let token: TokenInfo | undefined;
 	if (!route.public) token = authenticate(sandbox, header('authorization'));
 	let module: Ctx['module'];
@@ -243,6 +283,8 @@ async function respond(sandbox: Sandbox, req: IncomingMessage, url: URL, split: 
 	}
 	const shape: CallShape = { root: split.root, method, pattern: `/${route.segments.join('/')}`, query: url.searchParams };
 	if (token) call.release.push(sandbox.limits.enter(token.clientId, isHeavyRoute(shape)));
+	// a slow call (fault plan `delayMs`) holds its slot while it waits, as a slow call does on the service
+	if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
 	const { maxBodyBytes } = sandbox.config;
 	if ((declaredLength(req) ?? 0) > maxBodyBytes) {
 		throw new HttpError('FILE_SIZE_MORE_THAN_ALLOWED_SIZE', { limit: maxBodyBytes }, 'request body is larger than allowed');
@@ -256,8 +298,11 @@ async function respond(sandbox: Sandbox, req: IncomingMessage, url: URL, split: 
 	let formFields: Record<string, string> = {};
 	if (contentType?.toLowerCase().startsWith('multipart/form-data')) {
 		({ files, fields: formFields } = parseMultipart(rawBody, contentType));
+		call.seen = { parts: [...files.map((f) => f.field), ...Object.keys(formFields)] };
 	} else if (contentType?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
 		formFields = Object.fromEntries(new URLSearchParams(rawBody.toString('utf8')));
+	} else if (sandbox.requestObservers.length > 0) {
+		call.seen = { bodyKeys: jsonKeys(rawBody, contentType) };
 	}
 
 	let parsed: Json | undefined;
@@ -320,12 +365,7 @@ async function respond(sandbox: Sandbox, req: IncomingMessage, url: URL, split: 
 }
 
 /** Starts a sandbox on host:port (port 0 = a free port); the public origin follows the real port. */
-export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-	const { port = 0, host = '127.0.0.1', ...config } = options;
-	// beyond loopback the test hooks are reachable by others: they always need a key there
-	if (!config.hookKey && !isLoopbackListen(host)) config.hookKey = randomBytes(24).toString('hex');
-	const sandbox = new Sandbox(config);
-	const server = createServer((req, res) => void handle(sandbox, req, res));
+async function listen(server: Server, port: number, host: string): Promise<number> {
 	// clients (undici, axios agents) close idle sockets within seconds; the server waits longer so it
 	// never closes a socket a client is about to reuse (that race shows up as ECONNRESET under load)
 	server.keepAliveTimeout = 65_000;
@@ -334,20 +374,51 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		server.once('error', reject);
 		server.listen(port, host, () => resolve());
 	});
-	const actualPort = (server.address() as AddressInfo).port;
-	const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
+	return (server.address() as AddressInfo).port;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+	const { port = 0, host = '127.0.0.1', uploadPort = port === 0 ? 0 : port + 1, ...config } = options;
+	// beyond loopback the test hooks are reachable by others: they always need a key there
+	if (!config.hookKey && !isLoopbackListen(host)) config.hookKey = randomBytes(24).toString('hex');
+	const sandbox = new Sandbox(config);
+	const server = createServer((req, res) => void handle(sandbox, req, res));
+	const originOf = (p: number) => `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
+	const actualPort = await listen(server, port, host);
+	const url = originOf(actualPort);
 	if (!options.publicOrigin) sandbox.config.publicOrigin = url;
-	const unregister = registerListener({ port: actualPort, publicOrigin: () => sandbox.config.publicOrigin });
+	const servers = [server];
+	let uploadUrl = url;
+	if (sandbox.config.separateUploadHost) {
+		const uploadServer = createServer((req, res) => void handle(sandbox, req, res, 'upload'));
+		try {
+			uploadUrl = originOf(await listen(uploadServer, uploadPort, host));
+		} catch (error) {
+			server.closeAllConnections();
+			server.close();
+			sandbox.close();
+			throw error;
+		}
+		servers.push(uploadServer);
+	}
+	if (!options.uploadOrigin) sandbox.config.uploadOrigin = sandbox.config.separateUploadHost ? uploadUrl : sandbox.config.publicOrigin;
+	const unregister = [registerListener({ port: actualPort, publicOrigin: () => sandbox.config.publicOrigin })];
+	if (servers.length > 1) unregister.push(registerListener({ port: Number(new URL(uploadUrl).port), publicOrigin: () => sandbox.config.uploadOrigin }));
 	return {
 		url,
 		port: actualPort,
+		uploadUrl,
 		sandbox,
 		server,
 		async close() {
-			unregister();
+			for (const off of unregister) off();
 			sandbox.close();
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
+			await Promise.all(
+				servers.map(async (s) => {
+					s.closeAllConnections();
+					await new Promise<void>((resolve) => s.close(() => resolve()));
+				}),
+			);
 		},
 	};
 }

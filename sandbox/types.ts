@@ -18,6 +18,16 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface SandboxConfig {
 	/** origin returned as `api_domain` and used in echoed URIs; set by the server once it listens */
 	publicOrigin: string;
+	/**
+	 * origin of the bulk-write upload host (`{upload_domain}`, §1.1); set by the server once its
+	 * upload listener runs (the API origin when uploads share it)
+	 */
+	uploadOrigin: string;
+	/**
+	 * uploads only on their own origin, as on the service (default): the API origin refuses them and
+	 * the upload origin serves nothing else. Off: one origin serves both
+	 */
+	separateUploadHost: boolean;
 	/** SQLite file; `:memory:` keeps nothing */
 	dbPath: string;
 	/** seed demo records on first start */
@@ -28,7 +38,7 @@ export interface SandboxConfig {
 	extraTokenPrefix: string;
 	/** OAuth issuance limits of §2.1 (off by default) */
 	oauthLimits: boolean;
-	/** API concurrency and credit limits of §7 (off by default) */
+	/** API concurrency and credit limits of §7 (on by default, as on the service) */
 	apiLimits: ApiLimitsConfig;
 	/**
 	 * key the /__sandbox test hooks require (header `X-Sandbox-Hook-Key`) when the sandbox listens on
@@ -55,11 +65,33 @@ export interface SandboxConfig {
 	knobs: Record<string, unknown>;
 }
 
+/** What a sandbox is started with: any configuration value, the §7 limits key by key. */
+export type SandboxSettings = Partial<Omit<SandboxConfig, 'apiLimits'>> & { apiLimits?: Partial<ApiLimitsConfig> };
+
 export interface LoggedRequest {
 	method: string;
 	url: string;
 	status: number;
 	at: number;
+	/** which origin took it: the API's, or the bulk-write upload host (§1.1) */
+	host: Listener;
+}
+
+/** Which listener took a request: the API origin, or the bulk-write upload host (§1.1). */
+export type Listener = 'api' | 'upload';
+
+/** A request as the observers of `Sandbox.requestObservers` see it (after the answer). */
+export interface SeenRequest {
+	method: string;
+	/** path and query as sent */
+	url: string;
+	status: number;
+	host: Listener;
+	headers: IncomingHttpHeaders;
+	/** top-level keys of a JSON object body */
+	bodyKeys?: string[];
+	/** names of the parts of a multipart body */
+	parts?: string[];
 }
 
 /** A hook that may refuse a record update (blueprint, converted lead, locks); see records.ts. */
@@ -70,6 +102,8 @@ export interface Sandbox {
 	readonly config: SandboxConfig;
 	readonly store: Store;
 	readonly requests: LoggedRequest[];
+	/** called with every request after its answer (tests check what clients send) */
+	readonly requestObservers: Array<(request: SeenRequest) => void>;
 	/** §7 concurrency and credits */
 	readonly limits: ApiLimits;
 	/** the fault injector (test hooks under /__sandbox, reliability tests, benchmarks) */
@@ -156,6 +190,8 @@ export interface RouteOptions {
 	scopes?: ScopeRule;
 	/** `:id` segments accept any value (ids and external values, or API names) */
 	anyId?: boolean;
+	/** served on the bulk-write upload host `{upload_domain}` (§1.1), not on the API origin */
+	uploadHost?: boolean;
 }
 
 /** One operation of a group (groups/<group>/<operation>.ts); the group's index registers them in order. */

@@ -29,7 +29,7 @@ export async function remoteCrm(contacts: number): Promise<RemoteCrm> {
 		stdio: ['pipe', 'pipe', 'inherit'],
 	});
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-	const ready = await new Promise<{ url: string; insertMs: number }>((resolve, reject) => {
+	const ready = await new Promise<{ url: string; uploadUrl: string; insertMs: number }>((resolve, reject) => {
 		child.once('exit', (code) => reject(new Error(`sandbox process exited with ${code}`)));
 		createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
 	});
@@ -38,7 +38,7 @@ export async function remoteCrm(contacts: number): Promise<RemoteCrm> {
 	const credentialType = new CrmOAuth2Api();
 	const helper = new TestCredentialsHelper(
 		{ crmOAuth2Api: credentialType, oAuth2Api: { name: 'oAuth2Api', displayName: 'OAuth2', properties: [] } },
-		{ crmOAuth2Api: credentialDataFor(ready.url, token, 'v2.1', scope) },
+		{ crmOAuth2Api: credentialDataFor(ready.url, token, 'v2.1', scope, ready.uploadUrl) },
 	);
 	const nodeTypes = packageNodeTypes();
 	let counter = 0;

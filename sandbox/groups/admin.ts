@@ -12,7 +12,7 @@ export function registerAdmin(router: Router, sandbox: Sandbox): void {
 	const opts = { root: 'admin' as const, public: true };
 	const { store } = sandbox;
 
-	router.get('/health', () => ({ body: { status: 'ok', origin: sandbox.config.publicOrigin } }), opts);
+	router.get('/health', () => ({ body: { status: 'ok', origin: sandbox.config.publicOrigin, upload_origin: sandbox.config.uploadOrigin } }), opts);
 
 	/** moves the sandbox clock forward: `{ "advance_ms": 3600000 }` */
 	router.post(

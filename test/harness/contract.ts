@@ -37,6 +37,9 @@ function fixtureOf(state: () => { running: RunningSandbox; token: string }): Con
 		get port() {
 			return state().running.port;
 		},
+		get uploadUrl() {
+			return state().running.uploadUrl;
+		},
 		get sandbox() {
 			return state().running.sandbox;
 		},

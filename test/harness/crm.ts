@@ -56,8 +56,16 @@ export interface FixtureOptions {
 	sandbox?: SandboxOptions;
 }
 
-export function credentialDataFor(url: string, token: TokenResponse, variant: 'v2' | 'v2.1', scope: string): ICredentialDataDecryptedObject {
+export function credentialDataFor(
+	url: string,
+	token: TokenResponse,
+	variant: 'v2' | 'v2.1',
+	scope: string,
+	/** the bulk-write upload host (§1.1); the API origin when absent */
+	uploadUrl?: string,
+): ICredentialDataDecryptedObject {
 	return {
+		...(uploadUrl ? { uploadUrl } : {}),
 		clientId: 'test-client',
 		clientSecret: 'test-secret',
 		grantType: 'authorizationCode',
@@ -76,7 +84,7 @@ export async function crmFixture(options: FixtureOptions = {}): Promise<CrmFixtu
 	const running = await startTestSandbox(options.sandbox);
 	const scope = options.scope ?? DEFAULT_SCOPES.join(',');
 	const token = await grantToken(running.url, { scope });
-	const credentialData = credentialDataFor(running.url, token, options.variant ?? 'v2.1', scope);
+	const credentialData = credentialDataFor(running.url, token, options.variant ?? 'v2.1', scope, running.uploadUrl);
 	const credentialType = new CrmOAuth2Api();
 	const helper = new TestCredentialsHelper({ crmOAuth2Api: credentialType, oAuth2Api: { name: 'oAuth2Api', displayName: 'OAuth2', properties: [] } }, {
 		crmOAuth2Api: credentialData,

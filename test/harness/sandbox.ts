@@ -3,6 +3,7 @@
 // the real authorization-code grant (docs/protocol.md §2.1), and a tiny fetch wrapper for API calls.
 import { startSandbox } from '../../sandbox/server.ts';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/server.ts';
+import { recordNodeRequests } from './requests';
 
 export type { RunningSandbox, SandboxOptions };
 
@@ -11,9 +12,14 @@ export const TEST_REDIRECT_URI = 'http://localhost:5678/rest/oauth2-credential/c
 export const TEST_CLIENT_ID = 'test-client';
 export const TEST_CLIENT_SECRET = 'test-secret';
 
-/** Starts a sandbox on a free port with an in-memory store and demo data. */
+/**
+ * Starts a sandbox on a free port with an in-memory store and demo data; the requests the nodes
+ * send to it are checked against the operation table (./requests.ts).
+ */
 export async function startTestSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-	return await startSandbox({ port: 0, dbPath: ':memory:', demo: true, ...options });
+	const running = await startSandbox({ port: 0, dbPath: ':memory:', demo: true, ...options });
+	recordNodeRequests(running.sandbox);
+	return running;
 }
 
 export interface TokenResponse {

@@ -71,6 +71,17 @@ describe('base URL: one rule for code and expressions', () => {
 		expect(baseUrl({ accountsUrl: 'https://accounts.crm.example' })).toBe('https://accounts.crm.example/crm/v2.1');
 	});
 
+	test('the bulk-write upload host (§1.1): the Upload URL, the sandbox\'s next port, else the API origin', () => {
+		const token = { oauthTokenData: { api_domain: 'https://api.crm.example' } };
+		expect(baseUrl({ ...token, uploadUrl: 'https://content.crm.example/' }, 'upload')).toBe('https://content.crm.example/crm/v2.1');
+		expect(baseUrl({ ...token, uploadUrl: '' }, 'upload')).toBe('https://api.crm.example/crm/v2.1');
+		const sandbox: CrmCredentials = { environment: 'sandbox', sandboxUrl: 'http://127.0.0.1:4095', oauthTokenData: { api_domain: 'http://127.0.0.1:4095' } };
+		expect(baseUrl(sandbox, 'upload')).toBe('http://127.0.0.1:4096/crm/v2.1');
+		expect(baseUrl({ ...sandbox, sandboxUploadUrl: 'http://uploads.local:9000' }, 'upload')).toBe('http://uploads.local:9000/crm/v2.1');
+		// the service's field does not apply to a sandbox credential
+		expect(baseUrl({ ...sandbox, uploadUrl: 'https://content.crm.example' }, 'upload')).toBe('http://127.0.0.1:4096/crm/v2.1');
+	});
+
 	test('every node builds its baseURL from the one expression', () => {
 		const allowed = new Set([baseUrlExpression('rest'), baseUrlExpression('bulk')]);
 		const types = Object.values(packageNodeTypes()).filter((t) => t.description.requestDefaults);

@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any */
-// Contract tests of the API concurrency and credit limits (docs/protocol.md §7) over HTTP: off by
-// default; when on, calls in flight per client application, the sub-limit of the heavy operations,
-// credits per rolling 24 hours with the cost table, X-API-CREDITS-REMAINING, 429 TOO_MANY_REQUESTS.
+// Contract tests of the API concurrency and credit limits (docs/protocol.md §7) over HTTP: on by
+// default, as on the service (a switch turns them off for benchmarks): calls in flight per client
+// application, the sub-limit of the heavy operations, slow calls holding their slot, credits per
+// rolling 24 hours with the cost table, X-API-CREDITS-REMAINING, 429 TOO_MANY_REQUESTS.
 import http from 'node:http';
 
 import type { RunningSandbox } from '../harness/sandbox.ts';
@@ -61,11 +62,54 @@ function hold(target: string, token: string, body: string): Held {
 	};
 }
 
-describe('limits off (default)', () => {
+describe('limits on by default', () => {
 	let sb: RunningSandbox;
 
 	beforeAll(async () => {
 		sb = await startTestSandbox({ demo: false });
+	});
+
+	afterAll(async () => {
+		await sb.close();
+	});
+
+	it('the Enterprise edition: 20 calls in flight per client, the 21st answers 429; credits unlimited', async () => {
+		expect(await limits(sb.url)).toMatchObject({ enabled: true, edition: 'Enterprise', concurrency_limit: 20, subConcurrency: 10 });
+		expect((await limits(sb.url)).credits).toBeUndefined();
+		const token = await mint(sb.url, 'default-app');
+		const held = Array.from({ length: 20 }, (_, i) => hold(`${sb.url}/crm/v2.1/Leads`, token, JSON.stringify({ data: [{ Last_Name: `d${i}` }] })));
+		await inFlight(sb.url, 'default-app', 20);
+		const refused = await api(`${sb.url}/crm/v2.1/Leads`, token);
+		expect(refused.status).toBe(429);
+		expect(refused.body).toEqual(TOO_MANY);
+		expect(refused.headers.get('x-api-credits-remaining')).toBeNull();
+		expect(await Promise.all(held.map((h) => h.finish()))).toEqual(Array(20).fill(201));
+		await inFlight(sb.url, 'default-app', 0);
+		expect((await api(`${sb.url}/crm/v2.1/Leads`, token)).status).toBe(200);
+	});
+
+	it('a delayed call (fault plan delayMs) holds its slot while it waits', async () => {
+		const token = await mint(sb.url, 'slow-app');
+		const plan = await api(`${sb.url}/__sandbox/fault-plan`, undefined, { method: 'PUT', body: { delayMs: 1500, pathIncludes: '/Accounts', seed: 1 } });
+		expect(plan.status).toBe(200);
+		try {
+			const slow = Array.from({ length: 20 }, async () => await api(`${sb.url}/crm/v2.1/Accounts`, token));
+			await inFlight(sb.url, 'slow-app', 20);
+			// the delayed calls are in flight: an ordinary call of the same client is refused
+			expect((await api(`${sb.url}/crm/v2.1/Leads`, token)).status).toBe(429);
+			expect((await Promise.all(slow)).map((r) => r.status)).toEqual(Array(20).fill(204));
+		} finally {
+			await api(`${sb.url}/__sandbox/fault-plan`, undefined, { method: 'DELETE' });
+		}
+		await inFlight(sb.url, 'slow-app', 0);
+	});
+});
+
+describe('limits off (the benchmarks\' switch)', () => {
+	let sb: RunningSandbox;
+
+	beforeAll(async () => {
+		sb = await startTestSandbox({ demo: false, apiLimits: { enabled: false } });
 	});
 
 	afterAll(async () => {

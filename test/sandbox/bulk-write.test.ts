@@ -30,7 +30,7 @@ async function upload(
 		if (v === '') delete headers[k];
 		else headers[k] = v;
 	}
-	const res = await fetch(`${sb.url}/crm/${options.v ?? 'v2.1'}/upload`, { method: 'POST', headers, body: form });
+	const res = await fetch(`${sb.uploadUrl}/crm/${options.v ?? 'v2.1'}/upload`, { method: 'POST', headers, body: form });
 	return { status: res.status, body: JSON.parse(await res.text()) };
 }
 
@@ -119,7 +119,7 @@ describe('UploadFile', () => {
 		const unclosed = await upload(zipOf('Last_Name,Email\n"never closed,a@example.com\n'));
 		expect(unclosed.status).toBe(400);
 		expect(unclosed.body).toMatchObject({ code: 'INVALID_FORMAT', 'x-error': 'INVALID_FORMAT' });
-		const none = await fetch(`${sb.url}/crm/v2.1/upload`, { method: 'POST', headers: { Authorization: `Bearer ${sb.token}`, feature: 'bulk-write', 'X-CRM-ORG': XGID }, body: new FormData() });
+		const none = await fetch(`${sb.uploadUrl}/crm/v2.1/upload`, { method: 'POST', headers: { Authorization: `Bearer ${sb.token}`, feature: 'bulk-write', 'X-CRM-ORG': XGID }, body: new FormData() });
 		expect(await none.json()).toMatchObject({ code: 'INVALID_DATA', message: 'the request does not contain any file', 'x-error': 'INVALID_DATA' });
 	});
 

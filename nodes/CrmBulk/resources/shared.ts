@@ -475,6 +475,7 @@ export async function uploadBulkWriteZip(
 ): Promise<IDataObject> {
 	const body = await crmApiRequest.call(this, {
 		method: 'POST',
+		root: 'upload',
 		path: '/upload',
 		body: multipartBody([{ data: zip, fileName, mimeType: 'application/zip' }]),
 		headers: { feature: 'bulk-write', 'X-CRM-ORG': xgid },

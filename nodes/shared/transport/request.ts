@@ -24,14 +24,17 @@ export type CrmContext =
 	| ITriggerFunctions
 	| IWebhookFunctions;
 
-/** Which URL root of docs/protocol.md §1.2 a call goes to. */
-export type CrmRoot = 'rest' | 'bulk' | 'origin';
+/** Which URL root of docs/protocol.md §1.2 a call goes to ('upload': the bulk-write upload host). */
+export type CrmRoot = 'rest' | 'bulk' | 'origin' | 'upload';
 
 export interface CrmCredentials {
 	/** 'service' (default: also what credentials saved before the field existed mean) or 'sandbox' */
 	environment?: string;
 	accountsUrl?: string;
 	sandboxUrl?: string;
+	/** the bulk-write upload host (§1.1): `uploadUrl` for the service, `sandboxUploadUrl` for the sandbox */
+	uploadUrl?: string;
+	sandboxUploadUrl?: string;
 	apiVariant?: string;
 	oauthTokenData?: { api_domain?: string };
 }
@@ -60,6 +63,31 @@ export function apiDomain(credentials: CrmCredentials): string {
 	return origin.replace(/\/+$/, '');
 }
 
+/** The sandbox's own upload host when the credential names none: its URL with the next port (§1.1). */
+function sandboxUploadOrigin(sandboxUrl: string | undefined): string {
+	if (!sandboxUrl) return '';
+	try {
+		const url = new URL(sandboxUrl);
+		const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+		return `${url.protocol}//${url.hostname.includes(':') ? `[${url.hostname}]` : url.hostname}:${port + 1}`;
+	} catch {
+		return '';
+	}
+}
+
+/**
+ * The bulk-write upload origin `{upload_domain}` (§1.1, §1.2): the credential's Upload URL (for the
+ * sandbox: its Sandbox Upload URL, else the Sandbox URL's next port, where the sandbox serves
+ * uploads), else the API origin.
+ */
+export function uploadDomain(credentials: CrmCredentials): string {
+	const named =
+		credentials.environment === 'sandbox'
+			? credentials.sandboxUploadUrl || sandboxUploadOrigin(credentials.sandboxUrl)
+			: credentials.uploadUrl;
+	return (named || apiDomain(credentials)).replace(/\/+$/, '');
+}
+
 export function apiVariant(credentials: CrmCredentials): 'v2' | 'v2.1' {
 	return credentials.apiVariant === 'v2' ? 'v2' : 'v2.1';
 }
@@ -70,13 +98,13 @@ function rootPath(root: Exclude<CrmRoot, 'origin'>): string {
 }
 
 export function baseUrl(credentials: CrmCredentials, root: CrmRoot = 'rest'): string {
-	const origin = apiDomain(credentials);
+	const origin = root === 'upload' ? uploadDomain(credentials) : apiDomain(credentials);
 	if (root === 'origin') return origin;
 	return `${origin}${rootPath(root)}${apiVariant(credentials)}`;
 }
 
 /** The same rule as baseUrl(), as the n8n expression a declarative node's `baseURL` needs. */
-export function baseUrlExpression(root: Exclude<CrmRoot, 'origin'> = 'rest'): string {
+export function baseUrlExpression(root: Exclude<CrmRoot, 'origin' | 'upload'> = 'rest'): string {
 	const origin =
 		'($credentials.oauthTokenData && $credentials.oauthTokenData.api_domain || ($credentials.environment === "sandbox" ? $credentials.sandboxUrl : $credentials.accountsUrl) || "").replace(/\\/+$/, "")';
 	// the credential offers only 'v2' and 'v2.1', so `|| "v2.1"` is apiVariant()'s rule

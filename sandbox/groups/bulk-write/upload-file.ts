@@ -10,7 +10,7 @@ export const uploadFile: Operation = {
 	method: 'POST',
 	pattern: '/upload',
 	// clients request both CRM.bulk.ALL and CRM.files.ALL; either is accepted (§2.3)
-	options: { scopes: [['CRM.bulk.ALL', 'CRM.bulk.CREATE', 'CRM.files.ALL', 'CRM.files.CREATE']] },
+	options: { uploadHost: true, scopes: [['CRM.bulk.ALL', 'CRM.bulk.CREATE', 'CRM.files.ALL', 'CRM.files.CREATE']] },
 	handler: (ctx): Reply => {
 		const { sandbox } = ctx;
 		const { store } = sandbox;

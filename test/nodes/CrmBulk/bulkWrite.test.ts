@@ -52,9 +52,39 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 		expect(stored.name).toBe('people.csv');
 		const [entry] = readZip(Buffer.from(stored.data, 'base64'));
 		expect(entry.data.toString()).toBe('Last_Name,Email\r\nUp,up@x.example\r\n');
-		const made = requests().slice(since).map((r) => `${r.method} ${r.url} ${r.status}`);
-		expect(made.filter((r) => r.startsWith('GET /crm/v2.1/org'))).toHaveLength(1);
-		expect(made.filter((r) => r === 'POST /crm/v2.1/upload 200')).toHaveLength(2);
+		const made = requests().slice(since).map((r) => `${r.host} ${r.method} ${r.url} ${r.status}`);
+		expect(made.filter((r) => r.startsWith('api GET /crm/v2.1/org'))).toHaveLength(1);
+		// the upload goes to the credential's upload host, never to the API origin (§1.1)
+		expect(crm.credentialData.uploadUrl).toBe(crm.running.uploadUrl);
+		expect(crm.running.uploadUrl).not.toBe(crm.url);
+		expect(made.filter((r) => r.includes('/upload'))).toEqual(['upload POST /crm/v2.1/upload 200', 'upload POST /crm/v2.1/upload 200']);
+	});
+
+	test('Upload File with a sandbox credential: the Sandbox Upload URL is the upload host', async () => {
+		const saved = { ...crm.helper.store.crmOAuth2Api };
+		try {
+			crm.helper.store.crmOAuth2Api = { ...saved, uploadUrl: '', environment: 'sandbox', sandboxUrl: crm.url, sandboxUploadUrl: crm.running.uploadUrl };
+			const since = requests().length;
+			const node = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'uploadFile', binaryPropertyName: 'data', fileFormat: 'auto' });
+			const out = outputOf(await crm.run(node, [fileItem('Last_Name\nSandboxed\n', 'sandboxed.csv')]), node.name);
+			expect(out[0].json).toMatchObject({ code: 'FILE_UPLOAD_SUCCESS', records: 1 });
+			expect(requests().slice(since).filter((r) => r.url.includes('/upload')).map((r) => `${r.host} ${r.status}`)).toEqual(['upload 200']);
+		} finally {
+			crm.helper.store.crmOAuth2Api = saved;
+		}
+	});
+
+	test('Upload File with no upload host on the credential goes to the API origin, which the service refuses', async () => {
+		const saved = { ...crm.helper.store.crmOAuth2Api };
+		try {
+			crm.helper.store.crmOAuth2Api = { ...saved, uploadUrl: '' };
+			const node = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'uploadFile', binaryPropertyName: 'data', fileFormat: 'auto' }, { continueOnFail: true });
+			const out = outputOf(await crm.run(node, [fileItem('Last_Name\nNowhere\n', 'nowhere.csv')]), node.name);
+			expect(String(out[0].json.error)).toMatch(/INVALID_URL_PATTERN|upload host|not found/i);
+			expect(requests().filter((r) => r.url.includes('/upload')).at(-1)).toMatchObject({ host: 'api', status: 404 });
+		} finally {
+			crm.helper.store.crmOAuth2Api = saved;
+		}
 	});
 
 	test('Upload File: a zip (DEFLATE, from elsewhere) goes up as is', async () => {
@@ -259,7 +289,7 @@ describe('CRM Bulk › Bulk Write with a v2 credential', () => {
 		expect(out[0].json).toMatchObject({ Account_Name: 'V2 Account', STATUS: 'ADDED' });
 		const job = crm.running.sandbox.store.docs<any>('bulk_write_jobs').pop();
 		expect(job.v).toBe('v2');
-		expect(crm.running.sandbox.requests.some((r) => r.method === 'POST' && r.url === '/crm/v2/upload')).toBe(true);
+		expect(crm.running.sandbox.requests.some((r) => r.method === 'POST' && r.url === '/crm/v2/upload' && r.host === 'upload')).toBe(true);
 		const get = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'get', jobId: job.id });
 		expect(outputOf(await crm.run(get), get.name)[0].json).toMatchObject({ resource: [{ module: 'Accounts' }] });
 	});
