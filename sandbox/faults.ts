@@ -13,6 +13,8 @@ export interface ForcedFault {
 	remaining: number;
 	/** only requests whose path contains this text */
 	pathIncludes?: string;
+	/** close the connection after the call took effect instead of answering `status` */
+	drop?: boolean;
 }
 
 export interface FaultPlan {
@@ -116,6 +118,10 @@ export class Faults {
 		if (forced) {
 			forced.remaining--;
 			if (forced.remaining === 0) this.forced.splice(this.forced.indexOf(forced), 1);
+			if (forced.drop) {
+				this.stats.droppedConnections++;
+				return { kind: 'drop', delayMs };
+			}
 			return { kind: 'status', status: forced.status, code: forced.code, after: false, delayMs };
 		}
 		return { kind: 'none', delayMs };

@@ -55,7 +55,10 @@ export function registerAdmin(router: Router, sandbox: Sandbox): void {
 		opts,
 	);
 
-	/** forces the next `count` API calls to answer `status`/`code` (§7 "a switch forcing 429") */
+	/**
+	 * forces the next `count` API calls to answer `status`/`code` (§7 "a switch forcing 429"), or with
+	 * `"drop": true` to lose their connection after taking effect
+	 */
 	router.post(
 		'/faults',
 		(ctx) => {
@@ -66,6 +69,7 @@ export function registerAdmin(router: Router, sandbox: Sandbox): void {
 				code: String(body.code ?? (status === 429 ? 'TOO_MANY_REQUESTS' : 'INTERNAL_ERROR')),
 				remaining: Number(body.count ?? 1),
 				pathIncludes: body.path_includes as string | undefined,
+				drop: body.drop === true,
 			});
 			return { status: 201, body: { faults: sandbox.faultPlan.forced } };
 		},

@@ -10,6 +10,7 @@ import { CrmOAuth2Api, DEFAULT_SCOPES } from '../../credentials/CrmOAuth2Api.cre
 import { TestCredentialsHelper, buildAdditionalData, buildWorkflow, ensureExpressionEngine, runWorkflow } from './n8n';
 import { grantToken, startTestSandbox } from './sandbox';
 import type { RunningSandbox, SandboxOptions, TokenResponse } from './sandbox';
+import type { LoggedRequest } from '../../sandbox/types.ts';
 
 export const PACKAGE = 'n8n-nodes-crm-service';
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -47,6 +48,10 @@ export interface CrmFixture {
 	loadOptions(nodeName: string, method: string, parameters: INode['parameters'], path?: string): Promise<INodePropertyOptions[]>;
 	/** authenticated call straight to the sandbox API (for asserting state) */
 	api(method: string, pathAndQuery: string, body?: unknown): Promise<{ status: number; body: any }>;
+	/** the API calls of the sandbox's request log, oldest first (GET /__sandbox/requests; the hooks' own calls left out) */
+	requests(): Promise<LoggedRequest[]>;
+	/** empties the request log (DELETE /__sandbox/requests) */
+	clearRequests(): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -154,6 +159,15 @@ export async function crmFixture(options: FixtureOptions = {}): Promise<CrmFixtu
 			}
 			const text = await res.text();
 			return { status: res.status, body: text ? JSON.parse(text) : undefined };
+		},
+		async requests() {
+			const res = await fetch(`${running.url}/__sandbox/requests`);
+			if (!res.ok) throw new Error(`GET /__sandbox/requests answered ${res.status}`);
+			return ((await res.json()) as { requests: LoggedRequest[] }).requests.filter((r) => !r.url.startsWith('/__sandbox/'));
+		},
+		async clearRequests() {
+			const res = await fetch(`${running.url}/__sandbox/requests`, { method: 'DELETE' });
+			if (!res.ok) throw new Error(`DELETE /__sandbox/requests answered ${res.status}`);
 		},
 		async close() {
 			await running.close();

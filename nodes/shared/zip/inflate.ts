@@ -7,6 +7,13 @@
 /** A malformed compressed stream. */
 export class InflateError extends Error {}
 
+/** A stream that inflates to more than the caller allows (refused as soon as it gets there). */
+export class InflateLimitError extends InflateError {
+	constructor(readonly maxSize: number) {
+		super(`the data inflates to more than ${maxSize} bytes`);
+	}
+}
+
 const LENGTH_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
 const LENGTH_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
 const DIST_BASE = [
@@ -71,12 +78,15 @@ class Inflater {
 	private bitBuf = 0;
 	private bitCnt = 0;
 	private readonly input: Uint8Array;
+	/** the output never grows past this many bytes */
+	private readonly maxSize: number;
 	out: Uint8Array;
 	outPos = 0;
 
-	constructor(input: Uint8Array, sizeHint: number) {
+	constructor(input: Uint8Array, sizeHint: number, maxSize: number) {
 		this.input = input;
-		this.out = new Uint8Array(Math.max(1024, sizeHint));
+		this.maxSize = maxSize;
+		this.out = new Uint8Array(Math.min(Math.max(1024, sizeHint), maxSize));
 	}
 
 	/** Makes at least n bits available; past the end the stream reads as zero bits (see `finish`). */
@@ -108,10 +118,13 @@ class Inflater {
 		return entry >>> 4;
 	}
 
+	/** Room for `extra` more bytes; past `maxSize` the stream is refused before anything is written. */
 	ensure(extra: number): void {
 		if (this.outPos + extra <= this.out.length) return;
-		let size = this.out.length * 2;
+		if (this.outPos + extra > this.maxSize) throw new InflateLimitError(this.maxSize);
+		let size = Math.max(1, this.out.length * 2);
 		while (size < this.outPos + extra) size *= 2;
+		size = Math.min(size, this.maxSize);
 		const grown = new Uint8Array(size);
 		grown.set(this.out.subarray(0, this.outPos));
 		this.out = grown;
@@ -200,9 +213,13 @@ class Inflater {
 	}
 }
 
-/** Inflates a raw DEFLATE stream; `sizeHint` (the expected output size) avoids re-allocations. */
-export function inflateRaw(input: Uint8Array, sizeHint = 0): Uint8Array {
-	const z = new Inflater(input, sizeHint);
+/**
+ * Inflates a raw DEFLATE stream; `sizeHint` (the expected output size) avoids re-allocations.
+ * Output beyond `maxSize` bytes is never produced: the stream is refused with an InflateLimitError
+ * (a zip bomb inflates a few kilobytes to gigabytes).
+ */
+export function inflateRaw(input: Uint8Array, sizeHint = 0, maxSize = Number.MAX_SAFE_INTEGER): Uint8Array {
+	const z = new Inflater(input, sizeHint, maxSize);
 	let last = 0;
 	while (!last) {
 		last = z.bits(1);

@@ -1,5 +1,5 @@
 import { crc32 } from './crc32';
-import { inflateRaw } from './inflate';
+import { InflateLimitError, inflateRaw } from './inflate';
 
 /** One file of a zip archive. */
 export interface ZipFile {
@@ -15,6 +15,13 @@ const CENTRAL_SIG = 0x02014b50;
 const END_SIG = 0x06054b50;
 /** Sizes and offsets above this need zip64, which neither side here supports. */
 const MAX_32 = 0xffffffff;
+
+/**
+ * The most bytes readZip unpacks from one archive, all entries together (README "Operations"). A bulk
+ * read result page (200,000 records, §8.1) stays well below it; an archive declaring more is refused
+ * before anything is inflated, so a crafted zip cannot exhaust n8n's memory.
+ */
+export const MAX_UNZIPPED_BYTES = 512 * 1024 * 1024;
 
 function dosTime(date: Date): { time: number; date: number } {
 	const year = Math.min(2107, Math.max(1980, date.getUTCFullYear()));
@@ -85,9 +92,11 @@ export function isZip(data: Uint8Array): boolean {
 /**
  * Reads every file of a zip archive (directories skipped): stored and DEFLATE entries, checked
  * against their CRC-32. Throws a ZipError (InflateError for a damaged DEFLATE stream) for anything
- * malformed, encrypted or zip64.
+ * malformed, encrypted or zip64, for entries declaring more than `maxBytes` uncompressed bytes in
+ * all (before inflating any), and for an entry that inflates past its declared size (inflating
+ * stops there).
  */
-export function readZip(input: Uint8Array): ZipFile[] {
+export function readZip(input: Uint8Array, maxBytes = MAX_UNZIPPED_BYTES): ZipFile[] {
 	const data = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
 	if (!isZip(data)) throw new ZipError('not a zip archive');
 	let end = -1;
@@ -99,7 +108,18 @@ export function readZip(input: Uint8Array): ZipFile[] {
 	}
 	if (end < 0) throw new ZipError('the zip end record is missing');
 	const count = data.readUInt16LE(end + 10);
-	let pos = data.readUInt32LE(end + 16);
+	const directory = data.readUInt32LE(end + 16);
+	// the declared sizes first: an archive promising too much is refused before anything is inflated
+	let declared = 0;
+	for (let n = 0, pos = directory; n < count; n++) {
+		if (pos + 46 > data.length || data.readUInt32LE(pos) !== CENTRAL_SIG) throw new ZipError('the zip central directory is damaged');
+		declared += data.readUInt32LE(pos + 24);
+		pos += 46 + data.readUInt16LE(pos + 28) + data.readUInt16LE(pos + 30) + data.readUInt16LE(pos + 32);
+	}
+	if (declared > maxBytes) {
+		throw new ZipError(`the zip holds ${declared} bytes uncompressed; at most ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB) are read`);
+	}
+	let pos = directory;
 	const files: ZipFile[] = [];
 	for (let n = 0; n < count; n++) {
 		if (pos + 46 > data.length || data.readUInt32LE(pos) !== CENTRAL_SIG) throw new ZipError('the zip central directory is damaged');
@@ -125,11 +145,21 @@ export function readZip(input: Uint8Array): ZipFile[] {
 		const raw = data.subarray(start, start + compressedSize);
 		let content: Uint8Array;
 		if (method === 0) content = raw;
-		else if (method === 8) content = inflateRaw(raw, size); // throws InflateError on a damaged stream
+		else if (method === 8) content = inflateEntry(name, raw, size);
 		else throw new ZipError(`zip entry "${name}" uses unsupported compression method ${method}`);
 		if (content.length !== size || crc32(content) !== crc) throw new ZipError(`zip entry "${name}" is corrupt (size or CRC-32 mismatch)`);
 		// an inflated entry is a fresh array: wrapped, not copied (a stored one is copied out of the input)
 		files.push({ name, data: method === 0 ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength) });
 	}
 	return files;
+}
+
+/** A DEFLATE entry inflated to at most its declared size (InflateError on a damaged stream). */
+function inflateEntry(name: string, raw: Uint8Array, size: number): Uint8Array {
+	try {
+		return inflateRaw(raw, size, size);
+	} catch (error) {
+		if (error instanceof InflateLimitError) throw new ZipError(`zip entry "${name}" inflates to more than its declared ${size} bytes`);
+		throw error;
+	}
 }

@@ -13,7 +13,7 @@ describe('CRM Admin › Currency (engine → sandbox over HTTP)', () => {
 
 	const currency = (params: Record<string, unknown>, extra = {}) => crm.node('crmAdmin', { resource: 'currency', ...params } as any, extra);
 	const list = async () => (await crm.api('GET', '/crm/v2.1/org/currencies')).body.currencies as any[];
-	const posts = () => crm.running.sandbox.requests.filter((r) => r.method === 'POST' && r.url === '/crm/v2.1/org/currencies');
+	const posts = async () => (await crm.requests()).filter((r) => r.method === 'POST' && r.url === '/crm/v2.1/org/currencies');
 
 	test('Get Many and Get read the home currency', async () => {
 		const getAll = currency({ operation: 'getAll' });
@@ -44,7 +44,7 @@ describe('CRM Admin › Currency (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Add sends 10 currencies per request and pairs every result with its item', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const add = currency({
 			operation: 'create',
 			isoCode: '={{ $json.iso }}',
@@ -57,7 +57,7 @@ describe('CRM Admin › Currency (engine → sandbox over HTTP)', () => {
 		const out = outputOf(await crm.run(add, input), add.name);
 		expect(out).toHaveLength(12);
 		expect(out.every((i) => i.json.status === 'success')).toBe(true);
-		expect(posts()).toHaveLength(2);
+		expect(await posts()).toHaveLength(2);
 		const stored = await list();
 		expect(stored.map((c) => c.iso_code)).toEqual(['USD', ...ISO]);
 		expect(stored.find((c) => c.iso_code === 'GBP')).toMatchObject({
@@ -67,29 +67,29 @@ describe('CRM Admin › Currency (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Add validates before sending: ISO code shape and a positive exchange rate', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const bad = currency({ operation: 'create', isoCode: 'EURO', currencyName: 'Euro', symbol: '€', exchangeRate: '1' });
 		expect(errorOf(await crm.run(bad), bad.name)?.message).toContain('ISO Code must be three letters');
 		const rate = currency({ operation: 'create', isoCode: 'NZD', currencyName: 'NZ Dollar', symbol: 'NZ$', exchangeRate: 'zero' }, { name: 'Rate' });
 		expect(errorOf(await crm.run(rate), 'Rate')?.message).toContain('Exchange Rate must be a positive number');
-		expect(posts()).toHaveLength(0);
+		expect(await posts()).toHaveLength(0);
 	});
 
 	test('Update: one item uses UpdateCurrency, several one UpdateCurrencies request; base rules surface', async () => {
 		const byIso = async (iso: string) => (await list()).find((c) => c.iso_code === iso).id as string;
 		const eur = await byIso('EUR');
 		const gbp = await byIso('GBP');
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const one = currency({ operation: 'update', currencyId: eur, updateFields: { exchange_rate: '0.8', symbol: 'EUR€' } });
 		expect(outputOf(await crm.run(one), one.name)[0].json).toMatchObject({ id: eur, message: 'currency updated' });
-		expect(crm.running.sandbox.requests.some((r) => r.method === 'PUT' && r.url === `/crm/v2.1/org/currencies/${eur}`)).toBe(true);
+		expect((await crm.requests()).some((r) => r.method === 'PUT' && r.url === `/crm/v2.1/org/currencies/${eur}`)).toBe(true);
 
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const many = currency({ operation: 'update', currencyId: '={{ $json.id }}', updateFields: { is_active: false } }, { onError: 'continueRegularOutput' });
 		const out = outputOf(await crm.run(many, [{ json: { id: gbp } }, { json: { id: BASE } }]), many.name);
 		expect(out[0].json).toMatchObject({ id: gbp, status: 'success' });
 		expect(out[1].json.error).toContain('NOT_ALLOWED');
-		expect(crm.running.sandbox.requests.filter((r) => r.method === 'PUT').map((r) => r.url)).toEqual(['/crm/v2.1/org/currencies']);
+		expect((await crm.requests()).filter((r) => r.method === 'PUT').map((r) => r.url)).toEqual(['/crm/v2.1/org/currencies']);
 		const stored = await list();
 		expect(stored.find((c) => c.id === eur)).toMatchObject({ exchange_rate: '0.800000000', symbol: 'EUR€' });
 		expect(stored.find((c) => c.id === gbp).is_active).toBe(false);

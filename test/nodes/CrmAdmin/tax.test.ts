@@ -24,7 +24,7 @@ describe('CRM Admin › Tax (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Create sends the items in one CreateTaxes request; positions are honoured', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const create = tax({ operation: 'create', taxName: '={{ $json.name }}', taxValue: '={{ $json.value }}', additionalFields: { sequence_number: '={{ $json.seq }}' } });
 		const out = outputOf(
 			await crm.run(create, [
@@ -34,7 +34,7 @@ describe('CRM Admin › Tax (engine → sandbox over HTTP)', () => {
 			create.name,
 		);
 		expect(out.map((i) => i.json.message)).toEqual(['tax added', 'tax added']);
-		expect(crm.running.sandbox.requests.filter((r) => r.method === 'POST' && r.url === '/crm/v2.1/org/taxes')).toHaveLength(1);
+		expect((await crm.requests()).filter((r) => r.method === 'POST' && r.url === '/crm/v2.1/org/taxes')).toHaveLength(1);
 		expect(await stored()).toEqual(['1:Luxury Tax:12.5', '2:Sales Tax:8.25', '3:VAT:20', '4:Service Tax:5', '5:Eco Fee:1.5']);
 	});
 
@@ -58,17 +58,17 @@ describe('CRM Admin › Tax (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Delete: one item uses DeleteTax, several one DeleteTaxes request', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const one = tax({ operation: 'delete', taxId: SERVICE_TAX });
 		expect(outputOf(await crm.run(one), one.name)[0].json).toMatchObject({ id: SERVICE_TAX, message: 'tax deleted' });
-		expect(crm.running.sandbox.requests.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual([`/crm/v2.1/org/taxes/${SERVICE_TAX}`]);
+		expect((await crm.requests()).filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual([`/crm/v2.1/org/taxes/${SERVICE_TAX}`]);
 
 		const ids = (await crm.api('GET', '/crm/v2.1/org/taxes')).body.taxes.filter((t: any) => t.name !== 'VAT').map((t: any) => t.id);
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const many = tax({ operation: 'delete', taxId: '={{ $json.id }}' });
 		const out = outputOf(await crm.run(many, ids.map((id: string) => ({ json: { id } }))), many.name);
 		expect(out.map((i) => i.json.id)).toEqual(ids);
-		const deletes = crm.running.sandbox.requests.filter((r) => r.method === 'DELETE');
+		const deletes = (await crm.requests()).filter((r) => r.method === 'DELETE');
 		expect(deletes).toHaveLength(1);
 		expect(deletes[0].url).toContain('/crm/v2.1/org/taxes?ids=');
 		expect(await stored()).toEqual(['1:VAT:19']);

@@ -18,20 +18,20 @@ describe('CRM Admin › User (engine → sandbox over HTTP)', () => {
 	const crm = useCrmFixture();
 
 	const user = (params: Record<string, unknown>, extra = {}) => crm.node('crmAdmin', { resource: 'user', ...params } as any, extra);
-	const requests = (method: string, prefix: string) =>
-		crm.running.sandbox.requests.filter((r) => r.method === method && r.url.startsWith(prefix));
+	const requests = async (method: string, prefix: string) =>
+		(await crm.requests()).filter((r) => r.method === method && r.url.startsWith(prefix));
 
 	test('Get Many by type pages with Return All and stops at a limit', async () => {
 		const all = user({ operation: 'getAll', type: 'ActiveUsers', returnAll: true });
 		const out = outputOf(await crm.run(all), all.name);
 		expect(out.map((i) => i.json.full_name).sort()).toEqual(['James Carter', 'Maria Lopez', 'Nina Okafor', 'Priya Natarajan', 'Sandbox Admin']);
 
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const limited = user({ operation: 'getAll', type: 'AllUsers', returnAll: false, limit: 4 });
 		const two = outputOf(await crm.run(limited), limited.name);
 		expect(two).toHaveLength(4);
-		expect(requests('GET', '/crm/v2.1/users?')[0].url).toContain('type=AllUsers');
-		expect(requests('GET', '/crm/v2.1/users?')[0].url).toContain('per_page=4');
+		expect((await requests('GET', '/crm/v2.1/users?'))[0].url).toContain('type=AllUsers');
+		expect((await requests('GET', '/crm/v2.1/users?'))[0].url).toContain('per_page=4');
 
 		const current = user({ operation: 'getAll', type: 'CurrentUser', returnAll: true });
 		expect(outputOf(await crm.run(current), current.name).map((i) => i.json.id)).toEqual([ADMIN]);
@@ -45,15 +45,15 @@ describe('CRM Admin › User (engine → sandbox over HTTP)', () => {
 		const [maria] = outputOf(await crm.run(get), get.name);
 		expect(maria.json).toMatchObject({ id: MARIA, full_name: 'Maria Lopez', role: { name: 'Manager' }, profile: { name: 'Administrator' } });
 
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const bad = user({ operation: 'get', userId: 'maria' });
 		const error = errorOf(await crm.run(bad), bad.name);
 		expect(error?.message).toContain('User ID must be digits');
-		expect(requests('GET', '/crm/v2.1/users')).toHaveLength(0);
+		expect(await requests('GET', '/crm/v2.1/users')).toHaveLength(0);
 	});
 
 	test('Create sends one CreateUser call per item; the users exist with role, profile and manager', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const create = user({
 			operation: 'create',
 			email: '={{ $json.email }}',
@@ -72,7 +72,7 @@ describe('CRM Admin › User (engine → sandbox over HTTP)', () => {
 		expect(out).toHaveLength(2);
 		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(out[0].json).toMatchObject({ id: expect.stringMatching(/^\d{19}$/), code: 'SUCCESS', message: 'User added', status: 'success' });
-		expect(requests('POST', '/crm/v2.1/users')).toHaveLength(2);
+		expect(await requests('POST', '/crm/v2.1/users')).toHaveLength(2);
 
 		const stored = await crm.api('GET', `/crm/v2.1/users/${out[1].json.id as string}`);
 		expect(stored.body.users[0]).toMatchObject({
@@ -99,19 +99,19 @@ describe('CRM Admin › User (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Update: one item uses UpdateUser, several go in one UpdateUsers request', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const single = user({ operation: 'update', userId: JAMES, updateFields: { phone: '+1 555 0100', role: MANAGER } });
 		const [one] = outputOf(await crm.run(single), single.name);
 		expect(one.json).toMatchObject({ id: JAMES, code: 'SUCCESS', message: 'User updated', details: { id: JAMES, email: 'james.carter@sandbox.example' } });
-		expect(requests('PUT', `/crm/v2.1/users/${JAMES}`)).toHaveLength(1);
+		expect(await requests('PUT', `/crm/v2.1/users/${JAMES}`)).toHaveLength(1);
 		expect((await crm.api('GET', `/crm/v2.1/users/${JAMES}`)).body.users[0]).toMatchObject({ phone: '+1 555 0100', role: { id: MANAGER, name: 'Manager' } });
 
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const many = user({ operation: 'update', userId: '={{ $json.id }}', updateFields: { profile: READ_ONLY, city: '={{ $json.city }}' } });
 		const out = outputOf(await crm.run(many, [{ json: { id: JAMES, city: 'Austin' } }, { json: { id: PRIYA, city: 'Leeds' } }]), many.name);
 		expect(out.map((i) => i.json.id)).toEqual([JAMES, PRIYA]);
-		expect(requests('PUT', '/crm/v2.1/users')).toHaveLength(1);
-		expect(requests('PUT', '/crm/v2.1/users')[0].url).toBe('/crm/v2.1/users');
+		expect(await requests('PUT', '/crm/v2.1/users')).toHaveLength(1);
+		expect((await requests('PUT', '/crm/v2.1/users'))[0].url).toBe('/crm/v2.1/users');
 		const priya = (await crm.api('GET', `/crm/v2.1/users/${PRIYA}`)).body.users[0];
 		expect(priya).toMatchObject({ city: 'Leeds', profile: { id: READ_ONLY, name: 'Read Only' } });
 	});
@@ -148,6 +148,6 @@ describe('CRM Admin › User under a v2 credential', () => {
 		const [maria] = outputOf(await crm.run(get), get.name);
 		expect(maria.json.full_name).toBe('Maria Lopez');
 		expect(maria.json).not.toHaveProperty('Isonline');
-		expect(crm.running.sandbox.requests.some((r) => r.url === `/crm/v2/users/${MARIA}`)).toBe(true);
+		expect((await crm.requests()).some((r) => r.url === `/crm/v2/users/${MARIA}`)).toBe(true);
 	});
 });

@@ -27,7 +27,7 @@ describe('CRM Admin › Variable (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Create types values by the variable type and sends one CreateVariables request', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const create = variable({
 			operation: 'create',
 			variableName: '={{ $json.name }}',
@@ -45,7 +45,7 @@ describe('CRM Admin › Variable (engine → sandbox over HTTP)', () => {
 			create.name,
 		);
 		expect(out.map((i) => i.json.message)).toEqual(['variable added', 'variable added', 'variable added']);
-		expect(crm.running.sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+		expect((await crm.requests()).filter((r) => r.method === 'POST')).toHaveLength(1);
 		expect(await read('Max_Seats', 'General')).toMatchObject({ type: 'integer', value: 25, description: 'from n8n' });
 		expect(await read('Beta_Enabled', 'General')).toMatchObject({ type: 'checkbox', value: true });
 		expect(await read('Margin', 'General')).toMatchObject({ type: 'percent', value: 12.5 });
@@ -57,17 +57,17 @@ describe('CRM Admin › Variable (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Update: by ID or API name as a chunk of one, several in one UpdateVariables request', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const byId = variable({ operation: 'update', updateBy: 'id', variableId: DISCOUNT, updateFields: { value: '30' } });
 		expect(outputOf(await crm.run(byId), byId.name)[0].json).toMatchObject({ id: DISCOUNT, message: 'variable updated' });
 		const byName = variable({ operation: 'update', updateBy: 'apiName', variableApiName: 'Sync_Enabled', updateFields: { type: 'checkbox', value: 'false' } });
 		expect(outputOf(await crm.run(byName), byName.name)[0].json.message).toBe('variable updated');
-		const puts = crm.running.sandbox.requests.filter((r) => r.method === 'PUT').map((r) => r.url);
+		const puts = (await crm.requests()).filter((r) => r.method === 'PUT').map((r) => r.url);
 		expect(puts).toEqual([`/crm/v2.1/settings/variables/${DISCOUNT}`, '/crm/v2.1/settings/variables/Sync_Enabled']);
 		expect(await read(DISCOUNT, GENERAL)).toMatchObject({ value: 30 });
 		expect(await read('Sync_Enabled', 'Integrations')).toMatchObject({ value: false });
 
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const many = variable({ operation: 'update', updateBy: 'apiName', variableApiName: '={{ $json.name }}', updateFields: { description: '={{ $json.text }}' } });
 		const out = outputOf(
 			await crm.run(many, [
@@ -77,7 +77,7 @@ describe('CRM Admin › Variable (engine → sandbox over HTTP)', () => {
 			many.name,
 		);
 		expect(out.map((i) => i.json.status)).toEqual(['success', 'success']);
-		expect(crm.running.sandbox.requests.filter((r) => r.method === 'PUT').map((r) => r.url)).toEqual(['/crm/v2.1/settings/variables']);
+		expect((await crm.requests()).filter((r) => r.method === 'PUT').map((r) => r.url)).toEqual(['/crm/v2.1/settings/variables']);
 		expect((await read('ERP_Endpoint', 'Integrations')).description).toBe('ERP');
 	});
 
@@ -85,12 +85,12 @@ describe('CRM Admin › Variable (engine → sandbox over HTTP)', () => {
 		const ids = (await crm.api('GET', '/crm/v2.1/settings/variables?group=General')).body.variables
 			.filter((v: any) => ['Max_Seats', 'Beta_Enabled', 'Margin'].includes(v.api_name))
 			.map((v: any) => v.id);
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const one = variable({ operation: 'delete', variableId: ids[0] });
 		expect(outputOf(await crm.run(one), one.name)[0].json).toMatchObject({ id: ids[0], message: 'variable deleted' });
 		const many = variable({ operation: 'delete', variableId: '={{ $json.id }}' }, { name: 'Many' });
 		expect(outputOf(await crm.run(many, ids.slice(1).map((id: string) => ({ json: { id } }))), 'Many')).toHaveLength(2);
-		const deletes = crm.running.sandbox.requests.filter((r) => r.method === 'DELETE').map((r) => r.url);
+		const deletes = (await crm.requests()).filter((r) => r.method === 'DELETE').map((r) => r.url);
 		expect(deletes[0]).toBe(`/crm/v2.1/settings/variables/${ids[0]}`);
 		expect(deletes[1]).toMatch(/^\/crm\/v2\.1\/settings\/variables\?ids=/);
 		const left = (await crm.api('GET', '/crm/v2.1/settings/variables?group=General')).body.variables.map((v: any) => v.api_name);

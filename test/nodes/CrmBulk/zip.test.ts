@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants, crc32 as zlibCrc32, deflateRawSync } from 'node:zlib';
 
-import { InflateError, ZipError, crc32, createZip, inflateRaw, isZip, readZip } from '../../../nodes/shared/zip';
+import { InflateError, InflateLimitError, MAX_UNZIPPED_BYTES, ZipError, crc32, createZip, inflateRaw, isZip, readZip } from '../../../nodes/shared/zip';
 import { readZip as sandboxReadZip, writeZip as sandboxWriteZip } from '../../../sandbox/zip.ts';
 
 const text = (n: number) =>
@@ -100,5 +100,100 @@ describe('createZip / readZip', () => {
 		const zip = createZip([]);
 		expect(zip.length).toBe(22);
 		expect(readZip(zip)).toEqual([]);
+	});
+});
+
+/**
+ * A raw DEFLATE stream of `bytes` zero bytes written by hand (node:zlib would have to build them):
+ * one fixed-Huffman block, a literal 0, then copies of 258 bytes at distance 1, 13 bits each.
+ */
+function zeroBomb(bytes: number): Buffer {
+	const copies = Math.ceil((bytes - 1) / 258);
+	const out = Buffer.alloc(Math.ceil((3 + 8 + copies * 13 + 7) / 8) + 1);
+	let bit = 0;
+	const put = (value: number, n: number) => {
+		for (let i = 0; i < n; i++, bit++) if ((value >> i) & 1) out[bit >> 3] |= 1 << (bit & 7);
+	};
+	// Huffman codes go most significant bit first
+	const code = (value: number, n: number) => {
+		for (let i = n - 1; i >= 0; i--, bit++) if ((value >> i) & 1) out[bit >> 3] |= 1 << (bit & 7);
+	};
+	put(1, 1); // last block
+	put(1, 2); // fixed Huffman
+	code(0x30, 8); // literal 0
+	for (let i = 0; i < copies; i++) {
+		code(0xc5, 8); // length symbol 285: 258 bytes
+		code(0, 5); // distance code 0: distance 1
+	}
+	code(0, 7); // end of block
+	return out.subarray(0, Math.ceil(bit / 8));
+}
+
+/** A zip of one DEFLATE entry holding `stream`, declaring `declared` uncompressed bytes. */
+function deflateZip(stream: Buffer, declared: number): Buffer {
+	const zip = createZip([{ name: 'bomb.csv', data: stream }]);
+	zip.writeUInt16LE(8, 8); // local header: method DEFLATE
+	zip.writeUInt32LE(declared, 22);
+	const central = zip.readUInt32LE(zip.length - 22 + 16);
+	zip.writeUInt16LE(8, central + 10);
+	zip.writeUInt32LE(declared, central + 24);
+	return zip;
+}
+
+describe('zip bombs: output bounded by the declared size and by MAX_UNZIPPED_BYTES', () => {
+	const GiB = 1024 * 1024 * 1024;
+	// 1 GiB of zeros in about 6.5 MB: what a crafted result file or a user's binary could hold
+	const bomb = zeroBomb(GiB);
+	/** Bytes of ArrayBuffers allocated by `run` (garbage included: nothing is collected in between). */
+	const allocated = (run: () => void): number => {
+		const before = process.memoryUsage().arrayBuffers;
+		run();
+		return process.memoryUsage().arrayBuffers - before;
+	};
+
+	test('the crafted stream inflates past 64 MiB (its real size is 1 GiB) from under 7 MB', () => {
+		expect(bomb.length).toBeLessThan(7 * 1024 * 1024);
+		expect(() => inflateRaw(bomb, 0, 64 * 1024 * 1024)).toThrow(InflateLimitError);
+		const head = zeroBomb(100_000);
+		expect(Buffer.from(inflateRaw(head)).equals(Buffer.alloc(1 + Math.ceil(99_999 / 258) * 258))).toBe(true);
+	});
+
+	test('an entry declaring 1,000 bytes that inflates to 1 GiB is refused at 1,000 bytes', () => {
+		const zip = deflateZip(bomb, 1000);
+		let error: unknown;
+		const grew = allocated(() => {
+			try {
+				readZip(zip);
+			} catch (e) {
+				error = e;
+			}
+		});
+		expect(error).toBeInstanceOf(ZipError);
+		expect((error as Error).message).toBe('zip entry "bomb.csv" inflates to more than its declared 1000 bytes');
+		// inflating stopped at the declared size: far below the 1 GiB the stream holds
+		expect(grew).toBeLessThan(16 * 1024 * 1024);
+	});
+
+	test('an archive declaring more than the maximum is refused before anything is inflated', () => {
+		expect(MAX_UNZIPPED_BYTES).toBe(512 * 1024 * 1024);
+		const zip = deflateZip(bomb, 0xfffffff0);
+		let error: unknown;
+		const grew = allocated(() => {
+			try {
+				readZip(zip);
+			} catch (e) {
+				error = e;
+			}
+		});
+		expect(error).toBeInstanceOf(ZipError);
+		expect((error as Error).message).toBe(`the zip holds ${0xfffffff0} bytes uncompressed; at most 536870912 bytes (512 MiB) are read`);
+		expect(grew).toBeLessThan(16 * 1024 * 1024);
+		// several entries count together
+		const two = createZip([
+			{ name: 'a.csv', data: Buffer.alloc(600) },
+			{ name: 'b.csv', data: Buffer.alloc(600) },
+		]);
+		expect(() => readZip(two, 1000)).toThrow('the zip holds 1200 bytes uncompressed; at most 1000 bytes');
+		expect(readZip(two, 1200).map((f) => f.data.length)).toEqual([600, 600]);
 	});
 });

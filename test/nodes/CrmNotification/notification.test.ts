@@ -20,8 +20,8 @@ afterEach(async () => {
 });
 
 const events = (...pairs: Array<[string, string]>) => ({ event: pairs.map(([module, eventType]) => ({ module, eventType })) });
-const watchRequests = (method: string) =>
-	crm.running.sandbox.requests.filter((r) => r.method === method && r.url.startsWith('/crm/v2.1/actions/watch'));
+const watchRequests = async (method: string) =>
+	(await crm.requests()).filter((r) => r.method === method && r.url.startsWith('/crm/v2.1/actions/watch'));
 const inOneHour = () => new Date(Date.now() + 3600_000).toISOString();
 
 async function rows(query = ''): Promise<any[]> {
@@ -39,10 +39,10 @@ describe('CRM Notification › Channel (engine → sandbox over HTTP)', () => {
 			notifyUrl: 'https://receiver.example/hook?wf={{ $itemIndex }}',
 			options: { token: 'secret-token', returnAffectedFieldValues: true, notifyOnRelatedAction: false, channelExpiry: '={{ $json.expiry }}' },
 		});
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const input = [{ json: { id: '1000000068001', expiry: inOneHour() } }, { json: { id: '', expiry: inOneHour() } }];
 		const out = outputOf(await crm.run(enable, input), enable.name);
-		expect(watchRequests('POST')).toHaveLength(1);
+		expect(await watchRequests('POST')).toHaveLength(1);
 		expect(out).toHaveLength(2);
 		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(out[0].json).toMatchObject({ channel_id: '1000000068001', code: 'SUCCESS', status: 'success' });
@@ -53,14 +53,14 @@ describe('CRM Notification › Channel (engine → sandbox over HTTP)', () => {
 		expect(Math.abs(Date.parse(lead.channel_expiry) - Date.parse(input[0].json.expiry))).toBeLessThan(1000);
 
 		const many = Array.from({ length: 101 }, (_, i) => ({ json: { id: String(2000000000000 + i), expiry: inOneHour() } }));
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		expect(outputOf(await crm.run(enable, many), enable.name)).toHaveLength(101);
-		expect(watchRequests('POST')).toHaveLength(2);
+		expect(await watchRequests('POST')).toHaveLength(2);
 	});
 
 	test('enable validates before sending (token ≤ 50, expiry ≤ 1 day, numeric id, events, URL) and reports CRM per-item errors', async () => {
 		const base = { resource: 'channel', operation: 'enable', channelId: '42', eventsUi: events(['Leads', 'all']), notifyUrl: 'https://receiver.example/hook' };
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const cases: Array<[Record<string, unknown>, RegExp]> = [
 			[{ options: { token: 't'.repeat(51) } }, /Token is 51 characters long; the CRM accepts at most 50/],
 			[{ options: { channelExpiry: new Date(Date.now() + 2 * 86_400_000).toISOString() } }, /Channel Expiry can be at most one day ahead/],
@@ -73,7 +73,7 @@ describe('CRM Notification › Channel (engine → sandbox over HTTP)', () => {
 			const run = await crm.run(node);
 			expect(errorOf(run, node.name)?.message).toMatch(message);
 		}
-		expect(watchRequests('POST')).toHaveLength(0);
+		expect(await watchRequests('POST')).toHaveLength(0);
 
 		// duplicate channel id: the CRM's DUPLICATE_DATA for that item only (continue on fail)
 		const ok = crm.node('crmNotification', { ...base, channelId: '={{ $json.id }}' }, { onError: 'continueRegularOutput' });
@@ -134,9 +134,9 @@ describe('CRM Notification › Channel (engine → sandbox over HTTP)', () => {
 			eventsUi: events(['Contacts', 'edit']),
 			notifyUrl: 'https://r.example/new',
 		});
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		outputOf(await crm.run(replace), replace.name);
-		expect(watchRequests('PUT')).toHaveLength(1);
+		expect(await watchRequests('PUT')).toHaveLength(1);
 		[row] = await rows('?channel_id=21');
 		expect(row).toMatchObject({ events: ['Contacts.edit'], notify_url: 'https://r.example/new', return_affected_field_values: false });
 		expect(row).not.toHaveProperty('token');
@@ -167,9 +167,9 @@ describe('CRM Notification › Channel (engine → sandbox over HTTP)', () => {
 		expect(await rows()).toEqual([]);
 
 		const tooMany = crm.node('crmNotification', { resource: 'channel', operation: 'disable', channelIds: Array.from({ length: 101 }, (_, i) => i + 1).join(',') });
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		expect(errorOf(await crm.run(tooMany), tooMany.name)?.message).toMatch(/at most 100/);
-		expect(watchRequests('DELETE')).toHaveLength(0);
+		expect(await watchRequests('DELETE')).toHaveLength(0);
 		const gone = crm.node('crmNotification', { resource: 'channel', operation: 'disable', channelIds: '31' });
 		expect(errorOf(await crm.run(gone), gone.name)?.message).toMatch(/NOT_SUBSCRIBED/);
 	});

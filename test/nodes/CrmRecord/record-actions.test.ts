@@ -111,7 +111,7 @@ describe('CRM Record › actions (v2.1)', () => {
 	});
 
 	test('Convert Lead: contact, account and deal, tags carried over, assign_to, notifications; again: ID_ALREADY_CONVERTED; updates: CONVERTED_RECORD', async () => {
-		const users = crm.running.sandbox.store.docs<any>('users');
+		const users = (await crm.api('GET', '/crm/v2.1/users?type=AllUsers')).body.users;
 		const created = await crm.api('POST', '/crm/v2.1/Leads', {
 			data: [{ Last_Name: 'Convertible', First_Name: 'Cora', Email: 'cora.convertible@example.com', Company: 'Convert Co' }],
 		});

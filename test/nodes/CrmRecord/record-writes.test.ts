@@ -45,7 +45,7 @@ describe('CRM Record › writes (v2.1)', () => {
 
 	test('Create through the mapper sends typed values (number, boolean, picklist, multi-select, date, datetime, lookup, owner)', async () => {
 		const accounts = (await crm.api('GET', '/crm/v2.1/Accounts?per_page=1')).body.data;
-		const users = crm.running.sandbox.store.docs<any>('users');
+		const users = (await crm.api('GET', '/crm/v2.1/users?type=AllUsers')).body.users;
 		const create = crm.node('crmRecord', {
 			resource: 'record',
 			operation: 'create',

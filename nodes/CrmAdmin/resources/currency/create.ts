@@ -43,7 +43,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['currency'], operation: ['create'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		batchSize: CURRENCY_BATCH_SIZE,
 		build: (itemIndex) => {
 			const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;

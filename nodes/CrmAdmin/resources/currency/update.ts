@@ -38,7 +38,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['currency'], operation: ['update'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		batchSize: CURRENCY_BATCH_SIZE,
 		build: (itemIndex) => {
 			const id = idParameter.call(this, 'currencyId', 'Currency', itemIndex);

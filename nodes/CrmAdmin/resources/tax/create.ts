@@ -33,7 +33,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['tax'], operation: ['create'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		build: (itemIndex) => {
 			const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 			const payload = taxBody.call(

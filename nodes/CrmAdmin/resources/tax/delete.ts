@@ -21,7 +21,7 @@ export const returns = 'one item per deleted tax: its id and status';
 export const description = updateDisplayOptions({ show: { resource: ['tax'], operation: ['delete'] } }, [taxIdField] as INodeProperties[]);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		build: (itemIndex) => ({ key: 'taxes', payload: { id: idParameter.call(this, 'taxId', 'Tax', itemIndex) } }),
 		send: async (_key, payloads) => await deleteIds.call(this, '/org/taxes', 'taxes', payloads),
 	});

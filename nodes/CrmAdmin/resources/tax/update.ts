@@ -29,7 +29,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['tax'], operation: ['update'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		build: (itemIndex) => {
 			const id = idParameter.call(this, 'taxId', 'Tax', itemIndex);
 			const fields = taxBody.call(this, this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject, itemIndex);

@@ -51,7 +51,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['create'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		// docs/protocol.md §5.6: CreateUser takes 1..100, but clients send one user per call
 		batchSize: 1,
 		build: (itemIndex) => {

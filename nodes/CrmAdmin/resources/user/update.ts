@@ -27,7 +27,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['update'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		build: (itemIndex) => {
 			const id = idParameter.call(this, 'userId', 'User ID', itemIndex);
 			const fields = userBody(this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject);

@@ -44,7 +44,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['variable'], operation: ['create'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		build: (itemIndex) => {
 			const name = String(this.getNodeParameter('variableName', itemIndex) ?? '').trim();
 			if (!name) throw new NodeOperationError(this.getNode(), '"Name" is required', { itemIndex });

@@ -23,7 +23,7 @@ const properties: INodeProperties[] = [variableIdField];
 export const description = updateDisplayOptions({ show: { resource: ['variable'], operation: ['delete'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		build: (itemIndex) => ({ key: 'variables', payload: { id: idParameter.call(this, 'variableId', 'Variable ID', itemIndex) } }),
 		send: async (_key, payloads) => await deleteIds.call(this, '/settings/variables', 'variables', payloads),
 	});

@@ -38,7 +38,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['variable'], operation: ['update'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		build: (itemIndex) => {
 			const by = this.getNodeParameter('updateBy', itemIndex, 'id') as string;
 			let key: IDataObject;

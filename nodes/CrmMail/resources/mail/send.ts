@@ -219,7 +219,7 @@ function asErrorItem(error: unknown): CrmErrorBody {
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	await assertV21.call(this, 'Send Mail (SendMail)');
 	const attachments = new Map<number, Attachment[]>();
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		build: async (itemIndex) => {
 			const module = this.getNodeParameter('module', itemIndex) as string;
 			const recordId = String(this.getNodeParameter('recordId', itemIndex)).trim();
@@ -253,10 +253,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				if (files.length) attachments.set(itemIndex, files);
 			}
 			// the item index travels with the payload until the attachments are uploaded
-			return { key: `${module}\n${recordId}`, payload: { ...mail, $item: itemIndex } };
+			return { key: { module, recordId }, payload: { ...mail, $item: itemIndex } };
 		},
-		send: async (key, payloads) => {
-			const [module, recordId] = key.split('\n');
+		send: async ({ module, recordId }, payloads) => {
 			const failed = new Map<number, CrmErrorBody>();
 			const mails: IDataObject[] = [];
 			for (let i = 0; i < payloads.length; i++) {

@@ -31,7 +31,7 @@ export const description = updateDisplayOptions({ show: { resource: ['pipeline']
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	await assertV21.call(this, 'Pipeline → Create (CreatePipelines)');
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		build: (itemIndex) => {
 			const layoutId = String(this.getNodeParameter('layoutId', itemIndex) ?? '').trim();
 			checkDigits(this.getNode(), layoutId, 'Deals layout ID', { itemIndex });

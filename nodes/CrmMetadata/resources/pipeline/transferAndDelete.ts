@@ -63,7 +63,7 @@ export const description = updateDisplayOptions({ show: { resource: ['pipeline']
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	await assertV21.call(this, 'Pipeline → Transfer and Delete (TransferAndDelete)');
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		build: (itemIndex) => {
 			const digits = (name: string, label: string) => {
 				const value = String(this.getNodeParameter(name, itemIndex) ?? '').trim();

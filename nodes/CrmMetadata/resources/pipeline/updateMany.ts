@@ -23,7 +23,7 @@ export const description = updateDisplayOptions({ show: { resource: ['pipeline']
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	await assertV21.call(this, 'Pipeline → Update Many (UpdatePipelines)');
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		build: (itemIndex) => {
 			const layoutId = String(this.getNodeParameter('layoutId', itemIndex) ?? '').trim();
 			const id = String(this.getNodeParameter('pipelineId', itemIndex) ?? '').trim();

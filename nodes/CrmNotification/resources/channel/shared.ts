@@ -197,7 +197,7 @@ export async function runWatchBatched(
 	build: (itemIndex: number) => { method: 'POST' | 'PUT' | 'PATCH'; payload: IDataObject },
 ): Promise<INodeExecutionData[][]> {
 	const channelIds: string[] = [];
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		batchSize: WATCH_MAX,
 		build: (itemIndex) => {
 			const { method, payload } = build(itemIndex);

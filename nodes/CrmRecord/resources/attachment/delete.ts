@@ -21,17 +21,16 @@ const properties: INodeProperties[] = [moduleSelect, recordIdField, attachmentId
 export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['delete'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		build: (itemIndex) => {
 			const module = this.getNodeParameter('module', itemIndex) as string;
 			const recordId = String(this.getNodeParameter('recordId', itemIndex) ?? '').trim();
 			const id = String(this.getNodeParameter('attachmentId', itemIndex) ?? '').trim();
 			checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
 			checkDigits(this.getNode(), id, 'Attachment ID', { itemIndex });
-			return { key: JSON.stringify([module, recordId]), payload: { id } };
+			return { key: { module, recordId }, payload: { id } };
 		},
-		send: async (key, payloads) => {
-			const [module, recordId] = JSON.parse(key) as string[];
+		send: async ({ module, recordId }, payloads) => {
 			return await crmItemResults.call(this, {
 				method: 'DELETE',
 				path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/Attachments`,

@@ -33,7 +33,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['create'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		batchSize: CONTACT_ROLES_PER_REQUEST,
 		build: (itemIndex) => {
 			const name = String(this.getNodeParameter('name', itemIndex) ?? '').trim();

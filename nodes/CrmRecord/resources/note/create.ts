@@ -148,7 +148,7 @@ async function executeList(this: IExecuteFunctions): Promise<INodeExecutionData[
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	if (this.getNodeParameter('inputMode', 0) === 'list') return await executeList.call(this);
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		build: (itemIndex) => {
 			const { module, recordId } = parentOf.call(this, itemIndex);
 			const content = this.getNodeParameter('noteContent', itemIndex) as string;

@@ -40,7 +40,7 @@ export const description = territoryProperties('assignTerritories');
 export function territoryExecute(action: 'assign_territories' | 'remove_territories', label: string) {
 	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		await assertV21.call(this, label, 0);
-		return await runBatched.call(this, {
+		return await runBatched(this, {
 			build: (itemIndex) => {
 				const module = this.getNodeParameter('module', itemIndex) as string;
 				const id = recordIdOf.call(this, 'recordId', itemIndex);

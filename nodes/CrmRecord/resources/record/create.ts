@@ -6,7 +6,6 @@ import { loadFieldMeta } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched, upsertUnknownOutcome } from '../../../shared/transport';
 import { fieldsProperties, labelsOf, modulePath, outputProperties, sendRecords, withFullRecords, writeItemOf, writeOptionsProperty } from './shared';
-import type { WriteGroup } from './shared';
 
 /** CreateRecords — POST /crm/{v}/{module} */
 export const operation: INodePropertyOptions = {
@@ -29,31 +28,29 @@ function isUnique(unique: FieldMeta['unique']): boolean {
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
-	const output = await runBatched.call(this, {
+	const output = await runBatched(this, {
 		build: async (itemIndex) => {
 			const { group, record } = await writeItemOf.call(this, itemIndex, fieldCache);
-			return { key: JSON.stringify(group), payload: record };
+			return { key: group, payload: record };
 		},
-		send: async (key, data) => {
-			const { module, body, external } = JSON.parse(key) as WriteGroup;
+		send: async ({ module, body, external }, data) => {
 			return await sendRecords.call(this, { method: 'POST', path: modulePath(module), data, extras: body, external });
 		},
 		// a create answered 5xx or cut off may have happened: settle it by upsert on a unique field, never re-POST
-		recover: async (key, payloads, firstItemIndex, failure) => {
-			const { module, body, external } = JSON.parse(key) as WriteGroup;
+		recover: async ({ module, body, external }, payloads, itemIndexes, failure) => {
 			const meta = await loadFieldMeta.call(this, fieldCache, module);
 			const uniqueFields = [...meta.values()].filter((f) => isUnique(f.unique)).map((f) => f.api_name);
 			return await upsertUnknownOutcome.call(this, {
 				path: modulePath(module),
 				payloads,
 				uniqueFields,
-				firstItemIndex,
+				itemIndexes,
 				failure,
 				extras: body,
 				headers: external.length ? { 'X-EXTERNAL': external.join(',') } : undefined,
 			});
 		},
-		labels: (key) => labelsOf(fieldCache, (JSON.parse(key) as { module: string }).module),
+		labels: ({ module }) => labelsOf(fieldCache, module),
 	});
 	return await withFullRecords.call(this, output);
 }

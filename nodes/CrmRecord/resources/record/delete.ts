@@ -71,7 +71,7 @@ export async function sendDeletes(
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		build: (itemIndex) => {
 			const module = this.getNodeParameter('module', itemIndex) as string;
 			const by = this.getNodeParameter('deleteBy', itemIndex, 'id') as string;
@@ -82,12 +82,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				if (!value || value.includes(',')) {
 					throw new NodeOperationError(this.getNode(), `External ID Value must be one non-empty value, got "${value}"`, { itemIndex });
 				}
-				return { key: JSON.stringify({ module, qs, field }), payload: { id: value } };
+				return { key: { module, qs, field }, payload: { id: value } };
 			}
-			return { key: JSON.stringify({ module, qs }), payload: { id: recordIdOf.call(this, 'recordId', itemIndex) } };
+			return { key: { module, qs, field: undefined as string | undefined }, payload: { id: recordIdOf.call(this, 'recordId', itemIndex) } };
 		},
-		send: async (key, payloads) => {
-			const { module, qs, field } = JSON.parse(key) as { module: string; qs: IDataObject; field?: string };
+		send: async ({ module, qs, field }, payloads) => {
 			return await sendDeletes.call(
 				this,
 				module,

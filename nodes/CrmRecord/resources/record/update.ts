@@ -50,7 +50,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
 	// external-ID fields per module, listed once rather than for every item
 	const externalFieldsOf = new Map<string, string[]>();
-	const output = await runBatched.call(this, {
+	const output = await runBatched(this, {
 		build: async (itemIndex) => {
 			const module = getParameter(this, 'module', itemIndex) as string;
 			const mode = getParameter(this, 'fieldsMode', itemIndex, 'mapper') as string;
@@ -100,10 +100,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}
 			checkRecordLengths.call(this, fieldCache, module, record, itemIndex);
 			const key: UpdateKey = { module, field, body, external };
-			return { key: JSON.stringify(key), payload: { ...record, [field ?? 'id']: keyValue } };
+			return { key, payload: { ...record, [field ?? 'id']: keyValue } };
 		},
-		send: async (rawKey, data) => {
-			const { module, field, body, external } = JSON.parse(rawKey) as UpdateKey;
+		send: async ({ module, field, body, external }, data) => {
 			const headers = field ? [`${module}.${field}`, ...external] : external;
 			if (data.length === 1) {
 				// one record: its own URL (UpdateRecord / UpdateRecordUsingExternalID)
@@ -118,7 +117,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}
 			return await sendRecords.call(this, { method: 'PUT', path: modulePath(module), data, extras: body, external: headers });
 		},
-		labels: (key) => labelsOf(fieldCache, (JSON.parse(key) as { module: string }).module),
+		labels: ({ module }) => labelsOf(fieldCache, module),
 	});
 	return await withFullRecords.call(this, output);
 }

@@ -6,7 +6,6 @@ import { getParameter } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched } from '../../../shared/transport';
 import { fieldsProperties, labelsOf, listOf, modulePath, outputProperties, sendRecords, withFullRecords, writeItemOf, writeOptionsProperty } from './shared';
-import type { WriteGroup } from './shared';
 
 /** UpsertRecords — POST /crm/{v}/{module}/upsert */
 export const operation: INodePropertyOptions = {
@@ -40,20 +39,19 @@ export const description = updateDisplayOptions({ show: { resource: ['record'], 
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
-	const output = await runBatched.call(this, {
+	const output = await runBatched(this, {
 		build: async (itemIndex) => {
 			const { group, record, matchingColumns } = await writeItemOf.call(this, itemIndex, fieldCache);
 			const mode = getParameter(this, 'fieldsMode', itemIndex, 'mapper') as string;
 			const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 			const checks = mode === 'mapper' ? matchingColumns : listOf(options.duplicate_check_fields);
 			if (checks.length) group.body.duplicate_check_fields = checks;
-			return { key: JSON.stringify(group), payload: record };
+			return { key: group, payload: record };
 		},
-		send: async (key, data) => {
-			const { module, body, external } = JSON.parse(key) as WriteGroup;
+		send: async ({ module, body, external }, data) => {
 			return await sendRecords.call(this, { method: 'POST', path: `${modulePath(module)}/upsert`, data, extras: body, external });
 		},
-		labels: (key) => labelsOf(fieldCache, (JSON.parse(key) as { module: string }).module),
+		labels: ({ module }) => labelsOf(fieldCache, module),
 	});
 	return await withFullRecords.call(this, output);
 }

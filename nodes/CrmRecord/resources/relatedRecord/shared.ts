@@ -136,15 +136,14 @@ export async function runRelationBatches(
 	payloadOf: (relation: ReturnType<typeof relationOf>, itemIndex: number) => IDataObject,
 	requestOf: (payloads: IDataObject[]) => Pick<CrmRequest, 'qs' | 'body'>,
 ): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		build: (itemIndex) => {
 			const relation = relationOf.call(this, itemIndex);
 			const { module, relatedList, parentField, relatedField, recordId } = relation;
 			const header = relationExternalHeader(module, relatedList, parentField, relatedField);
-			return { key: JSON.stringify([module, recordId, relatedList, header ?? '']), payload: payloadOf(relation, itemIndex) };
+			return { key: { module, recordId, relatedList, header }, payload: payloadOf(relation, itemIndex) };
 		},
-		send: async (key, payloads) => {
-			const [module, recordId, relatedList, header] = JSON.parse(key) as string[];
+		send: async ({ module, recordId, relatedList, header }, payloads) => {
 			return await crmItemResults.call(this, {
 				method,
 				path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/${encodeURIComponent(relatedList)}`,

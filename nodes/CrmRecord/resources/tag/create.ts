@@ -32,7 +32,7 @@ export const description = updateDisplayOptions({ show: { resource: ['tag'], ope
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const perModule = new Map<string, number>();
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		batchSize: TAG_BATCH,
 		build: (itemIndex) => {
 			const module = this.getNodeParameter('module', itemIndex) as string;

@@ -31,7 +31,7 @@ export function tagActionProperties(mode: 'add' | 'remove', one: boolean): INode
  * the same module, tags and overwrite flag sent 100 record IDs per request.
  */
 export async function executeRecordsAction(this: IExecuteFunctions, mode: 'add' | 'remove'): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		batchSize: TAG_BATCH,
 		build: (itemIndex) => {
 			const module = this.getNodeParameter('module', itemIndex) as string;
@@ -39,10 +39,9 @@ export async function executeRecordsAction(this: IExecuteFunctions, mode: 'add' 
 			checkDigits(this.getNode(), id, 'Record ID', { itemIndex });
 			const names = checkTagNames(this.getNode(), this.getNodeParameter('tagNames', itemIndex) as string, itemIndex);
 			const overWrite = mode === 'add' ? (this.getNodeParameter('overWrite', itemIndex, false) as boolean) : false;
-			return { key: JSON.stringify([module, names.join(','), overWrite]), payload: { id } };
+			return { key: { module, tagNames: names.join(','), overWrite }, payload: { id } };
 		},
-		send: async (key, payloads) => {
-			const [module, tagNames, overWrite] = JSON.parse(key) as [string, string, boolean];
+		send: async ({ module, tagNames, overWrite }, payloads) => {
 			const qs: IDataObject = { tag_names: tagNames, ids: payloads.map((p) => p.id).join(',') };
 			if (mode === 'add') qs.over_write = overWrite ? 'true' : 'false';
 			return await crmItemResults.call(this, {

