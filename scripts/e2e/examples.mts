@@ -136,7 +136,11 @@ async function openWithoutIssues(ctx: StepContext, id: string, file: string, nod
 		const unsupported = await ndv.getByText(/is not supported|problem loading the parameter options/).count();
 		if (issues + unsupported > 0) await ctx.shot(`17-example-issues-${path.basename(file, '.json')}.png`);
 		assert(issues + unsupported === 0, `${file}: node "${node.name}" shows ${issues} parameter warning(s)${unsupported ? ' ("not supported" / options not loaded)' : ''}`);
-		if (node.type === 'n8n-nodes-crm-service.crmBulk') await ctx.shot('17-example-bulk-export-panel.png');
+		if (node.type === 'n8n-nodes-crm-service.crmBulk') {
+			// a job per input item, said before anything else
+			await ndv.getByText('One job per input item', { exact: false }).first().waitFor({ timeout: 10_000 });
+			await ctx.shot('17-example-bulk-export-panel.png');
+		}
 		await page.locator('[data-test-id="ndv-close-button"]').click();
 		await ndv.waitFor({ state: 'hidden' });
 	}
