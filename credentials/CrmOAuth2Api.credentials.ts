@@ -35,8 +35,8 @@ export class CrmOAuth2Api implements ICredentialType {
 	properties: INodeProperties[] = [
 		{
 			// A credential created from the registry package must not point at a local machine: the
-			// service's accounts server is asked for, the sandbox is an explicit choice. Credentials
-			// saved before this field existed have only `accountsUrl` and get the default, 'service'.
+			// service's accounts server is asked for, the sandbox is an explicit choice. Credential data
+			// without this field (e.g. created through n8n's API) means the default, 'service'.
 			displayName: 'Server',
 			name: 'environment',
 			type: 'options',

@@ -727,19 +727,9 @@ export interface TerritoryRef {
 	parent_id?: string | null;
 }
 
-/** Territories used when the organisation defines none in the `territories` collection. */
-export const DEFAULT_TERRITORIES: TerritoryRef[] = [
-	{ id: '4876876000000361001', name: 'Global', parent_id: null },
-	{ id: '4876876000000361003', name: 'North America', parent_id: '4876876000000361001' },
-	{ id: '4876876000000361005', name: 'Europe', parent_id: '4876876000000361001' },
-	{ id: '4876876000000361007', name: 'Texas', parent_id: '4876876000000361003' },
-];
-
-/** The organisation's territories (the `territories` collection, else the defaults), read tolerantly. */
+/** The organisation's territories: the `territories` collection (GetTerritories, groups/territories.ts), read tolerantly. */
 export function territories(sandbox: Sandbox): TerritoryRef[] {
-	const docs = sandbox.store.docs<Json>('territories');
-	if (docs.length === 0) return DEFAULT_TERRITORIES;
-	return docs.map((d) => {
+	return sandbox.store.docs<Json>('territories').map((d) => {
 		const parent = d.parent_id ?? (d.reporting_to as Json | null | undefined)?.id ?? null;
 		return { id: String(d.id), name: String(d.name ?? d.id), parent_id: parent === null ? null : String(parent) };
 	});

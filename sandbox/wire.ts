@@ -6,6 +6,11 @@ import type { Ctx, Reply } from './router.ts';
 import type { Json } from './store.ts';
 import { parseImsHeader } from './time.ts';
 
+/** The error-details key naming a parameter: `param_name` in v2.1, `param` in v2 (docs/protocol.md §13). */
+export function paramKey(ctx: Pick<Ctx, 'v'>): 'param_name' | 'param' {
+	return ctx.v === 'v2.1' ? 'param_name' : 'param';
+}
+
 /** Reads the body's wrapper list `key` with bounds [min..max]; throws the §3.1 errors. */
 export function wrapperList(ctx: Ctx, key: string, max: number, min = 1): unknown[] {
 	const body = ctx.json();
@@ -30,8 +35,7 @@ export function paging(ctx: Ctx, maxPerPage = 200): Paging {
 		if (raw === undefined) return fallback;
 		const n = Number(raw);
 		if (!Number.isInteger(n) || n < 1 || n > max) {
-			const key = ctx.v === 'v2.1' ? 'param_name' : 'param';
-			throw HttpError.invalidData({ [key]: name }, `invalid value for ${name}`);
+			throw HttpError.invalidData({ [paramKey(ctx)]: name }, `invalid value for ${name}`);
 		}
 		return n;
 	};
@@ -102,7 +106,7 @@ export function idsParam(ctx: Ctx, name: string, max: number, required: boolean)
 	}
 	if (ids.length > max) throw HttpError.limit(max, name);
 	for (const id of ids) {
-		if (!/^\d+$/.test(id)) throw HttpError.invalidData({ [ctx.v === 'v2.1' ? 'param_name' : 'param']: name, id });
+		if (!/^\d+$/.test(id)) throw HttpError.invalidData({ [paramKey(ctx)]: name, id });
 	}
 	return ids;
 }

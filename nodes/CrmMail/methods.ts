@@ -1,15 +1,11 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { loadOptions as sharedLoadOptions } from '../shared/methods';
-import { CREDENTIAL, apiVariant, crmApiRequest } from '../shared/transport';
-import type { CrmCredentials } from '../shared/transport';
+import { assertV21, crmApiRequest } from '../shared/transport';
 
 /** The from addresses of GetEmailAddresses (v2.1 only), default first. */
 export async function getFromAddresses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	if (apiVariant((await this.getCredentials(CREDENTIAL)) as CrmCredentials) !== 'v2.1') {
-		throw new NodeOperationError(this.getNode(), 'From addresses need API variant v2.1; the credential uses v2');
-	}
+	await assertV21.call(this, 'From Address → Get Many');
 	const { from_addresses: addresses = [] } = (await crmApiRequest.call(this, {
 		method: 'GET',
 		path: '/settings/emails/actions/from_addresses',

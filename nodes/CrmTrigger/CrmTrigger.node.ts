@@ -32,8 +32,7 @@ import { CHANGE_KEY, CLAIM_KEY, deliveryKey, fetchRecords, isGenuine, itemsOf, p
 import { latch } from './latch';
 import { getWatchableModules } from './methods';
 
-// 'recentDeliveries': delivery keys earlier versions kept here; cleared with the channel
-const STATE_KEYS = ['channelId', 'token', 'notifyUrl', 'events', 'affectedValues', 'relatedActions', 'expiresAt', 'lifetimeMs', 'recentDeliveries'];
+const STATE_KEYS = ['channelId', 'token', 'notifyUrl', 'events', 'affectedValues', 'relatedActions', 'expiresAt', 'lifetimeMs'];
 
 
 interface TriggerOptions {

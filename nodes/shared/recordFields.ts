@@ -183,8 +183,8 @@ function rawParameter(parameters: unknown, name: string): unknown {
  * Per execute context (one per node run; the WeakMap lets it go with the context): the node's raw
  * parameters (getNode() deep-copies the node on every call) and the resolved values of its
  * item-invariant parameters. n8n resolves and schema-validates a parameter on every
- * getNodeParameter call, which dominated the node's own per-item cost in batched writes
- * (bench/results.md, P2).
+ * getNodeParameter call, which would dominate the node's own per-item cost in batched
+ * writes.
  */
 const invariants = new WeakMap<object, { parameters: unknown; values: Map<string, unknown> }>();
 

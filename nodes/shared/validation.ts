@@ -64,6 +64,12 @@ export function checkTextLength(node: INode | (() => INode), field: FieldToCheck
 /** IDs of the service are decimal digits (Long on the interface, strings on the wire, docs/protocol.md §3.1). */
 export const ID_RE = /^\d+$/;
 
+/** A comma-separated (or array) list parameter as trimmed strings, empty entries dropped. */
+export function listOf(value: unknown): string[] {
+	const parts = Array.isArray(value) ? value : String(value ?? '').split(',');
+	return parts.map((v) => String(v).trim()).filter(Boolean);
+}
+
 /** Is the text an ID of the service (digits only)? */
 export function isDigits(value: unknown): boolean {
 	return ID_RE.test(String(value ?? ''));

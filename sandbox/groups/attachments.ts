@@ -13,7 +13,7 @@ import type { Ctx, Reply, Router } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import type { ModuleDef } from '../catalogue/modules.ts';
 import type { Json, StoredRecord, UserRef } from '../store.ts';
-import { childPage, idsParam, paging } from '../wire.ts';
+import { childPage, idsParam, paging, paramKey } from '../wire.ts';
 import { eachItem, resultsReply } from './shared.ts';
 
 /** Attachments share the record scopes (§2.3). */
@@ -54,7 +54,6 @@ export interface FieldAttachmentDoc {
 	File_Name: string;
 }
 
-const paramKey = (ctx: Ctx) => (ctx.v === 'v2.1' ? 'param_name' : 'param');
 
 function parentOf(ctx: Ctx, required: boolean): { module: ModuleDef; record: StoredRecord | undefined } {
 	const module = ctx.module!;

@@ -8,6 +8,7 @@ import { HttpError } from '../errors.ts';
 import { contentDisposition } from '../http.ts';
 import type { Router } from '../router.ts';
 import type { Sandbox } from '../types.ts';
+import { paramKey } from '../wire.ts';
 
 /** A stored file of the shared file store. Keep this shape: the mail group reads it. */
 export interface StoredFile {
@@ -34,7 +35,7 @@ export function registerFiles(router: Router, sandbox: Sandbox): void {
 		(ctx) => {
 			const type = ctx.q('type');
 			if (type !== undefined && type !== 'inline') {
-				throw HttpError.invalidData({ [ctx.v === 'v2.1' ? 'param_name' : 'param']: 'type' }, 'invalid value for type');
+				throw HttpError.invalidData({ [paramKey(ctx)]: 'type' }, 'invalid value for type');
 			}
 			const files = ctx.files.filter((f) => f.field === 'file');
 			if (files.length === 0) throw HttpError.invalidData({}, 'the request does not contain any file');

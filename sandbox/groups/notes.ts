@@ -13,7 +13,7 @@ import type { Ctx, Router } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import type { ModuleDef } from '../catalogue/modules.ts';
 import type { Json, StoredRecord } from '../store.ts';
-import { childPage, idsParam, ifModifiedSince, pagedReply, paging, wrapperList } from '../wire.ts';
+import { childPage, idsParam, ifModifiedSince, pagedReply, paging, paramKey, wrapperList } from '../wire.ts';
 import { relatedOf } from './related.ts';
 import { eachItem, resultsReply, writeEach } from './shared.ts';
 
@@ -30,7 +30,6 @@ function notesModule(sandbox: Sandbox): ModuleDef {
 	return module;
 }
 
-const paramKey = (ctx: Ctx) => (ctx.v === 'v2.1' ? 'param_name' : 'param');
 
 function fieldsParam(ctx: Ctx, module: ModuleDef): string[] | undefined {
 	const fields = ctx.list('fields');

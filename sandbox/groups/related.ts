@@ -16,7 +16,7 @@ import type { Ctx, Router } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import type { ModuleDef } from '../catalogue/modules.ts';
 import type { Json, StoredRecord } from '../store.ts';
-import { childPage, ifModifiedSince, paging, wrapperList } from '../wire.ts';
+import { childPage, ifModifiedSince, paging, paramKey, wrapperList } from '../wire.ts';
 import { eachItem, resultsReply } from './shared.ts';
 
 /** Related records share the record scopes: CRM.modules.ALL or CRM.modules.{mod}.{ACCESS} (§2.3). */
@@ -108,7 +108,6 @@ function lookupFieldOf(list: RelatedListDef): string | undefined {
 	return list.lookup_field;
 }
 
-const paramKey = (ctx: Ctx) => (ctx.v === 'v2.1' ? 'param_name' : 'param');
 
 /** The related list `{relatedList}` of the module and its target module; 400 INVALID_DATA otherwise (§5.2). */
 export function relatedListOf(ctx: Ctx, module: ModuleDef, name: string): { list: RelatedListDef; target: ModuleDef } {

@@ -9,6 +9,7 @@ import { recordName } from '../records.ts';
 import type { Ctx, Router } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import type { Json, StoredRecord } from '../store.ts';
+import { paramKey } from '../wire.ts';
 import { resultsReply } from './shared.ts';
 
 /** Sharing: CRM.share.ALL or CRM.share.{mod}.{ACCESS} (§2.3). */
@@ -151,7 +152,7 @@ export function registerShare(router: Router, sandbox: Sandbox): void {
 			const record = recordOf(ctx);
 			const view = ctx.q('view') ?? 'summary';
 			if (view !== 'summary' && view !== 'manage') {
-				throw HttpError.invalidData({ [ctx.v === 'v2.1' ? 'param_name' : 'param']: 'view' });
+				throw HttpError.invalidData({ [paramKey(ctx)]: 'view' });
 			}
 			const sharedTo = ctx.q('sharedTo');
 			const shares = sharesOf(ctx, record).filter((s) => sharedTo === undefined || s.user.id === sharedTo);

@@ -1,8 +1,8 @@
  
 // Territories (docs/protocol.md §5.6): GetTerritories, GetTerritory. A hierarchy under "Global"
 // (`reporting_to`), with managers and account/deal assignment rules (JSON criteria, §3.12).
-// The first four keep the ids of records.ts DEFAULT_TERRITORIES, which record operations used
-// before this collection existed. Knob `territoriesEnabled: false` turns the feature off.
+// The one list of the organisation's territories: record operations (records.ts `territories`)
+// read this collection too. Knob `territoriesEnabled: false` turns the feature off.
 import { HttpError } from '../errors.ts';
 import type { Ctx, Reply, Router } from '../router.ts';
 import type { Sandbox } from '../types.ts';

@@ -13,7 +13,7 @@ import { DEMO_USERS } from '../catalogue/org.ts';
 import { eachItem, resultsReply, seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
 import { isDate, parseDateTime } from '../time.ts';
-import { ifModifiedSince, pageOf, pagedReply, paging, wrapperList } from '../wire.ts';
+import { ifModifiedSince, pagedReply, pageOf, paging, paramKey, wrapperList } from '../wire.ts';
 import { orgDoc } from './org.ts';
 import { PROFILE_STANDARD, ROLE_SALES_REP, isAdminProfile, profileDoc, roleDoc } from './roles-profiles.ts';
 import {
@@ -361,7 +361,7 @@ export function registerUsers(router: Router, sandbox: Sandbox): void {
 		(ctx) => {
 			const type = ctx.q('type') ?? 'AllUsers';
 			if (!(USER_TYPES as readonly string[]).includes(type)) {
-				throw HttpError.invalidData({ [ctx.v === 'v2.1' ? 'param_name' : 'param']: 'type' }, 'invalid value for type');
+				throw HttpError.invalidData({ [paramKey(ctx)]: 'type' }, 'invalid value for type');
 			}
 			const p = paging(ctx);
 			let users = userDocs(sandbox).filter((u) => matchesType(sandbox, ctx, u, type));

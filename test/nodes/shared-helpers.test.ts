@@ -49,7 +49,7 @@ describe('base URL: one rule for code and expressions', () => {
 		['api_domain with trailing slashes', { oauthTokenData: { api_domain: 'https://api.crm.example//' }, environment: 'sandbox', sandboxUrl: 'http://localhost:4010' }],
 		['api_domain absent, service', { environment: 'service', accountsUrl: 'https://accounts.crm.example/' }],
 		['api_domain absent, sandbox', { environment: 'sandbox', sandboxUrl: 'http://127.0.0.1:4090/', accountsUrl: 'https://accounts.crm.example' }],
-		['api_domain empty, no environment (saved before the field)', { oauthTokenData: { api_domain: '' }, accountsUrl: 'https://accounts.crm.example' }],
+		['api_domain empty, no environment (the field absent)', { oauthTokenData: { api_domain: '' }, accountsUrl: 'https://accounts.crm.example' }],
 		['nothing named', { environment: 'service' }],
 	];
 	const variants: Array<string | undefined> = ['v2', 'v2.1', undefined];

@@ -88,7 +88,7 @@ describe('package structure', () => {
 	test('without an api_domain in the token, calls go to the server the credential names, never to a built-in host', () => {
 		expect(apiDomain({ environment: 'service', accountsUrl: 'https://accounts.crm.example/' })).toBe('https://accounts.crm.example');
 		expect(apiDomain({ environment: 'sandbox', sandboxUrl: 'http://127.0.0.1:4090', accountsUrl: 'https://accounts.crm.example' })).toBe('http://127.0.0.1:4090');
-		// saved before the Server field existed
+		// credential data without the Server field
 		expect(apiDomain({ accountsUrl: 'https://accounts.crm.example' })).toBe('https://accounts.crm.example');
 		expect(apiDomain({ environment: 'service' })).toBe('');
 		expect(apiDomain({ oauthTokenData: { api_domain: 'https://api.crm.example' }, environment: 'sandbox', sandboxUrl: 'http://localhost:4010' })).toBe('https://api.crm.example');

@@ -2,9 +2,8 @@
 // Contract tests of the sandbox territories (docs/protocol.md §5.6, §13) over HTTP.
 import { useContractFixture } from '../harness/contract.ts';
 import { api } from '../harness/sandbox.ts';
-import { DEFAULT_TERRITORIES } from '../../sandbox/records.ts';
 
-const sb = useContractFixture({ scope: 'CRM.settings.territories.ALL' });
+const sb = useContractFixture({ scope: 'CRM.settings.territories.ALL,CRM.modules.ALL' });
 
 const get = async (path: string) => await api(`${sb.url}${path}`, sb.token);
 
@@ -32,9 +31,13 @@ describe('GetTerritories / GetTerritory', () => {
 		expect(v2.body.territories).toHaveLength(6);
 	});
 
-	it('keeps the territory ids record operations know', async () => {
-		const ids = (await get('/crm/v2.1/settings/territories')).body.territories.map((t: any) => t.id);
-		for (const t of DEFAULT_TERRITORIES) expect(ids).toContain(t.id);
+	it('record operations know exactly the territories GetTerritories lists', async () => {
+		const ids = (await get('/crm/v2.1/settings/territories')).body.territories.map((t: any) => t.id as string);
+		// GetRecords by territory accepts each listed territory (DACH and California included) and refuses any other id
+		for (const id of ids) expect([200, 204]).toContain((await get(`/crm/v2.1/Accounts?territory_id=${id}`)).status);
+		const unknown = await get('/crm/v2.1/Accounts?territory_id=4876876000000361099');
+		expect(unknown.status).toBe(400);
+		expect(unknown.body).toMatchObject({ code: 'INVALID_DATA', details: { param_name: 'territory_id' } });
 	});
 
 	it('GetTerritory: one territory (+ info in v2.1); unknown id 204', async () => {

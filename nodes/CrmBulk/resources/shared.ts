@@ -15,8 +15,7 @@ import { toCrmDate } from '../../shared/dates';
 import { multipartBody } from '../../shared/multipart';
 import { optionsCollection } from '../../shared/optionsCollection';
 import { loadFieldMeta } from '../../shared/recordFields';
-import { CREDENTIAL, apiVariant, baseUrlExpression, crmApiRequest, crmRequest, responseOfError } from '../../shared/transport';
-import type { CrmCredentials } from '../../shared/transport';
+import { baseUrlExpression, crmApiRequest, crmRequest, responseOfError } from '../../shared/transport';
 import { createZip, isZip, readZip } from '../../shared/zip';
 
 // ---- limits of docs/protocol.md §6 (checked before anything is sent) ------------------------------
@@ -37,10 +36,8 @@ export const LIMITS = {
 /** Base URL of the bulk routes (§1.2) for declarative operations: `{api_domain}/crm/bulk/{v}`. */
 export const BULK_BASE_URL = baseUrlExpression('bulk');
 
-/** The credential's API variant. */
-export async function variantOf(this: IExecuteFunctions): Promise<'v2' | 'v2.1'> {
-	return apiVariant((await this.getCredentials(CREDENTIAL)) as CrmCredentials);
-}
+/** The credential's API variant (the transport's one rule, under the name the bulk operations use). */
+export { credentialVariant as variantOf } from '../../shared/transport';
 
 /** `query.module` / `resource[].module` in the variant's form (§13): String in v2, `{api_name}` in v2.1. */
 export function moduleRef(variant: 'v2' | 'v2.1', module: string): string | IDataObject {

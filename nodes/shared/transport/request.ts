@@ -28,7 +28,7 @@ export type CrmContext =
 export type CrmRoot = 'rest' | 'bulk' | 'origin' | 'upload';
 
 export interface CrmCredentials {
-	/** 'service' (default: also what credentials saved before the field existed mean) or 'sandbox' */
+	/** 'service' (the default, also when the field is absent) or 'sandbox' */
 	environment?: string;
 	accountsUrl?: string;
 	sandboxUrl?: string;

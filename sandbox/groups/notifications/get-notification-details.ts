@@ -2,7 +2,7 @@ import { channelModules, liveChannels, resourceUri } from '../../deliveries.ts';
 import { HttpError } from '../../errors.ts';
 import { operation } from '../../router.ts';
 import type { Json } from '../../store.ts';
-import { pageOf, pagedReply, paging } from '../../wire.ts';
+import { pagedReply, pageOf, paging, paramKey } from '../../wire.ts';
 import { moduleId, SCOPES } from './shared.ts';
 
 /** GetNotificationDetails: GET /crm/{v}/actions/watch, one item per (channel, module) pair (docs/protocol.md §5.14, §9.2). */
@@ -18,7 +18,7 @@ export const getNotificationDetails = operation('GET', '/actions/watch', { scope
 	}
 	const channelId = ctx.q('channel_id');
 	if (channelId !== undefined && !/^\d+$/.test(channelId)) {
-		throw HttpError.invalidData({ [ctx.v === 'v2.1' ? 'param_name' : 'param']: 'channel_id' }, 'invalid channel id');
+		throw HttpError.invalidData({ [paramKey(ctx)]: 'channel_id' }, 'invalid channel id');
 	}
 	const rows: Json[] = [];
 	for (const channel of liveChannels(sandbox)) {

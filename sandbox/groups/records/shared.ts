@@ -8,6 +8,7 @@ import { CriteriaError, deleteRecord, findRecord, jsonCriteriaPredicate, parseEx
 import type { ExternalSpec, RecordPredicate, WriteOptions } from '../../records.ts';
 import type { Json, StoredRecord } from '../../store.ts';
 import type { Ctx, Sandbox } from '../../types.ts';
+import { paramKey } from '../../wire.ts';
 
 /** Record operations: CRM.modules.ALL or CRM.modules.{mod}.{ACCESS} (§2.3). */
 export const RECORD_SCOPES = [['CRM.modules.{mod}.{ACCESS}']];
@@ -30,7 +31,7 @@ export function fieldsParam(ctx: Ctx): string[] | undefined {
 	if (fields.length === 0) return undefined;
 	const known = new Set(ctx.module!.fields.map((f) => f.api_name));
 	const unknown = fields.find((f) => !known.has(f));
-	if (unknown) throw HttpError.invalidData({ api_name: unknown, [ctx.v === 'v2.1' ? 'param_name' : 'param']: 'fields' }, 'invalid field name');
+	if (unknown) throw HttpError.invalidData({ api_name: unknown, [paramKey(ctx)]: 'fields' }, 'invalid field name');
 	return fields;
 }
 
@@ -52,7 +53,7 @@ export function addressed(ctx: Ctx): { external: ExternalSpec; key: string } {
 	return { external, key: ctx.params.id };
 }
 
-export const paramKey = (ctx: Ctx): string => (ctx.v === 'v2.1' ? 'param_name' : 'param');
+export { paramKey };
 
 /** A CriteriaError from the record service as the 400 it stands for. */
 export function criteriaHttp<T>(fn: () => T): T {

@@ -1,7 +1,7 @@
  
 import { HttpError } from '../../errors.ts';
 import { operation } from '../../router.ts';
-import { listReply } from '../../wire.ts';
+import { listReply, paramKey } from '../../wire.ts';
 import { moduleParam } from '../modules.ts';
 import { TAG_SCOPES, tagJson, tagsOfModule } from './shared.ts';
 
@@ -12,7 +12,7 @@ export const getTags = operation('GET', '/settings/tags', { scopes: TAG_SCOPES }
 	const module = moduleParam(ctx);
 	const myTags = ctx.q('my_tags');
 	if (myTags !== undefined && myTags !== 'true' && myTags !== 'false') {
-		throw HttpError.invalidData({ [ctx.v === 'v2.1' ? 'param_name' : 'param']: 'my_tags' });
+		throw HttpError.invalidData({ [paramKey(ctx)]: 'my_tags' });
 	}
 	const all = tagsOfModule(sandbox, module.api_name);
 	const userId = sandbox.user(ctx).id;

@@ -8,6 +8,7 @@ import { writeStatus } from '../../records.ts';
 import type { Json, StoredRecord, UserRef } from '../../store.ts';
 import { parseDateTime } from '../../time.ts';
 import type { Ctx, Sandbox } from '../../types.ts';
+import { paramKey } from '../../wire.ts';
 
 
 /** Tag settings: CRM.settings.ALL or CRM.settings.tags.{ACCESS} (§2.3). */
@@ -103,7 +104,7 @@ export function tagNamesParam(ctx: Ctx): string[] {
 	if (names.length === 0) throw HttpError.requiredParam('tag_names', ctx.v);
 	for (const name of names) {
 		const problem = tagNameProblem(name);
-		if (problem) throw HttpError.invalidData({ ...problem.details, [ctx.v === 'v2.1' ? 'param_name' : 'param']: 'tag_names', name }, problem.message);
+		if (problem) throw HttpError.invalidData({ ...problem.details, [paramKey(ctx)]: 'tag_names', name }, problem.message);
 	}
 	const unique = new Map<string, string>();
 	for (const name of names) if (!unique.has(name.toLowerCase())) unique.set(name.toLowerCase(), name);
@@ -113,7 +114,7 @@ export function tagNamesParam(ctx: Ctx): string[] {
 export function overWriteParam(ctx: Ctx): boolean {
 	const value = ctx.q('over_write');
 	if (value === undefined) return false;
-	if (value !== 'true' && value !== 'false') throw HttpError.invalidData({ [ctx.v === 'v2.1' ? 'param_name' : 'param']: 'over_write' });
+	if (value !== 'true' && value !== 'false') throw HttpError.invalidData({ [paramKey(ctx)]: 'over_write' });
 	return value === 'true';
 }
 

@@ -8,6 +8,7 @@ import { PICKLIST_MARK, criteriaFieldName } from '../../../shared/methods/loadOp
 import { loadFieldMeta } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { crmApiRequest, writeResult } from '../../../shared/transport';
+import { listOf } from '../../../shared/validation';
 import {
 	LIMITS,
 	binaryItem,
@@ -281,9 +282,7 @@ async function criteriaOf(
 		let value: unknown;
 		if (comparator === 'in' || comparator === 'not_in') {
 			const given = picklist ? c.picklistValues : c.value;
-			const list = (Array.isArray(given) ? given.map(String) : String(given ?? '').split(','))
-				.map((v) => v.trim())
-				.filter((v) => v !== '');
+			const list = listOf(given);
 			if (list.length === 0) throw new NodeOperationError(this.getNode(), `Condition ${i + 1} (${field} ${comparator}) needs at least one value`, { itemIndex });
 			if (list.length > LIMITS.criteriaValues) {
 				throw new NodeOperationError(this.getNode(), `Condition ${i + 1} (${field} ${comparator}) has ${list.length} values; at most 50 are allowed`, {

@@ -4,6 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { multipartBody } from '../../../shared/multipart';
 import type { MultipartFile } from '../../../shared/multipart';
 import { crmItemResults } from '../../../shared/transport';
+import { listOf } from '../../../shared/validation';
 import { LIMITS, forEachItem, megabytes } from '../shared';
 
 /** UploadFiles — POST /crm/{v}/files?type=inline (multipart, part `file` repeated 1..10) */
@@ -32,10 +33,7 @@ export const description = updateDisplayOptions({ show: { resource: ['file'], op
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await forEachItem.call(this, async (itemIndex) => {
-		const names = String(this.getNodeParameter('binaryPropertyName', itemIndex))
-			.split(',')
-			.map((n) => n.trim())
-			.filter(Boolean);
+		const names = listOf(this.getNodeParameter('binaryPropertyName', itemIndex));
 		if (names.length < 1 || names.length > LIMITS.filesPerUpload) {
 			throw new NodeOperationError(this.getNode(), `Input Binary Fields names ${names.length} fields; the file store takes 1 to 10 files per upload`, {
 				itemIndex,

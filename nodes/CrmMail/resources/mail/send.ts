@@ -15,7 +15,7 @@ import type { MultipartFile } from '../../../shared/multipart';
 import { optionsCollection } from '../../../shared/optionsCollection';
 import { assertV21, crmApiError, crmApiRequest, crmItemResults, isErrorItem, runBatched } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/validation';
+import { checkDigits, listOf } from '../../../shared/validation';
 import { parseAddresses } from './addresses';
 import type { MailAddress } from './addresses';
 
@@ -169,10 +169,7 @@ function scheduledTimeOf(this: IExecuteFunctions, value: string, itemIndex: numb
 
 /** Reads the listed binary properties of an item; refuses more than 10 MB in total before sending. */
 async function attachmentsOf(this: IExecuteFunctions, names: string, itemIndex: number): Promise<Attachment[]> {
-	const properties = names
-		.split(',')
-		.map((n) => n.trim())
-		.filter(Boolean);
+	const properties = listOf(names);
 	const files: Attachment[] = [];
 	let total = 0;
 	for (const property of properties) {

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { updateFieldsCollection } from '../../../shared/collections';
-import { digitsMessage, isDigits } from '../../../shared/validation';
+import { digitsMessage, isDigits, listOf } from '../../../shared/validation';
 import { idOptions } from '../shared';
 
 /** Pipeline names are at most 120 characters (sandbox INVALID_DATA maximum_length 120). */
@@ -41,7 +41,7 @@ export function pipelineItem(input: PipelineInput, mode: 'create' | 'update'): {
 	}
 	if (input.isDefault !== undefined) item.default = input.isDefault === true || input.isDefault === 'true';
 	const raw = input.stageIds;
-	const stages = (Array.isArray(raw) ? raw : typeof raw === 'string' && raw !== '' ? raw.split(',') : []).map((s) => String(s).trim()).filter(Boolean);
+	const stages = listOf(raw);
 	if (stages.length > 0) {
 		const bad = stages.find((s) => !isDigits(s));
 		if (bad !== undefined) return { error: digitsMessage('Stage ID', bad) };

@@ -2,15 +2,12 @@ import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INo
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { WATCH_MAX, WATCH_PATH } from '../../../shared/watch';
+import { listOf } from '../../../shared/validation';
 import { checkChannelId } from './shared';
 
 /** Channel IDs of the item (comma-separated), validated: digits, at most 100 per request. */
 async function channelIdsQuery(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const raw = String(this.getNodeParameter('channelIds', '') ?? '');
-	const ids = raw
-		.split(',')
-		.map((s) => s.trim())
-		.filter(Boolean);
+	const ids = listOf(this.getNodeParameter('channelIds', ''));
 	if (ids.length === 0) throw new NodeOperationError(this.getNode(), 'Channel IDs: give at least one channel ID');
 	if (ids.length > WATCH_MAX) {
 		throw new NodeOperationError(this.getNode(), `Channel IDs: at most ${WATCH_MAX} per item, got ${ids.length}`);

@@ -16,7 +16,7 @@ import { getParameter, recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { BATCH_SIZE, crmApiRequest, crmItemResults } from '../../../shared/transport';
 import type { FieldLabels } from '../../../shared/transport';
-import { checkDigits, checkTextLength, isDigits } from '../../../shared/validation';
+import { checkDigits, checkTextLength, isDigits, listOf } from '../../../shared/validation';
 
 /** A record ID parameter checked for its format (digits, §3.1) before anything is sent. */
 export function recordIdOf(
@@ -33,11 +33,7 @@ export function recordIdOf(
 	return id;
 }
 
-/** A comma-separated (or array) list parameter as trimmed strings. */
-export function listOf(value: unknown): string[] {
-	const parts = Array.isArray(value) ? value : String(value ?? '').split(',');
-	return parts.map((v) => String(v).trim()).filter(Boolean);
-}
+export { listOf };
 
 /** IDs of a list parameter: digits only and at most `max` (errors name the parameter and the limit). */
 export function idListOf(
