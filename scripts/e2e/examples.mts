@@ -14,6 +14,16 @@ import type { RunResult, StepContext } from './context.mts';
 
 type Row = Record<string, unknown>;
 
+/** Once more when a pooled keep-alive socket was reset (a busy machine lets servers drop idle sockets). */
+async function again<T>(call: () => Promise<T>): Promise<T> {
+	try {
+		return await call();
+	} catch (error) {
+		if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
+		return await call();
+	}
+}
+
 /** What running an example must have done; `undefined` for an example another step runs. */
 interface ExampleCheck {
 	/** reads the sandbox before the run; what it returns goes to `after` */
@@ -22,7 +32,7 @@ interface ExampleCheck {
 }
 
 const sandboxRecord = async (ctx: StepContext, module: string, id: string): Promise<Row> => {
-	const res = await ctx.sandbox.call<{ data?: Row[] }>('GET', `/crm/v2.1/${module}/${id}`);
+	const res = await again(async () => await ctx.sandbox.call<{ data?: Row[] }>('GET', `/crm/v2.1/${module}/${id}`));
 	assert(res.status === 200 && res.body.data?.[0], `the sandbox has no ${module} record ${id}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
 	return res.body.data[0];
 };
@@ -30,7 +40,7 @@ const sandboxRecord = async (ctx: StepContext, module: string, id: string): Prom
 const allRecords = async (ctx: StepContext, module: string): Promise<Row[]> => {
 	const all: Row[] = [];
 	for (let page = 1; ; page++) {
-		const res = await ctx.sandbox.call<{ data?: Row[]; info?: { more_records?: boolean } }>('GET', `/crm/v2.1/${module}?per_page=200&page=${page}`);
+		const res = await again(async () => await ctx.sandbox.call<{ data?: Row[]; info?: { more_records?: boolean } }>('GET', `/crm/v2.1/${module}?per_page=200&page=${page}`));
 		all.push(...(res.body.data ?? []));
 		if (!res.body.info?.more_records) return all;
 	}
@@ -131,7 +141,9 @@ async function openWithoutIssues(ctx: StepContext, id: string, file: string, nod
 		await page.locator(`[data-test-id="canvas-node"][data-node-name="${node.name}"]`).dblclick();
 		await ndv.waitFor({ timeout: 60_000 });
 		// option lists load from the CRM; n8n checks saved values against them once loaded
-		await page.waitForTimeout(2500);
+		await page.waitForTimeout(1000);
+		for (const until = Date.now() + 60_000; (await ndv.getByText('Loading options...').count()) > 0 && Date.now() < until; ) await page.waitForTimeout(500);
+		await page.waitForTimeout(1000);
 		const issues = await ndv.locator('[data-test-id="parameter-issues"]').count();
 		const unsupported = await ndv.getByText(/is not supported|problem loading the parameter options/).count();
 		if (issues + unsupported > 0) await ctx.shot(`17-example-issues-${path.basename(file, '.json')}.png`);
@@ -149,7 +161,7 @@ async function openWithoutIssues(ctx: StepContext, id: string, file: string, nod
 /** "Execute workflow" on the open canvas; the execution it saved, once ended. */
 async function executeFromEditor(ctx: StepContext, id: string, file: string): Promise<RunResult> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId: id }));
-	const list = async () => (await ctx.api.request<{ results?: Array<{ id: string }> }>('GET', `/rest/executions?filter=${filter}`)).data.results ?? [];
+	const list = async () => (await again(async () => await ctx.api.request<{ results?: Array<{ id: string }> }>('GET', `/rest/executions?filter=${filter}`))).data.results ?? [];
 	const seen = new Set((await list()).map((e) => e.id));
 	await ctx.page.locator('[data-test-id="execute-workflow-button"]').click();
 	let executionId: string | undefined;
@@ -157,7 +169,8 @@ async function executeFromEditor(ctx: StepContext, id: string, file: string): Pr
 		executionId = (await list()).find((e) => !seen.has(e.id))?.id;
 	}
 	assert(executionId, `${file}: no execution saved 30 s after "Execute workflow"`);
-	const run = await executionResult(ctx, executionId, file);
+	const found = executionId; // narrowed for the closure
+	const run = await again(async () => await executionResult(ctx, found, file));
 	assert(run.status === 'success', `${file}: the run ended ${run.status}: ${run.error ?? ''}`);
 	await ctx.page.getByText('Workflow executed successfully').first().waitFor({ timeout: 15_000 }).catch(() => undefined);
 	return run;
@@ -170,7 +183,7 @@ export async function examplesStep(ctx: StepContext): Promise<void> {
 	for (const file of files) {
 		const imported = ctx.stack.workflows.find((w) => w.file === file);
 		assert(imported, `${file} was not imported into n8n`);
-		const saved = await ctx.api.request<{ nodes?: Array<{ name: string; type: string }> }>('GET', `/rest/workflows/${imported.id}`);
+		const saved = await again(async () => await ctx.api.request<{ nodes?: Array<{ name: string; type: string }> }>('GET', `/rest/workflows/${imported.id}`));
 		await openWithoutIssues(ctx, imported.id, file, saved.data.nodes ?? []);
 		const check = CHECKS[file];
 		if (!check) {
