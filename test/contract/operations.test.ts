@@ -138,5 +138,10 @@ describe('the request check', () => {
 			'no operation of the table has this path',
 		]);
 		expect(request('GET', '/crm/v2/settings/wizards').problems).toEqual(['v2.1-only operation sent under v2']);
+		// required in v2.1, optional in v2 (§5.9)
+		expect(request('GET', '/crm/v2.1/Deals/1/Contact_Roles').problems).toEqual(['missing required query parameter `ids`']);
+		expect(request('GET', '/crm/v2/Deals/1/Contact_Roles').problems).toEqual([]);
+		// a literal path of another method does not hide the operation of this method (§3.10)
+		expect(request('PUT', '/crm/v2.1/Deals/1/Contact_Roles', { bodyKeys: ['data'] })).toMatchObject({ operation: 'UpdateRelatedRecords (PUT)', problems: [] });
 	});
 });
