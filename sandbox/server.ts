@@ -156,7 +156,7 @@ interface CallState {
 	/** `X-API-CREDITS-REMAINING` (§7) */
 	creditsRemaining?: number;
 	/** what the request carried, for the request observers */
-	seen?: Pick<SeenRequest, 'bodyKeys' | 'parts'>;
+	seen?: Pick<SeenRequest, 'bodyRead' | 'bodyKeys' | 'parts'>;
 }
 
 
@@ -298,11 +298,12 @@ async function respond(
 	let formFields: Record<string, string> = {};
 	if (contentType?.toLowerCase().startsWith('multipart/form-data')) {
 		({ files, fields: formFields } = parseMultipart(rawBody, contentType));
-		call.seen = { parts: [...files.map((f) => f.field), ...Object.keys(formFields)] };
+		call.seen = { bodyRead: true, parts: [...files.map((f) => f.field), ...Object.keys(formFields)] };
 	} else if (contentType?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
 		formFields = Object.fromEntries(new URLSearchParams(rawBody.toString('utf8')));
+		call.seen = { bodyRead: true };
 	} else if (sandbox.requestObservers.length > 0) {
-		call.seen = { bodyKeys: jsonKeys(rawBody, contentType) };
+		call.seen = { bodyRead: true, bodyKeys: jsonKeys(rawBody, contentType) };
 	}
 
 	let parsed: Json | undefined;
