@@ -149,6 +149,16 @@ export function isNodeRequest(request: SeenRequest): boolean {
 /** The requests of this test file (the harness's sandboxes record into it). */
 export const recorded: Checked[] = [];
 
+/**
+ * Takes out the recorded mismatches `match` selects and answers them: for a test that makes a node
+ * send a request the contract refuses on purpose (a misconfigured credential) and asserts it.
+ */
+export function takeMismatches(match: (checked: Checked) => boolean): Checked[] {
+	const taken = recorded.filter((r) => r.problems.length > 0 && match(r));
+	for (const r of taken) recorded.splice(recorded.indexOf(r), 1);
+	return taken;
+}
+
 /** Records the nodes' requests to `sandbox` (every sandbox the harness starts). */
 export function recordNodeRequests(sandbox: Sandbox): void {
 	sandbox.requestObservers.push((request) => {
