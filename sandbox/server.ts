@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @n8n/community-nodes/require-node-api-error */
 // node:http front of the sandbox: splits the URL into root + version (§1.2), resolves the route
 // and module (§3.10), authenticates (§2.2) and applies the §7 limits before any body byte is read,
 // then parses the body, checks scopes (§2.3), dispatches, and renders replies and HttpErrors
@@ -156,7 +156,7 @@ interface CallState {
 	/** `X-API-CREDITS-REMAINING` (§7) */
 	creditsRemaining?: number;
 	/** what the request carried, for the request observers */
-	seen?: Pick<SeenRequest, 'bodyKeys' | 'parts'>;
+	seen?: Pick<SeenRequest, 'bodyRead' | 'bodyKeys' | 'parts'>;
 }
 
 
@@ -298,11 +298,12 @@ async function respond(
 	let formFields: Record<string, string> = {};
 	if (contentType?.toLowerCase().startsWith('multipart/form-data')) {
 		({ files, fields: formFields } = parseMultipart(rawBody, contentType));
-		call.seen = { parts: [...files.map((f) => f.field), ...Object.keys(formFields)] };
+		call.seen = { bodyRead: true, parts: [...files.map((f) => f.field), ...Object.keys(formFields)] };
 	} else if (contentType?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
 		formFields = Object.fromEntries(new URLSearchParams(rawBody.toString('utf8')));
+		call.seen = { bodyRead: true };
 	} else if (sandbox.requestObservers.length > 0) {
-		call.seen = { bodyKeys: jsonKeys(rawBody, contentType) };
+		call.seen = { bodyRead: true, bodyKeys: jsonKeys(rawBody, contentType) };
 	}
 
 	let parsed: Json | undefined;
@@ -394,10 +395,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		try {
 			uploadUrl = originOf(await listen(uploadServer, uploadPort, host));
 		} catch (error) {
+			// a taken upload port must not leave the API listener running
 			server.closeAllConnections();
 			server.close();
 			sandbox.close();
-			throw error;
+			throw new Error(`the sandbox's upload host cannot listen on ${host}:${uploadPort} (SANDBOX_UPLOAD_PORT)`, { cause: error });
 		}
 		servers.push(uploadServer);
 	}

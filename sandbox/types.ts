@@ -88,6 +88,8 @@ export interface SeenRequest {
 	status: number;
 	host: Listener;
 	headers: IncomingHttpHeaders;
+	/** whether the body was read (a call refused from its headers, or a forced fault, never reads it) */
+	bodyRead?: boolean;
 	/** top-level keys of a JSON object body */
 	bodyKeys?: string[];
 	/** names of the parts of a multipart body */

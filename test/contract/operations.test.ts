@@ -113,7 +113,7 @@ describe('docs/operations.json is the table of docs/protocol.md §5', () => {
 
 describe('the request check', () => {
 	const request = (method: string, url: string, extra: Partial<Parameters<typeof checkRequest>[0]> = {}) =>
-		checkRequest({ method, url, status: 200, host: 'api', headers: { 'user-agent': 'n8n' }, ...extra });
+		checkRequest({ method, url, status: 200, host: 'api', headers: { 'user-agent': 'n8n' }, bodyRead: true, ...extra });
 	const find = (name: string, method: string): Operation => OPERATIONS.find((o) => o.operation === name && o.method === method)!;
 
 	test('a request as listed passes and is taken for its operation', () => {
@@ -133,10 +133,17 @@ describe('the request check', () => {
 		expect(request('PATCH', '/crm/v2.1/Leads').problems[0]).toMatch(/^wrong method: the table has GET \(GetRecords\)/);
 		expect(request('POST', '/crm/v2.1/Leads', { bodyKeys: ['data', 'extra'] }).problems).toEqual(['unknown body key `extra`']);
 		expect(request('POST', '/crm/v2.1/Leads', { bodyKeys: [] }).problems).toEqual(['missing required body key `data`']);
+		// answered before its body was read (a 429 of the limits): nothing to say about the body
+		expect(request('POST', '/crm/v2.1/Leads', { bodyRead: false, status: 429 }).problems).toEqual([]);
 		expect(request('POST', '/crm/v2.1/upload', { host: 'upload', parts: ['file'] }).problems).toEqual(['missing required header feature, X-CRM-ORG']);
 		expect(request('POST', '/crm/v2.1/upload', { parts: ['file'], headers: { feature: 'bulk-write', 'x-crm-org': '1' } }).problems).toEqual([
 			'no operation of the table has this path',
 		]);
 		expect(request('GET', '/crm/v2/settings/wizards').problems).toEqual(['v2.1-only operation sent under v2']);
+		// required in v2.1, optional in v2 (§5.9)
+		expect(request('GET', '/crm/v2.1/Deals/1/Contact_Roles').problems).toEqual(['missing required query parameter `ids`']);
+		expect(request('GET', '/crm/v2/Deals/1/Contact_Roles').problems).toEqual([]);
+		// a literal path of another method does not hide the operation of this method (§3.10)
+		expect(request('PUT', '/crm/v2.1/Deals/1/Contact_Roles', { bodyKeys: ['data'] })).toMatchObject({ operation: 'UpdateRelatedRecords (PUT)', problems: [] });
 	});
 });

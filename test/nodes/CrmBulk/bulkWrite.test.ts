@@ -12,6 +12,7 @@ import { writeZip as deflateZip } from '../../../sandbox/zip.ts';
 import { crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
+import { takeMismatches } from '../../harness/requests';
 import { waitFor } from '../../harness/wait';
 
 const FAST = { jobStepMs: 20, deliveryRetryDelaysMs: [0, 20, 40] };
@@ -82,6 +83,8 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 			const out = outputOf(await crm.run(node, [fileItem('Last_Name\nNowhere\n', 'nowhere.csv')]), node.name);
 			expect(String(out[0].json.error)).toMatch(/INVALID_URL_PATTERN|upload host|not found/i);
 			expect(requests().filter((r) => r.url.includes('/upload')).at(-1)).toMatchObject({ host: 'api', status: 404 });
+			// the request check of the harness sees the upload on the API origin as outside the contract
+			expect(takeMismatches((r) => r.url === '/crm/v2.1/upload').map((r) => r.problems)).toEqual([['no operation of the table has this path']]);
 		} finally {
 			crm.helper.store.crmOAuth2Api = saved;
 		}
