@@ -80,12 +80,14 @@ class Inflater {
 	private readonly input: Uint8Array;
 	/** the output never grows past this many bytes */
 	private readonly maxSize: number;
+	private readonly tooLarge: () => Error;
 	out: Uint8Array;
 	outPos = 0;
 
-	constructor(input: Uint8Array, sizeHint: number, maxSize: number) {
+	constructor(input: Uint8Array, sizeHint: number, maxSize: number, tooLarge: () => Error) {
 		this.input = input;
 		this.maxSize = maxSize;
+		this.tooLarge = tooLarge;
 		this.out = new Uint8Array(Math.min(Math.max(1024, sizeHint), maxSize));
 	}
 
@@ -121,7 +123,7 @@ class Inflater {
 	/** Room for `extra` more bytes; past `maxSize` the stream is refused before anything is written. */
 	ensure(extra: number): void {
 		if (this.outPos + extra <= this.out.length) return;
-		if (this.outPos + extra > this.maxSize) throw new InflateLimitError(this.maxSize);
+		if (this.outPos + extra > this.maxSize) throw this.tooLarge();
 		let size = Math.max(1, this.out.length * 2);
 		while (size < this.outPos + extra) size *= 2;
 		size = Math.min(size, this.maxSize);
@@ -215,11 +217,16 @@ class Inflater {
 
 /**
  * Inflates a raw DEFLATE stream; `sizeHint` (the expected output size) avoids re-allocations.
- * Output beyond `maxSize` bytes is never produced: the stream is refused with an InflateLimitError
- * (a zip bomb inflates a few kilobytes to gigabytes).
+ * Output beyond `maxSize` bytes is never produced: the stream is refused with `tooLarge()`, by
+ * default an InflateLimitError (a zip bomb inflates a few kilobytes to gigabytes).
  */
-export function inflateRaw(input: Uint8Array, sizeHint = 0, maxSize = Number.MAX_SAFE_INTEGER): Uint8Array {
-	const z = new Inflater(input, sizeHint, maxSize);
+export function inflateRaw(
+	input: Uint8Array,
+	sizeHint = 0,
+	maxSize = Number.MAX_SAFE_INTEGER,
+	tooLarge: () => Error = () => new InflateLimitError(maxSize),
+): Uint8Array {
+	const z = new Inflater(input, sizeHint, maxSize, tooLarge);
 	let last = 0;
 	while (!last) {
 		last = z.bits(1);

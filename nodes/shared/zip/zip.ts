@@ -1,5 +1,5 @@
 import { crc32 } from './crc32';
-import { InflateLimitError, inflateRaw } from './inflate';
+import { inflateRaw } from './inflate';
 
 /** One file of a zip archive. */
 export interface ZipFile {
@@ -145,21 +145,12 @@ export function readZip(input: Uint8Array, maxBytes = MAX_UNZIPPED_BYTES): ZipFi
 		const raw = data.subarray(start, start + compressedSize);
 		let content: Uint8Array;
 		if (method === 0) content = raw;
-		else if (method === 8) content = inflateEntry(name, raw, size);
+		// inflating stops at the declared size (InflateError on a damaged stream)
+		else if (method === 8) content = inflateRaw(raw, size, size, () => new ZipError(`zip entry "${name}" inflates to more than its declared ${size} bytes`));
 		else throw new ZipError(`zip entry "${name}" uses unsupported compression method ${method}`);
 		if (content.length !== size || crc32(content) !== crc) throw new ZipError(`zip entry "${name}" is corrupt (size or CRC-32 mismatch)`);
 		// an inflated entry is a fresh array: wrapped, not copied (a stored one is copied out of the input)
 		files.push({ name, data: method === 0 ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength) });
 	}
 	return files;
-}
-
-/** A DEFLATE entry inflated to at most its declared size (InflateError on a damaged stream). */
-function inflateEntry(name: string, raw: Uint8Array, size: number): Uint8Array {
-	try {
-		return inflateRaw(raw, size, size);
-	} catch (error) {
-		if (error instanceof InflateLimitError) throw new ZipError(`zip entry "${name}" inflates to more than its declared ${size} bytes`);
-		throw error;
-	}
 }
