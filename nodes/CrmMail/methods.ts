@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { loadOptions as sharedLoadOptions } from '../shared/methods';
+import { listSearch, loadOptions as sharedLoadOptions } from '../shared/methods';
 import { CREDENTIAL, apiVariant, crmApiRequest } from '../shared/transport';
 import type { CrmCredentials } from '../shared/transport';
 
@@ -23,4 +23,4 @@ export async function getFromAddresses(this: ILoadOptionsFunctions): Promise<INo
 		}));
 }
 
-export const methods = { loadOptions: { ...sharedLoadOptions, getFromAddresses } };
+export const methods = { loadOptions: { ...sharedLoadOptions, getFromAddresses }, listSearch };
