@@ -21,7 +21,8 @@
 // Screenshots go to test-results/e2e/; the ones of a green run are copied to docs/screenshots/.
 //
 //   npm run test:e2e [-- --no-build] [--keep-open] [--only 1,2,5]
-// Env: E2E_N8N_PORT (5690), E2E_SANDBOX_PORT (4090), CHROMIUM_PATH (/usr/bin/chromium).
+// Env: E2E_N8N_PORT (5690), E2E_SANDBOX_PORT (4090), CHROMIUM_PATH (/usr/bin/chromium),
+// E2E_ACTION_TIMEOUT (ms an action may wait for its element, 30000; more on a busy machine).
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
@@ -242,7 +243,7 @@ async function main(): Promise<number> {
 	});
 	browserRef = browser;
 	const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: stack.editorUrl });
-	context.setDefaultTimeout(30_000);
+	context.setDefaultTimeout(Number(process.env.E2E_ACTION_TIMEOUT ?? 30_000));
 	// the editor's first load on a busy machine (several n8n instances, 2 cores) takes longer than an action
 	context.setDefaultNavigationTimeout(120_000);
 	const page = await context.newPage();

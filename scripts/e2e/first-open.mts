@@ -89,15 +89,7 @@ export async function firstOpenRounds(ctx: StepContext, target: Target): Promise
 	return failures;
 }
 
-/**
- * E2E_FIRST_OPEN_CONTROL=1 adds, first, a node whose Module field is still the options dropdown
- * loaded when the panel renders (CRM Mail): its count is logged, not asserted, as the comparison.
- */
 export async function firstOpenStep(ctx: StepContext): Promise<void> {
-	if (process.env.E2E_FIRST_OPEN_CONTROL === '1') {
-		const control = await firstOpenRounds(ctx, { node: 'CRM Mail', action: 'Send a mail from a record', shot: '20-first-open-control-mail' });
-		ctx.log(`  control (options dropdown, CRM Mail): ${control.length} of ${ROUNDS} fresh workflows showed an error: ${control.join('; ')}`);
-	}
 	const failures: string[] = [];
 	for (const target of [
 		{ node: 'CRM Record', action: 'Create a record', shot: '20-first-open-record' },
