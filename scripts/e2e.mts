@@ -318,7 +318,7 @@ async function main(): Promise<number> {
 		const items = page.locator('[data-test-id="rlc-item"]');
 		const item = items.filter({ has: page.getByText(known, { exact: true }) }).first();
 		for (let attempt = 1; ; attempt++) {
-			await page.locator('[data-test-id="parameter-input-module"]').click();
+			await page.locator('[data-test-id="parameter-input-module"] [data-test-id="rlc-input"]').first().click();
 			try {
 				await item.waitFor({ timeout: 15_000 });
 				return { item, names: (await items.allInnerTexts()).map((t) => t.split('\n')[0].trim()) };

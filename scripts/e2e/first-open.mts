@@ -75,7 +75,7 @@ export async function firstOpenRounds(ctx: StepContext, target: Target): Promise
 		await ctx.shot(file);
 		if (!error) {
 			// the user opens the Module list: the CRM's modules, no error
-			await field.click();
+			await field.locator('[data-test-id="rlc-input"]').first().click();
 			const leads = page.locator('[data-test-id="rlc-item"]:visible, .el-select-dropdown__item:visible').filter({ hasText: /^Leads$/ }).first();
 			await leads.waitFor({ timeout: 20_000 }).catch(() => undefined);
 			error = await fetchError(ctx, field);

@@ -21,7 +21,7 @@ export async function updateMapperStep(ctx: StepContext): Promise<void> {
 	await ndv.waitFor();
 
 	// the Module picker's list opens on click and lists modules by their plural label
-	await page.locator('[data-test-id="parameter-input-module"]').click();
+	await page.locator('[data-test-id="parameter-input-module"] [data-test-id="rlc-input"]').first().click();
 	const leads = page.locator('[data-test-id="rlc-item"]').filter({ hasText: /^Leads$/ }).first();
 	await leads.waitFor({ timeout: 30_000 });
 	await ctx.shot('21-update-module-list.png');

@@ -99,7 +99,9 @@ describe('CRM Record › module and record pickers', () => {
 			const get = node(1.2, { operation: 'get', module: rl('list', 'Leads'), getBy: 'id', recordId });
 			expect(outputOf(await crm.run(get), get.name)[0].json).toMatchObject({ id: leads[0].id, Last_Name: 'Pickerton' });
 		}
-		// the module by API name and by the record's address, too
+	});
+
+	test('version 1.2: Get with the module by the record\'s address and by API name, the ID by an expression', async () => {
 		const byUrl = node(1.2, {
 			operation: 'get',
 			module: rl('url', `${WEB}/Leads/${leads[1].id}`, MODULE_URL_REGEX),
