@@ -158,7 +158,15 @@ type ParameterContext = IExecuteFunctions | IExecuteSingleFunctions | ILoadOptio
  */
 export function pickedValue(ctx: ParameterContext, name: string, itemIndex = 0): string {
 	if ('getCurrentNodeParameter' in ctx) {
-		return String(ctx.getCurrentNodeParameter(name, { extractValue: true }) ?? '').trim();
+		const current = ctx.getCurrentNodeParameter(name);
+		if (!isResourceLocatorValue(current)) return String(current ?? '').trim();
+		if (current.mode !== 'url') return String(current.value ?? '').trim();
+		try {
+			return String(ctx.getCurrentNodeParameter(name, { extractValue: true }) ?? '').trim();
+		} catch {
+			// an address without a module or ID in it: nothing to list for it yet
+			return '';
+		}
 	}
 	const raw = getParameter(ctx, name, itemIndex, '');
 	if (!isResourceLocatorValue(raw)) return String(raw ?? '').trim();
