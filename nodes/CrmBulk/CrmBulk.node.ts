@@ -12,6 +12,10 @@ export class CrmBulk implements INodeType {
 			description: 'Export and import CRM records with asynchronous bulk jobs, and store files in the CRM file store',
 			properties: [resourceSelector, ...resourceProperties],
 			routes,
+			// 1.1: the module picker is a resource locator (From List, By API Name, By URL)
+			version: [1, 1.1],
+			defaultVersion: 1.1,
+			locatorsSince: 1.1,
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
 		icon: { light: 'file:../../icons/crmBulk.svg', dark: 'file:../../icons/crmBulk.dark.svg' },

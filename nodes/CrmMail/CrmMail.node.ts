@@ -13,6 +13,10 @@ export class CrmMail implements INodeType {
 			group: ['output'],
 			properties: [resourceSelector, ...resourceProperties],
 			routes,
+			// 1.1: the module and record pickers are resource locators (From List, By ID, By URL)
+			version: [1, 1.1],
+			defaultVersion: 1.1,
+			locatorsSince: 1.1,
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
 		icon: { light: 'file:../../icons/crmMail.svg', dark: 'file:../../icons/crmMail.dark.svg' },

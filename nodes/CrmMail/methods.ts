@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { loadOptions as sharedLoadOptions } from '../shared/methods';
+import { listSearch, loadOptions as sharedLoadOptions } from '../shared/methods';
 import { assertV21, crmApiRequest } from '../shared/transport';
 
 /** The from addresses of GetEmailAddresses (v2.1 only), default first. */
@@ -19,4 +19,4 @@ export async function getFromAddresses(this: ILoadOptionsFunctions): Promise<INo
 		}));
 }
 
-export const methods = { loadOptions: { ...sharedLoadOptions, getFromAddresses } };
+export const methods = { loadOptions: { ...sharedLoadOptions, getFromAddresses }, listSearch };

@@ -12,6 +12,10 @@ export class CrmMetadata implements INodeType {
 			description: 'Read and change CRM settings: modules, fields, layouts, views, templates, pipelines and blueprints',
 			properties: [resourceSelector, ...resourceProperties],
 			routes,
+			// 1.1: the module and record pickers are resource locators (From List, By API Name / By ID, By URL)
+			version: [1, 1.1],
+			defaultVersion: 1.1,
+			locatorsSince: 1.1,
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
 		icon: { light: 'file:../../icons/crmMetadata.svg', dark: 'file:../../icons/crmMetadata.dark.svg' },

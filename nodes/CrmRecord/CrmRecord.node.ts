@@ -13,8 +13,10 @@ export class CrmRecord implements INodeType {
 			properties: [resourceSelector, ...resourceProperties],
 			routes,
 			// 1.1: Create / Update / Create or Update output the full record by default
-			version: [1, 1.1],
-			defaultVersion: 1.1,
+			// 1.2: module and record pickers are resource locators (From List, By ID, By URL)
+			version: [1, 1.1, 1.2],
+			defaultVersion: 1.2,
+			locatorsSince: 1.2,
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
 		icon: { light: 'file:../../icons/crmRecord.svg', dark: 'file:../../icons/crmRecord.dark.svg' },

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { pickersSince } from './descriptions';
 import { baseUrlExpression, crmRequestRunner, RETURN_NOTHING } from './transport';
 import type { NotFound, PagerFactory, Route, Routes } from './transport';
 
@@ -65,6 +66,13 @@ function onNotFoundProperty(resource: string, operation: string): INodePropertie
 		description: 'What to do when nothing has the given ID',
 		displayOptions: { show: { resource: [resource], operation: [operation] } },
 	};
+}
+
+/** "On Not Found" next to the ID it concerns: before the operation's Options (or last when it has none). */
+function withOnNotFound(properties: INodeProperties[], onNotFound: INodeProperties): INodeProperties[] {
+	const options = properties.findIndex((p) => p.type === 'collection');
+	const at = options === -1 ? properties.length : options;
+	return [...properties.slice(0, at), onNotFound, ...properties.slice(at)];
 }
 
 /**
@@ -133,7 +141,7 @@ export function defineResource(option: INodePropertyOptions, operations: Operati
 				options: operations.map((op) => op.operation).sort(operationOrder),
 				default: defaultOperation,
 			},
-			...operations.flatMap((op) => (op.notFound ? [...op.description, onNotFoundProperty(resource, valueOf(op))] : op.description)),
+			...operations.flatMap((op) => (op.notFound ? withOnNotFound(op.description, onNotFoundProperty(resource, valueOf(op))) : op.description)),
 			...operations.map((op) => toolTextProperty(resource, op)),
 		],
 		customOperations: custom.length ? Object.fromEntries(custom.map((op) => [valueOf(op), op.execute!])) : undefined,
@@ -187,6 +195,8 @@ export interface CrmNodeOptions {
 	/** Defaults to 1; a list when a node gains a version (new defaults, saved workflows unchanged). */
 	version?: INodeTypeDescription['version'];
 	defaultVersion?: number;
+	/** the first version whose module and record pickers are resource locators (shared/descriptions.ts pickersSince); none: the old pickers */
+	locatorsSince?: number;
 }
 
 /** What a node file still writes itself: the community-node lint reads these from the description literal. */
@@ -216,6 +226,6 @@ export function crmNodeDescription(options: CrmNodeOptions): Omit<INodeTypeDescr
 			json: true,
 		},
 		requestOperations: { pagination: crmRequestRunner(options.routes) },
-		properties: [TOOL_DESCRIPTION, ...options.properties],
+		properties: [TOOL_DESCRIPTION, ...pickersSince(options.properties, options.locatorsSince)],
 	};
 }

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { pickedValue } from './descriptions';
+
 /**
  * A value refused before sending, shaped like the service's own refusal (docs/protocol.md §11.2):
  * `error.context.crm = {code, message, details}` as on a NodeApiError of the service, so a failed
@@ -107,7 +109,7 @@ export function checkDigits(node: INode, value: string, label: string, options: 
 /** `routing.send.preSend` check that a path ID parameter is digits, reported before anything is sent. */
 export function requireDigits(name: string, label: string) {
 	return async function (this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-		const id = String(this.getNodeParameter(name, '') ?? '').trim();
+		const id = pickedValue(this, name);
 		checkDigits(this.getNode(), id, label, {
 			itemIndex: this.getItemIndex(),
 			description: `Set "${label}" to a numeric ID such as 4876876000000225013.`,

@@ -2,6 +2,8 @@
 import { agentToolStep } from './agent-tool.mts';
 import { customApiCallStep } from './custom-api-call.mts';
 import { examplesStep } from './examples.mts';
+import { firstOpenStep } from './first-open.mts';
+import { updateMapperStep } from './update-mapper.mts';
 import type { StepContext } from './context.mts';
 
 export type { StepContext } from './context.mts';
@@ -11,4 +13,14 @@ export async function toolSteps(ctx: StepContext): Promise<void> {
 	await ctx.step('AI Agent uses CRM Record → Search as a tool (scripted OpenAI-compatible model)', async () => await agentToolStep(ctx), recordSkip);
 	await ctx.step('a custom CRM API call: HTTP Request with the CRM credential type, no dead "custom API call" link', async () => await customApiCallStep(ctx), recordSkip);
 	await ctx.step('every workflow of examples/ opens without warnings, runs from "Execute workflow" and does what it says', async () => await examplesStep(ctx), recordSkip);
+	await ctx.step(
+		'first open, 10 fresh workflows: Manual Trigger → + → CRM Record / CRM Bulk action; the Module list loads, no "Error fetching options"',
+		async () => await firstOpenStep(ctx),
+		recordSkip,
+	);
+	await ctx.step(
+		'Update with "Map Each Field Below": Leads → the Record ID box at once → fill → execute → the lead is changed',
+		async () => await updateMapperStep(ctx),
+		recordSkip,
+	);
 }

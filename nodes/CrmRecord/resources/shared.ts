@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { sendItemList } from '../../shared/itemLists';
 import { crmItemResults, runBatched } from '../../shared/transport';
 import { checkDigits } from '../../shared/validation';
+import { pickedValue } from '../../shared/descriptions';
 
 /** `fields` query option as comma-separated text (for lists the node cannot load field choices for). */
 export const fieldsTextOption = (placeholder: string, description: string): INodeProperties => ({
@@ -29,7 +30,7 @@ export interface IdListTarget {
 }
 
 function idOf(this: IExecuteFunctions, target: IdListTarget, itemIndex: number): string {
-	const id = String(this.getNodeParameter(target.idParameter, itemIndex) ?? '').trim();
+	const id = pickedValue(this, target.idParameter, itemIndex);
 	checkDigits(this.getNode(), id, target.label, { itemIndex });
 	return id;
 }

@@ -1,13 +1,15 @@
 // Methods every node of the package can offer (load options, list searches, resource mappers).
 // Each file owns one kind of lookup; add a file and spread it here.
 import { adminLoadOptions } from './admin';
-import { getCriteriaFields, getCriteriaValues, getFields, getModules, getReadableFields, getSortableFields } from './loadOptions';
+import { getCriteriaFields, getCriteriaValues, getDealStages, getFields, getModules, getReadableFields, getSortableFields } from './loadOptions';
 import { metadataLoadOptions } from './metadata';
 import { recordRelationLoadOptions } from './recordRelations';
+import { listSearch } from './listSearch';
 import { getExternalIdFields, getRecordMappingFields } from './resourceMapping';
 
 export const loadOptions = {
 	getModules,
+	getDealStages,
 	getFields,
 	getReadableFields,
 	getSortableFields,
@@ -21,4 +23,6 @@ export const loadOptions = {
 
 export const resourceMapping = { getRecordMappingFields };
 
-export const methods = { loadOptions, resourceMapping };
+export { listSearch };
+
+export const methods = { loadOptions, listSearch, resourceMapping };

@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
+import { pickedValue } from '../descriptions';
 import { crmApiRequest } from '../transport';
 
 /** Spelling-insensitive form of a name: "Sales_Orders" and "Sales Orders" say the same. */
@@ -27,7 +28,7 @@ async function fieldOptions(
 	keep: (field: IDataObject) => boolean,
 	mark: (field: IDataObject) => string = () => '',
 ): Promise<INodePropertyOptions[]> {
-	const module = this.getCurrentNodeParameter('module') as string | undefined;
+	const module = pickedValue(this, 'module') || undefined;
 	if (!module) return [];
 	const { fields = [] } = (await crmApiRequest.call(this, {
 		method: 'GET',
@@ -42,6 +43,16 @@ async function fieldOptions(
 			description: `${f.api_name as string} (${f.data_type as string})`,
 		}))
 		.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The Stage picklist of Deals (GetFields of Deals), as the CRM stores the values: a converted lead's deal stage. */
+export async function getDealStages(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const { fields = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/fields', qs: { module: 'Deals' } })) as {
+		fields?: IDataObject[];
+	};
+	const stage = fields.find((f) => f.api_name === 'Stage');
+	const values = (stage?.pick_list_values ?? []) as Array<{ actual_value: string; display_value?: string }>;
+	return values.map((v) => option(v.display_value ?? v.actual_value, v.actual_value, v.actual_value));
 }
 
 /** Fields that can be written (read-only system fields left out). */
@@ -80,7 +91,7 @@ export async function getCriteriaFields(this: ILoadOptionsFunctions): Promise<IN
 
 /** The values of the picklist chosen in the same condition (`&field`), as the CRM compares them (actual values). */
 export async function getCriteriaValues(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const module = this.getCurrentNodeParameter('module') as string | undefined;
+	const module = pickedValue(this, 'module') || undefined;
 	const field = criteriaFieldName(this.getCurrentNodeParameter('&field'));
 	if (!module || !field) return [];
 	const { fields = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/fields', qs: { module } })) as {

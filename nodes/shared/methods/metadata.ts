@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
+import { pickedValue } from '../descriptions';
 import { assertV21, crmApiRequest } from '../transport';
 import { option } from './loadOptions';
 import { isDigits } from '../validation';
@@ -12,6 +13,10 @@ import { isDigits } from '../validation';
 export const INVENTORY_MODULES = ['Quotes', 'Sales_Orders', 'Purchase_Orders', 'Invoices'];
 
 function current(ctx: ILoadOptionsFunctions, name: string): string | undefined {
+	return ['module', 'recordId'].includes(name) ? pickedValue(ctx, name) || undefined : plainCurrent(ctx, name);
+}
+
+function plainCurrent(ctx: ILoadOptionsFunctions, name: string): string | undefined {
 	const value = ctx.getCurrentNodeParameter(name);
 	if (value === undefined || value === null || value === '') return undefined;
 	return String(value);

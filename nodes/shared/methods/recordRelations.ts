@@ -2,13 +2,14 @@
 // of a module (GetTags) and the organisation's contact roles (GetContactRoles).
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
+import { pickedValue } from '../descriptions';
 import { crmApiRequest } from '../transport';
 
 const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
 
 /** Related lists of the chosen module (GetRelatedLists), attachments left out (own resource). */
 export async function getRelatedLists(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const module = this.getCurrentNodeParameter('module') as string | undefined;
+	const module = pickedValue(this, 'module') || undefined;
 	if (!module) return [];
 	const { related_lists: lists = [] } = (await crmApiRequest.call(this, {
 		method: 'GET',
@@ -27,7 +28,7 @@ export async function getRelatedLists(this: ILoadOptionsFunctions): Promise<INod
 
 /** Tags of the chosen module (GetTags). */
 export async function getTags(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const module = this.getCurrentNodeParameter('module') as string | undefined;
+	const module = pickedValue(this, 'module') || undefined;
 	if (!module) return [];
 	const { tags = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/tags', qs: { module } })) as {
 		tags?: IDataObject[];

@@ -7,6 +7,7 @@ import type {
 	ResourceMapperFields,
 } from 'n8n-workflow';
 
+import { pickedValue } from '../descriptions';
 import { crmApiRequest } from '../transport';
 import { option } from './loadOptions';
 
@@ -69,7 +70,7 @@ async function userOptions(this: ILoadOptionsFunctions): Promise<INodePropertyOp
  * external-ID field; upsert matches on the columns chosen (sent as `duplicate_check_fields`).
  */
 export async function getRecordMappingFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
-	const module = this.getCurrentNodeParameter('module') as string | undefined;
+	const module = pickedValue(this, 'module') || undefined;
 	// no module yet: nothing to map and nothing to report (the mapper hides its "no fields" error)
 	if (!module) return { fields: [] };
 	const operation = this.getCurrentNodeParameter('operation') as string;
@@ -81,7 +82,11 @@ export async function getRecordMappingFields(this: ILoadOptionsFunctions): Promi
 		const label = f.field_label ?? f.api_name;
 		if (f.api_name === 'id') {
 			if (operation === 'update') {
-				fields.push({ id: 'id', displayName: 'Record ID', required: false, defaultMatch: true, canBeUsedToMatch: true, display: true, type: 'string' });
+				// required: n8n's mapper opens with every optional field removed (addAllFields: false), the
+				// default matching column included, until that column is picked again; a required field
+				// stays. The mapper checks required fields in "add" mode only, so an external-ID match is
+				// not held up by an empty Record ID.
+				fields.push({ id: 'id', displayName: 'Record ID', required: true, defaultMatch: true, canBeUsedToMatch: true, display: true, type: 'string' });
 			}
 			continue;
 		}
@@ -117,7 +122,7 @@ export async function getRecordMappingFields(this: ILoadOptionsFunctions): Promi
 
 /** External-ID fields of the chosen module (for X-EXTERNAL, §3.9). */
 export async function getExternalIdFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const module = this.getCurrentNodeParameter('module') as string | undefined;
+	const module = pickedValue(this, 'module') || undefined;
 	if (!module) return [];
 	return (await moduleFields.call(this, module))
 		.filter((f) => !!f.external)

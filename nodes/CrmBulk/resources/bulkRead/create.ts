@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue } from '../../../shared/descriptions';
 import { allOrAnyOption, conditionsCollection } from '../../../shared/collections';
 import { toCrmDate, toCrmDateTime } from '../../../shared/dates';
 import { PICKLIST_MARK, criteriaFieldName } from '../../../shared/methods/loadOptions';
@@ -308,7 +308,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const variant = await variantOf.call(this);
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
 	return await forEachJobItem.call(this, 'bulk read', async (itemIndex, jobStarted) => {
-		const module = this.getNodeParameter('module', itemIndex) as string;
+		const module = pickedValue(this, 'module', itemIndex);
 		const fields = (this.getNodeParameter('fields', itemIndex, []) as string[]).filter(Boolean);
 		const options = this.getNodeParameter('options', itemIndex, {}) as {
 			callbackUrl?: string;

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue } from '../../../shared/descriptions';
 import { crmApiRequest, writeResult } from '../../../shared/transport';
 import {
 	LIMITS,
@@ -191,7 +191,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	let xgid: string | undefined; // GetOrganization once per execution
 	return await forEachJobItem.call(this, 'bulk write', async (itemIndex, jobStarted) => {
 		const writeOperation = this.getNodeParameter('writeOperation', itemIndex) as 'insert' | 'update' | 'upsert';
-		const module = this.getNodeParameter('module', itemIndex) as string;
+		const module = pickedValue(this, 'module', itemIndex);
 		const source = this.getNodeParameter('source', itemIndex) as 'binary' | 'fileId';
 		const options = this.getNodeParameter('options', itemIndex, {}) as { callbackUrl?: string; characterEncoding?: string; ignoreEmpty?: boolean };
 		const fail = (message: string, description?: string) => new NodeOperationError(this.getNode(), message, { itemIndex, description });

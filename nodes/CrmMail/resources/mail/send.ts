@@ -9,7 +9,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { toCrmDateTimeIn } from '../../../shared/dates';
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue, recordIdField } from '../../../shared/descriptions';
 import { multipartBody } from '../../../shared/multipart';
 import type { MultipartFile } from '../../../shared/multipart';
 import { optionsCollection } from '../../../shared/optionsCollection';
@@ -218,8 +218,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const attachments = new Map<number, Attachment[]>();
 	return await runBatched(this, {
 		build: async (itemIndex) => {
-			const module = this.getNodeParameter('module', itemIndex) as string;
-			const recordId = String(this.getNodeParameter('recordId', itemIndex)).trim();
+			const module = pickedValue(this, 'module', itemIndex);
+			const recordId = pickedValue(this, 'recordId', itemIndex);
 			checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
 			const [from] = addressList.call(this, String(this.getNodeParameter('from', itemIndex)), 'From', itemIndex);
 			if (!from) throw new NodeOperationError(this.getNode(), 'The parameter "From" is empty', { itemIndex });

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordFieldsUi, recordIdField } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue, recordFieldsUi, recordIdField } from '../../../shared/descriptions';
 import { coerceFieldValue, loadFieldMeta } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { checkDigits } from '../../../shared/validation';
@@ -10,8 +10,8 @@ import { idOptions } from '../shared';
 /** preSend: the one-item `blueprint` body `{transition_id, data}`, data typed by the module's field metadata. */
 async function transitionBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const itemIndex = this.getItemIndex();
-	const module = this.getNodeParameter('module') as string;
-	const recordId = String(this.getNodeParameter('recordId') ?? '').trim();
+	const module = pickedValue(this, 'module');
+	const recordId = pickedValue(this, 'recordId');
 	const transitionId = String(this.getNodeParameter('transitionId') ?? '').trim();
 	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
 	checkDigits(this.getNode(), transitionId, 'Transition ID', { itemIndex });

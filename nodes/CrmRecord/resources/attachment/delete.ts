@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue, recordIdField } from '../../../shared/descriptions';
 import { crmItemResults, runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { attachmentIdField } from './shared';
@@ -23,8 +23,8 @@ export const description = updateDisplayOptions({ show: { resource: ['attachment
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
 		build: (itemIndex) => {
-			const module = this.getNodeParameter('module', itemIndex) as string;
-			const recordId = String(this.getNodeParameter('recordId', itemIndex) ?? '').trim();
+			const module = pickedValue(this, 'module', itemIndex);
+			const recordId = pickedValue(this, 'recordId', itemIndex);
 			const id = String(this.getNodeParameter('attachmentId', itemIndex) ?? '').trim();
 			checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
 			checkDigits(this.getNode(), id, 'Attachment ID', { itemIndex });

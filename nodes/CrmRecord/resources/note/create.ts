@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, jsonParse, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue } from '../../../shared/descriptions';
 import { sendItemList } from '../../../shared/itemLists';
 import { crmApiError, crmItemResults, isErrorItem, runBatched, toCrmError, writeResult } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
@@ -41,7 +41,7 @@ const properties: INodeProperties[] = [
 		],
 		default: 'oneNote',
 	},
-	{ ...moduleSelect, displayName: 'Parent Module Name or ID', description: 'Module of the record the note belongs to. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.' },
+	{ ...moduleSelect, displayName: 'Parent Module', description: 'Module of the record the note belongs to' },
 	{
 		displayName: 'Parent Record ID',
 		name: 'recordId',
@@ -81,8 +81,8 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['note'], operation: ['create'] } }, properties);
 
 function parentOf(this: IExecuteFunctions, itemIndex: number): { module: string; recordId: string } {
-	const module = this.getNodeParameter('module', itemIndex) as string;
-	const recordId = String(this.getNodeParameter('recordId', itemIndex) ?? '').trim();
+	const module = pickedValue(this, 'module', itemIndex);
+	const recordId = pickedValue(this, 'recordId', itemIndex);
 	checkDigits(this.getNode(), recordId, 'Parent Record ID', { itemIndex });
 	return { module, recordId };
 }

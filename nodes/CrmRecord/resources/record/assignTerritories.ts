@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue, recordIdField } from '../../../shared/descriptions';
 import { assertV21, crmItemResults, runBatched } from '../../../shared/transport';
 import { idListOf, modulePath, recordIdOf } from './shared';
 
@@ -42,7 +42,7 @@ export function territoryExecute(action: 'assign_territories' | 'remove_territor
 		await assertV21.call(this, label, 0);
 		return await runBatched(this, {
 			build: (itemIndex) => {
-				const module = this.getNodeParameter('module', itemIndex) as string;
+				const module = pickedValue(this, 'module', itemIndex);
 				const id = recordIdOf.call(this, 'recordId', itemIndex);
 				const territories = idListOf.call(this, this.getNodeParameter('territoryIds', itemIndex), itemIndex, 'Territory IDs');
 				return { key: module, payload: { id, Territories: territories.map((t) => ({ id: t })) } };

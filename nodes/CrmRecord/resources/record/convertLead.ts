@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { recordIdField } from '../../../shared/descriptions';
+import { recordPicker } from '../../../shared/descriptions';
 import { toCrmDate } from '../../../shared/dates';
 import { optionsCollection } from '../../../shared/optionsCollection';
 import { jsonObjectParameter } from '../../../shared/recordFields';
@@ -79,7 +79,7 @@ export const operation: INodePropertyOptions = {
 export const returns = 'the ids of the contact, account and deal the lead was converted into or linked to (empty when none)';
 
 const properties: INodeProperties[] = [
-	{ ...recordIdField, displayName: 'Lead ID', description: 'Numeric ID of the lead to convert' },
+	recordPicker({ displayName: 'Lead', description: 'The lead to convert', searchListMethod: 'searchLeads' }),
 	{
 		displayName: 'Create Deal',
 		name: 'createDeal',
@@ -96,11 +96,14 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { createDeal: [true] } },
 	},
 	{
-		displayName: 'Stage',
+		displayName: 'Stage Name or ID',
 		name: 'dealStage',
-		type: 'string',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getDealStages' },
 		default: 'Qualification',
 		required: true,
+		description:
+			'Stage of the new deal, from the Stage picklist of the Deals layout. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		displayOptions: { show: { createDeal: [true] } },
 	},
 	{

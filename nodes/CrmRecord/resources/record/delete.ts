@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue } from '../../../shared/descriptions';
 import { optionsCollection } from '../../../shared/optionsCollection';
 import { crmItemResults, runBatched } from '../../../shared/transport';
 import { modulePath, recordByProperties, recordIdOf } from './shared';
@@ -73,7 +73,7 @@ export async function sendDeletes(
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
 		build: (itemIndex) => {
-			const module = this.getNodeParameter('module', itemIndex) as string;
+			const module = pickedValue(this, 'module', itemIndex);
 			const by = this.getNodeParameter('deleteBy', itemIndex, 'id') as string;
 			const qs = wfTriggerQuery.call(this, itemIndex);
 			if (by === 'externalId') {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue } from '../../../shared/descriptions';
 import { BATCH_SIZE, crmApiError, isErrorItem, writeResult } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
 import { idListOf } from './shared';
@@ -39,7 +39,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const continueOnFail = this.continueOnFail();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const module = this.getNodeParameter('module', itemIndex) as string;
+			const module = pickedValue(this, 'module', itemIndex);
 			const ids = idListOf.call(this, this.getNodeParameter('recordIds', itemIndex), itemIndex, 'Record IDs');
 			const qs = wfTriggerQuery.call(this, itemIndex);
 			const failures: CrmErrorBody[] = [];

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue } from '../../../shared/descriptions';
 import { optionsCollection } from '../../../shared/optionsCollection';
 import { recordByProperties } from './shared';
 import { externalHeader, readOptions, validateRecordId } from './hooks';
@@ -46,6 +46,12 @@ export const modifiedSinceOption: INodeProperties = {
 };
 
 const properties: INodeProperties[] = [
+	{
+		displayName: 'To look a record up by e-mail, use Search',
+		name: 'searchNotice',
+		type: 'notice',
+		default: '',
+	},
 	moduleSelect,
 	...recordByProperties('getBy', 'Get', 'Value of the external-ID field of the record'),
 	optionsCollection([fieldsOption, modifiedSinceOption]),
@@ -59,6 +65,6 @@ export const rootProperty = 'data';
 /** A missing ID answers 204 (docs/protocol.md §5.1, §3.7). */
 export const notFound: NotFound = function () {
 	const external = this.getNodeParameter('getBy', 'id') === 'externalId';
-	const id = String(this.getNodeParameter(external ? 'externalValue' : 'recordId', '') ?? '').trim();
-	return `No ${String(this.getNodeParameter('module', ''))} record with ${external ? 'external ID' : 'ID'} ${id}`;
+	const id = pickedValue(this, external ? 'externalValue' : 'recordId');
+	return `No ${pickedValue(this, 'module')} record with ${external ? 'external ID' : 'ID'} ${id}`;
 };

@@ -15,12 +15,13 @@ import { setMultipartBody } from '../../../shared/multipart';
 import { unwrapBody } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { idListOf } from './shared';
+import { pickedValue } from '../../../shared/descriptions';
 
 /** Record ID parameter (`recordId` unless the operation addresses the record by external ID) must be digits. */
 export async function validateRecordId(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const by = this.getNodeParameter('getBy', 'id') as string;
 	if (by === 'externalId') return request;
-	const id = String(this.getNodeParameter('recordId', '') ?? '').trim();
+	const id = pickedValue(this, 'recordId');
 	checkDigits(this.getNode(), id, 'Record ID', {
 		itemIndex: this.getItemIndex(),
 		description: 'Set "Record ID" to the numeric ID of the record (e.g. 4876876000000611001).',
@@ -31,7 +32,7 @@ export async function validateRecordId(this: IExecuteSingleFunctions, request: I
 /** X-EXTERNAL for an operation addressing its record by external value (§3.9). */
 export async function externalHeader(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	if ((this.getNodeParameter('getBy', 'id') as string) !== 'externalId') return request;
-	const module = this.getNodeParameter('module') as string;
+	const module = pickedValue(this, 'module');
 	const field = this.getNodeParameter('externalField') as string;
 	const value = String(this.getNodeParameter('externalValue', '') ?? '').trim();
 	if (!value) throw new NodeOperationError(this.getNode(), 'External ID Value is empty', { itemIndex: this.getItemIndex() });
@@ -161,7 +162,7 @@ export async function photoToBinary(
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	const id = this.getNodeParameter('recordId') as string;
+	const id = pickedValue(this, 'recordId');
 	const body = response.body as unknown;
 	if (response.statusCode === 204 || !body || (Buffer.isBuffer(body) && body.length === 0)) {
 		return [{ json: { id, hasPhoto: false } }];

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordFieldsUi } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue, recordFieldsUi } from '../../../shared/descriptions';
 import { optionsCollection } from '../../../shared/optionsCollection';
 import { recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
@@ -21,7 +21,7 @@ export const MASS_UPDATE_MAX_IDS = 500;
 /** Body of MassUpdate (§5.1): one `data` item of values and exactly one of `ids` / `cvid` (+ `criteria`) / `territory`. */
 export async function massUpdatePreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const itemIndex = this.getItemIndex();
-	const module = this.getNodeParameter('module') as string;
+	const module = pickedValue(this, 'module');
 	const { record } = await recordBody.call(this, itemIndex, module, new Map<string, Map<string, FieldMeta>>(), {
 		jsonLabel: 'Values JSON',
 	});

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { recordFieldsUi, recordIdField } from '../../../shared/descriptions';
+import { pickedValue, recordFieldsUi, recordIdField } from '../../../shared/descriptions';
 import { optionsCollection } from '../../../shared/optionsCollection';
 import { getParameter, recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
@@ -25,7 +25,7 @@ export function recordIdOf(
 	itemIndex: number,
 	label = 'Record ID',
 ): string {
-	const id = String(getParameter(this, parameter, itemIndex, '') ?? '').trim();
+	const id = pickedValue(this, parameter, itemIndex);
 	checkDigits(this.getNode(), id, label, {
 		itemIndex,
 		description: `Set "${label}" to the numeric ID of the record (e.g. 4876876000000611001).`,
@@ -108,7 +108,13 @@ export function columnsProperty(mode: 'add' | 'update' | 'upsert'): INodePropert
 				hideNoDataError: true,
 				noFieldsError: 'No writable fields found in this module',
 				...(mode === 'update'
-					? { matchingFieldsLabels: { title: 'Record To Update', description: 'Record ID, or an external-ID field of the module', hint: '' } }
+					? {
+							matchingFieldsLabels: {
+								title: 'Record To Update',
+								description: 'Record ID, or an external-ID field of the module',
+								hint: 'Map the Record ID (or the external-ID field) below, then the fields to change',
+							},
+						}
 					: {}),
 				...(mode === 'upsert'
 					? {
@@ -291,7 +297,7 @@ export async function writeItemOf(
 	itemIndex: number,
 	fieldCache: Map<string, Map<string, FieldMeta>>,
 ): Promise<{ group: WriteGroup; record: IDataObject; matchingColumns: string[] }> {
-	const module = getParameter(this, 'module', itemIndex) as string;
+	const module = pickedValue(this, 'module', itemIndex);
 	const { body, external } = writeExtrasOf.call(this, itemIndex);
 	const { record, matchingColumns } = await recordBody.call(this, itemIndex, module, fieldCache);
 	checkRecordLengths.call(this, fieldCache, module, record, itemIndex);
@@ -312,7 +318,7 @@ export async function withFullRecords(this: IExecuteFunctions, output: INodeExec
 		if ((getParameter(this, 'output', itemIndex, 'result') as string) !== 'fullRecord') return;
 		const id = item.json.status === 'success' ? String(item.json.id ?? '') : '';
 		if (!isDigits(id)) return;
-		const module = getParameter(this, 'module', itemIndex) as string;
+		const module = pickedValue(this, 'module', itemIndex);
 		byModule.set(module, [...(byModule.get(module) ?? []), { item, id }]);
 	});
 	for (const [module, written] of byModule) {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue } from '../../../shared/descriptions';
 import { getParameter, loadFieldMeta, recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched } from '../../../shared/transport';
@@ -52,7 +52,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const externalFieldsOf = new Map<string, string[]>();
 	const output = await runBatched(this, {
 		build: async (itemIndex) => {
-			const module = getParameter(this, 'module', itemIndex) as string;
+			const module = pickedValue(this, 'module', itemIndex);
 			const mode = getParameter(this, 'fieldsMode', itemIndex, 'mapper') as string;
 			const { body, external } = writeExtrasOf.call(this, itemIndex);
 			let field: string | undefined;

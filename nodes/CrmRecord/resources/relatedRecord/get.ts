@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { relatedRequest, relationProperties } from './shared';
 import type { NotFound } from '../../../shared/transport';
+import { pickedValue } from '../../../shared/descriptions';
 
 /** GetRelatedRecord (+UsingExternalID) — GET /crm/{v}/{module}/{recordId}/{relatedList}/{relatedId} */
 export const operation: INodePropertyOptions = {
@@ -29,7 +30,7 @@ export const rootProperty = 'data';
 /** A missing related record answers 204 (docs/protocol.md §5.2, §3.7). */
 export const notFound: NotFound = function () {
 	const [module, recordId, list, id] = ['module', 'recordId', 'relatedList', 'relatedRecordId'].map((name) =>
-		String(this.getNodeParameter(name, '') ?? '').trim(),
+		pickedValue(this, name),
 	);
 	return `No ${list} record with ID ${id} related to ${module} record ${recordId}`;
 };

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, IHttpRequestOptions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue, recordPicker } from '../../../shared/descriptions';
 import { optionsCollection } from '../../../shared/optionsCollection';
 import { crmItemResults, runBatched } from '../../../shared/transport';
 import type { CrmRequest } from '../../../shared/transport';
@@ -19,20 +19,18 @@ export const relatedListSelect: INodeProperties = {
 		'API name of the related list, e.g. Contacts or Products. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
-export const parentRecordIdField: INodeProperties = {
-	...recordIdField,
-	description: 'Numeric ID of the parent record, or its external ID value when "Parent External ID Field" is set',
-};
+export const parentRecordIdField: INodeProperties = recordPicker({
+	description: 'The parent record: from the list, by ID (its external ID value when "Parent External ID Field" is set), or by its address',
+	externalValues: true,
+});
 
-export const relatedRecordIdField: INodeProperties = {
-	displayName: 'Related Record ID',
+export const relatedRecordIdField: INodeProperties = recordPicker({
+	displayName: 'Related Record',
 	name: 'relatedRecordId',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: '4876876000000611042',
-	description: 'Numeric ID of the related record, or its external ID value when "Related External ID Field" is set',
-};
+	description: 'The related record: from the list, by ID (its external ID value when "Related External ID Field" is set), or by its address',
+	searchListMethod: 'searchRelatedRecords',
+	externalValues: true,
+});
 
 /** External-ID forms (X-EXTERNAL, docs/protocol.md §3.9): parent and/or related record by external value. */
 export const externalIdOptions: INodeProperties[] = [
@@ -92,16 +90,16 @@ export function checkId(node: INode, value: string, label: string, external: boo
 
 /** preSend of the routed operations: checks the IDs and sets X-EXTERNAL. */
 export async function relatedRequest(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const module = this.getNodeParameter('module') as string;
+	const module = pickedValue(this, 'module');
 	const relatedList = this.getNodeParameter('relatedList') as string;
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const parentField = String(options.parentExternalField ?? '');
 	const relatedField = String(options.relatedExternalField ?? '');
 	const itemIndex = this.getItemIndex();
-	checkId(this.getNode(), this.getNodeParameter('recordId') as string, 'Record ID', !!parentField.trim(), itemIndex);
+	checkId(this.getNode(), pickedValue(this, 'recordId'), 'Record ID', !!parentField.trim(), itemIndex);
 	const operation = this.getNodeParameter('operation') as string;
 	if (operation === 'get') {
-		checkId(this.getNode(), this.getNodeParameter('relatedRecordId') as string, 'Related Record ID', !!relatedField.trim(), itemIndex);
+		checkId(this.getNode(), pickedValue(this, 'relatedRecordId'), 'Related Record ID', !!relatedField.trim(), itemIndex);
 	}
 	const header = relationExternalHeader(module, relatedList, parentField, relatedField);
 	if (header) requestOptions.headers = { ...requestOptions.headers, 'X-EXTERNAL': header };
@@ -110,15 +108,15 @@ export async function relatedRequest(this: IExecuteSingleFunctions, requestOptio
 
 /** The parameters of one item of Link or Delink: the parent record, the related list and the related record. */
 export function relationOf(this: IExecuteFunctions, itemIndex: number) {
-	const module = this.getNodeParameter('module', itemIndex) as string;
+	const module = pickedValue(this, 'module', itemIndex);
 	const relatedList = this.getNodeParameter('relatedList', itemIndex) as string;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const parentField = String(options.parentExternalField ?? '');
 	const relatedField = String(options.relatedExternalField ?? '');
-	const recordId = checkId(this.getNode(), this.getNodeParameter('recordId', itemIndex) as string, 'Record ID', !!parentField.trim(), itemIndex);
+	const recordId = checkId(this.getNode(), pickedValue(this, 'recordId', itemIndex), 'Record ID', !!parentField.trim(), itemIndex);
 	const relatedId = checkId(
 		this.getNode(),
-		this.getNodeParameter('relatedRecordId', itemIndex) as string,
+		pickedValue(this, 'relatedRecordId', itemIndex),
 		'Related Record ID',
 		!!relatedField.trim(),
 		itemIndex,

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, IN8nHtt
 import { NodeOperationError } from 'n8n-workflow';
 
 import { checkDigits } from '../../../shared/validation';
+import { pickedValue } from '../../../shared/descriptions';
 
 /** Sharing limits of docs/protocol.md §6: 1..10 users per request, at most 10 users per record. */
 export const SHARE_USERS_MAX = 10;
@@ -54,7 +55,7 @@ export const shareUsersField: INodeProperties = {
 /** preSend of ShareRecord / UpdateSharePermissions: the `share` list, 1..10 users, checked before sending. */
 export async function shareBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const itemIndex = this.getItemIndex();
-	const recordId = String(this.getNodeParameter('recordId') ?? '').trim();
+	const recordId = pickedValue(this, 'recordId');
 	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
 	const users = (this.getNodeParameter('users.user', []) as IDataObject[]) ?? [];
 	if (users.length === 0) throw new NodeOperationError(this.getNode(), 'Add at least one user to share with', { itemIndex });

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue } from '../../../shared/descriptions';
 import { runBatched } from '../../../shared/transport';
 import { TAGS_PER_MODULE, TAG_BATCH, TAG_NAME_MAX, checkTagName, sendTags, tagOptionsProperty, withColour } from './shared';
 
@@ -35,7 +35,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runBatched(this, {
 		batchSize: TAG_BATCH,
 		build: (itemIndex) => {
-			const module = this.getNodeParameter('module', itemIndex) as string;
+			const module = pickedValue(this, 'module', itemIndex);
 			const name = checkTagName(this.getNode(), this.getNodeParameter('tagName', itemIndex) as string, itemIndex);
 			const count = (perModule.get(module.toLowerCase()) ?? 0) + 1;
 			perModule.set(module.toLowerCase(), count);

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue, recordIdField } from '../../../shared/descriptions';
 import { crmItemResults, runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { TAG_BATCH, checkTagNames, tagNamesField } from './shared';
@@ -34,8 +34,8 @@ export async function executeRecordsAction(this: IExecuteFunctions, mode: 'add' 
 	return await runBatched(this, {
 		batchSize: TAG_BATCH,
 		build: (itemIndex) => {
-			const module = this.getNodeParameter('module', itemIndex) as string;
-			const id = String(this.getNodeParameter('recordId', itemIndex) ?? '').trim();
+			const module = pickedValue(this, 'module', itemIndex);
+			const id = pickedValue(this, 'recordId', itemIndex);
 			checkDigits(this.getNode(), id, 'Record ID', { itemIndex });
 			const names = checkTagNames(this.getNode(), this.getNodeParameter('tagNames', itemIndex) as string, itemIndex);
 			const overWrite = mode === 'add' ? (this.getNodeParameter('overWrite', itemIndex, false) as boolean) : false;

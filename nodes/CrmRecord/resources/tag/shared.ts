@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { optionsCollection } from '../../../shared/optionsCollection';
 import { sendItemList } from '../../../shared/itemLists';
 import { checkDigits } from '../../../shared/validation';
+import { pickedValue } from '../../../shared/descriptions';
 
 /** Limits of docs/protocol.md §6 for tags (service defaults; the sandbox uses the same). */
 export const TAG_NAME_MAX = 25;
@@ -92,7 +93,7 @@ export function checkTagNames(node: INode, value: string, itemIndex: number): st
 /** preSend of the one-record tag actions: checks the names and sends them as `tag_names`. */
 export async function tagNamesQuery(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const names = checkTagNames(this.getNode(), this.getNodeParameter('tagNames') as string, this.getItemIndex());
-	const recordId = String(this.getNodeParameter('recordId') ?? '').trim();
+	const recordId = pickedValue(this, 'recordId');
 	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex: this.getItemIndex() });
 	requestOptions.qs = { ...requestOptions.qs, tag_names: names.join(',') };
 	return requestOptions;

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue } from '../../../shared/descriptions';
 import { runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { TAG_BATCH, TAG_NAME_MAX, checkTagName, sendTags, tagIdField, tagOptionsProperty, withColour } from './shared';
@@ -36,7 +36,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runBatched(this, {
 		batchSize: TAG_BATCH,
 		build: (itemIndex) => {
-			const module = this.getNodeParameter('module', itemIndex) as string;
+			const module = pickedValue(this, 'module', itemIndex);
 			const id = String(this.getNodeParameter('tagId', itemIndex) ?? '').trim();
 			checkDigits(this.getNode(), id, 'Tag ID', { itemIndex });
 			const name = checkTagName(this.getNode(), this.getNodeParameter('tagName', itemIndex) as string, itemIndex);

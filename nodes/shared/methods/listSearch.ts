@@ -1,0 +1,83 @@
+// The "From List" modes of the module and record pickers (shared/descriptions.ts). n8n calls them
+// when the dropdown opens or its search text changes, never while the panel renders.
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+
+import { pickedValue } from '../descriptions';
+import { crmApiRequest } from '../transport';
+
+/** Records per page of the list (docs/protocol.md §3.6: at most 200). */
+const PAGE_SIZE = 50;
+
+const matches = (filter: string | undefined, ...texts: string[]) =>
+	!filter || texts.some((t) => t.toLowerCase().includes(filter.trim().toLowerCase()));
+
+async function recordModules(ctx: ILoadOptionsFunctions): Promise<IDataObject[]> {
+	const { modules = [] } = (await crmApiRequest.call(ctx, { method: 'GET', path: '/settings/modules' })) as { modules?: IDataObject[] };
+	return modules.filter((m) => m.api_supported !== false && m.generated_type !== 'linking');
+}
+
+/** Modules that hold records, by their plural label (GetModules); the search text matches label or API name. */
+export async function searchModules(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const results: INodeListSearchItems[] = (await recordModules(this))
+		.map((m) => ({
+			name: `${String(m.plural_label)}${m.generated_type === 'custom' ? ' (Custom)' : ''}`,
+			value: String(m.api_name),
+		}))
+		.filter((m) => matches(filter, m.name, m.value))
+		.sort((a, b) => a.name.localeCompare(b.name));
+	return { results };
+}
+
+/**
+ * Records of `module` named by the module's display field (GetRecords, or SearchRecords by word when
+ * a search text is typed), a page at a time; the pagination token is the next page number.
+ */
+async function recordsOf(ctx: ILoadOptionsFunctions, module: string, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	if (!module) return { results: [] };
+	const meta = (await recordModules(ctx)).find((m) => String(m.api_name).toLowerCase() === module.toLowerCase());
+	const displayField = String(meta?.display_field ?? 'id');
+	const page = Number(paginationToken ?? 1);
+	const word = filter?.trim();
+	const body = await crmApiRequest.call(ctx, {
+		method: 'GET',
+		path: `/${encodeURIComponent(module)}${word ? '/search' : ''}`,
+		qs: { fields: displayField === 'id' ? 'id' : `id,${displayField}`, page, per_page: PAGE_SIZE, ...(word ? { word } : {}) },
+	});
+	const records = (body.data as IDataObject[] | undefined) ?? [];
+	const nameOf = (r: IDataObject) => {
+		const value = r[displayField];
+		const text = value && typeof value === 'object' ? (value as IDataObject).name : value;
+		return text === undefined || text === null || text === '' ? String(r.id) : String(text);
+	};
+	const more = (body.info as IDataObject | undefined)?.more_records === true;
+	return {
+		results: records.map((r) => ({ name: nameOf(r), value: String(r.id) })),
+		paginationToken: more ? String(page + 1) : undefined,
+	};
+}
+
+/** Records of the chosen module. */
+export async function searchRecords(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return await recordsOf(this, pickedValue(this, 'module'), filter, paginationToken);
+}
+
+/** Leads (Convert Lead). */
+export async function searchLeads(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return await recordsOf(this, 'Leads', filter, paginationToken);
+}
+
+/** Records of the module the chosen related list holds (GetRelatedLists: its `module`). */
+export async function searchRelatedRecords(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const module = pickedValue(this, 'module');
+	const relatedList = String(this.getCurrentNodeParameter('relatedList') ?? '');
+	if (!module || !relatedList) return { results: [] };
+	const { related_lists: lists = [] } = (await crmApiRequest.call(this, {
+		method: 'GET',
+		path: '/settings/related_lists',
+		qs: { module },
+	})) as { related_lists?: IDataObject[] };
+	const list = lists.find((l) => l.api_name === relatedList);
+	return await recordsOf(this, String(list?.module ?? ''), filter, paginationToken);
+}
+
+export const listSearch = { searchModules, searchRecords, searchLeads, searchRelatedRecords };
