@@ -25,6 +25,43 @@ export const operation: INodePropertyOptions = {
 
 export const returns = 'one item per matching record, with its id and field values';
 
+/** One search condition of the criteria builder (field, operator, value); fields come from `fieldLoader`. */
+export function conditionValues(fieldLoader: string, dependsOn: string[]): INodeProperties[] {
+	return [
+		{
+			displayName: 'Field Name or ID',
+			name: 'field',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: fieldLoader, loadOptionsDependsOn: dependsOn },
+			default: '',
+			description:
+				'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+		},
+		{
+			displayName: 'Operator',
+			name: 'operator',
+			type: 'options',
+			options: [
+				{ name: 'Equals', value: 'equals' },
+				{ name: 'Greater or Equal', value: 'greater_equal', description: 'Numbers, dates and times only' },
+				{ name: 'Greater Than', value: 'greater_than', description: 'Numbers, dates and times only' },
+				{ name: 'Less or Equal', value: 'less_equal', description: 'Numbers, dates and times only' },
+				{ name: 'Less Than', value: 'less_than', description: 'Numbers, dates and times only' },
+				{ name: 'Not Equal', value: 'not_equal', description: 'Numbers, dates and times only' },
+				{ name: 'Starts With', value: 'starts_with' },
+			],
+			default: 'equals',
+		},
+		{
+			displayName: 'Value',
+			name: 'value',
+			type: 'string',
+			default: '',
+			description: 'Dates as yyyy-MM-dd; date-times in ISO 8601 (sent as yyyy-MM-ddTHH:mm:ss±HH:mm)',
+		},
+	];
+}
+
 /** "Search By" and its inputs, shared with Count (which may count all). */
 export function searchByProperties(optional: boolean): INodeProperties[] {
 	const searchBy: INodeProperties = {
@@ -46,39 +83,7 @@ export function searchByProperties(optional: boolean): INodeProperties[] {
 			? { ...searchBy, options: [{ name: 'Nothing (All Records)', value: 'none' }, ...(searchBy.options ?? [])], default: 'none' }
 			: searchBy,
 		allOrAnyOption('Combine', 'combine', { show: { searchBy: ['criteria'] } }),
-		conditionsCollection('At most 10 conditions', { show: { searchBy: ['criteria'] } }, [
-			{
-				displayName: 'Field Name or ID',
-				name: 'field',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getFields', loadOptionsDependsOn: ['module'] },
-				default: '',
-				description:
-					'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-			},
-			{
-				displayName: 'Operator',
-				name: 'operator',
-				type: 'options',
-				options: [
-					{ name: 'Equals', value: 'equals' },
-					{ name: 'Greater or Equal', value: 'greater_equal', description: 'Numbers, dates and times only' },
-					{ name: 'Greater Than', value: 'greater_than', description: 'Numbers, dates and times only' },
-					{ name: 'Less or Equal', value: 'less_equal', description: 'Numbers, dates and times only' },
-					{ name: 'Less Than', value: 'less_than', description: 'Numbers, dates and times only' },
-					{ name: 'Not Equal', value: 'not_equal', description: 'Numbers, dates and times only' },
-					{ name: 'Starts With', value: 'starts_with' },
-				],
-				default: 'equals',
-			},
-			{
-				displayName: 'Value',
-				name: 'value',
-				type: 'string',
-				default: '',
-				description: 'Dates as yyyy-MM-dd; date-times in ISO 8601 (sent as yyyy-MM-ddTHH:mm:ss±HH:mm)',
-			},
-		]),
+		conditionsCollection('At most 10 conditions', { show: { searchBy: ['criteria'] } }, conditionValues('getFields', ['module'])),
 		{
 			displayName: 'Criteria',
 			name: 'criteria',
