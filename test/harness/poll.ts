@@ -31,7 +31,8 @@ export function crmPoller(crm: CrmFixture, parameters: INode['parameters'], opti
 	const state = () => workflow.getStaticData('node', node) as IDataObject;
 	const poll = async (mode: 'trigger' | 'manual' = 'trigger'): Promise<INodeExecutionData[] | null> => {
 		let staged: IDataObject | undefined;
-		if (options.durable) staged = structuredClone(state());
+		// a copy, as n8n clones the committed cursor (static data is an observable object)
+		if (options.durable) staged = JSON.parse(JSON.stringify(state())) as IDataObject;
 		const ctx = new PollContext(
 			workflow,
 			node,
