@@ -20,6 +20,8 @@ export interface PollState extends IDataObject {
 export interface StreamCursor extends IDataObject {
 	time: number;
 	seen: string[];
+	/** set when the last poll stopped on its time budget: the id of the last row it read at `time` */
+	id?: string;
 	/** the Start From this stream began at, if any (a different one starts it again) */
 	from?: number;
 }

@@ -162,8 +162,10 @@ export async function walkChanges(
 	const start = cursor;
 	const seen = new Set(start.seen);
 	const changes: Change[] = [];
-	let position: { time: number; id?: string } = { time: start.time };
-	let current = start;
+	// after a poll that stopped on its budget: right after the last row read; otherwise the whole
+	// second of the cursor again (a change made later in that second is read, the seen ones skipped)
+	let position: { time: number; id?: string } = { time: start.time, id: start.id };
+	let current: StreamCursor = { time: start.time, seen: start.seen };
 	let complete = false;
 	for (;;) {
 		const page = await keysetPage.call(this, module, timeField, settings.filter, position);
@@ -199,6 +201,7 @@ export async function walkChanges(
 		}
 		if (Date.now() >= settings.deadline) break;
 	}
+	if (!complete && position.id !== undefined) current.id = position.id;
 	return { changes, cursor: current, complete };
 }
 
