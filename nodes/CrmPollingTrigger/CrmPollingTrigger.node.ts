@@ -1,9 +1,8 @@
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { conditionValues } from '../CrmRecord/resources/record/search';
-import { fetchRecords } from '../CrmTrigger/delivery';
-import { allOrAnyOption, conditionsCollection } from '../shared/collections';
+import { fetchRecords } from '../shared/fetchRecords';
+import { allOrAnyOption, conditionsCollection, conditionValues } from '../shared/collections';
 import { getModules, getReadableFields } from '../shared/methods/loadOptions';
 import { optionsCollection } from '../shared/optionsCollection';
 import { changeKeyOf } from './cursor';
@@ -161,7 +160,7 @@ export class CrmPollingTrigger implements INodeType {
 		state.streams ??= {};
 		const changes: Change[] = [];
 		for (const module of modules) {
-			let reference: number | undefined;
+			let reference: { time: number; id: string } | null | undefined;
 			for (const stream of STREAMS[event]) {
 				const key = `${module}|${stream}`;
 				let cursor: StreamCursor | undefined = state.streams[key];
@@ -171,8 +170,12 @@ export class CrmPollingTrigger implements INodeType {
 					if (startFrom !== undefined) cursor = { time: startFrom, seen: [], from: startFrom };
 					else {
 						// first activation: from the module's latest change on the CRM's clock; nothing emitted
-						reference ??= (await newest.call(this, module, 'Modified_Time', ''))?.time ?? 0;
-						state.streams[key] = stream === 'deleted' ? await deletedStart.call(this, module, reference) : await startOf.call(this, module, stream);
+						if (reference === undefined) reference = (await newest.call(this, module, 'Modified_Time', '')) ?? null;
+						if (stream === 'deleted') state.streams[key] = await deletedStart.call(this, module, reference?.time ?? 0);
+						else {
+							const row = stream === 'Modified_Time' ? reference : await newest.call(this, module, stream, '');
+							state.streams[key] = row ? { time: row.time, seen: [changeKeyOf(row.id, row.time)] } : { time: 0, seen: [] };
+						}
 						continue;
 					}
 				}
@@ -188,12 +191,6 @@ export class CrmPollingTrigger implements INodeType {
 		if (changes.length === 0) return null;
 		return [sortChanges(changes).map((change) => ({ json: change.json }))];
 	}
-}
-
-/** A new created/modified stream: after the module's latest record on that time. */
-async function startOf(this: IPollFunctions, module: string, timeField: 'Created_Time' | 'Modified_Time'): Promise<StreamCursor> {
-	const row = await newest.call(this, module, timeField, '');
-	return row ? { time: row.time, seen: [changeKeyOf(row.id, row.time)] } : { time: 0, seen: [] };
 }
 
 /** Fetch Test Event: the latest matching change over the modules, as a poll would emit it. */

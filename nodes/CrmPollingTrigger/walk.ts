@@ -3,8 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { toCrmDateTime, toUtcWireTime } from '../shared/dates';
 import { crmApiRequest } from '../shared/transport';
-import { fetchRecords } from '../CrmTrigger/delivery';
-import { MAX_CRITERIA_CONDITIONS } from '../CrmRecord/resources/record/hooks';
+import { fetchRecords } from '../shared/fetchRecords';
+import { MAX_CRITERIA_CONDITIONS } from '../shared/collections';
 import { advance, changeKeyOf, recalled, remember } from './cursor';
 import type { PollState, StreamCursor } from './cursor';
 

@@ -38,7 +38,7 @@ export function crmPoller(crm: CrmFixture, parameters: INode['parameters'], opti
 			node,
 			additionalData,
 			mode,
-			mode === 'manual' ? 'manual' : 'trigger',
+			mode === 'manual' ? 'manual' : 'activate',
 			undefined,
 			undefined,
 			undefined,

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Trigger "Only When These Fields Change": the sandbox's watch channel delivers each edit with
 // its affected_fields; only edits naming a watched field start an execution (creates and deletes
 // always do), through the trigger's webhook() and a production execution in n8n-core's engine.

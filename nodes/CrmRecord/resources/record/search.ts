@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
-import { allOrAnyOption, conditionsCollection } from '../../../shared/collections';
+import { allOrAnyOption, conditionsCollection, conditionValues } from '../../../shared/collections';
 import { optionsCollection } from '../../../shared/optionsCollection';
 import { fieldsOption } from './get';
 import { triState } from './getAll';
@@ -24,43 +24,6 @@ export const operation: INodePropertyOptions = {
 };
 
 export const returns = 'one item per matching record, with its id and field values';
-
-/** One search condition of the criteria builder (field, operator, value); fields come from `fieldLoader`. */
-export function conditionValues(fieldLoader: string, dependsOn: string[]): INodeProperties[] {
-	return [
-		{
-			displayName: 'Field Name or ID',
-			name: 'field',
-			type: 'options',
-			typeOptions: { loadOptionsMethod: fieldLoader, loadOptionsDependsOn: dependsOn },
-			default: '',
-			description:
-				'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-		},
-		{
-			displayName: 'Operator',
-			name: 'operator',
-			type: 'options',
-			options: [
-				{ name: 'Equals', value: 'equals' },
-				{ name: 'Greater or Equal', value: 'greater_equal', description: 'Numbers, dates and times only' },
-				{ name: 'Greater Than', value: 'greater_than', description: 'Numbers, dates and times only' },
-				{ name: 'Less or Equal', value: 'less_equal', description: 'Numbers, dates and times only' },
-				{ name: 'Less Than', value: 'less_than', description: 'Numbers, dates and times only' },
-				{ name: 'Not Equal', value: 'not_equal', description: 'Numbers, dates and times only' },
-				{ name: 'Starts With', value: 'starts_with' },
-			],
-			default: 'equals',
-		},
-		{
-			displayName: 'Value',
-			name: 'value',
-			type: 'string',
-			default: '',
-			description: 'Dates as yyyy-MM-dd; date-times in ISO 8601 (sent as yyyy-MM-ddTHH:mm:ss±HH:mm)',
-		},
-	];
-}
 
 /** "Search By" and its inputs, shared with Count (which may count all). */
 export function searchByProperties(optional: boolean): INodeProperties[] {
