@@ -161,6 +161,7 @@ export async function walkChanges(
 ): Promise<{ changes: Change[]; cursor: StreamCursor; complete: boolean }> {
 	const start = cursor;
 	const seen = new Set(start.seen);
+	const seenAtStart = new Set(start.seen);
 	const changes: Change[] = [];
 	// after a poll that stopped on its budget: right after the last row read; otherwise the whole
 	// second of the cursor again (a change made later in that second is read, the seen ones skipped)
@@ -187,7 +188,7 @@ export async function walkChanges(
 				keys.push(later);
 				seen.add(later);
 			}
-			const change = classify(state, module, row, record, start, settings, timeField);
+			const change = classify(state, module, row, record, start.time, seenAtStart, settings, timeField);
 			if (change) changes.push(change);
 		}
 		const last = page.rows[page.rows.length - 1];
@@ -211,7 +212,8 @@ function classify(
 	module: string,
 	row: Row,
 	record: IDataObject,
-	start: StreamCursor,
+	startTime: number,
+	seenAtStart: Set<string>,
 	settings: WalkSettings,
 	timeField: string,
 ): Change | undefined {
@@ -226,7 +228,7 @@ function classify(
 		event = 'updated';
 	} else {
 		// created after the cursor, or in its second without having been emitted then
-		const createdAfter = row.created > start.time || (row.created === start.time && !start.seen.includes(changeKeyOf(row.id, row.created)));
+		const createdAfter = row.created > startTime || (row.created === startTime && !seenAtStart.has(changeKeyOf(row.id, row.created)));
 		event = createdAfter ? 'created' : 'updated';
 	}
 	const json: IDataObject = { id: row.id, module, event, time: record[timeField] ?? null };
