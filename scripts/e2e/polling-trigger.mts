@@ -15,13 +15,17 @@ export async function pollingTriggerStep(ctx: StepContext): Promise<void> {
 	const { page, api, sandbox, stack } = ctx;
 	const polling = stack.nodes.find((n) => n.name === 'crmPollingTrigger')!;
 	const instant = stack.nodes.find((n) => n.name === 'crmTrigger');
+	// a loaded machine takes a while to load the editor: longer than the default 30 s
+	const open = async (url: string) => await (page as unknown as { goto(url: string, o: { timeout: number }): Promise<unknown> }).goto(url, { timeout: 120_000 });
 
 	// --- the node panel: both triggers, each saying when to use it ---
-	await page.goto('/workflow/new');
-	await page.locator('[data-test-id="canvas-plus-button"]').click();
+	await open('/workflow/new');
+	const plus = page.locator('[data-test-id="canvas-plus-button"]');
+	await plus.waitFor({ timeout: 120_000 });
+	await plus.click();
 	await page.locator('[data-test-id="node-creator-search-bar"]').fill('CRM');
 	const item = (type: string) => page.locator(`[data-test-id="item-iterator-item"][data-keyboard-nav-id^="${type}-"]`).first();
-	await item(polling.type).waitFor({ timeout: 15_000 });
+	await item(polling.type).waitFor({ timeout: 60_000 });
 	const pollingText = await item(polling.type).innerText();
 	assert(/Polling — works anywhere/.test(pollingText), `the polling trigger's entry does not say it works anywhere: ${JSON.stringify(pollingText)}`);
 	if (instant) {
@@ -84,7 +88,7 @@ export async function pollingTriggerStep(ctx: StepContext): Promise<void> {
 			JSON.stringify(got) === JSON.stringify(ids.map((i, k) => ['created', 'Leads', i, names[k]])),
 			`the execution's items are not the two new leads: ${JSON.stringify(got)}`,
 		);
-		await page.goto(`/workflow/${id}/executions/${execution.id}`);
+		await open(`/workflow/${id}/executions/${execution.id}`);
 		await page.getByText(names[0]).first().waitFor({ timeout: 30_000 }).catch(() => undefined);
 		await page.waitForTimeout(1500);
 		await ctx.shot('12-polling-trigger-execution.png');
