@@ -159,6 +159,7 @@ export class CrmPollingTrigger implements INodeType {
 		const state = this.getWorkflowStaticData('node') as PollState;
 		state.streams ??= {};
 		const changes: Change[] = [];
+		let walked = 0;
 		for (const module of modules) {
 			let reference: { time: number; id: string } | null | undefined;
 			for (const stream of STREAMS[event]) {
@@ -179,13 +180,15 @@ export class CrmPollingTrigger implements INodeType {
 						continue;
 					}
 				}
-				if (Date.now() >= settings.deadline) {
+				// out of time: the remaining streams wait for the next poll (the first one always reads, so every poll progresses)
+				if (walked > 0 && Date.now() >= settings.deadline) {
 					state.streams[key] = cursor;
 					continue;
 				}
-				const walked = stream === 'deleted' ? await walkDeleted.call(this, state, module, cursor) : await walkChanges.call(this, state, module, stream, cursor, settings);
-				state.streams[key] = { ...walked.cursor, ...(cursor.from !== undefined ? { from: cursor.from } : {}) };
-				changes.push(...walked.changes);
+				walked++;
+				const result = stream === 'deleted' ? await walkDeleted.call(this, state, module, cursor) : await walkChanges.call(this, state, module, stream, cursor, settings);
+				state.streams[key] = { ...result.cursor, ...(cursor.from !== undefined ? { from: cursor.from } : {}) };
+				changes.push(...result.changes);
 			}
 		}
 		if (changes.length === 0) return null;

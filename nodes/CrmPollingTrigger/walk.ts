@@ -256,7 +256,8 @@ async function deletedSince(this: IPollFunctions, module: string, sinceMs: numbe
 			method: 'GET',
 			path: `/${encodeURIComponent(module)}/deleted`,
 			qs: { type: 'all', page, per_page: PAGE_SIZE },
-			headers: sinceMs === undefined ? {} : { 'If-Modified-Since': toUtcWireTime(sinceMs) },
+			// no lower bound for a stream starting at the beginning (an empty module at activation)
+			headers: sinceMs === undefined || sinceMs <= 0 ? {} : { 'If-Modified-Since': toUtcWireTime(sinceMs) },
 		});
 		entries.push(...((body.data as IDataObject[] | undefined) ?? []));
 		if ((body.info as IDataObject | undefined)?.more_records !== true) break;

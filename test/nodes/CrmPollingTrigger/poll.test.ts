@@ -83,6 +83,15 @@ test('Record Deleted and Any Change: deletions once each; a record deleted and r
 	await remove('Contacts', [again]);
 	expect((await deletes.poll())!.map((i) => [i.json.event, i.json.id])).toEqual([['deleted', again]]);
 	expect(await deletes.poll()).toBeNull();
+
+	// a module with no records at activation: its deletions are read from the beginning
+	const empty = crmPoller(crm, { event: 'deleted', modules: ['Products'] });
+	expect(await empty.poll()).toBeNull();
+	const [product] = await create('Products', [{ Product_Name: 'Short-lived' }]);
+	await tick();
+	await remove('Products', [product]);
+	expect((await empty.poll())!.map((i) => [i.json.event, i.json.module, i.json.id])).toEqual([['deleted', 'Products', product]]);
+	expect(await empty.poll()).toBeNull();
 });
 
 test('an idle poll is one API call per module, two with deletions', async () => {
