@@ -18,24 +18,6 @@ export async function pollingTriggerStep(ctx: StepContext): Promise<void> {
 	// a loaded machine takes a while to load the editor: longer than the default 30 s
 	const open = async (url: string) => await (page as unknown as { goto(url: string, o: { timeout: number }): Promise<unknown> }).goto(url, { timeout: 120_000 });
 
-	// --- the node panel: both triggers, each saying when to use it ---
-	await open('/workflow/new');
-	const plus = page.locator('[data-test-id="canvas-plus-button"]');
-	await plus.waitFor({ timeout: 120_000 });
-	await plus.click();
-	await page.locator('[data-test-id="node-creator-search-bar"]').fill('CRM');
-	const item = (type: string) => page.locator(`[data-test-id="item-iterator-item"][data-keyboard-nav-id^="${type}-"]`).first();
-	await item(polling.type).waitFor({ timeout: 60_000 });
-	const pollingText = await item(polling.type).innerText();
-	assert(/Polling — works anywhere/.test(pollingText), `the polling trigger's entry does not say it works anywhere: ${JSON.stringify(pollingText)}`);
-	if (instant) {
-		const instantText = await item(instant.type).innerText();
-		assert(/Instant — the CRM must reach your n8n/.test(instantText), `the CRM Trigger's entry does not say it is instant: ${JSON.stringify(instantText)}`);
-	}
-	await page.waitForTimeout(500);
-	await ctx.shot('11-node-panel-instant-or-polling.png');
-	await page.keyboard.press('Escape');
-
 	// --- a published polling workflow ---
 	const name = 'CRM Polling Trigger e2e';
 	const created = await api.request<{ id?: string; versionId?: string }>('POST', '/rest/workflows', {
@@ -101,4 +83,22 @@ export async function pollingTriggerStep(ctx: StepContext): Promise<void> {
 	}
 	const wf = await api.request<{ active?: boolean }>('GET', `/rest/workflows/${id}`);
 	assert(wf.data.active === false, 'the polling workflow is still active after unpublishing');
+
+	// --- the node panel: both triggers, each saying when to use it ---
+	await open('/workflow/new');
+	const plus = page.locator('[data-test-id="canvas-plus-button"]');
+	await plus.waitFor({ timeout: 120_000 });
+	await plus.click();
+	await page.locator('[data-test-id="node-creator-search-bar"]').fill('CRM');
+	const item = (type: string) => page.locator(`[data-test-id="item-iterator-item"][data-keyboard-nav-id^="${type}-"]`).first();
+	await item(polling.type).waitFor({ timeout: 60_000 });
+	const pollingText = await item(polling.type).innerText();
+	assert(/Polling — works anywhere/.test(pollingText), `the polling trigger's entry does not say it works anywhere: ${JSON.stringify(pollingText)}`);
+	if (instant) {
+		const instantText = await item(instant.type).innerText();
+		assert(/Instant — the CRM must reach your n8n/.test(instantText), `the CRM Trigger's entry does not say it is instant: ${JSON.stringify(instantText)}`);
+	}
+	await page.waitForTimeout(500);
+	await ctx.shot('11-node-panel-instant-or-polling.png');
+	await page.keyboard.press('Escape');
 }
