@@ -5,9 +5,8 @@ import { fetchRecords } from '../shared/fetchRecords';
 import { allOrAnyOption, conditionsCollection, conditionValues } from '../shared/collections';
 import { getModules, getReadableFields } from '../shared/methods/loadOptions';
 import { optionsCollection } from '../shared/optionsCollection';
-import { changeKeyOf } from './cursor';
 import type { PollState, StreamCursor } from './cursor';
-import { crmTime, deletedStart, fieldNames, filterCondition, latestDeleted, newest, sortChanges, walkChanges, walkDeleted } from './walk';
+import { changesStart, crmTime, deletedStart, fieldNames, filterCondition, latestDeleted, newest, sortChanges, walkChanges, walkDeleted } from './walk';
 import type { Change, Condition, PollEvent, WalkSettings } from './walk';
 
 /** n8n's default poll time budget (pollTimeoutSeconds); a poll stops reading well before it. */
@@ -161,7 +160,7 @@ export class CrmPollingTrigger implements INodeType {
 		const changes: Change[] = [];
 		let walked = 0;
 		for (const module of modules) {
-			let reference: { time: number; id: string } | null | undefined;
+			let reference: Awaited<ReturnType<typeof newest>> | null | undefined;
 			for (const stream of STREAMS[event]) {
 				const key = `${module}|${stream}`;
 				let cursor: StreamCursor | undefined = state.streams[key];
@@ -175,7 +174,7 @@ export class CrmPollingTrigger implements INodeType {
 						if (stream === 'deleted') state.streams[key] = await deletedStart.call(this, module, reference?.time ?? 0);
 						else {
 							const row = stream === 'Modified_Time' ? reference : await newest.call(this, module, stream, '');
-							state.streams[key] = row ? { time: row.time, seen: [changeKeyOf(row.id, row.time)] } : { time: 0, seen: [] };
+							state.streams[key] = await changesStart.call(this, module, stream, row ?? undefined);
 						}
 						continue;
 					}

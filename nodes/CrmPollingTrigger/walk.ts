@@ -135,6 +135,24 @@ export async function newest(this: IPollFunctions, module: string, timeField: st
 	return row ? { id: String(row.id), time: crmTime(row[timeField]), created: crmTime(row.Created_Time) } : undefined;
 }
 
+/**
+ * Where a new created/modified stream starts: after the module's latest change, with every change of
+ * that same second counted as seen (bulk writes stamp many records with one second), none emitted.
+ */
+export async function changesStart(this: IPollFunctions, module: string, timeField: string, latest: Row | undefined): Promise<StreamCursor> {
+	if (!latest) return { time: 0, seen: [] };
+	const seen: string[] = [];
+	let position: { time: number; id?: string } = { time: latest.time };
+	for (;;) {
+		const page = await keysetPage.call(this, module, timeField, `${timeField} = ${when(latest.time)}`, position);
+		seen.push(...page.rows.map((row) => changeKeyOf(row.id, row.time)));
+		const last = page.rows[page.rows.length - 1];
+		if (!page.more || !last) break;
+		position = { time: last.time, id: last.id };
+	}
+	return { time: latest.time, seen: seen.length > 0 ? seen : [changeKeyOf(latest.id, latest.time)] };
+}
+
 /** The fields GetRecords is asked for: all (undefined), or the chosen ones plus what the node compares. */
 function requestedFields(settings: WalkSettings): string | undefined {
 	if (settings.fields.length === 0) return undefined;

@@ -28,8 +28,10 @@ const tick = async (ms = 1000) => await advanceSandboxClock(crm.url, ms);
 const summary = (items: Array<{ json: IDataObject }> | null) => (items ?? []).map((i) => `${i.json.event as string}:${i.json.module as string}:${(i.json.record as IDataObject)?.Last_Name ?? (i.json.record as IDataObject)?.display_name ?? ''}`);
 
 test('first activation starts from now; then created and updated records are emitted once each, in time order', async () => {
-	await create('Leads', [{ Last_Name: 'Before' }]);
+	// several records stamped with the latest second (one write): none of them is emitted later
+	await create('Leads', [{ Last_Name: 'Before 1' }, { Last_Name: 'Before 2' }, { Last_Name: 'Before 3' }]);
 	const p = crmPoller(crm, { event: 'createdOrUpdated', modules: ['Leads'] });
+	expect(await p.poll()).toBeNull();
 	expect(await p.poll()).toBeNull();
 	await tick();
 	const [a] = await create('Leads', [{ Last_Name: 'A' }]);
