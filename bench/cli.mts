@@ -5,7 +5,7 @@
 //                every run and the spread of each ratio across the runs
 //   --check      exit non-zero when any run misses a target
 //   --quick      small sizes (smoke run); results.md is not written
-//   --only P2,P5 some figures only (S, P1, P2, P3, P4, P5); results.md is not written
+//   --only P2,P5 some figures only (S, P1, P2, P3, P4, P5, P6); results.md is not written
 // The final verification is `npm run bench -- --runs 3 --check`.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

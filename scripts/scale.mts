@@ -2,25 +2,32 @@
 // `npm run test:scale`: the package in n8n's queue mode, at scale, with faults.
 //
 // It starts, on this machine and with nothing done by hand: a private PostgreSQL cluster and a Redis
-// (installed with apt-get when missing) on free loopback ports, the CRM sandbox (in this process),
-// and the pinned n8n runtime of `npm start` in queue mode: 1 main, 1 webhook process, 2 workers, the
-// packed package installed into every process's user folder as the Community Nodes panel does. One
-// credential is imported from a real code grant, and two workflows are published:
+// (installed with apt-get when missing) on free loopback ports, the CRM sandbox (in this process, with
+// the §7 API limits and the §2.1 token issuance limits on), a round-robin load balancer in front of the
+// webhook processes (scale/proxy.mts), and the pinned n8n runtime of `npm start` in queue mode with
+// durable poll cursors: 1 main, 2 webhook processes (the second behind the balancer in one phase
+// only), 2 workers, the packed package installed into every process's user folder as the Community
+// Nodes panel does. One credential is imported from a real code grant, and three workflows are published:
 //   - "deal stage": CRM Trigger on Deals edit (Full Records) → Stage changed? → Stage change;
-//   - "new leads": CRM Trigger on Leads create (Full Records) → CRM Record Update of each lead.
+//   - "new leads": CRM Trigger on Leads create (Full Records) → CRM Record Update of each lead;
+//   - "deals updated (polling)": CRM Polling Trigger on Deals updates, every minute (scale/polling.mts).
 // Then it makes `--changes` record changes through the sandbox's REST API, as fast as the sandbox
-// takes them (deal updates 100 per request, lead creates 25 per request), in four phases: steady,
-// `kill -9` of a worker (and a replacement), a restart of the webhook process (these two phases pace
-// their requests, 250 ms apart, so that deliveries keep arriving during the fault), and delivery faults
-// of the sandbox (lost answers retried, duplicates, short answer timeout). It reads every execution
-// from PostgreSQL (n8n's flatted execution data) and checks that each change is in exactly one
-// successful execution (record id + Modified_Time / Created_Time), that both workers ran executions,
+// takes them (deal updates 100 per request, lead creates 25 per request), in seven phases: steady;
+// `kill -9` of a worker (and a replacement); a restart of the webhook process; delivery faults of the
+// sandbox (lost answers retried, duplicates, short answer timeout); every access token expired
+// mid-burst; two webhook processes behind the balancer with duplicate and concurrent-duplicate
+// deliveries; `kill -9` of main inside a poll (and a restart). The kill, restart and token phases pace
+// their requests, 250 ms apart, so that deliveries keep arriving during the fault. It reads every
+// execution from PostgreSQL (n8n's flatted execution data) and checks that each change is in exactly
+// one successful execution of the instant trigger (record id + Modified_Time / Created_Time), that
+// each deal's last change is in exactly one polling execution, that both workers ran executions,
 // that every execution succeeded, and that n8n's writes reached the sandbox exactly once. It prints
-// throughput, latency (change → execution finished) and the peak RSS of every n8n process and its
-// task runner, then `N passed, M failed`; the exit code is non-zero on any failure. Everything it
-// starts is stopped, also on errors and on SIGINT/SIGTERM.
+// throughput, latency (change → execution finished), the 429s of the API limits, the token calls per
+// process (scale/observe.mts), the peak RSS of every n8n process and its task runner, then
+// `N passed, M failed`; the exit code is non-zero on any failure. Everything it starts is stopped,
+// also on errors and on SIGINT/SIGTERM.
 //
-//   npm run test:scale                          10,000 changes (2–4 min on 2 cores after the first n8n install)
+//   npm run test:scale                          10,000 changes (4–6 min on 2 cores after the first n8n install)
 //   npm run test:scale -- --changes 500 --no-build
 //   options: --no-faults (steady phases only), --verbose (echo n8n's logs)
 import { spawn, spawnSync } from 'node:child_process';
@@ -34,6 +41,11 @@ import path from 'node:path';
 
 import { alive, childEnv, ensureN8n, n8nLocalEnv, waitFor as waitUntil, installPackageInto, N8N_VERSION, nodeType, PACKAGE_NAME, REPO, run, runtimeRequire } from './n8n-runtime.mts';
 import { codeGrant, N8nClient, OWNER } from './start.mts';
+import { countBy, formatCounts, refusalsByOperation, watchRequestStarts, watchTokenCalls } from './scale/observe.mts';
+import type { TokenCall } from './scale/observe.mts';
+import { pollingKey, pollingWorkflow, tallyPolling } from './scale/polling.mts';
+import type { PollingEmit } from './scale/polling.mts';
+import { startRoundRobinProxy } from './scale/proxy.mts';
 
 // ---- options ------------------------------------------------------------------------------------
 
@@ -64,28 +76,44 @@ const PORTS = {
 	main: Number(process.env.SCALE_N8N_PORT ?? 5700),
 	sandbox: Number(process.env.SCALE_SANDBOX_PORT ?? 4100),
 };
-// every port of the n8n processes derives from the main port (5700–5719 by default)
+// every port of the n8n processes and of the proxy derives from the main port (5700–5719 by default)
 const P = {
 	main: PORTS.main,
 	webhook: PORTS.main + 1,
 	health: [PORTS.main + 2, PORTS.main + 3, PORTS.main + 4],
-	broker: { main: PORTS.main + 10, workers: [PORTS.main + 11, PORTS.main + 12, PORTS.main + 13], webhook: PORTS.main + 14, cli: PORTS.main + 15 },
+	/** the round-robin load balancer in front of the webhook processes: the URL the CRM Trigger registers */
+	proxy: PORTS.main + 5,
+	webhook2: PORTS.main + 6,
+	broker: { main: PORTS.main + 10, workers: [PORTS.main + 11, PORTS.main + 12, PORTS.main + 13], webhook: PORTS.main + 14, cli: PORTS.main + 15, webhook2: PORTS.main + 16 },
 };
 const UPDATE_BATCH = 100;
 const CREATE_BATCH = 25;
 /** a CRM that retries a delivery for about a minute: long enough to outlast a restart of the only webhook process */
 const DELIVERY_RETRY_DELAYS_MS = [0, 1000, 2000, 4000, 8000, 15_000, 30_000];
 const PHASE_SETTLE_CAP_MS = 180_000;
+/** the polling trigger polls every minute: this long without a new emit means it has nothing more to read */
+const POLL_PATIENCE_MS = 150_000;
+/** the edition whose §7 concurrency limit the sandbox applies to n8n's client application */
+const API_EDITION = 'Standard';
 /** pause between two requests of the kill and restart phases (the other phases go as fast as the sandbox takes them) */
 const FAULT_PHASE_PACE_MS = 250;
+/** the phases with a fault, in order (with --no-faults every phase is steady) */
+const PHASE = { steady: 0, kill: 1, restart: 2, faults: 3, token: 4, twoWebhooks: 5, killMain: 6 };
+/** phases that send a request every FAULT_PHASE_PACE_MS, so that deliveries keep arriving while the fault happens */
+const PACED = [PHASE.kill, PHASE.restart, PHASE.token];
 const WF = {
 	deals: { id: 'crmScaleDealEdit', name: 'CRM scale: deal stage changed', trigger: 'CRM Trigger' },
 	leads: { id: 'crmScaleNewLeads', name: 'CRM scale: new leads → update', trigger: 'CRM Trigger' },
+	polling: { id: 'crmScalePollDeals', name: 'CRM scale: deals updated (polling)', trigger: 'CRM Polling Trigger' },
 };
+/** the workflows of the instant trigger (the polling one is counted on its own: scale/polling.mts) */
+const INSTANT = new Set([WF.deals.id, WF.leads.id]);
 const CREDENTIAL = { id: 'crmScaleOAuth2Cr', name: 'CRM sandbox (scale run)' };
 const LEAD_NOTE = 'n8n scale run: ';
 /** n8n's message for a job that stalled (its worker died) and is not run again */
 const STALLED = /failed to be processed too many times|stalled/i;
+/** an execution that failed on §7's 429 after the package's retries */
+const TOO_MANY = /TOO_MANY_REQUESTS|concurrency limit|429/i;
 
 const started = Date.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -583,6 +611,7 @@ function workflows(): Array<Record<string, unknown>> {
 			active: false,
 			pinData: {},
 		},
+		pollingWorkflow({ ...WF.polling, nodeType: nodeType('crmPollingTrigger'), credentials }),
 	];
 }
 
@@ -616,11 +645,15 @@ interface Execution {
 	mode: string;
 	retryOf: string | null;
 	stoppedAt: number | null;
+	createdAt?: number | null;
 	/** records the trigger emitted: id → Modified_Time / Created_Time of the fetched record */
 	records: Map<string, string | undefined>;
 	parsedStatus?: string;
 	/** resultData.error.message of an execution that did not succeed */
 	error?: string;
+	/** polling: items the trigger emitted, and keys it emitted twice in this one execution */
+	emitted?: number;
+	repeats?: string[];
 }
 
 const executions = new Map<number, Execution>();
@@ -637,8 +670,8 @@ async function readExecutions(pg: PgClient): Promise<void> {
 	const { parse } = runtimeRequire('flatted') as { parse: (text: string) => any };
 	const rows = (
 		await pg.query(
-			`select id, status, "workflowId", mode, "retryOf", "stoppedAt" from execution_entity where "workflowId" = any($1) order by id`,
-			[[WF.deals.id, WF.leads.id]],
+			`select id, status, "workflowId", mode, "retryOf", "createdAt", "stoppedAt" from execution_entity where "workflowId" = any($1) order by id`,
+			[[WF.deals.id, WF.leads.id, WF.polling.id]],
 		)
 	).rows;
 	const toParse: number[] = [];
@@ -647,6 +680,7 @@ async function readExecutions(pg: PgClient): Promise<void> {
 		const known = executions.get(id);
 		const e: Execution = known ?? { id, status: '', workflowId: row.workflowId, mode: row.mode, retryOf: row.retryOf, stoppedAt: null, records: new Map() };
 		e.status = row.status;
+		e.createdAt = row.createdAt ? new Date(row.createdAt).getTime() : null;
 		e.stoppedAt = row.stoppedAt ? new Date(row.stoppedAt).getTime() : null;
 		executions.set(id, e);
 		if (!['new', 'running', 'waiting'].includes(e.status) && e.parsedStatus !== e.status) toParse.push(id);
@@ -657,9 +691,19 @@ async function readExecutions(pg: PgClient): Promise<void> {
 		for (const row of data) {
 			const e = executions.get(Number(row.executionId))!;
 			const parsed = parse(row.data);
-			const name = e.workflowId === WF.deals.id ? WF.deals.trigger : WF.leads.trigger;
+			const name = e.workflowId === WF.deals.id ? WF.deals.trigger : e.workflowId === WF.leads.id ? WF.leads.trigger : WF.polling.trigger;
 			e.records = new Map();
+			e.emitted = 0;
 			for (const item of triggerItems(parsed, name)) {
+				if (e.workflowId === WF.polling.id) {
+					const key = pollingKey(item);
+					if (!key) continue;
+					e.emitted++;
+					// an id twice in one poll counts as two emits: keep the first, count the second as a double
+					if (e.records.has(key.id)) e.repeats = [...(e.repeats ?? []), `${key.id}|${key.time}`];
+					else e.records.set(key.id, key.time);
+					continue;
+				}
 				if (item.id === undefined) continue;
 				const record = item.record as Record<string, unknown> | undefined;
 				const time = e.workflowId === WF.deals.id ? record?.Modified_Time : record?.Created_Time;
@@ -696,6 +740,7 @@ function tally(list: Change[]): Tally {
 	const inSuccess = new Map<string, Execution[]>();
 	const inAny = new Set<string>();
 	for (const e of executions.values()) {
+		if (!INSTANT.has(e.workflowId)) continue;
 		for (const id of e.records.keys()) {
 			inAny.add(id);
 			if (e.status === 'success') inSuccess.set(id, [...(inSuccess.get(id) ?? []), e]);
@@ -756,9 +801,9 @@ async function main(): Promise<void> {
 			rmSync(PID_FILE, { force: true });
 		},
 	});
-	log(`test:scale: ${CHANGES} record changes, n8n ${N8N_VERSION} in queue mode (main, webhook, 2 workers), work folder ${path.relative(REPO, RUN_DIR)}/`);
+	log(`test:scale: ${CHANGES} record changes, n8n ${N8N_VERSION} in queue mode (main, 2 webhook processes, 2 workers), work folder ${path.relative(REPO, RUN_DIR)}/`);
 
-	for (const port of [P.main, P.webhook, ...P.health, P.broker.main, ...P.broker.workers, P.broker.webhook, P.broker.cli, PORTS.sandbox]) {
+	for (const port of [P.main, P.webhook, P.webhook2, P.proxy, ...P.health, P.broker.main, ...P.broker.workers, P.broker.webhook, P.broker.webhook2, P.broker.cli, PORTS.sandbox]) {
 		if (!(await portFree(port))) throw new Error(`port ${port} is in use (set SCALE_N8N_PORT / SCALE_SANDBOX_PORT to move the run)`);
 	}
 
@@ -783,7 +828,7 @@ async function main(): Promise<void> {
 
 	// the CRM sandbox, in this process
 	const { startSandbox } = (await import(path.join(REPO, 'sandbox', 'server.ts'))) as {
-		startSandbox: (o: Record<string, unknown>) => Promise<{ url: string; sandbox: any; close(): Promise<void> }>;
+		startSandbox: (o: Record<string, unknown>) => Promise<{ url: string; sandbox: any; server: import('node:http').Server; close(): Promise<void> }>;
 	};
 	const { deliveriesOf } = (await import(path.join(REPO, 'sandbox', 'deliveries.ts'))) as { deliveriesOf: (s: unknown) => { log: any[] } | undefined };
 	const sandboxUrl = `http://127.0.0.1:${PORTS.sandbox}`;
@@ -795,22 +840,39 @@ async function main(): Promise<void> {
 		demo: false,
 		deliveryRetryDelaysMs: DELIVERY_RETRY_DELAYS_MS,
 		deliveryTimeoutMs: 10_000,
+		// as strict as the service (docs/protocol.md §7, §2.1): calls in flight per client application
+		// (Standard edition: 10, which n8n's 10 execution slots plus the webhook processes can exceed),
+		// at most 10 resource-intensive ones, and the token issuance limits
+		apiLimits: { enabled: true, edition: API_EDITION, subConcurrency: 10 },
+		oauthLimits: true,
+		requestLogLimit: 1_000_000,
 	});
 	cleanups.push({ name: 'sandbox', fn: () => sb.close() });
+	// who asks for tokens: n8n's processes by name (their connections, read from /proc), or this script
+	const tokenCalls: TokenCall[] = watchTokenCalls(sb.server, PORTS.sandbox, () => {
+		const live = new Map<number, string>([[process.pid, 'test:scale']]);
+		for (const p of procs) if (!p.exited && p.name !== 'redis') live.set(p.pid, p.name);
+		return live;
+	});
+	// the polling trigger's calls (COQL; the script never sends one): when each began
+	const isPollCall = (url: string) => url.includes('/coql');
+	const pollCallStarts = watchRequestStarts(sb.server, isPollCall);
 	const leadWrites = new Map<string, number>();
 	sb.sandbox.store.onChange((event: { module: string; operation: string; changes: Array<{ id: string }> }) => {
 		if (event.module === 'Leads' && event.operation === 'update') for (const c of event.changes) leadWrites.set(c.id, (leadWrites.get(c.id) ?? 0) + 1);
 	});
 	log(`CRM sandbox on ${sandboxUrl} (in memory; deliveries retried ${DELIVERY_RETRY_DELAYS_MS.length} times over ${secs(DELIVERY_RETRY_DELAYS_MS.reduce((a, b) => a + b, 0))} s)`);
 
-	const crmToken = await (async () => {
+	// the script's own token (a client application of its own, so its calls never use n8n's §7 slots)
+	const mintToken = async () => {
 		const res = await fetch(`${sandboxUrl}/__sandbox/tokens`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify({ scope: 'CRM.modules.ALL,CRM.notifications.ALL' }),
 		});
 		return ((await res.json()) as { access_token: string }).access_token;
-	})();
+	};
+	let crmToken = await mintToken();
 	const crm = async (method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> => {
 		const res = await fetch(`${sandboxUrl}/crm/v2.1${p}`, {
 			method,
@@ -837,8 +899,8 @@ async function main(): Promise<void> {
 		QUEUE_HEALTH_CHECK_ACTIVE: 'true',
 		N8N_ENCRYPTION_KEY: encryptionKey,
 		...n8nLocalEnv(editorUrl),
-		// the URL the CRM Trigger registers: the webhook process
-		WEBHOOK_URL: `http://127.0.0.1:${P.webhook}/`,
+		// the URL the CRM Trigger registers: the load balancer in front of the webhook processes
+		WEBHOOK_URL: `http://127.0.0.1:${P.proxy}/`,
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
 		N8N_LOG_LEVEL: 'info',
 		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
@@ -848,8 +910,13 @@ async function main(): Promise<void> {
 		QUEUE_WORKER_LOCK_RENEW_TIME: '5000',
 		QUEUE_WORKER_STALLED_INTERVAL: '10000',
 		N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '0.5',
+		// durable poll cursors: a poll's cursor advances in the transaction that stores its execution
+		N8N_SCHEDULER_ENABLED: 'true',
+		N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+		N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+		N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
 	};
-	const folders = { main: 'main', webhook: 'webhook', 'worker-1': 'worker-1', 'worker-2': 'worker-2', 'worker-3': 'worker-3', cli: 'cli' };
+	const folders = { main: 'main', webhook: 'webhook', 'webhook-2': 'webhook-2', 'worker-1': 'worker-1', 'worker-2': 'worker-2', 'worker-3': 'worker-3', cli: 'cli' };
 	const folder = (name: keyof typeof folders) => path.join(STATE_DIR, 'n8n', folders[name]);
 	const t0 = Date.now();
 	const installed = await Promise.all(
@@ -893,7 +960,7 @@ async function main(): Promise<void> {
 	log(`n8n import:credentials (includes n8n's migrations on the empty database) in ${secs(Date.now() - t)} s`);
 	t = Date.now();
 	await run(process.execPath, [n8nBin, 'import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`], { cwd: folder('cli'), logFile: cliLog, env: cliEnv });
-	log(`n8n import:workflow (2 workflows) in ${secs(Date.now() - t)} s`);
+	log(`n8n import:workflow (3 workflows) in ${secs(Date.now() - t)} s`);
 
 	const startN8n = (name: string, role: N8nProc['role'], args: string[], per: Record<string, string>, userFolder: string): N8nProc => {
 		const env = n8nEnv(base, { N8N_USER_FOLDER: userFolder, ...per });
@@ -912,16 +979,27 @@ async function main(): Promise<void> {
 		{ N8N_PORT: String(P.webhook), N8N_RUNNERS_BROKER_PORT: String(P.broker.webhook) },
 		folder('webhook'),
 	];
+	// the load balancer sends to the first webhook process only, until the phase that adds the second
+	const proxy = await startRoundRobinProxy(P.proxy, [P.webhook]);
+	cleanups.push({ name: 'proxy', fn: () => proxy.close() });
 	t = Date.now();
-	const mainProc = startN8n('main', 'main', ['start'], { N8N_PORT: String(P.main), N8N_RUNNERS_BROKER_PORT: String(P.broker.main) }, folder('main'));
+	const mainArgs: [string, N8nProc['role'], string[], Record<string, string>, string] = [
+		'main',
+		'main',
+		['start'],
+		{ N8N_PORT: String(P.main), N8N_RUNNERS_BROKER_PORT: String(P.broker.main) },
+		folder('main'),
+	];
+	let mainProc = startN8n(...mainArgs);
 	let webhook = startN8n(...webhookArgs);
+	const webhook2 = startN8n('webhook-2', 'webhook', ['webhook'], { N8N_PORT: String(P.webhook2), N8N_RUNNERS_BROKER_PORT: String(P.broker.webhook2) }, folder('webhook-2'));
 	const worker1 = startN8n('worker-1', 'worker', workerArgs, workerEnv(0), folder('worker-1'));
 	const worker2 = startN8n('worker-2', 'worker', workerArgs, workerEnv(1), folder('worker-2'));
 	const workers: N8nProc[] = [worker1, worker2];
 	const sampler = setInterval(sampleMemory, 1000);
 	cleanups.push({ name: 'memory sampler', fn: async () => clearInterval(sampler) });
-	await Promise.all([mainProc, webhook, worker1, worker2].map((p) => waitReady(p)));
-	log(`n8n main (:${P.main}), webhook (:${P.webhook}) and 2 workers (concurrency 5 each) ready in ${secs(Date.now() - t)} s`);
+	await Promise.all([mainProc, webhook, webhook2, worker1, worker2].map((p) => waitReady(p)));
+	log(`n8n main (:${P.main}), webhook processes (:${P.webhook}, :${P.webhook2}; load balancer :${P.proxy}) and 2 workers (concurrency 5 each) ready in ${secs(Date.now() - t)} s`);
 
 	// owner, login, publish both workflows
 	const api = new N8nClient(editorUrl);
@@ -949,7 +1027,7 @@ async function main(): Promise<void> {
 	log(`${dealIds.length} deals created in the sandbox in ${secs(Date.now() - t)} s (the records the run edits)`);
 
 	t = Date.now();
-	for (const wf of [WF.deals, WF.leads]) {
+	for (const wf of [WF.deals, WF.leads, WF.polling]) {
 		const got = await api.request<{ versionId: string }>('GET', `/rest/workflows/${wf.id}`);
 		const res = await api.request<{ active?: boolean }>('POST', `/rest/workflows/${wf.id}/activate`, { versionId: got.data.versionId });
 		if (res.status !== 200 || !res.data.active) throw new Error(`publishing ${wf.name} failed: ${res.status} ${JSON.stringify(res.data).slice(0, 300)}`);
@@ -966,16 +1044,41 @@ async function main(): Promise<void> {
 			return res.status === 401 ? true : undefined;
 		});
 	}
-	log(`both workflows published; watch channels ${channels.map((c) => `${c.events.join('+')} → ${new URL(c.notify_url).host}`).join(', ')}; ready in ${secs(Date.now() - t)} s`);
+	// the polling trigger's first poll sets its cursor to "now" (nothing before it is emitted): the
+	// changes start only once that cursor is stored
+	await waitFor('the polling trigger to store its first cursor (poller_state)', 180_000, async () => {
+		const rows = (await pg.query(`select cursor from poller_state where "workflowId" = $1`, [WF.polling.id])).rows;
+		const cursor = typeof rows[0]?.cursor === 'string' ? JSON.parse(rows[0].cursor) : rows[0]?.cursor;
+		return cursor?.streams ? true : undefined;
+	});
+	log(`all three workflows published; watch channels ${channels.map((c) => `${c.events.join('+')} → ${new URL(c.notify_url).host}`).join(', ')}; ready in ${secs(Date.now() - t)} s`);
 
 	// ---- phases ----
 	const changes: Change[] = [];
 	const deliveries = () => deliveriesOf(sb.sandbox)?.log ?? [];
 	const phases = FAULTS
-		? ['steady', 'kill -9 of worker-1 (replacement worker-3 started)', 'restart of the webhook process', 'delivery faults (lost answers, duplicates, 1.5 s answer timeout)']
-		: ['steady', 'steady', 'steady', 'steady'];
-	const phaseResults: Array<{ name: string; tally: Tally; sendMs: number; deliveries: any[]; note: string; settledMs: number }> = [];
+		? [
+				'steady',
+				'kill -9 of worker-1 (replacement worker-3 started)',
+				'restart of the webhook process',
+				'delivery faults (lost answers, duplicates, 1.5 s answer timeout)',
+				'access token expired mid-burst (token issuance limits on)',
+				'two webhook processes behind the round-robin proxy (duplicate and concurrent-duplicate deliveries)',
+				'kill -9 of main during a poll (main restarted)',
+			]
+		: ['steady', 'steady', 'steady', 'steady', 'steady', 'steady', 'steady'];
+	const phaseResults: Array<{
+		name: string;
+		tally: Tally;
+		sendMs: number;
+		deliveries: any[];
+		note: string;
+		settledMs: number;
+		refusals: Map<string, number>;
+		tokenCalls: TokenCall[];
+	}> = [];
 	let dealCursor = 0;
+	let tokenExpiredAt = 0;
 	let leadCounter = 0;
 	const STAGES = ['Needs Analysis', 'Value Proposition', 'Identify Decision Makers', 'Proposal/Price Quote'];
 
@@ -996,14 +1099,23 @@ async function main(): Promise<void> {
 		}
 		while (c < createBatches) batches.push(createBatch(c++));
 		const firstDelivery = deliveries().length ? deliveries()[deliveries().length - 1].delivery_id : 0;
+		const firstRequest = sb.sandbox.requests.length;
+		const firstTokenCall = tokenCalls.length;
 		let note = '';
 		let faultDone: Promise<void> = Promise.resolve();
-		if (FAULTS && phase === 3) {
-			await fetch(`${sandboxUrl}/__sandbox/fault-plan`, {
-				method: 'PUT',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify({ lostResponseRate: 0.15, duplicateDeliveryRate: 0.1, concurrentDuplicateRate: 0.1, deliveryTimeoutMs: 1500, seed: 7 }),
-			});
+		const faultPlan = async (plan: Record<string, unknown>) =>
+			await fetch(`${sandboxUrl}/__sandbox/fault-plan`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(plan) });
+		if (FAULTS && phase === PHASE.faults) {
+			await faultPlan({ lostResponseRate: 0.15, duplicateDeliveryRate: 0.1, concurrentDuplicateRate: 0.1, deliveryTimeoutMs: 1500, seed: 7 });
+		}
+		if (FAULTS && phase === PHASE.killMain) {
+			// the polling trigger's COQL calls answer 4 s late, so that main can be killed inside a poll
+			await faultPlan({ delayMs: 4000, pathIncludes: '/coql' });
+		}
+		if (FAULTS && phase === PHASE.twoWebhooks) {
+			proxy.backends = [P.webhook, P.webhook2];
+			proxy.forwarded.clear();
+			await faultPlan({ duplicateDeliveryRate: 0.25, concurrentDuplicateRate: 0.25, seed: 11 });
 		}
 		log(`phase ${phase + 1}/${phases.length} — ${name}: ${updates} deal updates (${updateBatches} requests) + ${creates} lead creates (${createBatches} requests)`);
 		const phaseChanges: Change[] = [];
@@ -1030,11 +1142,20 @@ async function main(): Promise<void> {
 		};
 		for (let b = 0; b < batches.length; b++) {
 			if (interrupted) throw new Error('interrupted');
-			if (FAULTS && phase === 1 && !killed && b >= faultAt) {
+			if (FAULTS && phase === PHASE.kill && !killed && b >= faultAt) {
 				const running = inFlight();
 				if (running.length > 0) killWorker(running);
 			}
-			if (FAULTS && b === faultAt && phase === 2) {
+			if (FAULTS && b === faultAt && phase === PHASE.token) {
+				// every access token n8n holds stops working at once, in the middle of the burst
+				const res = await fetch(`${sandboxUrl}/__sandbox/tokens/expire`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+				const { expired } = (await res.json()) as { expired: number };
+				crmToken = await mintToken();
+				tokenExpiredAt = Date.now();
+				note = `${expired} access token(s) expired at request ${b + 1} of ${batches.length}`;
+				log(`  ${note}`);
+			}
+			if (FAULTS && b === faultAt && phase === PHASE.restart) {
 				const restartAt = Date.now();
 				log('  restarting the webhook process (SIGTERM, then a new `n8n webhook`)…');
 				faultDone = (async () => {
@@ -1047,7 +1168,7 @@ async function main(): Promise<void> {
 				})();
 			}
 			// the kill and the restart phases pace their requests, so that deliveries keep arriving while the fault happens
-			if (FAULTS && (phase === 1 || phase === 2) && b > 0) await sleep(FAULT_PHASE_PACE_MS);
+			if (FAULTS && PACED.includes(phase) && b > 0) await sleep(FAULT_PHASE_PACE_MS);
 			const batch = batches[b];
 			if (batch.kind === 'update') {
 				const ids = dealIds.slice(dealCursor, dealCursor + batch.size);
@@ -1070,11 +1191,28 @@ async function main(): Promise<void> {
 		}
 		const sendMs = Date.now() - sendStart;
 		changes.push(...phaseChanges);
-		if (FAULTS && phase === 1 && !killed) {
+		if (FAULTS && phase === PHASE.kill && !killed) {
 			// the changes went in faster than worker-1 picked up work: kill it at its first execution in flight
 			killWorker(await waitFor('worker-1 to run an execution', 30_000, () => (inFlight().length > 0 ? inFlight() : undefined)).catch(() => []));
 		}
 		log(`  ${phaseChanges.length} changes made in ${secs(sendMs)} s (${(phaseChanges.length / (sendMs / 1000)).toFixed(0)} changes/s through the sandbox API); waiting for n8n…`);
+		if (FAULTS && phase === PHASE.killMain) {
+			faultDone = (async () => {
+				// the first poll that reads this phase's changes: kill main 1 s into its first COQL call
+				const since = Date.now();
+				const began = await waitFor('a poll of the polling trigger', 90_000, () => pollCallStarts.find((t) => t >= since));
+				await sleep(Math.max(0, began + 1000 - Date.now()));
+				process.kill(-mainProc.pid, 'SIGKILL');
+				const killedAt = Date.now();
+				await fetch(`${sandboxUrl}/__sandbox/fault-plan`, { method: 'DELETE' });
+				log(`  kill -9 of main ${secs(killedAt - began)} s into a poll (its COQL call still unanswered); restarting main…`);
+				mainProc = startN8n(...mainArgs);
+				await waitReady(mainProc);
+				await api.login(OWNER.email, OWNER.password);
+				note = `kill -9 of main ${secs(killedAt - began)} s into a poll; main ready again ${secs(Date.now() - killedAt)} s later`;
+				log(`  ${note}`);
+			})();
+		}
 		await faultDone;
 
 		// settled: every delivery answered or given up, nothing in progress in n8n, and every change seen (or no progress)
@@ -1087,7 +1225,7 @@ async function main(): Promise<void> {
 			const pending = phaseDeliveries.filter((d) => d.outcome === 'pending' || d.duplicates).length;
 			const inProgress = [...executions.values()].filter((e) => ['new', 'running', 'waiting'].includes(e.status)).length;
 			const seen = new Set<string>();
-			for (const e of executions.values()) for (const id of e.records.keys()) seen.add(id);
+			for (const e of executions.values()) if (INSTANT.has(e.workflowId)) for (const id of e.records.keys()) seen.add(id);
 			const seenCount = phaseChanges.filter((c) => seen.has(c.id)).length;
 			if (seenCount !== lastSeen) {
 				lastSeen = seenCount;
@@ -1101,17 +1239,62 @@ async function main(): Promise<void> {
 			}
 			await sleep(1000);
 		}
-		if (FAULTS && phase === 3) {
+		if (FAULTS && (phase === PHASE.faults || phase === PHASE.twoWebhooks)) {
 			const plan = (await (await fetch(`${sandboxUrl}/__sandbox/fault-plan`, { method: 'DELETE' })).json()) as { stats: Record<string, number> };
 			const s = plan.stats;
 			note = `injected: ${s.lostResponses} answers lost, ${s.duplicatedDeliveries} duplicates after the first, ${s.concurrentDuplicates} concurrent duplicates`;
+			if (phase === PHASE.twoWebhooks) note += `; proxy sent ${[...proxy.forwarded].map(([port, n]) => `${n} to :${port}`).join(', ')}`;
+			proxy.backends = [P.webhook];
 		}
 		const phaseDeliveries = deliveries().filter((d) => d.delivery_id > firstDelivery);
-		const result = { name, tally: tally(phaseChanges), sendMs, deliveries: phaseDeliveries, note, settledMs: Date.now() - settleStart };
+		const result = {
+			name,
+			tally: tally(phaseChanges),
+			sendMs,
+			deliveries: phaseDeliveries,
+			note,
+			settledMs: Date.now() - settleStart,
+			refusals: refusalsByOperation(sb.sandbox.requests.slice(firstRequest)),
+			tokenCalls: tokenCalls.slice(firstTokenCall),
+		};
 		phaseResults.push(result);
 		const r = result.tally;
 		log(`  settled in ${secs(result.settledMs)} s: lost ${r.lost}${r.lostInFailed ? ` (${r.lostInFailed} in executions that did not succeed)` : ''}, doubled ${r.doubled}, record time mismatched ${r.mismatched}`);
+		log(`  429s answered to n8n: ${formatCounts(result.refusals)}; token calls: ${formatCounts(countBy(result.tokenCalls, (c) => `${c.process} ${c.grant}${c.error ? ` (${c.error})` : ''}`))}`);
 	}
+
+	// the polling trigger: each deal's last change must reach one polling execution (scale/polling.mts)
+	const finals = new Map<string, { time: string; at: number }>();
+	for (const c of changes) if (c.module === 'Deals') finals.set(c.id, { time: c.time, at: c.at });
+	const pollingEmits = (): PollingEmit[] => {
+		const list: PollingEmit[] = [];
+		for (const e of executions.values()) {
+			if (e.workflowId !== WF.polling.id || e.status !== 'success') continue;
+			for (const [id, time] of e.records) list.push({ execution: e.id, id, time: String(time) });
+			for (const key of e.repeats ?? []) list.push({ execution: e.id, id: key.slice(0, key.lastIndexOf('|')), time: key.slice(key.lastIndexOf('|') + 1) });
+		}
+		return list;
+	};
+	const pollingWaitStart = Date.now();
+	let pollingSeen = -1;
+	let pollingProgress = Date.now();
+	for (;;) {
+		await readExecutions(pg);
+		const emitted = new Set(pollingEmits().map((e) => `${e.id}|${e.time}`));
+		const seen = [...finals].filter(([id, f]) => emitted.has(`${id}|${f.time}`)).length;
+		const busy = [...executions.values()].some((e) => e.workflowId === WF.polling.id && ['new', 'running', 'waiting'].includes(e.status));
+		if (seen !== pollingSeen) {
+			pollingSeen = seen;
+			pollingProgress = Date.now();
+		}
+		if (!busy && (seen === finals.size || Date.now() - pollingProgress > POLL_PATIENCE_MS)) break;
+		if (Date.now() - pollingWaitStart > 2 * POLL_PATIENCE_MS) {
+			log(`  polling not caught up after ${secs(Date.now() - pollingWaitStart)} s: ${seen}/${finals.size} deals' last changes emitted`);
+			break;
+		}
+		await sleep(2000);
+	}
+	log(`polling trigger caught up ${secs(Date.now() - pollingWaitStart)} s after the last phase: ${pollingSeen}/${finals.size} deals' last changes emitted`);
 
 	// executions lost with the killed worker are not re-run by n8n; an operator retries them: do that through the REST API
 	await readExecutions(pg);
@@ -1143,7 +1326,7 @@ async function main(): Promise<void> {
 	// ---- report ----
 	console.log('\n──────── test:scale results ────────');
 	console.log(
-		`n8n ${N8N_VERSION}, queue mode: main + webhook process + 2 workers (concurrency 5) · PostgreSQL ${pgInfo.version} · Redis ${redis.version} · ` +
+		`n8n ${N8N_VERSION}, queue mode: main + 2 webhook processes + 2 workers (concurrency 5) · PostgreSQL ${pgInfo.version} · Redis ${redis.version} · ` +
 			`${PACKAGE_NAME}@${installed[0].version} installed in every user folder · Node ${process.versions.node}`,
 	);
 	const all = tally(changes);
@@ -1176,6 +1359,27 @@ async function main(): Promise<void> {
 			console.log(`    delivery ${x.delivery_id} (${x.module} ${x.operation}, ${x.ids.length} ids) ran twice; sent as: ${sent.join('; ')}`);
 		}
 	}
+	// §7 limits: every 429 the sandbox answered n8n, and what became of it
+	const refusals = refusalsByOperation(sb.sandbox.requests);
+	const refused = [...refusals.values()].reduce((a, b) => a + b, 0);
+	const gaveUpOn429 = [...executions.values()].filter((e) => e.status !== 'success' && TOO_MANY.test(e.error ?? ''));
+	const limits = ((await (await fetch(`${sandboxUrl}/__sandbox/limits`)).json()) as { limits: Record<string, unknown> }).limits;
+	console.log(
+		`API limits on (${API_EDITION}: ${limits.concurrency_limit} calls in flight per client application, ${limits.subConcurrency} resource-intensive; token issuance limits on): ` +
+			`${refused} answers 429 to n8n (${formatCounts(refusals)}), each retried by the package's back-off; ${gaveUpOn429.length} execution(s) gave up on a 429; ` +
+			`${sb.sandbox.requests.length} API calls in all, credits used ${limits.credits_used}`,
+	);
+	const refreshCalls = tokenCalls.filter((c) => c.grant !== 'code');
+	const tokenPhase = FAULTS ? phaseResults[PHASE.token] : undefined;
+	const limitHit = refreshCalls.filter((c) => c.error === 'access_denied');
+	console.log(
+		`token calls, whole run: ${formatCounts(countBy(tokenCalls, (c) => `${c.process} ${c.grant}${c.error ? ` (${c.error})` : ''}`))}; ` +
+			`issuance limit (10 access tokens per refresh token per 10 min) hit: ${limitHit.length ? `yes, ${limitHit.length} refusal(s)` : 'no'}` +
+			(tokenPhase
+				? `\n    token phase: refresh calls per process: ${formatCounts(countBy(tokenPhase.tokenCalls, (c) => `${c.process}${c.error ? ` (${c.error})` : ''}`))} ` +
+					`(${tokenPhase.tokenCalls.map((c) => `${c.process} ${c.status} at +${secs(c.at - tokenExpiredAt)} s`).join(', ')} after the expiry)`
+				: ''),
+	);
 	const byStatus = new Map<string, number>();
 	for (const e of executions.values()) byStatus.set(e.status, (byStatus.get(e.status) ?? 0) + 1);
 	const runs = workerRuns(workers);
@@ -1195,9 +1399,9 @@ async function main(): Promise<void> {
 	const killedFailed = [...killedIds].filter((id) => executions.get(id)?.status !== 'success');
 	const killLost = new Set<string>();
 	let killAttributable = true;
-	if (FAULTS && phaseResults[1]) {
-		const lost = new Set(phaseResults[1].tally.lostIds);
-		const whole = phaseResults[1].deliveries.filter((d: any) => d.ids.length > 0 && d.ids.every((id: string) => lost.has(id)));
+	if (FAULTS && phaseResults[PHASE.kill]) {
+		const lost = new Set(phaseResults[PHASE.kill].tally.lostIds);
+		const whole = phaseResults[PHASE.kill].deliveries.filter((d: any) => d.ids.length > 0 && d.ids.every((id: string) => lost.has(id)));
 		for (const d of whole) for (const id of d.ids) killLost.add(id);
 		killAttributable = [...lost].every((id) => killLost.has(id)) && whole.length <= killedFailed.length;
 		console.log(
@@ -1212,7 +1416,7 @@ async function main(): Promise<void> {
 	// the CRM, holding a 200, does not re-send it. Only whole deliveries so answered count as n8n's.
 	const STARTUP_PAGE = 'n8n is starting up. Please wait';
 	const startupLost = new Set<string>();
-	const restartPhase = FAULTS ? phaseResults[2] : undefined;
+	const restartPhase = FAULTS ? phaseResults[PHASE.restart] : undefined;
 	let startupAttributable = true;
 	if (restartPhase) {
 		const lost = new Set(restartPhase.tally.lostIds);
@@ -1228,26 +1432,100 @@ async function main(): Promise<void> {
 		}
 	}
 
+	// the polling trigger beside the instant one: exactly once per deal's last change (scale/polling.mts)
+	const polled = tallyPolling(
+		finals,
+		pollingEmits(),
+		new Map([...executions.values()].filter((e) => e.stoppedAt).map((e) => [e.id, e.stoppedAt!])),
+	);
+	const pollingRuns = [...executions.values()].filter((e) => e.workflowId === WF.polling.id);
+	const pollingNotOk = pollingRuns.filter((e) => e.status !== 'success');
+	const pollCalls = sb.sandbox.requests.filter((r: { url: string }) => isPollCall(r.url)).length;
+	const cursorRows = (await pg.query(`select * from poller_state where "workflowId" = $1`, [WF.polling.id])).rows;
+	const staticData = (await pg.query(`select "staticData" from workflow_entity where id = $1`, [WF.polling.id])).rows[0]?.staticData;
+	const mainLogs = procs.filter((p) => p.name === 'main').map((p) => readFrom(p.log, p.logStart)).join('\n');
+	const durableOff = /durable poll cursors stay disabled/.test(mainLogs);
+	const cursorOf = (row: any) => {
+		const cursor = typeof row?.cursor === 'string' ? JSON.parse(row.cursor) : row?.cursor;
+		const stream = cursor?.streams?.['Deals|Modified_Time'];
+		return stream ? `Deals|Modified_Time at ${new Date(stream.time).toISOString()} with ${stream.seen?.length ?? 0} key(s) of that second` : JSON.stringify(cursor ?? null).slice(0, 200);
+	};
+	console.log(
+		`polling trigger (Deals updated, every minute, durable poll cursors ${durableOff ? 'OFF (n8n warned)' : 'on'}): ${polled.records} deals changed, last change emitted once ${polled.ok}, ` +
+			`lost ${polled.lost.length}, doubled ${polled.doubled.length}; ${pollingRuns.length} polling executions (${pollingNotOk.length} not successful), ${polled.emitted} items; ` +
+			`latency change → polling execution finished p50 ${secs(percentile(polled.latencies, 50))} s, p95 ${secs(percentile(polled.latencies, 95))} s; ` +
+			`${pollCalls} COQL calls (the polling trigger's API calls)` +
+			`\n    cursor: poller_state ${cursorRows.length ? cursorOf(cursorRows[0]) : 'has no row'}; workflow static data ${staticData ? cursorOf({ cursor: staticData['node:' + WF.polling.trigger] ?? staticData }) : 'empty'}`,
+	);
+	for (const e of pollingRuns) {
+		const times = [...e.records.values()].sort();
+		console.log(
+			`    polling execution ${e.id} (${e.status}): created +${secs((e.createdAt ?? started) - started)} s, ${e.emitted ?? 0} items (${e.records.size} records${e.repeats?.length ? `, ${e.repeats.length} repeated` : ''}), ` +
+				`Modified_Time ${times[0] ?? '-'} … ${times.at(-1) ?? '-'}`,
+		);
+	}
+	if (polled.lost.length) console.log(`    lost: ${polled.lost.slice(0, 10).join(', ')}${polled.lost.length > 10 ? ' …' : ''}`);
+	if (polled.doubled.length) console.log(`    doubled: ${polled.doubled.slice(0, 10).join(', ')}${polled.doubled.length > 10 ? ' …' : ''}`);
+
+	// two webhook processes: n8n's dedupe store has no atomic claim across processes, so a delivery
+	// the CRM sent more than once (a copy, or a re-send after a timeout) may run in both; a delivery
+	// sent once must never run twice
+	const twoWebhookDoubles = { resent: 0, attributable: true };
+	const twoPhase = FAULTS ? phaseResults[PHASE.twoWebhooks] : undefined;
+	if (twoPhase) {
+		const doubled = new Set(twoPhase.tally.doubledIds);
+		const resentIds = new Set(twoPhase.deliveries.filter((d: any) => d.attempts.length > 1).flatMap((d: any) => d.ids as string[]));
+		twoWebhookDoubles.resent = [...doubled].filter((id) => resentIds.has(id)).length;
+		twoWebhookDoubles.attributable = twoWebhookDoubles.resent === doubled.size;
+		const sentTwice = twoPhase.deliveries.filter((d: any) => d.attempts.length > 1);
+		console.log(
+			`two webhook processes: ${twoPhase.tally.doubled} of ${twoPhase.tally.changes} changes doubled (${((100 * twoPhase.tally.doubled) / twoPhase.tally.changes).toFixed(1)} %); ` +
+				`${sentTwice.length} of ${twoPhase.deliveries.length} deliveries were sent more than once, ` +
+				`${twoPhase.deliveries.filter((d: any) => d.ids.some((id: string) => doubled.has(id))).length} of them ran twice`,
+		);
+	}
+
 	console.log('\nchecks:');
 	for (const [i, r] of phaseResults.entries()) {
-		if (FAULTS && i === 1) {
+		if (FAULTS && i === PHASE.kill) {
 			check(
 				killAttributable,
 				`phase ${i + 1} (${r.name}): the only changes lost are whole deliveries of executions killed in flight (${r.tally.lost} lost, ${killLost.size} attributed to ${killedFailed.length} killed execution(s))`,
 			);
-		} else if (FAULTS && i === 2) {
+		} else if (FAULTS && i === PHASE.restart) {
 			check(
 				startupAttributable,
 				`phase ${i + 1} (${r.name}): no change lost but whole deliveries n8n answered with its start-up page (${r.tally.lost} lost, ${startupLost.size} of them so answered)`,
 			);
 		} else check(r.tally.lost === 0, `phase ${i + 1} (${r.name}): no change lost (${r.tally.lost} lost)`);
-		check(r.tally.doubled === 0, `phase ${i + 1} (${r.name}): no change in two successful executions (${r.tally.doubled} doubled)`);
+		if (FAULTS && i === PHASE.twoWebhooks) {
+			check(
+				twoWebhookDoubles.attributable,
+				`phase ${i + 1} (${r.name}): the only changes doubled are of deliveries the CRM sent more than once, which the proxy may hand to both processes ` +
+					`(${r.tally.doubled} doubled, ${twoWebhookDoubles.resent} of them in re-sent or copied deliveries)`,
+			);
+		} else check(r.tally.doubled === 0, `phase ${i + 1} (${r.name}): no change in two successful executions (${r.tally.doubled} doubled)`);
 	}
 	check(
 		all.lost - killLost.size - startupLost.size === 0,
 		`every one of the ${all.changes} changes is in a successful execution, apart from the ${killLost.size} n8n lost with the killed worker and the ${startupLost.size} it answered with its start-up page (${all.lost - killLost.size - startupLost.size} lost otherwise)`,
 	);
-	check(all.doubled === 0, `no change is in two successful executions (${all.doubled} doubled)`);
+	check(
+		all.doubled - twoWebhookDoubles.resent === 0,
+		`no change is in two successful executions, apart from the ${twoWebhookDoubles.resent} copies that reached both webhook processes (${all.doubled - twoWebhookDoubles.resent} doubled otherwise)`,
+	);
+	check(polled.lost.length === 0, `polling: every deal's last change is in a successful polling execution (${polled.records - polled.lost.length}/${polled.records}; ${polled.lost.length} lost)`);
+	check(polled.doubled.length === 0, `polling: no (id, Modified_Time) in two polling executions or twice in one (${polled.doubled.length} doubled)`);
+	check(!durableOff && cursorRows.length === 1, `polling: durable poll cursors on (no warning in main's log) and the cursor kept in poller_state (${cursorRows.length} row)`);
+	check(gaveUpOn429.length === 0, `the package backed off on every 429 of the API limits: ${refused} answered, ${gaveUpOn429.length} execution(s) failed on one`);
+	if (tokenPhase) {
+		const processes = new Set(tokenPhase.tokenCalls.map((c) => c.process));
+		check(
+			tokenPhase.tokenCalls.length > 0 && tokenPhase.tally.lost === 0 && tokenPhase.tally.doubled === 0,
+			`the access token expired mid-burst and every process kept working: ${tokenPhase.tokenCalls.length} token call(s) from ${[...processes].join(', ') || 'none'}, ` +
+				`${tokenPhase.tokenCalls.filter((c) => c.error).length} refused; lost ${tokenPhase.tally.lost}, doubled ${tokenPhase.tally.doubled}`,
+		);
+	}
 	check(all.mismatched === 0, `each execution carries the record as changed (id + Modified_Time / Created_Time): ${all.mismatched} mismatched`);
 	const ran = [...runs].filter(([, r]) => r.finished.size > 0).map(([n]) => n);
 	check(ran.includes('worker-1') && ran.includes('worker-2'), `both workers ran executions (${[...runs].map(([n, r]) => `${n}: ${r.finished.size}`).join(', ')})`);

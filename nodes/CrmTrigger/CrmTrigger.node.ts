@@ -13,6 +13,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { getReadableFields } from '../shared/methods/loadOptions';
 import { optionsCollection } from '../shared/optionsCollection';
 import {
 	channelIdsAt,
@@ -39,6 +40,7 @@ interface TriggerOptions {
 	includeAffected?: boolean;
 	relatedActions?: boolean;
 	freshnessMinutes?: number;
+	watchFields?: string[];
 }
 
 function stateOf(ctx: IHookFunctions | IWebhookFunctions | ITriggerFunctions): ChannelState {
@@ -75,7 +77,8 @@ export class CrmTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ ($parameter["events"] || []).join(", ") + " on " + ($parameter["modules"] || []).join(", ") }}',
-		description: 'Starts the workflow when records are created, edited or deleted in the CRM (watch channel)',
+		description:
+			'Instant — the CRM must reach your n8n: starts the workflow the moment records are created, edited or deleted (watch channel). Without a public URL, use the CRM Polling Trigger.',
 		eventTriggerDescription: 'Waiting for you to change a record of a watched module in the CRM',
 		activationMessage: 'Record changes in the watched modules now start this workflow.',
 		defaults: { name: 'CRM Trigger' },
@@ -146,6 +149,15 @@ export class CrmTrigger implements INodeType {
 						'Whether each item carries the changed field names ("affected_fields") and their new values ("affected_values")',
 				},
 				{
+					displayName: 'Only When These Fields Change (Names or IDs)',
+					name: 'watchFields',
+					type: 'multiOptions',
+					typeOptions: { loadOptionsMethod: 'getReadableFields', loadOptionsDependsOn: ['modules'] },
+					default: [],
+					description:
+						'An edit starts the workflow only when the CRM reports one of these fields among the changed ones ("changed_fields" lists them). Creates and deletes are not filtered. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				},
+				{
 					displayName: 'Notify on Related Actions',
 					name: 'relatedActions',
 					type: 'boolean',
@@ -157,7 +169,7 @@ export class CrmTrigger implements INodeType {
 		],
 	};
 
-	methods = { loadOptions: { getWatchableModules } };
+	methods = { loadOptions: { getWatchableModules, getReadableFields } };
 
 	webhookMethods = {
 		default: {
@@ -250,6 +262,16 @@ export class CrmTrigger implements INodeType {
 		const wantRecords = this.getNodeParameter('output', 'ids') === 'records';
 		// a record is created or deleted once: its key needs no fetch, so it is claimed before any await
 		let items = itemsOf(delivery, options.includeAffected === true);
+		// "Only When These Fields Change": an edit counts when the CRM's affected_fields name a watched field
+		const watch = (options.watchFields ?? []).map(String).filter(Boolean);
+		if (watch.length > 0 && delivery.operation === 'update') {
+			items = items.filter((item) => {
+				const changed = (delivery.affected_fields[String(item.id)] ?? []).filter((f) => watch.includes(f));
+				item.changed_fields = changed;
+				return changed.length > 0;
+			});
+			if (items.length === 0) return { webhookResponse: { status: 'ignored', records: 0 } };
+		}
 		if (delivery.operation !== 'update') items = items.filter((item) => first(item[CHANGE_KEY] as string));
 		if (items.length === 0) return duplicate;
 

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { crmApiRequest } from '../shared/transport';
-import type { CrmContext } from '../shared/transport';
 import type { ChannelState } from './channel';
+
+export { fetchRecords } from '../shared/fetchRecords';
 
 /** The body the CRM POSTs to a channel's URL (docs/protocol.md §9.4), once validated. */
 export interface DeliveryBody {
@@ -21,8 +21,6 @@ export interface DeliveryBody {
 /** Delivery `operation` → the trigger's event name. */
 const EVENT_OF: Record<string, string> = { insert: 'create', update: 'edit', delete: 'delete' };
 
-/** GetRecords accepts at most 100 ids per request (§6). */
-export const IDS_PER_REQUEST = 100;
 /** A delivery lists the records of one API request; the contract's batches hold at most 100, bulk jobs more. */
 const MAX_IDS = 50_000;
 /** 2001-01-01 … 2100-01-01: anything outside is not an epoch-ms `server_time`. */
@@ -142,27 +140,4 @@ export function itemsOf(body: DeliveryBody, includeAffected: boolean): IDataObje
 		json[CHANGE_KEY] = changeBase(body, id);
 		return json;
 	});
-}
-
-/**
- * GetRecords for the given ids of one module, 100 per request (`fields` narrows the answer).
- * Records gone before the fetch are simply absent from the map.
- */
-export async function fetchRecords(this: CrmContext, module: string, ids: string[], fields?: string): Promise<Map<string, IDataObject>> {
-	const records = new Map<string, IDataObject>();
-	const unique = [...new Set(ids)];
-	for (let start = 0; start < unique.length; start += IDS_PER_REQUEST) {
-		const body = await crmApiRequest.call(this, {
-			method: 'GET',
-			path: `/${encodeURIComponent(module)}`,
-			// converted leads are hidden from GetRecords unless asked for (§3.2)
-			qs: {
-				ids: unique.slice(start, start + IDS_PER_REQUEST).join(','),
-				...(fields ? { fields } : {}),
-				...(module === 'Leads' ? { converted: 'both' } : {}),
-			},
-		});
-		for (const record of (body.data as IDataObject[] | undefined) ?? []) records.set(String(record.id), record);
-	}
-	return records;
 }

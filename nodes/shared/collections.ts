@@ -82,3 +82,43 @@ export function conditionsCollection(
     options: [{ displayName: "Condition", name: "condition", values }],
   };
 }
+
+/** Conditions the CRM accepts in one search criteria (docs/protocol.md §3.11). */
+export const MAX_CRITERIA_CONDITIONS = 10;
+
+/** One search condition of the criteria builder (field, operator, value); fields come from `fieldLoader`. */
+export function conditionValues(fieldLoader: string, dependsOn: string[]): INodeProperties[] {
+	return [
+		{
+			displayName: 'Field Name or ID',
+			name: 'field',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: fieldLoader, loadOptionsDependsOn: dependsOn },
+			default: '',
+			description:
+				'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+		},
+		{
+			displayName: 'Operator',
+			name: 'operator',
+			type: 'options',
+			options: [
+				{ name: 'Equals', value: 'equals' },
+				{ name: 'Greater or Equal', value: 'greater_equal', description: 'Numbers, dates and times only' },
+				{ name: 'Greater Than', value: 'greater_than', description: 'Numbers, dates and times only' },
+				{ name: 'Less or Equal', value: 'less_equal', description: 'Numbers, dates and times only' },
+				{ name: 'Less Than', value: 'less_than', description: 'Numbers, dates and times only' },
+				{ name: 'Not Equal', value: 'not_equal', description: 'Numbers, dates and times only' },
+				{ name: 'Starts With', value: 'starts_with' },
+			],
+			default: 'equals',
+		},
+		{
+			displayName: 'Value',
+			name: 'value',
+			type: 'string',
+			default: '',
+			description: 'Dates as yyyy-MM-dd; date-times in ISO 8601 (sent as yyyy-MM-ddTHH:mm:ss±HH:mm)',
+		},
+	];
+}

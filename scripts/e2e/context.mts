@@ -118,7 +118,7 @@ interface RunData {
 }
 
 /** The execution data n8n stores is `flatted`-encoded; n8n ships the library. */
-function readRun(serialized: string): Pick<RunResult, 'output' | 'binary' | 'error'> {
+export function readRun(serialized: string): Pick<RunResult, 'output' | 'binary' | 'error'> {
 	const flatted = createRequire(path.join(RUNTIME_DIR, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse(s: string): unknown };
 	const data = (serialized ? flatted.parse(serialized) : {}) as RunData;
 	const output: RunResult['output'] = {};

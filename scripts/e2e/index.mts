@@ -4,6 +4,7 @@ import { customApiCallStep } from './custom-api-call.mts';
 import { examplesStep } from './examples.mts';
 import { firstOpenStep } from './first-open.mts';
 import { updateMapperStep } from './update-mapper.mts';
+import { pollingTriggerStep } from './polling-trigger.mts';
 import type { StepContext } from './context.mts';
 
 export type { StepContext } from './context.mts';
@@ -23,4 +24,6 @@ export async function toolSteps(ctx: StepContext): Promise<void> {
 		async () => await updateMapperStep(ctx),
 		recordSkip,
 	);
+	const pollingSkip = ctx.stack.nodes.some((n) => n.name === 'crmPollingTrigger') ? undefined : 'package has no crmPollingTrigger node';
+	await ctx.step('CRM Polling Trigger: next to the CRM Trigger in the node panel; published, polls new leads into one execution, unpublished', async () => await pollingTriggerStep(ctx), pollingSkip);
 }

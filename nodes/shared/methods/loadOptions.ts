@@ -22,27 +22,33 @@ export async function getModules(this: ILoadOptionsFunctions): Promise<INodeProp
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** The chosen module's fields from GetFields, as options, keeping those `keep` accepts. */
+/** The chosen module's fields (or the chosen modules' fields) from GetFields, as options, keeping those `keep` accepts. */
 async function fieldOptions(
 	this: ILoadOptionsFunctions,
 	keep: (field: IDataObject) => boolean,
 	mark: (field: IDataObject) => string = () => '',
 ): Promise<INodePropertyOptions[]> {
-	const module = pickedValue(this, 'module') || undefined;
-	if (!module) return [];
-	const { fields = [] } = (await crmApiRequest.call(this, {
-		method: 'GET',
-		path: '/settings/fields',
-		qs: { module },
-	})) as { fields?: IDataObject[] };
-	return fields
-		.filter(keep)
-		.map((f) => ({
-			name: `${f.field_label as string}${f.mandatory ? ' *' : ''}`,
-			value: `${f.api_name as string}${mark(f)}`,
-			description: `${f.api_name as string} (${f.data_type as string})`,
-		}))
-		.sort((a, b) => a.name.localeCompare(b.name));
+	const single = pickedValue(this, 'module') || undefined;
+	// nodes that watch several modules (parameter `modules`) get the fields of all of them, once each
+	const modules = single ? [single] : ((this.getCurrentNodeParameter('modules') as string[] | undefined) ?? []);
+	const options = new Map<string, INodePropertyOptions>();
+	for (const module of modules) {
+		const { fields = [] } = (await crmApiRequest.call(this, {
+			method: 'GET',
+			path: '/settings/fields',
+			qs: { module },
+		})) as { fields?: IDataObject[] };
+		for (const f of fields.filter(keep)) {
+			const value = `${f.api_name as string}${mark(f)}`;
+			if (options.has(value)) continue;
+			options.set(value, {
+				name: `${f.field_label as string}${f.mandatory ? ' *' : ''}`,
+				value,
+				description: `${f.api_name as string} (${f.data_type as string})`,
+			});
+		}
+	}
+	return [...options.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** The Stage picklist of Deals (GetFields of Deals), as the CRM stores the values: a converted lead's deal stage. */

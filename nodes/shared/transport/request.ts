@@ -7,6 +7,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	IPollFunctions,
 	ITriggerFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
@@ -21,6 +22,7 @@ export type CrmContext =
 	| IExecuteSingleFunctions
 	| IHookFunctions
 	| ILoadOptionsFunctions
+	| IPollFunctions
 	| ITriggerFunctions
 	| IWebhookFunctions;
 

@@ -10,6 +10,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { responseFile } from '../../../shared/download';
+import { MAX_CRITERIA_CONDITIONS } from '../../../shared/collections';
 import { toCrmDateTime } from '../../../shared/dates';
 import { setMultipartBody } from '../../../shared/multipart';
 import { unwrapBody } from '../../../shared/transport';
@@ -67,7 +68,7 @@ export async function readOptions(this: IExecuteSingleFunctions, request: IHttpR
 
 // ---- search criteria (§3.11) ----------------------------------------------------------------------
 
-export const MAX_CRITERIA_CONDITIONS = 10;
+export { MAX_CRITERIA_CONDITIONS };
 
 /** `(`, `)` and `,` inside a criteria value are escaped with `\` (§3.11). */
 export function escapeCriteriaValue(value: string): string {

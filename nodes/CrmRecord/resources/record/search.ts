@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
-import { allOrAnyOption, conditionsCollection } from '../../../shared/collections';
+import { allOrAnyOption, conditionsCollection, conditionValues } from '../../../shared/collections';
 import { optionsCollection } from '../../../shared/optionsCollection';
 import { fieldsOption } from './get';
 import { triState } from './getAll';
@@ -46,39 +46,7 @@ export function searchByProperties(optional: boolean): INodeProperties[] {
 			? { ...searchBy, options: [{ name: 'Nothing (All Records)', value: 'none' }, ...(searchBy.options ?? [])], default: 'none' }
 			: searchBy,
 		allOrAnyOption('Combine', 'combine', { show: { searchBy: ['criteria'] } }),
-		conditionsCollection('At most 10 conditions', { show: { searchBy: ['criteria'] } }, [
-			{
-				displayName: 'Field Name or ID',
-				name: 'field',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getFields', loadOptionsDependsOn: ['module'] },
-				default: '',
-				description:
-					'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-			},
-			{
-				displayName: 'Operator',
-				name: 'operator',
-				type: 'options',
-				options: [
-					{ name: 'Equals', value: 'equals' },
-					{ name: 'Greater or Equal', value: 'greater_equal', description: 'Numbers, dates and times only' },
-					{ name: 'Greater Than', value: 'greater_than', description: 'Numbers, dates and times only' },
-					{ name: 'Less or Equal', value: 'less_equal', description: 'Numbers, dates and times only' },
-					{ name: 'Less Than', value: 'less_than', description: 'Numbers, dates and times only' },
-					{ name: 'Not Equal', value: 'not_equal', description: 'Numbers, dates and times only' },
-					{ name: 'Starts With', value: 'starts_with' },
-				],
-				default: 'equals',
-			},
-			{
-				displayName: 'Value',
-				name: 'value',
-				type: 'string',
-				default: '',
-				description: 'Dates as yyyy-MM-dd; date-times in ISO 8601 (sent as yyyy-MM-ddTHH:mm:ss±HH:mm)',
-			},
-		]),
+		conditionsCollection('At most 10 conditions', { show: { searchBy: ['criteria'] } }, conditionValues('getFields', ['module'])),
 		{
 			displayName: 'Criteria',
 			name: 'criteria',
