@@ -96,7 +96,7 @@ describe('record-id validation', () => {
 			checkDigits(node, '', 'Note ID', { itemIndex: 3, description: 'why' });
 		} catch (error) {
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect((error as NodeOperationError).message).toBe('Note ID must be digits, got ""');
+			expect((error as NodeOperationError).message).toBe('Note ID is empty (item 3)');
 			expect((error as NodeOperationError).description).toBe('why');
 			expect((error as NodeOperationError).context.itemIndex).toBe(3);
 		}

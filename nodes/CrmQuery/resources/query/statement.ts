@@ -97,8 +97,20 @@ export function offsetOf(text: string, line: number, column: number): number {
 	return offset + column - 1;
 }
 
-/** The statement's line at a position, with a caret under the column (for error descriptions). */
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '`': '&#96;' };
+
+/**
+ * The statement's line at a position, with a caret under the column, for an error description. The
+ * editor shows descriptions as HTML (runs of spaces and line breaks collapse): the excerpt is a
+ * preformatted code block, so the caret stays under the offending token in a monospace font.
+ */
 export function caretExcerpt(text: string, line: number, column: number): string {
 	const source = text.split('\n')[line - 1] ?? '';
-	return `${source}\n${' '.repeat(Math.max(0, column - 1))}^`;
+	const excerpt = `${source}\n${' '.repeat(Math.max(0, column - 1))}^`;
+	return `<code style="display: block; white-space: pre; overflow-x: auto">${excerpt.replace(/[&<>`]/g, (c) => HTML_ESCAPES[c])}</code>`;
+}
+
+/** Whether the SELECT list holds `*` (COQL needs the column names). */
+export function selectsStar(statement: string): boolean {
+	return /^\s*select\s+(?:[^,']*,\s*)*\*\s*(?:,|from\b)/i.test(statement);
 }
