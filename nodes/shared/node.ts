@@ -130,7 +130,7 @@ export function defineResource(option: INodePropertyOptions, operations: Operati
 				type: 'options',
 				noDataExpression: true,
 				displayOptions: { show: { resource: [resource] } },
-				options: [...operations.map((op) => op.operation).sort(operationOrder), CUSTOM_API_CALL],
+				options: operations.map((op) => op.operation).sort(operationOrder),
 				default: defaultOperation,
 			},
 			...operations.flatMap((op) => (op.notFound ? [...op.description, onNotFoundProperty(resource, valueOf(op))] : op.description)),
@@ -147,8 +147,8 @@ export function defineResource(option: INodePropertyOptions, operations: Operati
  * n8n's "Custom API Call" choice (value `__CUSTOM_API_CALL__`): the editor answers it with a notice
  * pointing to the HTTP Request node, which calls the API with this package's credential type. n8n
  * 2.40.7 adds it by itself only to single-version nodes (LoadNodesAndCredentials.injectCustomApiCallOptions),
- * so CRM Bulk had it and CRM Record (two versions) did not: every node lists it itself, last, which
- * also keeps n8n from adding a second one.
+ * so CRM Bulk had it and CRM Record (two versions) did not: every node's Resource list ends with it
+ * (see crmNodeDescription), which also keeps n8n from adding a second one there.
  */
 export const CUSTOM_API_CALL: INodePropertyOptions = { name: 'Custom API Call', value: '__CUSTOM_API_CALL__' };
 
@@ -168,7 +168,7 @@ export function assembleResources(resources: ResourceModule[], defaultResource: 
 			name: 'resource',
 			type: 'options',
 			noDataExpression: true,
-			options: [...resources.map((r) => r.option), CUSTOM_API_CALL],
+			options: resources.map((r) => r.option),
 			default: defaultResource,
 			// every routed operation goes through the node's request runner (shared/transport/runner.ts)
 			routing: { send: { paginate: true } },
@@ -225,6 +225,9 @@ export function crmNodeDescription(options: CrmNodeOptions): Omit<INodeTypeDescr
 			json: true,
 		},
 		requestOperations: { pagination: crmRequestRunner(options.routes) },
-		properties: [TOOL_DESCRIPTION, ...options.properties],
+		properties: [
+			TOOL_DESCRIPTION,
+			...options.properties.map((p) => (p.name === 'resource' && p.options ? { ...p, options: [...p.options, CUSTOM_API_CALL] } : p)),
+		],
 	};
 }

@@ -105,7 +105,8 @@ describe('package structure', () => {
 		const cred = new CrmOAuth2Api();
 		const texts: Array<{ where: string; text: string }> = [];
 		for (const p of cred.properties.filter((x) => x.type !== 'hidden')) {
-			texts.push({ where: p.name, text: p.description ?? '' });
+			// a notice's text is its display name
+			texts.push({ where: p.name, text: (p.type === 'notice' ? p.displayName : p.description) ?? '' });
 			for (const o of (p.options ?? []) as Array<{ name: string; description?: string }>) {
 				if (o.description !== undefined) texts.push({ where: `${p.name}/${o.name}`, text: o.description });
 			}
