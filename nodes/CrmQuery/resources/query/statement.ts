@@ -112,5 +112,7 @@ export function caretExcerpt(text: string, line: number, column: number): string
 
 /** Whether the SELECT list holds `*` (COQL needs the column names). */
 export function selectsStar(statement: string): boolean {
-	return /^\s*select\s+(?:[^,']*,\s*)*\*\s*(?:,|from\b)/i.test(statement);
+	// a lazy scan up to the first FROM: linear, no nested quantifiers to backtrack over
+	const list = /^\s*select\s([\s\S]*?)\sfrom\s/i.exec(statement)?.[1];
+	return list !== undefined && list.split(',').some((column) => column.trim() === '*');
 }
