@@ -6,14 +6,16 @@ import { assert } from './context.mts';
 import type { StepContext } from './context.mts';
 
 const ENTRIES = ['On any record change', 'On record created', 'On record deleted', 'On record updated'];
+/** a loaded machine opens a new workflow slowly: more than Playwright's default 30 s */
+const SLOW = 90_000;
 
 export async function triggerEventsStep(ctx: StepContext): Promise<void> {
 	const { page } = ctx;
-	await page.goto('/workflow/new');
-	await page.locator('[data-test-id="canvas-plus-button"]').click();
+	await (page as unknown as { goto(url: string, o: { timeout: number }): Promise<unknown> }).goto('/workflow/new', { timeout: SLOW });
+	await page.locator('[data-test-id="canvas-plus-button"]').click({ timeout: SLOW });
 	await page.locator('[data-test-id="node-creator-search-bar"]').fill('CRM Trigger');
-	await page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^CRM Trigger$/ }).first().click();
-	await page.getByText(ENTRIES[1], { exact: true }).first().waitFor({ timeout: 15_000 });
+	await page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^CRM Trigger$/ }).first().click({ timeout: SLOW });
+	await page.getByText(ENTRIES[1], { exact: true }).first().waitFor({ timeout: SLOW });
 	await page.waitForTimeout(500);
 	const missing: string[] = [];
 	for (const entry of ENTRIES) {
@@ -23,11 +25,11 @@ export async function triggerEventsStep(ctx: StepContext): Promise<void> {
 	assert(missing.length === 0, `the CRM Trigger's node panel lacks the entries ${JSON.stringify(missing)}`);
 
 	// picking "On record updated" adds the trigger with the event Edit chosen
-	await page.getByText('On record updated', { exact: true }).first().click();
+	await page.getByText('On record updated', { exact: true }).first().click({ timeout: SLOW });
 	const ndv = page.locator('[data-test-id="ndv"]');
-	await ndv.waitFor({ timeout: 15_000 });
+	await ndv.waitFor({ timeout: SLOW });
 	const events = ndv.locator('[data-test-id="parameter-input-events"]');
-	await events.waitFor({ timeout: 15_000 });
+	await events.waitFor({ timeout: SLOW });
 	await page.waitForTimeout(500);
 	const chosen = await events.innerText();
 	await ctx.shot('17-crm-trigger-on-record-updated.png');
