@@ -63,7 +63,15 @@ export class CrmOAuth2Api implements ICredentialType {
 			required: true,
 			placeholder: 'https://accounts.crm.example',
 			description:
-				'Address of the accounts server where you sign in to your CRM account. After you connect, n8n calls the API address your account belongs to.',
+				"Accounts server of your CRM account's data centre: the address of the page where you sign in to the CRM (for an account in another data centre, e.g. https://accounts.crm.example.eu). After you connect, n8n calls the API address your account belongs to.",
+			displayOptions: { show: { environment: ['service'] } },
+		},
+		{
+			displayName:
+				"Create the OAuth client in the CRM's developer console (a server-based application). Register n8n's <b>OAuth Redirect URL</b> shown on this form as its redirect URI, then copy its Client ID and Client Secret here. The Accounts URL is the sign-in address of your account's data centre, shown in the developer console.",
+			name: 'serviceSetupNotice',
+			type: 'notice',
+			default: '',
 			displayOptions: { show: { environment: ['service'] } },
 		},
 		{
@@ -100,8 +108,8 @@ export class CrmOAuth2Api implements ICredentialType {
 			name: 'apiVariant',
 			type: 'options',
 			options: [
-				{ name: 'v2.1 (Richer Model, All Operations)', value: 'v2.1' },
-				{ name: 'V2', value: 'v2' },
+				{ name: 'v2.1 — All Operations', value: 'v2.1' },
+				{ name: 'v2 — Older Model', value: 'v2' },
 			],
 			default: 'v2.1',
 			description: 'Version of the CRM API every call uses. Keep v2.1 unless your CRM account only offers v2; some operations need v2.1.',

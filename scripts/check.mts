@@ -2,7 +2,8 @@
 // Policy checks of the repository, beside the unit suite (`npm run check`, run by .ci/run after
 // `npm test`): Docs links of every node and of the credential reach a README section, the
 // credential speaks to a person connecting a CRM account, and the release workflow lints clean
-// with actionlint and publishes with provenance after lint, build and test. Prints each check,
+// with actionlint and publishes with provenance after lint, build and test; the credential's form
+// in the order n8n 2.40.7 lays it out (oAuth2Api read from the real n8n, installed on first use). Prints each check,
 // then "N passed, M failed"; exits non-zero when one failed.
 //
 //   node --experimental-strip-types --no-warnings scripts/check.mts
@@ -10,7 +11,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
+import type { ICredentialType, INodeProperties } from 'n8n-workflow';
+
 import { CrmOAuth2Api } from '../credentials/CrmOAuth2Api.credentials.ts';
+import { ensureN8n, runtimeRequire } from './n8n-runtime.mts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
@@ -77,7 +81,8 @@ const checks: Record<string, Check> = {
 	'the credential speaks to a person connecting a CRM account: every visible field explained, no developer jargon': () => {
 		const findings: string[] = [];
 		for (const p of new CrmOAuth2Api().properties.filter((x) => x.type !== 'hidden')) {
-			const texts = [{ where: p.name, text: p.description ?? '' }];
+			// a notice's text is its display name
+			const texts = [{ where: p.name, text: (p.type === 'notice' ? p.displayName : p.description) ?? '' }];
 			for (const o of (p.options ?? []) as Array<{ name: string; description?: string }>) {
 				if (o.description !== undefined) texts.push({ where: `${p.name}/${o.name}`, text: o.description });
 			}
@@ -107,6 +112,43 @@ const checks: Record<string, Check> = {
 		const order = steps.map((cmd) => publish.indexOf(`run: ${cmd}`));
 		steps.forEach((cmd, i) => order[i] < 0 && findings.push(`publish.yml: no step "run: ${cmd}"`));
 		if (order.some((at, i) => i > 0 && at < order[i - 1])) findings.push(`publish.yml: steps not in the order ${steps.join(' → ')}`);
+		return findings;
+	},
+	// n8n keeps a redefined field in its parent's place and puts new fields after the parent's
+	// (NodeHelpers.mergeNodeProperties, as n8n's credentials helper and editor do): oAuth2Api's
+	// Client ID and Secret come first whatever the order here; the credential's own fields follow in
+	// the order a person decides (README "Credentials")
+	"the credential form in n8n's order: Server, its URL, how to set the client up, then the API variant; variants labelled alike": async () => {
+		await ensureN8n();
+		// n8n-workflow's ESM build does not load under Node's type stripping: its CommonJS build
+		const { NodeHelpers } = require('n8n-workflow') as typeof import('n8n-workflow');
+		const { OAuth2Api } = runtimeRequire('n8n-nodes-base/dist/credentials/OAuth2Api.credentials.js') as { OAuth2Api: new () => ICredentialType };
+		const types: Record<string, ICredentialType> = { crmOAuth2Api: new CrmOAuth2Api(), oAuth2Api: new OAuth2Api() };
+		const formFields = (name: string): INodeProperties[] => {
+			const type = types[name];
+			const fields: INodeProperties[] = [];
+			for (const parent of type.extends ?? []) NodeHelpers.mergeNodeProperties(fields, formFields(parent));
+			NodeHelpers.mergeNodeProperties(fields, type.properties);
+			return fields;
+		};
+		const fields = formFields('crmOAuth2Api');
+		const defaults = Object.fromEntries(fields.map((f) => [f.name, f.default]));
+		const visible = (values: Record<string, unknown>) =>
+			fields.filter((f) => f.type !== 'hidden' && NodeHelpers.displayParameter({ ...defaults, ...values } as never, f, null, null)).map((f) => f.name);
+		const findings: string[] = [];
+		const own = (names: string[]) => names.filter((n) => ['environment', 'accountsUrl', 'serviceSetupNotice', 'sandboxUrl', 'apiVariant'].includes(n)).join(' → ');
+		const service = own(visible({ environment: 'service' }));
+		if (service !== 'environment → accountsUrl → serviceSetupNotice → apiVariant') findings.push(`CRM Service form: ${service}`);
+		const sandbox = own(visible({ environment: 'sandbox' }));
+		if (sandbox !== 'environment → sandboxUrl → apiVariant') findings.push(`Sandbox form: ${sandbox}`);
+		const byName = Object.fromEntries(fields.map((f) => [f.name, f]));
+		if (byName.grantType?.default !== 'authorizationCode') findings.push('grant type is not the authorization code');
+		if (!/developer console/.test(byName.serviceSetupNotice?.displayName ?? '') || !/OAuth Redirect URL/.test(byName.serviceSetupNotice?.displayName ?? '')) {
+			findings.push('the set-up notice names neither the developer console nor the OAuth Redirect URL');
+		}
+		if (!/data centre/.test(byName.accountsUrl?.description ?? '')) findings.push('Accounts URL does not say how to find the data centre');
+		const labels = ((byName.apiVariant?.options ?? []) as Array<{ name: string; value: string }>).map((o) => `${o.value}=${o.name}`).join(', ');
+		if (labels !== 'v2.1=v2.1 — All Operations, v2=v2 — Older Model') findings.push(`API Variant labels: ${labels}`);
 		return findings;
 	},
 };

@@ -101,11 +101,13 @@ export class CrmTrigger implements INodeType {
 				displayName: 'Events',
 				name: 'events',
 				type: 'multiOptions',
+				// n8n's node panel lists a trigger's "Events" options as its entries, named by `action`
+				// (one entry per event, as for n8n's own triggers); picking one preselects that event
 				options: [
-					{ name: 'All', value: 'all', description: 'Create, edit and delete' },
-					{ name: 'Create', value: 'create', description: 'A record was created' },
-					{ name: 'Delete', value: 'delete', description: 'A record was deleted' },
-					{ name: 'Edit', value: 'edit', description: 'A record was edited' },
+					{ name: 'All', value: 'all', action: 'On any record change', description: 'A record was created, edited or deleted' },
+					{ name: 'Create', value: 'create', action: 'On record created', description: 'A record was created' },
+					{ name: 'Delete', value: 'delete', action: 'On record deleted', description: 'A record was deleted' },
+					{ name: 'Edit', value: 'edit', action: 'On record updated', description: 'A record was edited (updated)' },
 				],
 				default: ['create'],
 				required: true,

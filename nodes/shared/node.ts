@@ -151,6 +151,15 @@ export function defineResource(option: INodePropertyOptions, operations: Operati
 	};
 }
 
+/**
+ * n8n's "Custom API Call" choice (value `__CUSTOM_API_CALL__`): the editor answers it with a notice
+ * pointing to the HTTP Request node, which calls the API with this package's credential type. n8n
+ * 2.40.7 adds it by itself only to single-version nodes (LoadNodesAndCredentials.injectCustomApiCallOptions),
+ * so CRM Bulk had it and CRM Record (two versions) did not: every node's Resource list ends with it
+ * (see crmNodeDescription), which also keeps n8n from adding a second one there.
+ */
+export const CUSTOM_API_CALL: INodePropertyOptions = { name: 'Custom API Call', value: '__CUSTOM_API_CALL__' };
+
 /** A node's resources put together: the Resource selector, every resource's properties, the custom operations and routes by resource. */
 export interface AssembledResources {
 	selector: INodeProperties;
@@ -226,6 +235,11 @@ export function crmNodeDescription(options: CrmNodeOptions): Omit<INodeTypeDescr
 			json: true,
 		},
 		requestOperations: { pagination: crmRequestRunner(options.routes) },
-		properties: [TOOL_DESCRIPTION, ...pickersSince(options.properties, options.locatorsSince)],
+		properties: [
+			TOOL_DESCRIPTION,
+			...pickersSince(options.properties, options.locatorsSince).map((p) =>
+				p.name === 'resource' && p.options ? { ...p, options: [...p.options, CUSTOM_API_CALL] } : p,
+			),
+		],
 	};
 }

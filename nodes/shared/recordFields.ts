@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, ResourceMapperValue } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, IGetNodeParameterOptions, ResourceMapperValue } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toCrmDate, toCrmDateTime } from './dates';
@@ -137,6 +137,24 @@ export function coerceFieldValue(
 	}
 }
 
+/**
+ * Raw JSON is sent as given, but a picklist value outside its list is refused before sending with
+ * the message the mapper and the pairs give (the service's INVALID_DATA names no allowed values).
+ */
+function checkPicklistValues(
+	this: IExecuteFunctions | IExecuteSingleFunctions,
+	record: IDataObject,
+	itemIndex: number,
+	meta: Map<string, FieldMeta>,
+): void {
+	for (const [name, value] of Object.entries(record)) {
+		const field = meta.get(name);
+		if (!field || (field.data_type !== 'picklist' && field.data_type !== 'multiselectpicklist')) continue;
+		if (field.data_type === 'picklist' && typeof value !== 'string') continue;
+		coerceFieldValue.call(this, field, value, itemIndex);
+	}
+}
+
 /** The record body of one item from the "Fields" name/value pairs, typed by metadata. */
 export async function recordFromFieldPairs(
 	this: IExecuteFunctions | IExecuteSingleFunctions,
@@ -193,9 +211,17 @@ const invariants = new WeakMap<object, { parameters: unknown; values: Map<string
  * parameter whose raw value holds no expression resolves the same for every item: it is read
  * once per run and the value reused (callers must not mutate it).
  */
-export function getParameter(ctx: IExecuteFunctions | IExecuteSingleFunctions, name: string, itemIndex: number, fallback?: unknown): unknown {
-	if ('getItemIndex' in ctx) return (ctx as IExecuteSingleFunctions).getNodeParameter(name, fallback);
+export function getParameter(
+	ctx: IExecuteFunctions | IExecuteSingleFunctions,
+	name: string,
+	itemIndex: number,
+	fallback?: unknown,
+	options?: IGetNodeParameterOptions,
+): unknown {
+	if ('getItemIndex' in ctx) return (ctx as IExecuteSingleFunctions).getNodeParameter(name, fallback, options);
 	const execute = ctx as IExecuteFunctions;
+	// a read with other options (e.g. unvalidated) is neither cached nor served from the cache
+	if (options) return execute.getNodeParameter(name, itemIndex, fallback, options);
 	let cache = invariants.get(execute);
 	if (!cache) {
 		cache = { parameters: execute.getNode().parameters, values: new Map() };
@@ -276,10 +302,27 @@ export async function recordBody(
 	if (mode === 'json') {
 		// errors name the parameter as the form labels it ("Values JSON" on Mass Update)
 		const record = jsonObjectParameter.call(this, 'recordJson', itemIndex, options.jsonLabel ?? 'Record JSON');
+		checkPicklistValues.call(this, record, itemIndex, await loadFieldMeta.call(this, cache, module));
 		return { record, matchingColumns: [] };
 	}
 	if (mode === 'pairs') return { record: await recordFromFieldPairs.call(this, itemIndex, module, cache), matchingColumns: [] };
-	const { values, matchingColumns } = mapperValues.call(this, itemIndex, mode === 'auto');
+	let mapped: ReturnType<typeof mapperValues>;
+	try {
+		mapped = mapperValues.call(this, itemIndex, mode === 'auto');
+	} catch (error) {
+		// n8n's own check of the mapper's types failed ("Invalid input for 'Lead_Status' …"): the
+		// unvalidated values get the same check as the other modes, so one mistake has one message
+		const raw = (getParameter(this, 'columns.value', itemIndex, {}, { skipValidation: true }) ?? {}) as IDataObject;
+		const meta = await loadFieldMeta.call(this, cache, module);
+		for (const [name, value] of Object.entries(raw)) {
+			const field = meta.get(name);
+			if (field && value !== undefined && value !== null && !(options.keep ?? []).includes(name)) {
+				coerceFieldValue.call(this, field, value, itemIndex);
+			}
+		}
+		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+	}
+	const { values, matchingColumns } = mapped;
 	const auto = mode === 'auto' || (getParameter(this, 'columns.mappingMode', itemIndex, 'defineBelow') as string) === 'autoMapInputData';
 	const meta = await loadFieldMeta.call(this, cache, module);
 	const record: IDataObject = {};

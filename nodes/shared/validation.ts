@@ -31,7 +31,7 @@ export function fieldValueRefused(node: INode, field: FieldToCheck, expected: st
 	return refusedValue(
 		node,
 		{
-			message: `Field "${field.api_name}" expects ${expected}, got "${String(value)}"`,
+			message: `Field "${field.api_name}" expects ${expected}, got "${Array.isArray(value) ? value.join(', ') : String(value)}"`,
 			details: { api_name: field.api_name, expected_data_type: field.data_type },
 		},
 		{ itemIndex, description: `Change the value of ${fieldLabel(field)} (${field.data_type}).` },
@@ -90,20 +90,40 @@ export function digitsMessage(label: string, value: string): string {
 }
 
 /**
+ * The message of an ID that is empty (typically an expression that yielded nothing):
+ * `<Label> is empty (item N)`, N as n8n numbers items.
+ */
+export function emptyIdMessage(label: string, itemIndex?: number): string {
+	return `${label} is empty${itemIndex === undefined ? '' : ` (item ${itemIndex})`}`;
+}
+
+/**
  * The one ID check of the package: answers `value` when it is digits, else throws
- * `<Label> must be digits, got "<value>"`, refused as INVALID_DATA (see refusedValue). Callers trim
- * first where the parameter allows blanks.
+ * `<Label> must be digits, got "<value>"` (or `<Label> is empty (item N)`), refused as INVALID_DATA
+ * (see refusedValue). Callers trim first where the parameter allows blanks.
  */
 export function checkDigits(node: INode, value: string, label: string, options: DigitsCheckOptions = {}): string {
 	if (!ID_RE.test(value)) {
 		const { apiName, ...rest } = options;
 		throw refusedValue(
 			node,
-			{ message: digitsMessage(label, value), details: { api_name: apiName ?? 'id', expected_data_type: 'id' } },
+			{
+				message: value.trim() === '' ? emptyIdMessage(label, rest.itemIndex) : digitsMessage(label, value),
+				details: { api_name: apiName ?? 'id', expected_data_type: 'id' },
+			},
 			rest,
 		);
 	}
 	return value;
+}
+
+/**
+ * The URL path segment of an ID parameter, as a routing expression. The URL is resolved before the
+ * preSend checks run, and toPathSegment("") throws n8n's generic "Invalid identifier": an empty ID
+ * becomes a placeholder here, so that requireDigits names the parameter ("<Label> is empty (item N)").
+ */
+export function idPathSegment(parameter: string): string {
+	return `{{ toPathSegment(String($parameter.${parameter} ?? "").trim() || "-") }}`;
 }
 
 /** `routing.send.preSend` check that a path ID parameter is digits, reported before anything is sent. */

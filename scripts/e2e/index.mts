@@ -5,6 +5,7 @@ import { examplesStep } from './examples.mts';
 import { firstOpenStep } from './first-open.mts';
 import { updateMapperStep } from './update-mapper.mts';
 import { pollingTriggerStep } from './polling-trigger.mts';
+import { triggerEventsStep } from './trigger-events.mts';
 import type { StepContext } from './context.mts';
 
 export type { StepContext } from './context.mts';
@@ -26,4 +27,6 @@ export async function toolSteps(ctx: StepContext): Promise<void> {
 	);
 	const pollingSkip = ctx.stack.nodes.some((n) => n.name === 'crmPollingTrigger') ? undefined : 'package has no crmPollingTrigger node';
 	await ctx.step('CRM Polling Trigger: next to the CRM Trigger in the node panel; published, polls new leads into one execution, unpublished', async () => await pollingTriggerStep(ctx), pollingSkip);
+	const triggerSkip = ctx.stack.nodes.some((n) => n.name === 'crmTrigger') ? undefined : 'package has no crmTrigger node';
+	await ctx.step("the node panel lists the CRM Trigger's events as separate entries", async () => await triggerEventsStep(ctx), triggerSkip);
 }

@@ -166,7 +166,7 @@ const CASES: Case[] = [
 	{ node: 'crmMetadata', what: 'Blueprint › Get: malformed record id', params: { resource: 'blueprint', operation: 'get', module: 'Deals', recordId: 'deal-7' }, names: /^Record ID must be digits, got "deal-7"/ },
 	{ node: 'crmMetadata', what: 'Custom View › Get: malformed view id', params: { resource: 'customView', operation: 'get', module: 'Leads', customViewId: 'all leads' }, names: /^Custom View ID must be digits, got "all leads"/ },
 	// empty by expression, wrongly labelled JSON, a limit under the form's minimum
-	{ node: 'crmRecord', what: 'Get: record id empty by expression', params: record('get', { module: 'Leads', recordId: EMPTY }), names: /Record ID must be digits, got ""/ },
+	{ node: 'crmRecord', what: 'Get: record id empty by expression', params: record('get', { module: 'Leads', recordId: EMPTY }), names: /^Record ID is empty \(item 0\)\s/ },
 	{ node: 'crmRecord', what: 'Mass Update: invalid JSON values', params: record('massUpdate', { module: 'Leads', massUpdateBy: 'ids', recordIds: '{lead}', fieldsMode: 'json', recordJson: '{"Lead_Source": ' }), names: /^Values JSON is not valid JSON / },
 	{ node: 'crmQuery', what: 'Run: negative limit', params: { resource: 'query', operation: 'run', selectQuery: 'select Last_Name from Leads where id is not null', returnAll: false, limit: -5 }, names: /"Limit" must be a whole number of at least 1, got -5/ },
 ];

@@ -113,7 +113,7 @@ describe('record-id validation', () => {
 		})();
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect({ message: error?.message, description: error?.description, itemIndex: error?.context.itemIndex }).toEqual({
-			message: 'Note ID must be digits, got ""',
+			message: 'Note ID is empty (item 3)',
 			description: 'why',
 			itemIndex: 3,
 		});

@@ -16,7 +16,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { sendItemList } from '../../shared/itemLists';
 import type { NotFound } from '../../shared/transport';
 import { crmItemResults, writeResult } from '../../shared/transport';
-import { checkDigits, requireDigits } from '../../shared/validation';
+import { checkDigits, idPathSegment, requireDigits } from '../../shared/validation';
 
 /** An API name in a path: anything but an all-digit segment, which the service reads as an ID (§3.10). */
 export const API_NAME_RE = /^(?!\d+$)\S+$/;
@@ -30,7 +30,7 @@ export function checkApiName(node: INode, key: string, label: string, itemIndex:
 /** Routing of a request to `path/{id}`, the ID parameter checked to be digits before sending. */
 export function byIdRouting(method: 'GET' | 'DELETE', path: string, idParameter: string, label: string): INodePropertyRouting {
 	return {
-		request: { method, url: `=${path}/{{ toPathSegment(String($parameter.${idParameter}).trim()) }}` },
+		request: { method, url: `=${path}/${idPathSegment(idParameter)}` },
 		send: { preSend: [requireDigits(idParameter, label)] },
 	};
 }

@@ -1,5 +1,7 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
  
 // CRM Query › Query › Run through the n8n engine against the sandbox's COQL evaluator.
+import { CrmQuery } from '../../../nodes/CrmQuery/CrmQuery.node';
 import { pageStatement, planStatement } from '../../../nodes/CrmQuery/resources/query/statement';
 import { createRecord } from '../../../sandbox/records.ts';
 import { crmFixture, useCrmFixture } from '../../harness/crm';
@@ -7,6 +9,7 @@ import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
 const PAGING_COMPANY = 'COQL Paging Co';
+const PRE = '<code style="display: block; white-space: pre; overflow-x: auto">';
 const PAGING_COUNT = 1050;
 
 describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
@@ -54,12 +57,50 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 			select_query:
 				"SELECT Last_Name, Email, Account_Name.Account_Name, Owner.email FROM Contacts WHERE (Account_Name is not null and Last_Name like '%') ORDER BY Last_Name LIMIT 5",
 		});
-		expect(out.map((i) => i.json)).toEqual(direct.body.data);
-		expect(Object.keys(out[0].json).sort()).toEqual(['Account_Name.Account_Name', 'Email', 'Last_Name', 'Owner.email', 'id']);
-		expect(typeof out[0].json['Account_Name.Account_Name']).toBe('string');
-		expect(out[0].json['Owner.email']).toMatch(/@sandbox\.example$/);
+		// the service answers lookup columns as dotted keys; the node nests them under their lookup
+		expect(Object.keys(direct.body.data[0]).sort()).toEqual(['Account_Name.Account_Name', 'Email', 'Last_Name', 'Owner.email', 'id']);
+		expect(out.map((i) => i.json)).toEqual(
+			direct.body.data.map((row: any) => ({
+				id: row.id,
+				Last_Name: row.Last_Name,
+				Email: row.Email,
+				Account_Name: { Account_Name: row['Account_Name.Account_Name'] },
+				Owner: { email: row['Owner.email'] },
+			})),
+		);
+		expect(Object.keys(out[0].json).sort()).toEqual(['Account_Name', 'Email', 'Last_Name', 'Owner', 'id']);
+		expect(typeof (out[0].json.Account_Name as any).Account_Name).toBe('string');
+		expect((out[0].json.Owner as any).email).toMatch(/@sandbox\.example$/);
 		const names = out.map((i) => String(i.json.Last_Name).toLowerCase());
 		expect([...names].sort()).toEqual(names);
+	});
+
+	test('a lookup selected whole and by its columns comes out as one nested object', async () => {
+		const statement = 'SELECT Last_Name, Account_Name, Account_Name.Account_Name, Account_Name.id FROM Contacts WHERE Account_Name is not null LIMIT 3';
+		const node = queryNode(statement);
+		const out = outputOf(await crm.run(node), node.name);
+		const direct = (await crm.api('POST', '/crm/v2.1/coql', { select_query: statement })).body.data;
+		expect(out).toHaveLength(direct.length);
+		expect(direct.length).toBeGreaterThan(0);
+		out.forEach((item, i) => {
+			expect(Object.keys(item.json).filter((k) => k.includes('.'))).toEqual([]);
+			expect(item.json.Account_Name).toEqual({
+				...direct[i].Account_Name,
+				Account_Name: direct[i]['Account_Name.Account_Name'],
+				id: direct[i]['Account_Name.id'],
+			});
+			expect((item.json.Account_Name as any).id).toMatch(/^\d+$/);
+		});
+	});
+
+	test('the form states the COQL rules in a notice above the query, not only in its tooltip', () => {
+		const properties = new CrmQuery().description.properties;
+		const notice = properties.find((p) => p.type === 'notice' && p.name === 'coqlRulesNotice');
+		expect(notice).toBeDefined();
+		expect(properties.indexOf(notice!)).toBe(properties.findIndex((p) => p.name === 'selectQuery') - 1);
+		for (const rule of ['<code>SELECT *</code> is not allowed', 'a <code>WHERE</code> clause is required', 'at most 200 per call: the node pages for more', 'brackets in pairs', 'at most 25 conditions', '2 lookups']) {
+			expect(notice!.displayName).toContain(rule);
+		}
 	});
 
 	test('Return All over 1,050 matching records returns exactly those records, 200 per call', async () => {
@@ -109,7 +150,8 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 		const node = queryNode('SELECT Last_Name, Email\nform Leads WHERE Last_Name is not null');
 		const error = errorOf(await crm.run(node), node.name);
 		expect(error?.message).toBe('SYNTAX_ERROR: error while parsing the query near "form" at line 2, column 1 (FROM clause)');
-		expect(error?.description).toBe('form Leads WHERE Last_Name is not null\n^');
+		// the editor shows descriptions as HTML: a preformatted block keeps the caret under "form"
+		expect(error?.description).toBe(`${PRE}form Leads WHERE Last_Name is not null\n^</code>`);
 		expect(error?.context?.crm).toEqual({
 			code: 'SYNTAX_ERROR',
 			message: 'error while parsing the query',
@@ -130,7 +172,15 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 		const unclosed = queryNode("SELECT Last_Name FROM Leads WHERE (Last_Name = 'x' ORDER BY Last_Name");
 		const unclosedError = errorOf(await crm.run(unclosed), unclosed.name);
 		expect(unclosedError?.message).toBe('SYNTAX_ERROR: error while parsing the query near "ORDER" at line 1, column 52 (WHERE clause)');
-		expect(unclosedError?.description).toBe(`SELECT Last_Name FROM Leads WHERE (Last_Name = 'x' ORDER BY Last_Name\n${' '.repeat(51)}^`);
+		expect(unclosedError?.description).toBe(`${PRE}SELECT Last_Name FROM Leads WHERE (Last_Name = 'x' ORDER BY Last_Name\n${' '.repeat(51)}^</code>`);
+		const caretLine = unclosedError!.description!.split('\n')[1];
+		expect(caretLine.indexOf('^')).toBe("SELECT Last_Name FROM Leads WHERE (Last_Name = 'x' ORDER BY Last_Name".indexOf('ORDER'));
+
+		// characters the HTML would swallow are escaped; the caret still counts the statement's columns
+		const lt = queryNode('SELECT Last_Name FROM Leads WHERE No_of_Employees < 5 and and');
+		const ltError = errorOf(await crm.run(lt), lt.name);
+		expect(ltError?.message).toContain('near "and" at line 1, column 59');
+		expect(ltError?.description).toBe(`${PRE}SELECT Last_Name FROM Leads WHERE No_of_Employees &lt; 5 and and\n${' '.repeat(58)}^</code>`);
 
 		const truncated = queryNode("SELECT Last_Name FROM Leads WHERE Last_Name = 'x' ORDER BY");
 		const truncatedError = errorOf(await crm.run(truncated), truncated.name);
@@ -166,6 +216,8 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 		const wide = queryNode(`SELECT ${columns} FROM Leads WHERE Last_Name is not null`);
 		const wideError = errorOf(await crm.run(wide), wide.name);
 		expect(wideError?.message).toBe('The parameter "Query" selects 51 columns; the CRM allows at most 50');
+		const star = queryNode('SELECT * FROM Leads WHERE Last_Name is not null');
+		expect(errorOf(await crm.run(star), star.name)?.message).toBe('The parameter "Query" selects *: COQL needs the column names');
 		const zero = queryNode("SELECT Last_Name FROM Leads WHERE Last_Name is not null LIMIT 5, 0");
 		expect(errorOf(await crm.run(zero), zero.name)?.message).toBe('The LIMIT in the parameter "Query" must be at least 1');
 		expect(coqlCalls()).toHaveLength(0);

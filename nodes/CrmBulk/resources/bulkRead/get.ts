@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BULK_BASE_URL } from '../shared';
-import { requireDigits } from '../../../shared/validation';
+import { idPathSegment, requireDigits } from '../../../shared/validation';
 import { noneWithId } from '../../../shared/transport';
 
 /** GetBulkReadJobDetails — GET /crm/bulk/{v}/read/{jobId} */
@@ -16,7 +16,7 @@ export const operation: INodePropertyOptions = {
 		request: {
 			method: 'GET',
 			baseURL: BULK_BASE_URL,
-			url: '=/read/{{ toPathSegment(String($parameter.jobId).trim()) }}',
+			url: `=/read/${idPathSegment('jobId')}`,
 		},
 	},
 };

@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, recordIdField } from '../../../shared/descriptions';
-import { requireDigits } from '../../../shared/validation';
+import { idPathSegment, requireDigits } from '../../../shared/validation';
 
 /** GetBlueprint — GET /crm/{v}/{module}/{recordId}/actions/blueprint */
 export const operation: INodePropertyOptions = {
@@ -14,7 +14,7 @@ export const operation: INodePropertyOptions = {
 		send: { preSend: [requireDigits('recordId', 'Record ID')] },
 		request: {
 			method: 'GET',
-			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/blueprint',
+			url: `=/{{ toPathSegment($parameter.module) }}/${idPathSegment('recordId')}/actions/blueprint`,
 		},
 	},
 };

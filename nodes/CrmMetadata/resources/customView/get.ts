@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idOptions, moduleQueryField } from '../shared';
-import { requireDigits } from '../../../shared/validation';
+import { idPathSegment, requireDigits } from '../../../shared/validation';
 import { noneWithId } from '../../../shared/transport';
 
 /** GetCustomView — GET /crm/{v}/settings/custom_views/{id}?module= */
@@ -11,7 +11,7 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a custom view',
 	description: 'Retrieve one custom view with its criteria and columns',
-	routing: { request: { method: 'GET', url: '=/settings/custom_views/{{ toPathSegment($parameter.customViewId) }}' }, send: { preSend: [requireDigits('customViewId', 'Custom View ID')] } },
+	routing: { request: { method: 'GET', url: `=/settings/custom_views/${idPathSegment('customViewId')}` }, send: { preSend: [requireDigits('customViewId', 'Custom View ID')] } },
 };
 
 export const returns = 'the custom view with its id, name, criteria and columns (an error when no view has the ID)';

@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idOptions, moduleQueryField } from '../shared';
-import { requireDigits } from '../../../shared/validation';
+import { idPathSegment, requireDigits } from '../../../shared/validation';
 import { noneWithId } from '../../../shared/transport';
 
 /** GetField — GET /crm/{v}/settings/fields/{id}?module= */
@@ -11,7 +11,7 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a field',
 	description: 'Retrieve one field of a module by ID',
-	routing: { request: { method: 'GET', url: '=/settings/fields/{{ toPathSegment($parameter.fieldId) }}' }, send: { preSend: [requireDigits('fieldId', 'Field ID')] } },
+	routing: { request: { method: 'GET', url: `=/settings/fields/${idPathSegment('fieldId')}` }, send: { preSend: [requireDigits('fieldId', 'Field ID')] } },
 };
 
 export const returns = 'the field with its id, API name, label, data type and picklist values (an error when none has the ID)';

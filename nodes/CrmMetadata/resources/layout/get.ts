@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idOptions, moduleQueryField } from '../shared';
-import { requireDigits } from '../../../shared/validation';
+import { idPathSegment, requireDigits } from '../../../shared/validation';
 import { noneWithId } from '../../../shared/transport';
 
 /** GetLayout — GET /crm/{v}/settings/layouts/{id}?module= */
@@ -11,7 +11,7 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a layout',
 	description: 'Retrieve one layout of a module by ID',
-	routing: { request: { method: 'GET', url: '=/settings/layouts/{{ toPathSegment($parameter.layoutId) }}' }, send: { preSend: [requireDigits('layoutId', 'Layout ID')] } },
+	routing: { request: { method: 'GET', url: `=/settings/layouts/${idPathSegment('layoutId')}` }, send: { preSend: [requireDigits('layoutId', 'Layout ID')] } },
 };
 
 export const returns = 'the layout with its id, name and sections with their fields (an error when no layout has the ID)';

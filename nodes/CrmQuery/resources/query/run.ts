@@ -1,9 +1,16 @@
-import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions, NodeApiError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+	NodeApiError,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllLimit } from '../../../shared/descriptions';
 import type { PagerFactory } from '../../../shared/transport';
-import { COQL_MAX_COLUMNS, COQL_MAX_PER_CALL, caretExcerpt, offsetOf, pageStatement, planStatement } from './statement';
+import { COQL_MAX_COLUMNS, COQL_MAX_PER_CALL, caretExcerpt, offsetOf, pageStatement, planStatement, selectsStar } from './statement';
 import type { StatementPlan } from './statement';
 
 /**
@@ -53,6 +60,11 @@ function validate(this: IExecuteSingleFunctions, statement: string, plan: Statem
 	if (statement.trim() === '') {
 		throw new NodeOperationError(this.getNode(), 'The parameter "Query" is empty', {
 			description: "Enter a COQL statement, e.g. SELECT Last_Name, Email FROM Leads WHERE Lead_Source = 'Web'",
+		});
+	}
+	if (selectsStar(statement)) {
+		throw new NodeOperationError(this.getNode(), 'The parameter "Query" selects *: COQL needs the column names', {
+			description: 'Name the columns to return (at most 50), e.g. SELECT Last_Name, Email, Owner FROM Leads WHERE …',
 		});
 	}
 	if (plan.count === 0) {
@@ -130,6 +142,41 @@ function describeQueryError(error: NodeApiError, sent: string, userLength: numbe
 	return error;
 }
 
+/**
+ * The service answers a lookup's columns as dotted keys (`"Account_Name.id"`, §3.13): each comes out
+ * nested under its lookup (`Account_Name: { id }`), merged with the lookup's own object when that is
+ * selected too, as record reads give lookups. A key whose head is already a plain value stays dotted.
+ */
+export function nestLookupColumns(row: IDataObject): IDataObject {
+	const nested: IDataObject = {};
+	for (const [key, value] of Object.entries(row)) {
+		if (!key.includes('.')) nested[key] = value;
+	}
+	for (const [key, value] of Object.entries(row)) {
+		if (!key.includes('.')) continue;
+		const path = key.split('.');
+		let target = nested;
+		let i = 0;
+		for (; i < path.length - 1; i++) {
+			const head = target[path[i]];
+			if (head === undefined || head === null) target[path[i]] = {};
+			else if (typeof head !== 'object' || Array.isArray(head)) break;
+			target = target[path[i]] as IDataObject;
+		}
+		if (i === path.length - 1) target[path[i]] = value;
+		else nested[key] = value;
+	}
+	return nested;
+}
+
+async function nestRows(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return items.map((item) => {
+		const rows = item.json[rootProperty];
+		if (!Array.isArray(rows)) return item;
+		return { ...item, json: { ...item.json, [rootProperty]: rows.map((row) => nestLookupColumns(row as IDataObject)) } };
+	});
+}
+
 /** Query — POST /crm/{v}/coql */
 export const operation: INodePropertyOptions = {
 	name: 'Run',
@@ -138,12 +185,20 @@ export const operation: INodePropertyOptions = {
 	description: 'Run a COQL select statement over the records of a module',
 	routing: {
 		request: { method: 'POST', url: '/coql' },
+		output: { postReceive: [nestRows] },
 	},
 };
 
 export const returns = 'one item per row of the query result, with the selected columns';
 
 const properties: INodeProperties[] = [
+	{
+		displayName:
+			'COQL rules: name the columns, <code>SELECT *</code> is not allowed (at most 50 columns) · a <code>WHERE</code> clause is required (to read every record: <code>WHERE Created_Time is not null</code>) · more than two conditions need brackets in pairs: <code>(A and (B and C))</code> · at most 25 conditions, 50 values in one <code>in (…)</code> and 2 lookups (e.g. <code>Owner.email</code>) · multi-line fields cannot be in <code>WHERE</code> · text in single quotes · <code>LIMIT</code> is at most 200 per call: the node pages for more (Return All, or a larger LIMIT in the statement) · lookup columns come out nested: <code>Owner.email</code> as <code>Owner: { email }</code>',
+		name: 'coqlRulesNotice',
+		type: 'notice',
+		default: '',
+	},
 	{
 		displayName: 'Query',
 		name: 'selectQuery',
@@ -153,7 +208,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		placeholder: "SELECT Last_Name, Email, Account_Name.Account_Name FROM Contacts WHERE Lead_Source = 'Web' ORDER BY Last_Name",
 		description:
-			'COQL statement: SELECT columns FROM module WHERE conditions [ORDER BY …] [LIMIT …]. WHERE is required; with more than two conditions use brackets. A LIMIT in the statement caps the number of records returned; the node pages through it 200 at a time.',
+			'COQL statement: SELECT columns FROM module WHERE conditions [ORDER BY …] [LIMIT …]. A LIMIT in the statement caps the number of records returned; the node pages through it 200 at a time.',
 		routing: { send: { type: 'body', property: 'select_query' } },
 	},
 	...returnAllLimit(),

@@ -97,8 +97,22 @@ export function offsetOf(text: string, line: number, column: number): number {
 	return offset + column - 1;
 }
 
-/** The statement's line at a position, with a caret under the column (for error descriptions). */
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '`': '&#96;' };
+
+/**
+ * The statement's line at a position, with a caret under the column, for an error description. The
+ * editor shows descriptions as HTML (runs of spaces and line breaks collapse): the excerpt is a
+ * preformatted code block, so the caret stays under the offending token in a monospace font.
+ */
 export function caretExcerpt(text: string, line: number, column: number): string {
 	const source = text.split('\n')[line - 1] ?? '';
-	return `${source}\n${' '.repeat(Math.max(0, column - 1))}^`;
+	const excerpt = `${source}\n${' '.repeat(Math.max(0, column - 1))}^`;
+	return `<code style="display: block; white-space: pre; overflow-x: auto">${excerpt.replace(/[&<>`]/g, (c) => HTML_ESCAPES[c])}</code>`;
+}
+
+/** Whether the SELECT list holds `*` (COQL needs the column names). */
+export function selectsStar(statement: string): boolean {
+	// a lazy scan up to the first FROM: linear, no nested quantifiers to backtrack over
+	const list = /^\s*select\s([\s\S]*?)\sfrom\s/i.exec(statement)?.[1];
+	return list !== undefined && list.split(',').some((column) => column.trim() === '*');
 }
