@@ -22,7 +22,7 @@ describe('"Custom API Call" in every node alike', () => {
 	test('every action node with resources is covered (CRM Record, two versions, included)', () => {
 		const names = nodes.map(([name]) => name.split('.')[1]).sort();
 		expect(names).toEqual(expect.arrayContaining(['crmBulk', 'crmQuery', 'crmRecord']));
-		expect((packageNodeTypes()['n8n-nodes-crm-service.crmRecord'] as INodeType).description.version).toEqual([1, 1.1]);
+		expect((packageNodeTypes()['n8n-nodes-crm-service.crmRecord'] as INodeType).description.version).toEqual([1, 1.1, 1.2]);
 	});
 
 	test.each(nodes.map(([name, type]) => [name.split('.')[1], type] as const))('%s lists it once, last in its Resource list', (_name, type) => {

@@ -45,10 +45,10 @@ describe('outcomes a person understands', () => {
 		expect(error?.description).toContain('json_path: $.data[0].Last_Name');
 	});
 
-	test('without field metadata at hand (JSON mode) the field is named by its API name', async () => {
+	test('in JSON mode too the field is named by its label and API name', async () => {
 		const create = crm.node('crmRecord', { resource: 'record', operation: 'create', module: 'Leads', fieldsMode: 'json', recordJson: '{"Company": "x"}' });
 		const error = errorOf(await crm.run(create), create.name);
-		expect(error?.message).toBe('Required field Last_Name is missing [MANDATORY_NOT_FOUND]');
+		expect(error?.message).toBe('Required field Last Name (Last_Name) is missing [MANDATORY_NOT_FOUND]');
 	});
 
 	test('values refused before sending carry the code and api_name of a CRM refusal, and nothing is sent for them', async () => {
