@@ -1,7 +1,7 @@
 // e2e step: the node panel lists the CRM Trigger's events as separate entries, as n8n lists its own
 // triggers' events. n8n 2.40.7's node creator reads a trigger's "Events" options parameter and names
 // each entry by the option's `action` ("On record created", …); picking one adds the trigger with
-// that event chosen.
+// that event chosen. The trigger panel names trigger nodes without their " Trigger" suffix ("CRM").
 import { assert } from './context.mts';
 import type { StepContext } from './context.mts';
 
@@ -14,7 +14,7 @@ export async function triggerEventsStep(ctx: StepContext): Promise<void> {
 	await (page as unknown as { goto(url: string, o: { timeout: number }): Promise<unknown> }).goto('/workflow/new', { timeout: SLOW });
 	await page.locator('[data-test-id="canvas-plus-button"]').click({ timeout: SLOW });
 	await page.locator('[data-test-id="node-creator-search-bar"]').fill('CRM Trigger');
-	await page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^CRM Trigger$/ }).first().click({ timeout: SLOW });
+	await page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^CRM$/ }).first().click({ timeout: SLOW });
 	await page.getByText(ENTRIES[1], { exact: true }).first().waitFor({ timeout: SLOW });
 	await page.waitForTimeout(500);
 	const missing: string[] = [];
