@@ -14,7 +14,8 @@ export async function triggerEventsStep(ctx: StepContext): Promise<void> {
 	await (page as unknown as { goto(url: string, o: { timeout: number }): Promise<unknown> }).goto('/workflow/new', { timeout: SLOW });
 	await page.locator('[data-test-id="canvas-plus-button"]').click({ timeout: SLOW });
 	await page.locator('[data-test-id="node-creator-search-bar"]').fill('CRM Trigger');
-	await page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^CRM$/ }).first().click({ timeout: SLOW });
+	// the entry is picked by its description: its name there is just "CRM"
+	await page.getByText(/^Instant — the CRM must reach your n8n/).first().click({ timeout: SLOW });
 	await page.getByText(ENTRIES[1], { exact: true }).first().waitFor({ timeout: SLOW });
 	await page.waitForTimeout(500);
 	const missing: string[] = [];
