@@ -1470,12 +1470,13 @@ async function main(): Promise<void> {
 	// two webhook processes: n8n's dedupe store has no atomic claim across processes, so a delivery
 	// the CRM sent more than once (a copy, or a re-send after a timeout) may run in both; a delivery
 	// sent once must never run twice
-	const twoWebhookDoubles = { resent: 0, attributable: true };
+	const twoWebhookDoubles = { resent: 0, attributable: true, ids: new Set<string>() };
 	const twoPhase = FAULTS ? phaseResults[PHASE.twoWebhooks] : undefined;
 	if (twoPhase) {
 		const doubled = new Set(twoPhase.tally.doubledIds);
 		const resentIds = new Set(twoPhase.deliveries.filter((d: any) => d.attempts.length > 1).flatMap((d: any) => d.ids as string[]));
-		twoWebhookDoubles.resent = [...doubled].filter((id) => resentIds.has(id)).length;
+		twoWebhookDoubles.ids = new Set([...doubled].filter((id) => resentIds.has(id)));
+		twoWebhookDoubles.resent = twoWebhookDoubles.ids.size;
 		twoWebhookDoubles.attributable = twoWebhookDoubles.resent === doubled.size;
 		const sentTwice = twoPhase.deliveries.filter((d: any) => d.attempts.length > 1);
 		console.log(
@@ -1536,7 +1537,13 @@ async function main(): Promise<void> {
 		`every execution succeeded, except those killed in flight and their retries (${notOk.map((e) => `${e.id}: ${e.status}`).join(', ') || 'none other'}; killed in flight: ${[...killedIds].join(', ') || 'none'})`,
 	);
 	const leads = changes.filter((c) => c.module === 'Leads' && !killLost.has(c.id) && !startupLost.has(c.id));
-	const writesOff = leads.filter((c) => leadWrites.get(c.id) !== 1);
+	// a lead whose copied delivery ran in both webhook processes (counted above) ran its Update in two
+	// successful executions: two writes, one per execution, is what n8n asked of the CRM
+	const successfulRuns = (id: string) =>
+		[...executions.values()].filter((e) => INSTANT.has(e.workflowId) && e.status === 'success' && e.records.has(id)).length;
+	const expectedWrites = (id: string) => (twoWebhookDoubles.ids.has(id) ? successfulRuns(id) : 1);
+	const writesOff = leads.filter((c) => leadWrites.get(c.id) !== expectedWrites(c.id));
+	const copiedLeads = leads.filter((c) => twoWebhookDoubles.ids.has(c.id)).length;
 	const descriptions = new Map<string, string>();
 	for (let i = 0; i < leads.length; i += 100) {
 		const res = await crm('GET', `/Leads?ids=${leads.slice(i, i + 100).map((c) => c.id).join(',')}&fields=Last_Name,Description`);
@@ -1546,7 +1553,7 @@ async function main(): Promise<void> {
 		const [desc, last] = (descriptions.get(c.id) ?? '|').split('|');
 		return desc !== `${LEAD_NOTE}${last}`;
 	});
-	check(writesOff.length === 0, `the CRM Record Update of each new lead (but those lost with the killed worker) reached the sandbox exactly once (${leads.length - writesOff.length}/${leads.length}; ${writesOff.length} written 0 or ≥2 times)`);
+	check(writesOff.length === 0, `the CRM Record Update of each new lead (but those lost with the killed worker) reached the sandbox once per successful execution (${leads.length - writesOff.length}/${leads.length}; ${writesOff.length} written otherwise; ${copiedLeads} ran in both webhook processes)`);
 	check(wrongText.length === 0, `each new lead holds the value n8n wrote (${leads.length - wrongText.length}/${leads.length})`);
 	const gaveUp = phaseResults.flatMap((r) => r.deliveries).filter((d: any) => d.outcome !== 'delivered');
 	check(gaveUp.length === 0, `the sandbox delivered every notification (${gaveUp.length} given up after ${DELIVERY_RETRY_DELAYS_MS.length} attempts)`);
