@@ -84,6 +84,33 @@ export class CrmOAuth2Api implements ICredentialType {
 			displayOptions: { show: { environment: ['sandbox'] } },
 		},
 		{
+			displayName:
+				'This credential was saved by version 0.1 of the package and keeps the Client ID, Client Secret and Scope saved with it. To use another OAuth client, create a new credential.',
+			name: 'savedClientNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { hide: { clientId: [{ _cnd: { startsWith: '=' } }] } },
+		},
+		{
+			displayName: 'Client ID',
+			name: 'crmClientId',
+			type: 'string',
+			default: '',
+			required: true,
+			description: "The OAuth client's ID from the CRM's developer console; any value for the sandbox",
+			displayOptions: { hide: { clientId: [{ _cnd: { regex: '^[^=]' } }] } },
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'crmClientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: "The OAuth client's secret from the CRM's developer console; any value for the sandbox",
+			displayOptions: { hide: { clientId: [{ _cnd: { regex: '^[^=]' } }] } },
+		},
+		{
 			// the bulk-write upload goes to a content host of its own (docs/protocol.md §1.1)
 			displayName: 'Upload URL',
 			name: 'uploadUrl',
@@ -136,10 +163,36 @@ export class CrmOAuth2Api implements ICredentialType {
 		},
 		{
 			displayName: 'Scope',
-			name: 'scope',
+			name: 'crmScope',
 			type: 'string',
 			default: DEFAULT_SCOPES.join(','),
 			description: 'Permissions n8n asks your CRM account for, separated by commas. The default lets every CRM node work; with fewer, some operations are refused.',
+			displayOptions: { hide: { clientId: [{ _cnd: { regex: '^[^=]' } }] } },
+		},
+		// n8n keeps a field that oAuth2Api also defines in oAuth2Api's place, before every field of
+		// this credential, and reads the OAuth client from these names: they stay, hidden, and take
+		// the values of the fields above, so that the form reads Server, its URL, then the client.
+		// Credentials saved by version 0.1 hold literal values here, which n8n keeps using.
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'hidden',
+			default: '={{ $self.crmClientId }}',
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'hidden',
+			// a secret saved by version 0.1 stays redacted when n8n sends the credential to the editor
+			typeOptions: { password: true },
+			default: '={{ $self.crmClientSecret }}',
+		},
+		{
+			// hidden, n8n replaces a saved scope by this default when it starts a sign-in
+			displayName: 'Scope',
+			name: 'scope',
+			type: 'hidden',
+			default: `={{ $self.crmScope || "${DEFAULT_SCOPES.join(',')}" }}`,
 		},
 		{
 			displayName: 'Auth URI Query Parameters',

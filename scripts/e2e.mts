@@ -450,8 +450,16 @@ async function main(): Promise<number> {
 				await modal.locator('[data-test-id="credential-name"]').click();
 				await modal.locator('[data-test-id="credential-name"] input').fill('CRM sandbox (connected in the browser)');
 				await modal.locator('[data-test-id="credential-name"] input').press('Enter');
-				await modal.locator('[data-test-id="clientId"] input').fill('e2e-browser-client');
-				await modal.locator('[data-test-id="clientSecret"] input').fill('e2e-browser-secret');
+				// the form reads top to bottom in the order a person decides: Server, its URL, then the client
+				const order = await modal.evaluate((root) =>
+					[...root.querySelectorAll('[data-test-id]')].map((e) => e.getAttribute('data-test-id')).filter((id) => ['environment', 'accountsUrl', 'crmClientId', 'crmClientSecret', 'apiVariant', 'crmScope', 'clientId', 'clientSecret', 'scope'].includes(id ?? '')),
+				).then((ids) => ids.filter((id, i) => ids.indexOf(id) === i));
+				assert(
+					order.join(' → ') === 'environment → accountsUrl → crmClientId → crmClientSecret → apiVariant → crmScope',
+					`the credential form's fields are in the order ${order.join(' → ')}`,
+				);
+				await modal.locator('[data-test-id="crmClientId"] input').fill('e2e-browser-client');
+				await modal.locator('[data-test-id="crmClientSecret"] input').fill('e2e-browser-secret');
 				// as installed from the registry: the service's accounts server is asked for, nothing local is prefilled
 				const accountsUrl = modal.locator('[data-test-id="accountsUrl"] input');
 				const prefilled = await accountsUrl.inputValue();

@@ -944,9 +944,10 @@ async function main(): Promise<void> {
 					sandboxUrl,
 					accountsUrl: sandboxUrl,
 					apiVariant: 'v2.1',
-					scope,
-					clientId: client.clientId,
-					clientSecret: client.clientSecret,
+					// the fields of the credential form: token refreshes read the client through them
+					crmScope: scope,
+					crmClientId: client.clientId,
+					crmClientSecret: client.clientSecret,
 					oauthTokenData: token,
 				},
 			},

@@ -394,9 +394,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 							environment: 'sandbox',
 							sandboxUrl,
 							apiVariant: 'v2.1',
-							scope,
-							clientId: client.clientId,
-							clientSecret: client.clientSecret,
+							// the fields of the credential form (the client fields n8n reads take these values)
+							crmScope: scope,
+							crmClientId: client.clientId,
+							crmClientSecret: client.clientSecret,
 							oauthTokenData: token,
 						},
 					},
