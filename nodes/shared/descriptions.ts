@@ -57,7 +57,10 @@ export interface RecordPickerOptions {
 	name?: string;
 	description?: string;
 	/** listSearch method of its From List mode (the module's records by default) */
-	searchListMethod?: 'searchRecords' | 'searchLeads' | 'searchRelatedRecords';
+	searchListMethod?: 'searchRecords' | 'searchLeads' | 'searchDeals' | 'searchContacts' | 'searchNotes' | 'searchAttachments' | 'searchRelatedRecords';
+	/** a By URL mode (records with a page in the CRM's web app; notes have none) */
+	byUrl?: boolean;
+	placeholder?: string;
 	/** By ID also takes an external-ID value (the operation's external-ID option): no digits check */
 	externalValues?: boolean;
 }
@@ -82,12 +85,12 @@ export function recordPicker(options: RecordPickerOptions = {}): INodeProperties
 				displayName: 'By ID',
 				name: 'id',
 				type: 'string',
-				placeholder: '4876876000000611001',
+				placeholder: options.placeholder ?? '4876876000000611001',
 				validation: options.externalValues
 					? []
-					: [{ type: 'regex', properties: { regex: String.raw`^\s*[0-9]+\s*$`, errorMessage: 'A record ID is digits only' } }],
+					: [{ type: 'regex', properties: { regex: String.raw`^\s*[0-9]+\s*$`, errorMessage: 'An ID is digits only' } }],
 			},
-			urlMode(RECORD_URL_REGEX, 'record ID'),
+			...(options.byUrl === false ? [] : [urlMode(RECORD_URL_REGEX, 'record ID')]),
 		],
 	};
 }
@@ -107,6 +110,10 @@ const LEGACY: Record<string, (p: INodeProperties) => INodeProperties> = {
 	}),
 	searchRecords: (p) => legacyRecordId(p),
 	searchLeads: (p) => legacyRecordId(p),
+	searchDeals: (p) => legacyRecordId(p),
+	searchContacts: (p) => legacyRecordId(p),
+	searchNotes: (p) => legacyRecordId(p),
+	searchAttachments: (p) => legacyRecordId(p),
 	searchRelatedRecords: (p) => legacyRecordId(p),
 };
 
@@ -116,7 +123,7 @@ function legacyRecordId(p: INodeProperties): INodeProperties {
 		displayName: /ID$/.test(p.displayName) ? p.displayName : `${p.displayName} ID`,
 		type: 'string',
 		default: '',
-		placeholder: '4876876000000611001',
+		placeholder: p.modes?.find((m) => m.name === 'id')?.placeholder ?? '4876876000000611001',
 	};
 }
 

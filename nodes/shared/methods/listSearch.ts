@@ -66,6 +66,59 @@ export async function searchLeads(this: ILoadOptionsFunctions, filter?: string, 
 	return await recordsOf(this, 'Leads', filter, paginationToken);
 }
 
+/** Deals (contact roles of a deal). */
+export async function searchDeals(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return await recordsOf(this, 'Deals', filter, paginationToken);
+}
+
+/** Contacts (contact roles of a deal). */
+export async function searchContacts(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return await recordsOf(this, 'Contacts', filter, paginationToken);
+}
+
+/**
+ * Notes by title and the record they belong to (GetNotes, newest first), a page at a time. Notes have
+ * no search of their own: the search text matches the title, content or record of the page read.
+ */
+export async function searchNotes(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const page = Number(paginationToken ?? 1);
+	const body = await crmApiRequest.call(this, {
+		method: 'GET',
+		path: '/Notes',
+		qs: { fields: 'Note_Title,Note_Content,Parent_Id', page, per_page: PAGE_SIZE, sort_by: 'Modified_Time', sort_order: 'desc' },
+	});
+	const notes = (body.data as IDataObject[] | undefined) ?? [];
+	const text = (v: unknown) => String((v && typeof v === 'object' ? (v as IDataObject).name : v) ?? '').trim();
+	const results = notes
+		.map((n) => {
+			const title = text(n.Note_Title) || text(n.Note_Content).slice(0, 60) || String(n.id);
+			const parent = text(n.Parent_Id);
+			return { name: parent ? `${title} (${parent})` : title, value: String(n.id), content: text(n.Note_Content) };
+		})
+		.filter((n) => matches(filter, n.name, n.content))
+		.map(({ name, value }) => ({ name, value }));
+	const more = (body.info as IDataObject | undefined)?.more_records === true;
+	return { results, paginationToken: more ? String(page + 1) : undefined };
+}
+
+/** Attachments of the chosen record, by file name (GetAttachments), a page at a time. */
+export async function searchAttachments(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const module = pickedValue(this, 'module');
+	const recordId = pickedValue(this, 'recordId');
+	if (!module || !/^[0-9]+$/.test(recordId)) return { results: [] };
+	const page = Number(paginationToken ?? 1);
+	const body = await crmApiRequest.call(this, {
+		method: 'GET',
+		path: `/${encodeURIComponent(module)}/${recordId}/Attachments`,
+		qs: { fields: 'id,File_Name', page, per_page: PAGE_SIZE },
+	});
+	const results = ((body.data as IDataObject[] | undefined) ?? [])
+		.map((a) => ({ name: String(a.File_Name ?? a.id), value: String(a.id) }))
+		.filter((a) => matches(filter, a.name));
+	const more = (body.info as IDataObject | undefined)?.more_records === true;
+	return { results, paginationToken: more ? String(page + 1) : undefined };
+}
+
 /** Records of the module the chosen related list holds (GetRelatedLists: its `module`). */
 export async function searchRelatedRecords(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const module = pickedValue(this, 'module');
@@ -80,4 +133,4 @@ export async function searchRelatedRecords(this: ILoadOptionsFunctions, filter?:
 	return await recordsOf(this, String(list?.module ?? ''), filter, paginationToken);
 }
 
-export const listSearch = { searchModules, searchRecords, searchLeads, searchRelatedRecords };
+export const listSearch = { searchModules, searchRecords, searchLeads, searchDeals, searchContacts, searchNotes, searchAttachments, searchRelatedRecords };

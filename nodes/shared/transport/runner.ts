@@ -8,6 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { pickedValue } from '../descriptions';
+
 import { crmApiError, isErrorItem, responseOfError } from './errors';
 import { unwrapBody } from './envelope';
 import { MAX_PER_PAGE } from './pagination';
@@ -58,7 +60,7 @@ export type NotFound = (this: IExecuteSingleFunctions) => string;
 /** "No <thing> with ID <value>", the value read from the parameter `idParameter`. */
 export function noneWithId(thing: string, idParameter: string): NotFound {
 	return function (this: IExecuteSingleFunctions) {
-		return `No ${thing} with ID ${String(this.getNodeParameter(idParameter, '') ?? '').trim()}`;
+		return `No ${thing} with ID ${pickedValue(this, idParameter)}`;
 	};
 }
 

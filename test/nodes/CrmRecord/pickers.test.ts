@@ -186,6 +186,74 @@ describe('CRM Record › module and record pickers', () => {
 		expect((await listSearch('crmRecord', 'searchLeads', {}, 'Pickerton')).results).toEqual([{ name: 'Pickerton', value: leads[0].id }]);
 	});
 
+	test('version 1.2: notes, attachments, and the deal and contact of a contact role are pickers too (From List, By ID; records also By URL)', async () => {
+		const leadId = leads[1].id;
+		const noteNode = (parameters: Record<string, unknown>, version = 1.2) => crm.node('crmRecord', { resource: 'note', ...parameters }, { typeVersion: version });
+		// Create: the parent record by its address
+		const create = noteNode({
+			operation: 'create',
+			inputMode: 'oneNote',
+			module: rl('list', 'Leads'),
+			recordId: rl('url', `${WEB}/Leads/${leadId}`, RECORD_URL_REGEX),
+			noteTitle: 'Picker call',
+			noteContent: 'Talked about pickers',
+		});
+		const noteId = String(outputOf(await crm.run(create), create.name)[0].json.id);
+		expect((await crm.api('GET', `/crm/v2.1/Notes/${noteId}`)).body.data[0]).toMatchObject({ Note_Title: 'Picker call', Parent_Id: { id: leadId } });
+		// From List: notes by title and record, searchable by title or content
+		const notes = await listSearch('crmRecord', 'searchNotes', { resource: 'note' }, 'about pickers');
+		expect(notes.results).toEqual([{ name: 'Picker call (Lou Locatorson)', value: noteId }]);
+		for (const picked of [rl('list', noteId), rl('id', noteId)]) {
+			const get = noteNode({ operation: 'get', noteId: picked });
+			expect(outputOf(await crm.run(get), get.name)[0].json).toMatchObject({ id: noteId, Note_Title: 'Picker call' });
+		}
+		// version 1.1 keeps the text field: the same note by its plain ID; 1.2's not-found names the ID
+		const plain = noteNode({ operation: 'get', noteId }, 1.1);
+		expect(outputOf(await crm.run(plain), plain.name)[0].json).toMatchObject({ id: noteId });
+		const missing = noteNode({ operation: 'get', noteId: rl('id', '4876876000000999999') });
+		expect(errorOf(await crm.run(missing), missing.name)?.message).toContain('No note with ID 4876876000000999999');
+
+		// attachments of the chosen record, by file name
+		const upload = crm.node(
+			'crmRecord',
+			{ resource: 'attachment', operation: 'uploadLink', module: 'Leads', recordId: leadId, attachmentUrl: 'https://example.com/docs/picker-guide.pdf' },
+			{ typeVersion: 1.1 },
+		);
+		const attachmentId = String((outputOf(await crm.run(upload), upload.name)[0].json.details as any).id);
+		const attachments = await listSearch('crmRecord', 'searchAttachments', { resource: 'attachment', module: rl('list', 'Leads'), recordId: rl('list', leadId) });
+		expect(attachments.results).toContainEqual({ name: 'picker-guide.pdf', value: attachmentId });
+		const del = crm.node(
+			'crmRecord',
+			{ resource: 'attachment', operation: 'delete', module: rl('list', 'Leads'), recordId: rl('id', leadId), attachmentId: rl('list', attachmentId) },
+			{ typeVersion: 1.2 },
+		);
+		outputOf(await crm.run(del), del.name);
+		expect(((await crm.api('GET', `/crm/v2.1/Leads/${leadId}/Attachments`)).body?.data ?? []).map((a: any) => a.id)).not.toContain(attachmentId);
+
+		// a contact role on a deal: the deal by its address, the contact from the list of contacts
+		const deal = (await crm.api('GET', '/crm/v2.1/Deals?per_page=1&fields=Deal_Name')).body.data[0];
+		const contact = (await crm.api('GET', '/crm/v2.1/Contacts?per_page=1&fields=Last_Name')).body.data[0];
+		const deals = await listSearch('crmRecord', 'searchDeals', { resource: 'contactRole' }, String(deal.Deal_Name));
+		expect(deals.results).toContainEqual({ name: deal.Deal_Name, value: deal.id });
+		const contacts = await listSearch('crmRecord', 'searchContacts', { resource: 'contactRole' }, String(contact.Last_Name));
+		expect(contacts.results.map((c) => c.value)).toContain(contact.id);
+		const role = (await crm.api('GET', '/crm/v2.1/Contacts/roles')).body.contact_roles[0];
+		const add = crm.node(
+			'crmRecord',
+			{
+				resource: 'contactRole',
+				operation: 'addToDeal',
+				dealId: rl('url', `${WEB}/Deals/${deal.id}`, RECORD_URL_REGEX),
+				contactId: rl('list', contact.id),
+				contactRoleId: role.id,
+			},
+			{ typeVersion: 1.2 },
+		);
+		outputOf(await crm.run(add), add.name);
+		const onDeal = (await crm.api('GET', `/crm/v2.1/Deals/${deal.id}/Contact_Roles?ids=${contact.id}`)).body.data;
+		expect(onDeal).toEqual([expect.objectContaining({ id: contact.id, Contact_Role: expect.objectContaining({ id: role.id }) })]);
+	});
+
 	test('CRM Bulk 1.1: a bulk read job of the module given by locator; 1 keeps the plain module', async () => {
 		for (const [version, module] of [
 			[1.1, rl('url', `${WEB}/Leads`)],

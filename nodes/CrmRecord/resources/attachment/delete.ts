@@ -25,7 +25,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		build: (itemIndex) => {
 			const module = pickedValue(this, 'module', itemIndex);
 			const recordId = pickedValue(this, 'recordId', itemIndex);
-			const id = String(this.getNodeParameter('attachmentId', itemIndex) ?? '').trim();
+			const id = pickedValue(this, 'attachmentId', itemIndex);
 			checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
 			checkDigits(this.getNode(), id, 'Attachment ID', { itemIndex });
 			return { key: { module, recordId }, payload: { id } };

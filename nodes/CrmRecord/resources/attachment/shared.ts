@@ -7,21 +7,21 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { recordPicker } from '../../../shared/descriptions';
 import { responseFile } from '../../../shared/download';
 import { setMultipartBody } from '../../../shared/multipart';
 
 /** Per-file upload limit of the service (docs/protocol.md §6: 20 MB). */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
-export const attachmentIdField: INodeProperties = {
-	displayName: 'Attachment ID',
+export const attachmentIdField: INodeProperties = recordPicker({
+	displayName: 'Attachment',
 	name: 'attachmentId',
-	type: 'string',
-	default: '',
-	required: true,
+	description: "The attachment: from the record's attachments (by file name), or by ID",
+	searchListMethod: 'searchAttachments',
+	byUrl: false,
 	placeholder: '4876876000000611500',
-	description: 'Numeric ID of the attachment',
-};
+});
 
 export const binaryPropertyField: INodeProperties = {
 	displayName: 'Input Binary Field',

@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { pickedValue } from '../../../shared/descriptions';
 import { contactIdField, dealIdField } from './shared';
 import type { NotFound } from '../../../shared/transport';
 
@@ -29,6 +30,6 @@ export const rootProperty = 'data';
 
 /** A contact without a role on the deal answers 204 (docs/protocol.md §5.9, §3.7). */
 export const notFound: NotFound = function () {
-	const [dealId, contactId] = ['dealId', 'contactId'].map((name) => String(this.getNodeParameter(name, '') ?? '').trim());
+	const [dealId, contactId] = ['dealId', 'contactId'].map((name) => pickedValue(this, name));
 	return `No contact role of contact ${contactId} on deal ${dealId}`;
 };

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { recordPicker } from '../../../shared/descriptions';
 import type { IdListTarget } from '../shared';
 
 /** Contact roles per create/update/delete request (docs/protocol.md §6). */
@@ -25,22 +26,18 @@ export const contactRoleIdField: INodeProperties = {
 		'The contact role. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
-export const dealIdField: INodeProperties = {
-	displayName: 'Deal ID',
+export const dealIdField: INodeProperties = recordPicker({
+	displayName: 'Deal',
 	name: 'dealId',
-	type: 'string',
-	default: '',
-	required: true,
+	description: 'The deal: from the list, by ID, or by its address in the CRM',
+	searchListMethod: 'searchDeals',
 	placeholder: '4876876000000611200',
-	description: 'Numeric ID of the deal',
-};
+});
 
-export const contactIdField: INodeProperties = {
-	displayName: 'Contact ID',
+export const contactIdField: INodeProperties = recordPicker({
+	displayName: 'Contact',
 	name: 'contactId',
-	type: 'string',
-	default: '',
-	required: true,
+	description: 'The contact: from the list, by ID, or by its address in the CRM',
+	searchListMethod: 'searchContacts',
 	placeholder: '4876876000000611046',
-	description: 'Numeric ID of the contact',
-};
+});

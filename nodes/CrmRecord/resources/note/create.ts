@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, jsonParse, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, pickedValue } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue, recordPicker } from '../../../shared/descriptions';
 import { sendItemList } from '../../../shared/itemLists';
 import { crmApiError, crmItemResults, isErrorItem, runBatched, toCrmError, writeResult } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
@@ -42,15 +42,7 @@ const properties: INodeProperties[] = [
 		default: 'oneNote',
 	},
 	{ ...moduleSelect, displayName: 'Parent Module', description: 'Module of the record the note belongs to' },
-	{
-		displayName: 'Parent Record ID',
-		name: 'recordId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: '4876876000000611001',
-		description: 'Numeric ID of the record the note belongs to',
-	},
+	recordPicker({ displayName: 'Parent Record', description: 'The record the note belongs to: from the list, by ID, or by its address in the CRM' }),
 	{
 		displayName: 'Note Content',
 		name: 'noteContent',

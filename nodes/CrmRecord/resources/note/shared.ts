@@ -1,17 +1,17 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { recordPicker } from '../../../shared/descriptions';
 import { fieldsTextOption } from '../shared';
 import type { IdListTarget } from '../shared';
 
-export const noteIdField: INodeProperties = {
-	displayName: 'Note ID',
+export const noteIdField: INodeProperties = recordPicker({
+	displayName: 'Note',
 	name: 'noteId',
-	type: 'string',
-	default: '',
-	required: true,
+	description: 'The note: from the list (title and record), or by ID',
+	searchListMethod: 'searchNotes',
+	byUrl: false,
 	placeholder: '4876876000000611404',
-	description: 'Numeric ID of the note',
-};
+});
 
 /** `fields` option of Get and Get Many. */
 export const noteFieldsOption = fieldsTextOption('Note_Title,Note_Content', 'Comma-separated field API names to return (all when empty)');
