@@ -56,12 +56,14 @@ const option = (name: string, fallback: number) => {
 	return i >= 0 && argv[i + 1] !== undefined ? Number(argv[i + 1]) : fallback;
 };
 if (flag('--help') || flag('-h')) {
-	console.log('npm run test:scale [-- --changes 10000] [--no-build] [--no-faults] [--verbose]');
+	console.log('npm run test:scale [-- --changes 10000] [--no-build] [--no-faults] [--durable-cursors-off] [--verbose]');
 	process.exit(0);
 }
 const CHANGES = option('--changes', Number(process.env.SCALE_CHANGES ?? 10_000));
 const FAULTS = !flag('--no-faults');
 const VERBOSE = flag('--verbose');
+/** --durable-cursors-off: the polling trigger without n8n's durable poll cursors, to measure what is lost or doubled then */
+const DURABLE_CURSORS = !flag('--durable-cursors-off');
 if (!Number.isInteger(CHANGES) || CHANGES < 40) throw new Error('--changes must be an integer ≥ 40');
 
 /** logs and evidence of the last run (git-ignored) */
@@ -914,7 +916,7 @@ async function main(): Promise<void> {
 		N8N_SCHEDULER_ENABLED: 'true',
 		N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
 		N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
-		N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+		N8N_POLLER_DURABLE_CURSORS_ENABLED: String(DURABLE_CURSORS),
 	};
 	const folders = { main: 'main', webhook: 'webhook', 'webhook-2': 'webhook-2', 'worker-1': 'worker-1', 'worker-2': 'worker-2', 'worker-3': 'worker-3', cli: 'cli' };
 	const folder = (name: keyof typeof folders) => path.join(STATE_DIR, 'n8n', folders[name]);
@@ -1516,9 +1518,18 @@ async function main(): Promise<void> {
 		all.doubled - twoWebhookDoubles.resent === 0,
 		`no change is in two successful executions, apart from the ${twoWebhookDoubles.resent} copies that reached both webhook processes (${all.doubled - twoWebhookDoubles.resent} doubled otherwise)`,
 	);
-	check(polled.lost.length === 0, `polling: every deal's last change is in a successful polling execution (${polled.records - polled.lost.length}/${polled.records}; ${polled.lost.length} lost)`);
-	check(polled.doubled.length === 0, `polling: no (id, Modified_Time) in two polling executions or twice in one (${polled.doubled.length} doubled)`);
-	check(!durableOff && cursorRows.length === 1, `polling: durable poll cursors on (no warning in main's log) and the cursor kept in poller_state (${cursorRows.length} row)`);
+	if (DURABLE_CURSORS) {
+		check(polled.lost.length === 0, `polling: every deal's last change is in a successful polling execution (${polled.records - polled.lost.length}/${polled.records}; ${polled.lost.length} lost)`);
+		check(polled.doubled.length === 0, `polling: no (id, Modified_Time) in two polling executions or twice in one (${polled.doubled.length} doubled)`);
+		check(!durableOff && cursorRows.length === 1, `polling: durable poll cursors on (no warning in main's log) and the cursor kept in poller_state (${cursorRows.length} row)`);
+	} else {
+		// measured, not required: what the README says of n8n without durable poll cursors
+		console.log(
+			`polling without durable poll cursors (measured): ${polled.lost.length} of ${polled.records} deals' last change lost, ${polled.doubled.length} (id, Modified_Time) doubled; ` +
+				`poller_state rows ${cursorRows.length}`,
+		);
+		check(cursorRows.length === 0, `polling: durable poll cursors off as asked (poller_state has ${cursorRows.length} row(s)); the cursor in the workflow's static data`);
+	}
 	check(gaveUpOn429.length === 0, `the package backed off on every 429 of the API limits: ${refused} answered, ${gaveUpOn429.length} execution(s) failed on one`);
 	if (tokenPhase) {
 		const processes = new Set(tokenPhase.tokenCalls.map((c) => c.process));
