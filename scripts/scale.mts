@@ -1567,8 +1567,21 @@ async function main(): Promise<void> {
 	});
 	check(writesOff.length === 0, `the CRM Record Update of each new lead (but those lost with the killed worker) reached the sandbox once per successful execution (${leads.length - writesOff.length}/${leads.length}; ${writesOff.length} written otherwise; ${copiedLeads} ran in both webhook processes)`);
 	check(wrongText.length === 0, `each new lead holds the value n8n wrote (${leads.length - wrongText.length}/${leads.length})`);
-	const gaveUp = phaseResults.flatMap((r) => r.deliveries).filter((d: any) => d.outcome !== 'delivered');
-	check(gaveUp.length === 0, `the sandbox delivered every notification (${gaveUp.length} given up after ${DELIVERY_RETRY_DELAYS_MS.length} attempts)`);
+	// phase 4 answers time out after 1.5 s (the contract's CRM waits 10 s): a machine too loaded to
+	// fetch and queue within that on all 7 attempts makes the CRM give a delivery up, although its
+	// first attempt ran. Anywhere else a given-up delivery is a failure; there, only a lost change is.
+	const gaveUpIn = (i: number) => (phaseResults[i]?.deliveries ?? []).filter((d: any) => d.outcome !== 'delivered');
+	const gaveUp = phaseResults.flatMap((_, i) => (FAULTS && i === PHASE.faults ? [] : gaveUpIn(i)));
+	check(gaveUp.length === 0, `the sandbox delivered every notification of the phases without an answer-timeout fault (${gaveUp.length} given up after ${DELIVERY_RETRY_DELAYS_MS.length} attempts)`);
+	if (FAULTS && phaseResults[PHASE.faults]) {
+		const lostIds = new Set(all.lostIds);
+		const timedOut = gaveUpIn(PHASE.faults);
+		const lostOfThem = timedOut.flatMap((d: any) => d.ids as string[]).filter((id) => lostIds.has(id));
+		check(
+			lostOfThem.length === 0,
+			`phase ${PHASE.faults + 1}: every change of a delivery the CRM gave up on after 1.5 s timeouts is in a successful execution (${timedOut.length} given up, ${lostOfThem.length} of their changes lost)`,
+		);
+	}
 	console.log(`run time ${secs(Date.now() - started)} s; logs in ${path.relative(REPO, RUN_DIR)}/`);
 }
 
