@@ -102,6 +102,12 @@ const DOCS_SHOTS: Record<string, string> = {
 	'15-ai-agent-crm-tool-execution.png': 'ai-agent-crm-record-tool.png',
 	'15-ai-agent-crm-tool-description.png': 'ai-agent-crm-tool-description.png',
 	'16-http-request-crm-credential-type.png': 'http-request-crm-credential-type.png',
+	'17-example-bulk-export-panel.png': 'example-bulk-export-panel.png',
+	'20-first-open-record-list.png': 'first-open-module-list.png',
+	'21-update-mapper-filled.png': 'crm-record-update-mapper.png',
+	'11-node-panel-instant-or-polling.png': 'node-panel-instant-or-polling.png',
+	'12-polling-trigger-execution.png': 'polling-trigger-execution.png',
+	'17-crm-trigger-events-in-node-panel.png': 'crm-trigger-events-in-node-panel.png',
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
