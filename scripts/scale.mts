@@ -1064,7 +1064,7 @@ async function main(): Promise<void> {
 				'steady',
 				'kill -9 of worker-1 (replacement worker-3 started)',
 				'restart of the webhook process',
-				'delivery faults (lost answers, duplicates, 1.5 s answer timeout)',
+				'delivery faults (lost answers, duplicates)',
 				'access token expired mid-burst (token issuance limits on)',
 				'two webhook processes behind the round-robin proxy (duplicate and concurrent-duplicate deliveries)',
 				'kill -9 of main during a poll (main restarted)',
@@ -1109,7 +1109,10 @@ async function main(): Promise<void> {
 		const faultPlan = async (plan: Record<string, unknown>) =>
 			await fetch(`${sandboxUrl}/__sandbox/fault-plan`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(plan) });
 		if (FAULTS && phase === PHASE.faults) {
-			await faultPlan({ lostResponseRate: 0.15, duplicateDeliveryRate: 0.1, concurrentDuplicateRate: 0.1, deliveryTimeoutMs: 1500, seed: 7 });
+			// the CRM's own answer timeout (10 s, docs/protocol.md §9.5): a shorter one measures how fast
+			// n8n reads a request under a burst on this machine (n8n drops a request whose body the CRM
+			// stopped sending before webhook() runs), not the package
+			await faultPlan({ lostResponseRate: 0.15, duplicateDeliveryRate: 0.1, concurrentDuplicateRate: 0.1, seed: 7 });
 		}
 		if (FAULTS && phase === PHASE.killMain) {
 			// the polling trigger's COQL calls answer 4 s late, so that main can be killed inside a poll
@@ -1567,21 +1570,8 @@ async function main(): Promise<void> {
 	});
 	check(writesOff.length === 0, `the CRM Record Update of each new lead (but those lost with the killed worker) reached the sandbox once per successful execution (${leads.length - writesOff.length}/${leads.length}; ${writesOff.length} written otherwise; ${copiedLeads} ran in both webhook processes)`);
 	check(wrongText.length === 0, `each new lead holds the value n8n wrote (${leads.length - wrongText.length}/${leads.length})`);
-	// phase 4 answers time out after 1.5 s (the contract's CRM waits 10 s): a machine too loaded to
-	// fetch and queue within that on all 7 attempts makes the CRM give a delivery up, although its
-	// first attempt ran. Anywhere else a given-up delivery is a failure; there, only a lost change is.
-	const gaveUpIn = (i: number) => (phaseResults[i]?.deliveries ?? []).filter((d: any) => d.outcome !== 'delivered');
-	const gaveUp = phaseResults.flatMap((_, i) => (FAULTS && i === PHASE.faults ? [] : gaveUpIn(i)));
-	check(gaveUp.length === 0, `the sandbox delivered every notification of the phases without an answer-timeout fault (${gaveUp.length} given up after ${DELIVERY_RETRY_DELAYS_MS.length} attempts)`);
-	if (FAULTS && phaseResults[PHASE.faults]) {
-		const lostIds = new Set(all.lostIds);
-		const timedOut = gaveUpIn(PHASE.faults);
-		const lostOfThem = timedOut.flatMap((d: any) => d.ids as string[]).filter((id) => lostIds.has(id));
-		check(
-			lostOfThem.length === 0,
-			`phase ${PHASE.faults + 1}: every change of a delivery the CRM gave up on after 1.5 s timeouts is in a successful execution (${timedOut.length} given up, ${lostOfThem.length} of their changes lost)`,
-		);
-	}
+	const gaveUp = phaseResults.flatMap((r) => r.deliveries).filter((d: any) => d.outcome !== 'delivered');
+	check(gaveUp.length === 0, `the sandbox delivered every notification (${gaveUp.length} given up after ${DELIVERY_RETRY_DELAYS_MS.length} attempts)`);
 	console.log(`run time ${secs(Date.now() - started)} s; logs in ${path.relative(REPO, RUN_DIR)}/`);
 }
 

@@ -6,6 +6,7 @@ import { allOrAnyOption, conditionsCollection, conditionValues } from '../shared
 import { getModules, getReadableFields } from '../shared/methods/loadOptions';
 import { optionsCollection } from '../shared/optionsCollection';
 import type { PollState, StreamCursor } from './cursor';
+import { enterPoll, leavePoll } from './overlap';
 import { changesStart, crmTime, deletedStart, fieldNames, filterCondition, latestDeleted, newest, sortChanges, walkChanges, walkDeleted } from './walk';
 import type { Change, Condition, PollEvent, WalkSettings } from './walk';
 
@@ -153,46 +154,68 @@ export class CrmPollingTrigger implements INodeType {
 		}
 		if (this.getMode() === 'manual') return await testEvent.call(this, modules, event, settings);
 
-		const budget = typeof this.getPollBudgetMs === 'function' ? Math.min(this.getPollBudgetMs(), POLL_BUDGET_MS) : POLL_BUDGET_MS;
-		settings.deadline = Date.now() + budget * READ_SHARE;
-		const state = this.getWorkflowStaticData('node') as PollState;
-		state.streams ??= {};
-		const changes: Change[] = [];
-		let walked = 0;
-		for (const module of modules) {
-			let reference: Awaited<ReturnType<typeof newest>> | null | undefined;
-			for (const stream of STREAMS[event]) {
-				const key = `${module}|${stream}`;
-				let cursor: StreamCursor | undefined = state.streams[key];
-				// a changed Start From starts the stream again from there
-				if (cursor && startFrom !== undefined && cursor.from !== startFrom) cursor = undefined;
-				if (!cursor) {
-					if (startFrom !== undefined) cursor = { time: startFrom, seen: [], from: startFrom };
+		// a poll started while the previous one of this node still runs would read the same changes
+		const key = `${this.getWorkflow().id ?? ''}|${this.getNode().id}`;
+		const since = Date.now();
+		if (!enterPoll(key, since)) {
+			this.logger.info('CRM Polling Trigger: the previous poll of this node is still running; this one reads nothing');
+			return null;
+		}
+		try {
+			return await pollChanges.call(this, modules, event, settings, startFrom);
+		} finally {
+			leavePoll(key, since);
+		}
+	}
+}
+
+/** The changes since each module's cursor, the cursor moved past them (static data). */
+async function pollChanges(
+	this: IPollFunctions,
+	modules: string[],
+	event: PollEvent,
+	settings: WalkSettings,
+	startFrom: number | undefined,
+): Promise<INodeExecutionData[][] | null> {
+	const budget = typeof this.getPollBudgetMs === 'function' ? Math.min(this.getPollBudgetMs(), POLL_BUDGET_MS) : POLL_BUDGET_MS;
+	settings.deadline = Date.now() + budget * READ_SHARE;
+	const state = this.getWorkflowStaticData('node') as PollState;
+	state.streams ??= {};
+	const changes: Change[] = [];
+	let walked = 0;
+	for (const module of modules) {
+		let reference: Awaited<ReturnType<typeof newest>> | null | undefined;
+		for (const stream of STREAMS[event]) {
+			const key = `${module}|${stream}`;
+			let cursor: StreamCursor | undefined = state.streams[key];
+			// a changed Start From starts the stream again from there
+			if (cursor && startFrom !== undefined && cursor.from !== startFrom) cursor = undefined;
+			if (!cursor) {
+				if (startFrom !== undefined) cursor = { time: startFrom, seen: [], from: startFrom };
+				else {
+					// first activation: from the module's latest change on the CRM's clock; nothing emitted
+					if (reference === undefined) reference = (await newest.call(this, module, 'Modified_Time', '')) ?? null;
+					if (stream === 'deleted') state.streams[key] = await deletedStart.call(this, module, reference?.time ?? 0);
 					else {
-						// first activation: from the module's latest change on the CRM's clock; nothing emitted
-						if (reference === undefined) reference = (await newest.call(this, module, 'Modified_Time', '')) ?? null;
-						if (stream === 'deleted') state.streams[key] = await deletedStart.call(this, module, reference?.time ?? 0);
-						else {
-							const row = stream === 'Modified_Time' ? reference : await newest.call(this, module, stream, '');
-							state.streams[key] = await changesStart.call(this, module, stream, row ?? undefined);
-						}
-						continue;
+						const row = stream === 'Modified_Time' ? reference : await newest.call(this, module, stream, '');
+						state.streams[key] = await changesStart.call(this, module, stream, row ?? undefined);
 					}
-				}
-				// out of time: the remaining streams wait for the next poll (the first one always reads, so every poll progresses)
-				if (walked > 0 && Date.now() >= settings.deadline) {
-					state.streams[key] = cursor;
 					continue;
 				}
-				walked++;
-				const result = stream === 'deleted' ? await walkDeleted.call(this, state, module, cursor) : await walkChanges.call(this, state, module, stream, cursor, settings);
-				state.streams[key] = { ...result.cursor, ...(cursor.from !== undefined ? { from: cursor.from } : {}) };
-				changes.push(...result.changes);
 			}
+			// out of time: the remaining streams wait for the next poll (the first one always reads, so every poll progresses)
+			if (walked > 0 && Date.now() >= settings.deadline) {
+				state.streams[key] = cursor;
+				continue;
+			}
+			walked++;
+			const result = stream === 'deleted' ? await walkDeleted.call(this, state, module, cursor) : await walkChanges.call(this, state, module, stream, cursor, settings);
+			state.streams[key] = { ...result.cursor, ...(cursor.from !== undefined ? { from: cursor.from } : {}) };
+			changes.push(...result.changes);
 		}
-		if (changes.length === 0) return null;
-		return [sortChanges(changes).map((change) => ({ json: change.json }))];
 	}
+	if (changes.length === 0) return null;
+	return [sortChanges(changes).map((change) => ({ json: change.json }))];
 }
 
 /** Fetch Test Event: the latest matching change over the modules, as a poll would emit it. */

@@ -111,6 +111,30 @@ test('an idle poll is one API call per module, two with deletions', async () => 
 	expect(anyCalls.map((r) => `${r.method} ${new URL(r.url, crm.url).pathname}`)).toEqual(['POST /crm/v2.1/coql', 'GET /crm/v2.1/Leads/deleted']);
 });
 
+test('a poll that starts while the previous poll of the node still runs reads nothing: the slow poll\'s changes are emitted once', async () => {
+	const p = crmPoller(crm, { event: 'created', modules: ['Leads'] }, { durable: true });
+	expect(await p.poll()).toBeNull();
+	await tick();
+	await create('Leads', [{ Last_Name: 'Overlap One' }, { Last_Name: 'Overlap Two' }]);
+	await tick();
+	const plan = async (body?: IDataObject) =>
+		await fetch(`${crm.url}/__sandbox/fault-plan`, body ? { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } : { method: 'DELETE' });
+	// the CRM answers the change query late: the first poll is still running when the next starts
+	await plan({ delayMs: 1500, pathIncludes: '/coql' });
+	const slow = p.poll();
+	await new Promise((resolve) => setTimeout(resolve, 300));
+	await clearLog();
+	expect(await p.poll()).toBeNull();
+	expect((await requestLog()).filter((r) => r.url.includes('/crm/'))).toEqual([]);
+	expect(summary(await slow)).toEqual(['created:Leads:Overlap One', 'created:Leads:Overlap Two']);
+	await plan();
+	// the cursor the slow poll moved stands: nothing again, and the next poll runs
+	expect(await p.poll()).toBeNull();
+	await create('Leads', [{ Last_Name: 'Overlap Three' }]);
+	await tick();
+	expect(summary(await p.poll())).toEqual(['created:Leads:Overlap Three']);
+});
+
 test('Fetch Test Event shows the latest matching record and moves no cursor', async () => {
 	const p = crmPoller(crm, { event: 'created', modules: ['Accounts'], conditions: { condition: [{ field: 'Account_Name', operator: 'starts_with', value: "Bank's" }] } });
 	expect(await p.poll()).toBeNull();
