@@ -1,7 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Search criteria strings (docs/protocol.md §3.11) over HTTP: what SearchRecords and RecordCount
 // match for each operator and field type, and the exact error of every malformed string. Both
-// endpoints read the same criteria, so every case runs through both.
+// endpoints read the same criteria, so every case runs through both. The strings parse into the
+// JSON criteria of §3.12 (sandbox/search-criteria.ts), checked and matched by sandbox/criteria.ts.
+import { checkJsonCriteria } from '../../sandbox/criteria.ts';
+import { parseSearchCriteria } from '../../sandbox/search-criteria.ts';
 import { useContractFixture } from '../harness/contract.ts';
 
 const sb = useContractFixture({ scope: 'CRM.modules.ALL', sandbox: { demo: false } });
@@ -195,5 +198,51 @@ describe('SearchRecords / RecordCount criteria: errors (§3.11)', () => {
 		const both = await sb.call('GET', '/crm/v2.1/Leads/search', { query: { criteria: '(Last_Name:equals:Smith)', email: 'a@b.c' } });
 		expect(both.status).toBe(400);
 		expect(both.body).toEqual(invalid({ reason: 'only one of criteria, email, phone, word is allowed' }));
+	});
+});
+
+describe('search strings parse into JSON criteria (§3.11 → §3.12)', () => {
+	const parse = (criteria: string) => parseSearchCriteria(criteria, (c) => c.values);
+
+	test('operators become comparators; several values in / not_in / an or of leaves; and/or chains one group', () => {
+		const tree = parse('((A:equals:x)and(B:Starts_With:y)AND((C:equals:1,2)or(D:not_equal:3,4)or(E:greater_than:5,6)))');
+		expect(tree).toEqual({
+			group_operator: 'and',
+			group: [
+				{ field: 'A', comparator: 'equal', value: 'x' },
+				{ field: 'B', comparator: 'starts_with', value: 'y' },
+				{
+					group_operator: 'or',
+					group: [
+						{ field: 'C', comparator: 'in', value: ['1', '2'] },
+						{ field: 'D', comparator: 'not_in', value: ['3', '4'] },
+						{
+							group_operator: 'or',
+							group: [
+								{ field: 'E', comparator: 'greater_than', value: '5' },
+								{ field: 'E', comparator: 'greater_than', value: '6' },
+							],
+						},
+					],
+				},
+			],
+		});
+		expect(checkJsonCriteria(tree, { fields: ['A', 'B', 'C', 'D', 'E'], maxConditions: 7 })).toBeUndefined();
+	});
+
+	test('mixed and / or nest to the left; the typer sees each condition in text order', () => {
+		const seen: string[] = [];
+		const tree = parseSearchCriteria('((A:equals:1)or(B:equals:2)and(C:equals: a\\\\b\\,c ,d))', (c) => {
+			seen.push(`${c.api_name}:${c.operator}:${c.values.join('|')}`);
+			return c.values;
+		});
+		expect(seen).toEqual(['A:equals:1', 'B:equals:2', 'C:equals:a\\b,c|d']);
+		expect(tree).toEqual({
+			group_operator: 'and',
+			group: [
+				{ group_operator: 'or', group: [{ field: 'A', comparator: 'equal', value: '1' }, { field: 'B', comparator: 'equal', value: '2' }] },
+				{ field: 'C', comparator: 'in', value: ['a\\b,c', 'd'] },
+			],
+		});
 	});
 });
