@@ -1,8 +1,9 @@
 // Which route takes a request when several patterns match it (docs/protocol.md §3.10): reserved first
 // segments before `{module}`, literal segments before parameters, `{id}` all digits unless X-EXTERNAL
 // is sent. The router ranks routes by their number of literal segments and breaks the remaining ties
-// by registration order; every overlap of the route table is pinned here, read from the route the
-// request log names, so a change of rank or of registration order that moves one fails.
+// by registration order. Every overlapping pair of patterns in the route table is pinned here by one
+// request (GET where the pair has it), read from the route the request log names, so a change of
+// rank or of registration order that moves one fails.
 import { useContractFixture } from '../harness/contract.ts';
 import { api } from '../harness/sandbox.ts';
 
@@ -29,6 +30,7 @@ const rows: Row[] = [
 	{ method: 'PUT', path: '/Leads/upsert', route: 'PUT /:module/:id', external: true },
 	{ method: 'GET', path: '/Leads/actions/count', route: 'GET /:module/actions/count', external: true },
 	{ method: 'POST', path: '/Leads/actions/mass_update', route: 'POST /:module/actions/mass_update' },
+	{ method: 'GET', path: '/Leads/actions/mass_update', route: 'GET /:module/actions/mass_update', external: true },
 	{ method: 'GET', path: '/Leads/4876876000000611001', route: 'GET /:module/:id' },
 	{ method: 'GET', path: '/Leads/EXT-1', route: 'GET /:module/:id', external: true },
 	// step 2 before step 3: photo, Attachments, Notes and actions of a record beat a related list
@@ -41,6 +43,12 @@ const rows: Row[] = [
 	{ method: 'GET', path: '/Leads/4876876000000611001/Products/4876876000000611002', route: 'GET /:module/:recordId/:relatedList/:relatedId' },
 	{ method: 'GET', path: '/Leads/4876876000000611001/actions/blueprint', route: 'GET /:module/:id/actions/blueprint', external: true },
 	{ method: 'GET', path: '/Leads/4876876000000611001/actions/share', route: 'GET /:module/:recordId/actions/share', external: true },
+	{
+		method: 'GET',
+		path: '/Leads/4876876000000611001/actions/download_fields_attachment',
+		route: 'GET /:module/:recordId/actions/download_fields_attachment',
+		external: true,
+	},
 	// literal module routes beat `{module}`
 	{ method: 'GET', path: '/Notes', route: 'GET /Notes' },
 	{ method: 'GET', path: '/Notes/4876876000000611001', route: 'GET /Notes/:id' },
@@ -49,6 +57,9 @@ const rows: Row[] = [
 	{ method: 'GET', path: '/Leads/roles', route: 'GET /:module/:id', external: true },
 	{ method: 'GET', path: '/Contacts/roles/4876876000000611001', route: 'GET /Contacts/roles/:id' },
 	{ method: 'GET', path: '/Contacts/roles/photo', route: 'GET /Contacts/roles/:id', external: true },
+	{ method: 'GET', path: '/Contacts/roles/Notes', route: 'GET /Contacts/roles/:id', external: true },
+	{ method: 'GET', path: '/Contacts/roles/Attachments', route: 'GET /Contacts/roles/:id', external: true },
+	{ method: 'GET', path: '/Contacts/roles/Deals', route: 'GET /Contacts/roles/:id', external: true },
 	{ method: 'GET', path: '/Deals/4876876000000611001/Contact_Roles', route: 'GET /Deals/:dealId/Contact_Roles' },
 	{ method: 'GET', path: '/Deals/4876876000000611001/Contact_Roles/4876876000000611002', route: 'GET /Deals/:dealId/Contact_Roles/:contactId' },
 	{ method: 'POST', path: '/Leads/4876876000000611001/actions/convert', route: 'POST /Leads/:id/actions/convert' },
