@@ -9,7 +9,7 @@ import type { ErrorBody } from './errors.ts';
 import type { FieldDef, ModuleDef } from './catalogue/modules.ts';
 import type { RecordGuard, Sandbox } from './types.ts';
 import type { DeletedEntry, Json, StoredRecord, UserRef } from './store.ts';
-import { parseSearchCriteria, SEARCH_MAX_CONDITIONS, SearchCriteriaError, searchOperators } from './search-criteria.ts';
+import { parseSearchCriteria, searchOperators } from './search-criteria.ts';
 import type { SearchCondition } from './search-criteria.ts';
 import { isDate, parseDateTime } from './time.ts';
 
@@ -552,16 +552,13 @@ function typedSearchValues(module: ModuleDef, condition: SearchCondition, used: 
  */
 export function searchCriteriaPredicate(module: ModuleDef, criteria: string): RecordPredicate {
 	const used = new Map<string, FieldDef>();
-	let tree: JsonCriterion;
-	try {
-		tree = parseSearchCriteria(criteria, (condition) => typedSearchValues(module, condition, used));
-	} catch (error) {
-		if (!(error instanceof SearchCriteriaError)) throw error;
-		if (error.reason === 'conditions') {
-			throw new CriteriaError('LIMIT_EXCEEDED', { limit: SEARCH_MAX_CONDITIONS, api_name: 'criteria' }, 'criteria limit exceeded');
-		}
-		throw invalidQuery(error.message, error.api_name === undefined ? {} : { api_name: error.api_name });
-	}
+	const tree = parseSearchCriteria(criteria, {
+		typeCondition: (condition) => typedSearchValues(module, condition, used),
+		fail: (problem) =>
+			problem.reason === 'conditions'
+				? new CriteriaError('LIMIT_EXCEEDED', { limit: problem.limit ?? null, api_name: 'criteria' }, 'criteria limit exceeded')
+				: invalidQuery(problem.message, problem.api_name === undefined ? {} : { api_name: problem.api_name }),
+	});
 	return comparablePredicate(used, tree, { typed: true });
 }
 

@@ -40,31 +40,34 @@ export interface SearchCondition {
 }
 
 /**
- * A malformed search string: `syntax` (the message says what and where, `api_name` when the field is
- * known) or `conditions` (more than SEARCH_MAX_CONDITIONS).
+ * What is wrong with a search string: `syntax` (the message says what and where, `api_name` when the
+ * field is known) or `conditions` (more than `limit`).
  */
-export class SearchCriteriaError extends Error {
-	readonly reason: 'syntax' | 'conditions';
-	readonly api_name?: string;
-	constructor(reason: 'syntax' | 'conditions', message: string, apiName?: string) {
-		super(message);
-		this.reason = reason;
-		if (apiName !== undefined) this.api_name = apiName;
-	}
+export interface SearchProblem {
+	reason: 'syntax' | 'conditions';
+	message: string;
+	api_name?: string;
+	limit?: number;
 }
 
-/** Answers a condition's values in the form the matcher compares; throws when the condition is invalid. */
-export type TypeCondition = (condition: SearchCondition) => unknown[];
+export interface SearchParseOptions {
+	/** checks a condition (field, operator: see searchOperators) and answers its values in the form the matcher compares; throws when invalid */
+	typeCondition(condition: SearchCondition): unknown[];
+	/** the caller's error for a malformed string, thrown as it is */
+	fail(problem: SearchProblem): Error;
+}
 
-interface Parser {
+interface Parser extends SearchParseOptions {
 	text: string;
 	pos: number;
 	conditions: number;
-	typeCondition: TypeCondition;
 }
 
+const syntax = (p: Parser, message: string, apiName?: string): Error =>
+	p.fail(apiName === undefined ? { reason: 'syntax', message } : { reason: 'syntax', message, api_name: apiName });
+
 function expectChar(p: Parser, ch: string): void {
-	if (p.text[p.pos] !== ch) throw new SearchCriteriaError('syntax', `expected "${ch}" at position ${p.pos}`);
+	if (p.text[p.pos] !== ch) throw syntax(p, `expected "${ch}" at position ${p.pos}`);
 	p.pos++;
 }
 
@@ -93,13 +96,15 @@ function parseGroup(p: Parser): JsonCriterion {
 
 function parseCondition(p: Parser): JsonCriterion {
 	p.conditions++;
-	if (p.conditions > SEARCH_MAX_CONDITIONS) throw new SearchCriteriaError('conditions', `at most ${SEARCH_MAX_CONDITIONS} conditions are allowed`);
+	if (p.conditions > SEARCH_MAX_CONDITIONS) {
+		throw p.fail({ reason: 'conditions', message: `at most ${SEARCH_MAX_CONDITIONS} conditions are allowed`, limit: SEARCH_MAX_CONDITIONS });
+	}
 	// the field and operator end at the next `:`; the values run to the next unescaped `)`
 	const fieldEnd = p.text.indexOf(':', p.pos);
-	if (fieldEnd === -1) throw new SearchCriteriaError('syntax', 'condition must be field:operator:value');
+	if (fieldEnd === -1) throw syntax(p, 'condition must be field:operator:value');
 	const apiName = p.text.slice(p.pos, fieldEnd).trim();
 	const opEnd = p.text.indexOf(':', fieldEnd + 1);
-	if (opEnd === -1) throw new SearchCriteriaError('syntax', 'condition must be field:operator:value', apiName);
+	if (opEnd === -1) throw syntax(p, 'condition must be field:operator:value', apiName);
 	const operator = p.text.slice(fieldEnd + 1, opEnd).trim().toLowerCase();
 	p.pos = opEnd + 1;
 	const values: string[] = [];
@@ -133,13 +138,10 @@ function leafOf(apiName: string, operator: string, values: unknown[]): JsonCrite
 	return { group_operator: 'or', group: values.map((value): JsonCriteriaLeaf => ({ field: apiName, comparator, value })) };
 }
 
-/**
- * Parses a search `criteria` string into JSON criteria (§3.12). `typeCondition` checks each condition
- * (field, operator: see searchOperators) and types its values; its errors pass through unchanged.
- */
-export function parseSearchCriteria(criteria: string, typeCondition: TypeCondition): JsonCriterion {
-	const p: Parser = { text: criteria.trim(), pos: 0, conditions: 0, typeCondition };
+/** Parses a search `criteria` string into JSON criteria (§3.12), condition by condition in text order. */
+export function parseSearchCriteria(criteria: string, options: SearchParseOptions): JsonCriterion {
+	const p: Parser = { text: criteria.trim(), pos: 0, conditions: 0, typeCondition: options.typeCondition, fail: options.fail };
 	const tree = parseGroup(p);
-	if (p.pos !== p.text.length) throw new SearchCriteriaError('syntax', `unexpected text at position ${p.pos}`);
+	if (p.pos !== p.text.length) throw syntax(p, `unexpected text at position ${p.pos}`);
 	return tree;
 }

@@ -5,6 +5,7 @@
 // JSON criteria of §3.12 (sandbox/search-criteria.ts), checked and matched by sandbox/criteria.ts.
 import { checkJsonCriteria } from '../../sandbox/criteria.ts';
 import { parseSearchCriteria } from '../../sandbox/search-criteria.ts';
+import type { SearchCondition } from '../../sandbox/search-criteria.ts';
 import { useContractFixture } from '../harness/contract.ts';
 
 const sb = useContractFixture({ scope: 'CRM.modules.ALL', sandbox: { demo: false } });
@@ -202,7 +203,8 @@ describe('SearchRecords / RecordCount criteria: errors (§3.11)', () => {
 });
 
 describe('search strings parse into JSON criteria (§3.11 → §3.12)', () => {
-	const parse = (criteria: string) => parseSearchCriteria(criteria, (c) => c.values);
+	const fail = (problem: { message: string }) => new Error(problem.message);
+	const parse = (criteria: string) => parseSearchCriteria(criteria, { typeCondition: (c) => c.values, fail });
 
 	test('operators become comparators; several values in / not_in / an or of leaves; and/or chains one group', () => {
 		const tree = parse('((A:equals:x)and(B:Starts_With:y)AND((C:equals:1,2)or(D:not_equal:3,4)or(E:greater_than:5,6)))');
@@ -232,10 +234,11 @@ describe('search strings parse into JSON criteria (§3.11 → §3.12)', () => {
 
 	test('mixed and / or nest to the left; the typer sees each condition in text order', () => {
 		const seen: string[] = [];
-		const tree = parseSearchCriteria('((A:equals:1)or(B:equals:2)and(C:equals: a\\\\b\\,c ,d))', (c) => {
+		const typeCondition = (c: SearchCondition) => {
 			seen.push(`${c.api_name}:${c.operator}:${c.values.join('|')}`);
 			return c.values;
-		});
+		};
+		const tree = parseSearchCriteria('((A:equals:1)or(B:equals:2)and(C:equals: a\\\\b\\,c ,d))', { typeCondition, fail });
 		expect(seen).toEqual(['A:equals:1', 'B:equals:2', 'C:equals:a\\b,c|d']);
 		expect(tree).toEqual({
 			group_operator: 'and',
