@@ -1,6 +1,7 @@
  
 // JSON criteria of docs/protocol.md §3.12 (custom views, MassUpdate, bulk read, territory rules,
-// blueprint process entry): a pure matcher and a structural checker. No store, no HTTP: callers
+// blueprint process entry; search strings of §3.11 parse into them, search-criteria.ts): a pure
+// matcher and a structural checker. No store, no HTTP: callers
 // map a CriteriaProblem to their own error code (INVALID_DATA, INVALID_CRITERIA, …).
 //
 // Leaf:  {"field": "Lead_Source", "comparator": "equal", "value": "Web"}
@@ -18,7 +19,10 @@
 //   negated comparators hold when no element matches;
 // - an empty record value (absent, null, "", []) matches `equal null`/`equal ""`, `not_equal x`
 //   for non-empty x, and the negated comparators; never the ordering comparators or `between`;
-// - the value `${CURRENTUSER}` stands for `options.currentUserId`; `${EMPTY}` for an empty value.
+// - the value `${CURRENTUSER}` stands for `options.currentUserId`; `${EMPTY}` for an empty value;
+// - with `typed` (search strings, §3.11) the caller has typed the values by field: numbers compare
+//   numerically, text by its exact characters (nothing read as a number or a date, no Unicode
+//   folding), `""` is a value like any other and there are no placeholders.
 
 export const COMPARATORS = [
 	'equal',
@@ -56,6 +60,8 @@ export type JsonCriterion = JsonCriteriaLeaf | JsonCriteriaGroup;
 export interface MatchOptions {
 	/** substituted for the value `${CURRENTUSER}` */
 	currentUserId?: string;
+	/** values already typed by field (numbers, epoch ms, lower-cased text): compare them as they are */
+	typed?: boolean;
 }
 
 /** What is wrong with a criteria structure; `path` is a JSON path below the criteria root. */
@@ -169,14 +175,15 @@ const NUMBER_RE = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
 
 type Scalar = string | number | boolean;
 
-function isEmpty(value: unknown): boolean {
-	return value === undefined || value === null || value === '' || value === '${EMPTY}' || (Array.isArray(value) && value.length === 0);
+function isEmpty(value: unknown, options: MatchOptions): boolean {
+	if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) return true;
+	return !options.typed && (value === '' || value === '${EMPTY}');
 }
 
 /** The comparable scalars of a record value: list elements, lookup id and name. */
-function recordScalars(value: unknown): Scalar[] {
-	if (isEmpty(value)) return [];
-	if (Array.isArray(value)) return value.flatMap((v) => recordScalars(v));
+function recordScalars(value: unknown, options: MatchOptions): Scalar[] {
+	if (isEmpty(value, options)) return [];
+	if (Array.isArray(value)) return value.flatMap((v) => recordScalars(v, options));
 	if (typeof value === 'object') {
 		const obj = value as Record<string, unknown>;
 		return [obj.id, obj.name].filter((v): v is Scalar => typeof v === 'string' || typeof v === 'number');
@@ -185,8 +192,8 @@ function recordScalars(value: unknown): Scalar[] {
 }
 
 function criterionScalar(value: unknown, options: MatchOptions): Scalar | null {
-	if (value === '${CURRENTUSER}') return options.currentUserId ?? null;
-	if (isEmpty(value)) return null;
+	if (value === '${CURRENTUSER}' && !options.typed) return options.currentUserId ?? null;
+	if (isEmpty(value, options)) return null;
 	if (typeof value === 'object' && value !== null) {
 		const obj = value as Record<string, unknown>;
 		const key = obj.id ?? obj.name ?? obj.api_name;
@@ -212,7 +219,7 @@ function asNumber(value: Scalar): number | undefined {
 const INTEGER_RE = /^-?\d+$/;
 
 /** Orders two scalars: numbers (long integers such as ids exactly), then times, then case-insensitive text. */
-function compare(a: Scalar, b: Scalar): number {
+function compareLoose(a: Scalar, b: Scalar): number {
 	const ia = String(a).trim();
 	const ib = String(b).trim();
 	if (typeof a !== 'boolean' && typeof b !== 'boolean' && INTEGER_RE.test(ia) && INTEGER_RE.test(ib) && Math.max(ia.length, ib.length) > 15) {
@@ -228,14 +235,36 @@ function compare(a: Scalar, b: Scalar): number {
 	return String(a).toLowerCase().localeCompare(String(b).toLowerCase());
 }
 
-function equals(a: Scalar, b: Scalar): boolean {
-	if (typeof a === 'boolean' || typeof b === 'boolean') return String(a).toLowerCase() === String(b).toLowerCase();
-	return compare(a, b) === 0;
+/** Orders two typed scalars: numbers numerically, anything else by its characters. */
+function compareTyped(a: Scalar, b: Scalar): number {
+	if (typeof a === 'number' && typeof b === 'number') return a - b;
+	const x = String(a);
+	const y = String(b);
+	return x < y ? -1 : x > y ? 1 : 0;
 }
 
-const text = (v: Scalar) => String(v).toLowerCase();
+/** How scalars order, equal and read as text: guessed from their form, or as the caller typed them. */
+interface Semantics {
+	compare(a: Scalar, b: Scalar): number;
+	equal(a: Scalar, b: Scalar): boolean;
+	text(v: Scalar): string;
+}
+
+const LOOSE: Semantics = {
+	compare: compareLoose,
+	equal: (a, b) =>
+		typeof a === 'boolean' || typeof b === 'boolean' ? String(a).toLowerCase() === String(b).toLowerCase() : compareLoose(a, b) === 0,
+	text: (v) => String(v).toLowerCase(),
+};
+
+const TYPED: Semantics = {
+	compare: compareTyped,
+	equal: (a, b) => compareTyped(a, b) === 0,
+	text: (v) => String(v),
+};
 
 function positive(comparator: string, values: Scalar[], raw: unknown, options: MatchOptions): boolean {
+	const { compare, equal, text } = options.typed ? TYPED : LOOSE;
 	const list = Array.isArray(raw) ? raw.map((v) => criterionScalar(v, options)) : [criterionScalar(raw, options)];
 	const wanted = list.filter((v): v is Scalar => v !== null);
 	const wantsEmpty = list.some((v) => v === null);
@@ -246,7 +275,7 @@ function positive(comparator: string, values: Scalar[], raw: unknown, options: M
 		case 'in':
 		case 'not_in':
 			if (values.length === 0) return wantsEmpty;
-			return any(equals);
+			return any(equal);
 		case 'contains':
 		case 'not_contains':
 			return any((v, w) => text(v).includes(text(w)));
@@ -280,7 +309,7 @@ function matchLeaf(record: Record<string, unknown>, leaf: JsonCriteriaLeaf, opti
 	if (!field) return false;
 	const comparator = String(leaf.comparator ?? '');
 	if (!(COMPARATORS as readonly string[]).includes(comparator)) return false;
-	const values = recordScalars(record[field]);
+	const values = recordScalars(record[field], options);
 	const hit = positive(comparator, values, leaf.value, options);
 	return NEGATED.has(comparator) ? !hit : hit;
 }

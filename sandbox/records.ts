@@ -3,12 +3,14 @@
 // field validation by metadata type, mandatory and unique checks, lookups, system fields, and the
 // per-item success/error envelopes of docs/protocol.md §3.5 and §11.2–11.3.
 import { COMPARATORS, matchJsonCriteria } from './criteria.ts';
-import type { JsonCriterion } from './criteria.ts';
+import type { JsonCriterion, MatchOptions } from './criteria.ts';
 import { errorItem } from './errors.ts';
 import type { ErrorBody } from './errors.ts';
 import type { FieldDef, ModuleDef } from './catalogue/modules.ts';
 import type { RecordGuard, Sandbox } from './types.ts';
 import type { DeletedEntry, Json, StoredRecord, UserRef } from './store.ts';
+import { parseSearchCriteria, searchOperators } from './search-criteria.ts';
+import type { SearchCondition } from './search-criteria.ts';
 import { isDate, parseDateTime } from './time.ts';
 
 export type ItemResult = { ok: true; body: Json; record: StoredRecord } | { ok: false; body: ErrorBody };
@@ -478,9 +480,7 @@ export class CriteriaError extends Error {
 	}
 }
 
-export const SEARCH_MAX_CONDITIONS = 10;
-const TEXT_OPERATORS = new Set(['equals', 'starts_with']);
-const ORDERED_OPERATORS = new Set(['equals', 'starts_with', 'not_equal', 'greater_than', 'greater_equal', 'less_than', 'less_equal']);
+/** Field types that take the ordering operators of search strings (numbers and dates, §3.11). */
 const ORDERED_TYPES = new Set(['integer', 'bigint', 'double', 'currency', 'percent', 'date', 'datetime']);
 
 /** Comparable form of a stored value: numbers, epoch ms for DateTime, lower-case text otherwise. */
@@ -510,109 +510,29 @@ function comparables(field: FieldDef | undefined, value: unknown): Array<string 
 	return one === undefined ? [] : [one];
 }
 
-function compare(op: string, actual: Array<string | number>, expected: string | number): boolean {
-	switch (op) {
-		case 'equals':
-		case 'equal':
-			return actual.some((a) => a === expected);
-		case 'not_equal':
-			return !actual.some((a) => a === expected);
-		case 'starts_with':
-			return actual.some((a) => String(a).startsWith(String(expected)));
-		case 'ends_with':
-			return actual.some((a) => String(a).endsWith(String(expected)));
-		case 'contains':
-			return actual.some((a) => String(a).includes(String(expected)));
-		case 'not_contains':
-			return !actual.some((a) => String(a).includes(String(expected)));
-		case 'greater_than':
-			return actual.some((a) => a > expected);
-		case 'greater_equal':
-			return actual.some((a) => a >= expected);
-		case 'less_than':
-			return actual.some((a) => a < expected);
-		case 'less_equal':
-			return actual.some((a) => a <= expected);
-		default:
-			return false;
-	}
-}
-
-interface SearchParser {
-	text: string;
-	pos: number;
-	conditions: number;
-	module: ModuleDef;
+/** Typed JSON criteria as a record predicate: the shared matcher over the comparable forms of the fields used. */
+function comparablePredicate(used: Map<string, FieldDef>, criterion: JsonCriterion, options: MatchOptions): RecordPredicate {
+	return (record) => {
+		const values: Json = {};
+		for (const [apiName, field] of used) values[apiName] = comparables(field, record[apiName]);
+		return matchJsonCriteria(values, criterion, options);
+	};
 }
 
 function invalidQuery(reason: string, extra: Json = {}): CriteriaError {
 	return new CriteriaError('INVALID_QUERY', { reason, ...extra }, 'invalid query formed');
 }
 
-function expectChar(p: SearchParser, ch: string): void {
-	if (p.text[p.pos] !== ch) throw invalidQuery(`expected "${ch}" at position ${p.pos}`);
-	p.pos++;
-}
-
-/** `(A)` | `((A)and(B)or(C))`: a parenthesised condition or group. */
-function parseGroup(p: SearchParser): RecordPredicate {
-	expectChar(p, '(');
-	let result: RecordPredicate;
-	if (p.text[p.pos] === '(') {
-		result = parseGroup(p);
-		for (;;) {
-			const rest = p.text.slice(p.pos).toLowerCase();
-			const op = rest.startsWith('and(') ? 'and' : rest.startsWith('or(') ? 'or' : undefined;
-			if (!op) break;
-			p.pos += op.length;
-			const left = result;
-			const right = parseGroup(p);
-			result = op === 'and' ? (r) => left(r) && right(r) : (r) => left(r) || right(r);
-		}
-	} else {
-		result = parseCondition(p);
-	}
-	expectChar(p, ')');
-	return result;
-}
-
-function parseCondition(p: SearchParser): RecordPredicate {
-	p.conditions++;
-	if (p.conditions > SEARCH_MAX_CONDITIONS) {
-		throw new CriteriaError('LIMIT_EXCEEDED', { limit: SEARCH_MAX_CONDITIONS, api_name: 'criteria' }, 'criteria limit exceeded');
-	}
-	// Field_API_name:operator:value — the value runs to the next unescaped `)`
-	const fieldEnd = p.text.indexOf(':', p.pos);
-	if (fieldEnd === -1) throw invalidQuery('condition must be field:operator:value');
-	const apiName = p.text.slice(p.pos, fieldEnd).trim();
-	const opEnd = p.text.indexOf(':', fieldEnd + 1);
-	if (opEnd === -1) throw invalidQuery('condition must be field:operator:value', { api_name: apiName });
-	const operator = p.text.slice(fieldEnd + 1, opEnd).trim().toLowerCase();
-	p.pos = opEnd + 1;
-	const values: string[] = [];
-	let current = '';
-	while (p.pos < p.text.length && p.text[p.pos] !== ')') {
-		const ch = p.text[p.pos];
-		if (ch === '\\' && p.pos + 1 < p.text.length) {
-			current += p.text[p.pos + 1];
-			p.pos += 2;
-			continue;
-		}
-		if (ch === ',') {
-			values.push(current);
-			current = '';
-		} else {
-			current += ch;
-		}
-		p.pos++;
-	}
-	values.push(current);
-	const field = p.module.fields.find((f) => f.api_name === apiName);
+/** One search condition checked against the module (field, operator for its type, values) and typed. */
+function typedSearchValues(module: ModuleDef, condition: SearchCondition, used: Map<string, FieldDef>): Array<string | number> {
+	const { api_name: apiName, operator } = condition;
+	const field = module.fields.find((f) => f.api_name === apiName);
 	if (!field) throw invalidQuery('invalid field', { api_name: apiName });
-	const allowed = ORDERED_TYPES.has(field.data_type) ? ORDERED_OPERATORS : TEXT_OPERATORS;
-	if (!allowed.has(operator)) throw invalidQuery('operator not supported for the field', { api_name: apiName, operator });
-	const expected = values.map((v) => {
-		const value = v.trim();
+	if (!searchOperators(ORDERED_TYPES.has(field.data_type)).includes(operator)) {
+		throw invalidQuery('operator not supported for the field', { api_name: apiName, operator });
+	}
+	used.set(apiName, field);
+	return condition.values.map((value) => {
 		if (field.data_type === 'date' && !isDate(value)) throw invalidQuery('invalid date value', { api_name: apiName });
 		if (field.data_type === 'datetime') {
 			const ms = parseDateTime(value);
@@ -623,21 +543,23 @@ function parseCondition(p: SearchParser): RecordPredicate {
 		if (c === undefined || (typeof c === 'number' && Number.isNaN(c))) throw invalidQuery('invalid value', { api_name: apiName });
 		return c;
 	});
-	return (record) => {
-		const actual = comparables(field, record[apiName]);
-		// several comma-separated values: any of them (not_equal: none of them)
-		return operator === 'not_equal'
-			? expected.every((e) => compare(operator, actual, e))
-			: expected.some((e) => compare(operator, actual, e));
-	};
 }
 
-/** Parses a SearchRecords / RecordCount `criteria` string into a record predicate. */
-export function parseSearchCriteria(module: ModuleDef, criteria: string): RecordPredicate {
-	const p: SearchParser = { text: criteria.trim(), pos: 0, conditions: 0, module };
-	const predicate = parseGroup(p);
-	if (p.pos !== p.text.length) throw invalidQuery(`unexpected text at position ${p.pos}`);
-	return predicate;
+/**
+ * A SearchRecords / RecordCount `criteria` string as a record predicate: parsed into JSON criteria
+ * (search-criteria.ts) and matched by the shared matcher with the values typed by field — text
+ * compared exactly once lower-cased, an empty value a value (`typed`, criteria.ts).
+ */
+export function searchCriteriaPredicate(module: ModuleDef, criteria: string): RecordPredicate {
+	const used = new Map<string, FieldDef>();
+	const tree = parseSearchCriteria(criteria, {
+		typeCondition: (condition) => typedSearchValues(module, condition, used),
+		fail: (problem) =>
+			problem.reason === 'conditions'
+				? new CriteriaError('LIMIT_EXCEEDED', { limit: problem.limit ?? null, api_name: 'criteria' }, 'criteria limit exceeded')
+				: invalidQuery(problem.message, problem.api_name === undefined ? {} : { api_name: problem.api_name }),
+	});
+	return comparablePredicate(used, tree, { typed: true });
 }
 
 const TEXTUAL = new Set(['text', 'textarea', 'email', 'phone', 'website', 'picklist', 'autonumber']);
@@ -651,7 +573,7 @@ export function searchPredicate(
 	if (given.length > 1) {
 		throw new CriteriaError('INVALID_QUERY', { reason: 'only one of criteria, email, phone, word is allowed' }, 'invalid query formed');
 	}
-	if (query.criteria !== undefined) return parseSearchCriteria(module, query.criteria);
+	if (query.criteria !== undefined) return searchCriteriaPredicate(module, query.criteria);
 	const fieldsOfType = (types: Set<string>) => module.fields.filter((f) => types.has(f.data_type)).map((f) => f.api_name);
 	if (query.email !== undefined) {
 		const email = query.email.toLowerCase();
@@ -711,12 +633,7 @@ function typedJsonCriterion(module: ModuleDef, criterion: unknown, used: Map<str
  */
 export function jsonCriteriaPredicate(module: ModuleDef, criterion: unknown): RecordPredicate {
 	const used = new Map<string, FieldDef>();
-	const typed = typedJsonCriterion(module, criterion, used);
-	return (record) => {
-		const values: Json = {};
-		for (const [apiName, field] of used) values[apiName] = comparables(field, record[apiName]);
-		return matchJsonCriteria(values, typed);
-	};
+	return comparablePredicate(used, typedJsonCriterion(module, criterion, used), {});
 }
 
 // ---- territories on records (§5.1, v2.1) ---------------------------------------------------------

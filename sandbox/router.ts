@@ -39,7 +39,8 @@ export class Router {
 			order: this.routes.length,
 			handler,
 		});
-		// literal beats parameter at the same depth; then registration order
+		// more literal segments first (§3.10); equal ranks keep registration order, which decides
+		// only `/Notes/search|deleted` under X-EXTERNAL (test/sandbox/route-precedence.test.ts pins every overlap)
 		this.routes.sort((a, b) => b.literalCount - a.literalCount || a.order - b.order);
 	}
 

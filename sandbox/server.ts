@@ -157,6 +157,8 @@ interface CallState {
 	creditsRemaining?: number;
 	/** what the request carried, for the request observers */
 	seen?: Pick<SeenRequest, 'bodyRead' | 'bodyKeys' | 'parts'>;
+	/** the route that took the call, for the request log */
+	route?: string;
 }
 
 
@@ -205,7 +207,7 @@ export async function handle(sandbox: Sandbox, req: IncomingMessage, res: Server
 	} finally {
 		for (const release of call.release) release();
 		const method = req.method ?? 'GET';
-		sandbox.logRequest({ method, url: url.pathname + url.search, status, at: started, host: listener });
+		sandbox.logRequest({ method, url: url.pathname + url.search, status, at: started, host: listener, ...(call.route ? { route: call.route } : {}) });
 		for (const observe of sandbox.requestObservers) {
 			observe({ method, url: url.pathname + url.search, status, host: listener, headers: req.headers, ...call.seen });
 		}
@@ -268,6 +270,8 @@ async function respond(
 	if (split.root === 'admin') checkHookKey(sandbox, req);
 	const external = (header('x-external') ?? '').length > 0;
 	const { route, params } = sandbox.router.resolve(split.root, split.v, method, split.path, external);
+	const pattern = `/${route.segments.join('/')}`;
+	call.route = `${route.method} ${pattern}`;
 	if (separate && Boolean(route.uploadHost) !== (listener === 'upload')) {
 		throw HttpError.urlPattern(route.uploadHost ? `the bulk-write upload is served on the upload host ${sandbox.config.uploadOrigin}` : undefined);
 	}
@@ -281,7 +285,7 @@ async function respond(
 			throw new HttpError('INVALID_MODULE', split.v === 'v2.1' ? { resource_path_index: Math.max(index, 0) } : {});
 		}
 	}
-	const shape: CallShape = { root: split.root, method, pattern: `/${route.segments.join('/')}`, query: url.searchParams };
+	const shape: CallShape = { root: split.root, method, pattern, query: url.searchParams };
 	if (token) call.release.push(sandbox.limits.enter(token.clientId, isHeavyRoute(shape)));
 	// a slow call (fault plan `delayMs`) holds its slot while it waits, as a slow call does on the service
 	if (delayMs) await new Promise((r) => setTimeout(r, delayMs));

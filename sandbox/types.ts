@@ -75,6 +75,8 @@ export interface LoggedRequest {
 	at: number;
 	/** which origin took it: the API's, or the bulk-write upload host (§1.1) */
 	host: Listener;
+	/** the route that took it, method and pattern below the root (`GET /:module/search`); absent when none did */
+	route?: string;
 }
 
 /** Which listener took a request: the API origin, or the bulk-write upload host (§1.1). */
