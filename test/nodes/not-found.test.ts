@@ -18,7 +18,7 @@ describe('Get by ID of a missing ID (engine → sandbox over HTTP)', () => {
 	});
 	afterAll(async () => await crm.close());
 
-	const lastStatus = () => crm.running.sandbox.requests.at(-1)?.status;
+	const lastStatus = () => (await crm.requests()).at(-1)?.status;
 
 	test('Record → Get: the 204 of a missing ID is an error naming the module and the ID', async () => {
 		const get = crm.node('crmRecord', { resource: 'record', operation: 'get', module: 'Leads', getBy: 'id', recordId: MISSING });

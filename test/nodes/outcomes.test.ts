@@ -15,7 +15,7 @@ describe('outcomes a person understands', () => {
 	afterAll(async () => await crm.close());
 
 	const record = async (module: string, id: string) => (await crm.api('GET', `/crm/v2.1/${module}/${id}`)).body?.data?.[0];
-	const posts = (path: string) => crm.running.sandbox.requests.filter((r) => r.method === 'POST' && r.url.split('?')[0] === path);
+	const posts = (path: string) => (await crm.requests()).filter((r) => r.method === 'POST' && r.url.split('?')[0] === path);
 	const createLeads = (extra: Record<string, unknown> = {}, typeVersion = 1) =>
 		crm.node(
 			'crmRecord',
@@ -52,7 +52,7 @@ describe('outcomes a person understands', () => {
 	});
 
 	test('values refused before sending carry the code and api_name of a CRM refusal, and nothing is sent for them', async () => {
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const create = crm.node(
 			'crmRecord',
 			{
@@ -140,7 +140,7 @@ describe('outcomes a person understands', () => {
 	test('Output: version 1.1 returns the full record (read back per 100), version 1 keeps the operation result', async () => {
 		const stamp = Date.now();
 		const input = Array.from({ length: 102 }, (_, i) => ({ json: { last: `Full ${i}`, email: i === 7 ? 'bad' : `full.${i}.${stamp}@example.com` } }));
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const create = crm.node(
 			'crmRecord',
 			{
@@ -160,7 +160,7 @@ describe('outcomes a person understands', () => {
 		expect(out[101].json).toMatchObject({ Last_Name: 'Full 101' });
 		expect(out[7].json.details).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'Email' } });
 		expect(out.map((o) => o.pairedItem)).toEqual(input.map((_, item) => ({ item })));
-		const reads = crm.running.sandbox.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?'));
+		const reads = (await crm.requests()).filter((r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?'));
 		expect(reads).toHaveLength(2);
 
 		const v1 = createLeads({}, 1);

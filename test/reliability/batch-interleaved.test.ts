@@ -50,7 +50,7 @@ afterEach(async () => {
 
 describe('batched create › interleaved modules, a dropped connection', () => {
 	test('Continue On Fail: each output item carries its own input item\'s outcome', async () => {
-		await fetch(`${crm.url}/__sandbox/requests`, { method: 'DELETE' });
+		await crm.clearRequests();
 		await dropNextContactsCreate();
 		const node = createNode('continueRegularOutput');
 		const out = outputOf(await crm.run(node, input('cof')), node.name);

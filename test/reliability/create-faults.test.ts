@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
 	RETRY.baseMs = 2; // fast settings: 2, 4, 8, 16 ms back-off instead of 1, 2, 4, 8 s
-	crm.running.sandbox.requests.length = 0;
+	await crm.clearRequests();
 });
 afterEach(() => crm.running.sandbox.faultPlan.clear());
 
@@ -108,7 +108,7 @@ function report(label: string, s: FaultStats, check: Check, extra: Record<string
 	);
 }
 
-const posts = (path: string) => crm.running.sandbox.requests.filter((r) => r.method === 'POST' && r.url.split('?')[0] === path);
+const posts = (path: string) => (await crm.requests()).filter((r) => r.method === 'POST' && r.url.split('?')[0] === path);
 
 const leads = (tag: string) =>
 	Array.from({ length: RECORDS }, (_, i) => ({ Last_Name: `Reliable ${tag} ${i}`, Company: 'Faults Inc', Email: `rel-${tag}-${i}@faults.example` }));
@@ -180,7 +180,7 @@ describe('reliability › tokens expiring early', () => {
 			const node = createNode('Leads');
 			const out = outputOf(await crm.run(node, rows.map((json) => ({ json }))), node.name);
 			const check = compare(out, rows, 'Leads', 'Email');
-			const refused = crm.running.sandbox.requests.filter((r) => r.status === 401).length;
+			const refused = (await crm.requests()).filter((r) => r.status === 401).length;
 			console.log(
 				`tokens expiring early: faults injected: access tokens expired=${expired} (at 2 points of the run), 401 answers=${refused}, refreshes=${crm.helper.updates.length - refreshesBefore}; records checked: ${check.created + check.failed} (created once: ${check.created})`,
 			);

@@ -292,7 +292,7 @@ describe('CRM Bulk › Bulk Write with a v2 credential', () => {
 		expect(out[0].json).toMatchObject({ Account_Name: 'V2 Account', STATUS: 'ADDED' });
 		const job = crm.running.sandbox.store.docs<any>('bulk_write_jobs').pop();
 		expect(job.v).toBe('v2');
-		expect(crm.running.sandbox.requests.some((r) => r.method === 'POST' && r.url === '/crm/v2/upload' && r.host === 'upload')).toBe(true);
+		expect((await crm.requests()).some((r) => r.method === 'POST' && r.url === '/crm/v2/upload' && r.host === 'upload')).toBe(true);
 		const get = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'get', jobId: job.id });
 		expect(outputOf(await crm.run(get), get.name)[0].json).toMatchObject({ resource: [{ module: 'Accounts' }] });
 	});

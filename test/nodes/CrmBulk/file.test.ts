@@ -85,7 +85,7 @@ describe('CRM Bulk › File (engine → sandbox over HTTP)', () => {
 	test('Get of an unknown id (400 INVALID_DATA) fails with "No file with ID …"; Continue On Fail gives an error item', async () => {
 		const get = crm.node('crmBulk', { resource: 'file', operation: 'get', fileId: 'abc', binaryPropertyName: 'data' });
 		const error = errorOf(await crm.run(get), get.name);
-		expect(crm.running.sandbox.requests.at(-1)?.status).toBe(400);
+		expect((await crm.requests()).at(-1)?.status).toBe(400);
 		expect(error?.message).toBe('No file with ID abc');
 		expect(error?.httpCode).toBe('404');
 		const lenient = crm.node('crmBulk', { resource: 'file', operation: 'get', fileId: 'abc', binaryPropertyName: 'data' }, { onError: 'continueRegularOutput' });

@@ -36,7 +36,7 @@ describe('CRM Bulk › one job per input item', () => {
 		expect(error?.message).toBe('5 bulk read jobs were started, one per input item (40 items), and the CRM refused more [TOO_MANY_REQUESTS]');
 		expect(error?.description).toContain('turn on "Execute Once" in the node\'s Settings');
 		// the 6th create was refused by the service (429), retried, and refused again
-		const refused = crm.running.sandbox.requests.filter((r) => r.method === 'POST' && r.url === '/crm/bulk/v2.1/read' && r.status === 429);
+		const refused = (await crm.requests()).filter((r) => r.method === 'POST' && r.url === '/crm/bulk/v2.1/read' && r.status === 429);
 		expect(refused.length).toBe(RETRY.tries);
 	});
 

@@ -17,7 +17,7 @@ describe('CRM Metadata › Custom View (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Get Many with a limit asks for small pages and stops at the limit', async () => {
-		await fetch(`${crm.url}/__sandbox/requests`, { method: 'DELETE' });
+		await crm.clearRequests();
 		const limited = node({ operation: 'getAll', module: 'Leads', returnAll: false, limit: 2 });
 		const out = outputOf(await crm.run(limited), limited.name);
 		expect(out.map((i) => i.json.name)).toEqual(['All Leads', 'My Leads']);

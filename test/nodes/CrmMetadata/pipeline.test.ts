@@ -44,7 +44,7 @@ describe('CRM Metadata › Pipeline (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Create sends the input items in one request and creates every pipeline (CreatePipelines)', async () => {
-		await fetch(`${crm.url}/__sandbox/requests`, { method: 'DELETE' });
+		await crm.clearRequests();
 		const create = node({ operation: 'create', name: '={{ $json.name }}', stageIds: '={{ $json.stages }}' });
 		const out = outputOf(
 			await crm.run(create, [
@@ -85,7 +85,7 @@ describe('CRM Metadata › Pipeline (engine → sandbox over HTTP)', () => {
 		const list = await pipelines();
 		const renewals = list.find((p) => p.display_value === 'Renewals');
 		const upsell = list.find((p) => p.display_value === 'Upsell');
-		await fetch(`${crm.url}/__sandbox/requests`, { method: 'DELETE' });
+		await crm.clearRequests();
 		const updateMany = node({ operation: 'updateMany', pipelineId: '={{ $json.id }}', updateFields: { name: '={{ $json.name }}' } });
 		const out = outputOf(
 			await crm.run(updateMany, [
@@ -128,7 +128,7 @@ describe('CRM Metadata › Pipeline (engine → sandbox over HTTP)', () => {
 	});
 
 	test('under a v2 credential every pipeline operation is refused before anything is sent', async () => {
-		await fetch(`${v2.url}/__sandbox/requests`, { method: 'DELETE' });
+		await v2.clearRequests();
 		const operations: Array<Record<string, unknown>> = [
 			{ operation: 'getAll' },
 			{ operation: 'get', pipelineId: '4876876000000611001' },

@@ -15,7 +15,7 @@ describe('CRM Metadata under a v2 credential (engine → sandbox over HTTP)', ()
 	const requests = async () => ((await fetch(`${v2.url}/__sandbox/requests`).then((r) => r.json())) as any).requests as any[];
 
 	test('modules, fields, layouts, related lists, custom views and blueprints are read through /crm/v2', async () => {
-		await fetch(`${v2.url}/__sandbox/requests`, { method: 'DELETE' });
+		await v2.clearRequests();
 		const cases: Array<[Record<string, unknown>, (out: any[]) => void]> = [
 			[{ resource: 'module', operation: 'getAll' }, (out) => expect(out.length).toBeGreaterThan(10)],
 			[{ resource: 'module', operation: 'get', module: 'Leads' }, (out) => expect(out[0].json).not.toHaveProperty('isBlueprintSupported')],
@@ -54,7 +54,7 @@ describe('CRM Metadata under a v2 credential (engine → sandbox over HTTP)', ()
 	});
 
 	test('every v2.1-only operation is refused with a clear message and nothing is sent', async () => {
-		await fetch(`${v2.url}/__sandbox/requests`, { method: 'DELETE' });
+		await v2.clearRequests();
 		const refused: Array<Record<string, unknown>> = [
 			{ resource: 'wizard', operation: 'getAll' },
 			{ resource: 'assignmentRule', operation: 'getAll' },

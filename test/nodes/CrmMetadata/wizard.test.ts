@@ -31,7 +31,7 @@ describe('CRM Metadata › Wizard (engine → sandbox over HTTP)', () => {
 	});
 
 	test('under a v2 credential both operations are refused before anything is sent', async () => {
-		await fetch(`${v2.url}/__sandbox/requests`, { method: 'DELETE' });
+		await v2.clearRequests();
 		const getAll = node(v2, { operation: 'getAll' });
 		const error = errorOf(await v2.run(getAll), getAll.name);
 		expect(error?.message).toBe('Wizard → Get Many (GetWizards) needs API variant v2.1; the credential uses v2');

@@ -45,7 +45,7 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 	const queryNode = (selectQuery: string, extra: Record<string, unknown> = {}, nodeExtra = {}) =>
 		crm.node('crmQuery', { resource: 'query', operation: 'run', selectQuery, returnAll: true, ...extra }, nodeExtra);
 
-	const coqlCalls = () => crm.running.sandbox.requests.filter((r) => r.url.startsWith('/crm/v2.1/coql'));
+	const coqlCalls = () => (await crm.requests()).filter((r) => r.url.startsWith('/crm/v2.1/coql'));
 
 	test('returns one item per record with the selected columns, relations included', async () => {
 		const node = queryNode(
@@ -104,7 +104,7 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Return All over 1,050 matching records returns exactly those records, 200 per call', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const node = queryNode(`SELECT Last_Name, Company FROM Leads WHERE Company = '${PAGING_COMPANY}'`);
 		const out = outputOf(await crm.run(node), node.name);
 		expect(out).toHaveLength(PAGING_COUNT);
@@ -122,7 +122,7 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 	});
 
 	test("the statement's LIMIT caps the read (also beyond 200), with its offset; the Limit parameter caps without Return All", async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const capped = queryNode(`SELECT Last_Name FROM Leads WHERE Company = '${PAGING_COMPANY}' LIMIT 450`);
 		const cappedOut = outputOf(await crm.run(capped), capped.name);
 		expect(cappedOut.map((i) => i.json.id)).toEqual(pagingIds.slice(0, 450));
@@ -211,7 +211,7 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 		expect(errorOf(await crm.run(module), module.name)?.message).toBe('INVALID_MODULE: the module "Widgets" does not exist');
 
 		// more than 50 SELECT columns is refused before anything is sent
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const columns = Array.from({ length: 51 }, () => 'Last_Name').join(', ');
 		const wide = queryNode(`SELECT ${columns} FROM Leads WHERE Last_Name is not null`);
 		const wideError = errorOf(await crm.run(wide), wide.name);
@@ -259,7 +259,7 @@ describe('CRM Query under a v2 credential', () => {
 		const count = (await crm.api('POST', '/crm/v2/coql', { select_query: 'SELECT Deal_Name FROM Deals WHERE Amount > 0 LIMIT 200' })).body.info
 			.count;
 		expect(out).toHaveLength(count);
-		expect(crm.running.sandbox.requests.some((r) => r.url === '/crm/v2/coql')).toBe(true);
+		expect((await crm.requests()).some((r) => r.url === '/crm/v2/coql')).toBe(true);
 		const amounts = out.map((i) => i.json.Amount as number);
 		expect([...amounts].sort((a, b) => b - a)).toEqual(amounts);
 	});

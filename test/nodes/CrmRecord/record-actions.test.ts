@@ -67,7 +67,7 @@ describe('CRM Record › actions (v2.1)', () => {
 		});
 		const [out] = outputOf(await crm.run(mass), mass.name);
 		expect(out.json.message).toBe('Mass update scheduled successfully');
-		expect(crm.running.sandbox.requests.filter((r) => r.url === '/crm/v2.1/Contacts/actions/mass_update' && r.method === 'POST').at(-1)?.status).toBe(202);
+		expect((await crm.requests()).filter((r) => r.url === '/crm/v2.1/Contacts/actions/mass_update' && r.method === 'POST').at(-1)?.status).toBe(202);
 		const status = node({ operation: 'getMassUpdateStatus', module: 'Contacts', jobId: out.json.job_id });
 		const read = async () => outputOf(await crm.run(status), status.name)[0].json;
 		expect(await read()).toMatchObject({ Status: 'SCHEDULED', Total_Count: targets.length, Updated_Count: 0 });
@@ -200,16 +200,16 @@ describe('CRM Record › actions (v2.1)', () => {
 
 	test('Assign and remove territories: one record to its own URL, several in one request', async () => {
 		const ids = (await crm.api('GET', '/crm/v2.1/Deals?per_page=3')).body.data.map((d: any) => d.id);
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const assign = node({ operation: 'assignTerritories', module: 'Deals', recordId: '={{ $json.id }}', territoryIds: '4876876000000361003,4876876000000361005' });
 		const out = outputOf(await crm.run(assign, ids.map((id: string) => ({ json: { id } }))), assign.name);
 		expect(out.map((o) => o.json.message)).toEqual(Array(3).fill('territory assignment updated'));
-		expect(crm.running.sandbox.requests.filter((r) => r.url === '/crm/v2.1/Deals/actions/assign_territories')).toHaveLength(1);
+		expect((await crm.requests()).filter((r) => r.url === '/crm/v2.1/Deals/actions/assign_territories')).toHaveLength(1);
 		for (const id of ids) expect((await record('Deals', id)).Territories.map((t: any) => t.id)).toEqual(['4876876000000361003', '4876876000000361005']);
 
 		const remove = node({ operation: 'removeTerritories', module: 'Deals', recordId: ids[0], territoryIds: '4876876000000361003' });
 		outputOf(await crm.run(remove), remove.name);
-		expect(crm.running.sandbox.requests.some((r) => r.url === `/crm/v2.1/Deals/${ids[0]}/actions/remove_territories`)).toBe(true);
+		expect((await crm.requests()).some((r) => r.url === `/crm/v2.1/Deals/${ids[0]}/actions/remove_territories`)).toBe(true);
 		expect((await record('Deals', ids[0])).Territories.map((t: any) => t.id)).toEqual(['4876876000000361005']);
 
 		const unknown = node({ operation: 'assignTerritories', module: 'Deals', recordId: ids[0], territoryIds: '4876876000000369999' });

@@ -18,7 +18,7 @@ describe('CRM Record › retry and back-off', () => {
 	});
 	beforeEach(() => {
 		RETRY.baseMs = 50; // 50, 100, 200, 400 ms (±20 %) instead of 1, 2, 4, 8 s
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 	});
 
 	const fault = async (status: number, count: number, pathIncludes: string) =>
@@ -27,7 +27,7 @@ describe('CRM Record › retry and back-off', () => {
 			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify({ status, count, path_includes: pathIncludes }),
 		});
-	const statuses = (prefix: string) => crm.running.sandbox.requests.filter((r) => r.url.startsWith(prefix)).map((r) => r.status);
+	const statuses = (prefix: string) => (await crm.requests()).filter((r) => r.url.startsWith(prefix)).map((r) => r.status);
 
 	test('429 twice then success: a declarative read succeeds without user action', async () => {
 		await fault(429, 2, '/crm/v2.1/Deals');
@@ -78,7 +78,7 @@ describe('CRM Record › retry and back-off', () => {
 		expect(outputOf(await crm.run(getAll), getAll.name)).toHaveLength(2);
 		expect(statuses('/crm/v2.1/Campaigns')).toEqual([500, 200]);
 
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		await fault(500, 1, '/crm/v2.1/Campaigns');
 		const create = crm.node('crmRecord', { resource: 'record', operation: 'create', module: 'Campaigns', fieldsMode: 'json', recordJson: '{"Campaign_Name": "Once"}' });
 		const error = errorOf(await crm.run(create), create.name);

@@ -9,11 +9,11 @@ describe('CRM Record › writes (v2.1)', () => {
 	const crm = useCrmFixture();
 
 	const requestsTo = (method: string, prefix: string) =>
-		crm.running.sandbox.requests.filter((r) => r.method === method && r.url.split('?')[0] === prefix);
+		(await crm.requests()).filter((r) => r.method === method && r.url.split('?')[0] === prefix);
 	const record = async (module: string, id: string) => (await crm.api('GET', `/crm/v2.1/${module}/${id}`)).body?.data?.[0];
 
 	test('Create with 250 items: 3 requests, 250 outputs in input order, one invalid record fails alone', async () => {
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const input = Array.from({ length: 250 }, (_, i) => ({
 			json: { last: `Batch ${String(i).padStart(3, '0')}`, email: i === 137 ? 'not-an-email' : `batch.${i}@example.com` },
 		}));
@@ -114,7 +114,7 @@ describe('CRM Record › writes (v2.1)', () => {
 		expect(error?.message).toContain('Lead_Source');
 
 		// so is a multi-select value outside its list (the service would refuse the whole record)
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const badList = crm.node('crmRecord', {
 			resource: 'record',
 			operation: 'create',
@@ -125,7 +125,7 @@ describe('CRM Record › writes (v2.1)', () => {
 		const listError = errorOf(await crm.run(badList), badList.name);
 		expect(listError?.message).toContain('Interests');
 		expect(listError?.message).toContain('"Gardening" is not one');
-		expect(crm.running.sandbox.requests.filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/Leads'))).toHaveLength(0);
+		expect((await crm.requests()).filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/Leads'))).toHaveLength(0);
 	});
 
 	test('Create through the mapper: line items (Product_Details) given as JSON text are sent as a list', async () => {
@@ -143,9 +143,9 @@ describe('CRM Record › writes (v2.1)', () => {
 		const quote = await record('Quotes', out[0].json.id as string);
 		expect(quote.Product_Details).toEqual([expect.objectContaining({ product: expect.objectContaining({ id: product.id }), quantity: 3 })]);
 		// text that is no list is refused before sending, naming the field
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		expect(errorOf(await crm.run(create, [{ json: { subject: 'Bad lines', lines: 'three boxes' } }]), create.name)?.message).toContain('Product_Details');
-		expect(crm.running.sandbox.requests.filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/Quotes'))).toHaveLength(0);
+		expect((await crm.requests()).filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/Quotes'))).toHaveLength(0);
 	});
 
 	test('Create in JSON mode sends the record as given, with trigger, process and lar_id', async () => {
@@ -189,7 +189,7 @@ describe('CRM Record › writes (v2.1)', () => {
 
 	test('Update by ID: many items go in one UpdateRecords request, one item to its own URL (UpdateRecord)', async () => {
 		const leads = (await crm.api('GET', '/crm/v2.1/Leads?per_page=3')).body.data;
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const update = crm.node('crmRecord', {
 			resource: 'record',
 			operation: 'update',
@@ -204,7 +204,7 @@ describe('CRM Record › writes (v2.1)', () => {
 		expect(requestsTo('PUT', '/crm/v2.1/Leads')).toHaveLength(1);
 		for (const [n, l] of leads.entries()) expect(await record('Leads', l.id)).toMatchObject({ Company: `Updated ${n}`, No_of_Employees: 7 });
 
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const [single] = outputOf(await crm.run(update, [{ json: { id: leads[0].id, n: 'one' } }]), update.name);
 		expect(single.json).toMatchObject({ id: leads[0].id, action: 'update' });
 		expect(requestsTo('PUT', `/crm/v2.1/Leads/${leads[0].id}`)).toHaveLength(1);
@@ -233,7 +233,7 @@ describe('CRM Record › writes (v2.1)', () => {
 			externalValue: '={{ $json.ext }}',
 			fieldsUi: pairs({ City: '={{ $json.city }}' }),
 		});
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		outputOf(await crm.run(update, [{ json: { ext: 'EXT-A', city: 'Austin' } }]), update.name);
 		expect(requestsTo('PUT', '/crm/v2.1/Leads/EXT-A')).toHaveLength(1);
 		expect((await record('Leads', created[0].json.id as string)).City).toBe('Austin');
@@ -318,10 +318,10 @@ describe('CRM Record › writes (v2.1)', () => {
 			{ resource: 'record', operation: 'delete', module: 'Leads', deleteBy: 'id', recordId: '={{ $json.id }}', options: { wf_trigger: false } },
 			{ onError: 'continueRegularOutput' },
 		);
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const one = outputOf(await crm.run(del, [{ json: { id: ids[0] } }]), del.name);
 		expect(one[0].json).toMatchObject({ id: ids[0], message: 'record deleted' });
-		expect(crm.running.sandbox.requests.some((r) => r.method === 'DELETE' && r.url === `/crm/v2.1/Leads/${ids[0]}?wf_trigger=false`)).toBe(true);
+		expect((await crm.requests()).some((r) => r.method === 'DELETE' && r.url === `/crm/v2.1/Leads/${ids[0]}?wf_trigger=false`)).toBe(true);
 
 		const many = outputOf(await crm.run(del, [{ json: { id: ids[1] } }, { json: { id: '4876876000999999999' } }, { json: { id: ids[2] } }]), del.name);
 		expect(many.map((o) => o.json.status ?? o.json.details)).toEqual(['success', expect.objectContaining({ code: 'INVALID_DATA' }), 'success']);
@@ -354,7 +354,7 @@ describe('CRM Record › writes (v2.1)', () => {
 		const ids = outputOf(await crm.run(create, Array.from({ length: 230 }, (_, i) => ({ json: { i } }))), create.name).map(
 			(o) => o.json.id as string,
 		);
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const delMany = crm.node('crmRecord', { resource: 'record', operation: 'deleteMany', module: 'Tasks', recordIds: '={{ $json.ids }}' });
 		const out = outputOf(await crm.run(delMany, [{ json: { ids } }]), delMany.name);
 		expect(requestsTo('DELETE', '/crm/v2.1/Tasks').length).toBe(3);

@@ -45,7 +45,7 @@ async function channel(channelId: string): Promise<any | undefined> {
 	return res.status === 200 ? res.body.watch[0] : undefined;
 }
 
-const renewals = () => crm.running.sandbox.requests.filter((r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch' && r.status === 200).length;
+const renewals = () => (await crm.requests()).filter((r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch' && r.status === 200).length;
 
 test(`with a ${MAX_EXPIRY_SEC}-second maximum expiry, the activated trigger keeps its channel alive for ${QUIET_MS / 1000} s without traffic`, async () => {
 	const active = harness('5e1f0000-0000-4000-8000-000000000001');

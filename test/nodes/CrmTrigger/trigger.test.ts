@@ -157,7 +157,7 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		await x.activate();
 		const names = Array.from({ length: 150 }, (_, i) => `Bulk ${i}`);
 		const ids = [...(await createLeads(...names.slice(0, 100))), ...(await createLeads(...names.slice(100)))];
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const state = x.state();
 		// one genuine delivery listing 150 ids (as a mass update produces)
 		const { result } = await x.deliver({
@@ -176,7 +176,7 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		const items = x.emitted()[0];
 		expect(items).toHaveLength(150);
 		expect(items.every((i, n) => i.json.id === ids[n] && (i.json.record as any)?.Last_Name === names[n])).toBe(true);
-		const gets = crm.running.sandbox.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?'));
+		const gets = (await crm.requests()).filter((r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?'));
 		const sizes = gets.map((r) => new URL(r.url, crm.url).searchParams.get('ids')!.split(',').length);
 		expect(sizes).toEqual([100, 50]);
 		await x.delete();
@@ -208,9 +208,9 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		const x = activeTrigger({ modules: ['Deals'], events: ['create', 'edit'] });
 		await x.activate();
 		const first = x.state().channelId;
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		expect(await x.checkExists()).toBe(true);
-		expect(crm.running.sandbox.requests.some((r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch')).toBe(true);
+		expect((await crm.requests()).some((r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch')).toBe(true);
 		expect(x.state().channelId).toBe(first);
 
 		// someone removed an event remotely: the channel no longer matches → disabled and re-created
@@ -281,7 +281,7 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		await x.activate();
 		const state = x.state();
 		const { channelId, token } = state;
-		const patches = () => crm.running.sandbox.requests.filter((r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch').length;
+		const patches = () => (await crm.requests()).filter((r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch').length;
 
 		// two thirds of the lifetime gone: a delivery still does not renew (only main's cron does)
 		state.expiresAt = Date.now() + 60_000;
