@@ -10,7 +10,7 @@ describe('one message per mistake (engine → sandbox over HTTP)', () => {
 	const crm = useCrmFixture();
 
 	/** requests that would have written a Lead (create, update, upsert, one record or many) */
-	const leadWrites = () => (await crm.requests()).filter((r) => r.method !== 'GET' && r.url.startsWith('/crm/v2.1/Leads'));
+	const leadWrites = async () => (await crm.requests()).filter((r) => r.method !== 'GET' && r.url.startsWith('/crm/v2.1/Leads'));
 
 	test('a picklist value outside its list: the same message in the mapper, the pairs and the JSON of Create, Update and Create or Update, nothing sent', async () => {
 		const fields = (await crm.api('GET', '/crm/v2.1/settings/fields?module=Leads')).body.fields as any[];
@@ -42,7 +42,7 @@ describe('one message per mistake (engine → sandbox over HTTP)', () => {
 				const error = errorOf(await crm.run(node, [{ json: { status: 'Hot' } }]), node.name);
 				expect({ operation, mode, message: error?.message }).toEqual({ operation, mode, message: expected });
 				expect(error?.context?.crm).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'Lead_Status' } });
-				expect({ operation, mode, writes: leadWrites().length }).toEqual({ operation, mode, writes: 0 });
+				expect({ operation, mode, writes: (await leadWrites()).length }).toEqual({ operation, mode, writes: 0 });
 				messages.push(error!.message);
 			}
 		}
@@ -66,7 +66,7 @@ describe('one message per mistake (engine → sandbox over HTTP)', () => {
 		const jsonError = errorOf(await crm.run(asJson), asJson.name);
 		expect(pairsError?.message).toContain('"Gardening" is not one');
 		expect(jsonError?.message).toBe(pairsError?.message);
-		expect(leadWrites()).toHaveLength(0);
+		expect(await leadWrites()).toHaveLength(0);
 	});
 
 	test('an ID expression that yields nothing says "<parameter> is empty (item N)"', async () => {

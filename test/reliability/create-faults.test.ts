@@ -25,7 +25,7 @@ afterAll(async () => {
 	Object.assign(RETRY, retryDefaults);
 	await crm.close();
 });
-beforeEach(() => {
+beforeEach(async () => {
 	RETRY.baseMs = 2; // fast settings: 2, 4, 8, 16 ms back-off instead of 1, 2, 4, 8 s
 	await crm.clearRequests();
 });
@@ -108,7 +108,7 @@ function report(label: string, s: FaultStats, check: Check, extra: Record<string
 	);
 }
 
-const posts = (path: string) => (await crm.requests()).filter((r) => r.method === 'POST' && r.url.split('?')[0] === path);
+const posts = async (path: string) => (await crm.requests()).filter((r) => r.method === 'POST' && r.url.split('?')[0] === path);
 
 const leads = (tag: string) =>
 	Array.from({ length: RECORDS }, (_, i) => ({ Last_Name: `Reliable ${tag} ${i}`, Company: 'Faults Inc', Email: `rel-${tag}-${i}@faults.example` }));
@@ -118,7 +118,7 @@ describe('reliability › 1,000-record create under injected faults', () => {
 		const rows = leads('after');
 		const { out, stats } = await createUnderFaults('Leads', rows, { rate429: 0.1, rate500: 0.05, rate503: 0.05, after: true, seed: 16 });
 		const check = compare(out, rows, 'Leads', 'Email');
-		const upserts = posts('/crm/v2.1/Leads/upsert');
+		const upserts = await posts('/crm/v2.1/Leads/upsert');
 		report('create, 5xx after effect', stats, check, { 'upsert re-sends': upserts.length });
 		// seeded: this plan injects 429, 500 and 503 into the ~15 calls of the run
 		expect(Math.min(stats.injected429, stats.injected500, stats.injected503)).toBeGreaterThan(0);
@@ -132,7 +132,7 @@ describe('reliability › 1,000-record create under injected faults', () => {
 		const rows = leads('drop');
 		const { out, stats } = await createUnderFaults('Leads', rows, { rate429: 0.1, rate500: 0.05, rate503: 0.05, dropConnectionRate: 0.03, seed: 18 });
 		const check = compare(out, rows, 'Leads', 'Email');
-		report('create, 5xx before effect + drops', stats, check, { 'upsert re-sends': posts('/crm/v2.1/Leads/upsert').length });
+		report('create, 5xx before effect + drops', stats, check, { 'upsert re-sends': (await posts('/crm/v2.1/Leads/upsert')).length });
 		expect(Math.min(stats.injected500, stats.injected503, stats.droppedConnections)).toBeGreaterThan(0);
 		expect(check.created + check.failed).toBe(RECORDS);
 		// the upsert re-sends are retried through 5xx and lost connections, so they settled every chunk
@@ -143,11 +143,11 @@ describe('reliability › 1,000-record create under injected faults', () => {
 		const rows = Array.from({ length: RECORDS }, (_, i) => ({ Vendor_Name: `Vendor under faults ${i}` }));
 		const { out, stats } = await createUnderFaults('Vendors', rows, { rate429: 0.1, rate500: 0.05, rate503: 0.05, after: true, seed: 3 });
 		const check = compare(out, rows, 'Vendors', 'Vendor_Name');
-		const creates = posts('/crm/v2.1/Vendors');
+		const creates = await posts('/crm/v2.1/Vendors');
 		report('create without unique field', stats, check, { 'POSTs that reached the store': creates.filter((r) => r.status !== 429).length });
 		// each chunk of 100 was processed by the CRM exactly once: 429s are the only re-sends
 		expect(creates.filter((r) => r.status !== 429)).toHaveLength(RECORDS / 100);
-		expect(posts('/crm/v2.1/Vendors/upsert')).toHaveLength(0);
+		expect(await posts('/crm/v2.1/Vendors/upsert')).toHaveLength(0);
 		expect(check.failed).toBeGreaterThan(0);
 		// a 5xx after effect: the failed records were in fact written, once
 		expect(check.failedButStored).toBe(check.failed);
@@ -220,8 +220,8 @@ describe('reliability › settling one chunk of unknown outcome', () => {
 			expect(out[3].json.error).toContain('Outcome unknown');
 			expect(out[3].json.message).toContain('Email, External_Lead_ID');
 			// one create (answered 503 after writing all four), one upsert per unique field; no second create
-			expect(posts('/crm/v2.1/Leads').map((r) => r.status)).toEqual([503]);
-			expect(posts('/crm/v2.1/Leads/upsert').map((r) => r.status)).toEqual([200, 200]);
+			expect((await posts('/crm/v2.1/Leads')).map((r) => r.status)).toEqual([503]);
+			expect((await posts('/crm/v2.1/Leads/upsert')).map((r) => r.status)).toEqual([200, 200]);
 			const names = [...(sandbox.store.iterateRecords('Leads') as Iterable<any>)].map((r) => r.Last_Name).filter((n) => n.startsWith('Mixed'));
 			expect(names.sort()).toEqual(['Mixed A', 'Mixed B', 'Mixed C', 'Mixed D (no unique value)']);
 			for (const o of out.slice(0, 3)) expect(sandbox.store.getRecord('Leads', o.json.id as string)).toBeDefined();

@@ -45,7 +45,7 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 	const queryNode = (selectQuery: string, extra: Record<string, unknown> = {}, nodeExtra = {}) =>
 		crm.node('crmQuery', { resource: 'query', operation: 'run', selectQuery, returnAll: true, ...extra }, nodeExtra);
 
-	const coqlCalls = () => (await crm.requests()).filter((r) => r.url.startsWith('/crm/v2.1/coql'));
+	const coqlCalls = async () => (await crm.requests()).filter((r) => r.url.startsWith('/crm/v2.1/coql'));
 
 	test('returns one item per record with the selected columns, relations included', async () => {
 		const node = queryNode(
@@ -111,7 +111,7 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 		expect(out.map((i) => i.json.id)).toEqual(pagingIds);
 		expect(new Set(out.map((i) => i.json.id)).size).toBe(PAGING_COUNT);
 		expect(out.every((i) => i.json.Company === PAGING_COMPANY)).toBe(true);
-		expect(coqlCalls()).toHaveLength(Math.ceil(PAGING_COUNT / 200));
+		expect(await coqlCalls()).toHaveLength(Math.ceil(PAGING_COUNT / 200));
 	});
 
 	test('Return All pages an ordered query consistently', async () => {
@@ -126,7 +126,7 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 		const capped = queryNode(`SELECT Last_Name FROM Leads WHERE Company = '${PAGING_COMPANY}' LIMIT 450`);
 		const cappedOut = outputOf(await crm.run(capped), capped.name);
 		expect(cappedOut.map((i) => i.json.id)).toEqual(pagingIds.slice(0, 450));
-		expect(coqlCalls()).toHaveLength(3);
+		expect(await coqlCalls()).toHaveLength(3);
 
 		const offset = queryNode(`SELECT Last_Name FROM Leads WHERE Company = '${PAGING_COMPANY}' LIMIT 10, 300`);
 		expect(outputOf(await crm.run(offset), offset.name).map((i) => i.json.id)).toEqual(pagingIds.slice(10, 310));
@@ -220,7 +220,7 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 		expect(errorOf(await crm.run(star), star.name)?.message).toBe('The parameter "Query" selects *: COQL needs the column names');
 		const zero = queryNode("SELECT Last_Name FROM Leads WHERE Last_Name is not null LIMIT 5, 0");
 		expect(errorOf(await crm.run(zero), zero.name)?.message).toBe('The LIMIT in the parameter "Query" must be at least 1');
-		expect(coqlCalls()).toHaveLength(0);
+		expect(await coqlCalls()).toHaveLength(0);
 	});
 
 	test('each input item runs its own query; with continueOnFail a bad query fails only its item', async () => {
