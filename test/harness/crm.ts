@@ -48,6 +48,8 @@ export interface CrmFixture {
 	loadOptions(nodeName: string, method: string, parameters: INode['parameters'], path?: string): Promise<INodePropertyOptions[]>;
 	/** authenticated call straight to the sandbox API (for asserting state) */
 	api(method: string, pathAndQuery: string, body?: unknown): Promise<{ status: number; body: any }>;
+	/** every item of a paged list (`page` 1, 2, … at 200 per page until `more_records` is false); `[]` for 204 */
+	listAll(pathAndQuery: string, key?: string): Promise<any[]>;
 	/** authenticated GET of bytes (file, photo and attachment downloads) */
 	download(pathAndQuery: string): Promise<{ status: number; headers: Headers; bytes: Buffer }>;
 	/** a sandbox test hook under /__sandbox (`hook('GET', '/outbox')`) */
@@ -167,6 +169,16 @@ export async function crmFixture(options: FixtureOptions = {}): Promise<CrmFixtu
 			const text = await res.text();
 			return { status: res.status, body: text ? JSON.parse(text) : undefined };
 		},
+		async listAll(pathAndQuery, key = 'data') {
+			const items: any[] = [];
+			for (let page = 1; ; page++) {
+				const res = await fixture.api('GET', `${pathAndQuery}${pathAndQuery.includes('?') ? '&' : '?'}per_page=200&page=${page}`);
+				if (res.status === 204) return items;
+				if (res.status !== 200) throw new Error(`GET ${pathAndQuery} (page ${page}) answered ${res.status}: ${JSON.stringify(res.body)}`);
+				items.push(...res.body[key]);
+				if (res.body.info?.more_records !== true) return items;
+			}
+		},
 		async download(pathAndQuery) {
 			const res = await authenticated('GET', pathAndQuery);
 			return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
@@ -216,4 +228,14 @@ export function useCrmFixture(options: FixtureOptions = {}): CrmFixture {
 		set: (_target, key, value) => Reflect.set(started(), key, value),
 		has: (_target, key) => Reflect.has(started(), key),
 	});
+}
+
+/** The sandbox's bulk read jobs, oldest first, as GetBulkReadJobDetails renders them plus `callback` (GET /__sandbox/bulk/read). */
+export async function bulkReadJobs(crm: CrmFixture): Promise<any[]> {
+	return (await crm.hook('GET', '/bulk/read')).body.jobs;
+}
+
+/** The sandbox's bulk write jobs, oldest first, as GetBulkWriteJobDetails renders them (GET /__sandbox/bulk/write). */
+export async function bulkWriteJobs(crm: CrmFixture): Promise<any[]> {
+	return (await crm.hook('GET', '/bulk/write')).body.jobs;
 }

@@ -2,7 +2,7 @@
 // What a person sees when a node runs: errors in plain words with the code after them, values
 // refused before sending shaped like the CRM's refusals, the stop message of a batched write, and
 // the Output option of record writes (node version 1.1). Real workflows through the engine.
-import { crmFixture, packageNodeTypes } from '../harness/crm';
+import { bulkReadJobs, crmFixture, packageNodeTypes } from '../harness/crm';
 import type { CrmFixture } from '../harness/crm';
 import { errorOf, outputOf } from '../harness/n8n';
 import { mapper, pairs } from './CrmRecord/record-helpers';
@@ -250,7 +250,7 @@ describe('bulk read rows typed like Get Many', () => {
 		expect(rows[0]).not.toHaveProperty('Id');
 
 		// Download Result of the same job types its rows the same way
-		const jobId = crm.running.sandbox.store.docs<any>('bulk_read_jobs').at(-1).id;
+		const jobId = (await bulkReadJobs(crm)).at(-1).id;
 		const download = crm.node('crmBulk', { resource: 'bulkRead', operation: 'downloadResult', jobId, output: 'records' });
 		expect(outputOf(await crm.run(download), download.name).map((o) => o.json)).toEqual(rows);
 	});
@@ -290,7 +290,10 @@ describe('Full Record when the read-back is refused', () => {
 		);
 		const [kept] = outputOf(await crm.run(create), create.name);
 		expect(kept.json).toMatchObject({ status: 'success', action: 'insert', fullRecordError: expect.stringContaining('[OAUTH_SCOPE_MISMATCH]') });
-		const stored = [...(crm.running.sandbox.store.iterateRecords('Leads') as Iterable<any>)].find((r) => r.id === kept.json.id);
-		expect(stored?.Last_Name).toBe('Kept');
+		// read back with a token that may read (the node's may not)
+		const { body: reader } = await crm.hook('POST', '/tokens', { scope: 'CRM.modules.leads.READ' });
+		const res = await fetch(`${crm.url}/crm/v2.1/Leads/${kept.json.id}`, { headers: { Authorization: `Bearer ${reader.access_token}` } });
+		expect(res.status).toBe(200);
+		expect(((await res.json()) as any).data[0].Last_Name).toBe('Kept');
 	});
 });

@@ -130,9 +130,14 @@ describe('CRM Record › Attachment', () => {
 		const up = crm.node('crmRecord', { resource: 'attachment', operation: 'uploadFile', module: 'Accounts', recordId: accountId });
 		const [r] = outputOf(await crm.run(up, [binaryItem(Buffer.from('bye'), 'bye.txt', 'text/plain')]), up.name);
 		const attachmentId = (r.json.details as any).id;
-		expect(crm.running.sandbox.store.doc('attachments', attachmentId)).toBeDefined();
+		const before = await crm.download(`/crm/v2.1/Accounts/${accountId}/Attachments/${attachmentId}`);
+		expect(before.status).toBe(200);
+		expect(before.bytes.toString()).toBe('bye');
 		await crm.api('DELETE', `/crm/v2.1/Accounts/${accountId}`);
-		expect(crm.running.sandbox.store.doc('attachments', attachmentId)).toBeUndefined();
+		// the download names the attachment itself as unknown: it went with its record
+		const after = await crm.download(`/crm/v2.1/Accounts/${accountId}/Attachments/${attachmentId}`);
+		expect(after.status).toBe(400);
+		expect(JSON.parse(after.bytes.toString())).toMatchObject({ code: 'INVALID_DATA', details: { id: attachmentId } });
 	});
 });
 

@@ -261,8 +261,8 @@ describe('CRM Record › module and record pickers', () => {
 		] as const) {
 			const create = crm.node('crmBulk', { resource: 'bulkRead', operation: 'create', module, filterType: 'none', waitForCompletion: false }, { typeVersion: version });
 			const [out] = outputOf(await crm.run(create), create.name);
-			const job = crm.running.sandbox.store.doc<any>('bulk_read_jobs', String(out.json.id ?? (out.json.details as any)?.id));
-			expect(job.module).toBe('Leads');
+			const job = (await crm.api('GET', `/crm/bulk/v2.1/read/${String(out.json.id ?? (out.json.details as any)?.id)}`)).body.data[0];
+			expect(job.query.module).toMatchObject({ api_name: 'Leads' });
 		}
 	});
 
@@ -318,7 +318,7 @@ describe('CRM Record › module and record pickers', () => {
 			{ typeVersion: 1.1 },
 		);
 		expect(outputOf(await crm.run(mail), mail.name)[0].json).toMatchObject({ status: 'success' });
-		const sent = crm.running.sandbox.store.docs<any>('outbox').find((m) => m.subject === 'Picked');
+		const sent = (await crm.hook('GET', '/outbox')).body.outbox.find((m: any) => m.subject === 'Picked');
 		expect(sent).toMatchObject({ module: 'Leads', record_id: leads[1].id });
 	});
 });

@@ -51,7 +51,7 @@ describe('CRM Record › retry and back-off', () => {
 		const out = outputOf(await crm.run(create, [{ json: { name: 'Retry Vendor A' } }, { json: { name: 'Retry Vendor B' } }]), create.name);
 		expect(out.map((o) => o.json.status)).toEqual(['success', 'success']);
 		expect(await statuses('/crm/v2.1/Vendors')).toEqual([429, 429, 201]);
-		const names = [...crm.running.sandbox.store.iterateRecords('Vendors')].map((r) => r.Vendor_Name);
+		const names = (await crm.listAll('/crm/v2.1/Vendors?fields=Vendor_Name')).map((r) => r.Vendor_Name);
 		expect(names.filter((n) => n === 'Retry Vendor A')).toHaveLength(1);
 	});
 

@@ -61,9 +61,13 @@ describe('CRM Record › API variant v2', () => {
 			body: JSON.stringify({ data: ids.map((id: string) => ({ id, Territories: [{ id: '4876876000000361003' }] })) }),
 		});
 		const mass = node({ operation: 'massUpdate', module: 'Accounts', massUpdateBy: 'territory', territoryId: '4876876000000361003', includeChild: true, fieldsMode: 'pairs', fieldsUi: pairs({ Rating: 'Acquired' }) });
+		await crm.clearRequests();
 		const [out] = outputOf(await crm.run(mass), mass.name);
-		const job = crm.running.sandbox.store.doc<any>('mass_update_jobs', out.json.job_id as string);
-		expect(job).toMatchObject({ v: 'v2', Total_Count: 2, Status: 'SCHEDULED' });
+		expect((await crm.requests()).filter((r) => r.url.endsWith('/actions/mass_update')).map((r) => [r.method, r.url, r.status])).toEqual([
+			['POST', '/crm/v2/Accounts/actions/mass_update', 202],
+		]);
+		const job = (await crm.api('GET', `/crm/v2/Accounts/actions/mass_update?job_id=${out.json.job_id}`)).body.data[0];
+		expect(job).toMatchObject({ Total_Count: 2, Status: 'SCHEDULED' });
 
 		const lead = (await crm.api('POST', '/crm/v2/Leads', { data: [{ Last_Name: 'Convert Vee', Company: 'Vee Corp' }] })).body.data[0].details.id;
 		const convert = node({ operation: 'convertLead', recordId: lead });

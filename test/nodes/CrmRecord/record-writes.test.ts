@@ -341,12 +341,7 @@ describe('CRM Record › writes (v2.1)', () => {
 		});
 		outputOf(await crm.run(byExt), byExt.name);
 		for (const id of ids) expect((await crm.api('GET', `/crm/v2.1/Leads/${id}`)).status).toBe(204);
-		const deleted: string[] = [];
-		for (let page = 1, more = true; more; page++) {
-			const res = await crm.api('GET', `/crm/v2.1/Leads/deleted?type=all&per_page=200&page=${page}`);
-			deleted.push(...(res.body?.data ?? []).map((d: any) => d.id));
-			more = res.body?.info?.more_records === true;
-		}
+		const deleted = (await crm.listAll('/crm/v2.1/Leads/deleted?type=all')).map((d) => d.id);
 		expect(deleted).toEqual(expect.arrayContaining(ids));
 	});
 
