@@ -37,7 +37,6 @@ describe('CRM Metadata › Wizard (engine → sandbox over HTTP)', () => {
 		expect(error?.message).toBe('Wizard → Get Many (GetWizards) needs API variant v2.1; the credential uses v2');
 		const get = node(v2, { operation: 'get', wizardId: '4876876000000611001', layoutId: '4876876000217510001' });
 		expect(errorOf(await v2.run(get), get.name)?.message).toContain('needs API variant v2.1');
-		const log = (await fetch(`${v2.url}/__sandbox/requests`).then((r) => r.json())) as any;
-		expect(log.requests.filter((r: any) => r.url.startsWith('/crm/'))).toEqual([]);
+		expect((await v2.requests()).filter((r) => r.url.startsWith('/crm/'))).toEqual([]);
 	});
 });
