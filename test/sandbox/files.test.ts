@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the shared file store (docs/protocol.md §5.13, §3.3, §3.4, §6) over HTTP.
 import { useContractFixture } from '../harness/contract.ts';
 import { api, grantToken } from '../harness/sandbox.ts';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox organisation group (docs/protocol.md §5.6, §3.3, §13) over HTTP.
 import { useContractFixture } from '../harness/contract.ts';
 import { api, grantToken } from '../harness/sandbox.ts';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Admin › Organization through n8n's engine against the sandbox: GetOrganization,
 // UploadOrganizationPhoto from an input binary (multipart part `file`).
 import type { INodeExecutionData } from 'n8n-workflow';
