@@ -5,8 +5,10 @@ import type { ItemResult, WriteOptions } from '../../records.ts';
 import { operation } from '../../router.ts';
 import type { Json, StoredRecord } from '../../store.ts';
 import { wrapperList } from '../../wire.ts';
-import { CONVERT_NOTIFICATIONS, idOf } from './shared.ts';
+import { idOf } from './shared.ts';
 
+/** the notifications the notify_* options sent, one document each (GET /__sandbox/records/convert_notifications) */
+export const CONVERT_NOTIFICATIONS = 'convert_notifications';
 
 /** Lead fields carried to the new Contact and Account. */
 const LEAD_TO_CONTACT: Record<string, string> = {

@@ -136,8 +136,6 @@ export function territoryEnabled(ctx: Ctx): void {
 // ---- mass update jobs (§8.3) ---------------------------------------------------------------------
 
 export const MASS_UPDATE_JOBS = 'mass_update_jobs';
-/** the notifications ConvertLead's notify_* options sent (one document each) */
-export const CONVERT_NOTIFICATIONS = 'convert_notifications';
 export const MASS_UPDATE_MAX_IDS = 500;
 export const MASS_UPDATE_MAX_RECORDS = 50_000;
 

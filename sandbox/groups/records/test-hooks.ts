@@ -3,7 +3,8 @@ import { HttpError } from '../../errors.ts';
 import { purgeRecycleBin } from '../../records.ts';
 import { operation } from '../../router.ts';
 import type { Operation } from '../../types.ts';
-import { advanceMassUpdate, CONVERT_NOTIFICATIONS, MASS_UPDATE_JOBS, statusJson } from './shared.ts';
+import { CONVERT_NOTIFICATIONS } from './convert-lead.ts';
+import { advanceMassUpdate, MASS_UPDATE_JOBS, statusJson } from './shared.ts';
 import type { MassUpdateJob } from './shared.ts';
 
 const admin = { root: 'admin' as const, public: true };
