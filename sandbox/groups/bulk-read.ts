@@ -563,6 +563,8 @@ export function registerBulkRead(router: Router, sandbox: Sandbox): void {
 
 	// test hooks (§8 "advance or fail a job on demand")
 	const admin = { root: 'admin' as const, public: true };
+	/** every bulk read job, oldest first, as GetBulkReadJobDetails renders it plus its `callback` (the service lists none) */
+	router.get('/bulk/read', () => ({ body: { jobs: store.docs<BulkReadJob>(READ_JOBS).map((job) => ({ ...readJobJson(job, 'v2.1'), callback: job.callback ?? null })) } }), admin);
 	router.post(
 		'/bulk/read/:jobId/advance',
 		(ctx) => {

@@ -3,6 +3,7 @@
 // The org is one document of the `org` collection (seeded from DEMO_ORG); this group enriches it
 // with the remaining Org fields once. `mc_status` and the currency fields follow the currencies group.
 import { HttpError } from '../errors.ts';
+import { contentDisposition } from '../http.ts';
 import type { Router } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import { seedOnce } from './shared.ts';
@@ -99,5 +100,16 @@ export function registerOrg(router: Router, sandbox: Sandbox): void {
 			return { body: { code: 'SUCCESS', details: {}, message: 'photo uploaded successfully', status: 'success' } };
 		},
 		{ scopes: ORG_WRITE },
+	);
+
+	/** test hook: the uploaded photo as stored (the service has no call to read it back); 404 before an upload */
+	router.get(
+		'/org/photo',
+		() => {
+			const photo = sandbox.store.doc<{ file_name: string; content_type: string; data: string }>(ORG_PHOTOS, 'current');
+			if (!photo) throw HttpError.notFound();
+			return { raw: Buffer.from(photo.data, 'base64'), headers: { 'Content-Type': photo.content_type, 'Content-Disposition': contentDisposition(photo.file_name) } };
+		},
+		{ root: 'admin', public: true },
 	);
 }

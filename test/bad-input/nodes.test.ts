@@ -193,19 +193,24 @@ async function refusalOf(c: Case): Promise<(Error & { description?: string }) | 
 
 beforeAll(async () => {
 	crm = await crmFixture();
-	const { sandbox } = crm.running;
-	const first = (module: string) => sandbox.store.listRecords(module, { limit: 1 })[0].id;
-	const doc = (coll: string) => String(sandbox.store.docs<{ id: string }>(coll)[0]?.id);
+	// the id of the first item a list call of the service answers
+	const first = async (pathAndQuery: string, key: string): Promise<string> => {
+		const res = await crm.api('GET', pathAndQuery);
+		const id = res.body?.[key]?.[0]?.id;
+		if (!id) throw new Error(`GET ${pathAndQuery} answered ${res.status} without ${key}`);
+		return String(id);
+	};
+	const record = async (module: string) => await first(`/crm/v2.1/${module}?fields=Created_Time&per_page=1`, 'data');
 	demo = {
-		lead: first('Leads'),
-		account: first('Accounts'),
-		contact: first('Contacts'),
-		deal: first('Deals'),
-		user: doc('users'),
-		role: doc('roles'),
-		profile: doc('profiles'),
-		group: doc('variable_groups'),
-		layout: String((sandbox.module('Deals') as any).layouts?.[0]?.id ?? doc('layouts')),
+		lead: await record('Leads'),
+		account: await record('Accounts'),
+		contact: await record('Contacts'),
+		deal: await record('Deals'),
+		user: await first('/crm/v2.1/users?type=AllUsers', 'users'),
+		role: await first('/crm/v2.1/settings/roles', 'roles'),
+		profile: await first('/crm/v2.1/settings/profiles', 'profiles'),
+		group: await first('/crm/v2.1/settings/variable_groups', 'variable_groups'),
+		layout: await first('/crm/v2.1/settings/layouts?module=Deals', 'layouts'),
 	};
 });
 afterAll(async () => {

@@ -48,6 +48,12 @@ export interface CrmFixture {
 	loadOptions(nodeName: string, method: string, parameters: INode['parameters'], path?: string): Promise<INodePropertyOptions[]>;
 	/** authenticated call straight to the sandbox API (for asserting state) */
 	api(method: string, pathAndQuery: string, body?: unknown): Promise<{ status: number; body: any }>;
+	/** every item of a paged list (`page` 1, 2, … at 200 per page until `more_records` is false); `[]` for 204 */
+	listAll(pathAndQuery: string, key?: string): Promise<any[]>;
+	/** authenticated GET of bytes (file, photo and attachment downloads) */
+	download(pathAndQuery: string): Promise<{ status: number; headers: Headers; bytes: Buffer }>;
+	/** a sandbox test hook under /__sandbox (`hook('GET', '/outbox')`) */
+	hook(method: string, pathAndQuery: string, body?: unknown): Promise<{ status: number; body: any }>;
 	/** the API calls of the sandbox's request log, oldest first (GET /__sandbox/requests; the hooks' own calls left out) */
 	requests(): Promise<LoggedRequest[]>;
 	/** empties the request log (DELETE /__sandbox/requests) */
@@ -96,6 +102,24 @@ export async function crmFixture(options: FixtureOptions = {}): Promise<CrmFixtu
 	});
 	const nodeTypes = packageNodeTypes();
 	let counter = 0;
+	/** a call with the credential's current access token */
+	const authenticated = async (method: string, pathAndQuery: string, body?: unknown): Promise<Response> => {
+		const current = helper.store.crmOAuth2Api.oauthTokenData as unknown as TokenResponse;
+		const send = async () =>
+			await fetch(`${running.url}${pathAndQuery}`, {
+				method,
+				headers: { Authorization: `Bearer ${current.access_token}`, 'Content-Type': 'application/json' },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+		try {
+			return await send();
+		} catch (error) {
+			// a pooled keep-alive socket the sandbox closed while the event loop was busy (loading
+			// n8n under load): the request never reached the server, so send it once more
+			if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
+			return await send();
+		}
+	};
 	const fixture: CrmFixture = {
 		url: running.url,
 		running,
@@ -141,33 +165,40 @@ export async function crmFixture(options: FixtureOptions = {}): Promise<CrmFixtu
 			return await workflow.expression.withIsolate(async () => await type.methods.loadOptions[method].call(ctx as unknown as ILoadOptionsFunctions));
 		},
 		async api(method, pathAndQuery, body) {
-			const current = helper.store.crmOAuth2Api.oauthTokenData as unknown as TokenResponse;
-			const send = async () =>
-				await fetch(`${running.url}${pathAndQuery}`, {
-					method,
-					headers: { Authorization: `Bearer ${current.access_token}`, 'Content-Type': 'application/json' },
-					body: body === undefined ? undefined : JSON.stringify(body),
-				});
-			let res: Response;
-			try {
-				res = await send();
-			} catch (error) {
-				// a pooled keep-alive socket the sandbox closed while the event loop was busy (loading
-				// n8n under load): the request never reached the server, so send it once more
-				if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
-				res = await send();
-			}
+			const res = await authenticated(method, pathAndQuery, body);
 			const text = await res.text();
 			return { status: res.status, body: text ? JSON.parse(text) : undefined };
 		},
+		async listAll(pathAndQuery, key = 'data') {
+			const items: any[] = [];
+			for (let page = 1; ; page++) {
+				const res = await fixture.api('GET', `${pathAndQuery}${pathAndQuery.includes('?') ? '&' : '?'}per_page=200&page=${page}`);
+				if (res.status === 204) return items;
+				if (res.status !== 200) throw new Error(`GET ${pathAndQuery} (page ${page}) answered ${res.status}: ${JSON.stringify(res.body)}`);
+				items.push(...res.body[key]);
+				if (res.body.info?.more_records !== true) return items;
+			}
+		},
+		async download(pathAndQuery) {
+			const res = await authenticated('GET', pathAndQuery);
+			return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+		},
+		async hook(method, pathAndQuery, body) {
+			const res = await fetch(`${running.url}/__sandbox${pathAndQuery}`, {
+				method,
+				headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			const text = await res.text();
+			if (!res.ok) throw new Error(`${method} /__sandbox${pathAndQuery} answered ${res.status}: ${text}`);
+			return { status: res.status, body: text ? JSON.parse(text) : undefined };
+		},
 		async requests() {
-			const res = await fetch(`${running.url}/__sandbox/requests`);
-			if (!res.ok) throw new Error(`GET /__sandbox/requests answered ${res.status}`);
-			return ((await res.json()) as { requests: LoggedRequest[] }).requests.filter((r) => !r.url.startsWith('/__sandbox/'));
+			const { body } = await fixture.hook('GET', '/requests');
+			return (body as { requests: LoggedRequest[] }).requests.filter((r) => !r.url.startsWith('/__sandbox/'));
 		},
 		async clearRequests() {
-			const res = await fetch(`${running.url}/__sandbox/requests`, { method: 'DELETE' });
-			if (!res.ok) throw new Error(`DELETE /__sandbox/requests answered ${res.status}`);
+			await fixture.hook('DELETE', '/requests');
 		},
 		async close() {
 			await running.close();
@@ -197,4 +228,14 @@ export function useCrmFixture(options: FixtureOptions = {}): CrmFixture {
 		set: (_target, key, value) => Reflect.set(started(), key, value),
 		has: (_target, key) => Reflect.has(started(), key),
 	});
+}
+
+/** The sandbox's bulk read jobs, oldest first, as GetBulkReadJobDetails renders them plus `callback` (GET /__sandbox/bulk/read). */
+export async function bulkReadJobs(crm: CrmFixture): Promise<any[]> {
+	return (await crm.hook('GET', '/bulk/read')).body.jobs;
+}
+
+/** The sandbox's bulk write jobs, oldest first, as GetBulkWriteJobDetails renders them (GET /__sandbox/bulk/write). */
+export async function bulkWriteJobs(crm: CrmFixture): Promise<any[]> {
+	return (await crm.hook('GET', '/bulk/write')).body.jobs;
 }

@@ -66,8 +66,8 @@ describe('CRM Bulk heavy acceptance', () => {
 	});
 
 	test('bulk write of a 10,000-row CSV inserts 10,000 records and the result file reports them', async () => {
-		const sandbox = crm.running.sandbox;
-		const before = sandbox.store.countRecords('Contacts');
+		const count = async () => (await crm.api('GET', '/crm/v2.1/Contacts/actions/count')).body.count as number;
+		const before = await count();
 		const csv = toCsv([
 			['Last_Name', 'First_Name', 'Department', 'Title'],
 			...Array.from({ length: 10_000 }, (_, i) => [`Import ${i}`, `First ${i}`, 'Heavy Import', `Title ${i % 25}`]),
@@ -99,16 +99,16 @@ describe('CRM Bulk heavy acceptance', () => {
 		expect(rows).toHaveLength(10_000);
 		expect(rows.every((r) => r.STATUS === 'ADDED' && /^\d{19}$/.test(r.RECORD_ID) && r.ERRORS === '')).toBe(true);
 		expect(new Set(rows.map((r) => r.RECORD_ID)).size).toBe(10_000);
-		expect(sandbox.store.countRecords('Contacts')).toBe(before + 10_000);
-		expect(sandbox.store.getRecord('Contacts', rows[9_999].RECORD_ID)).toMatchObject({ Last_Name: 'Import 9999', First_Name: 'First 9999', Department: 'Heavy Import' });
+		expect(await count()).toBe(before + 10_000);
+		expect((await crm.api('GET', `/crm/v2.1/Contacts/${rows[9_999].RECORD_ID}`)).body.data[0]).toMatchObject({ Last_Name: 'Import 9999', First_Name: 'First 9999', Department: 'Heavy Import' });
 	});
 
 	test('a zip over 25 MB is refused before anything is sent', async () => {
-		const since = crm.running.sandbox.requests.length;
+		await crm.clearRequests();
 		const zip = createZip([{ name: 'big.csv', data: Buffer.alloc(25 * 1024 * 1024 + 1, 0x41) }]);
 		const node = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'uploadFile', binaryPropertyName: 'data', fileFormat: 'auto' });
 		const error = errorOf(await crm.run(node, [{ json: {}, binary: { data: { data: zip.toString('base64'), mimeType: 'application/zip', fileName: 'big.zip' } } }]), node.name);
 		expect(error?.message).toMatch(/The zip "big.zip" is 25.0 MB; bulk write accepts at most 25 MB/);
-		expect(crm.running.sandbox.requests.slice(since).filter((r) => r.url.includes('/upload'))).toEqual([]);
+		expect((await crm.requests()).filter((r) => r.url.includes('/upload'))).toEqual([]);
 	});
 });

@@ -25,16 +25,13 @@ describe('parallel executions under the API limits (engine → sandbox over HTTP
 		});
 		expect(res.status).toBe(200);
 	};
-	const statuses = (since: number, prefix: string) =>
-		crm.running.sandbox.requests
-			.slice(since)
-			.filter((r) => r.url.startsWith(prefix))
-			.map((r) => r.status);
+	const statuses = async (prefix: string) =>
+		(await crm.requests()).filter((r) => r.url.startsWith(prefix)).map((r) => r.status);
 
 	test('12 executions of a batched create at once: 429s are retried, each of 300 records is written once', async () => {
-		expect(crm.running.sandbox.limits.snapshot()).toMatchObject({ enabled: true, concurrency_limit: 5 });
+		expect((await crm.hook('GET', '/limits')).body.limits).toMatchObject({ enabled: true, concurrency_limit: 5 });
 		await slowDown('/crm/v2.1/Vendors');
-		const since = crm.running.sandbox.requests.length;
+		await crm.clearRequests();
 		const runs = Array.from({ length: 12 }, async (_, run) => {
 			const create = crm.node('crmRecord', {
 				resource: 'record',
@@ -48,18 +45,18 @@ describe('parallel executions under the API limits (engine → sandbox over HTTP
 		});
 		const outputs = await Promise.all(runs);
 		expect(outputs.flat().map((o) => o.json.status)).toEqual(Array(300).fill('success'));
-		const sent = statuses(since, '/crm/v2.1/Vendors');
+		const sent = await statuses('/crm/v2.1/Vendors');
 		expect(sent.filter((s) => s === 429).length).toBeGreaterThan(0);
 		expect(sent.filter((s) => s !== 429)).toEqual(Array(12).fill(201));
-		const names = [...crm.running.sandbox.store.iterateRecords('Vendors')].map((r) => String(r.Vendor_Name)).filter((n) => n.startsWith('Limited '));
+		const names = (await crm.listAll('/crm/v2.1/Vendors?fields=Vendor_Name')).map((r) => String(r.Vendor_Name)).filter((n) => n.startsWith('Limited '));
 		expect(names).toHaveLength(300);
 		expect(new Set(names).size).toBe(300);
 	});
 
 	test('8 sorted reads (resource-intensive) at once: each returns every record', async () => {
+		const expected = (await crm.listAll('/crm/v2.1/Vendors?fields=Vendor_Name')).length;
 		await slowDown('/crm/v2.1/Vendors');
-		const since = crm.running.sandbox.requests.length;
-		const expected = [...crm.running.sandbox.store.iterateRecords('Vendors')].length;
+		await crm.clearRequests();
 		const runs = Array.from({ length: 8 }, async () => {
 			const getAll = crm.node('crmRecord', {
 				resource: 'record',
@@ -75,6 +72,6 @@ describe('parallel executions under the API limits (engine → sandbox over HTTP
 			expect(list).toHaveLength(expected);
 			expect(new Set(list).size).toBe(expected);
 		}
-		expect(statuses(since, '/crm/v2.1/Vendors').filter((s) => s === 429).length).toBeGreaterThan(0);
+		expect((await statuses('/crm/v2.1/Vendors')).filter((s) => s === 429).length).toBeGreaterThan(0);
 	});
 });

@@ -199,7 +199,7 @@ describe('editor experience (load options, mapper, displayOptions)', () => {
 			});
 			const [item] = outputOf(await crm.run(node), node.name);
 			const jobId = String((item.json as any).details?.id ?? (item.json as any).id);
-			const job = crm.running.sandbox.store.doc<any>('bulk_read_jobs', jobId);
+			const job = (await crm.api('GET', `/crm/bulk/v2.1/read/${jobId}`)).body.data[0];
 			expect(job.query.criteria.group.slice(0, 2)).toEqual([
 				{ api_name: 'Lead_Source', comparator: 'equal', value: 'Web' },
 				{ api_name: 'Lead_Source', comparator: 'not_in', value: ['Chat', 'Partner'] },

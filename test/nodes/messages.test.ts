@@ -10,7 +10,7 @@ describe('one message per mistake (engine → sandbox over HTTP)', () => {
 	const crm = useCrmFixture();
 
 	/** requests that would have written a Lead (create, update, upsert, one record or many) */
-	const leadWrites = () => crm.running.sandbox.requests.filter((r) => r.method !== 'GET' && r.url.startsWith('/crm/v2.1/Leads'));
+	const leadWrites = async () => (await crm.requests()).filter((r) => r.method !== 'GET' && r.url.startsWith('/crm/v2.1/Leads'));
 
 	test('a picklist value outside its list: the same message in the mapper, the pairs and the JSON of Create, Update and Create or Update, nothing sent', async () => {
 		const fields = (await crm.api('GET', '/crm/v2.1/settings/fields?module=Leads')).body.fields as any[];
@@ -37,12 +37,12 @@ describe('one message per mistake (engine → sandbox over HTTP)', () => {
 		const messages: string[] = [];
 		for (const operation of ['create', 'update', 'upsert']) {
 			for (const [mode, parameters] of modes(operation)) {
-				crm.running.sandbox.requests.length = 0;
+				await crm.clearRequests();
 				const node = crm.node('crmRecord', { resource: 'record', operation, module: 'Leads', ...parameters });
 				const error = errorOf(await crm.run(node, [{ json: { status: 'Hot' } }]), node.name);
 				expect({ operation, mode, message: error?.message }).toEqual({ operation, mode, message: expected });
 				expect(error?.context?.crm).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'Lead_Status' } });
-				expect({ operation, mode, writes: leadWrites().length }).toEqual({ operation, mode, writes: 0 });
+				expect({ operation, mode, writes: (await leadWrites()).length }).toEqual({ operation, mode, writes: 0 });
 				messages.push(error!.message);
 			}
 		}
@@ -59,18 +59,18 @@ describe('one message per mistake (engine → sandbox over HTTP)', () => {
 	});
 
 	test('a multi-select value outside its list in raw JSON is refused like in the other modes', async () => {
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const asPairs = crm.node('crmRecord', { resource: 'record', operation: 'create', module: 'Leads', fieldsMode: 'pairs', fieldsUi: pairs({ Last_Name: 'Multi', Interests: 'CRM, Gardening' }) });
 		const asJson = crm.node('crmRecord', { resource: 'record', operation: 'create', module: 'Leads', fieldsMode: 'json', recordJson: '{"Last_Name": "Multi", "Interests": ["CRM", "Gardening"]}' });
 		const pairsError = errorOf(await crm.run(asPairs), asPairs.name);
 		const jsonError = errorOf(await crm.run(asJson), asJson.name);
 		expect(pairsError?.message).toContain('"Gardening" is not one');
 		expect(jsonError?.message).toBe(pairsError?.message);
-		expect(leadWrites()).toHaveLength(0);
+		expect(await leadWrites()).toHaveLength(0);
 	});
 
 	test('an ID expression that yields nothing says "<parameter> is empty (item N)"', async () => {
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const lead = (await crm.api('POST', '/crm/v2.1/Leads', { data: [{ Last_Name: 'Empty Id' }] })).body.data[0].details.id as string;
 		const get = crm.node('crmRecord', { resource: 'record', operation: 'get', module: 'Leads', recordId: '={{ $json.id }}' }, { onError: 'continueRegularOutput' });
 		const out = outputOf(await crm.run(get, [{ json: { id: lead } }, { json: {} }]), get.name);
@@ -85,6 +85,6 @@ describe('one message per mistake (engine → sandbox over HTTP)', () => {
 		// a value that is there but not an ID keeps its own message
 		const bad = crm.node('crmMetadata', { resource: 'layout', operation: 'get', module: 'Leads', layoutId: 'standard' });
 		expect(errorOf(await crm.run(bad), bad.name)?.message).toBe('Layout ID must be digits, got "standard"');
-		expect(crm.running.sandbox.requests.filter((r) => r.url.startsWith('/crm/v2.1/settings/layouts'))).toHaveLength(0);
+		expect((await crm.requests()).filter((r) => r.url.startsWith('/crm/v2.1/settings/layouts'))).toHaveLength(0);
 	});
 });

@@ -18,12 +18,12 @@ describe('Get by ID of a missing ID (engine → sandbox over HTTP)', () => {
 	});
 	afterAll(async () => await crm.close());
 
-	const lastStatus = () => crm.running.sandbox.requests.at(-1)?.status;
+	const lastStatus = async () => (await crm.requests()).at(-1)?.status;
 
 	test('Record → Get: the 204 of a missing ID is an error naming the module and the ID', async () => {
 		const get = crm.node('crmRecord', { resource: 'record', operation: 'get', module: 'Leads', getBy: 'id', recordId: MISSING });
 		const error = errorOf(await crm.run(get), get.name);
-		expect(lastStatus()).toBe(204);
+		expect(await lastStatus()).toBe(204);
 		expect(error?.message).toBe(`No Leads record with ID ${MISSING}`);
 		expect(error?.httpCode).toBe('404');
 
@@ -66,7 +66,7 @@ describe('Get by ID of a missing ID (engine → sandbox over HTTP)', () => {
 	test('Metadata → Layout Get: the 400 INVALID_DATA naming the ID reads the same way', async () => {
 		const get = crm.node('crmMetadata', { resource: 'layout', operation: 'get', module: 'Leads', layoutId: MISSING });
 		const error = errorOf(await crm.run(get), get.name);
-		expect(lastStatus()).toBe(400);
+		expect(await lastStatus()).toBe(400);
 		expect(error?.message).toBe(`No layout with ID ${MISSING}`);
 
 		const nothing = crm.node('crmMetadata', { resource: 'layout', operation: 'get', module: 'Leads', layoutId: MISSING, onNotFound: 'returnNothing' });
@@ -88,7 +88,7 @@ describe('Get by ID of a missing ID (engine → sandbox over HTTP)', () => {
 	test('Bulk → Bulk Read Get Job: the 404 RESOURCE_NOT_FOUND reads the same way', async () => {
 		const get = crm.node('crmBulk', { resource: 'bulkRead', operation: 'get', jobId: MISSING });
 		const error = errorOf(await crm.run(get), get.name);
-		expect(lastStatus()).toBe(404);
+		expect(await lastStatus()).toBe(404);
 		expect(error?.message).toBe(`No bulk read job with ID ${MISSING}`);
 	});
 

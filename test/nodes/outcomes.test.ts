@@ -2,7 +2,7 @@
 // What a person sees when a node runs: errors in plain words with the code after them, values
 // refused before sending shaped like the CRM's refusals, the stop message of a batched write, and
 // the Output option of record writes (node version 1.1). Real workflows through the engine.
-import { crmFixture, packageNodeTypes } from '../harness/crm';
+import { bulkReadJobs, crmFixture, packageNodeTypes } from '../harness/crm';
 import type { CrmFixture } from '../harness/crm';
 import { errorOf, outputOf } from '../harness/n8n';
 import { mapper, pairs } from './CrmRecord/record-helpers';
@@ -15,7 +15,7 @@ describe('outcomes a person understands', () => {
 	afterAll(async () => await crm.close());
 
 	const record = async (module: string, id: string) => (await crm.api('GET', `/crm/v2.1/${module}/${id}`)).body?.data?.[0];
-	const posts = (path: string) => crm.running.sandbox.requests.filter((r) => r.method === 'POST' && r.url.split('?')[0] === path);
+	const posts = async (path: string) => (await crm.requests()).filter((r) => r.method === 'POST' && r.url.split('?')[0] === path);
 	const createLeads = (extra: Record<string, unknown> = {}, typeVersion = 1) =>
 		crm.node(
 			'crmRecord',
@@ -52,7 +52,7 @@ describe('outcomes a person understands', () => {
 	});
 
 	test('values refused before sending carry the code and api_name of a CRM refusal, and nothing is sent for them', async () => {
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const create = crm.node(
 			'crmRecord',
 			{
@@ -88,7 +88,7 @@ describe('outcomes a person understands', () => {
 		expect(Object.keys(out[3].json).sort()).toEqual(Object.keys(out[1].json).sort());
 		expect(Object.keys(out[3].json.details as object).sort()).toEqual(Object.keys(out[1].json.details as object).sort());
 		// the two refused before sending never reached the CRM
-		expect(posts('/crm/v2.1/Leads')).toHaveLength(1);
+		expect(await posts('/crm/v2.1/Leads')).toHaveLength(1);
 		expect((await crm.api('GET', '/crm/v2.1/Leads/search?email=pigeon@example.com')).status).toBe(204);
 		expect(out.map((o) => o.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
 	});
@@ -140,7 +140,7 @@ describe('outcomes a person understands', () => {
 	test('Output: version 1.1 returns the full record (read back per 100), version 1 keeps the operation result', async () => {
 		const stamp = Date.now();
 		const input = Array.from({ length: 102 }, (_, i) => ({ json: { last: `Full ${i}`, email: i === 7 ? 'bad' : `full.${i}.${stamp}@example.com` } }));
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const create = crm.node(
 			'crmRecord',
 			{
@@ -160,7 +160,7 @@ describe('outcomes a person understands', () => {
 		expect(out[101].json).toMatchObject({ Last_Name: 'Full 101' });
 		expect(out[7].json.details).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'Email' } });
 		expect(out.map((o) => o.pairedItem)).toEqual(input.map((_, item) => ({ item })));
-		const reads = crm.running.sandbox.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?'));
+		const reads = (await crm.requests()).filter((r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?'));
 		expect(reads).toHaveLength(2);
 
 		const v1 = createLeads({}, 1);
@@ -250,7 +250,7 @@ describe('bulk read rows typed like Get Many', () => {
 		expect(rows[0]).not.toHaveProperty('Id');
 
 		// Download Result of the same job types its rows the same way
-		const jobId = crm.running.sandbox.store.docs<any>('bulk_read_jobs').at(-1).id;
+		const jobId = (await bulkReadJobs(crm)).at(-1).id;
 		const download = crm.node('crmBulk', { resource: 'bulkRead', operation: 'downloadResult', jobId, output: 'records' });
 		expect(outputOf(await crm.run(download), download.name).map((o) => o.json)).toEqual(rows);
 	});
@@ -290,7 +290,10 @@ describe('Full Record when the read-back is refused', () => {
 		);
 		const [kept] = outputOf(await crm.run(create), create.name);
 		expect(kept.json).toMatchObject({ status: 'success', action: 'insert', fullRecordError: expect.stringContaining('[OAUTH_SCOPE_MISMATCH]') });
-		const stored = [...(crm.running.sandbox.store.iterateRecords('Leads') as Iterable<any>)].find((r) => r.id === kept.json.id);
-		expect(stored?.Last_Name).toBe('Kept');
+		// read back with a token that may read (the node's may not)
+		const { body: reader } = await crm.hook('POST', '/tokens', { scope: 'CRM.modules.leads.READ' });
+		const res = await fetch(`${crm.url}/crm/v2.1/Leads/${kept.json.id}`, { headers: { Authorization: `Bearer ${reader.access_token}` } });
+		expect(res.status).toBe(200);
+		expect(((await res.json()) as any).data[0].Last_Name).toBe('Kept');
 	});
 });

@@ -20,10 +20,6 @@ async function dropNextContactsCreate(): Promise<void> {
 	expect(res.status).toBe(201);
 }
 
-async function requestLog(): Promise<Array<{ method: string; url: string; status: number }>> {
-	return ((await (await fetch(`${crm.url}/__sandbox/requests`)).json()) as { requests: Array<{ method: string; url: string; status: number }> }).requests;
-}
-
 async function search(module: string, criteria: string): Promise<IDataObject[]> {
 	const { status, body } = await crm.api('GET', `/crm/v2.1/${module}/search?criteria=${encodeURIComponent(criteria)}`);
 	return status === 204 ? [] : (body.data as IDataObject[]);
@@ -50,7 +46,7 @@ afterEach(async () => {
 
 describe('batched create › interleaved modules, a dropped connection', () => {
 	test('Continue On Fail: each output item carries its own input item\'s outcome', async () => {
-		await fetch(`${crm.url}/__sandbox/requests`, { method: 'DELETE' });
+		await crm.clearRequests();
 		await dropNextContactsCreate();
 		const node = createNode('continueRegularOutput');
 		const out = outputOf(await crm.run(node, input('cof')), node.name);
@@ -74,7 +70,7 @@ describe('batched create › interleaved modules, a dropped connection', () => {
 			['Interleaved cof L3', out[3].json.id],
 		]);
 		// one create per module, one upsert for the settled Contact; the Contacts create was never re-POSTed
-		const writes = (await requestLog()).filter((r) => r.method === 'POST' && r.url.startsWith('/crm/')).map((r) => `${r.url} ${r.status}`);
+		const writes = (await crm.requests()).filter((r) => r.method === 'POST' && r.url.startsWith('/crm/')).map((r) => `${r.url} ${r.status}`);
 		expect(writes.sort()).toEqual(['/crm/v2.1/Contacts 0', '/crm/v2.1/Contacts/upsert 200', '/crm/v2.1/Leads 201']);
 	});
 

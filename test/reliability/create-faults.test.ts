@@ -16,20 +16,14 @@ import { outputOf } from '../harness/n8n';
 const RECORDS = 1000;
 
 let crm: CrmFixture;
-const retryDefaults = { ...RETRY };
 
+// The package's own retry policy (RETRY: back-off 1, 2, 4, 8 s with jitter) runs as shipped.
 beforeAll(async () => {
 	crm = await crmFixture({ sandbox: { demo: false } });
 });
-afterAll(async () => {
-	Object.assign(RETRY, retryDefaults);
-	await crm.close();
-});
-beforeEach(() => {
-	RETRY.baseMs = 2; // fast settings: 2, 4, 8, 16 ms back-off instead of 1, 2, 4, 8 s
-	crm.running.sandbox.requests.length = 0;
-});
-afterEach(() => crm.running.sandbox.faultPlan.clear());
+afterAll(async () => await crm.close());
+beforeEach(async () => await crm.clearRequests());
+afterEach(async () => await crm.hook('DELETE', '/fault-plan'));
 
 /** CreateRecords for every input item (raw JSON mode), Continue On Fail: one output item per input. */
 function createNode(module: string) {
@@ -47,20 +41,19 @@ async function createUnderFaults(
 	plan: FaultPlan,
 ): Promise<{ out: INodeExecutionData[]; stats: FaultStats }> {
 	const node = createNode(module);
-	const { faultPlan } = crm.running.sandbox;
-	faultPlan.set(plan);
+	await crm.hook('PUT', '/fault-plan', plan);
 	try {
 		const out = outputOf(await crm.run(node, rows.map((json) => ({ json }))), node.name);
-		return { out, stats: { ...faultPlan.stats } };
+		return { out, stats: (await crm.hook('GET', '/fault-plan')).body.stats };
 	} finally {
-		faultPlan.clear(); // nothing injected while the test reads the store
+		await crm.hook('DELETE', '/fault-plan'); // nothing injected while the test reads the records back
 	}
 }
 
-/** Records of a module in the sandbox's store, grouped by the value of `field`. */
-function storeBy(module: string, field: string): Map<string, any[]> {
+/** Records of a module as the CRM lists them (GetRecords, every page), grouped by the value of `field`. */
+async function storeBy(module: string, field: string): Promise<Map<string, any[]>> {
 	const by = new Map<string, any[]>();
-	for (const record of crm.running.sandbox.store.iterateRecords(module) as Iterable<any>) {
+	for (const record of await crm.listAll(`/crm/v2.1/${module}?fields=${field}`)) {
 		const key = String(record[field]);
 		by.set(key, [...(by.get(key) ?? []), record]);
 	}
@@ -74,9 +67,9 @@ interface Check {
 }
 
 /** Every success is stored exactly once under its id; every failure is stored at most once. */
-function compare(out: INodeExecutionData[], rows: IDataObject[], module: string, field: string): Check {
+async function compare(out: INodeExecutionData[], rows: IDataObject[], module: string, field: string): Promise<Check> {
 	expect(out).toHaveLength(rows.length);
-	const stored = storeBy(module, field);
+	const stored = await storeBy(module, field);
 	const check: Check = { created: 0, failed: 0, failedButStored: 0 };
 	out.forEach((item, i) => {
 		expect(item.pairedItem).toEqual({ item: i });
@@ -108,7 +101,7 @@ function report(label: string, s: FaultStats, check: Check, extra: Record<string
 	);
 }
 
-const posts = (path: string) => crm.running.sandbox.requests.filter((r) => r.method === 'POST' && r.url.split('?')[0] === path);
+const posts = async (path: string) => (await crm.requests()).filter((r) => r.method === 'POST' && r.url.split('?')[0] === path);
 
 const leads = (tag: string) =>
 	Array.from({ length: RECORDS }, (_, i) => ({ Last_Name: `Reliable ${tag} ${i}`, Company: 'Faults Inc', Email: `rel-${tag}-${i}@faults.example` }));
@@ -117,8 +110,8 @@ describe('reliability › 1,000-record create under injected faults', () => {
 	test('20 % 429/5xx, the 5xx after the write took effect: every record created exactly once', async () => {
 		const rows = leads('after');
 		const { out, stats } = await createUnderFaults('Leads', rows, { rate429: 0.1, rate500: 0.05, rate503: 0.05, after: true, seed: 16 });
-		const check = compare(out, rows, 'Leads', 'Email');
-		const upserts = posts('/crm/v2.1/Leads/upsert');
+		const check = await compare(out, rows, 'Leads', 'Email');
+		const upserts = await posts('/crm/v2.1/Leads/upsert');
 		report('create, 5xx after effect', stats, check, { 'upsert re-sends': upserts.length });
 		// seeded: this plan injects 429, 500 and 503 into the ~15 calls of the run
 		expect(Math.min(stats.injected429, stats.injected500, stats.injected503)).toBeGreaterThan(0);
@@ -131,8 +124,8 @@ describe('reliability › 1,000-record create under injected faults', () => {
 	test('20 % 429/5xx before the write and 3 % dropped connections: created exactly once or reported failed', async () => {
 		const rows = leads('drop');
 		const { out, stats } = await createUnderFaults('Leads', rows, { rate429: 0.1, rate500: 0.05, rate503: 0.05, dropConnectionRate: 0.03, seed: 18 });
-		const check = compare(out, rows, 'Leads', 'Email');
-		report('create, 5xx before effect + drops', stats, check, { 'upsert re-sends': posts('/crm/v2.1/Leads/upsert').length });
+		const check = await compare(out, rows, 'Leads', 'Email');
+		report('create, 5xx before effect + drops', stats, check, { 'upsert re-sends': (await posts('/crm/v2.1/Leads/upsert')).length });
 		expect(Math.min(stats.injected500, stats.injected503, stats.droppedConnections)).toBeGreaterThan(0);
 		expect(check.created + check.failed).toBe(RECORDS);
 		// the upsert re-sends are retried through 5xx and lost connections, so they settled every chunk
@@ -142,12 +135,12 @@ describe('reliability › 1,000-record create under injected faults', () => {
 	test('a module without a unique field: chunks of unknown outcome are reported failed, never re-POSTed', async () => {
 		const rows = Array.from({ length: RECORDS }, (_, i) => ({ Vendor_Name: `Vendor under faults ${i}` }));
 		const { out, stats } = await createUnderFaults('Vendors', rows, { rate429: 0.1, rate500: 0.05, rate503: 0.05, after: true, seed: 3 });
-		const check = compare(out, rows, 'Vendors', 'Vendor_Name');
-		const creates = posts('/crm/v2.1/Vendors');
+		const check = await compare(out, rows, 'Vendors', 'Vendor_Name');
+		const creates = await posts('/crm/v2.1/Vendors');
 		report('create without unique field', stats, check, { 'POSTs that reached the store': creates.filter((r) => r.status !== 429).length });
 		// each chunk of 100 was processed by the CRM exactly once: 429s are the only re-sends
 		expect(creates.filter((r) => r.status !== 429)).toHaveLength(RECORDS / 100);
-		expect(posts('/crm/v2.1/Vendors/upsert')).toHaveLength(0);
+		expect(await posts('/crm/v2.1/Vendors/upsert')).toHaveLength(0);
 		expect(check.failed).toBeGreaterThan(0);
 		// a 5xx after effect: the failed records were in fact written, once
 		expect(check.failedButStored).toBe(check.failed);
@@ -179,8 +172,8 @@ describe('reliability › tokens expiring early', () => {
 			const rows = leads('token');
 			const node = createNode('Leads');
 			const out = outputOf(await crm.run(node, rows.map((json) => ({ json }))), node.name);
-			const check = compare(out, rows, 'Leads', 'Email');
-			const refused = crm.running.sandbox.requests.filter((r) => r.status === 401).length;
+			const check = await compare(out, rows, 'Leads', 'Email');
+			const refused = (await crm.requests()).filter((r) => r.status === 401).length;
 			console.log(
 				`tokens expiring early: faults injected: access tokens expired=${expired} (at 2 points of the run), 401 answers=${refused}, refreshes=${crm.helper.updates.length - refreshesBefore}; records checked: ${check.created + check.failed} (created once: ${check.created})`,
 			);
@@ -220,19 +213,18 @@ describe('reliability › settling one chunk of unknown outcome', () => {
 			expect(out[3].json.error).toContain('Outcome unknown');
 			expect(out[3].json.message).toContain('Email, External_Lead_ID');
 			// one create (answered 503 after writing all four), one upsert per unique field; no second create
-			expect(posts('/crm/v2.1/Leads').map((r) => r.status)).toEqual([503]);
-			expect(posts('/crm/v2.1/Leads/upsert').map((r) => r.status)).toEqual([200, 200]);
-			const names = [...(sandbox.store.iterateRecords('Leads') as Iterable<any>)].map((r) => r.Last_Name).filter((n) => n.startsWith('Mixed'));
+			expect((await posts('/crm/v2.1/Leads')).map((r) => r.status)).toEqual([503]);
+			expect((await posts('/crm/v2.1/Leads/upsert')).map((r) => r.status)).toEqual([200, 200]);
+			const names = (await crm.listAll('/crm/v2.1/Leads?fields=Last_Name')).map((r) => r.Last_Name).filter((n) => n.startsWith('Mixed'));
 			expect(names.sort()).toEqual(['Mixed A', 'Mixed B', 'Mixed C', 'Mixed D (no unique value)']);
-			for (const o of out.slice(0, 3)) expect(sandbox.store.getRecord('Leads', o.json.id as string)).toBeDefined();
+			for (const o of out.slice(0, 3)) expect((await crm.api('GET', `/crm/v2.1/Leads/${o.json.id}`)).body?.data?.[0]?.id).toBe(o.json.id);
 		} finally {
 			sandbox.faultPlan.decide = original;
 		}
 	});
 
 	test('without Continue On Fail the node fails naming the unsettled item; the settled ones were written once', async () => {
-		const { sandbox } = crm.running;
-		sandbox.faultPlan.set({ rate500: 1, after: true, pathIncludes: '/crm/v2.1/Contacts' });
+		await crm.hook('PUT', '/fault-plan', { rate500: 1, after: true, pathIncludes: '/crm/v2.1/Contacts' });
 		const node = crm.node('crmRecord', {
 			resource: 'record',
 			operation: 'create',
@@ -241,14 +233,13 @@ describe('reliability › settling one chunk of unknown outcome', () => {
 			recordJson: '={{ JSON.stringify($json) }}',
 		});
 		const run = await crm.run(node, [{ json: { Last_Name: 'Strict A', Email: 'strict-a@faults.example' } }, { json: { Last_Name: 'Strict B' } }]);
-		const stats = { ...sandbox.faultPlan.stats };
-		sandbox.faultPlan.set({});
+		const { stats } = (await crm.hook('DELETE', '/fault-plan')).body as { stats: FaultStats };
 		const error = run.data.resultData.runData[node.name][0].error as any;
 		// the upsert is idempotent, so it was retried through every 5xx until the tries ran out
 		expect(stats.injected500).toBe(1 + RETRY.tries);
 		expect(error.message).toContain('INTERNAL_ERROR');
 		expect(error.message).toMatch(/^No item confirmed written; items 0–1 failed \(2\)/);
-		const strict = [...(sandbox.store.iterateRecords('Contacts') as Iterable<any>)].filter((r) => String(r.Last_Name).startsWith('Strict'));
+		const strict = (await crm.listAll('/crm/v2.1/Contacts?fields=Last_Name')).filter((r) => String(r.Last_Name).startsWith('Strict'));
 		expect(strict.map((r) => r.Last_Name).sort()).toEqual(['Strict A', 'Strict B']);
 		console.log(`strict run: faults injected: 500=${stats.injected500}; records checked: 2 (each stored once)`);
 	});

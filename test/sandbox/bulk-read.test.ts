@@ -68,9 +68,12 @@ afterAll(async () => await e.sb.close());
 const withConfig = (change: { jobStepMs?: number; knobs?: Record<string, unknown> }, fn: () => Promise<void>) =>
 	withSandboxConfig(e.sb, change, fn);
 
+/** Every job, oldest first (test hook GET /__sandbox/bulk/read). */
+const jobs = async () => (await api(`${e.url}/__sandbox/bulk/read`)).body.jobs;
+
 /** Waits until no job of earlier tests is still running (they count against the concurrency limit). */
 async function settle(): Promise<void> {
-	const running = () => e.sb.sandbox.store.docs<any>('bulk_read_jobs').filter((j) => j.state === 'ADDED' || j.state === 'IN PROGRESS');
+	const running = async () => ((await jobs()) as any[]).filter((j) => j.state === 'ADDED' || j.state === 'IN PROGRESS');
 	await waitFor(running, { ok: (jobs) => jobs.length === 0, what: 'no job running' });
 }
 
@@ -322,7 +325,7 @@ describe('paging, concurrency, download limits, failure and on-demand steps', ()
 			const step2 = await api(`${e.url}/__sandbox/bulk/read/${id}/advance`, undefined, { method: 'POST' });
 			expect(step2.body.state).toBe('COMPLETED');
 			expect((await create(e, body)).status).toBe(201);
-			for (const job of e.sb.sandbox.store.docs<any>('bulk_read_jobs').filter((j) => j.state !== 'COMPLETED')) {
+			for (const job of ((await jobs()) as any[]).filter((j) => j.state !== 'COMPLETED')) {
 				await api(`${e.url}/__sandbox/bulk/read/${job.id}/advance`, undefined, { method: 'POST' });
 				await api(`${e.url}/__sandbox/bulk/read/${job.id}/advance`, undefined, { method: 'POST' });
 			}

@@ -26,7 +26,7 @@ describe('settings contact roles', () => {
 		expect(res.body.contact_roles[0].message).toBe('contact role added');
 		expect(res.body.contact_roles[1].details).toMatchObject({ api_name: 'name', json_path: '$.contact_roles[1].name' });
 		const champion = res.body.contact_roles[0].details.id;
-		expect(sb.sandbox.store.doc('contact_roles', champion)).toMatchObject({ name: 'Champion', sequence_number: 9 });
+		expect((await call('GET', `/crm/v2.1/Contacts/roles/${champion}`)).body.contact_roles[0]).toMatchObject({ name: 'Champion', sequence_number: 9 });
 
 		const limit = await call('POST', '/crm/v2.1/Contacts/roles', { body: { contact_roles: [{ name: 'R10' }, { name: 'R11' }, { name: 'R12' }, { name: 'R13' }] } });
 		expect(limit.body.contact_roles.map((r: any) => r.code)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'LIMIT_EXCEEDED']);
@@ -38,7 +38,7 @@ describe('settings contact roles', () => {
 		expect(upd.body.contact_roles[0].message).toBe('contact role updated');
 		const one = await call('PUT', `/crm/v2.1/Contacts/roles/${champion}`, { body: { contact_roles: [{ sequence_number: 50 }] } });
 		expect(one.body.contact_roles[0].status).toBe('success');
-		expect(sb.sandbox.store.doc('contact_roles', champion)).toMatchObject({ name: 'Champ', sequence_number: 50 });
+		expect((await call('GET', `/crm/v2.1/Contacts/roles/${champion}`)).body.contact_roles[0]).toMatchObject({ name: 'Champ', sequence_number: 50 });
 
 		const r10 = limit.body.contact_roles[0].details.id;
 		const del = await call('DELETE', '/crm/v2.1/Contacts/roles', { query: { ids: `${r10},4876876999999999999` } });

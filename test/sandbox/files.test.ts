@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the shared file store (docs/protocol.md §5.13, §3.3, §3.4, §6) over HTTP.
 import { useContractFixture } from '../harness/contract.ts';
 import { api, grantToken } from '../harness/sandbox.ts';
@@ -24,9 +23,12 @@ describe('UploadFiles', () => {
 		expect(res.body.data[0]).toMatchObject({ code: 'SUCCESS', status: 'success', message: 'uploaded successfully', details: { name: 'notes.txt' } });
 		expect(res.body.data[0].details.id).toMatch(/^[0-9a-f]{64}$/);
 		expect(res.body.data[1].details.name).toBe('résumé.pdf');
-		// the `files` collection keeps {id, name, contentType, size, data} (read by the mail group)
-		const stored = sb.sandbox.store.doc<any>('files', res.body.data[1].details.id);
-		expect(stored).toEqual({ id: res.body.data[1].details.id, name: 'résumé.pdf', contentType: 'application/pdf', size: 6, data: Buffer.from([37, 80, 68, 70, 0, 255]).toString('base64') });
+		// GET /files?id= answers the stored bytes, type and name
+		const stored = await fetch(`${sb.url}/crm/v2.1/files?id=${res.body.data[1].details.id}`, { headers: { Authorization: `Bearer ${sb.token}` } });
+		expect(stored.status).toBe(200);
+		expect(stored.headers.get('content-type')).toBe('application/pdf');
+		expect(stored.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf");
+		expect(Buffer.from(await stored.arrayBuffer())).toEqual(Buffer.from([37, 80, 68, 70, 0, 255]));
 	});
 
 	test('type is optional; other values are refused', async () => {

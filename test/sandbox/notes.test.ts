@@ -57,7 +57,7 @@ describe('CreateNotes', () => {
 		const res = await call('POST', `/crm/v2.1/Leads/${lead}/Notes`, { body: { data: [{ Note_Content: 'scoped' }] } });
 		expect(res.status).toBe(201);
 		const id = res.body.data[0].details.id;
-		expect(sb.sandbox.store.getRecord('Notes', id)).toMatchObject({ $se_module: 'Leads', Parent_Id: { id: lead } });
+		expect((await call('GET', `/crm/v2.1/Notes/${id}`)).body.data[0]).toMatchObject({ $se_module: 'Leads', Parent_Id: { id: lead } });
 		const missing = await call('POST', '/crm/v2.1/Leads/4876876999999999999/Notes', { body: { data: [{ Note_Content: 'x' }] } });
 		expect(missing.body).toMatchObject({ code: 'INVALID_DATA', details: { id: '4876876999999999999' } });
 	});
@@ -91,14 +91,14 @@ describe('UpdateNotes / UpdateNote / DeleteNotes / DeleteNote', () => {
 		expect(upd.body.data[0].message).toBe('record updated');
 		const one = await call('PUT', `/crm/v2.1/Notes/${b}`, { body: { data: [{ Note_Content: 'B2' }] } });
 		expect(one.body.data[0]).toMatchObject({ status: 'success', details: { id: b } });
-		expect(sb.sandbox.store.getRecord('Notes', b)!.Note_Content).toBe('B2');
+		expect((await call('GET', `/crm/v2.1/Notes/${b}`)).body.data[0].Note_Content).toBe('B2');
 		const moved = await call('PUT', `/crm/v2.1/Notes/${b}`, { body: { data: [{ Parent_Id: { id: '4876876999999999999' } }] } });
 		expect(moved.body.data[0]).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'Parent_Id' } });
 
 		const del = await call('DELETE', '/crm/v2.1/Notes', { query: { ids: `${a},4876876999999999999` } });
 		expect(del.body.data.map((r: any) => r.status)).toEqual(['success', 'error']);
 		expect((await call('DELETE', `/crm/v2.1/Notes/${b}`)).body.data[0].message).toBe('record deleted');
-		expect(sb.sandbox.store.getRecord('Notes', b)).toBeUndefined();
+		expect((await call('GET', `/crm/v2.1/Notes/${b}`)).status).toBe(204);
 		expect((await call('DELETE', '/crm/v2.1/Notes')).body.code).toBe('REQUIRED_PARAM_MISSING');
 		const many = Array.from({ length: 101 }, (_, i) => String(4876876000000000000n + BigInt(i))).join(',');
 		expect((await call('DELETE', '/crm/v2.1/Notes', { query: { ids: many } })).body).toMatchObject({ code: 'LIMIT_EXCEEDED', details: { limit: 100 } });
@@ -124,6 +124,6 @@ describe('scopes, events, cascade', () => {
 		expect(seen.slice(0, 2)).toEqual(['Leads:insert', 'Notes:insert']);
 		expect(seen.slice(2).sort()).toEqual(['Leads:delete', 'Notes:delete']);
 		expect(events.find((e) => e.module === 'Notes' && e.operation === 'delete').changes.map((c: any) => c.id)).toEqual([id]);
-		expect(sb.sandbox.store.getRecord('Notes', id)).toBeUndefined();
+		expect((await call('GET', `/crm/v2.1/Notes/${id}`)).status).toBe(204);
 	});
 });

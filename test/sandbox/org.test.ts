@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox organisation group (docs/protocol.md §5.6, §3.3, §13) over HTTP.
 import { useContractFixture } from '../harness/contract.ts';
 import { api, grantToken } from '../harness/sandbox.ts';
@@ -68,14 +67,18 @@ describe('UploadOrganizationPhoto', () => {
 		expect(res.body).toEqual({ code: 'SUCCESS', details: {}, message: 'photo uploaded successfully', status: 'success' });
 		const org = (await api(`${sb.url}/crm/v2.1/org`, sb.token)).body.org[0];
 		expect(org.photo_id).toMatch(/^\d{19}$/);
-		const stored = sb.sandbox.store.doc<any>('org_photo', 'current');
-		expect(stored).toMatchObject({ file_name: 'logo.png', content_type: 'image/png', size: PNG.length });
+		// read back through the test hook (the service has no call for it)
+		const stored = await fetch(`${sb.url}/__sandbox/org/photo`);
+		expect(stored.status).toBe(200);
+		expect(stored.headers.get('content-type')).toBe('image/png');
+		expect(stored.headers.get('content-disposition')).toBe('attachment; filename="logo.png"');
+		expect(Buffer.from(await stored.arrayBuffer()).equals(Buffer.from(PNG))).toBe(true);
 	});
 
 	it('a part without a type is typed from the file name', async () => {
 		const res = await api(`${sb.url}/crm/v2/org/photo`, sb.token, { method: 'POST', ...multipart([{ name: 'file', filename: 'logo.jpg', data: PNG }]) });
 		expect(res.status).toBe(200);
-		expect(sb.sandbox.store.doc<any>('org_photo', 'current').content_type).toBe('image/jpeg');
+		expect((await fetch(`${sb.url}/__sandbox/org/photo`)).headers.get('content-type')).toBe('image/jpeg');
 	});
 
 	it.each([

@@ -13,13 +13,13 @@ import { createBulkWriteJob } from './create-bulk-write-job.ts';
 import { downloadBulkWriteResult } from './download-bulk-write-result.ts';
 import { getBulkWriteJobDetails } from './get-bulk-write-job-details.ts';
 import { resumeBulkWrites } from './shared.ts';
-import { advanceBulkWrite, failBulkWrite } from './test-hooks.ts';
+import { advanceBulkWrite, failBulkWrite, getUploadedFile, listBulkWrites } from './test-hooks.ts';
 import { uploadFile } from './upload-file.ts';
 
 export { WRITE_JOBS } from './shared.ts';
 export type { FieldMapping } from './shared.ts';
 
 export function registerBulkWrite(router: Router, sandbox: Sandbox): void {
-	router.register([uploadFile, createBulkWriteJob, getBulkWriteJobDetails, downloadBulkWriteResult, advanceBulkWrite, failBulkWrite]);
+	router.register([uploadFile, createBulkWriteJob, getBulkWriteJobDetails, downloadBulkWriteResult, advanceBulkWrite, failBulkWrite, listBulkWrites, getUploadedFile]);
 	resumeBulkWrites(sandbox);
 }

@@ -7,7 +7,8 @@ import type { Json, StoredRecord } from '../../store.ts';
 import { wrapperList } from '../../wire.ts';
 import { idOf } from './shared.ts';
 
-const CONVERT_NOTIFICATIONS = 'convert_notifications';
+/** the notifications the notify_* options sent, one document each (GET /__sandbox/records/convert_notifications) */
+export const CONVERT_NOTIFICATIONS = 'convert_notifications';
 
 /** Lead fields carried to the new Contact and Account. */
 const LEAD_TO_CONTACT: Record<string, string> = {

@@ -3,7 +3,8 @@
 // DeleteRecord(+UsingExternalID), SearchRecords, GetDeletedRecords, RecordCount, GetPhoto,
 // UploadPhoto, DeletePhoto, MassUpdate, GetMassUpdateStatus, ConvertLead and the four territory
 // assignment operations, one file each. Test hooks: POST /__sandbox/mass_update/advance,
-// POST /__sandbox/records/purge, GET /__sandbox/records/writes.
+// POST /__sandbox/records/purge, GET /__sandbox/records/writes,
+// GET /__sandbox/records/convert_notifications.
 import type { Router } from '../../router.ts';
 import { assignTerritoriesToMultipleRecords } from './assign-territories-to-multiple-records.ts';
 import { assignTerritoryToRecord } from './assign-territory-to-record.ts';
@@ -22,7 +23,7 @@ import { recordCount } from './record-count.ts';
 import { removeTerritoriesFromMultipleRecords } from './remove-territories-from-multiple-records.ts';
 import { removeTerritoriesFromRecord } from './remove-territories-from-record.ts';
 import { searchRecords } from './search-records.ts';
-import { advanceMassUpdates, purgeRecords, recordWrites } from './test-hooks.ts';
+import { advanceMassUpdates, convertNotifications, purgeRecords, recordWrites } from './test-hooks.ts';
 import { updateRecord } from './update-record.ts';
 import { updateRecords } from './update-records.ts';
 import { uploadPhoto } from './upload-photo.ts';
@@ -57,5 +58,6 @@ export function registerRecords(router: Router): void {
 		advanceMassUpdates,
 		purgeRecords,
 		recordWrites,
+		convertNotifications,
 	]);
 }

@@ -3,6 +3,7 @@ import { HttpError } from '../../errors.ts';
 import { purgeRecycleBin } from '../../records.ts';
 import { operation } from '../../router.ts';
 import type { Operation } from '../../types.ts';
+import { CONVERT_NOTIFICATIONS } from './convert-lead.ts';
 import { advanceMassUpdate, MASS_UPDATE_JOBS, statusJson } from './shared.ts';
 import type { MassUpdateJob } from './shared.ts';
 
@@ -34,4 +35,16 @@ export const recordWrites: Operation = {
 	pattern: '/records/writes',
 	options: admin,
 	handler: (ctx) => ({ body: { writes: ctx.sandbox.store.docs('record_write_log') } }),
+};
+
+/** the notifications ConvertLead sent (notify_lead_owner, notify_new_entity_owner): `?lead_id=…` */
+export const convertNotifications: Operation = {
+	method: 'GET',
+	pattern: '/records/convert_notifications',
+	options: admin,
+	handler: (ctx) => {
+		const leadId = ctx.q('lead_id');
+		const notifications = ctx.sandbox.store.docs<{ lead_id: string }>(CONVERT_NOTIFICATIONS).filter((n) => !leadId || n.lead_id === leadId);
+		return { body: { notifications } };
+	},
 };

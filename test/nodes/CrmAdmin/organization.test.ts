@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Admin › Organization through n8n's engine against the sandbox: GetOrganization,
 // UploadOrganizationPhoto from an input binary (multipart part `file`).
 import type { INodeExecutionData } from 'n8n-workflow';
@@ -33,9 +32,11 @@ describe('CRM Admin › Organization (engine → sandbox over HTTP)', () => {
 		const upload = crm.node('crmAdmin', { resource: 'organization', operation: 'uploadPhoto', binaryPropertyName: 'logo' });
 		const out = outputOf(await crm.run(upload, [binaryItem(PNG, 'logo.png', 'image/png')]), upload.name);
 		expect(out[0].json).toMatchObject({ code: 'SUCCESS', message: 'photo uploaded successfully', status: 'success' });
-		const stored = crm.running.sandbox.store.doc<any>('org_photo', 'current');
-		expect(stored).toMatchObject({ file_name: 'logo.png', content_type: 'image/png', size: PNG.length });
-		expect(Buffer.from(stored.data, 'base64').equals(PNG)).toBe(true);
+		const stored = await crm.download('/__sandbox/org/photo');
+		expect(stored.status).toBe(200);
+		expect(stored.headers.get('content-type')).toBe('image/png');
+		expect(stored.headers.get('content-disposition')).toContain('filename="logo.png"');
+		expect(stored.bytes.equals(PNG)).toBe(true);
 		const org = await crm.api('GET', '/crm/v2.1/org');
 		expect(org.body.org[0].photo_id).toMatch(/^\d{19}$/);
 	});
@@ -46,9 +47,9 @@ describe('CRM Admin › Organization (engine → sandbox over HTTP)', () => {
 		expect(error?.message).toContain('INVALID_DATA');
 		expect(error?.message).toContain('invalid file type');
 
-		const before = crm.running.sandbox.requests.length;
+		await crm.clearRequests();
 		const missing = crm.node('crmAdmin', { resource: 'organization', operation: 'uploadPhoto', binaryPropertyName: 'nothing' });
 		expect(errorOf(await crm.run(missing, [binaryItem(PNG, 'logo.png', 'image/png')]), missing.name)).toBeDefined();
-		expect(crm.running.sandbox.requests.slice(before).some((r) => r.url.includes('/org/photo'))).toBe(false);
+		expect((await crm.requests()).some((r) => r.url.includes('/org/photo'))).toBe(false);
 	});
 });

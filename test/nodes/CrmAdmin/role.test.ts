@@ -21,9 +21,9 @@ describe('CRM Admin › Role (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Get with a non-numeric ID fails before sending', async () => {
-		const before = crm.running.sandbox.requests.length;
+		await crm.clearRequests();
 		const get = crm.node('crmAdmin', { resource: 'role', operation: 'get', roleId: 'not-an-id' });
 		expect(errorOf(await crm.run(get), get.name)?.message).toContain('Role ID must be digits');
-		expect(crm.running.sandbox.requests.length).toBe(before);
+		expect(await crm.requests()).toEqual([]);
 	});
 });

@@ -22,9 +22,9 @@ describe('CRM Admin › Territory (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Get with a non-numeric ID fails before sending', async () => {
-		const before = crm.running.sandbox.requests.length;
+		await crm.clearRequests();
 		const get = crm.node('crmAdmin', { resource: 'territory', operation: 'get', territoryId: 'not-an-id' });
 		expect(errorOf(await crm.run(get), get.name)?.message).toContain('Territory ID must be digits');
-		expect(crm.running.sandbox.requests.length).toBe(before);
+		expect(await crm.requests()).toEqual([]);
 	});
 });

@@ -14,7 +14,7 @@ describe('CRM Admin › Variable Group (engine → sandbox over HTTP)', () => {
 		expect(outputOf(await crm.run(byId), byId.name).map((i) => i.json.api_name)).toEqual(['Integrations']);
 		const byName = crm.node('crmAdmin', { resource: 'variableGroup', operation: 'get', getBy: 'apiName', groupApiName: 'General' });
 		expect(outputOf(await crm.run(byName), byName.name)[0].json).toMatchObject({ id: '4876876000000391001', display_label: 'General' });
-		expect(crm.running.sandbox.requests.some((r) => r.url === '/crm/v2.1/settings/variable_groups/General')).toBe(true);
+		expect((await crm.requests()).some((r) => r.url === '/crm/v2.1/settings/variable_groups/General')).toBe(true);
 	});
 
 	test('a malformed key fails before sending', async () => {

@@ -7,7 +7,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { csvToObjects } from '../../../nodes/shared/csv';
 import { readZip } from '../../../nodes/shared/zip';
 import { createRecord } from '../../../sandbox/records.ts';
-import { crmFixture } from '../../harness/crm';
+import { bulkReadJobs, crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 import { waitFor } from '../../harness/wait';
@@ -91,7 +91,7 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 		expect(rows.map((r) => r.Id)).toEqual([3, 6, 9, 12, 15, 18].map((i) => ids[i]));
 		expect(rows.every((r) => r.Lead_Source === 'Web' && /^\d{19}$/.test(r.Owner))).toBe(true);
 		// the conditions went out typed (a number range)
-		const job = crm.running.sandbox.store.doc<any>('bulk_read_jobs', out[0].json.id as string);
+		const job = (await crm.api('GET', `/crm/bulk/v2.1/read/${out[0].json.id}`)).body.data[0];
 		expect(job.query.criteria.group[2]).toEqual({ api_name: 'No_of_Employees', comparator: 'between', value: [3, 20] });
 		expect(job.file_type).toBe('csv');
 	});
@@ -130,7 +130,7 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 		expect(created[0].json).toMatchObject({ status: 'success', code: 'ADDED_SUCCESSFULLY', details: { state: 'ADDED', operation: 'read' } });
 		const jobId = created[0].json.id as string;
 		expect(jobId).toMatch(/^\d{19}$/);
-		expect(crm.running.sandbox.store.doc<any>('bulk_read_jobs', jobId).callback).toEqual({ url: 'http://127.0.0.1:9/unused', method: 'post' });
+		expect((await bulkReadJobs(crm)).find((j) => j.id === jobId)?.callback).toEqual({ url: 'http://127.0.0.1:9/unused', method: 'post' });
 
 		const get = crm.node('crmBulk', { resource: 'bulkRead', operation: 'get', jobId });
 		const job = await waitFor(async () => outputOf(await crm.run(get), get.name)[0].json as any, { ok: (j) => j.state === 'COMPLETED', interval: 20 });
@@ -159,8 +159,7 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 			});
 			const out = outputOf(await crm.run(node), node.name);
 			expect(out.map((i) => i.json.id)).toEqual(ids);
-			const pages = crm.running.sandbox.store
-				.docs<any>('bulk_read_jobs')
+			const pages = (await bulkReadJobs(crm))
 				.filter((j) => JSON.stringify(j.query.criteria ?? {}).includes('Export Co') && j.result?.per_page === 7)
 				.map((j) => j.query.page);
 			expect(pages).toEqual([1, 2, 3, 4, 5]);
@@ -210,11 +209,11 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 		['ICS with parsed records', { output: 'records', options: { fileType: 'ics' } }, /needs File Type CSV/],
 		['page 0', { options: { page: 0 } }, /Page must be/],
 	])('validation before sending: %s', async (_label, params, message) => {
-		const before = crm.running.sandbox.store.docs('bulk_read_jobs').length;
+		const before = (await bulkReadJobs(crm)).length;
 		const node = read(params);
 		const error = errorOf(await crm.run(node), node.name);
 		expect(error?.message).toMatch(message);
-		expect(crm.running.sandbox.store.docs('bulk_read_jobs')).toHaveLength(before);
+		expect(await bulkReadJobs(crm)).toHaveLength(before);
 	});
 
 	test('CRM errors surface with their code: unknown job (404), unsupported module (400)', async () => {
@@ -236,9 +235,9 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 		sandbox.config.jobStepMs = 300;
 		try {
 			const node = read({ filterType: 'none' }, { onError: 'continueRegularOutput' });
-			const known = new Set(sandbox.store.docs<any>('bulk_read_jobs').map((j) => j.id));
+			const known = new Set((await bulkReadJobs(crm)).map((j) => j.id));
 			const run = crm.run(node);
-			const jobId = await waitFor(() => sandbox.store.docs<any>('bulk_read_jobs').find((j) => !known.has(j.id))?.id as string | undefined, { interval: 5 });
+			const jobId = await waitFor(async () => (await bulkReadJobs(crm)).find((j) => !known.has(j.id))?.id as string | undefined, { interval: 5 });
 			await crm.api('POST', `/__sandbox/bulk/read/${jobId}/fail`);
 			const out = outputOf(await run, node.name);
 			expect(out).toHaveLength(1);
@@ -257,7 +256,7 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 			expect(error?.message).toMatch(/^Bulk read job \d{19} has not finished after/);
 		} finally {
 			sandbox.config.jobStepMs = FAST.jobStepMs;
-			for (const job of sandbox.store.docs<any>('bulk_read_jobs').filter((j) => j.state !== 'COMPLETED' && j.state !== 'FAILURE')) {
+			for (const job of (await bulkReadJobs(crm)).filter((j) => j.state !== 'COMPLETED' && j.state !== 'FAILURE')) {
 				await crm.api('POST', `/__sandbox/bulk/read/${job.id}/fail`);
 			}
 		}
@@ -295,10 +294,12 @@ describe('CRM Bulk › Bulk Read with a v2 credential', () => {
 
 	test('query.module goes out as a String and the job reads back the v2 way', async () => {
 		const node = crm.node('crmBulk', { resource: 'bulkRead', operation: 'create', module: 'Accounts', fields: ['Account_Name'], polling: POLL, output: 'records' });
+		await crm.clearRequests();
 		const out = outputOf(await crm.run(node), node.name);
-		expect(out.length).toBe(crm.running.sandbox.store.countRecords('Accounts'));
-		const job = crm.running.sandbox.store.docs<any>('bulk_read_jobs').pop();
-		expect(job.v).toBe('v2');
+		expect(out.length).toBe((await crm.listAll('/crm/v2/Accounts')).length);
+		// created through the v2 root
+		expect((await crm.requests()).filter((r) => r.method === 'POST' && r.url.startsWith('/crm/bulk/')).map((r) => [r.url, r.status])).toEqual([['/crm/bulk/v2/read', 201]]);
+		const job = (await bulkReadJobs(crm)).pop();
 		const get = crm.node('crmBulk', { resource: 'bulkRead', operation: 'get', jobId: job.id });
 		expect(outputOf(await crm.run(get), get.name)[0].json).toMatchObject({ query: { module: 'Accounts' }, result: { download_url: `/crm/bulk/v2/read/${job.id}/result` } });
 	});

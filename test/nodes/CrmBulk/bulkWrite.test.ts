@@ -9,7 +9,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { csvToObjects, toCsv } from '../../../nodes/shared/csv';
 import { createZip, readZip } from '../../../nodes/shared/zip';
 import { writeZip as deflateZip } from '../../../sandbox/zip.ts';
-import { crmFixture } from '../../harness/crm';
+import { bulkWriteJobs, crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 import { takeMismatches } from '../../harness/requests';
@@ -33,12 +33,13 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 	beforeAll(async () => (crm = await crmFixture({ sandbox: FAST })));
 	afterAll(async () => await crm.close());
 
-	const requests = () => crm.running.sandbox.requests;
+	const record = async (module: string, id: string) => (await crm.api('GET', `/crm/v2.1/${module}/${id}`)).body?.data?.[0];
+	const count = async (module: string) => (await crm.api('GET', `/crm/v2.1/${module}/actions/count`)).body.count as number;
 	const write = (params: Record<string, unknown>, extra = {}) =>
 		crm.node('crmBulk', { resource: 'bulkWrite', operation: 'create', module: 'Leads', polling: POLL, ...params }, extra);
 
 	test('Upload File: a CSV is packed into a zip and sent with feature + X-CRM-ORG (GetOrganization once per execution)', async () => {
-		const since = requests().length;
+		await crm.clearRequests();
 		const node = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'uploadFile', binaryPropertyName: 'data', fileFormat: 'auto' });
 		const out = outputOf(
 			await crm.run(node, [fileItem('Last_Name,Email\r\nUp,up@x.example\r\n', 'people.csv'), fileItem('Last_Name\nOther\nThird\n', 'other.csv')]),
@@ -49,11 +50,11 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 		expect(out[1].json.records).toBe(2);
 		const fileId = out[0].json.file_id as string;
 		expect(fileId).toMatch(/^\d{19}$/);
-		const stored = crm.running.sandbox.store.doc<any>('bulk_write_files', fileId);
-		expect(stored.name).toBe('people.csv');
-		const [entry] = readZip(Buffer.from(stored.data, 'base64'));
+		const stored = await crm.download(`/__sandbox/bulk/write/files/${fileId}`);
+		expect(stored.headers.get('content-disposition')).toContain('filename="people.csv"');
+		const [entry] = readZip(stored.bytes);
 		expect(entry.data.toString()).toBe('Last_Name,Email\r\nUp,up@x.example\r\n');
-		const made = requests().slice(since).map((r) => `${r.host} ${r.method} ${r.url} ${r.status}`);
+		const made = (await crm.requests()).map((r) => `${r.host} ${r.method} ${r.url} ${r.status}`);
 		expect(made.filter((r) => r.startsWith('api GET /crm/v2.1/org'))).toHaveLength(1);
 		// the upload goes to the credential's upload host, never to the API origin (§1.1)
 		expect(crm.credentialData.uploadUrl).toBe(crm.running.uploadUrl);
@@ -65,11 +66,11 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 		const saved = { ...crm.helper.store.crmOAuth2Api };
 		try {
 			crm.helper.store.crmOAuth2Api = { ...saved, uploadUrl: '', environment: 'sandbox', sandboxUrl: crm.url, sandboxUploadUrl: crm.running.uploadUrl };
-			const since = requests().length;
+			await crm.clearRequests();
 			const node = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'uploadFile', binaryPropertyName: 'data', fileFormat: 'auto' });
 			const out = outputOf(await crm.run(node, [fileItem('Last_Name\nSandboxed\n', 'sandboxed.csv')]), node.name);
 			expect(out[0].json).toMatchObject({ code: 'FILE_UPLOAD_SUCCESS', records: 1 });
-			expect(requests().slice(since).filter((r) => r.url.includes('/upload')).map((r) => `${r.host} ${r.status}`)).toEqual(['upload 200']);
+			expect((await crm.requests()).filter((r) => r.url.includes('/upload')).map((r) => `${r.host} ${r.status}`)).toEqual(['upload 200']);
 		} finally {
 			crm.helper.store.crmOAuth2Api = saved;
 		}
@@ -82,7 +83,7 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 			const node = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'uploadFile', binaryPropertyName: 'data', fileFormat: 'auto' }, { continueOnFail: true });
 			const out = outputOf(await crm.run(node, [fileItem('Last_Name\nNowhere\n', 'nowhere.csv')]), node.name);
 			expect(String(out[0].json.error)).toMatch(/INVALID_URL_PATTERN|upload host|not found/i);
-			expect(requests().filter((r) => r.url.includes('/upload')).at(-1)).toMatchObject({ host: 'api', status: 404 });
+			expect((await crm.requests()).filter((r) => r.url.includes('/upload')).at(-1)).toMatchObject({ host: 'api', status: 404 });
 			// the request check of the harness sees the upload on the API origin as outside the contract
 			expect(takeMismatches((r) => r.url === '/crm/v2.1/upload').map((r) => r.problems)).toEqual([['no operation of the table has this path']]);
 		} finally {
@@ -95,7 +96,7 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 		const node = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'uploadFile', binaryPropertyName: 'data', fileFormat: 'auto' });
 		const out = outputOf(await crm.run(node, [fileItem(zip, 'leads.zip', 'application/zip')]), node.name);
 		expect(out[0].json).toMatchObject({ fileName: 'leads.zip', records: 50 });
-		expect(Buffer.from(crm.running.sandbox.store.doc<any>('bulk_write_files', out[0].json.file_id as string).data, 'base64').equals(zip)).toBe(true);
+		expect((await crm.download(`/__sandbox/bulk/write/files/${out[0].json.file_id}`)).bytes.equals(zip)).toBe(true);
 	});
 
 	test('Create Job from a binary CSV with field mappings: waits and answers the result zip; records are written', async () => {
@@ -140,7 +141,7 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 			['Imp-2', 'SKIPPED', 'INVALID_DATA-Last_Contacted_Date'],
 			['', 'SKIPPED', 'MANDATORY_NOT_FOUND-Last_Name'],
 		]);
-		expect(crm.running.sandbox.store.getRecord('Leads', rows[0].RECORD_ID)).toMatchObject({
+		expect(await record('Leads', rows[0].RECORD_ID)).toMatchObject({
 			Last_Name: 'Imp-1',
 			Email: 'imp1@import.example',
 			Lead_Source: 'Web',
@@ -166,7 +167,7 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 			['Imp-9', 'ADDED'],
 		]);
 		expect(out[0].json.RECORD_ID).toBe(existingId);
-		expect(crm.running.sandbox.store.getRecord('Leads', existingId)).toMatchObject({ Last_Name: 'Imp-1b', Company: 'Upserted', Email: 'UPS1@import.example' });
+		expect(await record('Leads', existingId)).toMatchObject({ Last_Name: 'Imp-1b', Company: 'Upserted', Email: 'UPS1@import.example' });
 	});
 
 	test('Create Job from a file ID without waiting, then Get Job and Download Result', async () => {
@@ -177,7 +178,7 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 		const created = outputOf(await crm.run(create), create.name);
 		expect(created[0].json).toMatchObject({ status: 'success', code: 'SUCCESS', message: 'success', file_id: fileId });
 		const jobId = created[0].json.id as string;
-		expect(crm.running.sandbox.store.doc<any>('bulk_write_jobs', jobId).resource[0]).toMatchObject({ ignore_empty: true, file: { name: 'later.csv' } });
+		expect((await crm.api('GET', `/crm/bulk/v2.1/write/${jobId}`)).body.resource[0]).toMatchObject({ ignore_empty: true, file: { name: 'later.csv' } });
 
 		const get = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'get', jobId });
 		const job = await waitFor(async () => outputOf(await crm.run(get), get.name)[0].json as any, { ok: (j) => j.status === 'COMPLETED', interval: 20 });
@@ -204,7 +205,7 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 			['UPDATED', ''],
 			['SKIPPED', 'RESOURCE_NOT_FOUND-id'],
 		]);
-		expect(crm.running.sandbox.store.getRecord('Leads', id)).toMatchObject({ Company: 'Updated Co' });
+		expect(await record('Leads', id)).toMatchObject({ Company: 'Updated Co' });
 	});
 
 	test.each([
@@ -220,11 +221,11 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 		['update without Find By', () => fileItem('Last_Name\nx\n', 'x.csv'), { writeOperation: 'update', findBy: '={{ "" }}' }, /Find By is required/],
 		['a bad callback URL', () => fileItem('Last_Name\nx\n', 'x.csv'), { options: { callbackUrl: 'not-a-url' } }, /Callback URL must be/],
 	])('validation before anything is sent: %s', async (_label, item, params, message) => {
-		const since = requests().length;
+		await crm.clearRequests();
 		const node = write({ writeOperation: 'insert', source: 'binary', binaryPropertyName: 'data', fileFormat: 'auto', ...params });
 		const error = errorOf(await crm.run(node, [item()]), node.name);
 		expect(error?.message).toMatch(message);
-		expect(requests().slice(since).filter((r) => r.url.includes('/upload') || r.url.includes('/write'))).toEqual([]);
+		expect((await crm.requests()).filter((r) => r.url.includes('/upload') || r.url.includes('/write'))).toEqual([]);
 	});
 
 	test('CRM errors of the create call surface with their code (MANDATORY_FIELDS_NOT_MAPPED)', async () => {
@@ -244,10 +245,10 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 		const sandbox = crm.running.sandbox;
 		sandbox.config.jobStepMs = 300;
 		try {
-			const known = new Set(sandbox.store.docs<any>('bulk_write_jobs').map((j) => j.id));
+			const known = new Set((await bulkWriteJobs(crm)).map((j) => j.id));
 			const node = write({ writeOperation: 'insert', source: 'binary', binaryPropertyName: 'data' }, { onError: 'continueRegularOutput' });
 			const run = crm.run(node, [fileItem('Last_Name\nFail-1\n', 'f.csv')]);
-			const jobId = await waitFor(() => sandbox.store.docs<any>('bulk_write_jobs').find((j) => !known.has(j.id))?.id as string | undefined, { interval: 5 });
+			const jobId = await waitFor(async () => (await bulkWriteJobs(crm)).find((j) => !known.has(j.id))?.id as string | undefined, { interval: 5 });
 			await crm.api('POST', `/__sandbox/bulk/write/${jobId}/fail`);
 			const out = outputOf(await run, node.name);
 			expect(out[0].json.error).toBe(`Bulk write job ${jobId} ended in status FAILED`);
@@ -257,7 +258,7 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 	});
 
 	test('scaled-down acceptance: a 2,000-row CSV inserts 2,000 records and the result file reports them', async () => {
-		const before = crm.running.sandbox.store.countRecords('Contacts');
+		const before = await count('Contacts');
 		// no unique-field values: the sandbox's duplicate check scans the module per row (keeps this fast)
 		const csv = toCsv([['Last_Name', 'Department', 'Title'], ...Array.from({ length: 2000 }, (_, i) => [`Bulk ${i}`, 'Imported', `Title ${i % 10}`])]);
 		const node = write({ module: 'Contacts', writeOperation: 'insert', source: 'binary', binaryPropertyName: 'data', output: 'binary', resultBinaryPropertyName: 'data' });
@@ -267,7 +268,7 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 		const { rows } = resultRows(out[0]);
 		expect(rows).toHaveLength(2000);
 		expect(rows.every((r) => r.STATUS === 'ADDED' && /^\d{19}$/.test(r.RECORD_ID))).toBe(true);
-		expect(crm.running.sandbox.store.countRecords('Contacts')).toBe(before + 2000);
+		expect(await count('Contacts')).toBe(before + 2000);
 		expect(Date.now() - started).toBeLessThan(20_000);
 	});
 });
@@ -288,11 +289,13 @@ describe('CRM Bulk › Bulk Write with a v2 credential', () => {
 			polling: POLL,
 			output: 'records',
 		});
+		await crm.clearRequests();
 		const out = outputOf(await crm.run(node, [fileItem('Account_Name\nV2 Account\n', 'accounts.csv')]), node.name);
 		expect(out[0].json).toMatchObject({ Account_Name: 'V2 Account', STATUS: 'ADDED' });
-		const job = crm.running.sandbox.store.docs<any>('bulk_write_jobs').pop();
-		expect(job.v).toBe('v2');
-		expect(crm.running.sandbox.requests.some((r) => r.method === 'POST' && r.url === '/crm/v2/upload' && r.host === 'upload')).toBe(true);
+		// created through the v2 root
+		expect((await crm.requests()).filter((r) => r.method === 'POST' && r.url.startsWith('/crm/bulk/')).map((r) => [r.url, r.status])).toEqual([['/crm/bulk/v2/write', 201]]);
+		const job = (await bulkWriteJobs(crm)).pop();
+		expect((await crm.requests()).some((r) => r.method === 'POST' && r.url === '/crm/v2/upload' && r.host === 'upload')).toBe(true);
 		const get = crm.node('crmBulk', { resource: 'bulkWrite', operation: 'get', jobId: job.id });
 		expect(outputOf(await crm.run(get), get.name)[0].json).toMatchObject({ resource: [{ module: 'Accounts' }] });
 	});

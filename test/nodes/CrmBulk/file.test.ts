@@ -39,8 +39,12 @@ describe('CRM Bulk › File (engine → sandbox over HTTP)', () => {
 		expect(out[1].json.name).toBe('résumé.pdf');
 		const id = out[1].json.id as string;
 		expect(id).toMatch(/^[0-9a-f]{64}$/);
-		// the store keeps the shape the mail group reads for attachments
-		expect(crm.running.sandbox.store.doc<any>('files', id)).toMatchObject({ id, name: 'résumé.pdf', contentType: 'application/pdf', size: pdf.length });
+		// the file store serves it back as uploaded
+		const stored = await crm.download(`/crm/v2.1/files?id=${id}`);
+		expect(stored.status).toBe(200);
+		expect(stored.headers.get('content-type')).toBe('application/pdf');
+		expect(stored.headers.get('content-disposition')).toContain("filename*=UTF-8''r%C3%A9sum%C3%A9.pdf");
+		expect(stored.bytes.equals(pdf)).toBe(true);
 
 		const get = crm.node('crmBulk', { resource: 'file', operation: 'get', fileId: id, binaryPropertyName: 'file' });
 		const got = outputOf(await crm.run(get), get.name);
@@ -52,7 +56,7 @@ describe('CRM Bulk › File (engine → sandbox over HTTP)', () => {
 
 	test('several input items: one request per item, outputs paired', async () => {
 		const upload = crm.node('crmBulk', { resource: 'file', operation: 'upload', binaryPropertyName: 'data' });
-		const since = crm.running.sandbox.requests.length;
+		await crm.clearRequests();
 		const out = outputOf(
 			await crm.run(upload, [
 				item({ data: { data: 'a', fileName: 'a.txt', mimeType: 'text/plain' } }),
@@ -64,11 +68,11 @@ describe('CRM Bulk › File (engine → sandbox over HTTP)', () => {
 			['a.txt', 0],
 			['b.txt', 1],
 		]);
-		expect(crm.running.sandbox.requests.slice(since).filter((r) => r.url === '/crm/v2.1/files?type=inline')).toHaveLength(2);
+		expect((await crm.requests()).filter((r) => r.url === '/crm/v2.1/files?type=inline')).toHaveLength(2);
 	});
 
 	test('limits before sending: more than 10 binaries, a file over 20 MB, a missing binary', async () => {
-		const since = crm.running.sandbox.requests.length;
+		await crm.clearRequests();
 		const eleven = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`f${i}`, { data: `${i}`, fileName: `${i}.txt`, mimeType: 'text/plain' }]));
 		const many = crm.node('crmBulk', { resource: 'file', operation: 'upload', binaryPropertyName: Object.keys(eleven).join(',') });
 		expect(errorOf(await crm.run(many, [item(eleven)]), many.name)?.message).toMatch(/names 11 fields; the file store takes 1 to 10 files/);
@@ -79,13 +83,13 @@ describe('CRM Bulk › File (engine → sandbox over HTTP)', () => {
 
 		const missing = crm.node('crmBulk', { resource: 'file', operation: 'upload', binaryPropertyName: 'nope' });
 		expect(errorOf(await crm.run(missing, [item({ data: { data: 'x', fileName: 'x.txt', mimeType: 'text/plain' } })]), missing.name)?.message).toMatch(/nope/);
-		expect(crm.running.sandbox.requests.slice(since).filter((r) => r.url.startsWith('/crm/v2.1/files'))).toEqual([]);
+		expect((await crm.requests()).filter((r) => r.url.startsWith('/crm/v2.1/files'))).toEqual([]);
 	});
 
 	test('Get of an unknown id (400 INVALID_DATA) fails with "No file with ID …"; Continue On Fail gives an error item', async () => {
 		const get = crm.node('crmBulk', { resource: 'file', operation: 'get', fileId: 'abc', binaryPropertyName: 'data' });
 		const error = errorOf(await crm.run(get), get.name);
-		expect(crm.running.sandbox.requests.at(-1)?.status).toBe(400);
+		expect((await crm.requests()).at(-1)?.status).toBe(400);
 		expect(error?.message).toBe('No file with ID abc');
 		expect(error?.httpCode).toBe('404');
 		const lenient = crm.node('crmBulk', { resource: 'file', operation: 'get', fileId: 'abc', binaryPropertyName: 'data' }, { onError: 'continueRegularOutput' });

@@ -5,7 +5,7 @@
 // field, in the form saved before the picklist dropdown and in the current one, export the same
 // records, and the field list keeps the form a condition was saved in.
 import { RETRY } from '../../../nodes/shared/transport';
-import { crmFixture } from '../../harness/crm';
+import { bulkReadJobs, crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
@@ -25,36 +25,40 @@ describe('CRM Bulk › one job per input item', () => {
 		await crm.close();
 	});
 
-	const openJobs = () => crm.running.sandbox.store.docs<any>('bulk_read_jobs').filter((j) => j.state === 'ADDED' || j.state === 'IN PROGRESS');
+	const openJobs = async () => (await bulkReadJobs(crm)).filter((j) => j.state === 'ADDED' || j.state === 'IN PROGRESS');
 
 	test('40 input items: 5 jobs start, the CRM refuses the 6th; the error names the count and Execute Once', async () => {
-		const before = openJobs().length;
+		const before = (await openJobs()).length;
+		await crm.clearRequests();
 		const node = crm.node('crmBulk', { resource: 'bulkRead', operation: 'create', module: 'Deals', waitForCompletion: false });
 		const run = await crm.run(node, items(40));
 		const error = errorOf(run, node.name);
-		expect(openJobs().length - before).toBe(5);
+		expect((await openJobs()).length - before).toBe(5);
 		expect(error?.message).toBe('5 bulk read jobs were started, one per input item (40 items), and the CRM refused more [TOO_MANY_REQUESTS]');
 		expect(error?.description).toContain('turn on "Execute Once" in the node\'s Settings');
 		// the 6th create was refused by the service (429), retried, and refused again
-		const refused = crm.running.sandbox.requests.filter((r) => r.method === 'POST' && r.url === '/crm/bulk/v2.1/read' && r.status === 429);
+		const refused = (await crm.requests()).filter((r) => r.method === 'POST' && r.url === '/crm/bulk/v2.1/read' && r.status === 429);
 		expect(refused.length).toBe(RETRY.tries);
 	});
 
 	test('the same node with Execute Once: one job for the 40 items', async () => {
-		const before = crm.running.sandbox.store.docs<any>('bulk_read_jobs').length;
-		// the jobs of the test above are still open: let them finish first
-		for (const job of openJobs()) crm.running.sandbox.store.putDoc('bulk_read_jobs', job.id, { ...job, state: 'COMPLETED' });
+		const before = (await bulkReadJobs(crm)).length;
+		// the jobs of the test above are still open: let them finish first (each step on demand)
+		for (const job of await openJobs()) {
+			for (let { state } = job; state === 'ADDED' || state === 'IN PROGRESS'; ) state = (await crm.hook('POST', `/bulk/read/${job.id}/advance`)).body.state;
+		}
+		expect(await openJobs()).toEqual([]);
 		const node = crm.node('crmBulk', { resource: 'bulkRead', operation: 'create', module: 'Deals', waitForCompletion: false }, { executeOnce: true });
 		const out = outputOf(await crm.run(node, items(40)), node.name);
 		expect(out).toHaveLength(1);
 		expect(out[0].json).toMatchObject({ code: 'ADDED_SUCCESSFULLY', details: { state: 'ADDED' } });
-		expect(crm.running.sandbox.store.docs<any>('bulk_read_jobs').length - before).toBe(1);
+		expect((await bulkReadJobs(crm)).length - before).toBe(1);
 	});
 
 	test('one input item refused: the service\'s own error, no "per input item" text', async () => {
 		const node = crm.node('crmBulk', { resource: 'bulkRead', operation: 'create', module: 'Deals', waitForCompletion: false });
 		// fill the open-job slots
-		while (openJobs().length < 5) outputOf(await crm.run(node), node.name);
+		while ((await openJobs()).length < 5) outputOf(await crm.run(node), node.name);
 		const error = errorOf(await crm.run(node), node.name);
 		expect(error?.message).toMatch(/\[TOO_MANY_REQUESTS\]$/);
 		expect(error?.message).not.toContain('per input item');
@@ -100,7 +104,7 @@ describe('CRM Bulk › bulk-read conditions on a picklist, saved forms', () => {
 			expect(rows.every((r) => r.Stage === 'Closed Won')).toBe(true);
 		}
 		// both sent the same criteria
-		const sent = crm.running.sandbox.store.docs<any>('bulk_read_jobs').slice(-2).map((j) => j.query.criteria);
+		const sent = (await bulkReadJobs(crm)).slice(-2).map((j) => j.query.criteria);
 		expect(sent[0]).toEqual({ api_name: 'Stage', comparator: 'equal', value: 'Closed Won' });
 		expect(sent[1]).toEqual(sent[0]);
 	});

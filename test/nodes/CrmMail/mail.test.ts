@@ -1,10 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Mail › Mail › Send and › From Address › Get Many through the n8n engine against the sandbox,
-// asserting the sandbox's outbox and file store.
+// asserting the sandbox's outbox (GET /__sandbox/outbox) and the files over the API.
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { getFromAddresses } from '../../../nodes/CrmMail/methods';
-import { deliverDue } from '../../../sandbox/groups/mail.ts';
 import { crmFixture, useCrmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
@@ -24,17 +23,14 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 		leadId = created.body.data[0].details.id;
 	});
 	afterAll(async () => await crm.close());
-	// the outbox is read in-process (as GET /__sandbox/outbox does): no extra HTTP between runs
-	beforeEach(() => {
-		crm.running.sandbox.store.clearDocs('outbox');
-		crm.running.sandbox.requests.splice(0);
+	beforeEach(async () => {
+		await crm.hook('DELETE', '/outbox');
+		await crm.clearRequests();
 	});
 
-	const outbox = async (): Promise<any[]> => {
-		deliverDue(crm.running.sandbox);
-		return crm.running.sandbox.store.docs('outbox');
-	};
-	const calls = (part: string) => crm.running.sandbox.requests.filter((r) => r.url.includes(part));
+	/** the sandbox's outbox, oldest first (GET /__sandbox/outbox) */
+	const outbox = async (): Promise<any[]> => (await crm.hook('GET', '/outbox')).body.outbox;
+	const calls = async (part: string) => (await crm.requests()).filter((r) => r.url.includes(part));
 
 	const sendNode = (params: Record<string, unknown> = {}, extra = {}) =>
 		crm.node(
@@ -108,15 +104,16 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 		const node = sendNode({ options: { attachments: 'data, sheet' } });
 		const out = outputOf(await crm.run(node, input), node.name);
 		expect(out[0].json.status).toBe('success');
-		expect(calls('/crm/v2.1/files')).toHaveLength(1);
+		expect(await calls('/crm/v2.1/files')).toHaveLength(1);
 		const [mail] = await outbox();
 		expect(mail.attachments.map((a: any) => [a.name, a.size, a.content_type])).toEqual([
 			['quote.pdf', pdf.length, 'application/pdf'],
 			['lines.csv', csv.length, 'text/csv'],
 		]);
 		// the stored files hold the bytes of the binaries
-		const files = mail.attachments.map((a: any) => crm.running.sandbox.store.doc<any>('files', a.id));
-		expect(files.map((f: any) => Buffer.from(f.data, 'base64'))).toEqual([pdf, csv]);
+		const files = await Promise.all(mail.attachments.map(async (a: any) => await crm.download(`/crm/v2.1/files?id=${a.id}`)));
+		expect(files.map((f) => f.status)).toEqual([200, 200]);
+		expect(files.map((f) => f.bytes)).toEqual([pdf, csv]);
 	});
 
 	test('Send: more than 10 MB of attachments is refused before anything is sent', async () => {
@@ -132,8 +129,8 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 		const node = sendNode({ options: { attachments: 'a,b' } });
 		const error = errorOf(await crm.run(node, input), node.name);
 		expect(error?.message).toBe('The attachments of the parameter "Attachment Binary Properties" total 11.0 MB; the CRM allows at most 10 MB per mail');
-		expect(calls('/files')).toHaveLength(0);
-		expect(calls('send_mail')).toHaveLength(0);
+		expect(await calls('/files')).toHaveLength(0);
+		expect(await calls('send_mail')).toHaveLength(0);
 		expect(await outbox()).toEqual([]);
 	});
 
@@ -156,7 +153,7 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 			node.name,
 		);
 		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(calls('send_mail')).toHaveLength(1);
+		expect(await calls('send_mail')).toHaveLength(1);
 		const mails = await outbox();
 		expect(mails.map((m) => [m.to[0].email, m.subject])).toEqual([
 			['one@example.com', 'Hello One'],
@@ -167,7 +164,10 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Send: a template supplies subject and content', async () => {
-		const template = crm.running.sandbox.store.docs<any>('email_templates').find((t) => t.module === 'Leads' && t.subject);
+		const listed = (await crm.api('GET', '/crm/v2.1/settings/email_templates?module=Leads')).body.email_templates as any[];
+		const { id } = listed.find((t) => t.subject);
+		const template = (await crm.api('GET', `/crm/v2.1/settings/email_templates/${id}`)).body.email_templates[0];
+		expect(template.content).toEqual(expect.any(String));
 		const node = sendNode({ subject: '', content: '', options: { templateId: template.id } });
 		const out = outputOf(await crm.run(node), node.name);
 		expect(out[0].json.status).toBe('success');
@@ -202,7 +202,7 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 			const node = sendNode(params);
 			expect(errorOf(await crm.run(node), node.name)?.message).toBe(message);
 		}
-		expect(calls('send_mail')).toHaveLength(0);
+		expect(await calls('send_mail')).toHaveLength(0);
 	});
 });
 
@@ -210,7 +210,7 @@ describe('CRM Mail under a v2 credential', () => {
 	const crm = useCrmFixture({ variant: 'v2' });
 
 	test('Send and Get From Addresses are refused before sending', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const send = crm.node('crmMail', {
 			resource: 'mail',
 			operation: 'send',
@@ -227,6 +227,6 @@ describe('CRM Mail under a v2 credential', () => {
 		const list = crm.node('crmMail', { resource: 'fromAddress', operation: 'getAll' });
 		const listError = errorOf(await crm.run(list), list.name);
 		expect(listError?.message).toBe('Get From Addresses (GetEmailAddresses) needs API variant v2.1; the credential uses v2');
-		expect(crm.running.sandbox.requests.filter((r) => r.url.startsWith('/crm/'))).toHaveLength(0);
+		expect((await crm.requests()).filter((r) => r.url.startsWith('/crm/'))).toHaveLength(0);
 	});
 });

@@ -6,7 +6,6 @@ describe('CRM Metadata › Custom View (engine → sandbox over HTTP)', () => {
 	const crm = useCrmFixture();
 
 	const node = (params: Record<string, unknown>, extra = {}) => crm.node('crmMetadata', { resource: 'customView', ...params } as any, extra);
-	const requests = async () => ((await fetch(`${crm.url}/__sandbox/requests`).then((r) => r.json())) as any).requests as any[];
 
 	test('Get Many with Return All pages through every view (GetCustomViews)', async () => {
 		const getAll = node({ operation: 'getAll', module: 'Deals', returnAll: true });
@@ -17,11 +16,11 @@ describe('CRM Metadata › Custom View (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Get Many with a limit asks for small pages and stops at the limit', async () => {
-		await fetch(`${crm.url}/__sandbox/requests`, { method: 'DELETE' });
+		await crm.clearRequests();
 		const limited = node({ operation: 'getAll', module: 'Leads', returnAll: false, limit: 2 });
 		const out = outputOf(await crm.run(limited), limited.name);
 		expect(out.map((i) => i.json.name)).toEqual(['All Leads', 'My Leads']);
-		const calls = (await requests()).filter((r) => r.url.startsWith('/crm/v2.1/settings/custom_views'));
+		const calls = (await crm.requests()).filter((r) => r.url.startsWith('/crm/v2.1/settings/custom_views'));
 		expect(calls).toHaveLength(1);
 		expect(calls[0].url).toContain('per_page=2');
 	});

@@ -18,8 +18,7 @@ describe('CRM Metadata › Field (engine → sandbox over HTTP)', () => {
 	test('Get Many with type Unused sends type=unused (the sandbox has none: no items)', async () => {
 		const unused = node({ operation: 'getAll', module: 'Leads', type: 'unused' });
 		expect(outputOf(await crm.run(unused), unused.name)).toEqual([]);
-		const log = (await fetch(`${crm.url}/__sandbox/requests`).then((r) => r.json())) as any;
-		expect(log.requests.some((r: any) => r.url.includes('/settings/fields?') && r.url.includes('type=unused'))).toBe(true);
+		expect((await crm.requests()).some((r) => r.url.includes('/settings/fields?') && r.url.includes('type=unused'))).toBe(true);
 	});
 
 	test('Get answers one field by ID (GetField)', async () => {

@@ -25,7 +25,6 @@ describe('CRM Metadata › Pipeline (engine → sandbox over HTTP)', () => {
 	async function pipelines(): Promise<any[]> {
 		return (await crm.api('GET', `/crm/v2.1/settings/pipeline?layout_id=${layoutId}`)).body.pipeline;
 	}
-	const requests = async () => ((await fetch(`${crm.url}/__sandbox/requests`).then((r) => r.json())) as any).requests as any[];
 
 	test('Get Many lists the pipelines of the layout (GetPipelines)', async () => {
 		const getAll = node({ operation: 'getAll' });
@@ -44,7 +43,7 @@ describe('CRM Metadata › Pipeline (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Create sends the input items in one request and creates every pipeline (CreatePipelines)', async () => {
-		await fetch(`${crm.url}/__sandbox/requests`, { method: 'DELETE' });
+		await crm.clearRequests();
 		const create = node({ operation: 'create', name: '={{ $json.name }}', stageIds: '={{ $json.stages }}' });
 		const out = outputOf(
 			await crm.run(create, [
@@ -55,7 +54,7 @@ describe('CRM Metadata › Pipeline (engine → sandbox over HTTP)', () => {
 		);
 		expect(out.map((i) => i.json.message)).toEqual(['Pipeline created', 'Pipeline created']);
 		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		const posts = (await requests()).filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/settings/pipeline'));
+		const posts = (await crm.requests()).filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/settings/pipeline'));
 		expect(posts).toHaveLength(1);
 		const renewals = (await pipelines()).find((p) => p.display_value === 'Renewals');
 		expect(renewals.id).toBe(out[0].json.id);
@@ -85,7 +84,7 @@ describe('CRM Metadata › Pipeline (engine → sandbox over HTTP)', () => {
 		const list = await pipelines();
 		const renewals = list.find((p) => p.display_value === 'Renewals');
 		const upsell = list.find((p) => p.display_value === 'Upsell');
-		await fetch(`${crm.url}/__sandbox/requests`, { method: 'DELETE' });
+		await crm.clearRequests();
 		const updateMany = node({ operation: 'updateMany', pipelineId: '={{ $json.id }}', updateFields: { name: '={{ $json.name }}' } });
 		const out = outputOf(
 			await crm.run(updateMany, [
@@ -95,7 +94,7 @@ describe('CRM Metadata › Pipeline (engine → sandbox over HTTP)', () => {
 			updateMany.name,
 		);
 		expect(out.map((i) => i.json.id)).toEqual([renewals.id, upsell.id]);
-		expect((await requests()).filter((r) => r.method === 'PUT')).toHaveLength(1);
+		expect((await crm.requests()).filter((r) => r.method === 'PUT')).toHaveLength(1);
 		const names = (await pipelines()).map((p) => p.display_value);
 		expect(names).toEqual(expect.arrayContaining(['Renewals 2025', 'Upsell 2025']));
 	});
@@ -128,7 +127,7 @@ describe('CRM Metadata › Pipeline (engine → sandbox over HTTP)', () => {
 	});
 
 	test('under a v2 credential every pipeline operation is refused before anything is sent', async () => {
-		await fetch(`${v2.url}/__sandbox/requests`, { method: 'DELETE' });
+		await v2.clearRequests();
 		const operations: Array<Record<string, unknown>> = [
 			{ operation: 'getAll' },
 			{ operation: 'get', pipelineId: '4876876000000611001' },
@@ -141,7 +140,6 @@ describe('CRM Metadata › Pipeline (engine → sandbox over HTTP)', () => {
 			const n = v2.node('crmMetadata', { resource: 'pipeline', layoutId, ...params } as any);
 			expect(errorOf(await v2.run(n), n.name)?.message).toMatch(/^Pipeline → .* needs API variant v2\.1; the credential uses v2$/);
 		}
-		const log = (await fetch(`${v2.url}/__sandbox/requests`).then((r) => r.json())) as any;
-		expect(log.requests.filter((r: any) => r.url.startsWith('/crm/'))).toEqual([]);
+		expect((await v2.requests()).filter((r) => r.url.startsWith('/crm/'))).toEqual([]);
 	});
 });

@@ -12,10 +12,9 @@ describe('CRM Metadata under a v2 credential (engine → sandbox over HTTP)', ()
 	});
 	afterAll(async () => await v2.close());
 
-	const requests = async () => ((await fetch(`${v2.url}/__sandbox/requests`).then((r) => r.json())) as any).requests as any[];
 
 	test('modules, fields, layouts, related lists, custom views and blueprints are read through /crm/v2', async () => {
-		await fetch(`${v2.url}/__sandbox/requests`, { method: 'DELETE' });
+		await v2.clearRequests();
 		const cases: Array<[Record<string, unknown>, (out: any[]) => void]> = [
 			[{ resource: 'module', operation: 'getAll' }, (out) => expect(out.length).toBeGreaterThan(10)],
 			[{ resource: 'module', operation: 'get', module: 'Leads' }, (out) => expect(out[0].json).not.toHaveProperty('isBlueprintSupported')],
@@ -28,7 +27,7 @@ describe('CRM Metadata under a v2 credential (engine → sandbox over HTTP)', ()
 			const node = v2.node('crmMetadata', params as any);
 			check(outputOf(await v2.run(node), node.name));
 		}
-		const urls = (await requests()).map((r) => r.url).filter((u) => u.startsWith('/crm/'));
+		const urls = (await v2.requests()).map((r) => r.url).filter((u) => u.startsWith('/crm/'));
 		expect(urls.length).toBeGreaterThanOrEqual(cases.length);
 		expect(urls.every((u) => u.startsWith('/crm/v2/'))).toBe(true);
 	});
@@ -54,7 +53,7 @@ describe('CRM Metadata under a v2 credential (engine → sandbox over HTTP)', ()
 	});
 
 	test('every v2.1-only operation is refused with a clear message and nothing is sent', async () => {
-		await fetch(`${v2.url}/__sandbox/requests`, { method: 'DELETE' });
+		await v2.clearRequests();
 		const refused: Array<Record<string, unknown>> = [
 			{ resource: 'wizard', operation: 'getAll' },
 			{ resource: 'assignmentRule', operation: 'getAll' },
@@ -68,6 +67,6 @@ describe('CRM Metadata under a v2 credential (engine → sandbox over HTTP)', ()
 			const error = errorOf(await v2.run(node), node.name);
 			expect(error?.message).toMatch(/needs API variant v2\.1; the credential uses v2$/);
 		}
-		expect((await requests()).filter((r) => r.url.startsWith('/crm/'))).toEqual([]);
+		expect((await v2.requests()).filter((r) => r.url.startsWith('/crm/'))).toEqual([]);
 	});
 });

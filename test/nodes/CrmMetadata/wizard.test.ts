@@ -31,13 +31,12 @@ describe('CRM Metadata › Wizard (engine → sandbox over HTTP)', () => {
 	});
 
 	test('under a v2 credential both operations are refused before anything is sent', async () => {
-		await fetch(`${v2.url}/__sandbox/requests`, { method: 'DELETE' });
+		await v2.clearRequests();
 		const getAll = node(v2, { operation: 'getAll' });
 		const error = errorOf(await v2.run(getAll), getAll.name);
 		expect(error?.message).toBe('Wizard → Get Many (GetWizards) needs API variant v2.1; the credential uses v2');
 		const get = node(v2, { operation: 'get', wizardId: '4876876000000611001', layoutId: '4876876000217510001' });
 		expect(errorOf(await v2.run(get), get.name)?.message).toContain('needs API variant v2.1');
-		const log = (await fetch(`${v2.url}/__sandbox/requests`).then((r) => r.json())) as any;
-		expect(log.requests.filter((r: any) => r.url.startsWith('/crm/'))).toEqual([]);
+		expect((await v2.requests()).filter((r) => r.url.startsWith('/crm/'))).toEqual([]);
 	});
 });

@@ -56,8 +56,6 @@ test('first activation starts from now; then created and updated records are emi
 	expect(await p.poll()).toBeNull();
 });
 
-const requestLog = async () => ((await (await fetch(`${crm.url}/__sandbox/requests`)).json()) as { requests: Array<{ method: string; url: string }> }).requests;
-const clearLog = async () => void (await fetch(`${crm.url}/__sandbox/requests`, { method: 'DELETE' }));
 
 test('Record Deleted and Any Change: deletions once each; a record deleted and re-created is a deletion and a creation; custom modules too', async () => {
 	const [old] = await create('Contacts', [{ Last_Name: 'Old' }]);
@@ -101,13 +99,13 @@ test('an idle poll is one API call per module, two with deletions', async () => 
 	const any = crmPoller(crm, { event: 'any', modules: ['Leads'] });
 	await p.poll();
 	await any.poll();
-	await clearLog();
+	await crm.clearRequests();
 	expect(await p.poll()).toBeNull();
-	const calls = (await requestLog()).filter((r) => r.url.includes('/crm/'));
+	const calls = (await crm.requests()).filter((r) => r.url.includes('/crm/'));
 	expect(calls.map((r) => `${r.method} ${new URL(r.url, crm.url).pathname}`)).toEqual(['POST /crm/v2.1/coql', 'POST /crm/v2.1/coql']);
-	await clearLog();
+	await crm.clearRequests();
 	expect(await any.poll()).toBeNull();
-	const anyCalls = (await requestLog()).filter((r) => r.url.includes('/crm/'));
+	const anyCalls = (await crm.requests()).filter((r) => r.url.includes('/crm/'));
 	expect(anyCalls.map((r) => `${r.method} ${new URL(r.url, crm.url).pathname}`)).toEqual(['POST /crm/v2.1/coql', 'GET /crm/v2.1/Leads/deleted']);
 });
 
@@ -194,7 +192,7 @@ test('Only When These Fields Change: updates of other fields start nothing; the 
 });
 
 test('bad input is refused before any request, naming the parameter', async () => {
-	await clearLog();
+	await crm.clearRequests();
 	const bad = crmPoller(crm, { event: 'created', modules: ['Leads'], options: { startFrom: 'not a date' } });
 	await expect(bad.poll()).rejects.toThrow('Start From: "not a date" is not a date and time');
 	const many = crmPoller(crm, {
@@ -205,5 +203,5 @@ test('bad input is refused before any request, naming the parameter', async () =
 	await expect(many.poll()).rejects.toThrow('Filter has 11 conditions; at most 10 are allowed');
 	const injected = crmPoller(crm, { event: 'created', modules: ['Leads'], conditions: { condition: [{ field: 'Last_Name or 1', operator: 'equals', value: 'x' }] } });
 	await expect(injected.poll()).rejects.toThrow('Filter condition 1: "Last_Name or 1" is not a field API name');
-	expect((await requestLog()).filter((r) => r.url.includes('/crm/'))).toEqual([]);
+	expect((await crm.requests()).filter((r) => r.url.includes('/crm/'))).toEqual([]);
 });

@@ -45,7 +45,7 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 	const queryNode = (selectQuery: string, extra: Record<string, unknown> = {}, nodeExtra = {}) =>
 		crm.node('crmQuery', { resource: 'query', operation: 'run', selectQuery, returnAll: true, ...extra }, nodeExtra);
 
-	const coqlCalls = () => crm.running.sandbox.requests.filter((r) => r.url.startsWith('/crm/v2.1/coql'));
+	const coqlCalls = async () => (await crm.requests()).filter((r) => r.url.startsWith('/crm/v2.1/coql'));
 
 	test('returns one item per record with the selected columns, relations included', async () => {
 		const node = queryNode(
@@ -104,14 +104,14 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Return All over 1,050 matching records returns exactly those records, 200 per call', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const node = queryNode(`SELECT Last_Name, Company FROM Leads WHERE Company = '${PAGING_COMPANY}'`);
 		const out = outputOf(await crm.run(node), node.name);
 		expect(out).toHaveLength(PAGING_COUNT);
 		expect(out.map((i) => i.json.id)).toEqual(pagingIds);
 		expect(new Set(out.map((i) => i.json.id)).size).toBe(PAGING_COUNT);
 		expect(out.every((i) => i.json.Company === PAGING_COMPANY)).toBe(true);
-		expect(coqlCalls()).toHaveLength(Math.ceil(PAGING_COUNT / 200));
+		expect(await coqlCalls()).toHaveLength(Math.ceil(PAGING_COUNT / 200));
 	});
 
 	test('Return All pages an ordered query consistently', async () => {
@@ -122,11 +122,11 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 	});
 
 	test("the statement's LIMIT caps the read (also beyond 200), with its offset; the Limit parameter caps without Return All", async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const capped = queryNode(`SELECT Last_Name FROM Leads WHERE Company = '${PAGING_COMPANY}' LIMIT 450`);
 		const cappedOut = outputOf(await crm.run(capped), capped.name);
 		expect(cappedOut.map((i) => i.json.id)).toEqual(pagingIds.slice(0, 450));
-		expect(coqlCalls()).toHaveLength(3);
+		expect(await coqlCalls()).toHaveLength(3);
 
 		const offset = queryNode(`SELECT Last_Name FROM Leads WHERE Company = '${PAGING_COMPANY}' LIMIT 10, 300`);
 		expect(outputOf(await crm.run(offset), offset.name).map((i) => i.json.id)).toEqual(pagingIds.slice(10, 310));
@@ -211,7 +211,7 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 		expect(errorOf(await crm.run(module), module.name)?.message).toBe('INVALID_MODULE: the module "Widgets" does not exist');
 
 		// more than 50 SELECT columns is refused before anything is sent
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const columns = Array.from({ length: 51 }, () => 'Last_Name').join(', ');
 		const wide = queryNode(`SELECT ${columns} FROM Leads WHERE Last_Name is not null`);
 		const wideError = errorOf(await crm.run(wide), wide.name);
@@ -220,7 +220,7 @@ describe('CRM Query › Query › Run (engine → sandbox over HTTP)', () => {
 		expect(errorOf(await crm.run(star), star.name)?.message).toBe('The parameter "Query" selects *: COQL needs the column names');
 		const zero = queryNode("SELECT Last_Name FROM Leads WHERE Last_Name is not null LIMIT 5, 0");
 		expect(errorOf(await crm.run(zero), zero.name)?.message).toBe('The LIMIT in the parameter "Query" must be at least 1');
-		expect(coqlCalls()).toHaveLength(0);
+		expect(await coqlCalls()).toHaveLength(0);
 	});
 
 	test('each input item runs its own query; with continueOnFail a bad query fails only its item', async () => {
@@ -259,7 +259,7 @@ describe('CRM Query under a v2 credential', () => {
 		const count = (await crm.api('POST', '/crm/v2/coql', { select_query: 'SELECT Deal_Name FROM Deals WHERE Amount > 0 LIMIT 200' })).body.info
 			.count;
 		expect(out).toHaveLength(count);
-		expect(crm.running.sandbox.requests.some((r) => r.url === '/crm/v2/coql')).toBe(true);
+		expect((await crm.requests()).some((r) => r.url === '/crm/v2/coql')).toBe(true);
 		const amounts = out.map((i) => i.json.Amount as number);
 		expect([...amounts].sort((a, b) => b - a)).toEqual(amounts);
 	});

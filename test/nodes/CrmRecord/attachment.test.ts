@@ -94,11 +94,11 @@ describe('CRM Record › Attachment', () => {
 			const [r] = outputOf(await crm.run(up, [binaryItem(Buffer.from(name), name, 'text/plain')]), up.name);
 			ids.push((r.json.details as any).id);
 		}
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const del = node('delete', { attachmentId: '={{ $json.id }}' }, { onError: 'continueRegularOutput' });
 		const out = outputOf(await crm.run(del, [{ json: { id: ids[0] } }, { json: { id: '4876876999999999999' } }, { json: { id: ids[1] } }]), del.name);
 		expect(out.map((i) => i.json.status ?? (i.json.details as any)?.status)).toEqual(['success', 'error', 'success']);
-		const deletes = crm.running.sandbox.requests.filter((r) => r.method === 'DELETE');
+		const deletes = (await crm.requests()).filter((r) => r.method === 'DELETE');
 		expect(deletes).toHaveLength(1);
 		const left = (await crm.api('GET', `/crm/v2.1/Leads/${leadId}/Attachments`)).body?.data ?? [];
 		expect(left.map((a: any) => a.id)).not.toEqual(expect.arrayContaining([ids[0]]));
@@ -106,11 +106,11 @@ describe('CRM Record › Attachment', () => {
 	});
 
 	test('a file over 20 MB is refused by the node before any request', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const upload = node('uploadFile');
 		const error = errorOf(await crm.run(upload, [binaryItem(Buffer.alloc(20 * 1024 * 1024 + 1), 'big.bin', 'application/octet-stream')]), upload.name);
 		expect(error?.message).toContain('at most 20 MB');
-		expect(crm.running.sandbox.requests.filter((r) => r.url.includes('/Attachments'))).toHaveLength(0);
+		expect((await crm.requests()).filter((r) => r.url.includes('/Attachments'))).toHaveLength(0);
 	});
 
 	test('field attachments download on v2.1 (GetFieldAttachments)', async () => {
@@ -130,9 +130,14 @@ describe('CRM Record › Attachment', () => {
 		const up = crm.node('crmRecord', { resource: 'attachment', operation: 'uploadFile', module: 'Accounts', recordId: accountId });
 		const [r] = outputOf(await crm.run(up, [binaryItem(Buffer.from('bye'), 'bye.txt', 'text/plain')]), up.name);
 		const attachmentId = (r.json.details as any).id;
-		expect(crm.running.sandbox.store.doc('attachments', attachmentId)).toBeDefined();
+		const before = await crm.download(`/crm/v2.1/Accounts/${accountId}/Attachments/${attachmentId}`);
+		expect(before.status).toBe(200);
+		expect(before.bytes.toString()).toBe('bye');
 		await crm.api('DELETE', `/crm/v2.1/Accounts/${accountId}`);
-		expect(crm.running.sandbox.store.doc('attachments', attachmentId)).toBeUndefined();
+		// the download names the attachment itself as unknown: it went with its record
+		const after = await crm.download(`/crm/v2.1/Accounts/${accountId}/Attachments/${attachmentId}`);
+		expect(after.status).toBe(400);
+		expect(JSON.parse(after.bytes.toString())).toMatchObject({ code: 'INVALID_DATA', details: { id: attachmentId } });
 	});
 });
 
@@ -140,7 +145,7 @@ describe('CRM Record › Attachment on a v2 credential', () => {
 	const crm = useCrmFixture({ variant: 'v2' });
 
 	test('GetFieldAttachments (v2.1 only) is refused before sending', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const download = crm.node('crmRecord', {
 			resource: 'attachment',
 			operation: 'downloadFieldAttachment',
@@ -150,6 +155,6 @@ describe('CRM Record › Attachment on a v2 credential', () => {
 		});
 		const error = errorOf(await crm.run(download), download.name);
 		expect(error?.message).toContain('needs API variant v2.1');
-		expect(crm.running.sandbox.requests.filter((r) => r.url.startsWith('/crm/'))).toHaveLength(0);
+		expect((await crm.requests()).filter((r) => r.url.startsWith('/crm/'))).toHaveLength(0);
 	});
 });

@@ -32,11 +32,11 @@ describe('CRM Record › Contact Role', () => {
 		const seeded = outputOf(await crm.run(list), list.name).map((i) => i.json.name);
 		expect(seeded).toEqual(expect.arrayContaining(['Decision Maker', 'Technical Buyer']));
 
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const create = node('create', { name: '={{ $json.name }}' });
 		const created = outputOf(await crm.run(create, [{ json: { name: 'Champion' } }, { json: { name: 'Blocker' } }]), create.name);
 		expect(created.map((i) => i.json.message)).toEqual(['contact role added', 'contact role added']);
-		expect(crm.running.sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+		expect((await crm.requests()).filter((r) => r.method === 'POST')).toHaveLength(1);
 		const [championId, blockerId] = created.map((i) => i.json.id as string);
 
 		const get = node('get', { contactRoleId: championId });

@@ -19,7 +19,7 @@ describe('CRM Record › Note', () => {
 	afterAll(async () => await crm.close());
 
 	test('create on two parents in one request, list a record\'s notes, get, update, delete', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const create = crm.node('crmRecord', {
 			resource: 'note',
 			operation: 'create',
@@ -36,7 +36,7 @@ describe('CRM Record › Note', () => {
 			create.name,
 		);
 		expect(created.map((i) => i.json.status)).toEqual(['success', 'success']);
-		expect(crm.running.sandbox.requests.filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/Notes'))).toHaveLength(1);
+		expect((await crm.requests()).filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/Notes'))).toHaveLength(1);
 		const noteId = created[0].json.id as string;
 		const stored = (await crm.api('GET', `/crm/v2.1/Notes/${noteId}`)).body.data[0];
 		expect(stored).toMatchObject({ Note_Title: 'First call', Note_Content: 'Called, left a message', $se_module: 'Leads', Parent_Id: { id: leadId } });
@@ -84,12 +84,12 @@ describe('CRM Record › Note', () => {
 		const listed = (await crm.api('GET', `/crm/v2.1/Accounts/${accountId}/Notes`)).body.data.map((n: any) => n.Note_Title);
 		expect(listed).toEqual(expect.arrayContaining(['Bulk 0', 'Bulk 1', 'Bulk 2']));
 
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const tooMany = Array.from({ length: 101 }, (_, i) => ({ Note_Content: `n${i}` }));
 		const error = errorOf(await crm.run(create, [{ json: { notes: notes } }, { json: { notes: tooMany } }]), create.name);
 		expect(error?.message).toContain('at most 100 notes');
 		expect(error?.message).toContain('101');
-		expect(crm.running.sandbox.requests.filter((r) => r.url.includes('/Notes'))).toHaveLength(0);
+		expect((await crm.requests()).filter((r) => r.url.includes('/Notes'))).toHaveLength(0);
 	});
 
 	test('deleting a record deletes its notes (cascade)', async () => {

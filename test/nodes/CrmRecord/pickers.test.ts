@@ -132,14 +132,14 @@ describe('CRM Record › module and record pickers', () => {
 	});
 
 	test('version 1.2: an address that is not a record\'s is refused before anything is sent', async () => {
-		const before = crm.running.sandbox.requests.length;
+		await crm.clearRequests();
 		const del = node(1.2, { operation: 'delete', module: rl('list', 'Leads'), deleteBy: 'id', recordId: rl('url', `${WEB}/Leads`) });
 		// n8n checks the mode's pattern before running the workflow
 		await expect(crm.run(del)).rejects.toThrow("Not a record address of the CRM's web app (no record ID in it)");
 		// an expression yielding a wrong address: the node's own refusal, naming the parameter
 		const late = node(1.2, { operation: 'delete', module: rl('list', 'Leads'), deleteBy: 'id', recordId: rl('url', `={{ "${WEB}/Leads" }}`) });
 		expect(errorOf(await crm.run(late), late.name)?.message).toMatch(/Record parameter's value is invalid/);
-		expect(crm.running.sandbox.requests.slice(before).filter((r) => r.method === 'DELETE')).toEqual([]);
+		expect((await crm.requests()).filter((r) => r.method === 'DELETE')).toEqual([]);
 	});
 
 	test('version 1.2: Convert Lead takes the lead from the list of leads; related records by locator', async () => {
@@ -261,8 +261,8 @@ describe('CRM Record › module and record pickers', () => {
 		] as const) {
 			const create = crm.node('crmBulk', { resource: 'bulkRead', operation: 'create', module, filterType: 'none', waitForCompletion: false }, { typeVersion: version });
 			const [out] = outputOf(await crm.run(create), create.name);
-			const job = crm.running.sandbox.store.doc<any>('bulk_read_jobs', String(out.json.id ?? (out.json.details as any)?.id));
-			expect(job.module).toBe('Leads');
+			const job = (await crm.api('GET', `/crm/bulk/v2.1/read/${String(out.json.id ?? (out.json.details as any)?.id)}`)).body.data[0];
+			expect(job.query.module).toMatchObject({ api_name: 'Leads' });
 		}
 	});
 
@@ -318,7 +318,7 @@ describe('CRM Record › module and record pickers', () => {
 			{ typeVersion: 1.1 },
 		);
 		expect(outputOf(await crm.run(mail), mail.name)[0].json).toMatchObject({ status: 'success' });
-		const sent = crm.running.sandbox.store.docs<any>('outbox').find((m) => m.subject === 'Picked');
+		const sent = (await crm.hook('GET', '/outbox')).body.outbox.find((m: any) => m.subject === 'Picked');
 		expect(sent).toMatchObject({ module: 'Leads', record_id: leads[1].id });
 	});
 });

@@ -55,7 +55,7 @@ describe('CRM Record › actions (v2.1)', () => {
 			module: 'Contacts',
 			criteria: { field: 'Lead_Source', comparator: 'equal', value: 'Trade Show' },
 		});
-		const targets = [...crm.running.sandbox.store.iterateRecords('Contacts')].filter((r) => r.Lead_Source === 'Trade Show');
+		const targets = (await crm.listAll('/crm/v2.1/Contacts?fields=Lead_Source')).filter((r) => r.Lead_Source === 'Trade Show');
 		expect(targets.length).toBeGreaterThan(1);
 		const mass = node({
 			operation: 'massUpdate',
@@ -67,7 +67,7 @@ describe('CRM Record › actions (v2.1)', () => {
 		});
 		const [out] = outputOf(await crm.run(mass), mass.name);
 		expect(out.json.message).toBe('Mass update scheduled successfully');
-		expect(crm.running.sandbox.requests.filter((r) => r.url === '/crm/v2.1/Contacts/actions/mass_update' && r.method === 'POST').at(-1)?.status).toBe(202);
+		expect((await crm.requests()).filter((r) => r.url === '/crm/v2.1/Contacts/actions/mass_update' && r.method === 'POST').at(-1)?.status).toBe(202);
 		const status = node({ operation: 'getMassUpdateStatus', module: 'Contacts', jobId: out.json.job_id });
 		const read = async () => outputOf(await crm.run(status), status.name)[0].json;
 		expect(await read()).toMatchObject({ Status: 'SCHEDULED', Total_Count: targets.length, Updated_Count: 0 });
@@ -144,9 +144,11 @@ describe('CRM Record › actions (v2.1)', () => {
 		const deal = await record('Deals', out.json.Deals as string);
 		expect(deal).toMatchObject({ Deal_Name: 'Cora deal', Closing_Date: '2025-03-31', Amount: 5000, Lead_Source: 'Web', Contact_Name: { id: out.json.Contacts } });
 		expect(deal.Tag.map((t: any) => t.name).sort()).toEqual(['cold', 'vip']);
-		const notes = crm.running.sandbox.store.docs<any>('convert_notifications').filter((n) => n.lead_id === leadId);
+		const notes = (await crm.hook('GET', `/records/convert_notifications?lead_id=${leadId}`)).body.notifications as any[];
 		expect(notes.map((n) => n.kind).sort()).toEqual(['lead_owner', 'new_entity_owner']);
-		expect(crm.running.sandbox.store.getRecord('Leads', leadId)!.$converted).toBe(true);
+		// the lead is listed among the converted ones only
+		expect((await crm.api('GET', `/crm/v2.1/Leads?ids=${leadId}&fields=Last_Name&converted=true`)).body.data.map((r: any) => r.id)).toEqual([leadId]);
+		expect((await crm.api('GET', `/crm/v2.1/Leads?ids=${leadId}&fields=Last_Name`)).status).toBe(204);
 
 		const again = node({ operation: 'convertLead', recordId: leadId });
 		expect(errorOf(await crm.run(again), again.name)?.message).toContain('ID_ALREADY_CONVERTED');
@@ -175,8 +177,11 @@ describe('CRM Record › actions (v2.1)', () => {
 			upload.name,
 		);
 		expect(up.json).toMatchObject({ code: 'SUCCESS', message: 'photo uploaded successfully' });
-		const stored = crm.running.sandbox.store.doc<any>('record_photos', `Contacts:${contactId}`);
-		expect(stored).toMatchObject({ file_name: 'face photo.png', content_type: 'image/png', size: PNG.length });
+		const stored = await crm.download(`/crm/v2.1/Contacts/${contactId}/photo`);
+		expect(stored.status).toBe(200);
+		expect(stored.headers.get('content-type')).toBe('image/png');
+		expect(stored.headers.get('content-disposition')).toContain('filename="face photo.png"');
+		expect(stored.bytes.equals(PNG)).toBe(true);
 
 		const download = node({ operation: 'downloadPhoto', module: 'Contacts', recordId: contactId, binaryPropertyName: 'photo' });
 		const [down] = outputOf(await crm.run(download), download.name);
@@ -193,23 +198,23 @@ describe('CRM Record › actions (v2.1)', () => {
 
 		const del = node({ operation: 'deletePhoto', module: 'Contacts', recordId: contactId });
 		expect(outputOf(await crm.run(del), del.name)[0].json).toMatchObject({ message: 'Photo deleted' });
-		expect(crm.running.sandbox.store.doc('record_photos', `Contacts:${contactId}`)).toBeUndefined();
+		expect((await crm.download(`/crm/v2.1/Contacts/${contactId}/photo`)).status).toBe(204);
 		const none = outputOf(await crm.run(download), download.name);
 		expect(none[0].json).toEqual({ id: contactId, hasPhoto: false });
 	});
 
 	test('Assign and remove territories: one record to its own URL, several in one request', async () => {
 		const ids = (await crm.api('GET', '/crm/v2.1/Deals?per_page=3')).body.data.map((d: any) => d.id);
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const assign = node({ operation: 'assignTerritories', module: 'Deals', recordId: '={{ $json.id }}', territoryIds: '4876876000000361003,4876876000000361005' });
 		const out = outputOf(await crm.run(assign, ids.map((id: string) => ({ json: { id } }))), assign.name);
 		expect(out.map((o) => o.json.message)).toEqual(Array(3).fill('territory assignment updated'));
-		expect(crm.running.sandbox.requests.filter((r) => r.url === '/crm/v2.1/Deals/actions/assign_territories')).toHaveLength(1);
+		expect((await crm.requests()).filter((r) => r.url === '/crm/v2.1/Deals/actions/assign_territories')).toHaveLength(1);
 		for (const id of ids) expect((await record('Deals', id)).Territories.map((t: any) => t.id)).toEqual(['4876876000000361003', '4876876000000361005']);
 
 		const remove = node({ operation: 'removeTerritories', module: 'Deals', recordId: ids[0], territoryIds: '4876876000000361003' });
 		outputOf(await crm.run(remove), remove.name);
-		expect(crm.running.sandbox.requests.some((r) => r.url === `/crm/v2.1/Deals/${ids[0]}/actions/remove_territories`)).toBe(true);
+		expect((await crm.requests()).some((r) => r.url === `/crm/v2.1/Deals/${ids[0]}/actions/remove_territories`)).toBe(true);
 		expect((await record('Deals', ids[0])).Territories.map((t: any) => t.id)).toEqual(['4876876000000361005']);
 
 		const unknown = node({ operation: 'assignTerritories', module: 'Deals', recordId: ids[0], territoryIds: '4876876000000369999' });

@@ -32,7 +32,7 @@ describe('CRM Record › reads (v2.1)', () => {
 		const later = new Date(Date.now() + 60_000).toISOString();
 		const unchanged = await run({ operation: 'get', module: 'Leads', getBy: 'id', recordId: leadIds[0], options: { ifModifiedSince: later } });
 		expect(outputOf(unchanged.result, unchanged.node.name)).toEqual([]);
-		expect(crm.running.sandbox.requests.at(-1)?.status).toBe(304);
+		expect((await crm.requests()).at(-1)?.status).toBe(304);
 
 		const bad = await run({ operation: 'get', module: 'Leads', getBy: 'id', recordId: '12ab' });
 		expect(errorOf(bad.result, bad.node.name)?.message).toContain('Record ID must be digits');
@@ -104,7 +104,7 @@ describe('CRM Record › reads (v2.1)', () => {
 			returnAll: true,
 		});
 		expect(outputOf(builder.result, builder.node.name).map((o) => o.json.id)).toEqual([leadIds[0]]);
-		const sent = crm.running.sandbox.requests.filter((r) => r.url.startsWith('/crm/v2.1/Leads/search')).at(-1)!.url;
+		const sent = (await crm.requests()).filter((r) => r.url.startsWith('/crm/v2.1/Leads/search')).at(-1)!.url;
 		expect(decodeURIComponent(sent)).toContain('(Company:equals:Findable \\(Inc\\)\\, Ltd)');
 
 		const raw = await run({ operation: 'search', module: 'Leads', searchBy: 'rawCriteria', criteria: '((Last_Name:equals:Searchable)and(No_of_Employees:greater_than:100))', returnAll: true, options: { converted: 'both' } });
@@ -132,7 +132,7 @@ describe('CRM Record › reads (v2.1)', () => {
 	});
 
 	test('Search refuses more than 10 conditions before sending; the sandbox answers bad operators with INVALID_QUERY', async () => {
-		const before = crm.running.sandbox.requests.length;
+		await crm.clearRequests();
 		const eleven = await run({
 			operation: 'search',
 			module: 'Leads',
@@ -147,9 +147,7 @@ describe('CRM Record › reads (v2.1)', () => {
 			criteria: `(${Array.from({ length: 11 }, (_, i) => `(Last_Name:equals:N${i})`).join('or')})`,
 		});
 		expect(errorOf(rawEleven.result, rawEleven.node.name)?.message).toContain('at most 10');
-		expect(crm.running.sandbox.requests.filter((r) => r.url.includes('/search')).length).toBe(
-			crm.running.sandbox.requests.slice(0, before).filter((r) => r.url.includes('/search')).length,
-		);
+		expect((await crm.requests()).filter((r) => r.url.includes('/search'))).toEqual([]);
 		const badOp = await run({ operation: 'search', module: 'Leads', searchBy: 'rawCriteria', criteria: '(Last_Name:greater_than:A)' });
 		const error = errorOf(badOp.result, badOp.node.name);
 		expect(error?.message).toContain('INVALID_QUERY');
@@ -159,11 +157,11 @@ describe('CRM Record › reads (v2.1)', () => {
 	test('Count (RecordCount) with and without a search', async () => {
 		const all = await run({ operation: 'count', module: 'Leads', searchBy: 'none' });
 		const total = outputOf(all.result, all.node.name)[0].json.count as number;
-		let expected = 0;
-		for (const r of crm.running.sandbox.store.iterateRecords('Leads')) if (r.$converted !== true) expected++;
-		expect(total).toBe(expected);
+		// every lead the module lists (converted ones are not listed)
+		const listed = await crm.listAll('/crm/v2.1/Leads?fields=Last_Name');
+		expect(total).toBe(listed.length);
 		const some = await run({ operation: 'count', module: 'Leads', searchBy: 'rawCriteria', criteria: '(Last_Name:equals:Searchable)' });
-		const searchable = [...crm.running.sandbox.store.iterateRecords('Leads')].filter((r) => r.Last_Name === 'Searchable' && r.$converted !== true);
+		const searchable = listed.filter((r) => r.Last_Name === 'Searchable');
 		expect(searchable.length).toBeGreaterThan(0);
 		expect(outputOf(some.result, some.node.name)[0].json).toEqual({ count: searchable.length });
 	});

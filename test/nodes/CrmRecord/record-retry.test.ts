@@ -16,9 +16,9 @@ describe('CRM Record › retry and back-off', () => {
 		Object.assign(RETRY, defaults);
 		await crm.close();
 	});
-	beforeEach(() => {
+	beforeEach(async () => {
 		RETRY.baseMs = 50; // 50, 100, 200, 400 ms (±20 %) instead of 1, 2, 4, 8 s
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 	});
 
 	const fault = async (status: number, count: number, pathIncludes: string) =>
@@ -27,7 +27,7 @@ describe('CRM Record › retry and back-off', () => {
 			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify({ status, count, path_includes: pathIncludes }),
 		});
-	const statuses = (prefix: string) => crm.running.sandbox.requests.filter((r) => r.url.startsWith(prefix)).map((r) => r.status);
+	const statuses = async (prefix: string) => (await crm.requests()).filter((r) => r.url.startsWith(prefix)).map((r) => r.status);
 
 	test('429 twice then success: a declarative read succeeds without user action', async () => {
 		await fault(429, 2, '/crm/v2.1/Deals');
@@ -35,7 +35,7 @@ describe('CRM Record › retry and back-off', () => {
 		const started = Date.now();
 		const out = outputOf(await crm.run(getAll), getAll.name);
 		expect(out).toHaveLength(4);
-		expect(statuses('/crm/v2.1/Deals')).toEqual([429, 429, 200]);
+		expect(await statuses('/crm/v2.1/Deals')).toEqual([429, 429, 200]);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(0.8 * (50 + 100));
 	});
 
@@ -50,8 +50,8 @@ describe('CRM Record › retry and back-off', () => {
 		});
 		const out = outputOf(await crm.run(create, [{ json: { name: 'Retry Vendor A' } }, { json: { name: 'Retry Vendor B' } }]), create.name);
 		expect(out.map((o) => o.json.status)).toEqual(['success', 'success']);
-		expect(statuses('/crm/v2.1/Vendors')).toEqual([429, 429, 201]);
-		const names = [...crm.running.sandbox.store.iterateRecords('Vendors')].map((r) => r.Vendor_Name);
+		expect(await statuses('/crm/v2.1/Vendors')).toEqual([429, 429, 201]);
+		const names = (await crm.listAll('/crm/v2.1/Vendors?fields=Vendor_Name')).map((r) => r.Vendor_Name);
 		expect(names.filter((n) => n === 'Retry Vendor A')).toHaveLength(1);
 	});
 
@@ -62,7 +62,7 @@ describe('CRM Record › retry and back-off', () => {
 		const error = errorOf(await crm.run(getAll), getAll.name);
 		expect(error?.message).toContain('TOO_MANY_REQUESTS');
 		expect(error?.description).toContain('retries ran out');
-		expect(statuses('/crm/v2.1/Products')).toEqual([429, 429, 429, 429, 429]);
+		expect(await statuses('/crm/v2.1/Products')).toEqual([429, 429, 429, 429, 429]);
 		// back-off slept between tries: 50 + 100 + 200 + 400 ms, each at least 80 %
 		expect(Date.now() - started).toBeGreaterThanOrEqual(0.8 * 750);
 
@@ -76,14 +76,14 @@ describe('CRM Record › retry and back-off', () => {
 		await fault(500, 1, '/crm/v2.1/Campaigns');
 		const getAll = crm.node('crmRecord', { resource: 'record', operation: 'getAll', module: 'Campaigns', limit: 2 });
 		expect(outputOf(await crm.run(getAll), getAll.name)).toHaveLength(2);
-		expect(statuses('/crm/v2.1/Campaigns')).toEqual([500, 200]);
+		expect(await statuses('/crm/v2.1/Campaigns')).toEqual([500, 200]);
 
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		await fault(500, 1, '/crm/v2.1/Campaigns');
 		const create = crm.node('crmRecord', { resource: 'record', operation: 'create', module: 'Campaigns', fieldsMode: 'json', recordJson: '{"Campaign_Name": "Once"}' });
 		const error = errorOf(await crm.run(create), create.name);
 		expect(error?.message).toContain('INTERNAL_ERROR');
-		expect(statuses('/crm/v2.1/Campaigns')).toEqual([500]);
+		expect(await statuses('/crm/v2.1/Campaigns')).toEqual([500]);
 	});
 
 	test('production defaults follow §7: 5 tries, 1 s base, capped', () => {

@@ -15,7 +15,7 @@ describe('CRM Record › API variant v2', () => {
 	const record = async (module: string, id: string) => (await crm.api('GET', `/crm/v2/${module}/${id}`)).body?.data?.[0];
 
 	test('create (mapper), get by external ID, update, upsert, search, get many and delete work under /crm/v2', async () => {
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const create = node({
 			operation: 'create',
 			module: 'Leads',
@@ -47,7 +47,7 @@ describe('CRM Record › API variant v2', () => {
 		const listDeleted = node({ operation: 'listDeleted', module: 'Leads', type: 'recycle', returnAll: true });
 		expect(outputOf(await crm.run(listDeleted), listDeleted.name).map((o) => o.json.id)).toEqual(expect.arrayContaining([a, b]));
 
-		const api = crm.running.sandbox.requests.filter((r) => r.url.startsWith('/crm/'));
+		const api = (await crm.requests()).filter((r) => r.url.startsWith('/crm/'));
 		expect(api.length).toBeGreaterThan(8);
 		expect(api.every((r) => r.url.startsWith('/crm/v2/'))).toBe(true);
 	});
@@ -61,9 +61,13 @@ describe('CRM Record › API variant v2', () => {
 			body: JSON.stringify({ data: ids.map((id: string) => ({ id, Territories: [{ id: '4876876000000361003' }] })) }),
 		});
 		const mass = node({ operation: 'massUpdate', module: 'Accounts', massUpdateBy: 'territory', territoryId: '4876876000000361003', includeChild: true, fieldsMode: 'pairs', fieldsUi: pairs({ Rating: 'Acquired' }) });
+		await crm.clearRequests();
 		const [out] = outputOf(await crm.run(mass), mass.name);
-		const job = crm.running.sandbox.store.doc<any>('mass_update_jobs', out.json.job_id as string);
-		expect(job).toMatchObject({ v: 'v2', Total_Count: 2, Status: 'SCHEDULED' });
+		expect((await crm.requests()).filter((r) => r.url.endsWith('/actions/mass_update')).map((r) => [r.method, r.url, r.status])).toEqual([
+			['POST', '/crm/v2/Accounts/actions/mass_update', 202],
+		]);
+		const job = (await crm.api('GET', `/crm/v2/Accounts/actions/mass_update?job_id=${out.json.job_id}`)).body.data[0];
+		expect(job).toMatchObject({ Total_Count: 2, Status: 'SCHEDULED' });
 
 		const lead = (await crm.api('POST', '/crm/v2/Leads', { data: [{ Last_Name: 'Convert Vee', Company: 'Vee Corp' }] })).body.data[0].details.id;
 		const convert = node({ operation: 'convertLead', recordId: lead });
@@ -77,7 +81,7 @@ describe('CRM Record › API variant v2', () => {
 	});
 
 	test('v2.1-only operations (Count, territories) are refused with a clear message before sending', async () => {
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const count = node({ operation: 'count', module: 'Leads', searchBy: 'none' });
 		const countError = errorOf(await crm.run(count), count.name);
 		expect(countError?.message).toContain('needs API variant v2.1');
@@ -85,7 +89,7 @@ describe('CRM Record › API variant v2', () => {
 		expect(errorOf(await crm.run(assign), assign.name)?.message).toContain('needs API variant v2.1');
 		const remove = node({ operation: 'removeTerritories', module: 'Leads', recordId: '4876876000000611001', territoryIds: '4876876000000361003' });
 		expect(errorOf(await crm.run(remove), remove.name)?.description).toContain('v2.1');
-		expect(crm.running.sandbox.requests.filter((r) => r.url.startsWith('/crm/'))).toHaveLength(0);
+		expect((await crm.requests()).filter((r) => r.url.startsWith('/crm/'))).toHaveLength(0);
 	});
 
 	test('the resource mapper loads typed fields: mandatory required on create, picklist values, update matches on ID or external ID', async () => {

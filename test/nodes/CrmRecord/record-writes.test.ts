@@ -8,12 +8,14 @@ import { mapper, pairs } from './record-helpers';
 describe('CRM Record › writes (v2.1)', () => {
 	const crm = useCrmFixture();
 
-	const requestsTo = (method: string, prefix: string) =>
-		crm.running.sandbox.requests.filter((r) => r.method === method && r.url.split('?')[0] === prefix);
+	const requestsTo = async (method: string, prefix: string) =>
+		(await crm.requests()).filter((r) => r.method === method && r.url.split('?')[0] === prefix);
+	/** what the sandbox logged of the record writes: options sent and what fired (GET /__sandbox/records/writes) */
+	const writeLog = async (): Promise<any[]> => (await crm.hook('GET', '/records/writes')).body.writes;
 	const record = async (module: string, id: string) => (await crm.api('GET', `/crm/v2.1/${module}/${id}`)).body?.data?.[0];
 
 	test('Create with 250 items: 3 requests, 250 outputs in input order, one invalid record fails alone', async () => {
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const input = Array.from({ length: 250 }, (_, i) => ({
 			json: { last: `Batch ${String(i).padStart(3, '0')}`, email: i === 137 ? 'not-an-email' : `batch.${i}@example.com` },
 		}));
@@ -29,7 +31,7 @@ describe('CRM Record › writes (v2.1)', () => {
 			{ onError: 'continueRegularOutput' },
 		);
 		const out = outputOf(await crm.run(create, input), create.name);
-		expect(requestsTo('POST', '/crm/v2.1/Leads')).toHaveLength(3);
+		expect(await requestsTo('POST', '/crm/v2.1/Leads')).toHaveLength(3);
 		expect(out).toHaveLength(250);
 		expect(out.map((o) => o.pairedItem)).toEqual(input.map((_, i) => ({ item: i })));
 		expect(out[137].json.error).toContain('INVALID_DATA');
@@ -114,7 +116,7 @@ describe('CRM Record › writes (v2.1)', () => {
 		expect(error?.message).toContain('Lead_Source');
 
 		// so is a multi-select value outside its list (the service would refuse the whole record)
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const badList = crm.node('crmRecord', {
 			resource: 'record',
 			operation: 'create',
@@ -125,7 +127,7 @@ describe('CRM Record › writes (v2.1)', () => {
 		const listError = errorOf(await crm.run(badList), badList.name);
 		expect(listError?.message).toContain('Interests');
 		expect(listError?.message).toContain('"Gardening" is not one');
-		expect(crm.running.sandbox.requests.filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/Leads'))).toHaveLength(0);
+		expect((await crm.requests()).filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/Leads'))).toHaveLength(0);
 	});
 
 	test('Create through the mapper: line items (Product_Details) given as JSON text are sent as a list', async () => {
@@ -143,9 +145,9 @@ describe('CRM Record › writes (v2.1)', () => {
 		const quote = await record('Quotes', out[0].json.id as string);
 		expect(quote.Product_Details).toEqual([expect.objectContaining({ product: expect.objectContaining({ id: product.id }), quantity: 3 })]);
 		// text that is no list is refused before sending, naming the field
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		expect(errorOf(await crm.run(create, [{ json: { subject: 'Bad lines', lines: 'three boxes' } }]), create.name)?.message).toContain('Product_Details');
-		expect(crm.running.sandbox.requests.filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/Quotes'))).toHaveLength(0);
+		expect((await crm.requests()).filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/Quotes'))).toHaveLength(0);
 	});
 
 	test('Create in JSON mode sends the record as given, with trigger, process and lar_id', async () => {
@@ -160,7 +162,7 @@ describe('CRM Record › writes (v2.1)', () => {
 		const [out] = outputOf(await crm.run(create, [{ json: { name: 'Json Mode' } }]), create.name);
 		const stored = await record('Leads', out.json.id as string);
 		expect(stored).toMatchObject({ Last_Name: 'Json Mode', Interests: ['CRM', 'ERP'] });
-		const log = crm.running.sandbox.store.docs<any>('record_write_log').find((w) => w.ids.includes(out.json.id));
+		const log = (await writeLog()).find((w) => w.ids.includes(out.json.id));
 		expect(log).toMatchObject({ operation: 'create', trigger: ['workflow'], fired: ['workflow'], process: ['review_process'], lar_id: '4876876000000400001' });
 
 		// an empty Triggers option sends [] (nothing fires); without it everything fires
@@ -173,7 +175,7 @@ describe('CRM Record › writes (v2.1)', () => {
 			options: { trigger: [] },
 		});
 		const [n] = outputOf(await crm.run(none), none.name);
-		const noneLog = crm.running.sandbox.store.docs<any>('record_write_log').find((w) => w.ids.includes(n.json.id));
+		const noneLog = (await writeLog()).find((w) => w.ids.includes(n.json.id));
 		expect(noneLog.fired).toEqual([]);
 
 		const badLar = crm.node('crmRecord', {
@@ -189,7 +191,7 @@ describe('CRM Record › writes (v2.1)', () => {
 
 	test('Update by ID: many items go in one UpdateRecords request, one item to its own URL (UpdateRecord)', async () => {
 		const leads = (await crm.api('GET', '/crm/v2.1/Leads?per_page=3')).body.data;
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const update = crm.node('crmRecord', {
 			resource: 'record',
 			operation: 'update',
@@ -201,13 +203,13 @@ describe('CRM Record › writes (v2.1)', () => {
 		});
 		const out = outputOf(await crm.run(update, leads.map((l: any, n: number) => ({ json: { id: l.id, n } }))), update.name);
 		expect(out.map((o) => o.json.id)).toEqual(leads.map((l: any) => l.id));
-		expect(requestsTo('PUT', '/crm/v2.1/Leads')).toHaveLength(1);
+		expect(await requestsTo('PUT', '/crm/v2.1/Leads')).toHaveLength(1);
 		for (const [n, l] of leads.entries()) expect(await record('Leads', l.id)).toMatchObject({ Company: `Updated ${n}`, No_of_Employees: 7 });
 
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const [single] = outputOf(await crm.run(update, [{ json: { id: leads[0].id, n: 'one' } }]), update.name);
 		expect(single.json).toMatchObject({ id: leads[0].id, action: 'update' });
-		expect(requestsTo('PUT', `/crm/v2.1/Leads/${leads[0].id}`)).toHaveLength(1);
+		expect(await requestsTo('PUT', `/crm/v2.1/Leads/${leads[0].id}`)).toHaveLength(1);
 		expect((await record('Leads', leads[0].id)).Company).toBe('Updated one');
 
 		const badId = crm.node('crmRecord', { ...update.parameters, recordId: 'abc' });
@@ -233,13 +235,13 @@ describe('CRM Record › writes (v2.1)', () => {
 			externalValue: '={{ $json.ext }}',
 			fieldsUi: pairs({ City: '={{ $json.city }}' }),
 		});
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		outputOf(await crm.run(update, [{ json: { ext: 'EXT-A', city: 'Austin' } }]), update.name);
-		expect(requestsTo('PUT', '/crm/v2.1/Leads/EXT-A')).toHaveLength(1);
+		expect(await requestsTo('PUT', '/crm/v2.1/Leads/EXT-A')).toHaveLength(1);
 		expect((await record('Leads', created[0].json.id as string)).City).toBe('Austin');
 
 		outputOf(await crm.run(update, [{ json: { ext: 'EXT-A', city: 'Boston' } }, { json: { ext: 'EXT-B', city: 'Chicago' } }]), update.name);
-		expect(requestsTo('PUT', '/crm/v2.1/Leads')).toHaveLength(1);
+		expect(await requestsTo('PUT', '/crm/v2.1/Leads')).toHaveLength(1);
 		expect((await record('Leads', created[0].json.id as string)).City).toBe('Boston');
 		expect((await record('Leads', created[1].json.id as string)).City).toBe('Chicago');
 
@@ -284,7 +286,7 @@ describe('CRM Record › writes (v2.1)', () => {
 		expect(second.map((o) => o.json.action)).toEqual(['insert', 'update']);
 		expect(second[1].json).toMatchObject({ id: first[0].json.id, duplicate_field: 'Email' });
 		expect((await record('Contacts', first[0].json.id as string)).Title).toBe('Second');
-		const log = crm.running.sandbox.store.docs<any>('record_write_log').filter((w) => w.operation === 'upsert').pop();
+		const log = (await writeLog()).filter((w) => w.operation === 'upsert').pop();
 		expect(log.duplicate_check_fields).toEqual(['Email']);
 
 		// pairs mode: duplicate check fields from the option
@@ -318,15 +320,15 @@ describe('CRM Record › writes (v2.1)', () => {
 			{ resource: 'record', operation: 'delete', module: 'Leads', deleteBy: 'id', recordId: '={{ $json.id }}', options: { wf_trigger: false } },
 			{ onError: 'continueRegularOutput' },
 		);
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const one = outputOf(await crm.run(del, [{ json: { id: ids[0] } }]), del.name);
 		expect(one[0].json).toMatchObject({ id: ids[0], message: 'record deleted' });
-		expect(crm.running.sandbox.requests.some((r) => r.method === 'DELETE' && r.url === `/crm/v2.1/Leads/${ids[0]}?wf_trigger=false`)).toBe(true);
+		expect((await crm.requests()).some((r) => r.method === 'DELETE' && r.url === `/crm/v2.1/Leads/${ids[0]}?wf_trigger=false`)).toBe(true);
 
 		const many = outputOf(await crm.run(del, [{ json: { id: ids[1] } }, { json: { id: '4876876000999999999' } }, { json: { id: ids[2] } }]), del.name);
 		expect(many.map((o) => o.json.status ?? o.json.details)).toEqual(['success', expect.objectContaining({ code: 'INVALID_DATA' }), 'success']);
-		expect(requestsTo('DELETE', '/crm/v2.1/Leads')).toHaveLength(1);
-		const log = crm.running.sandbox.store.docs<any>('record_write_log').filter((w) => w.operation === 'delete').pop();
+		expect(await requestsTo('DELETE', '/crm/v2.1/Leads')).toHaveLength(1);
+		const log = (await writeLog()).filter((w) => w.operation === 'delete').pop();
 		expect(log).toMatchObject({ wf_trigger: 'false', fired: [] });
 
 		const byExt = crm.node('crmRecord', {
@@ -339,7 +341,7 @@ describe('CRM Record › writes (v2.1)', () => {
 		});
 		outputOf(await crm.run(byExt), byExt.name);
 		for (const id of ids) expect((await crm.api('GET', `/crm/v2.1/Leads/${id}`)).status).toBe(204);
-		const deleted = crm.running.sandbox.store.listDeleted('Leads', 'all').map((d) => d.id);
+		const deleted = (await crm.listAll('/crm/v2.1/Leads/deleted?type=all')).map((d) => d.id);
 		expect(deleted).toEqual(expect.arrayContaining(ids));
 	});
 
@@ -354,14 +356,17 @@ describe('CRM Record › writes (v2.1)', () => {
 		const ids = outputOf(await crm.run(create, Array.from({ length: 230 }, (_, i) => ({ json: { i } }))), create.name).map(
 			(o) => o.json.id as string,
 		);
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const delMany = crm.node('crmRecord', { resource: 'record', operation: 'deleteMany', module: 'Tasks', recordIds: '={{ $json.ids }}' });
 		const out = outputOf(await crm.run(delMany, [{ json: { ids } }]), delMany.name);
-		expect(requestsTo('DELETE', '/crm/v2.1/Tasks').length).toBe(3);
+		expect((await requestsTo('DELETE', '/crm/v2.1/Tasks')).length).toBe(3);
 		expect(out).toHaveLength(230);
 		expect(out.map((o) => o.json.id)).toEqual(ids);
 		expect(out.every((o) => o.json.status === 'success')).toBe(true);
-		expect(crm.running.sandbox.store.listRecords('Tasks', { ids })).toHaveLength(0);
+		for (let i = 0; i < ids.length; i += 100) {
+			const res = await crm.api('GET', `/crm/v2.1/Tasks?fields=Subject&ids=${ids.slice(i, i + 100).join(',')}`);
+			expect(res.status).toBe(204);
+		}
 
 		const bad = crm.node('crmRecord', { resource: 'record', operation: 'deleteMany', module: 'Tasks', recordIds: '123,abc' });
 		expect(errorOf(await crm.run(bad), bad.name)?.message).toContain('Record IDs must hold numeric IDs');

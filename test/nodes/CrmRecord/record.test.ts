@@ -133,7 +133,7 @@ describe('CRM Record › Record (engine → sandbox over HTTP)', () => {
 		const newToken = (crm.helper.store.crmOAuth2Api.oauthTokenData as any).access_token;
 		expect(newToken).not.toBe(oldToken);
 		expect((crm.helper.store.crmOAuth2Api.oauthTokenData as any).api_domain).toBe(crm.url);
-		const sawRefresh = crm.running.sandbox.requests.some((r) => r.url.startsWith('/oauth/v2/token'));
+		const sawRefresh = (await crm.requests()).some((r) => r.url.startsWith('/oauth/v2/token'));
 		expect(sawRefresh).toBe(true);
 	});
 

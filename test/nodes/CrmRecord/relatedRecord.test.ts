@@ -36,7 +36,7 @@ describe('CRM Record › Related Record', () => {
 	}
 
 	test('link many products to a deal in one request; get many lists them; get one; delink removes', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const link = crm.node('crmRecord', {
 			resource: 'relatedRecord',
 			operation: 'link',
@@ -47,7 +47,7 @@ describe('CRM Record › Related Record', () => {
 		});
 		const linked = outputOf(await crm.run(link, productIds.map((id) => ({ json: { id } }))), link.name);
 		expect(linked.map((i) => i.json)).toEqual(productIds.map((id) => expect.objectContaining({ id, message: 'relation added', status: 'success' })));
-		expect(crm.running.sandbox.requests.filter((r) => r.method === 'PUT' && r.url.includes('/Products'))).toHaveLength(1);
+		expect((await crm.requests()).filter((r) => r.method === 'PUT' && r.url.includes('/Products'))).toHaveLength(1);
 
 		const getAll = crm.node('crmRecord', { resource: 'relatedRecord', operation: 'getAll', module: 'Deals', recordId: dealId, relatedList: 'Products', returnAll: true });
 		const listed = outputOf(await crm.run(getAll), getAll.name);
@@ -181,11 +181,11 @@ describe('CRM Record › Related Record', () => {
 	});
 
 	test('a non-numeric record ID without an external field is refused before sending', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const get = crm.node('crmRecord', { resource: 'relatedRecord', operation: 'getAll', module: 'Accounts', recordId: 'ACC-REL-1', relatedList: 'Contacts' });
 		const error = errorOf(await crm.run(get), get.name);
 		expect(error?.message).toContain('Record ID must be digits');
-		expect(crm.running.sandbox.requests.filter((r) => r.url.startsWith('/crm/'))).toHaveLength(0);
+		expect((await crm.requests()).filter((r) => r.url.startsWith('/crm/'))).toHaveLength(0);
 	});
 
 	test('deleting a deal removes its links (cascade)', async () => {

@@ -76,11 +76,11 @@ describe('CRM Record › Share', () => {
 	});
 
 	test('11 users to share with are refused by the node before any request, naming the limit', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const users = Array.from({ length: 11 }, (_, i) => ({ userId: String(4876876000000225100n + BigInt(i)), permission: 'read_only' }));
 		const share = node('share', { users: { user: users } });
 		const error = errorOf(await crm.run(share), share.name);
 		expect(error?.message).toContain('at most 10 users');
-		expect(crm.running.sandbox.requests.filter((r) => r.url.includes('/actions/share'))).toHaveLength(0);
+		expect((await crm.requests()).filter((r) => r.url.includes('/actions/share'))).toHaveLength(0);
 	});
 });

@@ -27,11 +27,11 @@ describe('CRM Record › Tag', () => {
 	}
 
 	test('create tags (one request), list them, rename one, count its records, merge, delete', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const create = node('create', { tagName: '={{ $json.name }}', options: { color_code: '#63C57E' } });
 		const created = outputOf(await crm.run(create, [{ json: { name: 'Hot Lead' } }, { json: { name: 'Cold_Lead' } }]), create.name);
 		expect(created.map((i) => i.json.status)).toEqual(['success', 'success']);
-		expect(crm.running.sandbox.requests.filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/settings/tags'))).toHaveLength(1);
+		expect((await crm.requests()).filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/settings/tags'))).toHaveLength(1);
 		const [hotId, coldId] = created.map((i) => i.json.id as string);
 
 		const list = node('getAll');
@@ -79,11 +79,11 @@ describe('CRM Record › Tag', () => {
 	});
 
 	test('add and remove tags on many records: one request per module and tag list', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const add = node('addToRecords', { recordId: '={{ $json.id }}', tagNames: 'Bulk One,Bulk Two' });
 		const out = outputOf(await crm.run(add, leads.map((id) => ({ json: { id } }))), add.name);
 		expect(out.map((i) => i.json.id)).toEqual(leads);
-		expect(crm.running.sandbox.requests.filter((r) => r.url.includes('/actions/add_tags'))).toHaveLength(1);
+		expect((await crm.requests()).filter((r) => r.url.includes('/actions/add_tags'))).toHaveLength(1);
 		for (const id of leads) expect(await tagsOf(id)).toEqual(expect.arrayContaining(['Bulk One', 'Bulk Two']));
 
 		const remove = node('removeFromRecords', { recordId: '={{ $json.id }}', tagNames: 'Bulk One' });
@@ -103,7 +103,7 @@ describe('CRM Record › Tag', () => {
 	});
 
 	test('over-limit input is refused by the node before any request, naming the limit', async () => {
-		crm.running.sandbox.requests.splice(0);
+		await crm.clearRequests();
 		const longName = 'x'.repeat(26);
 		const create = node('create', { tagName: longName });
 		const e1 = errorOf(await crm.run(create), create.name);
@@ -122,7 +122,7 @@ describe('CRM Record › Tag', () => {
 		const e5 = errorOf(await crm.run(many, Array.from({ length: 101 }, (_, i) => ({ json: { i } }))), many.name);
 		expect(e5?.message).toContain('at most 100 tags');
 
-		expect(crm.running.sandbox.requests.filter((r) => r.url.startsWith('/crm/'))).toHaveLength(0);
+		expect((await crm.requests()).filter((r) => r.url.startsWith('/crm/'))).toHaveLength(0);
 	});
 
 	test('load options: the tags of the chosen module', async () => {

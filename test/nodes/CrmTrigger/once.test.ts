@@ -98,15 +98,15 @@ async function editLead(id: string, company: string): Promise<void> {
 	expect((await crm.api('PUT', `/crm/v2.1/Leads/${id}`, { data: [{ Company: company }] })).status).toBe(200);
 }
 
-const recordGets = (from: number) => crm.running.sandbox.requests.slice(from).filter((r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?ids='));
+/** the record GETs since the request log was last cleared */
+const recordGets = async () => (await crm.requests()).filter((r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?ids='));
 const edit = (id: string) => ({ ids: [id], operation: 'update', affected_fields: [{ [id]: ['Company'] }] });
 
 describe('CRM Trigger › one change, one run', () => {
 	test('webhook() lets n8n answer once the execution is stored and queued: one record GET before it, no other CRM call; execute() does not fetch again', async () => {
 		const x = await published({ modules: ['Leads'], events: ['create', 'edit'], output: 'records' });
 		const id = await createLead('Answer after queueing');
-		const log = crm.running.sandbox.requests;
-		const mark = log.length;
+		await crm.clearRequests();
 		const started = Date.now();
 		const answer = await x.request(x.body({ ids: [id], operation: 'insert' }));
 		const answerMs = Date.now() - started;
@@ -115,12 +115,12 @@ describe('CRM Trigger › one change, one run', () => {
 		expect(answer.result.noWebhookResponse).toBeUndefined();
 		expect(answer.status).toBe(200);
 		// the only CRM call before the answer: the record, fetched once
-		expect(log.slice(mark).filter((r) => r.url.startsWith('/crm/'))).toHaveLength(1);
-		expect(recordGets(mark)).toHaveLength(1);
+		expect((await crm.requests()).filter((r) => r.url.startsWith('/crm/'))).toHaveLength(1);
+		expect(await recordGets()).toHaveLength(1);
 		const items = answer.result.workflowData![0];
 		expect(items[0].json.record).toMatchObject({ id, Last_Name: 'Answer after queueing' });
 		const run = (await x.execute(answer))!;
-		expect(recordGets(mark)).toHaveLength(1);
+		expect(await recordGets()).toHaveLength(1);
 		expect(x.emitted(run)[0].json).toMatchObject({ id, operation: 'create', record: expect.objectContaining({ id, Last_Name: 'Answer after queueing' }) });
 		expect(x.emitted(run)[0].json._crmChange).toBeUndefined();
 		expect(x.emitted(run)[0].json._crmClaim).toBeUndefined();
@@ -245,15 +245,15 @@ describe('CRM Trigger › one change, one run', () => {
 				body: JSON.stringify({ status: 500, count: RETRY.tries, path_includes: '/crm/v2.1/Leads' }),
 			});
 			expect(fault.status).toBe(201);
-			const mark = crm.running.sandbox.requests.length;
+			await crm.clearRequests();
 			const delivery = x.body(edit(id));
 			const answer = await x.request(delivery);
 			expect(answer).toMatchObject({ status: 200 });
-			expect(recordGets(mark).map((r) => r.status)).toEqual(Array(RETRY.tries).fill(500));
+			expect((await recordGets()).map((r) => r.status)).toEqual(Array(RETRY.tries).fill(500));
 			const [item] = answer.result.workflowData![0];
 			expect(item.json.record).toBeUndefined();
 			const run = (await x.execute(answer))!;
-			expect(recordGets(mark).map((r) => r.status).at(-1)).toBe(200);
+			expect((await recordGets()).map((r) => r.status).at(-1)).toBe(200);
 			expect(x.emitted(run).map((i) => (i.json.record as any)?.Company)).toEqual(['Unfetched']);
 			expect(x.nextRan(run)).toBe(true);
 			// a re-send now fetches fine in webhook(); the execution's claim knows the change

@@ -45,7 +45,7 @@ async function channel(channelId: string): Promise<any | undefined> {
 	return res.status === 200 ? res.body.watch[0] : undefined;
 }
 
-const renewals = () => crm.running.sandbox.requests.filter((r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch' && r.status === 200).length;
+const renewals = async () => (await crm.requests()).filter((r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch' && r.status === 200).length;
 
 test(`with a ${MAX_EXPIRY_SEC}-second maximum expiry, the activated trigger keeps its channel alive for ${QUIET_MS / 1000} s without traffic`, async () => {
 	const active = harness('5e1f0000-0000-4000-8000-000000000001');
@@ -74,7 +74,7 @@ test(`with a ${MAX_EXPIRY_SEC}-second maximum expiry, the activated trigger keep
 	expect(Container.get(ScheduledTaskManager).hasTarget(group as any, active.node.id)).toBe(true);
 	expect(activeTriggers.isActive(workflow.id)).toBe(true);
 
-	const before = renewals();
+	const before = await renewals();
 	const started = Date.now();
 	let checks = 0;
 	while (Date.now() - started < QUIET_MS) {
@@ -87,7 +87,7 @@ test(`with a ${MAX_EXPIRY_SEC}-second maximum expiry, the activated trigger keep
 	}
 	expect(checks).toBeGreaterThanOrEqual(11);
 	// renewed by PATCH channel_expiry, never re-created: roughly every third of the 5-s lifetime
-	expect(renewals() - before).toBeGreaterThanOrEqual(QUIET_MS / (MAX_EXPIRY_SEC * 1000));
+	expect(await renewals() - before).toBeGreaterThanOrEqual(QUIET_MS / (MAX_EXPIRY_SEC * 1000));
 	expect(active.state().channelId).toBe(channelId);
 	// the control channel lapsed long ago
 	expect(await channel(control.state().channelId)).toBeUndefined();
@@ -104,12 +104,12 @@ test(`with a ${MAX_EXPIRY_SEC}-second maximum expiry, the activated trigger keep
 	// deactivation: n8n removes the triggers (cron deregistered, closeFunction) and calls delete().
 	// Removed right after a renewal completed: the next one is not due for a third of the lifetime,
 	// so no renewal is in flight, and with the cron deregistered none can start afterwards.
-	const renewed = renewals();
+	const renewed = await renewals();
 	const afterRemoval = await waitFor(renewals, { ok: (n) => n > renewed, timeout: MAX_EXPIRY_SEC * 1000 });
 	await activeTriggers.remove(workflow.id);
 	expect(Container.get(ScheduledTaskManager).hasTarget(group as any, active.node.id)).toBe(false);
 	await active.delete();
 	await control.delete();
-	expect(renewals()).toBe(afterRemoval);
+	expect(await renewals()).toBe(afterRemoval);
 	expect((await crm.api('GET', '/crm/v2.1/actions/watch')).status).toBe(204);
 }, 90_000);

@@ -157,7 +157,7 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		await x.activate();
 		const names = Array.from({ length: 150 }, (_, i) => `Bulk ${i}`);
 		const ids = [...(await createLeads(...names.slice(0, 100))), ...(await createLeads(...names.slice(100)))];
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		const state = x.state();
 		// one genuine delivery listing 150 ids (as a mass update produces)
 		const { result } = await x.deliver({
@@ -176,7 +176,7 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		const items = x.emitted()[0];
 		expect(items).toHaveLength(150);
 		expect(items.every((i, n) => i.json.id === ids[n] && (i.json.record as any)?.Last_Name === names[n])).toBe(true);
-		const gets = crm.running.sandbox.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?'));
+		const gets = (await crm.requests()).filter((r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?'));
 		const sizes = gets.map((r) => new URL(r.url, crm.url).searchParams.get('ids')!.split(',').length);
 		expect(sizes).toEqual([100, 50]);
 		await x.delete();
@@ -208,9 +208,9 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		const x = activeTrigger({ modules: ['Deals'], events: ['create', 'edit'] });
 		await x.activate();
 		const first = x.state().channelId;
-		crm.running.sandbox.requests.length = 0;
+		await crm.clearRequests();
 		expect(await x.checkExists()).toBe(true);
-		expect(crm.running.sandbox.requests.some((r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch')).toBe(true);
+		expect((await crm.requests()).some((r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch')).toBe(true);
 		expect(x.state().channelId).toBe(first);
 
 		// someone removed an event remotely: the channel no longer matches → disabled and re-created
@@ -281,14 +281,14 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		await x.activate();
 		const state = x.state();
 		const { channelId, token } = state;
-		const patches = () => crm.running.sandbox.requests.filter((r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch').length;
+		const patches = async () => (await crm.requests()).filter((r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch').length;
 
 		// two thirds of the lifetime gone: a delivery still does not renew (only main's cron does)
 		state.expiresAt = Date.now() + 60_000;
-		const before = patches();
+		const before = await patches();
 		await createLeads('No renewal on delivery');
 		await until(() => x.executions.length, (n) => n === 1);
-		expect(patches()).toBe(before);
+		expect(await patches()).toBe(before);
 		expect(state.expiresAt).toBeLessThan(Date.now() + 61_000);
 
 		// trigger(): the tick period is a sixth of the lifetime (1-day channel: every 3 hours)
@@ -304,11 +304,11 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		expect(crons).toEqual(['0 0 */3 * * *']);
 		tick!();
 		await until(() => state.expiresAt, (e) => e > Date.now() + 86_000_000);
-		expect(patches()).toBe(before + 1);
+		expect(await patches()).toBe(before + 1);
 		// not due: a tick makes no request (the node's tick checks renewalDue before its first await, so
 		// the decision is taken inside tick!(); a request would show in the sandbox's request log)
 		tick!();
-		expect(patches()).toBe(before + 1);
+		expect(await patches()).toBe(before + 1);
 
 		// the CRM lost the channel: the next due tick re-creates it under the same id and token
 		await crm.api('DELETE', `/crm/v2.1/actions/watch?channel_ids=${channelId}`);
