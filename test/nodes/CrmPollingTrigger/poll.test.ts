@@ -4,6 +4,7 @@
 // once each, in the CRM's time order; Fetch Test Event moves no cursor. The sandbox clock moves
 // instead of waiting.
 import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { useCrmFixture } from '../../harness/crm';
 import { crmPoller } from '../../harness/poll';
@@ -120,10 +121,10 @@ test('a poll that starts while the previous poll of the node still runs reads no
 	// the CRM answers the change query late: the first poll is still running when the next starts
 	await plan({ delayMs: 1500, pathIncludes: '/coql' });
 	const slow = p.poll();
-	await new Promise((resolve) => setTimeout(resolve, 300));
-	await clearLog();
+	await sleep(300);
+	await crm.clearRequests();
 	expect(await p.poll()).toBeNull();
-	expect((await requestLog()).filter((r) => r.url.includes('/crm/'))).toEqual([]);
+	expect((await crm.requests()).filter((r) => r.url.includes('/crm/'))).toEqual([]);
 	expect(summary(await slow)).toEqual(['created:Leads:Overlap One', 'created:Leads:Overlap Two']);
 	await plan();
 	// the cursor the slow poll moved stands: nothing again, and the next poll runs
