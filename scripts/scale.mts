@@ -913,9 +913,10 @@ async function main(): Promise<void> {
 		QUEUE_WORKER_STALLED_INTERVAL: '10000',
 		N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '0.5',
 		// durable poll cursors: a poll's cursor advances in the transaction that stores its execution
-		N8N_SCHEDULER_ENABLED: 'true',
-		N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
-		N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+		// (--durable-cursors-off: n8n's defaults, all four off; the cursor then lives in static data)
+		N8N_SCHEDULER_ENABLED: String(DURABLE_CURSORS),
+		N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: String(DURABLE_CURSORS),
+		N8N_USE_WORKFLOW_PUBLICATION_SERVICE: String(DURABLE_CURSORS),
 		N8N_POLLER_DURABLE_CURSORS_ENABLED: String(DURABLE_CURSORS),
 	};
 	const folders = { main: 'main', webhook: 'webhook', 'webhook-2': 'webhook-2', 'worker-1': 'worker-1', 'worker-2': 'worker-2', 'worker-3': 'worker-3', cli: 'cli' };
@@ -1049,11 +1050,19 @@ async function main(): Promise<void> {
 	}
 	// the polling trigger's first poll sets its cursor to "now" (nothing before it is emitted): the
 	// changes start only once that cursor is stored
-	await waitFor('the polling trigger to store its first cursor (poller_state)', 180_000, async () => {
-		const rows = (await pg.query(`select cursor from poller_state where "workflowId" = $1`, [WF.polling.id])).rows;
-		const cursor = typeof rows[0]?.cursor === 'string' ? JSON.parse(rows[0].cursor) : rows[0]?.cursor;
-		return cursor?.streams ? true : undefined;
-	});
+	if (DURABLE_CURSORS) {
+		await waitFor('the polling trigger to store its first cursor (poller_state)', 180_000, async () => {
+			const rows = (await pg.query(`select cursor from poller_state where "workflowId" = $1`, [WF.polling.id])).rows;
+			const cursor = typeof rows[0]?.cursor === 'string' ? JSON.parse(rows[0].cursor) : rows[0]?.cursor;
+			return cursor?.streams ? true : undefined;
+		});
+	} else {
+		// without the scheduler n8n polls once when it publishes and keeps that cursor in memory
+		// (saved with static data at the first emit): nothing in the database to wait for
+		await waitFor('the polling trigger to read its first cursor (a COQL call)', 180_000, async () =>
+			sb.sandbox.requests.some((r: { url: string }) => isPollCall(r.url)) ? true : undefined,
+		);
+	}
 	log(`all three workflows published; watch channels ${channels.map((c) => `${c.events.join('+')} → ${new URL(c.notify_url).host}`).join(', ')}; ready in ${secs(Date.now() - t)} s`);
 
 	// ---- phases ----
@@ -1457,7 +1466,7 @@ async function main(): Promise<void> {
 		return stream ? `Deals|Modified_Time at ${new Date(stream.time).toISOString()} with ${stream.seen?.length ?? 0} key(s) of that second` : JSON.stringify(cursor ?? null).slice(0, 200);
 	};
 	console.log(
-		`polling trigger (Deals updated, every minute, durable poll cursors ${durableOff ? 'OFF (n8n warned)' : 'on'}): ${polled.records} deals changed, last change emitted once ${polled.ok}, ` +
+		`polling trigger (Deals updated, every minute, durable poll cursors ${!DURABLE_CURSORS ? 'off (--durable-cursors-off)' : durableOff ? 'OFF (n8n warned)' : 'on'}): ${polled.records} deals changed, last change emitted once ${polled.ok}, ` +
 			`lost ${polled.lost.length}, doubled ${polled.doubled.length}; ${pollingRuns.length} polling executions (${pollingNotOk.length} not successful), ${polled.emitted} items; ` +
 			`latency change → polling execution finished p50 ${secs(percentile(polled.latencies, 50))} s, p95 ${secs(percentile(polled.latencies, 95))} s; ` +
 			`${pollCalls} COQL calls (the polling trigger's API calls)` +
