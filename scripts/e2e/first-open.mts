@@ -28,10 +28,12 @@ async function fetchError(ctx: StepContext, field: E2eLocator): Promise<string |
 		await field.innerText().catch(() => ''),
 		...(await ctx.page.locator('[data-test-id="ndv"] [data-test-id="rlc-error-container"]').allInnerTexts().catch(() => [])),
 	];
-	// the options dropdown of earlier versions writes the error as the input's placeholder
+	// the options dropdown of earlier versions writes the error into its (then disabled) input
 	for (const input of [field.locator('input').first()]) {
 		const placeholder = await (input as E2eLocator & { getAttribute?(n: string): Promise<string | null> }).getAttribute?.('placeholder').catch(() => null);
 		if (placeholder) texts.push(placeholder);
+		const value = await input.inputValue().catch(() => '');
+		if (value) texts.push(value);
 	}
 	if (await ctx.page.getByText(/Error fetching options/).first().isVisible().catch(() => false)) texts.push('Error fetching options (panel)');
 	return texts.find((t) => /Error fetching options|could not load|credentials set/i.test(t));
@@ -75,7 +77,9 @@ export async function firstOpenRounds(ctx: StepContext, target: Target): Promise
 		await ctx.shot(file);
 		if (!error) {
 			// the user opens the Module list: the CRM's modules, no error
-			await field.locator('[data-test-id="rlc-input"]').first().click();
+			// the picker's input: a resource locator's (not its mode selector); the options dropdown of earlier versions has a plain one
+			const locatorInput = field.locator('[data-test-id="rlc-input"]');
+			await ((await locatorInput.count()) > 0 ? locatorInput : field.locator('input')).first().click();
 			const leads = page.locator('[data-test-id="rlc-item"]:visible, .el-select-dropdown__item:visible').filter({ hasText: /^Leads$/ }).first();
 			await leads.waitFor({ timeout: 20_000 }).catch(() => undefined);
 			error = await fetchError(ctx, field);
