@@ -8,6 +8,10 @@ import { crmApiRequest } from '../transport';
 /** Records per page of the list (docs/protocol.md §3.6: at most 200). */
 const PAGE_SIZE = 50;
 
+/** The pagination token of the page after `page`, when the answer says there are more records (§3.6). */
+const nextPage = (body: IDataObject, page: number): string | undefined =>
+	(body.info as IDataObject | undefined)?.more_records === true ? String(page + 1) : undefined;
+
 const matches = (filter: string | undefined, ...texts: string[]) =>
 	!filter || texts.some((t) => t.toLowerCase().includes(filter.trim().toLowerCase()));
 
@@ -49,11 +53,7 @@ async function recordsOf(ctx: ILoadOptionsFunctions, module: string, filter?: st
 		const text = value && typeof value === 'object' ? (value as IDataObject).name : value;
 		return text === undefined || text === null || text === '' ? String(r.id) : String(text);
 	};
-	const more = (body.info as IDataObject | undefined)?.more_records === true;
-	return {
-		results: records.map((r) => ({ name: nameOf(r), value: String(r.id) })),
-		paginationToken: more ? String(page + 1) : undefined,
-	};
+	return { results: records.map((r) => ({ name: nameOf(r), value: String(r.id) })), paginationToken: nextPage(body, page) };
 }
 
 /** Records of the chosen module. */
@@ -61,20 +61,15 @@ export async function searchRecords(this: ILoadOptionsFunctions, filter?: string
 	return await recordsOf(this, pickedValue(this, 'module'), filter, paginationToken);
 }
 
-/** Leads (Convert Lead). */
-export async function searchLeads(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	return await recordsOf(this, 'Leads', filter, paginationToken);
-}
+/** The From List method of a picker whose module is fixed: Leads (Convert Lead), Deals and Contacts (contact roles). */
+const recordsIn = (module: string) =>
+	async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+		return await recordsOf(this, module, filter, paginationToken);
+	};
 
-/** Deals (contact roles of a deal). */
-export async function searchDeals(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	return await recordsOf(this, 'Deals', filter, paginationToken);
-}
-
-/** Contacts (contact roles of a deal). */
-export async function searchContacts(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	return await recordsOf(this, 'Contacts', filter, paginationToken);
-}
+export const searchLeads = recordsIn('Leads');
+export const searchDeals = recordsIn('Deals');
+export const searchContacts = recordsIn('Contacts');
 
 /**
  * Notes by title and the record they belong to (GetNotes, newest first), a page at a time. Notes have
@@ -97,8 +92,7 @@ export async function searchNotes(this: ILoadOptionsFunctions, filter?: string, 
 		})
 		.filter((n) => matches(filter, n.name, n.content))
 		.map(({ name, value }) => ({ name, value }));
-	const more = (body.info as IDataObject | undefined)?.more_records === true;
-	return { results, paginationToken: more ? String(page + 1) : undefined };
+	return { results, paginationToken: nextPage(body, page) };
 }
 
 /** Attachments of the chosen record, by file name (GetAttachments), a page at a time. */
@@ -115,8 +109,7 @@ export async function searchAttachments(this: ILoadOptionsFunctions, filter?: st
 	const results = ((body.data as IDataObject[] | undefined) ?? [])
 		.map((a) => ({ name: String(a.File_Name ?? a.id), value: String(a.id) }))
 		.filter((a) => matches(filter, a.name));
-	const more = (body.info as IDataObject | undefined)?.more_records === true;
-	return { results, paginationToken: more ? String(page + 1) : undefined };
+	return { results, paginationToken: nextPage(body, page) };
 }
 
 /** Records of the module the chosen related list holds (GetRelatedLists: its `module`). */
