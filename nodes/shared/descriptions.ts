@@ -52,12 +52,15 @@ export const moduleSelect: INodeProperties = {
 	],
 };
 
+/** The From List methods of record pickers (shared/methods/listSearch.ts); each has a text ID before `locatorsSince`. */
+const RECORD_LIST_METHODS = ['searchRecords', 'searchLeads', 'searchDeals', 'searchContacts', 'searchNotes', 'searchAttachments', 'searchRelatedRecords'] as const;
+
 export interface RecordPickerOptions {
 	displayName?: string;
 	name?: string;
 	description?: string;
 	/** listSearch method of its From List mode (the module's records by default) */
-	searchListMethod?: 'searchRecords' | 'searchLeads' | 'searchDeals' | 'searchContacts' | 'searchNotes' | 'searchAttachments' | 'searchRelatedRecords';
+	searchListMethod?: (typeof RECORD_LIST_METHODS)[number];
 	/** a By URL mode (records with a page in the CRM's web app; notes have none) */
 	byUrl?: boolean;
 	placeholder?: string;
@@ -108,13 +111,7 @@ const LEGACY: Record<string, (p: INodeProperties) => INodeProperties> = {
 		description:
 			'API name of the module, e.g. Leads or Deals. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	}),
-	searchRecords: (p) => legacyRecordId(p),
-	searchLeads: (p) => legacyRecordId(p),
-	searchDeals: (p) => legacyRecordId(p),
-	searchContacts: (p) => legacyRecordId(p),
-	searchNotes: (p) => legacyRecordId(p),
-	searchAttachments: (p) => legacyRecordId(p),
-	searchRelatedRecords: (p) => legacyRecordId(p),
+	...Object.fromEntries(RECORD_LIST_METHODS.map((method) => [method, legacyRecordId])),
 };
 
 function legacyRecordId(p: INodeProperties): INodeProperties {
