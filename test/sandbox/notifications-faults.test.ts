@@ -189,7 +189,13 @@ describe('delivery faults', () => {
 	test('duplicateDeliveryRate 1: a second copy with the same body after the first was acknowledged', async () => {
 		await setPlan({ duplicateDeliveryRate: 1 });
 		await createLeads(1);
-		const [delivery] = await settled(1);
+		await settled(1);
+		// the copy goes out once the first attempt is acknowledged: its attempt is logged when it was sent
+		const [delivery] = await waitFor(async () => await sandboxDeliveries(sb.url, channelId), {
+			timeout: 5000,
+			what: 'the copy sent after the acknowledgment',
+			ok: (list) => list.length >= 1 && list[0].attempts.length >= 2,
+		});
 		expect(delivery.outcome).toBe('delivered');
 		expect(delivery.attempts.map((a: any) => !!a.copy)).toEqual([false, true]);
 		const got = await receiver.waitFor(2);
