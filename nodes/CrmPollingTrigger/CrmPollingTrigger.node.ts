@@ -1,5 +1,5 @@
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { deepCopy, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { fetchRecords } from '../shared/fetchRecords';
 import { allOrAnyOption, conditionsCollection, conditionValues } from '../shared/collections';
@@ -181,6 +181,8 @@ async function pollChanges(
 	settings.deadline = Date.now() + budget * READ_SHARE;
 	const state = this.getWorkflowStaticData('node') as PollState;
 	state.streams ??= {};
+	// no cursor yet: the one the publishing poll set, if n8n threw that poll's static data away
+	const keepStart = Object.keys(state.streams).length === 0 && startFrom === undefined && !takeActivationStart(this, state);
 	const changes: Change[] = [];
 	let walked = 0;
 	for (const module of modules) {
@@ -214,8 +216,28 @@ async function pollChanges(
 			changes.push(...result.changes);
 		}
 	}
+	if (keepStart) this.getWorkflowStaticData('global')[activationStartKey(this)] = deepCopy(state.streams);
 	if (changes.length === 0) return null;
 	return [sortChanges(changes).map((change) => ({ json: change.json }))];
+}
+
+/**
+ * Where the node starts when it has no cursor yet. With n8n's scheduler on, the poll n8n runs on
+ * publishing is a test poll whose node static data is thrown away, so the first scheduled poll
+ * would start from "now" again and miss the changes made in between (up to one interval). The
+ * starting cursors are therefore also kept in the workflow's global static data, which n8n saves
+ * when publishing ends, and the first scheduled poll (activation mode 'update') starts from them.
+ * README "Instant or polling", publishing with the scheduler on.
+ */
+const activationStartKey = (ctx: IPollFunctions) => `crmPollingTriggerStart:${ctx.getNode().id}`;
+
+function takeActivationStart(ctx: IPollFunctions, state: PollState): boolean {
+	const kept = ctx.getWorkflowStaticData('global');
+	const start = kept[activationStartKey(ctx)] as PollState['streams'] | undefined;
+	if (ctx.getActivationMode() !== 'update' || !start) return false;
+	state.streams = deepCopy(start);
+	delete kept[activationStartKey(ctx)];
+	return true;
 }
 
 /** Fetch Test Event: the latest matching change over the modules, as a poll would emit it. */

@@ -29,7 +29,13 @@ export function crmPoller(crm: CrmFixture, parameters: INode['parameters'], opti
 	const type = crm.nodeTypes[POLL_TYPE] as any;
 	const emitted: INodeExecutionData[][] = [];
 	const state = () => workflow.getStaticData('node', node) as IDataObject;
-	const poll = async (mode: 'trigger' | 'manual' = 'trigger'): Promise<INodeExecutionData[] | null> => {
+	/**
+	 * `kind` (with `durable`), as n8n's scheduler runs polls: 'publishing' is the test poll it runs
+	 * when the workflow is published (activation mode 'activate'; its node static data is committed
+	 * only with an emit), 'scheduled' a poll on the schedule (activation mode 'update'). Without it:
+	 * activation mode 'activate', static data kept as n8n keeps it without the scheduler.
+	 */
+	const poll = async (mode: 'trigger' | 'manual' = 'trigger', kind?: 'publishing' | 'scheduled'): Promise<INodeExecutionData[] | null> => {
 		let staged: IDataObject | undefined;
 		// a copy, as n8n clones the committed cursor (static data is an observable object)
 		if (options.durable) staged = JSON.parse(JSON.stringify(state())) as IDataObject;
@@ -38,7 +44,7 @@ export function crmPoller(crm: CrmFixture, parameters: INode['parameters'], opti
 			node,
 			additionalData,
 			mode,
-			mode === 'manual' ? 'manual' : 'activate',
+			mode === 'manual' ? 'manual' : kind === 'scheduled' ? 'update' : 'activate',
 			undefined,
 			undefined,
 			undefined,
@@ -47,8 +53,8 @@ export function crmPoller(crm: CrmFixture, parameters: INode['parameters'], opti
 			options.budgetMs === undefined ? undefined : () => options.budgetMs!,
 		);
 		const result: INodeExecutionData[][] | null = await withIsolate(workflow, async () => await type.poll.call(ctx as unknown as IPollFunctions));
-		if (staged) {
-			// committed with the execution (or alone when nothing was emitted)
+		if (staged && !(kind === 'publishing' && result === null)) {
+			// committed with the execution (or alone when nothing was emitted; never for the publishing poll)
 			const target = state();
 			for (const key of Object.keys(target)) delete target[key];
 			Object.assign(target, staged);

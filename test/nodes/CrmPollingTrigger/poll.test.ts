@@ -134,6 +134,37 @@ test('a poll that starts while the previous poll of the node still runs reads no
 	expect(summary(await p.poll())).toEqual(['created:Leads:Overlap Three']);
 });
 
+test('published with n8n\'s scheduler: changes made before the first scheduled poll are emitted by it, nothing from before publishing', async () => {
+	await create('Leads', [{ Last_Name: 'Before Publishing' }]);
+	await tick();
+	const p = crmPoller(crm, { event: 'createdOrUpdated', modules: ['Leads'] }, { durable: true });
+	// the publishing poll starts from now; n8n keeps none of its node static data
+	expect(await p.poll('trigger', 'publishing')).toBeNull();
+	expect(p.state()).toEqual({});
+	await tick();
+	await create('Leads', [{ Last_Name: 'Between' }]);
+	await tick();
+	expect(summary(await p.poll('trigger', 'scheduled'))).toEqual(['created:Leads:Between']);
+	await tick();
+	await create('Leads', [{ Last_Name: 'Later' }]);
+	await tick();
+	expect(summary(await p.poll('trigger', 'scheduled'))).toEqual(['created:Leads:Later']);
+	expect(await p.poll('trigger', 'scheduled')).toBeNull();
+	// the start is used once: the global static data no longer holds it
+	expect(Object.keys(p.workflow.getStaticData('global'))).toEqual([]);
+});
+
+test('a node with no kept start (its first poll is a scheduled one) starts from now', async () => {
+	await create('Leads', [{ Last_Name: 'Old One' }]);
+	await tick();
+	const p = crmPoller(crm, { event: 'createdOrUpdated', modules: ['Leads'] }, { durable: true });
+	expect(await p.poll('trigger', 'scheduled')).toBeNull();
+	await tick();
+	await create('Leads', [{ Last_Name: 'New One' }]);
+	await tick();
+	expect(summary(await p.poll('trigger', 'scheduled'))).toEqual(['created:Leads:New One']);
+});
+
 test('Fetch Test Event shows the latest matching record and moves no cursor', async () => {
 	const p = crmPoller(crm, { event: 'created', modules: ['Accounts'], conditions: { condition: [{ field: 'Account_Name', operator: 'starts_with', value: "Bank's" }] } });
 	expect(await p.poll()).toBeNull();
