@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toCrmDateTime, toUtcWireTime } from '../shared/dates';
-import { crmApiRequest } from '../shared/transport';
+import { crmRequest } from '../shared/transport';
 import { fetchRecords } from '../shared/fetchRecords';
 import { MAX_CRITERIA_CONDITIONS } from '../shared/collections';
 import { advance, changeKeyOf, recalled, remember } from './cursor';
@@ -107,7 +107,7 @@ async function keysetPage(this: IPollFunctions, module: string, timeField: strin
 		? `${timeField} >= ${when(after.time)}`
 		: `(${timeField} > ${when(after.time)} or (${timeField} = ${when(after.time)} and id > ${quote(after.id)}))`;
 	const where = filter ? `(${position} and ${filter})` : position;
-	const body = await crmApiRequest.call(this, {
+	const body = await crmRequest(this, {
 		method: 'POST',
 		path: '/coql',
 		body: { select_query: `SELECT id, Created_Time, Modified_Time FROM ${module} WHERE ${where} ORDER BY ${timeField} ASC, id ASC LIMIT ${PAGE_SIZE}` },
@@ -125,7 +125,7 @@ async function keysetPage(this: IPollFunctions, module: string, timeField: strin
 export async function newest(this: IPollFunctions, module: string, timeField: string, filter: string): Promise<Row | undefined> {
 	const position = `${timeField} is not null`;
 	const where = filter ? `(${position} and ${filter})` : position;
-	const body = await crmApiRequest.call(this, {
+	const body = await crmRequest(this, {
 		method: 'POST',
 		path: '/coql',
 		body: { select_query: `SELECT id, Created_Time, Modified_Time FROM ${module} WHERE ${where} ORDER BY ${timeField} DESC, id DESC LIMIT 1` },
@@ -270,7 +270,7 @@ function classify(
 async function deletedSince(this: IPollFunctions, module: string, sinceMs: number | undefined, maxPages = Infinity): Promise<IDataObject[]> {
 	const entries: IDataObject[] = [];
 	for (let page = 1; page <= maxPages; page++) {
-		const body = await crmApiRequest.call(this, {
+		const body = await crmRequest(this, {
 			method: 'GET',
 			path: `/${encodeURIComponent(module)}/deleted`,
 			qs: { type: 'all', page, per_page: PAGE_SIZE },

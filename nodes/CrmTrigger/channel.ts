@@ -2,7 +2,7 @@ import type { CronExpression, IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toUtcWireTime } from '../shared/dates';
-import { crmApiError, crmItemResults, crmRequestAllItems, isErrorItem } from '../shared/transport';
+import { crmApiError, crmRequest, crmRequestAllItems, isErrorItem } from '../shared/transport';
 import type { CrmContext, CrmErrorBody } from '../shared/transport';
 import { MAX_EXPIRY_MS, WATCH_PATH, newChannelId, newToken, wishKeys } from '../shared/watch';
 import type { ChannelWish } from '../shared/watch';
@@ -57,7 +57,7 @@ function isExpiryRefusal(result: IDataObject): boolean {
 
 /** One `watch` call with one item; answers the item's result (success or error item). */
 async function watchCall(this: CrmContext, method: 'POST' | 'PUT' | 'PATCH', item: IDataObject): Promise<IDataObject> {
-	return (await crmItemResults.call(this, { method, path: WATCH_PATH, body: { watch: [item] }, itemListKey: 'watch' }))[0] ?? {};
+	return (await crmRequest(this, { method, path: WATCH_PATH, body: { watch: [item] }, itemListKey: 'watch' }))[0] ?? {};
 }
 
 function channelCallFailed(ctx: CrmContext, result: IDataObject, prefix: string): never {
@@ -177,7 +177,7 @@ export function matches(view: ChannelWish & { token?: string }, wish: ChannelWis
 export async function disable(this: CrmContext, channelIds: string[]): Promise<void> {
 	const ids = [...new Set(channelIds)];
 	for (let start = 0; start < ids.length; start += 100) {
-		const results = await crmItemResults.call(this, {
+		const results = await crmRequest(this, {
 			method: 'DELETE',
 			path: WATCH_PATH,
 			qs: { channel_ids: ids.slice(start, start + 100).join(',') },

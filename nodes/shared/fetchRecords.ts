@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { crmApiRequest } from './transport';
+import { crmRequest } from './transport';
 import type { CrmContext } from './transport';
 
 /** GetRecords accepts at most 100 ids per request (docs/protocol.md §6). */
@@ -14,7 +14,7 @@ export async function fetchRecords(this: CrmContext, module: string, ids: string
 	const records = new Map<string, IDataObject>();
 	const unique = [...new Set(ids)];
 	for (let start = 0; start < unique.length; start += IDS_PER_REQUEST) {
-		const body = await crmApiRequest.call(this, {
+		const body = await crmRequest(this, {
 			method: 'GET',
 			path: `/${encodeURIComponent(module)}`,
 			// converted leads are hidden from GetRecords unless asked for (§3.2)

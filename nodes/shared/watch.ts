@@ -3,7 +3,7 @@
 import { randomBytes } from 'crypto';
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { crmApiRequest } from './transport';
+import { crmRequest } from './transport';
 
 /** Path of the watch routes below the REST root. */
 export const WATCH_PATH = '/actions/watch';
@@ -68,7 +68,7 @@ export const WATCHABLE_STANDARD_MODULES = [
 
 /** Watchable modules of the connected CRM (standard and custom), from GetModules. */
 export async function getWatchableModules(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { modules = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/modules' })) as {
+	const { modules = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/modules' })) as {
 		modules?: IDataObject[];
 	};
 	return modules

@@ -1,7 +1,7 @@
  
 // What the transport may send again (docs/protocol.md §7 + "outcome unknown"): 429 always; 5xx and a lost
 // connection only for idempotent calls; a POST whose outcome is unknown is never repeated as is.
-import { RETRY, isConnectionLost, isOutcomeUnknown, isRetryable, withRetry } from '../../nodes/shared/transport';
+import { RETRY, isConnectionLost, isOutcomeUnknown, isRetryable, retryWait } from '../../nodes/shared/transport';
 import type { RetryPolicy } from '../../nodes/shared/transport';
 
 const failure = (httpCode: string) => Object.assign(new Error(`HTTP ${httpCode}`), { httpCode });
@@ -39,39 +39,25 @@ describe('transport › retry and outcome rules', () => {
 		expect(isConnectionLost(new Error('plain'))).toBe(false);
 	});
 
-	test('withRetry: a lost connection is retried for an idempotent call, never for a POST', async () => {
-		let calls = 0;
-		const flaky = async () => {
-			if (++calls < 3) throw failure('ECONNRESET');
-			return 'ok';
-		};
-		await expect(withRetry('GET', flaky, undefined, fast)).resolves.toBe('ok');
-		expect(calls).toBe(3);
-
-		calls = 0;
-		await expect(withRetry('POST', flaky, undefined, fast)).rejects.toThrow('ECONNRESET');
-		expect(calls).toBe(1);
-
-		calls = 0;
-		await expect(withRetry('POST', flaky, true, fast)).resolves.toBe('ok');
-		expect(calls).toBe(3);
+	test('retryWait: a lost connection is retried for an idempotent call, never for a POST', () => {
+		const lost = failure('ECONNRESET');
+		expect(retryWait(lost, 0, 'GET', undefined, fast)).toEqual(expect.any(Number));
+		expect(retryWait(lost, 0, 'POST', undefined, fast)).toBeUndefined();
+		// an upsert on a unique field is idempotent although a POST
+		expect(retryWait(lost, 0, 'POST', true, fast)).toEqual(expect.any(Number));
+		// a 4xx other than 429 is never sent again
+		expect(retryWait(failure('400'), 0, 'GET')).toBeUndefined();
 	});
 
-	test('withRetry: gives up after the policy tries and throws the last error', async () => {
-		let calls = 0;
-		await expect(
-			withRetry(
-				'PUT',
-				async () => {
-					calls++;
-					throw failure('503');
-				},
-				undefined,
-				fast,
-			),
-		).rejects.toThrow('HTTP 503');
-		expect(calls).toBe(5);
-		// the package's own policy was left as it is
+	test('retryWait: back-off 1, 2, 4, 8 s (±20 %), and no wait after the policy\'s last try', () => {
+		const busy = failure('429');
+		for (let attempt = 0; attempt < RETRY.tries - 1; attempt++) {
+			const wait = retryWait(busy, attempt, 'POST')!;
+			expect(wait).toBeGreaterThanOrEqual(0.8 * 1000 * 2 ** attempt);
+			expect(wait).toBeLessThanOrEqual(1.2 * 1000 * 2 ** attempt);
+		}
+		expect(retryWait(busy, RETRY.tries - 1, 'POST')).toBeUndefined();
+		expect(retryWait(failure('503'), RETRY.tries - 1, 'PUT')).toBeUndefined();
 		expect(RETRY).toEqual({ tries: 5, baseMs: 1000, capMs: 16_000 });
 	});
 });

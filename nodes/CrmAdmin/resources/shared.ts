@@ -13,9 +13,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { sendItemList } from '../../shared/itemLists';
-import type { NotFound } from '../../shared/transport';
-import { crmItemResults, writeResult } from '../../shared/transport';
+import { itemListRequest } from '../../shared/itemLists';
+import type { CrmListRequest, NotFound } from '../../shared/transport';
+import { writeResult } from '../../shared/transport';
 import { checkDigits, idPathSegment, requireDigits } from '../../shared/validation';
 
 /** An API name in a path: anything but an all-digit segment, which the service reads as an ID (§3.10). */
@@ -154,21 +154,21 @@ export function requireSome(this: IExecuteFunctions | IExecuteSingleFunctions, v
  * PUT of a chunk of items to `path`; a chunk of one goes to the single-item form `path/{key}`, its
  * key (the first of `keyNames` it holds) moved from the item into the path.
  */
-export async function putItems(this: IExecuteFunctions, path: string, listKey: string, items: IDataObject[], keyNames = ['id']): Promise<IDataObject[]> {
-	if (items.length !== 1) return await sendItemList.call(this, { method: 'PUT', path }, listKey, items);
+export function putItemsRequest(path: string, listKey: string, items: IDataObject[], keyNames = ['id']): CrmListRequest {
+	if (items.length !== 1) return itemListRequest({ method: 'PUT', path }, listKey, items);
 	const item = { ...items[0] };
 	let key: unknown;
 	for (const name of keyNames) {
 		key ??= item[name];
 		delete item[name];
 	}
-	return await sendItemList.call(this, { method: 'PUT', path: `${path}/${encodeURIComponent(String(key))}` }, listKey, [item]);
+	return itemListRequest({ method: 'PUT', path: `${path}/${encodeURIComponent(String(key))}` }, listKey, [item]);
 }
 
 /** DELETE of a chunk of IDs: `path?ids=…`, or the single-item form `path/{id}` for a chunk of one. */
-export async function deleteIds(this: IExecuteFunctions, path: string, listKey: string, items: IDataObject[]): Promise<IDataObject[]> {
+export function deleteIdsRequest(path: string, listKey: string, items: IDataObject[]): CrmListRequest {
 	const ids = items.map((item) => String(item.id));
 	return ids.length === 1
-		? await crmItemResults.call(this, { method: 'DELETE', path: `${path}/${encodeURIComponent(ids[0])}`, itemListKey: listKey })
-		: await crmItemResults.call(this, { method: 'DELETE', path, qs: { ids: ids.join(',') }, itemListKey: listKey });
+		? { method: 'DELETE', path: `${path}/${encodeURIComponent(ids[0])}`, itemListKey: listKey }
+		: { method: 'DELETE', path, qs: { ids: ids.join(',') }, itemListKey: listKey };
 }

@@ -7,7 +7,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { responseFile } from '../../shared/download';
 import { countCsvRecords, csvToObjects } from '../../shared/csv';
@@ -15,7 +15,7 @@ import { toCrmDate } from '../../shared/dates';
 import { multipartBody } from '../../shared/multipart';
 import { optionsCollection } from '../../shared/optionsCollection';
 import { loadFieldMeta } from '../../shared/recordFields';
-import { baseUrlExpression, crmApiRequest, crmRequest, responseOfError } from '../../shared/transport';
+import { asNodeError, baseUrlExpression, crmRequest, responseOfError, runPerItem } from '../../shared/transport';
 import { createZip, isZip, readZip } from '../../shared/zip';
 
 // ---- limits of docs/protocol.md §6 (checked before anything is sent) ------------------------------
@@ -48,43 +48,6 @@ export function megabytes(bytes: number): string {
 	return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-// ---- per-item loop ---------------------------------------------------------------------------
-
-function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.context && error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-		return error;
-	}
-	return new NodeOperationError(node, error as Error, { itemIndex });
-}
-
-/**
- * Runs `work` for every input item in order, pairing its outputs with the item. With "continue on
- * fail" a failing item yields one error item (`{error, message, details}`); otherwise the node fails.
- */
-export async function forEachItem(
-	this: IExecuteFunctions,
-	work: (itemIndex: number) => Promise<INodeExecutionData[]>,
-): Promise<INodeExecutionData[][]> {
-	const out: INodeExecutionData[] = [];
-	const items = this.getInputData();
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const produced = await work(itemIndex);
-			for (const item of produced) out.push({ ...item, pairedItem: { item: itemIndex } });
-		} catch (error) {
-			const nodeError = asNodeError(this.getNode(), error, itemIndex);
-			if (!this.continueOnFail()) throw nodeError;
-			const crm = (nodeError.context?.crm ?? {}) as IDataObject;
-			out.push({
-				json: { error: nodeError.message, message: nodeError.description ?? '', details: { status: 'error', ...crm } },
-				pairedItem: { item: itemIndex },
-			});
-		}
-	}
-	return [out];
-}
-
 // ---- one job per input item ---------------------------------------------------------------------
 
 /** What the job operations show first: n8n runs them once per input item, each item its own job. */
@@ -102,7 +65,7 @@ function isTooManyRequests(error: unknown): boolean {
 }
 
 /**
- * forEachItem for the operations that start a job per item. `started()` counts the jobs; when the
+ * runPerItem for the operations that start a job per item. `started()` counts the jobs; when the
  * CRM refuses more (too many open jobs or result downloads, §7) after several items, the error
  * says how many jobs the items started and how to start one.
  */
@@ -116,11 +79,11 @@ export async function forEachJobItem(
 	const started = () => {
 		jobs++;
 	};
-	return await forEachItem.call(this, async (itemIndex) => {
+	return await runPerItem(this, async (itemIndex) => {
 		try {
 			return await work(itemIndex, started);
 		} catch (error) {
-			if (items < 2 || jobs === 0 || !isTooManyRequests(error)) throw asNodeError(this.getNode(), error, itemIndex);
+			if (items < 2 || jobs === 0 || !isTooManyRequests(error)) throw asNodeError(this, error, itemIndex);
 			const said = (error as { description?: string }).description;
 			throw new NodeOperationError(
 				this.getNode(),
@@ -285,11 +248,12 @@ export async function downloadFile(
 	itemIndex: number,
 	fallbackName: string,
 ): Promise<{ data: Buffer; fileName: string; mimeType: string }> {
-	const response = await crmRequest.call(this, {
+	const response = await crmRequest(this, {
 		method: 'GET',
 		path: url,
 		root: 'origin',
 		binary: true,
+		full: true,
 		headers: { Accept: 'application/octet-stream' },
 		itemIndex,
 	});
@@ -451,7 +415,7 @@ export async function bulkWriteZip(
 
 /** GetOrganization once per execution (the caller keeps the value): the org's `xgid` for X-CRM-ORG. */
 export async function orgXgid(this: IExecuteFunctions, itemIndex: number): Promise<string> {
-	const body = await crmApiRequest.call(this, { method: 'GET', path: '/org', itemIndex });
+	const body = await crmRequest(this, { method: 'GET', path: '/org', itemIndex });
 	const org = (Array.isArray(body.org) ? body.org[0] : undefined) as IDataObject | undefined;
 	const xgid = org?.xgid;
 	if (typeof xgid !== 'string' && typeof xgid !== 'number') {
@@ -470,7 +434,7 @@ export async function uploadBulkWriteZip(
 	xgid: string,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const body = await crmApiRequest.call(this, {
+	const body = await crmRequest(this, {
 		method: 'POST',
 		root: 'upload',
 		path: '/upload',

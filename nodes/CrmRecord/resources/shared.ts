@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { sendItemList } from '../../shared/itemLists';
-import { crmItemResults, runBatched } from '../../shared/transport';
+import { itemListRequest } from '../../shared/itemLists';
+import { runBatched } from '../../shared/transport';
 import { checkDigits } from '../../shared/validation';
 import { pickedValue } from '../../shared/descriptions';
 
@@ -40,14 +40,12 @@ export async function deleteByIds(this: IExecuteFunctions, target: IdListTarget)
 	return await runBatched(this, {
 		batchSize: target.batchSize,
 		build: (itemIndex) => ({ key: target.path, payload: { id: idOf.call(this, target, itemIndex) } }),
-		send: async (_key, payloads) => {
-			return await crmItemResults.call(this, {
-				method: 'DELETE',
-				path: target.path,
-				qs: { ids: payloads.map((p) => p.id).join(',') },
-				itemListKey: target.listKey,
-			});
-		},
+		request: (_key, payloads) => ({
+			method: 'DELETE',
+			path: target.path,
+			qs: { ids: payloads.map((p) => p.id).join(',') },
+			itemListKey: target.listKey,
+		}),
 	});
 }
 
@@ -63,6 +61,6 @@ export async function updateByIds(this: IExecuteFunctions, target: IdListTarget)
 			}
 			return { key: target.path, payload: { id, ...fields } };
 		},
-		send: async (_key, items) => await sendItemList.call(this, { method: 'PUT', path: target.path }, target.listKey, items),
+		request: (_key, items) => itemListRequest({ method: 'PUT', path: target.path }, target.listKey, items),
 	});
 }

@@ -2,7 +2,7 @@
 // variable groups). Any node may offer them, e.g. `getUsers` for owner fields.
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { crmApiRequest, crmRequestAllItems } from '../transport';
+import { crmRequest, crmRequestAllItems } from '../transport';
 import { option } from './loadOptions';
 
 const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
@@ -17,7 +17,7 @@ export async function getUsers(this: ILoadOptionsFunctions): Promise<INodeProper
 
 /** Roles (GetRoles), with the role each reports to. */
 export async function getRoles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { roles = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/roles' })) as { roles?: IDataObject[] };
+	const { roles = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/roles' })) as { roles?: IDataObject[] };
 	return roles
 		.map((r) => {
 			const reportsTo = (r.reporting_to as IDataObject | null)?.name;
@@ -32,7 +32,7 @@ export async function getRoles(this: ILoadOptionsFunctions): Promise<INodeProper
 
 /** Profiles (GetProfiles). */
 export async function getProfiles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { profiles = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/profiles' })) as {
+	const { profiles = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/profiles' })) as {
 		profiles?: IDataObject[];
 	};
 	return profiles
@@ -42,7 +42,7 @@ export async function getProfiles(this: ILoadOptionsFunctions): Promise<INodePro
 
 /** Territories (GetTerritories). */
 export async function getTerritories(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { territories = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/territories' })) as {
+	const { territories = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/territories' })) as {
 		territories?: IDataObject[];
 	};
 	return territories.map((t) => ({ name: String(t.name), value: String(t.id), description: String(t.description ?? '') })).sort(byName);
@@ -50,7 +50,7 @@ export async function getTerritories(this: ILoadOptionsFunctions): Promise<INode
 
 /** Currencies of the organisation (GetCurrencies). */
 export async function getCurrencies(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { currencies = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/org/currencies' })) as {
+	const { currencies = [] } = (await crmRequest(this, { method: 'GET', path: '/org/currencies' })) as {
 		currencies?: IDataObject[];
 	};
 	return currencies
@@ -64,13 +64,13 @@ export async function getCurrencies(this: ILoadOptionsFunctions): Promise<INodeP
 
 /** Taxes of the organisation (GetTaxes). */
 export async function getTaxes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { taxes = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/org/taxes' })) as { taxes?: IDataObject[] };
+	const { taxes = [] } = (await crmRequest(this, { method: 'GET', path: '/org/taxes' })) as { taxes?: IDataObject[] };
 	return taxes.map((t) => ({ name: String(t.display_label ?? t.name), value: String(t.id) })).sort(byName);
 }
 
 /** Variable groups (GetVariableGroups). */
 export async function getVariableGroups(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { variable_groups: groups = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/variable_groups' })) as {
+	const { variable_groups: groups = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/variable_groups' })) as {
 		variable_groups?: IDataObject[];
 	};
 	return groups

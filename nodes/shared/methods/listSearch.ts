@@ -3,7 +3,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import { pickedValue } from '../descriptions';
-import { crmApiRequest } from '../transport';
+import { crmRequest } from '../transport';
 
 /** Records per page of the list (docs/protocol.md §3.6: at most 200). */
 const PAGE_SIZE = 50;
@@ -16,7 +16,7 @@ const matches = (filter: string | undefined, ...texts: string[]) =>
 	!filter || texts.some((t) => t.toLowerCase().includes(filter.trim().toLowerCase()));
 
 async function recordModules(ctx: ILoadOptionsFunctions): Promise<IDataObject[]> {
-	const { modules = [] } = (await crmApiRequest.call(ctx, { method: 'GET', path: '/settings/modules' })) as { modules?: IDataObject[] };
+	const { modules = [] } = (await crmRequest(ctx, { method: 'GET', path: '/settings/modules' })) as { modules?: IDataObject[] };
 	return modules.filter((m) => m.api_supported !== false && m.generated_type !== 'linking');
 }
 
@@ -42,7 +42,7 @@ async function recordsOf(ctx: ILoadOptionsFunctions, module: string, filter?: st
 	const displayField = String(meta?.display_field ?? 'id');
 	const page = Number(paginationToken ?? 1);
 	const word = filter?.trim();
-	const body = await crmApiRequest.call(ctx, {
+	const body = await crmRequest(ctx, {
 		method: 'GET',
 		path: `/${encodeURIComponent(module)}${word ? '/search' : ''}`,
 		qs: { fields: displayField === 'id' ? 'id' : `id,${displayField}`, page, per_page: PAGE_SIZE, ...(word ? { word } : {}) },
@@ -77,7 +77,7 @@ export const searchContacts = recordsIn('Contacts');
  */
 export async function searchNotes(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const page = Number(paginationToken ?? 1);
-	const body = await crmApiRequest.call(this, {
+	const body = await crmRequest(this, {
 		method: 'GET',
 		path: '/Notes',
 		qs: { fields: 'Note_Title,Note_Content,Parent_Id', page, per_page: PAGE_SIZE, sort_by: 'Modified_Time', sort_order: 'desc' },
@@ -101,7 +101,7 @@ export async function searchAttachments(this: ILoadOptionsFunctions, filter?: st
 	const recordId = pickedValue(this, 'recordId');
 	if (!module || !/^[0-9]+$/.test(recordId)) return { results: [] };
 	const page = Number(paginationToken ?? 1);
-	const body = await crmApiRequest.call(this, {
+	const body = await crmRequest(this, {
 		method: 'GET',
 		path: `/${encodeURIComponent(module)}/${recordId}/Attachments`,
 		qs: { fields: 'id,File_Name', page, per_page: PAGE_SIZE },
@@ -117,7 +117,7 @@ export async function searchRelatedRecords(this: ILoadOptionsFunctions, filter?:
 	const module = pickedValue(this, 'module');
 	const relatedList = String(this.getCurrentNodeParameter('relatedList') ?? '');
 	if (!module || !relatedList) return { results: [] };
-	const { related_lists: lists = [] } = (await crmApiRequest.call(this, {
+	const { related_lists: lists = [] } = (await crmRequest(this, {
 		method: 'GET',
 		path: '/settings/related_lists',
 		qs: { module },

@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { pickedValue } from '../descriptions';
-import { crmApiRequest } from '../transport';
+import { crmRequest } from '../transport';
 
 /** Spelling-insensitive form of a name: "Sales_Orders" and "Sales Orders" say the same. */
 const plain = (text: string) => text.toLowerCase().replace(/[\s_]+/g, ' ').trim();
@@ -13,7 +13,7 @@ export function option(name: string, value: string, description?: string): INode
 
 /** Modules that hold records (standard and custom), from GetModules. */
 export async function getModules(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { modules = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/modules' })) as {
+	const { modules = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/modules' })) as {
 		modules?: IDataObject[];
 	};
 	return modules
@@ -33,7 +33,7 @@ async function fieldOptions(
 	const modules = single ? [single] : ((this.getCurrentNodeParameter('modules') as string[] | undefined) ?? []);
 	const options = new Map<string, INodePropertyOptions>();
 	for (const module of modules) {
-		const { fields = [] } = (await crmApiRequest.call(this, {
+		const { fields = [] } = (await crmRequest(this, {
 			method: 'GET',
 			path: '/settings/fields',
 			qs: { module },
@@ -53,7 +53,7 @@ async function fieldOptions(
 
 /** The Stage picklist of Deals (GetFields of Deals), as the CRM stores the values: a converted lead's deal stage. */
 export async function getDealStages(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { fields = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/fields', qs: { module: 'Deals' } })) as {
+	const { fields = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/fields', qs: { module: 'Deals' } })) as {
 		fields?: IDataObject[];
 	};
 	const stage = fields.find((f) => f.api_name === 'Stage');
@@ -100,7 +100,7 @@ export async function getCriteriaValues(this: ILoadOptionsFunctions): Promise<IN
 	const module = pickedValue(this, 'module') || undefined;
 	const field = criteriaFieldName(this.getCurrentNodeParameter('&field'));
 	if (!module || !field) return [];
-	const { fields = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/fields', qs: { module } })) as {
+	const { fields = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/fields', qs: { module } })) as {
 		fields?: IDataObject[];
 	};
 	const meta = fields.find((f) => f.api_name === field);

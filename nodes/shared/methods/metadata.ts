@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { pickedValue } from '../descriptions';
-import { assertV21, crmApiRequest } from '../transport';
+import { assertV21, crmRequest } from '../transport';
 import { option } from './loadOptions';
 import { isDigits } from '../validation';
 
@@ -23,7 +23,7 @@ function plainCurrent(ctx: ILoadOptionsFunctions, name: string): string | undefi
 }
 
 async function list(ctx: ILoadOptionsFunctions, path: string, key: string, qs?: IDataObject): Promise<IDataObject[]> {
-	const body = await crmApiRequest.call(ctx, { method: 'GET', path, qs });
+	const body = await crmRequest(ctx, { method: 'GET', path, qs });
 	return (body[key] as IDataObject[] | undefined) ?? [];
 }
 
@@ -67,7 +67,7 @@ export async function getCustomViews(this: ILoadOptionsFunctions): Promise<INode
 	if (!module) return [];
 	const views: IDataObject[] = [];
 	for (let page = 1; page <= 50; page++) {
-		const body = await crmApiRequest.call(this, { method: 'GET', path: '/settings/custom_views', qs: { module, page, per_page: 200 } });
+		const body = await crmRequest(this, { method: 'GET', path: '/settings/custom_views', qs: { module, page, per_page: 200 } });
 		views.push(...((body.custom_views as IDataObject[] | undefined) ?? []));
 		if ((body.info as IDataObject | undefined)?.more_records !== true) break;
 	}
@@ -163,7 +163,7 @@ export async function getBlueprintTransitions(this: ILoadOptionsFunctions): Prom
 	const module = current(this, 'module');
 	const recordId = current(this, 'recordId');
 	if (!module || !recordId || !isDigits(recordId)) return [];
-	const body = await crmApiRequest.call(this, {
+	const body = await crmRequest(this, {
 		method: 'GET',
 		path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/actions/blueprint`,
 	});

@@ -3,7 +3,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { pickedValue } from '../descriptions';
-import { crmApiRequest } from '../transport';
+import { crmRequest } from '../transport';
 
 const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
 
@@ -11,7 +11,7 @@ const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.loca
 export async function getRelatedLists(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const module = pickedValue(this, 'module') || undefined;
 	if (!module) return [];
-	const { related_lists: lists = [] } = (await crmApiRequest.call(this, {
+	const { related_lists: lists = [] } = (await crmRequest(this, {
 		method: 'GET',
 		path: '/settings/related_lists',
 		qs: { module },
@@ -30,7 +30,7 @@ export async function getRelatedLists(this: ILoadOptionsFunctions): Promise<INod
 export async function getTags(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const module = pickedValue(this, 'module') || undefined;
 	if (!module) return [];
-	const { tags = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/tags', qs: { module } })) as {
+	const { tags = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/tags', qs: { module } })) as {
 		tags?: IDataObject[];
 	};
 	return tags.map((t) => ({ name: String(t.name), value: String(t.id) })).sort(byName);
@@ -38,7 +38,7 @@ export async function getTags(this: ILoadOptionsFunctions): Promise<INodePropert
 
 /** Contact roles of the organisation (GetContactRoles), in their sequence. */
 export async function getContactRoles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { contact_roles: roles = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/Contacts/roles' })) as {
+	const { contact_roles: roles = [] } = (await crmRequest(this, { method: 'GET', path: '/Contacts/roles' })) as {
 		contact_roles?: IDataObject[];
 	};
 	return roles.map((r) => ({ name: String(r.name), value: String(r.id) }));

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { pickedValue } from '../descriptions';
-import { crmApiRequest } from '../transport';
+import { crmRequest } from '../transport';
 import { option } from './loadOptions';
 
 interface FieldMetadata extends IDataObject {
@@ -23,7 +23,7 @@ interface FieldMetadata extends IDataObject {
 }
 
 async function moduleFields(this: ILoadOptionsFunctions, module: string): Promise<FieldMetadata[]> {
-	const { fields = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/settings/fields', qs: { module } })) as {
+	const { fields = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/fields', qs: { module } })) as {
 		fields?: FieldMetadata[];
 	};
 	return fields;
@@ -55,7 +55,7 @@ const isUnique = (f: FieldMetadata) => !!f.unique && (typeof f.unique !== 'objec
 /** Active users for owner and user-lookup fields; empty when the users API is not reachable. */
 async function userOptions(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	try {
-		const { users = [] } = (await crmApiRequest.call(this, { method: 'GET', path: '/users', qs: { type: 'ActiveUsers' } })) as {
+		const { users = [] } = (await crmRequest(this, { method: 'GET', path: '/users', qs: { type: 'ActiveUsers' } })) as {
 			users?: IDataObject[];
 		};
 		return users.map((u) => ({ name: String(u.full_name ?? u.email ?? u.id), value: String(u.id) }));

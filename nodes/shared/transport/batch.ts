@@ -4,7 +4,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { crmApiError, isErrorItem } from './errors';
 import type { CrmErrorBody, FieldLabels } from './errors';
 import { writeResult } from './envelope';
-import { crmItemResults, isOutcomeUnknown } from './request';
+import { crmRequest, isOutcomeUnknown } from './request';
+import type { CrmListRequest } from './request';
 
 /** Records per request for every write the service takes as a list (§6). */
 export const BATCH_SIZE = 100;
@@ -22,8 +23,13 @@ export interface BatchEntry<K = string> {
 export interface BatchOptions<K = string> {
 	/** builds an item's entry; throw NodeOperationError for bad input (reported before any request is sent) */
 	build: (itemIndex: number) => BatchEntry<K> | Promise<BatchEntry<K>>;
-	/** sends one chunk; answers one result item per payload, in order (`itemIndexes[i]` is payload i's input item) */
-	send: (key: K, payloads: IDataObject[], itemIndexes: number[]) => Promise<IDataObject[]>;
+	/**
+	 * the request of one chunk, answered with one result per payload, in order (`itemIndexes[i]` is
+	 * payload i's input item); runBatched sends it with crmRequest
+	 */
+	request?: (key: K, payloads: IDataObject[], itemIndexes: number[]) => CrmListRequest;
+	/** in place of `request`, for a chunk that takes more than one call (e.g. mails whose attachments are uploaded first) */
+	send?: (key: K, payloads: IDataObject[], itemIndexes: number[]) => Promise<BatchResult[]>;
 	batchSize?: number;
 	/** output json of a successful result item */
 	toJson?: (result: IDataObject, itemIndex: number) => IDataObject;
@@ -52,6 +58,36 @@ function errorJson(error: NodeApiError | NodeOperationError): IDataObject {
 	return { error: error.message, message: error.description ?? '', details: { status: 'error', ...crm } };
 }
 
+/** An error as the NodeApiError / NodeOperationError of its input item. */
+export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeOperationError || (error as NodeApiError).name === 'NodeApiError') {
+		const known = error as NodeApiError | NodeOperationError;
+		if (known.context && known.context.itemIndex === undefined) known.context.itemIndex = itemIndex;
+		return known;
+	}
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+/**
+ * Runs `work` for every input item in order, pairing its outputs with the item: for operations
+ * whose request is an item's own (a job, a file, the list an item holds). With "continue on fail" a
+ * failing item yields one error item, the shape runBatched gives; otherwise the node fails.
+ */
+export async function runPerItem(ctx: IExecuteFunctions, work: (itemIndex: number) => Promise<INodeExecutionData[]>): Promise<INodeExecutionData[][]> {
+	const out: INodeExecutionData[] = [];
+	const items = ctx.getInputData();
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			for (const item of await work(itemIndex)) out.push({ ...item, pairedItem: { item: itemIndex } });
+		} catch (error) {
+			const nodeError = asNodeError(ctx, error, itemIndex);
+			if (!ctx.continueOnFail()) throw nodeError;
+			out.push({ json: errorJson(nodeError), pairedItem: { item: itemIndex } });
+		}
+	}
+	return [out];
+}
+
 /**
  * Sends input items in chunks of up to 100 per request and pairs every result with its input item,
  * in input order. Per-record errors in a 2xx (or all-failed 400) body fail only their item.
@@ -75,10 +111,7 @@ export async function runBatched<K = string>(ctx: IExecuteFunctions, options: Ba
 			group.members.push({ itemIndex, payload: entry.payload });
 			groups.set(id, group);
 		} catch (error) {
-			const nodeError =
-				error instanceof NodeOperationError || (error as NodeApiError).name === 'NodeApiError'
-					? (error as NodeOperationError)
-					: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+			const nodeError = asNodeError(ctx, error, itemIndex);
 			if (!continueOnFail) throw nodeError;
 			outcomes[itemIndex] = { error: nodeError };
 		}
@@ -110,7 +143,11 @@ export async function runBatched<K = string>(ctx: IExecuteFunctions, options: Ba
 			const payloads = chunk.map((c) => c.payload);
 			const itemIndexes = chunk.map((c) => c.itemIndex);
 			try {
-				settle(key, chunk, await options.send(key, payloads, itemIndexes));
+				settle(
+					key,
+					chunk,
+					options.request ? await crmRequest(ctx, options.request(key, payloads, itemIndexes)) : await options.send!(key, payloads, itemIndexes),
+				);
 			} catch (error) {
 				let failure = error as NodeApiError;
 				if (options.recover && isOutcomeUnknown(error)) {
@@ -244,7 +281,7 @@ export async function upsertUnknownOutcome(
 	});
 	for (const [field, indexes] of byField) {
 		try {
-			const data = await crmItemResults.call(this, {
+			const data = await crmRequest(this, {
 				method: 'POST',
 				path: `${request.path}/upsert`,
 				body: { ...request.extras, duplicate_check_fields: [field], data: indexes.map((i) => request.payloads[i]) },

@@ -19,14 +19,14 @@ export async function crmRequestAllItems(
 ): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
 	for (let page = 1; ; page++) {
-		const response = await crmRequest.call(this, {
+		const body = await crmRequest(this, {
 			method: request.method ?? 'GET',
 			path: request.path,
 			root: request.root,
 			headers: request.headers,
 			qs: { ...request.qs, page, per_page: limit > 0 ? Math.min(MAX_PER_PAGE, limit) : MAX_PER_PAGE },
 		});
-		const { items: pageItems, more } = unwrapBody(response.body, request.rootProperty);
+		const { items: pageItems, more } = unwrapBody(body, request.rootProperty);
 		items.push(...pageItems);
 		if (!more || pageItems.length === 0 || (limit > 0 && items.length >= limit)) break;
 	}

@@ -124,7 +124,7 @@ export interface RetryPolicy {
 
 /**
  * Retry policy of docs/protocol.md §7: exponential back-off 1 s, 2 s, 4 s … with jitter, at most 5 tries.
- * Engine tests shrink `baseMs` to keep persistent-429 cases fast; withRetry also takes a policy.
+ * retryWait also takes another policy (unit tests of the rule).
  */
 export const RETRY: RetryPolicy = { tries: 5, baseMs: 1000, capMs: 16_000 };
 
@@ -164,25 +164,21 @@ export function backoffMs(attempt: number, policy: RetryPolicy = RETRY): number 
 	return Math.round(base * (0.8 + Math.random() * 0.4));
 }
 
-/** Runs a request, retrying what the contract makes safe; throws the last error. */
-export async function withRetry<T>(
+/**
+ * How long to wait before sending a failed call again (its try `attempt`, from 0), or undefined when
+ * it must not be sent again: what docs/protocol.md §7 makes safe, within the policy's tries.
+ */
+export function retryWait(
+	error: unknown,
+	attempt: number,
 	method: string,
-	send: () => Promise<T>,
 	idempotent = IDEMPOTENT.has(method.toUpperCase()),
 	policy: RetryPolicy = RETRY,
-): Promise<T> {
-	let failure: unknown;
-	for (let attempt = 0; attempt < policy.tries; attempt++) {
-		if (attempt > 0) await sleep(backoffMs(attempt - 1, policy));
-		try {
-			return await send();
-		} catch (error) {
-			failure = error;
-		}
-		const { status } = responseOfError(failure);
-		if (!isRetryable(status, method, idempotent) && !(idempotent && status === undefined && isConnectionLost(failure))) break;
-	}
-	throw failure;
+): number | undefined {
+	if (attempt + 1 >= policy.tries) return undefined;
+	const { status } = responseOfError(error);
+	const again = isRetryable(status, method, idempotent) || (idempotent && status === undefined && isConnectionLost(error));
+	return again ? backoffMs(attempt, policy) : undefined;
 }
 
 /** Rewrites an error from n8n's HTTP helpers into a NodeApiError carrying the CRM envelope. */
@@ -204,22 +200,33 @@ export interface CrmRequest {
 	headers?: IDataObject;
 	/** download bytes */
 	binary?: boolean;
-	/** a 400 whose body holds this wrapper list is a per-item result, not a request error (§3.8) */
+	/**
+	 * the call answers one result per item under this key (§3.8): crmRequest answers that list; a 400
+	 * whose body holds it is a per-item result, not a request error
+	 */
 	itemListKey?: string;
+	/** answer the full response (status, headers, body) instead of the parsed body */
+	full?: boolean;
 	itemIndex?: number;
 	/** the call may be repeated safely although its method is POST (e.g. an upsert on a unique field): 5xx and lost connections are retried */
 	idempotent?: boolean;
 }
 
+/** A call answered with one result per item (§3.8): the form batched writes send. */
+export type CrmListRequest = CrmRequest & { itemListKey: string };
+
 /**
- * The one authenticated request function for code paths (custom operations, trigger, load options):
- * base URL from the credential, OAuth2 refresh by n8n, retry with back-off, error envelopes mapped.
- * Answers the full response; a 204 has body `undefined`.
+ * The one authenticated request of code paths (custom operations, triggers, pickers): base URL from
+ * the credential, OAuth2 refresh by n8n, retry with back-off (§7), error envelopes mapped. Answers
+ * the parsed body (`{}` for a 204), the result list under `itemListKey`, or with `full` the response.
  */
-export async function crmRequest(this: CrmContext, request: CrmRequest): Promise<IN8nHttpFullResponse> {
-	const credentials = (await this.getCredentials(CREDENTIAL)) as CrmCredentials;
+export async function crmRequest(ctx: CrmContext, request: CrmListRequest): Promise<IDataObject[]>;
+export async function crmRequest(ctx: CrmContext, request: CrmRequest & { full: true }): Promise<IN8nHttpFullResponse>;
+export async function crmRequest(ctx: CrmContext, request: CrmRequest): Promise<IDataObject>;
+export async function crmRequest(ctx: CrmContext, request: CrmRequest): Promise<IDataObject | IDataObject[] | IN8nHttpFullResponse> {
+	const credentials = (await ctx.getCredentials(CREDENTIAL)) as CrmCredentials;
 	if (!apiDomain(credentials)) {
-		throw new NodeOperationError(this.getNode(), 'The CRM credential names no server', {
+		throw new NodeOperationError(ctx.getNode(), 'The CRM credential names no server', {
 			description: 'Set its Accounts URL (or choose the sandbox as its server) and connect it',
 		});
 	}
@@ -239,31 +246,31 @@ export async function crmRequest(this: CrmContext, request: CrmRequest): Promise
 		returnFullResponse: true,
 		...(request.binary ? { encoding: 'arraybuffer' as const } : {}),
 	};
-	try {
-		return (await withRetry(
-			request.method,
-			async () => (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL, options)) as IN8nHttpFullResponse,
-			request.idempotent,
-		)) as IN8nHttpFullResponse;
-	} catch (error) {
-		const { status, body } = responseOfError(error);
-		// If-Modified-Since and nothing changed (§3.7): an empty answer, not an error
-		if (status === 304) return { statusCode: 304, headers: {}, body: undefined, statusMessage: 'Not Modified' } as IN8nHttpFullResponse;
-		if (request.itemListKey && status === 400 && body && Array.isArray((body as IDataObject)[request.itemListKey])) {
-			return { statusCode: 400, headers: {}, body, statusMessage: 'Bad Request' } as IN8nHttpFullResponse;
+	let response: IN8nHttpFullResponse;
+	for (let attempt = 0; ; attempt++) {
+		try {
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL, options)) as IN8nHttpFullResponse;
+			break;
+		} catch (error) {
+			const wait = retryWait(error, attempt, request.method, request.idempotent);
+			if (wait !== undefined) {
+				await sleep(wait);
+				continue;
+			}
+			const { status, body } = responseOfError(error);
+			// If-Modified-Since and nothing changed (§3.7): an empty answer, not an error
+			if (status === 304) {
+				response = { statusCode: 304, headers: {}, body: undefined, statusMessage: 'Not Modified' } as IN8nHttpFullResponse;
+				break;
+			}
+			if (request.itemListKey && status === 400 && body && Array.isArray((body as IDataObject)[request.itemListKey])) {
+				response = { statusCode: 400, headers: {}, body, statusMessage: 'Bad Request' } as IN8nHttpFullResponse;
+				break;
+			}
+			throw toCrmError(ctx, error, request.itemIndex);
 		}
-		throw toCrmError(this, error, request.itemIndex);
 	}
-}
-
-/** crmRequest answering only the parsed body (`{}` for 204). */
-export async function crmApiRequest(this: CrmContext, request: CrmRequest): Promise<IDataObject> {
-	const response = await crmRequest.call(this, request);
-	return (response.body && typeof response.body === 'object' ? response.body : {}) as IDataObject;
-}
-
-/** A call answered with one result per item under `itemListKey` (docs/protocol.md §3.8): those results. */
-export async function crmItemResults(this: CrmContext, request: CrmRequest & { itemListKey: string }): Promise<IDataObject[]> {
-	const body = await crmApiRequest.call(this, request);
-	return (body[request.itemListKey] ?? []) as IDataObject[];
+	if (request.full) return response;
+	const body = (response.body && typeof response.body === 'object' ? response.body : {}) as IDataObject;
+	return request.itemListKey ? ((body[request.itemListKey] ?? []) as IDataObject[]) : body;
 }

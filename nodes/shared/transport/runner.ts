@@ -6,14 +6,14 @@ import type {
 	INodeExecutionData,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { pickedValue } from '../descriptions';
 
 import { crmApiError, isErrorItem, responseOfError } from './errors';
 import { unwrapBody } from './envelope';
 import { MAX_PER_PAGE } from './pagination';
-import { toCrmError, withRetry } from './request';
+import { retryWait, toCrmError } from './request';
 
 type RequestData = DeclarativeRestApiSettings.ResultOptions;
 
@@ -96,7 +96,7 @@ function isMissingId(error: NodeApiError): boolean {
  * The node-level request runner of routed (declarative) operations: n8n's `requestOperations.pagination`,
  * switched on for every operation by the Resource selector's `send.paginate` and bound to the node's
  * routes by crmNodeDescription (nodes/shared/node.ts). It is the one place where a routed request is
- *  - sent and retried: withRetry (docs/protocol.md §7) around n8n's makeRoutingRequest, which signs
+ *  - sent and retried (docs/protocol.md §7, retryWait): n8n's makeRoutingRequest, which signs
  *    the request (OAuth2) and runs the operation's postReceive hooks;
  *  - paged: the route's Pager (default `page`/`per_page` while `info.more_records`, §3.6; COQL
  *    LIMIT/OFFSET, §3.13);
@@ -119,16 +119,27 @@ export function crmRequestRunner(routes: Routes) {
 		let notModified = false;
 
 		for (let call = 0; pager.prepare(call, output.length); call++) {
-			let response: INodeExecutionData[];
-			try {
-				response = await withRetry(method, async () => await this.makeRoutingRequest(requestData));
-			} catch (error) {
+			let response: INodeExecutionData[] | undefined;
+			let failure: unknown;
+			for (let attempt = 0; response === undefined; attempt++) {
+				try {
+					response = await this.makeRoutingRequest(requestData);
+				} catch (error) {
+					const wait = retryWait(error, attempt, method);
+					if (wait === undefined) {
+						failure = error;
+						break;
+					}
+					await sleep(wait);
+				}
+			}
+			if (response === undefined) {
 				// If-Modified-Since and nothing changed (§3.7): no items, not an error
-				if (responseOfError(error).status === 304) {
+				if (responseOfError(failure).status === 304) {
 					notModified = true;
 					break;
 				}
-				const crmError = toCrmError(this, error);
+				const crmError = toCrmError(this, failure);
 				if (route.notFound && isMissingId(crmError)) return notFound.call(this, route.notFound);
 				throw pager.describeError ? pager.describeError(crmError) : crmError;
 			}

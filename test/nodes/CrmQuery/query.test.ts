@@ -2,7 +2,7 @@
  
 // CRM Query › Query › Run through the n8n engine against the sandbox's COQL evaluator.
 import { CrmQuery } from '../../../nodes/CrmQuery/CrmQuery.node';
-import { pageStatement, planStatement } from '../../../nodes/CrmQuery/resources/query/statement';
+import { pageStatement, planStatement } from '../../../nodes/CrmQuery/resources/query/shared';
 import { createRecord } from '../../../sandbox/records.ts';
 import { crmFixture, useCrmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFieldsCollection } from '../../../shared/collections';
-import { sendItemList } from '../../../shared/itemLists';
+import { itemListRequest } from '../../../shared/itemLists';
 import { runBatched } from '../../../shared/transport';
 import {
 	CURRENCY_BATCH_SIZE,
@@ -61,6 +61,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			);
 			return { key: 'currencies', payload };
 		},
-		send: async (_key, currencies) => await sendItemList.call(this, { method: 'POST', path: '/org/currencies' }, 'currencies', currencies),
+		request: (_key, currencies) => itemListRequest({ method: 'POST', path: '/org/currencies' }, 'currencies', currencies),
 	});
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { updateFieldsCollection } from '../../../shared/collections';
 import { runBatched } from '../../../shared/transport';
-import { idParameter, putItems, requireSome } from '../shared';
+import { idParameter, putItemsRequest, requireSome } from '../shared';
 import { currencyIdField } from './get';
 import { CURRENCY_BATCH_SIZE, currencyBody, currencyUpdateFields, isActiveField } from './shared';
 
@@ -46,6 +46,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			requireSome.call(this, fields, 'Update Fields', itemIndex);
 			return { key: 'currencies', payload: { ...fields, id } };
 		},
-		send: async (_key, currencies) => await putItems.call(this, '/org/currencies', 'currencies', currencies),
+		request: (_key, currencies) => putItemsRequest('/org/currencies', 'currencies', currencies),
 	});
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFieldsCollection } from '../../../shared/collections';
-import { sendItemList } from '../../../shared/itemLists';
+import { itemListRequest } from '../../../shared/itemLists';
 import { runBatched } from '../../../shared/transport';
 import { sequenceNumberField, taxBody } from './shared';
 
@@ -43,6 +43,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			);
 			return { key: 'taxes', payload };
 		},
-		send: async (_key, taxes) => await sendItemList.call(this, { method: 'POST', path: '/org/taxes' }, 'taxes', taxes),
+		request: (_key, taxes) => itemListRequest({ method: 'POST', path: '/org/taxes' }, 'taxes', taxes),
 	});
 }

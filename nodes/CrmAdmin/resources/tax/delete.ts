@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePrope
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runBatched } from '../../../shared/transport';
-import { deleteIds, idParameter } from '../shared';
+import { deleteIdsRequest, idParameter } from '../shared';
 import { taxIdField } from './shared';
 
 /**
@@ -23,6 +23,6 @@ export const description = updateDisplayOptions({ show: { resource: ['tax'], ope
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
 		build: (itemIndex) => ({ key: 'taxes', payload: { id: idParameter.call(this, 'taxId', 'Tax', itemIndex) } }),
-		send: async (_key, payloads) => await deleteIds.call(this, '/org/taxes', 'taxes', payloads),
+		request: (_key, payloads) => deleteIdsRequest('/org/taxes', 'taxes', payloads),
 	});
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { updateFieldsCollection } from '../../../shared/collections';
-import { sendItemList } from '../../../shared/itemLists';
+import { itemListRequest } from '../../../shared/itemLists';
 import { runBatched } from '../../../shared/transport';
 import { idParameter, requireSome } from '../shared';
 import { sequenceNumberField, taxBody, taxIdField } from './shared';
@@ -36,6 +36,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			requireSome.call(this, fields, 'Update Fields', itemIndex);
 			return { key: 'taxes', payload: { id, ...fields } };
 		},
-		send: async (_key, taxes) => await sendItemList.call(this, { method: 'PUT', path: '/org/taxes' }, 'taxes', taxes),
+		request: (_key, taxes) => itemListRequest({ method: 'PUT', path: '/org/taxes' }, 'taxes', taxes),
 	});
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFieldsCollection } from '../../../shared/collections';
-import { sendItemList } from '../../../shared/itemLists';
+import { itemListRequest } from '../../../shared/itemLists';
 import { runBatched } from '../../../shared/transport';
 import { userBody, userOptionalFields } from './shared';
 
@@ -69,6 +69,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 			return { key: 'users', payload: userBody({ ...additional, ...required }) };
 		},
-		send: async (_key, users) => await sendItemList.call(this, { method: 'POST', path: '/users' }, 'users', users),
+		request: (_key, users) => itemListRequest({ method: 'POST', path: '/users' }, 'users', users),
 	});
 }

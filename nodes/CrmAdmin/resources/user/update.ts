@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { updateFieldsCollection } from '../../../shared/collections';
 import { runBatched } from '../../../shared/transport';
-import { idParameter, putItems, requireSome } from '../shared';
+import { idParameter, putItemsRequest, requireSome } from '../shared';
 import { userBody, userIdField, userOptionalFields, userUpdateOnlyFields } from './shared';
 
 /**
@@ -34,6 +34,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			requireSome.call(this, fields, 'Update Fields', itemIndex);
 			return { key: 'users', payload: { ...fields, id } };
 		},
-		send: async (_key, users) => await putItems.call(this, '/users', 'users', users),
+		request: (_key, users) => putItemsRequest('/users', 'users', users),
 	});
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFieldsCollection } from '../../../shared/collections';
-import { sendItemList } from '../../../shared/itemLists';
+import { itemListRequest } from '../../../shared/itemLists';
 import { runBatched } from '../../../shared/transport';
 import { isDigits } from '../../../shared/validation';
 import { groupField, optionalKeys, variableValue, variableTypeField } from './shared';
@@ -61,6 +61,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			};
 			return { key: 'variables', payload };
 		},
-		send: async (_key, variables) => await sendItemList.call(this, { method: 'POST', path: '/settings/variables' }, 'variables', variables),
+		request: (_key, variables) => itemListRequest({ method: 'POST', path: '/settings/variables' }, 'variables', variables),
 	});
 }

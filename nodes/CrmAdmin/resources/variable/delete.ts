@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePrope
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runBatched } from '../../../shared/transport';
-import { deleteIds, idParameter } from '../shared';
+import { deleteIdsRequest, idParameter } from '../shared';
 import { variableIdField } from './shared';
 
 /**
@@ -25,6 +25,6 @@ export const description = updateDisplayOptions({ show: { resource: ['variable']
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
 		build: (itemIndex) => ({ key: 'variables', payload: { id: idParameter.call(this, 'variableId', 'Variable ID', itemIndex) } }),
-		send: async (_key, payloads) => await deleteIds.call(this, '/settings/variables', 'variables', payloads),
+		request: (_key, payloads) => deleteIdsRequest('/settings/variables', 'variables', payloads),
 	});
 }

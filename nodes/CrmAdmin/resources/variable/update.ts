@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { updateFieldsCollection } from '../../../shared/collections';
 import { runBatched } from '../../../shared/transport';
-import { checkApiName, idParameter, putItems, requireSome } from '../shared';
+import { checkApiName, idParameter, putItemsRequest, requireSome } from '../shared';
 import { VARIABLE_TYPES, optionalKeys, variableValue, variableKeyFields } from './shared';
 
 /**
@@ -58,7 +58,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			return { key: 'variables', payload: { ...key, ...fields } };
 		},
 		// a chunk of one goes to …/{id} or …/{apiName}, whichever key the item has
-		send: async (_key, variables) => await putItems.call(this, '/settings/variables', 'variables', variables, ['id', 'api_name']),
+		request: (_key, variables) => putItemsRequest('/settings/variables', 'variables', variables, ['id', 'api_name']),
 	});
 }
 

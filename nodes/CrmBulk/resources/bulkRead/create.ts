@@ -7,7 +7,7 @@ import { toCrmDate, toCrmDateTime } from '../../../shared/dates';
 import { PICKLIST_MARK, criteriaFieldName } from '../../../shared/methods/loadOptions';
 import { loadFieldMeta } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
-import { crmApiRequest, writeResult } from '../../../shared/transport';
+import { crmRequest, writeResult } from '../../../shared/transport';
 import { listOf } from '../../../shared/validation';
 import {
 	LIMITS,
@@ -340,7 +340,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			query.page = page;
 			const body: IDataObject = { query, file_type: fileType };
 			if (callback) body.callback = callback;
-			const response = await crmApiRequest.call(this, { method: 'POST', path: '/read', root: 'bulk', body, itemIndex });
+			const response = await crmRequest(this, { method: 'POST', path: '/read', root: 'bulk', body, itemIndex });
 			jobStarted();
 			return ((response.data as IDataObject[] | undefined) ?? [])[0] ?? response;
 		};
@@ -357,7 +357,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const job = await pollUntil.call(
 				this,
 				async () => {
-					const response = await crmApiRequest.call(this, { method: 'GET', path: `/read/${encodeURIComponent(jobId)}`, root: 'bulk', itemIndex });
+					const response = await crmRequest(this, { method: 'GET', path: `/read/${encodeURIComponent(jobId)}`, root: 'bulk', itemIndex });
 					return ((response.data as IDataObject[] | undefined) ?? [])[0] ?? {};
 				},
 				(j) => j.state === 'COMPLETED' || j.state === 'FAILURE',

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { crmApiRequest } from '../../../shared/transport';
+import { crmRequest } from '../../../shared/transport';
 import { responseFile } from '../../../shared/download';
 import { BULK_BASE_URL, downloadedFileItems, exportFileName, jobModule, resultOutputFields, typedReadRows, zipRecords } from '../shared';
 import { jobIdField } from './get';
@@ -23,7 +23,7 @@ export async function resultToItems(
 	const file = responseFile(response, `${jobId}.zip`, 'application/zip');
 	// the job names the module whose field types the rows take, and the file (GetBulkReadJobDetails, GET /crm/bulk/{v}/read/{jobId})
 	const jobOf = async () => {
-		const { data: jobs = [] } = (await crmApiRequest.call(this, { method: 'GET', root: 'bulk', path: `/read/${encodeURIComponent(jobId)}` })) as {
+		const { data: jobs = [] } = (await crmRequest(this, { method: 'GET', root: 'bulk', path: `/read/${encodeURIComponent(jobId)}` })) as {
 			data?: IDataObject[];
 		};
 		return jobs[0] ?? {};

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue } from '../../../shared/descriptions';
-import { crmApiRequest, writeResult } from '../../../shared/transport';
+import { crmRequest, writeResult } from '../../../shared/transport';
 import {
 	LIMITS,
 	bulkWriteZip,
@@ -240,7 +240,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const body: IDataObject = { operation: writeOperation, resource: [resource] };
 		if (options.characterEncoding) body.character_encoding = options.characterEncoding;
 		if (callback) body.callback = callback;
-		const created = await crmApiRequest.call(this, { method: 'POST', path: '/write', root: 'bulk', body, itemIndex });
+		const created = await crmRequest(this, { method: 'POST', path: '/write', root: 'bulk', body, itemIndex });
 		jobStarted();
 		const jobId = String((created.details as IDataObject | undefined)?.id ?? '');
 		if (!this.getNodeParameter('waitForCompletion', itemIndex, true)) {
@@ -249,7 +249,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 
 		const job = await pollUntil.call(
 			this,
-			async () => await crmApiRequest.call(this, { method: 'GET', path: `/write/${encodeURIComponent(jobId)}`, root: 'bulk', itemIndex }),
+			async () => await crmRequest(this, { method: 'GET', path: `/write/${encodeURIComponent(jobId)}`, root: 'bulk', itemIndex }),
 			(j) => j.status === 'COMPLETED' || j.status === 'FAILED',
 			pollOptions.call(this, itemIndex),
 			{ itemIndex, what: `Bulk write job ${jobId}` },

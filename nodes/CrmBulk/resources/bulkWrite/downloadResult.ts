@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { crmApiRequest } from '../../../shared/transport';
-import { binaryItem, downloadFile, forEachItem, resultOutputFields, zipRecords } from '../shared';
+import { crmRequest, runPerItem } from '../../../shared/transport';
+import { binaryItem, downloadFile, resultOutputFields, zipRecords } from '../shared';
 import { writeJobIdField } from './get';
 
 /** DownloadBulkWriteResult — GET result.download_url (absolute, as GetBulkWriteJobDetails gives it) */
@@ -43,10 +43,10 @@ export async function downloadWriteResult(
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await forEachItem.call(this, async (itemIndex) => {
+	return await runPerItem(this, async (itemIndex) => {
 		const jobId = String(this.getNodeParameter('jobId', itemIndex)).trim();
 		if (!jobId) throw new NodeOperationError(this.getNode(), 'Job ID is required', { itemIndex });
-		const job = await crmApiRequest.call(this, { method: 'GET', path: `/write/${encodeURIComponent(jobId)}`, root: 'bulk', itemIndex });
+		const job = await crmRequest(this, { method: 'GET', path: `/write/${encodeURIComponent(jobId)}`, root: 'bulk', itemIndex });
 		return await downloadWriteResult.call(this, job, itemIndex, 'binaryPropertyName');
 	});
 }

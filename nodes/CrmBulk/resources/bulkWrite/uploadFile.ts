@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { bulkWriteZip, forEachItem, orgXgid, uploadBulkWriteZip } from '../shared';
+import { bulkWriteZip, orgXgid, uploadBulkWriteZip } from '../shared';
+import { runPerItem } from '../../../shared/transport';
 
 /** UploadFile — POST {upload_domain}/crm/{v}/upload (multipart, headers `feature: bulk-write`, `X-CRM-ORG`) */
 export const operation: INodePropertyOptions = {
@@ -41,7 +42,7 @@ export const description = updateDisplayOptions({ show: { resource: ['bulkWrite'
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	let xgid: string | undefined; // GetOrganization once per execution
-	return await forEachItem.call(this, async (itemIndex) => {
+	return await runPerItem(this, async (itemIndex) => {
 		const property = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 		const format = this.getNodeParameter('fileFormat', itemIndex, 'auto') as 'auto' | 'csv' | 'zip';
 		const { zip, fileName, rows } = await bulkWriteZip.call(this, itemIndex, property, format);

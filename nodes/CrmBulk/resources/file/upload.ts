@@ -3,9 +3,9 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { multipartBody } from '../../../shared/multipart';
 import type { MultipartFile } from '../../../shared/multipart';
-import { crmItemResults } from '../../../shared/transport';
+import { crmRequest, runPerItem } from '../../../shared/transport';
 import { listOf } from '../../../shared/validation';
-import { LIMITS, forEachItem, megabytes } from '../shared';
+import { LIMITS, megabytes } from '../shared';
 
 /** UploadFiles — POST /crm/{v}/files?type=inline (multipart, part `file` repeated 1..10) */
 export const operation: INodePropertyOptions = {
@@ -32,7 +32,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['upload'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await forEachItem.call(this, async (itemIndex) => {
+	return await runPerItem(this, async (itemIndex) => {
 		const names = listOf(this.getNodeParameter('binaryPropertyName', itemIndex));
 		if (names.length < 1 || names.length > LIMITS.filesPerUpload) {
 			throw new NodeOperationError(this.getNode(), `Input Binary Fields names ${names.length} fields; the file store takes 1 to 10 files per upload`, {
@@ -51,7 +51,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}
 			files.push({ data, fileName, mimeType: meta.mimeType || 'application/octet-stream' });
 		}
-		const results = await crmItemResults.call(this, { method: 'POST', path: '/files', qs: { type: 'inline' }, body: multipartBody(files), itemIndex, itemListKey: 'data' });
+		const results = await crmRequest(this, { method: 'POST', path: '/files', qs: { type: 'inline' }, body: multipartBody(files), itemIndex, itemListKey: 'data' });
 		const failed = results.find((r) => r.status === 'error');
 		if (failed) {
 			throw new NodeOperationError(this.getNode(), `${String(failed.code)}: ${String(failed.message)}`, { itemIndex, description: JSON.stringify(failed.details ?? {}) });

@@ -13,7 +13,7 @@ import { moduleSelect, pickedValue, recordIdField } from '../../../shared/descri
 import { multipartBody } from '../../../shared/multipart';
 import type { MultipartFile } from '../../../shared/multipart';
 import { optionsCollection } from '../../../shared/optionsCollection';
-import { assertV21, crmApiError, crmApiRequest, crmItemResults, isErrorItem, runBatched } from '../../../shared/transport';
+import { assertV21, crmApiError, crmRequest, isErrorItem, runBatched } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
 import { checkDigits, listOf } from '../../../shared/validation';
 import { parseAddresses } from './addresses';
@@ -193,7 +193,7 @@ async function uploadAttachments(this: IExecuteFunctions, files: Attachment[], i
 	const ids: string[] = [];
 	for (let start = 0; start < files.length; start += FILES_PER_UPLOAD) {
 		const form = multipartBody(files.slice(start, start + FILES_PER_UPLOAD));
-		const body = await crmApiRequest.call(this, { method: 'POST', path: '/files', qs: { type: 'inline' }, body: form, itemIndex });
+		const body = await crmRequest(this, { method: 'POST', path: '/files', qs: { type: 'inline' }, body: form, itemIndex });
 		for (const result of (body.data ?? []) as IDataObject[]) {
 			if (isErrorItem(result)) throw crmApiError(this.getNode(), result, { itemIndex, prefix: 'Attachment upload failed: ' });
 			ids.push(String((result.details as IDataObject).id));
@@ -270,7 +270,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}
 			let results: IDataObject[] = [];
 			if (mails.length) {
-				results = await crmItemResults.call(this, {
+				results = await crmRequest(this, {
 					method: 'POST',
 					path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/actions/send_mail`,
 					body: { data: mails },

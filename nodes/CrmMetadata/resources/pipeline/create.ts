@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { sendItemList } from '../../../shared/itemLists';
+import { itemListRequest } from '../../../shared/itemLists';
 import { optionsCollection } from '../../../shared/optionsCollection';
 import { assertV21, runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
@@ -46,6 +46,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if ('error' in built) throw new NodeOperationError(this.getNode(), built.error, { itemIndex });
 			return { key: layoutId, payload: built.item };
 		},
-		send: async (layoutId, pipelines) => await sendItemList.call(this, { method: 'POST', path: '/settings/pipeline', qs: { layout_id: layoutId } }, 'pipeline', pipelines),
+		request: (layoutId, pipelines) => itemListRequest({ method: 'POST', path: '/settings/pipeline', qs: { layout_id: layoutId } }, 'pipeline', pipelines),
 	});
 }

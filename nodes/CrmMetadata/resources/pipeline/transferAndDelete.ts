@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { sendItemList } from '../../../shared/itemLists';
+import { itemListRequest } from '../../../shared/itemLists';
 import { assertV21, runBatched } from '../../../shared/transport';
 import { checkDigits, isDigits } from '../../../shared/validation';
 import { dealLayoutField, idOptions } from '../shared';
@@ -85,7 +85,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			});
 			return { key: layoutId, payload: { pipeline: { from, to }, stages } };
 		},
-		send: async (layoutId, transfers) => await sendItemList.call(this, { method: 'POST', path: '/settings/pipeline/actions/transfer', qs: { layout_id: layoutId } }, 'transfer_pipeline', transfers),
+		request: (layoutId, transfers) => itemListRequest({ method: 'POST', path: '/settings/pipeline/actions/transfer', qs: { layout_id: layoutId } }, 'transfer_pipeline', transfers),
 		toJson: (result) => ({ ...result }),
 	});
 }

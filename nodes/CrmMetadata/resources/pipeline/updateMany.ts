@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { sendItemList } from '../../../shared/itemLists';
+import { itemListRequest } from '../../../shared/itemLists';
 import { assertV21, runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { dealLayoutField } from '../shared';
@@ -34,6 +34,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if ('error' in built) throw new NodeOperationError(this.getNode(), built.error, { itemIndex });
 			return { key: layoutId, payload: { id, ...built.item } };
 		},
-		send: async (layoutId, pipelines) => await sendItemList.call(this, { method: 'PUT', path: '/settings/pipeline', qs: { layout_id: layoutId } }, 'pipeline', pipelines),
+		request: (layoutId, pipelines) => itemListRequest({ method: 'PUT', path: '/settings/pipeline', qs: { layout_id: layoutId } }, 'pipeline', pipelines),
 	});
 }

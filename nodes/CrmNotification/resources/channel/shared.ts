@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { dateTimeMillis, toUtcWireTime } from '../../../shared/dates';
 import { optionsCollection } from '../../../shared/optionsCollection';
-import { crmItemResults, runBatched } from '../../../shared/transport';
+import { runBatched } from '../../../shared/transport';
 import { MAX_EXPIRY_MS, TOKEN_MAX, WATCH_MAX, WATCH_PATH, wishKeys } from '../../../shared/watch';
 
 type Ctx = IExecuteFunctions | IExecuteSingleFunctions;
@@ -204,14 +204,12 @@ export async function runWatchBatched(
 			channelIds[itemIndex] = String(payload.channel_id);
 			return { key: method, payload };
 		},
-		send: async (method, watch) => {
-			return await crmItemResults.call(this, {
-				method: method as 'POST' | 'PUT' | 'PATCH',
-				path: WATCH_PATH,
-				body: { watch },
-				itemListKey: 'watch',
-			});
-		},
+		request: (method, watch) => ({
+			method: method as 'POST' | 'PUT' | 'PATCH',
+			path: WATCH_PATH,
+			body: { watch },
+			itemListKey: 'watch',
+		}),
 		toJson: (result, itemIndex) => resultJson(channelIds[itemIndex], result),
 	});
 }

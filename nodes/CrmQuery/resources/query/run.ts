@@ -10,8 +10,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllLimit } from '../../../shared/descriptions';
 import type { PagerFactory } from '../../../shared/transport';
-import { COQL_MAX_COLUMNS, COQL_MAX_PER_CALL, caretExcerpt, offsetOf, pageStatement, planStatement, selectsStar } from './statement';
-import type { StatementPlan } from './statement';
+import { COQL_MAX_COLUMNS, COQL_MAX_PER_CALL, caretExcerpt, offsetOf, pageStatement, planStatement, selectsStar } from './shared';
+import type { StatementPlan } from './shared';
 
 /**
  * Query — POST /crm/{v}/coql with {"select_query": …} (docs/protocol.md §3.13, §5.12).

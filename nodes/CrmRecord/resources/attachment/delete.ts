@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePrope
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue, recordIdField } from '../../../shared/descriptions';
-import { crmItemResults, runBatched } from '../../../shared/transport';
+import { runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { attachmentIdField } from './shared';
 
@@ -30,13 +30,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			checkDigits(this.getNode(), id, 'Attachment ID', { itemIndex });
 			return { key: { module, recordId }, payload: { id } };
 		},
-		send: async ({ module, recordId }, payloads) => {
-			return await crmItemResults.call(this, {
-				method: 'DELETE',
-				path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/Attachments`,
-				qs: { ids: payloads.map((p) => p.id).join(',') },
-				itemListKey: 'data',
-			});
-		},
+		request: ({ module, recordId }, payloads) => ({
+			method: 'DELETE',
+			path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/Attachments`,
+			qs: { ids: payloads.map((p) => p.id).join(',') },
+			itemListKey: 'data',
+		}),
 	});
 }

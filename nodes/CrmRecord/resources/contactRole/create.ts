@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { sendItemList } from '../../../shared/itemLists';
+import { itemListRequest } from '../../../shared/itemLists';
 import { optionsCollection } from '../../../shared/optionsCollection';
 import { runBatched } from '../../../shared/transport';
 import { CONTACT_ROLES_PER_REQUEST } from './shared';
@@ -41,6 +41,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			return { key: 'roles', payload: { name, ...options } };
 		},
-		send: async (_key, roles) => await sendItemList.call(this, { method: 'POST', path: '/Contacts/roles' }, 'contact_roles', roles),
+		request: (_key, roles) => itemListRequest({ method: 'POST', path: '/Contacts/roles' }, 'contact_roles', roles),
 	});
 }

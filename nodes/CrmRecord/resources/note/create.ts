@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, jsonParse, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue, recordPicker } from '../../../shared/descriptions';
-import { sendItemList } from '../../../shared/itemLists';
-import { crmApiError, crmItemResults, isErrorItem, runBatched, toCrmError, writeResult } from '../../../shared/transport';
+import { itemListRequest } from '../../../shared/itemLists';
+import { crmApiError, crmRequest, isErrorItem, runBatched, runPerItem, writeResult } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { NOTES_PER_REQUEST } from './shared';
@@ -110,32 +110,21 @@ function notesOf(this: IExecuteFunctions, itemIndex: number): IDataObject[] {
 }
 
 async function executeList(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
 	// every item is checked before the first request
-	const requests = items.map((_, itemIndex) => ({ ...parentOf.call(this, itemIndex), notes: notesOf.call(this, itemIndex) }));
-	const out: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < requests.length; itemIndex++) {
+	const requests = this.getInputData().map((_, itemIndex) => ({ ...parentOf.call(this, itemIndex), notes: notesOf.call(this, itemIndex) }));
+	return await runPerItem(this, async (itemIndex) => {
 		const { module, recordId, notes } = requests[itemIndex];
-		try {
-			const results = await crmItemResults.call(this, {
-				method: 'POST',
-				path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/Notes`,
-				body: { data: notes },
-				itemListKey: 'data',
-				itemIndex,
-			});
-			const failed = results.find(isErrorItem);
-			if (failed && !this.continueOnFail()) throw crmApiError(this.getNode(), failed as CrmErrorBody, { itemIndex });
-			for (const result of results) {
-				out.push({ json: isErrorItem(result) ? { error: result.message, details: result } : writeResult(result), pairedItem: { item: itemIndex } });
-			}
-		} catch (error) {
-			const failure = toCrmError(this, error, itemIndex);
-			if (!this.continueOnFail()) throw failure;
-			out.push({ json: { error: failure.message, message: failure.description ?? '' }, pairedItem: { item: itemIndex } });
-		}
-	}
-	return [out];
+		const results = await crmRequest(this, {
+			method: 'POST',
+			path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/Notes`,
+			body: { data: notes },
+			itemListKey: 'data',
+			itemIndex,
+		});
+		const failed = results.find(isErrorItem);
+		if (failed && !this.continueOnFail()) throw crmApiError(this.getNode(), failed as CrmErrorBody, { itemIndex });
+		return results.map((result) => ({ json: isErrorItem(result) ? { error: result.message, details: result } : writeResult(result) }));
+	});
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -150,6 +139,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if (title) note.Note_Title = title;
 			return { key: 'Notes', payload: note };
 		},
-		send: async (_key, data) => await sendItemList.call(this, { method: 'POST', path: '/Notes' }, 'data', data),
+		request: (_key, data) => itemListRequest({ method: 'POST', path: '/Notes' }, 'data', data),
 	});
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePrope
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue, recordIdField } from '../../../shared/descriptions';
-import { assertV21, crmItemResults, runBatched } from '../../../shared/transport';
+import { assertV21, runBatched } from '../../../shared/transport';
 import { idListOf, modulePath, recordIdOf } from './shared';
 
 /**
@@ -47,16 +47,16 @@ export function territoryExecute(action: 'assign_territories' | 'remove_territor
 				const territories = idListOf.call(this, this.getNodeParameter('territoryIds', itemIndex), itemIndex, 'Territory IDs');
 				return { key: module, payload: { id, Territories: territories.map((t) => ({ id: t })) } };
 			},
-			send: async (module, data) => {
+			request: (module, data) => {
 				const one = data.length === 1;
-				return await crmItemResults.call(this, {
+				return {
 					method: 'POST',
 					path: one
 						? `${modulePath(module)}/${encodeURIComponent(String(data[0].id))}/actions/${action}`
 						: `${modulePath(module)}/actions/${action}`,
 					body: { data: one ? [{ Territories: data[0].Territories }] : data },
 					itemListKey: 'data',
-				});
+				};
 			},
 		});
 	};

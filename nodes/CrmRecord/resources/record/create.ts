@@ -5,7 +5,7 @@ import { moduleSelect } from '../../../shared/descriptions';
 import { loadFieldMeta } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched, upsertUnknownOutcome } from '../../../shared/transport';
-import { fieldsProperties, labelsOf, modulePath, outputProperties, sendRecords, withFullRecords, writeItemOf, writeOptionsProperty } from './shared';
+import { fieldsProperties, labelsOf, modulePath, outputProperties, recordsRequest, withFullRecords, writeItemOf, writeOptionsProperty } from './shared';
 
 /** CreateRecords — POST /crm/{v}/{module} */
 export const operation: INodePropertyOptions = {
@@ -33,9 +33,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const { group, record } = await writeItemOf.call(this, itemIndex, fieldCache);
 			return { key: group, payload: record };
 		},
-		send: async ({ module, body, external }, data) => {
-			return await sendRecords.call(this, { method: 'POST', path: modulePath(module), data, extras: body, external });
-		},
+		request: ({ module, body, external }, data) => recordsRequest({ method: 'POST', path: modulePath(module), data, extras: body, external }),
 		// a create answered 5xx or cut off may have happened: settle it by upsert on a unique field, never re-POST
 		recover: async ({ module, body, external }, payloads, itemIndexes, failure) => {
 			const meta = await loadFieldMeta.call(this, fieldCache, module);

@@ -3,7 +3,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue } from '../../../shared/descriptions';
 import { optionsCollection } from '../../../shared/optionsCollection';
-import { crmItemResults, runBatched } from '../../../shared/transport';
+import { runBatched } from '../../../shared/transport';
+import type { CrmListRequest } from '../../../shared/transport';
 import { modulePath, recordByProperties, recordIdOf } from './shared';
 
 /**
@@ -43,31 +44,12 @@ export function wfTriggerQuery(this: IExecuteFunctions, itemIndex: number): IDat
 	return options.wf_trigger === undefined ? {} : { wf_trigger: options.wf_trigger ? 'true' : 'false' };
 }
 
-/** Sends one chunk of deletes; answers one result per key, in order. */
-export async function sendDeletes(
-	this: IExecuteFunctions,
-	module: string,
-	keys: string[],
-	qs: IDataObject,
-	externalField?: string,
-	listForm = false,
-): Promise<IDataObject[]> {
+/** The request of one chunk of deletes, answered with one result per key, in order. */
+export function deletesRequest(module: string, keys: string[], qs: IDataObject, externalField?: string, listForm = false): CrmListRequest {
 	const headers = externalField ? { 'X-EXTERNAL': `${module}.${externalField}` } : undefined;
 	return keys.length === 1 && !listForm
-		? await crmItemResults.call(this, {
-					method: 'DELETE',
-					path: `${modulePath(module)}/${encodeURIComponent(keys[0])}`,
-					qs,
-					headers,
-					itemListKey: 'data',
-				})
-		: await crmItemResults.call(this, {
-					method: 'DELETE',
-					path: modulePath(module),
-					qs: { ...qs, ids: keys.join(',') },
-					headers,
-					itemListKey: 'data',
-				});
+		? { method: 'DELETE', path: `${modulePath(module)}/${encodeURIComponent(keys[0])}`, qs, headers, itemListKey: 'data' }
+		: { method: 'DELETE', path: modulePath(module), qs: { ...qs, ids: keys.join(',') }, headers, itemListKey: 'data' };
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -86,14 +68,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}
 			return { key: { module, qs, field: undefined as string | undefined }, payload: { id: recordIdOf.call(this, 'recordId', itemIndex) } };
 		},
-		send: async ({ module, qs, field }, payloads) => {
-			return await sendDeletes.call(
-				this,
-				module,
-				payloads.map((p) => String(p.id)),
-				qs,
-				field,
-			);
-		},
+		request: ({ module, qs, field }, payloads) => deletesRequest(module, payloads.map((p) => String(p.id)), qs, field),
 	});
 }

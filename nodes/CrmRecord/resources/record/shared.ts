@@ -12,10 +12,11 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { pickedValue, recordFieldsUi, recordIdField } from '../../../shared/descriptions';
 import { optionsCollection } from '../../../shared/optionsCollection';
-import { getParameter, recordBody } from '../../../shared/recordFields';
+import { getParameter } from '../../../shared/parameters';
+import { recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
-import { BATCH_SIZE, crmApiRequest, crmItemResults } from '../../../shared/transport';
-import type { FieldLabels } from '../../../shared/transport';
+import { BATCH_SIZE, crmRequest } from '../../../shared/transport';
+import type { CrmListRequest, FieldLabels } from '../../../shared/transport';
 import { checkDigits, checkTextLength, isDigits, listOf } from '../../../shared/validation';
 
 /** A record ID parameter checked for its format (digits, §3.1) before anything is sent. */
@@ -222,18 +223,15 @@ export function writeExtrasOf(this: IExecuteFunctions, itemIndex: number): Write
 	return { body, external };
 }
 
-/** Sends one chunk of records to a record write endpoint; answers one result item per record. */
-export async function sendRecords(
-	this: IExecuteFunctions,
-	request: { method: 'POST' | 'PUT'; path: string; data: IDataObject[]; extras: IDataObject; external: string[] },
-): Promise<IDataObject[]> {
-	return await crmItemResults.call(this, {
+/** The request of one chunk of records to a record write endpoint, answered with one result per record. */
+export function recordsRequest(request: { method: 'POST' | 'PUT'; path: string; data: IDataObject[]; extras: IDataObject; external: string[] }): CrmListRequest {
+	return {
 		method: request.method,
 		path: request.path,
 		body: { ...request.extras, data: request.data },
 		headers: request.external.length ? { 'X-EXTERNAL': request.external.join(',') } : undefined,
 		itemListKey: 'data',
-	});
+	};
 }
 
 // ---- what a write outputs, and how a person reads its errors ---------------------------------------
@@ -327,7 +325,7 @@ export async function withFullRecords(this: IExecuteFunctions, output: INodeExec
 			const ids = [...new Set(chunk.map((w) => w.id))];
 			let body: IDataObject;
 			try {
-				body = await crmApiRequest.call(this, { method: 'GET', path: modulePath(module), qs: { ids: ids.join(',') } });
+				body = await crmRequest(this, { method: 'GET', path: modulePath(module), qs: { ids: ids.join(',') } });
 			} catch (error) {
 				// the records are written: failing the node now would invite a re-run that writes them twice
 				for (const w of chunk) w.item.json.fullRecordError = (error as Error).message;

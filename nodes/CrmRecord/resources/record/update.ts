@@ -2,11 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue } from '../../../shared/descriptions';
-import { getParameter, loadFieldMeta, recordBody } from '../../../shared/recordFields';
+import { getParameter } from '../../../shared/parameters';
+import { loadFieldMeta, recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
-import { checkRecordLengths, fieldsProperties, labelsOf, modulePath, outputProperties, recordByProperties, recordIdOf, sendRecords, withFullRecords, writeExtrasOf, writeOptionsProperty } from './shared';
+import { checkRecordLengths, fieldsProperties, labelsOf, modulePath, outputProperties, recordByProperties, recordIdOf, recordsRequest, withFullRecords, writeExtrasOf, writeOptionsProperty } from './shared';
 
 /**
  * UpdateRecords — PUT /crm/{v}/{module} (2..100 records per request);
@@ -102,12 +103,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const key: UpdateKey = { module, field, body, external };
 			return { key, payload: { ...record, [field ?? 'id']: keyValue } };
 		},
-		send: async ({ module, field, body, external }, data) => {
+		request: ({ module, field, body, external }, data) => {
 			const headers = field ? [`${module}.${field}`, ...external] : external;
 			if (data.length === 1) {
 				// one record: its own URL (UpdateRecord / UpdateRecordUsingExternalID)
 				const { [field ?? 'id']: keyValue, ...rest } = data[0];
-				return await sendRecords.call(this, {
+				return recordsRequest({
 					method: 'PUT',
 					path: `${modulePath(module)}/${encodeURIComponent(String(keyValue))}`,
 					data: [rest],
@@ -115,7 +116,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					external: headers,
 				});
 			}
-			return await sendRecords.call(this, { method: 'PUT', path: modulePath(module), data, extras: body, external: headers });
+			return recordsRequest({ method: 'PUT', path: modulePath(module), data, extras: body, external: headers });
 		},
 		labels: ({ module }) => labelsOf(fieldCache, module),
 	});

@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
-import { getParameter } from '../../../shared/recordFields';
+import { getParameter } from '../../../shared/parameters';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched } from '../../../shared/transport';
-import { fieldsProperties, labelsOf, listOf, modulePath, outputProperties, sendRecords, withFullRecords, writeItemOf, writeOptionsProperty } from './shared';
+import { fieldsProperties, labelsOf, listOf, modulePath, outputProperties, recordsRequest, withFullRecords, writeItemOf, writeOptionsProperty } from './shared';
 
 /** UpsertRecords — POST /crm/{v}/{module}/upsert */
 export const operation: INodePropertyOptions = {
@@ -48,9 +48,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if (checks.length) group.body.duplicate_check_fields = checks;
 			return { key: group, payload: record };
 		},
-		send: async ({ module, body, external }, data) => {
-			return await sendRecords.call(this, { method: 'POST', path: `${modulePath(module)}/upsert`, data, extras: body, external });
-		},
+		request: ({ module, body, external }, data) => recordsRequest({ method: 'POST', path: `${modulePath(module)}/upsert`, data, extras: body, external }),
 		labels: ({ module }) => labelsOf(fieldCache, module),
 	});
 	return await withFullRecords.call(this, output);

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue, recordPicker } from '../../../shared/descriptions';
 import { optionsCollection } from '../../../shared/optionsCollection';
-import { crmItemResults, runBatched } from '../../../shared/transport';
+import { runBatched } from '../../../shared/transport';
 import type { CrmRequest } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 
@@ -141,14 +141,12 @@ export async function runRelationBatches(
 			const header = relationExternalHeader(module, relatedList, parentField, relatedField);
 			return { key: { module, recordId, relatedList, header }, payload: payloadOf(relation, itemIndex) };
 		},
-		send: async ({ module, recordId, relatedList, header }, payloads) => {
-			return await crmItemResults.call(this, {
-				method,
-				path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/${encodeURIComponent(relatedList)}`,
-				...requestOf(payloads),
-				headers: header ? { 'X-EXTERNAL': header } : undefined,
-				itemListKey: 'data',
-			});
-		},
+		request: ({ module, recordId, relatedList, header }, payloads) => ({
+			method,
+			path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/${encodeURIComponent(relatedList)}`,
+			...requestOf(payloads),
+			headers: header ? { 'X-EXTERNAL': header } : undefined,
+			itemListKey: 'data',
+		}),
 	});
 }

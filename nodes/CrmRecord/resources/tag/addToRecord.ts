@@ -1,8 +1,7 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { tagActionProperties } from './recordActions';
-import { tagNamesQuery } from './shared';
+import { tagActionProperties, tagNamesQuery } from './shared';
 
 /** AddTagsToRecord — POST /crm/{v}/{module}/{recordId}/actions/add_tags?tag_names=…&over_write=… */
 export const operation: INodePropertyOptions = {

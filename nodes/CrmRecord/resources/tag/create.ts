@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue } from '../../../shared/descriptions';
 import { runBatched } from '../../../shared/transport';
-import { TAGS_PER_MODULE, TAG_BATCH, TAG_NAME_MAX, checkTagName, sendTags, tagOptionsProperty, withColour } from './shared';
+import { TAGS_PER_MODULE, TAG_BATCH, TAG_NAME_MAX, checkTagName, tagsRequest, tagOptionsProperty, withColour } from './shared';
 
 /** CreateTags — POST /crm/{v}/settings/tags?module=…, up to 100 tags per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -46,6 +46,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}
 			return { key: module, payload: withColour.call(this, itemIndex, { name }) };
 		},
-		send: async (module, tags) => await sendTags.call(this, 'POST', module, tags),
+		request: (module, tags) => tagsRequest('POST', module, tags),
 	});
 }

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { executeRecordsAction, tagActionProperties } from './recordActions';
+import { executeRecordsAction, tagActionProperties } from './shared';
 
 /** RemoveTagsFromMultipleRecords — POST /crm/{v}/{module}/actions/remove_tags?tag_names=…&ids=…, up to 100 records per request (custom operation) */
 export const operation: INodePropertyOptions = {

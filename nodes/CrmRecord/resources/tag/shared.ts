@@ -1,10 +1,12 @@
-import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, IHttpRequestOptions, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, IHttpRequestOptions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../shared/optionsCollection';
-import { sendItemList } from '../../../shared/itemLists';
+import { itemListRequest } from '../../../shared/itemLists';
+import { runBatched } from '../../../shared/transport';
+import type { CrmListRequest } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
-import { pickedValue } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue, recordIdField } from '../../../shared/descriptions';
 
 /** Limits of docs/protocol.md §6 for tags (service defaults; the sandbox uses the same). */
 export const TAG_NAME_MAX = 25;
@@ -47,8 +49,8 @@ export function withColour(this: IExecuteFunctions, itemIndex: number, tag: IDat
 }
 
 /** CreateTags / UpdateTags: one request for up to 100 tags of a module (docs/protocol.md §6). */
-export async function sendTags(this: IExecuteFunctions, method: 'POST' | 'PUT', module: string, tags: IDataObject[]): Promise<IDataObject[]> {
-	return await sendItemList.call(this, { method, path: '/settings/tags', qs: { module } }, 'tags', tags);
+export function tagsRequest(method: 'POST' | 'PUT', module: string, tags: IDataObject[]): CrmListRequest {
+	return itemListRequest({ method, path: '/settings/tags', qs: { module } }, 'tags', tags);
 }
 
 /** Checks one tag name against the service limits; throws a NodeOperationError naming the limit. */
@@ -97,4 +99,50 @@ export async function tagNamesQuery(this: IExecuteSingleFunctions, requestOption
 	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex: this.getItemIndex() });
 	requestOptions.qs = { ...requestOptions.qs, tag_names: names.join(',') };
 	return requestOptions;
+}
+
+// ---- tags on records (add, remove) ---------------------------------------------------------------
+
+const overWriteField: INodeProperties = {
+	displayName: 'Overwrite',
+	name: 'overWrite',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to replace the record\'s tags instead of adding to them',
+};
+
+/** Properties of the tag actions on records (add: with Overwrite). */
+export function tagActionProperties(mode: 'add' | 'remove', one: boolean): INodeProperties[] {
+	const overWrite: INodeProperties = one
+		? { ...overWriteField, routing: { send: { type: 'query', property: 'over_write', value: '={{ $value ? "true" : "false" }}' } } }
+		: overWriteField;
+	return [
+		moduleSelect,
+		one ? recordIdField : { ...recordIdField, description: 'Numeric ID of the record; items of one module and tag list are sent 100 per request' },
+		tagNamesField,
+		...(mode === 'add' ? [overWrite] : []),
+	];
+}
+
+/**
+ * AddTagsToMultipleRecords / RemoveTagsFromMultipleRecords: one record per input item, items with
+ * the same module, tags and overwrite flag sent 100 record IDs per request.
+ */
+export async function executeRecordsAction(this: IExecuteFunctions, mode: 'add' | 'remove'): Promise<INodeExecutionData[][]> {
+	return await runBatched(this, {
+		batchSize: TAG_BATCH,
+		build: (itemIndex) => {
+			const module = pickedValue(this, 'module', itemIndex);
+			const id = pickedValue(this, 'recordId', itemIndex);
+			checkDigits(this.getNode(), id, 'Record ID', { itemIndex });
+			const names = checkTagNames(this.getNode(), this.getNodeParameter('tagNames', itemIndex) as string, itemIndex);
+			const overWrite = mode === 'add' ? (this.getNodeParameter('overWrite', itemIndex, false) as boolean) : false;
+			return { key: { module, tagNames: names.join(','), overWrite }, payload: { id } };
+		},
+		request: ({ module, tagNames, overWrite }, payloads) => {
+			const qs: IDataObject = { tag_names: tagNames, ids: payloads.map((p) => p.id).join(',') };
+			if (mode === 'add') qs.over_write = overWrite ? 'true' : 'false';
+			return { method: 'POST', path: `/${encodeURIComponent(module)}/actions/${mode}_tags`, qs, itemListKey: 'data' };
+		},
+	});
 }

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { moduleSelect, pickedValue } from '../../../shared/descriptions';
 import { runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
-import { TAG_BATCH, TAG_NAME_MAX, checkTagName, sendTags, tagIdField, tagOptionsProperty, withColour } from './shared';
+import { TAG_BATCH, TAG_NAME_MAX, checkTagName, tagsRequest, tagIdField, tagOptionsProperty, withColour } from './shared';
 
 /** UpdateTags — PUT /crm/{v}/settings/tags?module=…, up to 100 tags per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -42,6 +42,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const name = checkTagName(this.getNode(), this.getNodeParameter('tagName', itemIndex) as string, itemIndex);
 			return { key: module, payload: withColour.call(this, itemIndex, { id, name }) };
 		},
-		send: async (module, tags) => await sendTags.call(this, 'PUT', module, tags),
+		request: (module, tags) => tagsRequest('PUT', module, tags),
 	});
 }
