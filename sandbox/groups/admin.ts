@@ -1,116 +1,168 @@
- 
 // Test hooks under /__sandbox (not part of the CRM service): clock, token expiry, forced faults,
-// request log, direct token minting, §7 limit counters. Beyond loopback they need the hook key
-// (server.ts). Used by the test suites and by the README's curl walkthrough.
+// request log, direct token minting, §7 limit counters, and reads of what the service offers no
+// read for (bulk-job callback deliveries, record change events, stored file counts). Beyond
+// loopback they need the hook key (server.ts). Used by the test suites and by the README's curl
+// walkthrough. docs/protocol.md §14 lists them.
 import type { AccessTokenDoc } from '../auth.ts';
 import { parseScopeList } from '../auth.ts';
+import type { CallbackLog } from '../jobs.ts';
+import { operation } from '../router.ts';
 import type { Router } from '../router.ts';
+import type { ChangeEvent } from '../store.ts';
 import type { Sandbox } from '../types.ts';
 import { issueAccessToken } from './oauth.ts';
 
+const admin = { root: 'admin' as const, public: true };
+
+/** Change events kept per sandbox for GET /__sandbox/changes (the newest CHANGE_LOG_SIZE). */
+const CHANGE_LOG_SIZE = 1000;
+
+interface ChangeEntry {
+	module: string;
+	operation: ChangeEvent['operation'];
+	related: boolean;
+	ids: string[];
+}
+
+const changeLogs = new WeakMap<Sandbox, ChangeEntry[]>();
+
+function changeLog(sandbox: Sandbox): ChangeEntry[] {
+	let log = changeLogs.get(sandbox);
+	if (!log) changeLogs.set(sandbox, (log = []));
+	return log;
+}
+
+export const health = operation('GET', '/health', admin, (ctx) => ({
+	body: { status: 'ok', origin: ctx.sandbox.config.publicOrigin, upload_origin: ctx.sandbox.config.uploadOrigin },
+}));
+
+/** moves the sandbox clock forward: `{ "advance_ms": 3600000 }` */
+export const advanceClock = operation('POST', '/clock', admin, (ctx) => {
+	const { sandbox } = ctx;
+	sandbox.clockOffsetMs += Number(ctx.json().advance_ms ?? 0);
+	return { body: { now: sandbox.formatTime(), offset_ms: sandbox.clockOffsetMs } };
+});
+
+/** expires one access token (`{ "access_token": "…" }`) or all of them */
+export const expireTokens = operation('POST', '/tokens/expire', admin, (ctx) => {
+	const { store } = ctx.sandbox;
+	const only = ctx.json().access_token as string | undefined;
+	let expired = 0;
+	for (const doc of store.docs<AccessTokenDoc>('access_tokens')) {
+		if (only && doc.access_token !== only) continue;
+		store.putDoc('access_tokens', doc.access_token, { ...doc, expires_at: 0 });
+		expired++;
+	}
+	return { body: { expired } };
+});
+
+/** mints an access token for the given scopes without the browser grant: `{ "scope": "CRM.modules.ALL" }` */
+export const mintToken = operation('POST', '/tokens', admin, (ctx) => {
+	const { sandbox } = ctx;
+	const body = ctx.json();
+	const doc = issueAccessToken(sandbox, {
+		client_id: String(body.client_id ?? 'sandbox-client'),
+		user_id: String(body.user_id ?? sandbox.user().id),
+		scopes: parseScopeList(String(body.scope ?? 'CRM.modules.ALL')),
+	});
+	return { status: 201, body: { access_token: doc.access_token, api_domain: sandbox.config.publicOrigin, expires_in: sandbox.config.accessTokenLifetimeSec } };
+});
+
+/**
+ * forces the next `count` API calls to answer `status`/`code` (§7 "a switch forcing 429"), or with
+ * `"drop": true` to lose their connection after taking effect
+ */
+export const forceFaults = operation('POST', '/faults', admin, (ctx) => {
+	const body = ctx.json();
+	const status = Number(body.status ?? 429);
+	ctx.sandbox.faultPlan.force({
+		status,
+		code: String(body.code ?? (status === 429 ? 'TOO_MANY_REQUESTS' : 'INTERNAL_ERROR')),
+		remaining: Number(body.count ?? 1),
+		pathIncludes: body.path_includes as string | undefined,
+		drop: body.drop === true,
+	});
+	return { status: 201, body: { faults: ctx.sandbox.faultPlan.forced } };
+});
+
+export const clearFaults = operation('DELETE', '/faults', admin, (ctx) => ({ body: { cleared: ctx.sandbox.faultPlan.clearForced() } }));
+
+/** random fault injection: `{ "rate429": 0.1, "rate500": 0.1, "after": true, "seed": 7 }` (see faults.ts) */
+export const setFaultPlan = operation('PUT', '/fault-plan', admin, (ctx) => {
+	ctx.sandbox.faultPlan.set(ctx.json());
+	return { body: { plan: ctx.sandbox.faultPlan.plan } };
+});
+
+export const getFaultPlan = operation('GET', '/fault-plan', admin, (ctx) => ({ body: { plan: ctx.sandbox.faultPlan.plan, stats: ctx.sandbox.faultPlan.stats } }));
+
+export const clearFaultPlan = operation('DELETE', '/fault-plan', admin, (ctx) => {
+	const stats = ctx.sandbox.faultPlan.stats;
+	ctx.sandbox.faultPlan.clear();
+	return { body: { stats } };
+});
+
+/** access tokens issued from now on live this many seconds (`{ "seconds": 5 }`) */
+export const setTokenLifetime = operation('PUT', '/token-lifetime', admin, (ctx) => {
+	const { config } = ctx.sandbox;
+	config.accessTokenLifetimeSec = Number(ctx.json().seconds ?? 3600);
+	return { body: { seconds: config.accessTokenLifetimeSec } };
+});
+
+/** the §7 limits: configuration, calls in flight per client, credits used in the window */
+export const getLimits = operation('GET', '/limits', admin, (ctx) => ({ body: { limits: ctx.sandbox.limits.snapshot() } }));
+
+export const getRequests = operation('GET', '/requests', admin, (ctx) => ({ body: { requests: ctx.sandbox.requests } }));
+
+export const clearRequests = operation('DELETE', '/requests', admin, (ctx) => ({ body: { cleared: ctx.sandbox.requests.splice(0).length } }));
+
+/** the deliveries of bulk-job callbacks (§10), oldest first, with their attempts: `?job_id=` */
+export const getCallbacks = operation('GET', '/callbacks', admin, (ctx) => {
+	const jobId = ctx.q('job_id');
+	const callbacks = ctx.sandbox.store.docs<CallbackLog>('bulk_callbacks').filter((c) => !jobId || c.job_id === jobId);
+	return { body: { callbacks } };
+});
+
+/** the record change events the service published (what notifications are made from), oldest first: `?module=` */
+export const getChanges = operation('GET', '/changes', admin, (ctx) => {
+	const module = ctx.q('module');
+	return { body: { changes: changeLog(ctx.sandbox).filter((c) => !module || c.module === module) } };
+});
+
+export const clearChanges = operation('DELETE', '/changes', admin, (ctx) => ({ body: { cleared: changeLog(ctx.sandbox).splice(0).length } }));
+
+/** how many files the sandbox holds: file bytes, shared file store entries, bulk-write uploads */
+export const getStorage = operation('GET', '/storage', admin, (ctx) => {
+	const { store } = ctx.sandbox;
+	// the blob table is created with the first stored file (files.ts)
+	const hasBlobs = store.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'file_blobs'").get() !== undefined;
+	const blobs = hasBlobs ? Number((store.db.prepare('SELECT count(*) AS n FROM file_blobs').get() as { n: number }).n) : 0;
+	return { body: { blobs, files: store.docs('files').length, bulk_write_files: store.docs('bulk_write_files').length } };
+});
+
 export function registerAdmin(router: Router, sandbox: Sandbox): void {
-	const opts = { root: 'admin' as const, public: true };
-	const { store } = sandbox;
-
-	router.get('/health', () => ({ body: { status: 'ok', origin: sandbox.config.publicOrigin, upload_origin: sandbox.config.uploadOrigin } }), opts);
-
-	/** moves the sandbox clock forward: `{ "advance_ms": 3600000 }` */
-	router.post(
-		'/clock',
-		(ctx) => {
-			sandbox.clockOffsetMs += Number(ctx.json().advance_ms ?? 0);
-			return { body: { now: sandbox.formatTime(), offset_ms: sandbox.clockOffsetMs } };
-		},
-		opts,
-	);
-
-	/** expires one access token (`{ "access_token": "…" }`) or all of them */
-	router.post(
-		'/tokens/expire',
-		(ctx) => {
-			const only = ctx.json().access_token as string | undefined;
-			let expired = 0;
-			for (const doc of store.docs<AccessTokenDoc>('access_tokens')) {
-				if (only && doc.access_token !== only) continue;
-				store.putDoc('access_tokens', doc.access_token, { ...doc, expires_at: 0 });
-				expired++;
-			}
-			return { body: { expired } };
-		},
-		opts,
-	);
-
-	/** mints an access token for the given scopes without the browser grant: `{ "scope": "CRM.modules.ALL" }` */
-	router.post(
-		'/tokens',
-		(ctx) => {
-			const body = ctx.json();
-			const doc = issueAccessToken(sandbox, {
-				client_id: String(body.client_id ?? 'sandbox-client'),
-				user_id: String(body.user_id ?? sandbox.user().id),
-				scopes: parseScopeList(String(body.scope ?? 'CRM.modules.ALL')),
-			});
-			return { status: 201, body: { access_token: doc.access_token, api_domain: sandbox.config.publicOrigin, expires_in: sandbox.config.accessTokenLifetimeSec } };
-		},
-		opts,
-	);
-
-	/**
-	 * forces the next `count` API calls to answer `status`/`code` (§7 "a switch forcing 429"), or with
-	 * `"drop": true` to lose their connection after taking effect
-	 */
-	router.post(
-		'/faults',
-		(ctx) => {
-			const body = ctx.json();
-			const status = Number(body.status ?? 429);
-			sandbox.faultPlan.force({
-				status,
-				code: String(body.code ?? (status === 429 ? 'TOO_MANY_REQUESTS' : 'INTERNAL_ERROR')),
-				remaining: Number(body.count ?? 1),
-				pathIncludes: body.path_includes as string | undefined,
-				drop: body.drop === true,
-			});
-			return { status: 201, body: { faults: sandbox.faultPlan.forced } };
-		},
-		opts,
-	);
-
-	router.delete('/faults', () => ({ body: { cleared: sandbox.faultPlan.clearForced() } }), opts);
-
-	/** random fault injection: `{ "rate429": 0.1, "rate500": 0.1, "after": true, "seed": 7 }` (see faults.ts) */
-	router.put(
-		'/fault-plan',
-		(ctx) => {
-			sandbox.faultPlan.set(ctx.json());
-			return { body: { plan: sandbox.faultPlan.plan } };
-		},
-		opts,
-	);
-	router.get('/fault-plan', () => ({ body: { plan: sandbox.faultPlan.plan, stats: sandbox.faultPlan.stats } }), opts);
-	router.delete(
-		'/fault-plan',
-		() => {
-			const stats = sandbox.faultPlan.stats;
-			sandbox.faultPlan.clear();
-			return { body: { stats } };
-		},
-		opts,
-	);
-
-	/** access tokens issued from now on live this many seconds (`{ "seconds": 5 }`) */
-	router.put(
-		'/token-lifetime',
-		(ctx) => {
-			sandbox.config.accessTokenLifetimeSec = Number(ctx.json().seconds ?? 3600);
-			return { body: { seconds: sandbox.config.accessTokenLifetimeSec } };
-		},
-		opts,
-	);
-
-	/** the §7 limits: configuration, calls in flight per client, credits used in the window */
-	router.get('/limits', () => ({ body: { limits: sandbox.limits.snapshot() } }), opts);
-
-	router.get('/requests', () => ({ body: { requests: sandbox.requests } }), opts);
-	router.delete('/requests', () => ({ body: { cleared: sandbox.requests.splice(0).length } }), opts);
+	// the change log starts with the sandbox, so it holds every change a test makes
+	const log = changeLog(sandbox);
+	sandbox.store.onChange((event) => {
+		log.push({ module: event.module, operation: event.operation, related: event.related === true, ids: event.changes.map((c) => c.id) });
+		if (log.length > CHANGE_LOG_SIZE) log.splice(0, log.length - CHANGE_LOG_SIZE);
+	});
+	router.register([
+		health,
+		advanceClock,
+		expireTokens,
+		mintToken,
+		forceFaults,
+		clearFaults,
+		setFaultPlan,
+		getFaultPlan,
+		clearFaultPlan,
+		setTokenLifetime,
+		getLimits,
+		getRequests,
+		clearRequests,
+		getCallbacks,
+		getChanges,
+		clearChanges,
+		getStorage,
+	]);
 }

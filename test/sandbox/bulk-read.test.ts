@@ -5,7 +5,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { parseCsv } from '../../sandbox/csv.ts';
-import { createRecord } from '../../sandbox/records.ts';
 import { readZip } from '../../sandbox/zip.ts';
 import type { RunningSandbox, SandboxOptions } from '../harness/sandbox.ts';
 import { contractFixture, withSandboxConfig } from '../harness/contract.ts';
@@ -59,6 +58,25 @@ async function resultRows(e: Env, id: string): Promise<{ name: string; rows: str
 	const entries = readZip(res.bytes);
 	expect(entries).toHaveLength(1);
 	return { name: entries[0].name, rows: parseCsv(entries[0].data.toString('utf8')) };
+}
+
+/** RecordCount of a module (GET /{module}/actions/count). */
+async function countOf(e: Env, module: string): Promise<number> {
+	const res = await api(`${e.url}/crm/v2.1/${module}/actions/count`, e.token);
+	expect(res.status).toBe(200);
+	return res.body.count;
+}
+
+/** Every record of a module as GetRecords lists them, every page, in the service's order. */
+async function listAll(e: Env, module: string, fields: string, query: Record<string, string> = {}): Promise<any[]> {
+	const records: any[] = [];
+	for (let page = 1; ; page++) {
+		const res = await api(`${e.url}/crm/v2.1/${module}`, e.token, { query: { fields, per_page: 200, page, ...query } });
+		if (res.status === 204) return records;
+		expect(res.status).toBe(200);
+		records.push(...res.body.data);
+		if (!res.body.info.more_records) return records;
+	}
 }
 
 let e: Env;
@@ -115,7 +133,7 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 		const res = await create(e, { query: { module: { api_name: 'Contacts' }, fields: ['Last_Name', 'Email', 'Account_Name', 'Owner'] }, file_type: 'csv' });
 		const id = res.body.data[0].details.id;
 		const job = await waitDone(e, id);
-		const total = e.sb.sandbox.store.countRecords('Contacts');
+		const total = await countOf(e, 'Contacts');
 		expect(job).toMatchObject({
 			id,
 			operation: 'read',
@@ -132,7 +150,7 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 		expect(rows[0]).toEqual(['Id', 'Last_Name', 'Email', 'Account_Name', 'Owner']);
 		expect(rows).toHaveLength(total + 1);
 		// lookups as the referenced id
-		const withAccount = e.sb.sandbox.store.listRecords('Contacts').find((r: any) => r.Account_Name?.id)!;
+		const withAccount = (await listAll(e, 'Contacts', 'Last_Name,Account_Name,Owner')).find((r: any) => r.Account_Name?.id)!;
 		const row = rows.find((r) => r[0] === withAccount.id)!;
 		expect(row[3]).toBe((withAccount.Account_Name as any).id);
 		expect(row[4]).toBe((withAccount.Owner as any).id);
@@ -161,20 +179,18 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 	});
 
 	test('JSON criteria select the records (group, equal, in, between, starts_with, lookup join)', async () => {
-		const store = e.sb.sandbox.store;
-		const module = e.sb.sandbox.module('Leads')!;
-		const user = e.sb.sandbox.user();
-		const ids = store.transaction(() =>
-			[
-				{ Last_Name: 'Crit-A', Lead_Source: 'Web', No_of_Employees: 5, Company: 'Acme' },
-				{ Last_Name: 'Crit-B', Lead_Source: 'Web', No_of_Employees: 50, Company: 'Acme' },
-				{ Last_Name: 'Crit-C', Lead_Source: 'Chat', No_of_Employees: 500, Company: 'Acme' },
-			].map((data, index) => {
-				const r = createRecord(e.sb.sandbox, module, data, { v: 'v2.1', user, index });
-				if (!r.ok) throw new Error(JSON.stringify(r.body));
-				return r.record.id;
-			}),
-		);
+		const created = await api(`${e.url}/crm/v2.1/Leads`, e.token, {
+			method: 'POST',
+			body: {
+				data: [
+					{ Last_Name: 'Crit-A', Lead_Source: 'Web', No_of_Employees: 5, Company: 'Acme' },
+					{ Last_Name: 'Crit-B', Lead_Source: 'Web', No_of_Employees: 50, Company: 'Acme' },
+					{ Last_Name: 'Crit-C', Lead_Source: 'Chat', No_of_Employees: 500, Company: 'Acme' },
+				],
+			},
+		});
+		expect(created.status).toBe(201);
+		const ids: string[] = created.body.data.map((r: any) => r.details.id);
 		const run = async (criteria: unknown) => {
 			const res = await create(e, { query: { module: { api_name: 'Leads' }, fields: ['Last_Name'], criteria } });
 			expect(res.status).toBe(201);
@@ -206,15 +222,16 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 			}),
 		).toEqual(expect.arrayContaining([ids[2]]));
 		// lookup join: contacts whose account has a given name
-		const contact = store.listRecords('Contacts').find((r: any) => r.Account_Name?.id) as any;
-		const account = store.getRecord('Accounts', contact.Account_Name.id)!;
+		const contacts = await listAll(e, 'Contacts', 'Account_Name');
+		const contact = contacts.find((r: any) => r.Account_Name?.id);
+		const account = (await api(`${e.url}/crm/v2.1/Accounts/${contact.Account_Name.id}`, e.token)).body.data[0];
 		const res = await create(e, {
 			query: { module: { api_name: 'Contacts' }, criteria: { api_name: 'Account_Name.Account_Name', comparator: 'equal', value: account.Account_Name } },
 		});
 		const job = await waitDone(e, res.body.data[0].details.id);
 		const { rows } = await resultRows(e, job.id);
 		expect(rows.slice(1).map((r) => r[0])).toContain(contact.id);
-		expect(rows.length - 1).toBe(store.listRecords('Contacts').filter((r: any) => r.Account_Name?.id === account.id).length);
+		expect(rows.length - 1).toBe(contacts.filter((r: any) => r.Account_Name?.id === account.id).length);
 	});
 
 	test.each([
@@ -273,7 +290,7 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 		expect(entry.name).toBe(`${job.id}.ics`);
 		const text = entry.data.toString('utf8');
 		expect(text.startsWith('BEGIN:VCALENDAR\r\n')).toBe(true);
-		expect(text.match(/BEGIN:VEVENT/g)?.length).toBe(e.sb.sandbox.store.countRecords('Events'));
+		expect(text.match(/BEGIN:VEVENT/g)?.length).toBe(await countOf(e, 'Events'));
 		expect(text).toMatch(/DTSTART:\d{8}T\d{6}Z/);
 	});
 
@@ -286,7 +303,8 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 describe('paging, concurrency, download limits, failure and on-demand steps', () => {
 	test('200,000-record pages (knob-scaled): page 2 starts after page 1; more_records tells', async () => {
 		await withConfig({ knobs: { bulkReadPageSize: 10 } }, async () => {
-			const all = e.sb.sandbox.store.listRecords('Leads', { sortBy: undefined }).map((r) => r.id);
+			// a bulk read exports converted leads too
+			const all = (await listAll(e, 'Leads', 'Last_Name', { converted: 'both' })).map((r) => r.id);
 			const first = await waitDone(e, (await create(e, { query: { module: { api_name: 'Leads' }, fields: ['Last_Name'] } })).body.data[0].details.id);
 			expect(first.result).toMatchObject({ page: 1, per_page: 10, count: 10, more_records: true });
 			const second = await waitDone(e, (await create(e, { query: { module: { api_name: 'Leads' }, fields: ['Last_Name'], page: 2 } })).body.data[0].details.id);
@@ -398,6 +416,12 @@ describe('callbacks (§10.1)', () => {
 		await waitFor(fn, { timeout: 3000 }).catch(() => undefined);
 		expect(fn()).toBe(true);
 	};
+	/** the job's callback delivery, once it has the outcome (test hook GET /__sandbox/callbacks, docs/protocol.md §14) */
+	const callbackOf = async (id: string, outcome: string) => {
+		const logged = async () => (await api(`${e.url}/__sandbox/callbacks`, undefined, { query: { job_id: id } })).body.callbacks as any[];
+		const [log] = await waitFor(logged, { ok: (list) => list.some((l) => l.outcome === outcome), timeout: 3000, what: `callback ${outcome}` });
+		return log;
+	};
 
 	test('POSTs the §10.1 body once COMPLETED, retrying after a failed attempt', async () => {
 		{
@@ -413,9 +437,9 @@ describe('callbacks (§10.1)', () => {
 				operation: 'read',
 				state: 'COMPLETED',
 				query: { module: { api_name: 'Contacts', id: expect.any(String) }, page: 1 },
-				result: { page: 1, per_page: 200000, count: e.sb.sandbox.store.countRecords('Contacts'), download_url: `/crm/bulk/v2.1/read/${id}/result`, more_records: false },
+				result: { page: 1, per_page: 200000, count: await countOf(e, 'Contacts'), download_url: `/crm/bulk/v2.1/read/${id}/result`, more_records: false },
 			});
-			await until(() => e.sb.sandbox.store.docs<any>('bulk_callbacks').some((l) => l.job_id === id && l.outcome === 'delivered'));
+			expect((await callbackOf(id, 'delivered')).attempts).toHaveLength(2);
 		}
 	});
 
@@ -434,8 +458,7 @@ describe('callbacks (§10.1)', () => {
 		try {
 			const res = await create(e, { query: { module: { api_name: 'Vendors' } }, callback: { url: `${hook}/always-fail`, method: 'post' } });
 			const id = res.body.data[0].details.id;
-			await until(() => e.sb.sandbox.store.docs<any>('bulk_callbacks').some((l) => l.job_id === id && l.outcome === 'CALLBACK_FAILURE'));
-			const log = e.sb.sandbox.store.docs<any>('bulk_callbacks').find((l) => l.job_id === id);
+			const log = await callbackOf(id, 'CALLBACK_FAILURE');
 			expect(log.attempts).toHaveLength(3);
 			expect(log.attempts.every((a: any) => a.status === 500)).toBe(true);
 			expect(warn).toHaveBeenCalledWith(expect.stringContaining('callback failed after 3 attempts'));

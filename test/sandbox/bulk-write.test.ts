@@ -5,7 +5,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { parseCsv } from '../../sandbox/csv.ts';
-import type { ChangeEvent } from '../../sandbox/store.ts';
 import { readZip, writeZip } from '../../sandbox/zip.ts';
 import { useContractFixture, withSandboxConfig } from '../harness/contract.ts';
 import { api, grantToken } from '../harness/sandbox.ts';
@@ -42,6 +41,13 @@ async function uploadCsv(csv: string, name = 'Leads.csv'): Promise<string> {
 
 const createJob = async (body: unknown, v = 'v2.1', tok = sb.token) => await api(`${sb.url}/crm/bulk/${v}/write`, tok, { method: 'POST', body });
 const jobDetails = async (id: string, v = 'v2.1') => await api(`${sb.url}/crm/bulk/${v}/write/${id}`, sb.token);
+
+/** A record as GetRecord answers it. */
+async function getRecord(module: string, id: string): Promise<any> {
+	const res = await api(`${sb.url}/crm/v2.1/${module}/${id}`, sb.token);
+	expect(res.status).toBe(200);
+	return res.body.data[0];
+}
 
 async function waitJob(id: string, v = 'v2.1'): Promise<any> {
 	return await waitFor(
@@ -203,9 +209,9 @@ describe('CreateBulkWriteJob → GetBulkWriteJobDetails → DownloadBulkWriteRes
 			['ADDED', ''],
 		]);
 		expect(rows[5][0]).toBe('Quote, "Q"');
-		const second = sb.sandbox.store.getRecord('Leads', rows[2][5])!;
+		const second = await getRecord('Leads', rows[2][5]);
 		expect(second).toMatchObject({ Last_Name: 'Bulk-2', Email: 'bulk2@import.example', Lead_Source: 'Trade Show' });
-		expect(sb.sandbox.store.getRecord('Leads', rows[5][5])).toMatchObject({ Last_Name: 'Quote, "Q"', Lead_Source: 'Chat' });
+		expect(await getRecord('Leads', rows[5][5])).toMatchObject({ Last_Name: 'Quote, "Q"', Lead_Source: 'Chat' });
 	});
 
 	test('without field_mappings the header names fields; dates per §4 and declared formats; semicolons', async () => {
@@ -215,7 +221,7 @@ describe('CreateBulkWriteJob → GetBulkWriteJobDetails → DownloadBulkWriteRes
 		const { rows } = await resultCsv(job);
 		expect(rows[1].slice(5)).toEqual(['ADDED', expect.stringMatching(/^\d{19}$/), '']);
 		expect(rows[2].slice(5)).toEqual(['SKIPPED', '', 'INVALID_DATA-Last_Contacted_Date']);
-		expect(sb.sandbox.store.getRecord('Leads', rows[1][6])).toMatchObject({
+		expect(await getRecord('Leads', rows[1][6])).toMatchObject({
 			Last_Contacted_Date: '2024-03-28',
 			Follow_Up_Time: '2024-03-28T14:35:04+00:00',
 			Email_Opt_Out: true,
@@ -231,7 +237,7 @@ describe('CreateBulkWriteJob → GetBulkWriteJobDetails → DownloadBulkWriteRes
 			).body.details.id,
 		);
 		const { rows: rows2 } = await resultCsv(job2);
-		expect(sb.sandbox.store.getRecord('Leads', rows2[1][3])).toMatchObject({ Last_Contacted_Date: '2024-03-28' });
+		expect(await getRecord('Leads', rows2[1][3])).toMatchObject({ Last_Contacted_Date: '2024-03-28' });
 	});
 
 	test('update by id and upsert by Email write through updateRecord; unknown keys are skipped', async () => {
@@ -253,7 +259,7 @@ describe('CreateBulkWriteJob → GetBulkWriteJobDetails → DownloadBulkWriteRes
 			['UPDATED', ids[0], ''],
 			['SKIPPED', '', 'RESOURCE_NOT_FOUND-id'],
 		]);
-		expect(sb.sandbox.store.getRecord('Leads', ids[0])).toMatchObject({ Company: 'New', Email: 'up1@import.example' });
+		expect(await getRecord('Leads', ids[0])).toMatchObject({ Company: 'New', Email: 'up1@import.example' });
 
 		const upsert = await waitJob(
 			(
@@ -269,11 +275,11 @@ describe('CreateBulkWriteJob → GetBulkWriteJobDetails → DownloadBulkWriteRes
 			['UPDATED', ids[1]],
 			['ADDED', expect.stringMatching(/^\d{19}$/)],
 		]);
-		expect(sb.sandbox.store.getRecord('Leads', ids[1])).toMatchObject({ Last_Name: 'Up-2b', Company: 'Upserted' });
+		expect(await getRecord('Leads', ids[1])).toMatchObject({ Last_Name: 'Up-2b', Company: 'Upserted' });
 	});
 
 	test('lookup mappings may match by a field of the looked-up module (find_by on the mapping)', async () => {
-		const account = sb.sandbox.store.listRecords('Accounts')[0];
+		const [account] = (await api(`${sb.url}/crm/v2.1/Accounts`, sb.token, { query: { fields: 'Account_Name', per_page: 1 } })).body.data;
 		const fileId = await uploadCsv(`Last_Name,Account\nLook-1,${account.Account_Name as string}\nLook-2,No Such Account\n`, 'Contacts.csv');
 		const job = await waitJob(
 			(
@@ -295,24 +301,19 @@ describe('CreateBulkWriteJob → GetBulkWriteJobDetails → DownloadBulkWriteRes
 			['ADDED', ''],
 			['SKIPPED', 'INVALID_DATA-Account_Name'],
 		]);
-		expect((sb.sandbox.store.getRecord('Contacts', rows[0][3]) as any).Account_Name.id).toBe(account.id);
+		expect((await getRecord('Contacts', rows[0][3])).Account_Name.id).toBe(account.id);
 	});
 
 	test('rows go through the record service in chunks: one insert change event per chunk', async () => {
-		const events: ChangeEvent[] = [];
-		const off = sb.sandbox.store.onChange((event) => {
-			if (event.module === 'Leads' && event.operation === 'insert') events.push(event);
+		// the change events the service published (test hook GET /__sandbox/changes, docs/protocol.md §14)
+		await api(`${sb.url}/__sandbox/changes`, undefined, { method: 'DELETE' });
+		await withConfig({ knobs: { bulkWriteChunk: 4 } }, async () => {
+			const csv = ['Last_Name', ...Array.from({ length: 10 }, (_, i) => `Chunk-${i}`)].join('\n');
+			const job = await waitJob((await createJob({ operation: 'insert', resource: [leadsResource(await uploadCsv(csv))] })).body.details.id);
+			expect(job.resource[0].file.added_count).toBe(10);
 		});
-		try {
-			await withConfig({ knobs: { bulkWriteChunk: 4 } }, async () => {
-				const csv = ['Last_Name', ...Array.from({ length: 10 }, (_, i) => `Chunk-${i}`)].join('\n');
-				const job = await waitJob((await createJob({ operation: 'insert', resource: [leadsResource(await uploadCsv(csv))] })).body.details.id);
-				expect(job.resource[0].file.added_count).toBe(10);
-			});
-		} finally {
-			off();
-		}
-		expect(events.map((e) => e.changes.length)).toEqual([4, 4, 2]);
+		const changes = (await api(`${sb.url}/__sandbox/changes`, undefined, { query: { module: 'Leads' } })).body.changes as any[];
+		expect(changes.filter((c) => c.operation === 'insert').map((c) => c.ids.length)).toEqual([4, 4, 2]);
 	});
 
 	test('v2 renders resource[].module as a String and requires that form', async () => {

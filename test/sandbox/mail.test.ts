@@ -63,7 +63,11 @@ async function upload(files: Array<{ name: string; bytes: number }>): Promise<st
 	return body.data.map((d: any) => d.details.id);
 }
 
-const inFuture = (ms: number) => new Date(sb.sandbox.now() + ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+/** `ms` after the sandbox clock's now (POST /__sandbox/clock moving it by 0 answers it, docs/protocol.md §14), in whole seconds */
+async function inFuture(ms: number): Promise<string> {
+	const now = Date.parse((await api(`${url}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: 0 } })).body.now);
+	return new Date(now + ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+}
 
 describe('GetEmailAddresses', () => {
 	test('active users (the caller is the default) and the organisation address', async () => {
@@ -126,7 +130,7 @@ describe('SendMail', () => {
 	});
 
 	test('scheduled: 202 "scheduled successfully"; sent once the sandbox clock passes scheduled_time', async () => {
-		const at = inFuture(3_600_000);
+		const at = await inFuture(3_600_000);
 		const res = await sendMail([mail({ scheduled_time: at })]);
 		expect(res.status).toBe(202);
 		expect(res.body.data[0]).toMatchObject({ code: 'SUCCESS', message: 'scheduled successfully', status: 'success' });
@@ -140,10 +144,11 @@ describe('SendMail', () => {
 	});
 
 	test('scheduled a moment ahead: delivered by the timer without any request', async () => {
-		const res = await sendMail([mail({ scheduled_time: inFuture(1500) })]);
+		const res = await sendMail([mail({ scheduled_time: await inFuture(1500) })]);
 		expect(res.status).toBe(202);
 		const id = res.body.data[0].details.message_id;
-		// the store's outbox row turns 'sent' when the timer fires (no request involved)
+		// the store's outbox row turns 'sent' when the timer fires (no request involved); read in the
+		// store, since every outbox read over HTTP (GET /__sandbox/outbox) first catches up itself
 		const stored = await waitFor(() => sb.sandbox.store.doc<any>('outbox', id), { ok: (doc) => doc?.status === 'sent', timeout: 5000 });
 		expect(stored.status).toBe('sent');
 	});
@@ -217,10 +222,14 @@ describe('SendMail', () => {
 	});
 
 	test('a template of the module gives subject and content; another module’s template is refused', async () => {
-		const templates = sb.sandbox.store.docs<any>('email_templates');
-		const leadsTemplate = templates.find((t) => t.module === 'Leads' && t.subject);
-		const otherTemplate = templates.find((t) => t.module !== 'Leads');
-		expect(leadsTemplate).toBeDefined();
+		// the templates as GetEmailTemplates lists them; the content from GetEmailTemplate
+		const reader = (await grantToken(url, { scope: 'CRM.templates.email.READ' })).access_token;
+		const listed = async (module: string) => (await call('GET', '/crm/v2.1/settings/email_templates', { query: { module } }, reader)).body.email_templates as any[];
+		const leadsId = (await listed('Leads')).find((t) => t.subject)?.id;
+		expect(leadsId).toBeDefined();
+		const leadsTemplate = (await call('GET', `/crm/v2.1/settings/email_templates/${leadsId}`, {}, reader)).body.email_templates[0];
+		const [otherTemplate] = await listed('Contacts');
+		expect(otherTemplate).toBeDefined();
 		const res = await sendMail([
 			mail({ subject: undefined, content: undefined, template: { id: leadsTemplate.id } }),
 			mail({ subject: undefined, content: undefined, template: { id: otherTemplate.id } }),

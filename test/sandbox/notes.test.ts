@@ -114,16 +114,16 @@ describe('scopes, events, cascade', () => {
 	});
 
 	it('writes fire record change events; deleting the parent deletes its notes', async () => {
-		const events: any[] = [];
-		const off = sb.sandbox.store.onChange((e) => events.push(e));
+		// the change events the service published (test hook GET /__sandbox/changes, docs/protocol.md §14)
+		await api(`${sb.url}/__sandbox/changes`, undefined, { method: 'DELETE' });
 		const parent = (await call('POST', '/crm/v2.1/Leads', { body: { data: [{ Last_Name: 'Doomed' }] } })).body.data[0].details.id;
 		const id = (await call('POST', `/crm/v2.1/Leads/${parent}/Notes`, { body: { data: [{ Note_Content: 'bye' }] } })).body.data[0].details.id;
 		await call('DELETE', `/crm/v2.1/Leads/${parent}`);
-		off();
+		const events: any[] = (await api(`${sb.url}/__sandbox/changes`)).body.changes;
 		const seen = events.map((e) => `${e.module}:${e.operation}`);
 		expect(seen.slice(0, 2)).toEqual(['Leads:insert', 'Notes:insert']);
 		expect(seen.slice(2).sort()).toEqual(['Leads:delete', 'Notes:delete']);
-		expect(events.find((e) => e.module === 'Notes' && e.operation === 'delete').changes.map((c: any) => c.id)).toEqual([id]);
+		expect(events.find((e) => e.module === 'Notes' && e.operation === 'delete').ids).toEqual([id]);
 		expect((await call('GET', `/crm/v2.1/Notes/${id}`)).status).toBe(204);
 	});
 });

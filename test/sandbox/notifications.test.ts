@@ -334,10 +334,14 @@ describe('Deliveries (§9.4, §9.5)', () => {
 		const editsNoRelated = item({ events: ['Leads.edit'], notify_on_related_action: false });
 		await watch('POST', [leadsCreate, dealsOnly, editsNoRelated]);
 		const [id] = await createLeads('Match');
-		// a change made through a related-record operation (published by the store with `related`)
-		const store = sb.sandbox.store;
-		store.emit({ module: 'Leads', operation: 'update', related: true, changes: [{ id, fields: ['Description'], values: { Description: 'x' } }] });
-		// the store fans a change out to the channels when it publishes it: the log is complete here
+		// a change made through a related-record operation: linking a campaign to the lead
+		const campaign = (await call('POST', '/crm/v2.1/Campaigns', { body: { data: [{ Campaign_Name: 'Related change' }] } })).body.data[0].details.id;
+		const link = await call('PUT', `/crm/v2.1/Leads/${id}/Campaigns`, { body: { data: [{ id: campaign }] } });
+		expect(link.body.data[0]).toMatchObject({ status: 'success' });
+		// it was published as a related update of the lead (test hook GET /__sandbox/changes, docs/protocol.md §14)
+		const changes = (await api(`${sb.url}/__sandbox/changes`, undefined, { query: { module: 'Leads' } })).body.changes;
+		expect(changes.at(-1)).toEqual({ module: 'Leads', operation: 'update', related: true, ids: [id] });
+		// the service fans a change out to the channels when it publishes it: the log is complete here
 		await settled(1);
 		const list = await deliveries();
 		expect(list.map((d) => d.channel_id)).toEqual([leadsCreate.channel_id]);

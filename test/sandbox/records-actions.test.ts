@@ -57,7 +57,14 @@ describe('records › actions over HTTP', () => {
 	test('RecordCount: v2.1 only (404 INVALID_URL_PATTERN under v2), counts with criteria', async () => {
 		const all = await api(`${v21}/Deals/actions/count`, sb.token);
 		expect(all.status).toBe(200);
-		expect(all.body.count).toBe(sb.sandbox.store.countRecords('Deals'));
+		// every deal, as GetRecords lists them
+		let listed = 0;
+		for (let page = 1, more = true; more; page++) {
+			const res = await api(`${v21}/Deals`, sb.token, { query: { fields: 'Deal_Name', per_page: 200, page } });
+			listed += res.status === 204 ? 0 : res.body.data.length;
+			more = res.status === 200 && res.body.info.more_records === true;
+		}
+		expect(all.body.count).toBe(listed);
 		const some = await api(`${v21}/Deals/actions/count`, sb.token, { query: { criteria: '(Amount:greater_than:1000000000)' } });
 		expect(some.body).toEqual({ count: 0 });
 		const underV2 = await api(`${v2}/Deals/actions/count`, sb.token);
@@ -107,8 +114,10 @@ describe('records › actions over HTTP', () => {
 		const unique = await post(`${v21}/Leads/actions/mass_update`, { data: [{ Email: 'x@y.z' }], ids: ['1'] });
 		expect(unique.body).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'Email' } });
 
-		sb.sandbox.store.putDoc('custom_views', '4876876000000090101', { id: '4876876000000090101', module: 'Leads', criteria: { field: 'Lead_Source', comparator: 'in', value: ['Web', 'Chat'] } });
-		const scheduled = await post(`${v21}/Leads/actions/mass_update`, { data: [{ Interests: ['CRM'] }], cvid: '4876876000000090101' });
+		// a seeded view of Leads, as GetCustomViews lists them
+		const viewer = (await grantToken(sb.url, { scope: 'CRM.settings.custom_views.READ' })).access_token;
+		const [view] = (await api(`${v21}/settings/custom_views`, viewer, { query: { module: 'Leads' } })).body.custom_views;
+		const scheduled = await post(`${v21}/Leads/actions/mass_update`, { data: [{ Interests: ['CRM'] }], cvid: view.id });
 		expect(scheduled.status).toBe(202);
 		const jobId = scheduled.body.data[0].details.job_id;
 		const seen = new Set<string>();
@@ -145,11 +154,12 @@ describe('records › actions over HTTP', () => {
 		const lead = (await post(`${v21}/Leads`, { data: [{ Last_Name: 'Conv', Company: 'Conv Corp', Email: 'conv@example.com' }] })).body.data[0].details.id;
 		const twoItems = await post(`${v21}/Leads/${lead}/actions/convert`, { data: [{}, {}] });
 		expect(twoItems.body).toMatchObject({ code: 'LIMIT_EXCEEDED', details: { limit: 1 } });
-		const contactsBefore = sb.sandbox.store.countRecords('Contacts');
+		const contactsCount = async () => (await api(`${v21}/Contacts/actions/count`, sb.token)).body.count;
+		const contactsBefore = await contactsCount();
 		const badDeal = await post(`${v21}/Leads/${lead}/actions/convert`, { data: [{ Deals: { Deal_Name: 'No stage', Closing_Date: '2025-01-31' } }] });
 		expect(badDeal.status).toBe(400);
 		expect(badDeal.body).toMatchObject({ code: 'MANDATORY_NOT_FOUND', details: { api_name: 'Stage' } });
-		expect(sb.sandbox.store.countRecords('Contacts')).toBe(contactsBefore);
+		expect(await contactsCount()).toBe(contactsBefore);
 		const ok = await post(`${v21}/Leads/${lead}/actions/convert`, { data: [{ Deals: { Deal_Name: 'Dated', Stage: 'Qualification', Closing_Date: '2025-01-31' } }] });
 		expect(ok.status).toBe(200);
 		expect(ok.body.data[0]).toEqual({ Contacts: expect.any(String), Accounts: expect.any(String), Deals: expect.any(String) });
@@ -175,7 +185,7 @@ describe('records › actions over HTTP', () => {
 		expect(res.status).toBe(200);
 		expect(res.body.data[0]).toEqual({ code: 'SUCCESS', details: { id }, message: 'territory assignment updated', status: 'success' });
 		expect(res.body.data[1]).toMatchObject({ code: 'INVALID_DATA' });
-		expect(sb.sandbox.store.getRecord('Accounts', id)!.Territories).toEqual([expect.objectContaining({ id: '4876876000000361001', Name: 'Global', $assigned_by: expect.any(Object) })]);
+		expect((await api(`${v21}/Accounts/${id}`, sb.token)).body.data[0].Territories).toEqual([expect.objectContaining({ id: '4876876000000361001', Name: 'Global', $assigned_by: expect.any(Object) })]);
 		expect((await post(`${v2}/Accounts/actions/assign_territories`, { data: [{ id, Territories: [{ id: '1' }] }] })).status).toBe(404);
 		const removed = await post(`${v21}/Accounts/${id}/actions/remove_territories`, { data: [{ Territories: [{ id: '4876876000000361001' }] }] });
 		expect(removed.body.data[0].message).toBe('territory assignment removed');

@@ -28,18 +28,20 @@ describe('upload host: its own origin by default', () => {
 		const res = await uploadTo(sb.uploadUrl, sb.token);
 		expect(res.status).toBe(200);
 		expect(res.body).toMatchObject({ code: 'FILE_UPLOAD_SUCCESS' });
-		expect(sb.sandbox.requests.at(-1)).toMatchObject({ method: 'POST', url: '/crm/v2.1/upload', status: 200, host: 'upload' });
+		expect((await api(`${sb.url}/__sandbox/requests`)).body.requests.at(-1)).toMatchObject({ method: 'POST', url: '/crm/v2.1/upload', status: 200, host: 'upload' });
 		const health = await api(`${sb.url}/__sandbox/health`);
 		expect(health.body).toEqual({ status: 'ok', origin: sb.url, upload_origin: sb.uploadUrl });
 	});
 
 	test('the API origin refuses the upload: 404 INVALID_URL_PATTERN naming the upload host, nothing stored', async () => {
-		const before = sb.sandbox.store.docs('bulk_write_files').length;
+		// the service has no list of uploads: the documented storage hook counts them (docs/protocol.md §14)
+		const storage = async () => (await api(`${sb.url}/__sandbox/storage`)).body;
+		const before = await storage();
 		const res = await uploadTo(sb.url, sb.token);
 		expect(res.status).toBe(404);
 		expect(res.body).toMatchObject({ code: 'INVALID_URL_PATTERN', status: 'error' });
 		expect(String(res.body.message)).toContain(sb.uploadUrl);
-		expect(sb.sandbox.store.docs('bulk_write_files')).toHaveLength(before);
+		expect(await storage()).toEqual(before);
 	});
 
 	test('the upload origin serves nothing else: API routes, bulk jobs, OAuth and hooks answer 404', async () => {
