@@ -13,6 +13,7 @@ import { deliverCallback, parseCallback, saveJob, scheduleStep } from '../jobs.t
 import type { Callback, JobBase } from '../jobs.ts';
 import { csvLine } from '../csv.ts';
 import type { Ctx, Router, Version } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import type { FieldDef, ModuleDef } from '../catalogue/modules.ts';
 import type { Json, StoredRecord, UserRef } from '../store.ts';
@@ -383,208 +384,215 @@ function peekModule(sandbox: Sandbox, ctx: Ctx): ModuleDef | undefined {
 const BULK_READ = ['CRM.bulk.READ', 'CRM.bulk.ALL'];
 const moduleRead = (module: ModuleDef) => ['CRM.modules.ALL', `CRM.modules.${moduleScope(module)}.ALL`, `CRM.modules.${moduleScope(module)}.READ`];
 
-export function registerBulkRead(router: Router, sandbox: Sandbox): void {
+function finish(sandbox: Sandbox, job: BulkReadJob): void {
+	if (job.callback) deliverCallback(sandbox, job.id, job.callback, callbackBody(job));
+}
+
+/** Moves a job one state on: ADDED → IN PROGRESS → COMPLETED (extracting its page) | FAILURE. */
+export function stepBulkRead(sandbox: Sandbox, job: BulkReadJob): void {
 	const { store } = sandbox;
-	const downloads: number[] = [];
-
-	const finish = (job: BulkReadJob) => {
-		if (job.callback) deliverCallback(sandbox, job.id, job.callback, callbackBody(job));
-	};
-
-	const step = (job: BulkReadJob): void => {
-		if (job.state === 'ADDED') {
-			job.state = 'IN PROGRESS';
-			saveJob(sandbox, READ_JOBS, job);
-			scheduleStep(sandbox, READ_JOBS, job.id, step);
-			return;
-		}
-		if (job.state !== 'IN PROGRESS') return;
-		if (job.$fail) {
-			job.state = 'FAILURE';
-			saveJob(sandbox, READ_JOBS, job);
-			finish(job);
-			return;
-		}
-		const pageSize = knob(sandbox, 'bulkReadPageSize', 200_000);
-		let extracted: ReturnType<typeof extract>;
-		try {
-			extracted = extract(sandbox, job, pageSize);
-		} catch (error) {
-			console.error(`[sandbox] bulk read ${job.id} failed:`, error);
-			job.state = 'FAILURE';
-			saveJob(sandbox, READ_JOBS, job);
-			finish(job);
-			return;
-		}
-		store.transaction(() => {
-			store.putDoc(READ_FILES, job.id, { id: job.id, name: `${job.id}.zip`, data: extracted.file.toString('base64') });
-			job.state = 'COMPLETED';
-			job.result = {
-				page: job.query.page,
-				per_page: pageSize,
-				count: extracted.count,
-				download_url: `/crm/bulk/${job.v}/read/${job.id}/result`,
-				more_records: extracted.more,
-			};
-			saveJob(sandbox, READ_JOBS, job);
-		});
-		finish(job);
-	};
-
-	// jobs left unfinished by a previous run of a file-backed store carry on
-	for (const job of store.docs<BulkReadJob>(READ_JOBS)) {
-		if (job.state === 'ADDED' || job.state === 'IN PROGRESS') scheduleStep(sandbox, READ_JOBS, job.id, step);
+	if (job.state === 'ADDED') {
+		job.state = 'IN PROGRESS';
+		saveJob(sandbox, READ_JOBS, job);
+		scheduleStep(sandbox, READ_JOBS, job.id, stepper(sandbox));
+		return;
 	}
+	if (job.state !== 'IN PROGRESS') return;
+	if (job.$fail) {
+		job.state = 'FAILURE';
+		saveJob(sandbox, READ_JOBS, job);
+		finish(sandbox, job);
+		return;
+	}
+	const pageSize = knob(sandbox, 'bulkReadPageSize', 200_000);
+	let extracted: ReturnType<typeof extract>;
+	try {
+		extracted = extract(sandbox, job, pageSize);
+	} catch (error) {
+		console.error(`[sandbox] bulk read ${job.id} failed:`, error);
+		job.state = 'FAILURE';
+		saveJob(sandbox, READ_JOBS, job);
+		finish(sandbox, job);
+		return;
+	}
+	store.transaction(() => {
+		store.putDoc(READ_FILES, job.id, { id: job.id, name: `${job.id}.zip`, data: extracted.file.toString('base64') });
+		job.state = 'COMPLETED';
+		job.result = {
+			page: job.query.page,
+			per_page: pageSize,
+			count: extracted.count,
+			download_url: `/crm/bulk/${job.v}/read/${job.id}/result`,
+			more_records: extracted.more,
+		};
+		saveJob(sandbox, READ_JOBS, job);
+	});
+	finish(sandbox, job);
+}
 
-	const jobOf = (ctx: Ctx): BulkReadJob => {
-		const job = store.doc<BulkReadJob>(READ_JOBS, ctx.params.jobId);
-		if (!job) throw HttpError.notFound('RESOURCE_NOT_FOUND', { api_name: 'job_id', value: ctx.params.jobId }, 'the requested resource is not found');
-		return job;
-	};
+/** The step function scheduleStep calls for a job of this sandbox. */
+export const stepper = (sandbox: Sandbox) => (job: BulkReadJob) => stepBulkRead(sandbox, job);
 
-	const jobScopes = (ctx: Ctx): string[][] => {
-		const job = store.doc<BulkReadJob>(READ_JOBS, ctx.params.jobId);
-		const module = job ? sandbox.module(job.module) : undefined;
+/** The job of `:jobId`, or a thrown 404. */
+export function jobOf(ctx: Ctx): BulkReadJob {
+	const job = ctx.sandbox.store.doc<BulkReadJob>(READ_JOBS, ctx.params.jobId);
+	if (!job) throw HttpError.notFound('RESOURCE_NOT_FOUND', { api_name: 'job_id', value: ctx.params.jobId }, 'the requested resource is not found');
+	return job;
+}
+
+/** Scopes of a job's calls: bulk read and read access to the job's module (§2.3). */
+export function jobScopes(ctx: Ctx): string[][] {
+	const job = ctx.sandbox.store.doc<BulkReadJob>(READ_JOBS, ctx.params.jobId);
+	const module = job ? ctx.sandbox.module(job.module) : undefined;
+	return module ? [BULK_READ, moduleRead(module)] : [BULK_READ];
+}
+
+/** Download times of the last minute per sandbox (`bulkReadDownloadsPerMinute`). */
+const recentDownloads = new WeakMap<Sandbox, number[]>();
+
+export function downloadsOf(sandbox: Sandbox): number[] {
+	let downloads = recentDownloads.get(sandbox);
+	if (!downloads) recentDownloads.set(sandbox, (downloads = []));
+	return downloads;
+}
+
+const admin = { root: 'admin' as const, public: true };
+
+export const createBulkReadJob = operation('POST', '/read', {
+	root: 'bulk',
+	scopes: (ctx) => {
+		const module = peekModule(ctx.sandbox, ctx);
 		return module ? [BULK_READ, moduleRead(module)] : [BULK_READ];
+	},
+}, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const body = readBody(ctx);
+	const query = body.query;
+	if (query === undefined || query === null) throw HttpError.mandatory('query');
+	if (typeof query !== 'object' || Array.isArray(query)) throw HttpError.invalidData({ api_name: 'query', expected_data_type: 'jsonobject' });
+	const q = query as Json;
+	if (q.module === undefined || q.module === null) throw HttpError.mandatory('module');
+	const name = moduleName(ctx.v, q.module);
+	const module = sandbox.module(name);
+	if (!module) throw new HttpError('MODULE_NOT_AVAILABLE', { api_name: 'module', value: name }, 'the module is not available');
+	if (UNSUPPORTED_MODULES.has(module.api_name.toLowerCase())) {
+		throw new HttpError('MODULE_NOT_SUPPORTED', { api_name: 'module', value: module.api_name }, 'the module is not supported for bulk read');
+	}
+	let fields: string[] | undefined;
+	if (q.fields !== undefined && q.fields !== null) {
+		if (!Array.isArray(q.fields) || q.fields.some((f) => typeof f !== 'string')) {
+			throw HttpError.invalidData({ api_name: 'fields', expected_data_type: 'jsonarray' });
+		}
+		fields = [];
+		for (const f of q.fields as string[]) {
+			if (f === 'Id' || f === 'id') continue; // always the first column
+			const field = module.fields.find((d) => d.api_name === f);
+			if (!field) throw new HttpError('FIELD_NOT_AVAILABLE', { api_name: f }, 'the field is not available');
+			if (!fields.includes(f)) fields.push(f);
+		}
+	}
+	let page = 1;
+	if (q.page !== undefined && q.page !== null) {
+		page = Number(q.page);
+		if (!Number.isInteger(page) || page < 1) throw HttpError.invalidData({ api_name: 'page', expected_data_type: 'integer' }, 'invalid value for page');
+	}
+	const fileType = body.file_type === undefined || body.file_type === null ? 'csv' : body.file_type;
+	if (fileType !== 'csv' && fileType !== 'ics') throw HttpError.invalidData({ api_name: 'file_type' }, 'file_type must be csv or ics');
+	if (fileType === 'ics' && module.api_name !== 'Events') {
+		throw new HttpError('JOB_NOT_SUPPORTED', { api_name: 'file_type', info_message: 'ics is available for Events only' }, 'the ics file type is supported for Events only');
+	}
+	const criteria = q.criteria === null ? undefined : q.criteria;
+	compileCriteria(sandbox, module, criteria); // validate now: errors answer the create call
+	const cvid = q.cvid === undefined || q.cvid === null || q.cvid === '' ? undefined : String(q.cvid);
+	if (cvid) {
+		const view = findCustomView(sandbox, cvid);
+		if (!view || view.module !== module.api_name) {
+			throw HttpError.invalidData({ api_name: 'cvid', value: cvid }, 'the custom view is not a view of the module');
+		}
+	}
+	const callback = parseCallback(body.callback);
+
+	const running = store.docs<BulkReadJob>(READ_JOBS).filter((j) => j.state === 'ADDED' || j.state === 'IN PROGRESS').length;
+	if (running >= knob(sandbox, 'bulkReadConcurrency', 5)) throw new HttpError('TOO_MANY_REQUESTS');
+
+	const user: UserRef = sandbox.user(ctx);
+	const job: BulkReadJob = {
+		id: store.nextId(),
+		$step: 0,
+		operation: 'read',
+		state: 'ADDED',
+		created_by: { id: user.id, name: user.name },
+		created_time: sandbox.formatTime(),
+		file_type: fileType,
+		module: module.api_name,
+		module_id: String((module as ModuleDef & { id?: string }).id ?? ''),
+		v: ctx.v,
+		query: { page, ...(fields ? { fields } : {}), ...(criteria !== undefined ? { criteria: criteria as Json } : {}), ...(cvid ? { cvid } : {}) },
+		...(callback ? { callback } : {}),
 	};
-
-	router.post(
-		'/read',
-		(ctx) => {
-			const body = readBody(ctx);
-			const query = body.query;
-			if (query === undefined || query === null) throw HttpError.mandatory('query');
-			if (typeof query !== 'object' || Array.isArray(query)) throw HttpError.invalidData({ api_name: 'query', expected_data_type: 'jsonobject' });
-			const q = query as Json;
-			if (q.module === undefined || q.module === null) throw HttpError.mandatory('module');
-			const name = moduleName(ctx.v, q.module);
-			const module = sandbox.module(name);
-			if (!module) throw new HttpError('MODULE_NOT_AVAILABLE', { api_name: 'module', value: name }, 'the module is not available');
-			if (UNSUPPORTED_MODULES.has(module.api_name.toLowerCase())) {
-				throw new HttpError('MODULE_NOT_SUPPORTED', { api_name: 'module', value: module.api_name }, 'the module is not supported for bulk read');
-			}
-			let fields: string[] | undefined;
-			if (q.fields !== undefined && q.fields !== null) {
-				if (!Array.isArray(q.fields) || q.fields.some((f) => typeof f !== 'string')) {
-					throw HttpError.invalidData({ api_name: 'fields', expected_data_type: 'jsonarray' });
-				}
-				fields = [];
-				for (const f of q.fields as string[]) {
-					if (f === 'Id' || f === 'id') continue; // always the first column
-					const field = module.fields.find((d) => d.api_name === f);
-					if (!field) throw new HttpError('FIELD_NOT_AVAILABLE', { api_name: f }, 'the field is not available');
-					if (!fields.includes(f)) fields.push(f);
-				}
-			}
-			let page = 1;
-			if (q.page !== undefined && q.page !== null) {
-				page = Number(q.page);
-				if (!Number.isInteger(page) || page < 1) throw HttpError.invalidData({ api_name: 'page', expected_data_type: 'integer' }, 'invalid value for page');
-			}
-			const fileType = body.file_type === undefined || body.file_type === null ? 'csv' : body.file_type;
-			if (fileType !== 'csv' && fileType !== 'ics') throw HttpError.invalidData({ api_name: 'file_type' }, 'file_type must be csv or ics');
-			if (fileType === 'ics' && module.api_name !== 'Events') {
-				throw new HttpError('JOB_NOT_SUPPORTED', { api_name: 'file_type', info_message: 'ics is available for Events only' }, 'the ics file type is supported for Events only');
-			}
-			const criteria = q.criteria === null ? undefined : q.criteria;
-			compileCriteria(sandbox, module, criteria); // validate now: errors answer the create call
-			const cvid = q.cvid === undefined || q.cvid === null || q.cvid === '' ? undefined : String(q.cvid);
-			if (cvid) {
-				const view = findCustomView(sandbox, cvid);
-				if (!view || view.module !== module.api_name) {
-					throw HttpError.invalidData({ api_name: 'cvid', value: cvid }, 'the custom view is not a view of the module');
-				}
-			}
-			const callback = parseCallback(body.callback);
-
-			const running = store.docs<BulkReadJob>(READ_JOBS).filter((j) => j.state === 'ADDED' || j.state === 'IN PROGRESS').length;
-			if (running >= knob(sandbox, 'bulkReadConcurrency', 5)) throw new HttpError('TOO_MANY_REQUESTS');
-
-			const user: UserRef = sandbox.user(ctx);
-			const job: BulkReadJob = {
-				id: store.nextId(),
-				$step: 0,
-				operation: 'read',
-				state: 'ADDED',
-				created_by: { id: user.id, name: user.name },
-				created_time: sandbox.formatTime(),
-				file_type: fileType,
-				module: module.api_name,
-				module_id: String((module as ModuleDef & { id?: string }).id ?? ''),
-				v: ctx.v,
-				query: { page, ...(fields ? { fields } : {}), ...(criteria !== undefined ? { criteria: criteria as Json } : {}), ...(cvid ? { cvid } : {}) },
-				...(callback ? { callback } : {}),
-			};
-			saveJob(sandbox, READ_JOBS, job);
-			scheduleStep(sandbox, READ_JOBS, job.id, step);
-			return {
-				status: 201,
-				body: {
-					data: [
-						{
-							status: 'success',
-							code: 'ADDED_SUCCESSFULLY',
-							message: 'Added successfully.',
-							details: { id: job.id, operation: 'read', state: 'ADDED', created_by: job.created_by, created_time: job.created_time },
-						},
-					],
-					info: {},
+	saveJob(sandbox, READ_JOBS, job);
+	scheduleStep(sandbox, READ_JOBS, job.id, stepper(sandbox));
+	return {
+		status: 201,
+		body: {
+			data: [
+				{
+					status: 'success',
+					code: 'ADDED_SUCCESSFULLY',
+					message: 'Added successfully.',
+					details: { id: job.id, operation: 'read', state: 'ADDED', created_by: job.created_by, created_time: job.created_time },
 				},
-			};
+			],
+			info: {},
 		},
-		{
-			root: 'bulk',
-			scopes: (ctx) => {
-				const module = peekModule(sandbox, ctx);
-				return module ? [BULK_READ, moduleRead(module)] : [BULK_READ];
-			},
-		},
-	);
+	};
+});
 
-	router.get('/read/:jobId', (ctx) => ({ body: { data: [readJobJson(jobOf(ctx), ctx.v)] } }), { root: 'bulk', scopes: jobScopes });
+export const getBulkReadJobDetails = operation('GET', '/read/:jobId', { root: 'bulk', scopes: jobScopes }, (ctx) => ({ body: { data: [readJobJson(jobOf(ctx), ctx.v)] } }));
 
-	router.get(
-		'/read/:jobId/result',
-		(ctx) => {
-			const job = jobOf(ctx);
-			const file = job.state === 'COMPLETED' ? store.doc<{ name: string; data: string }>(READ_FILES, job.id) : undefined;
-			if (!file) throw HttpError.notFound('RESOURCE_NOT_FOUND', { api_name: 'job_id', value: job.id, info_message: `the job is ${job.state}` }, 'the requested resource is not found');
-			const now = sandbox.now();
-			while (downloads.length && downloads[0] <= now - 60_000) downloads.shift();
-			if (downloads.length >= knob(sandbox, 'bulkReadDownloadsPerMinute', 10)) throw new HttpError('TOO_MANY_REQUESTS');
-			downloads.push(now);
-			return {
-				raw: Buffer.from(file.data, 'base64'),
-				headers: { 'Content-Type': 'application/zip', 'Content-Disposition': contentDisposition(file.name) },
-			};
-		},
-		{ root: 'bulk', scopes: jobScopes },
-	);
+export const downloadResult = operation('GET', '/read/:jobId/result', { root: 'bulk', scopes: jobScopes }, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const job = jobOf(ctx);
+	const file = job.state === 'COMPLETED' ? store.doc<{ name: string; data: string }>(READ_FILES, job.id) : undefined;
+	if (!file) throw HttpError.notFound('RESOURCE_NOT_FOUND', { api_name: 'job_id', value: job.id, info_message: `the job is ${job.state}` }, 'the requested resource is not found');
+	const now = sandbox.now();
+	const downloads = downloadsOf(sandbox);
+	while (downloads.length && downloads[0] <= now - 60_000) downloads.shift();
+	if (downloads.length >= knob(sandbox, 'bulkReadDownloadsPerMinute', 10)) throw new HttpError('TOO_MANY_REQUESTS');
+	downloads.push(now);
+	return {
+		raw: Buffer.from(file.data, 'base64'),
+		headers: { 'Content-Type': 'application/zip', 'Content-Disposition': contentDisposition(file.name) },
+	};
+});
 
-	// test hooks (§8 "advance or fail a job on demand")
-	const admin = { root: 'admin' as const, public: true };
-	/** every bulk read job, oldest first, as GetBulkReadJobDetails renders it plus its `callback` (the service lists none) */
-	router.get('/bulk/read', () => ({ body: { jobs: store.docs<BulkReadJob>(READ_JOBS).map((job) => ({ ...readJobJson(job, 'v2.1'), callback: job.callback ?? null })) } }), admin);
-	router.post(
-		'/bulk/read/:jobId/advance',
-		(ctx) => {
-			const job = jobOf(ctx);
-			step(job);
-			return { body: readJobJson(store.doc<BulkReadJob>(READ_JOBS, job.id)!, 'v2.1') };
-		},
-		admin,
-	);
-	router.post(
-		'/bulk/read/:jobId/fail',
-		(ctx) => {
-			const job = jobOf(ctx);
-			if (job.state === 'ADDED' || job.state === 'IN PROGRESS') {
-				job.$fail = true;
-				saveJob(sandbox, READ_JOBS, job);
-				scheduleStep(sandbox, READ_JOBS, job.id, step);
-			}
-			return { body: readJobJson(job, 'v2.1') };
-		},
-		admin,
-	);
+/** every bulk read job, oldest first, as GetBulkReadJobDetails renders it plus its `callback` (the service lists none) */
+export const listBulkReads = operation('GET', '/bulk/read', admin, (ctx) => ({ body: { jobs: ctx.sandbox.store.docs<BulkReadJob>(READ_JOBS).map((job) => ({ ...readJobJson(job, 'v2.1'), callback: job.callback ?? null })) } }));
+
+export const advanceBulkRead = operation('POST', '/bulk/read/:jobId/advance', admin, (ctx) => {
+	const { store } = ctx.sandbox;
+	const job = jobOf(ctx);
+	stepBulkRead(ctx.sandbox, job);
+	return { body: readJobJson(store.doc<BulkReadJob>(READ_JOBS, job.id)!, 'v2.1') };
+});
+
+export const failBulkRead = operation('POST', '/bulk/read/:jobId/fail', admin, (ctx) => {
+	const { sandbox } = ctx;
+	const job = jobOf(ctx);
+	if (job.state === 'ADDED' || job.state === 'IN PROGRESS') {
+		job.$fail = true;
+		saveJob(sandbox, READ_JOBS, job);
+		scheduleStep(sandbox, READ_JOBS, job.id, stepper(sandbox));
+	}
+	return { body: readJobJson(job, 'v2.1') };
+});
+
+export function registerBulkRead(router: Router, sandbox: Sandbox): void {
+	// jobs left unfinished by a previous run of a file-backed store carry on
+	for (const job of sandbox.store.docs<BulkReadJob>(READ_JOBS)) {
+		if (job.state === 'ADDED' || job.state === 'IN PROGRESS') scheduleStep(sandbox, READ_JOBS, job.id, stepper(sandbox));
+	}
+	router.register([createBulkReadJob, getBulkReadJobDetails, downloadResult, listBulkReads, advanceBulkRead, failBulkRead]);
 }

@@ -35,12 +35,12 @@ import { registerPipelines } from './pipelines.ts';
 import { registerBlueprint } from './blueprint.ts';
 
 export function registerGroups(router: Router, sandbox: Sandbox): void {
-	registerOAuth(router, sandbox);
+	registerOAuth(router);
 	registerAdmin(router, sandbox);
 	registerModules(router, sandbox);
 	registerRecords(router);
 	registerNotifications(router, sandbox);
-	registerQuery(router, sandbox);
+	registerQuery(router);
 	registerMail(router, sandbox);
 	registerRelated(router, sandbox);
 	registerNotes(router, sandbox);
@@ -50,7 +50,7 @@ export function registerGroups(router: Router, sandbox: Sandbox): void {
 	registerContactRoles(router, sandbox);
 	registerBulkRead(router, sandbox);
 	registerBulkWrite(router, sandbox);
-	registerFiles(router, sandbox);
+	registerFiles(router);
 	registerOrg(router, sandbox);
 	registerUsers(router, sandbox);
 	registerRolesProfiles(router, sandbox);
@@ -58,8 +58,8 @@ export function registerGroups(router: Router, sandbox: Sandbox): void {
 	registerCurrencies(router, sandbox);
 	registerTaxes(router, sandbox);
 	registerVariables(router, sandbox);
-	registerLayouts(router, sandbox);
-	registerRelatedLists(router, sandbox);
+	registerLayouts(router);
+	registerRelatedLists(router);
 	registerCustomViews(router, sandbox);
 	registerWizards(router, sandbox);
 	registerAssignmentRules(router, sandbox);

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { HttpError, errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
 import type { Ctx, Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import { seedOnce } from './shared.ts';
 import type { Json, StoredRecord, UserRef } from '../store.ts';
@@ -280,6 +281,61 @@ class MailChecker {
 	}
 }
 
+const admin = { root: 'admin' as const, public: true };
+
+export const getEmailAddresses = operation('GET', '/settings/emails/actions/from_addresses', { v21Only: true, scopes: [['CRM.settings.emails.READ']] }, (ctx) => ({ body: { from_addresses: fromAddresses(ctx.sandbox, ctx) } }));
+
+export const sendMail = operation('POST', '/:module/:id/actions/send_mail', { v21Only: true, scopes: [['CRM.send_mail.{mod}.CREATE']] }, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	deliverDue(sandbox);
+	const module = ctx.module!;
+	const record = store.getRecord(module.api_name, ctx.params.id);
+	if (!record) {
+		throw HttpError.invalidData({ id: ctx.params.id, ...(ctx.v === 'v2.1' ? { resource_path_index: 1 } : {}) }, 'the id given seems to be invalid');
+	}
+	const items = wrapperList(ctx, 'data', MAIL_ITEMS_MAX);
+	const checker = new MailChecker(ctx, record);
+	const mails: OutboxMail[] = [];
+	const results = items.map((item, index) => {
+		const mail = checker.check(item, index);
+		if ('code' in mail) return mail;
+		mails.push(mail);
+		return {
+			code: 'SUCCESS',
+			details: { message_id: mail.message_id },
+			message: mail.status === 'scheduled' ? 'scheduled successfully' : 'sent successfully',
+			status: 'success',
+		};
+	});
+	store.transaction(() => {
+		for (const mail of mails) store.putDoc(OUTBOX, mail.message_id, mail);
+	});
+	for (const mail of mails) if (mail.scheduled_time) scheduleDelivery(sandbox, parseDateTime(mail.scheduled_time)!);
+	const status = mails.length === 0 ? 400 : mails.every((m) => m.status === 'scheduled') ? 202 : 200;
+	return { status, body: { data: results } };
+});
+
+/** the outbox, oldest first; `?status=sent|scheduled`, `?record_id=` filter */
+export const getOutbox = operation('GET', '/outbox', admin, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	deliverDue(sandbox);
+	const status = ctx.q('status');
+	const recordId = ctx.q('record_id');
+	const outbox = store
+		.docs<OutboxMail>(OUTBOX)
+		.filter((m) => (!status || m.status === status) && (!recordId || m.record_id === recordId));
+	return { body: { outbox } };
+});
+
+export const clearOutbox = operation('DELETE', '/outbox', admin, (ctx) => {
+	const { store } = ctx.sandbox;
+	const cleared = store.docs(OUTBOX).length;
+	store.clearDocs(OUTBOX);
+	return { body: { cleared } };
+});
+
 export function registerMail(router: Router, sandbox: Sandbox): void {
 	const { store } = sandbox;
 	seedOnce(sandbox, 'mail', seedMail);
@@ -287,71 +343,5 @@ export function registerMail(router: Router, sandbox: Sandbox): void {
 	for (const mail of store.docs<OutboxMail>(OUTBOX)) {
 		if (mail.status === 'scheduled') scheduleDelivery(sandbox, parseDateTime(mail.scheduled_time) ?? 0);
 	}
-
-	router.get(
-		'/settings/emails/actions/from_addresses',
-		(ctx) => ({ body: { from_addresses: fromAddresses(sandbox, ctx) } }),
-		{ v21Only: true, scopes: [['CRM.settings.emails.READ']] },
-	);
-
-	router.post(
-		'/:module/:id/actions/send_mail',
-		(ctx) => {
-			deliverDue(sandbox);
-			const module = ctx.module!;
-			const record = store.getRecord(module.api_name, ctx.params.id);
-			if (!record) {
-				throw HttpError.invalidData({ id: ctx.params.id, ...(ctx.v === 'v2.1' ? { resource_path_index: 1 } : {}) }, 'the id given seems to be invalid');
-			}
-			const items = wrapperList(ctx, 'data', MAIL_ITEMS_MAX);
-			const checker = new MailChecker(ctx, record);
-			const mails: OutboxMail[] = [];
-			const results = items.map((item, index) => {
-				const mail = checker.check(item, index);
-				if ('code' in mail) return mail;
-				mails.push(mail);
-				return {
-					code: 'SUCCESS',
-					details: { message_id: mail.message_id },
-					message: mail.status === 'scheduled' ? 'scheduled successfully' : 'sent successfully',
-					status: 'success',
-				};
-			});
-			store.transaction(() => {
-				for (const mail of mails) store.putDoc(OUTBOX, mail.message_id, mail);
-			});
-			for (const mail of mails) if (mail.scheduled_time) scheduleDelivery(sandbox, parseDateTime(mail.scheduled_time)!);
-			const status = mails.length === 0 ? 400 : mails.every((m) => m.status === 'scheduled') ? 202 : 200;
-			return { status, body: { data: results } };
-		},
-		{ v21Only: true, scopes: [['CRM.send_mail.{mod}.CREATE']] },
-	);
-
-	// ---- test hooks ---------------------------------------------------------------------------
-	const admin = { root: 'admin' as const, public: true };
-
-	/** the outbox, oldest first; `?status=sent|scheduled`, `?record_id=` filter */
-	router.get(
-		'/outbox',
-		(ctx) => {
-			deliverDue(sandbox);
-			const status = ctx.q('status');
-			const recordId = ctx.q('record_id');
-			const outbox = store
-				.docs<OutboxMail>(OUTBOX)
-				.filter((m) => (!status || m.status === status) && (!recordId || m.record_id === recordId));
-			return { body: { outbox } };
-		},
-		admin,
-	);
-
-	router.delete(
-		'/outbox',
-		() => {
-			const cleared = store.docs(OUTBOX).length;
-			store.clearDocs(OUTBOX);
-			return { body: { cleared } };
-		},
-		admin,
-	);
+	router.register([getEmailAddresses, sendMail, getOutbox, clearOutbox]);
 }

@@ -14,6 +14,7 @@ import { fieldId } from '../metadata.ts';
 import type { StoredModule } from '../metadata.ts';
 import { updateRecord } from '../records.ts';
 import type { Ctx, Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import { eachItem, resultsReply, seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
@@ -322,75 +323,57 @@ function transfer(ctx: Ctx, layout: Layout, item: unknown, c: ItemContext): Json
 	return success('transfer pipeline scheduled successfully', { from: from.id, to: to.id, transferred_count: moved });
 }
 
+/** Body wrapper key of the pipeline writes. */
+const key = 'pipeline';
+
+export const getPipelines = operation('GET', '/settings/pipeline', { scopes: scopes('READ'), v21Only: true }, (ctx) => {
+	const { sandbox } = ctx;
+	const layout = dealsLayout(ctx);
+	const stages = dealStages(sandbox);
+	const pipelines = pipelinesOf(sandbox, layout.id);
+	if (pipelines.length === 0) return { status: 204 };
+	return { body: { pipeline: pipelines.map((p) => pipelineJson(p, stages)) } };
+});
+
+export const getPipeline = operation('GET', '/settings/pipeline/:pipelineId', { scopes: scopes('READ'), v21Only: true }, (ctx) => {
+	const { sandbox } = ctx;
+	const layout = dealsLayout(ctx);
+	const pipeline = pipelinesOf(sandbox, layout.id).find((p) => p.id === ctx.params.pipelineId);
+	if (!pipeline) throw unknownId(ctx, ctx.params.pipelineId);
+	return { body: { pipeline: [pipelineJson(pipeline, dealStages(sandbox))] } };
+});
+
+export const createPipelines = operation('POST', '/settings/pipeline', { scopes: scopes('CREATE'), v21Only: true }, (ctx) => {
+	const layout = dealsLayout(ctx);
+	const items = wrapperList(ctx, key, PIPELINE_WRITE_MAX);
+	const results = eachItem(ctx, items, (item, index) => writePipeline(ctx, layout, item, { index, key }, 'create'));
+	return resultsReply('pipeline', 201, results);
+});
+
+export const updatePipelines = operation('PUT', '/settings/pipeline', { scopes: scopes('UPDATE'), v21Only: true }, (ctx) => {
+	const layout = dealsLayout(ctx);
+	const items = wrapperList(ctx, key, PIPELINE_WRITE_MAX);
+	const results = eachItem(ctx, items, (item, index) => writePipeline(ctx, layout, item, { index, key }, 'update'));
+	return resultsReply('pipeline', 200, results);
+});
+
+export const updatePipeline = operation('PUT', '/settings/pipeline/:pipelineId', { scopes: scopes('UPDATE'), v21Only: true }, (ctx) => {
+	const { sandbox } = ctx;
+	const layout = dealsLayout(ctx);
+	const items = wrapperList(ctx, key, 1);
+	if (!pipelinesOf(sandbox, layout.id).some((p) => p.id === ctx.params.pipelineId)) throw unknownId(ctx, ctx.params.pipelineId);
+	const results = eachItem(ctx, items, (item, index) => writePipeline(ctx, layout, item, { index, key }, 'update', ctx.params.pipelineId));
+	return resultsReply('pipeline', 200, results);
+});
+
+export const transferAndDelete = operation('POST', '/settings/pipeline/actions/transfer', { scopes: scopes('UPDATE'), v21Only: true }, (ctx) => {
+	const layout = dealsLayout(ctx);
+	const items = wrapperList(ctx, 'transfer_pipeline', PIPELINE_WRITE_MAX);
+	const results = eachItem(ctx, items, (item, index) => transfer(ctx, layout, item, { index, key: 'transfer_pipeline' }));
+	return resultsReply('transfer_pipeline', 202, results);
+});
+
 export function registerPipelines(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'pipelines', seedPipelines);
-	const key = 'pipeline';
-
-	router.get(
-		'/settings/pipeline',
-		(ctx) => {
-			const layout = dealsLayout(ctx);
-			const stages = dealStages(sandbox);
-			const pipelines = pipelinesOf(sandbox, layout.id);
-			if (pipelines.length === 0) return { status: 204 };
-			return { body: { pipeline: pipelines.map((p) => pipelineJson(p, stages)) } };
-		},
-		{ scopes: scopes('READ'), v21Only: true },
-	);
-
-	router.get(
-		'/settings/pipeline/:pipelineId',
-		(ctx) => {
-			const layout = dealsLayout(ctx);
-			const pipeline = pipelinesOf(sandbox, layout.id).find((p) => p.id === ctx.params.pipelineId);
-			if (!pipeline) throw unknownId(ctx, ctx.params.pipelineId);
-			return { body: { pipeline: [pipelineJson(pipeline, dealStages(sandbox))] } };
-		},
-		{ scopes: scopes('READ'), v21Only: true },
-	);
-
-	router.post(
-		'/settings/pipeline',
-		(ctx) => {
-			const layout = dealsLayout(ctx);
-			const items = wrapperList(ctx, key, PIPELINE_WRITE_MAX);
-			const results = eachItem(ctx, items, (item, index) => writePipeline(ctx, layout, item, { index, key }, 'create'));
-			return resultsReply('pipeline', 201, results);
-		},
-		{ scopes: scopes('CREATE'), v21Only: true },
-	);
-
-	router.put(
-		'/settings/pipeline',
-		(ctx) => {
-			const layout = dealsLayout(ctx);
-			const items = wrapperList(ctx, key, PIPELINE_WRITE_MAX);
-			const results = eachItem(ctx, items, (item, index) => writePipeline(ctx, layout, item, { index, key }, 'update'));
-			return resultsReply('pipeline', 200, results);
-		},
-		{ scopes: scopes('UPDATE'), v21Only: true },
-	);
-
-	router.put(
-		'/settings/pipeline/:pipelineId',
-		(ctx) => {
-			const layout = dealsLayout(ctx);
-			const items = wrapperList(ctx, key, 1);
-			if (!pipelinesOf(sandbox, layout.id).some((p) => p.id === ctx.params.pipelineId)) throw unknownId(ctx, ctx.params.pipelineId);
-			const results = eachItem(ctx, items, (item, index) => writePipeline(ctx, layout, item, { index, key }, 'update', ctx.params.pipelineId));
-			return resultsReply('pipeline', 200, results);
-		},
-		{ scopes: scopes('UPDATE'), v21Only: true },
-	);
-
-	router.post(
-		'/settings/pipeline/actions/transfer',
-		(ctx) => {
-			const layout = dealsLayout(ctx);
-			const items = wrapperList(ctx, 'transfer_pipeline', PIPELINE_WRITE_MAX);
-			const results = eachItem(ctx, items, (item, index) => transfer(ctx, layout, item, { index, key: 'transfer_pipeline' }));
-			return resultsReply('transfer_pipeline', 202, results);
-		},
-		{ scopes: scopes('UPDATE'), v21Only: true },
-	);
+	router.register([getPipelines, getPipeline, createPipelines, updatePipelines, updatePipeline, transferAndDelete]);
 }

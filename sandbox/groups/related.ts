@@ -13,6 +13,7 @@ import type { ErrorBody } from '../errors.ts';
 import { deleteRecord, findRecord, parseExternalHeader, recordName, updateRecord } from '../records.ts';
 import type { ExternalSpec } from '../records.ts';
 import type { Ctx, Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import type { ModuleDef } from '../catalogue/modules.ts';
 import type { Json, StoredRecord } from '../store.ts';
@@ -279,95 +280,74 @@ function delinkOne(ctx: Ctx, a: Addressed, parent: StoredRecord, key: string): J
 	return { code: 'SUCCESS', details: successDetails(a, related), message: 'relation removed', status: 'success' };
 }
 
+const opts = { scopes: RELATED_SCOPES };
+
+// GetRelatedRecords (+UsingExternalID)
+export const getRelatedRecords = operation('GET', '/:module/:recordId/:relatedList', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const a = addressed(ctx);
+	const p = paging(ctx);
+	if (!a.parent) return { status: 204 };
+	const all = relatedOf(sandbox, a.module, a.parent, a.list);
+	return childPage(ctx, p, 'data', all, { changed: (r) => r.changed, map: (r) => r.record });
+});
+
+// GetRelatedRecord (+UsingExternalID)
+export const getRelatedRecord = operation('GET', '/:module/:recordId/:relatedList/:relatedId', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const a = addressed(ctx);
+	if (!a.parent) return { status: 204 };
+	const related = findRelated(ctx, a, ctx.params.relatedId);
+	if (!related || !isLinked(sandbox, a, a.parent, related)) return { status: 204 };
+	const match = relatedOf(sandbox, a.module, a.parent, a.list).find((r) => r.record.id === related.id);
+	if (!match) return { status: 204 };
+	const since = ifModifiedSince(ctx);
+	if (since !== undefined && match.changed <= since) return { status: 304 };
+	return { body: { data: [match.record] } };
+});
+
+// UpdateRelatedRecords (+UsingExternalId)
+export const updateRelatedRecords = operation('PUT', '/:module/:recordId/:relatedList', opts, (ctx) => {
+	const a = addressed(ctx);
+	const items = wrapperList(ctx, 'data', RELATED_WRITE_MAX);
+	const parent = requireParent(a);
+	return resultsReply('data', 200, eachItem(ctx, items, (item, index) => linkOne(ctx, a, parent, item, index)));
+});
+
+// UpdateRelatedRecord (+UsingExternalId)
+export const updateRelatedRecord = operation('PUT', '/:module/:recordId/:relatedList/:relatedId', opts, (ctx) => {
+	const a = addressed(ctx);
+	const items = wrapperList(ctx, 'data', RELATED_WRITE_MAX);
+	const parent = requireParent(a);
+	const results = eachItem(ctx, items, (item, index) => linkOne(ctx, a, parent, item, index, ctx.params.relatedId));
+	return resultsReply('data', 200, results);
+});
+
+// DelinkRecords / DeleteRelatedRecordsUsingExternalID
+export const delinkRecords = operation('DELETE', '/:module/:recordId/:relatedList', opts, (ctx) => {
+	const a = addressed(ctx);
+	const ids = ctx.list('ids');
+	if (ids.length === 0) throw HttpError.requiredParam('ids', ctx.v);
+	if (ids.length > DELINK_IDS_MAX) throw HttpError.limit(DELINK_IDS_MAX, 'ids');
+	if (!a.relatedField) {
+		const bad = ids.find((id) => !/^\d+$/.test(id));
+		if (bad) throw HttpError.invalidData({ [paramKey(ctx)]: 'ids', id: bad });
+	}
+	const parent = requireParent(a);
+	return resultsReply('data', 200, eachItem(ctx, ids, (id) => delinkOne(ctx, a, parent, id)));
+});
+
+// DelinkRecord / DeleteRelatedRecordUsingExternalId
+export const delinkRecord = operation('DELETE', '/:module/:recordId/:relatedList/:relatedId', opts, (ctx) => {
+	const { store } = ctx.sandbox;
+	const a = addressed(ctx);
+	const parent = requireParent(a);
+	const result = store.transaction(() => delinkOne(ctx, a, parent, ctx.params.relatedId));
+	return resultsReply('data', 200, [result]);
+});
+
 export function registerRelated(router: Router, sandbox: Sandbox): void {
 	const { store } = sandbox;
-	const opts = { scopes: RELATED_SCOPES };
-
-	// GetRelatedRecords (+UsingExternalID)
-	router.get(
-		'/:module/:recordId/:relatedList',
-		(ctx) => {
-			const a = addressed(ctx);
-			const p = paging(ctx);
-			if (!a.parent) return { status: 204 };
-			const all = relatedOf(sandbox, a.module, a.parent, a.list);
-			return childPage(ctx, p, 'data', all, { changed: (r) => r.changed, map: (r) => r.record });
-		},
-		opts,
-	);
-
-	// GetRelatedRecord (+UsingExternalID)
-	router.get(
-		'/:module/:recordId/:relatedList/:relatedId',
-		(ctx) => {
-			const a = addressed(ctx);
-			if (!a.parent) return { status: 204 };
-			const related = findRelated(ctx, a, ctx.params.relatedId);
-			if (!related || !isLinked(sandbox, a, a.parent, related)) return { status: 204 };
-			const match = relatedOf(sandbox, a.module, a.parent, a.list).find((r) => r.record.id === related.id);
-			if (!match) return { status: 204 };
-			const since = ifModifiedSince(ctx);
-			if (since !== undefined && match.changed <= since) return { status: 304 };
-			return { body: { data: [match.record] } };
-		},
-		opts,
-	);
-
-	// UpdateRelatedRecords (+UsingExternalId)
-	router.put(
-		'/:module/:recordId/:relatedList',
-		(ctx) => {
-			const a = addressed(ctx);
-			const items = wrapperList(ctx, 'data', RELATED_WRITE_MAX);
-			const parent = requireParent(a);
-			return resultsReply('data', 200, eachItem(ctx, items, (item, index) => linkOne(ctx, a, parent, item, index)));
-		},
-		opts,
-	);
-
-	// UpdateRelatedRecord (+UsingExternalId)
-	router.put(
-		'/:module/:recordId/:relatedList/:relatedId',
-		(ctx) => {
-			const a = addressed(ctx);
-			const items = wrapperList(ctx, 'data', RELATED_WRITE_MAX);
-			const parent = requireParent(a);
-			const results = eachItem(ctx, items, (item, index) => linkOne(ctx, a, parent, item, index, ctx.params.relatedId));
-			return resultsReply('data', 200, results);
-		},
-		opts,
-	);
-
-	// DelinkRecords / DeleteRelatedRecordsUsingExternalID
-	router.delete(
-		'/:module/:recordId/:relatedList',
-		(ctx) => {
-			const a = addressed(ctx);
-			const ids = ctx.list('ids');
-			if (ids.length === 0) throw HttpError.requiredParam('ids', ctx.v);
-			if (ids.length > DELINK_IDS_MAX) throw HttpError.limit(DELINK_IDS_MAX, 'ids');
-			if (!a.relatedField) {
-				const bad = ids.find((id) => !/^\d+$/.test(id));
-				if (bad) throw HttpError.invalidData({ [paramKey(ctx)]: 'ids', id: bad });
-			}
-			const parent = requireParent(a);
-			return resultsReply('data', 200, eachItem(ctx, ids, (id) => delinkOne(ctx, a, parent, id)));
-		},
-		opts,
-	);
-
-	// DelinkRecord / DeleteRelatedRecordUsingExternalId
-	router.delete(
-		'/:module/:recordId/:relatedList/:relatedId',
-		(ctx) => {
-			const a = addressed(ctx);
-			const parent = requireParent(a);
-			const result = store.transaction(() => delinkOne(ctx, a, parent, ctx.params.relatedId));
-			return resultsReply('data', 200, [result]);
-		},
-		opts,
-	);
-
 	// cascade: a deleted record takes its relation documents with it
 	store.onChange((event) => {
 		if (event.operation !== 'delete') return;
@@ -378,6 +358,7 @@ export function registerRelated(router: Router, sandbox: Sandbox): void {
 			for (const doc of stale) store.deleteDoc(RELATIONS, doc.id);
 		});
 	});
+	router.register([getRelatedRecords, getRelatedRecord, updateRelatedRecords, updateRelatedRecord, delinkRecords, delinkRecord]);
 }
 
 /** Display name of a record for `{id, name}` references (Parent_Id, shared_through, …). */

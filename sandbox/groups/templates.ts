@@ -9,6 +9,7 @@
 import { HttpError } from '../errors.ts';
 import type { StoredModule } from '../metadata.ts';
 import type { Ctx, Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import { seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
@@ -283,56 +284,45 @@ function findTemplate(sandbox: Sandbox, kind: TemplateDoc['kind'], id: string): 
 	return sandbox.store.doc<TemplateDoc>(collectionOf(kind), id);
 }
 
+export const getEmailTemplates = operation('GET', '/settings/email_templates', { scopes: EMAIL_READ, v21Only: true }, (ctx) => {
+	const { sandbox } = ctx;
+	const module = supportedModule(ctx, 'email');
+	const p = paging(ctx);
+	const docs = templatesOf(sandbox, 'email').filter((t) => t.module === module.api_name);
+	return pagedReply('email_templates', p, pageOf(docs, p).map((t) => templateJson(sandbox, t, false)));
+});
+
+export const getEmailTemplateById = operation('GET', '/settings/email_templates/:id', { scopes: EMAIL_READ, v21Only: true }, (ctx) => {
+	const { sandbox } = ctx;
+	const doc = findTemplate(sandbox, 'email', ctx.params.id);
+	if (!doc) throw unknownId(ctx, ctx.params.id);
+	return { body: { email_templates: [templateJson(sandbox, doc, true)], info: { per_page: 1, count: 1, page: 1, more_records: false } } };
+});
+
+export const getInventoryTemplates = operation('GET', '/settings/inventory_templates', { scopes: INVENTORY_READ, v21Only: true }, (ctx) => {
+	const { sandbox } = ctx;
+	const module = supportedModule(ctx, 'inventory');
+	const { category, sortBy, sortOrder } = inventoryQuery(ctx);
+	const p = paging(ctx);
+	const userId = String(sandbox.user(ctx).id);
+	const docs = sortTemplates(
+		templatesOf(sandbox, 'inventory').filter((t) => t.module === module.api_name && inCategory(t, category, userId)),
+		sortBy,
+		sortOrder,
+	);
+	return pagedReply('inventory_templates', p, pageOf(docs, p).map((t) => templateJson(sandbox, t, false)), { sort_by: sortBy, sort_order: sortOrder });
+});
+
+export const getInventoryTemplatebyID = operation('GET', '/settings/inventory_templates/:id', { scopes: INVENTORY_READ, v21Only: true }, (ctx) => {
+	const { sandbox } = ctx;
+	// category / sort_by / sort_order are validated; they do not filter a read by id
+	inventoryQuery(ctx);
+	const doc = findTemplate(sandbox, 'inventory', ctx.params.id);
+	if (!doc) throw unknownId(ctx, ctx.params.id);
+	return { body: { inventory_templates: [templateJson(sandbox, doc, true)], info: { per_page: 1, count: 1, page: 1, more_records: false } } };
+});
+
 export function registerTemplates(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'templates', seedTemplates);
-
-	router.get(
-		'/settings/email_templates',
-		(ctx) => {
-			const module = supportedModule(ctx, 'email');
-			const p = paging(ctx);
-			const docs = templatesOf(sandbox, 'email').filter((t) => t.module === module.api_name);
-			return pagedReply('email_templates', p, pageOf(docs, p).map((t) => templateJson(sandbox, t, false)));
-		},
-		{ scopes: EMAIL_READ, v21Only: true },
-	);
-
-	router.get(
-		'/settings/email_templates/:id',
-		(ctx) => {
-			const doc = findTemplate(sandbox, 'email', ctx.params.id);
-			if (!doc) throw unknownId(ctx, ctx.params.id);
-			return { body: { email_templates: [templateJson(sandbox, doc, true)], info: { per_page: 1, count: 1, page: 1, more_records: false } } };
-		},
-		{ scopes: EMAIL_READ, v21Only: true },
-	);
-
-	router.get(
-		'/settings/inventory_templates',
-		(ctx) => {
-			const module = supportedModule(ctx, 'inventory');
-			const { category, sortBy, sortOrder } = inventoryQuery(ctx);
-			const p = paging(ctx);
-			const userId = String(sandbox.user(ctx).id);
-			const docs = sortTemplates(
-				templatesOf(sandbox, 'inventory').filter((t) => t.module === module.api_name && inCategory(t, category, userId)),
-				sortBy,
-				sortOrder,
-			);
-			return pagedReply('inventory_templates', p, pageOf(docs, p).map((t) => templateJson(sandbox, t, false)), { sort_by: sortBy, sort_order: sortOrder });
-		},
-		{ scopes: INVENTORY_READ, v21Only: true },
-	);
-
-	router.get(
-		'/settings/inventory_templates/:id',
-		(ctx) => {
-			// category / sort_by / sort_order are validated; they do not filter a read by id
-			inventoryQuery(ctx);
-			const doc = findTemplate(sandbox, 'inventory', ctx.params.id);
-			if (!doc) throw unknownId(ctx, ctx.params.id);
-			return { body: { inventory_templates: [templateJson(sandbox, doc, true)], info: { per_page: 1, count: 1, page: 1, more_records: false } } };
-		},
-		{ scopes: INVENTORY_READ, v21Only: true },
-	);
+	router.register([getEmailTemplates, getEmailTemplateById, getInventoryTemplates, getInventoryTemplatebyID]);
 }

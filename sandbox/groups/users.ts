@@ -8,6 +8,7 @@
 import { HttpError, errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
 import type { Ctx, Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import { DEMO_USERS } from '../catalogue/org.ts';
 import { eachItem, resultsReply, seedOnce } from './shared.ts';
@@ -345,137 +346,126 @@ function matchesType(sandbox: Sandbox, ctx: Ctx, user: UserDoc, type: string): b
 	}
 }
 
+const modifiedAfter = (u: UserDoc, since: number) => (parseDateTime(u.Modified_Time) ?? 0) > since;
+
+/** Stamps `Modified_Time` / `Modified_By` with the acting user. */
+function touch(ctx: Ctx, user: UserDoc): void {
+	const actor = ctx.sandbox.user(ctx);
+	user.Modified_Time = ctx.sandbox.formatTime();
+	user.Modified_By = { id: actor.id, name: actor.name };
+}
+
+/** Updates one user (UpdateUsers item or UpdateUser); answers its result item. */
+function updateOne(ctx: Ctx, raw: unknown, index: number, id: string | undefined): Json {
+	const { sandbox } = ctx;
+	const c = { ctx, index };
+	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('INVALID_DATA', undefined, c, 'invalid data');
+	if (!id) return fail('MANDATORY_NOT_FOUND', 'id', c, 'required field not found');
+	const existing = sandbox.store.doc<UserDoc>(USERS, id);
+	if (!existing) return fail('INVALID_DATA', 'id', c, 'the id given seems to be invalid', { id });
+	if (existing.status === 'deleted') return fail('CANNOT_UPDATE_DELETED_USER', 'id', c, 'deleted user cannot be updated', { id });
+	const user = structuredClone(existing);
+	const error = applyFields(sandbox, raw as Json, user, c, takenEmails(sandbox, id), false);
+	if (error) return error;
+	touch(ctx, user);
+	sandbox.store.putDoc(USERS, user.id, user);
+	return { code: 'SUCCESS', details: { id: user.id, email: user.email }, message: 'User updated', status: 'success' };
+}
+
+const opts = { scopes: SCOPES };
+
+export const getUsers = operation('GET', '/users', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const type = ctx.q('type') ?? 'AllUsers';
+	if (!(USER_TYPES as readonly string[]).includes(type)) {
+		throw HttpError.invalidData({ [paramKey(ctx)]: 'type' }, 'invalid value for type');
+	}
+	const p = paging(ctx);
+	let users = userDocs(sandbox).filter((u) => matchesType(sandbox, ctx, u, type));
+	const since = ifModifiedSince(ctx);
+	if (since !== undefined) {
+		users = users.filter((u) => modifiedAfter(u, since));
+		if (users.length === 0) return { status: 304 };
+	}
+	return pagedReply('users', p, pageOf(users, p).map((u) => userJson(u, ctx.v)));
+});
+
+export const getUser = operation('GET', '/users/:id', opts, (ctx) => {
+	const { store } = ctx.sandbox;
+	const user = store.doc<UserDoc>(USERS, ctx.params.id);
+	if (!user) return { status: 204 };
+	const since = ifModifiedSince(ctx);
+	if (since !== undefined && !modifiedAfter(user, since)) return { status: 304 };
+	return { body: { users: [userJson(user, ctx.v)], info: { per_page: 200, count: 1, page: 1, more_records: false } } };
+});
+
+export const createUser = operation('POST', '/users', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const items = wrapperList(ctx, 'users', 100);
+	const results = store.transaction(() => {
+		const taken = takenEmails(sandbox);
+		return items.map((raw, index) => {
+			const c = { ctx, index };
+			if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('INVALID_DATA', undefined, c, 'invalid data');
+			const actor = sandbox.user(ctx);
+			const time = sandbox.formatTime();
+			const user = {
+				...defaults({ id: actor.id, name: actor.name }),
+				id: store.nextId(),
+				last_name: '',
+				full_name: '',
+				email: '',
+				status: 'active',
+				confirm: false,
+				time_zone: String(orgDoc(sandbox).time_zone ?? 'UTC'),
+				created_time: time,
+				Modified_Time: time,
+			} as UserDoc;
+			const error = applyFields(sandbox, raw as Json, user, c, taken, true);
+			if (error) return error;
+			taken.add(user.email.toLowerCase());
+			store.putDoc(USERS, user.id, user);
+			return { code: 'SUCCESS', details: { id: user.id }, message: 'User added', status: 'success' };
+		});
+	});
+	return resultsReply('users', 201, results);
+});
+
+export const updateUsers = operation('PUT', '/users', opts, (ctx) => {
+	const items = wrapperList(ctx, 'users', 100);
+	const results = eachItem(ctx, items, (raw, index) => updateOne(ctx, raw, index, idOf((raw as Json | null)?.id)));
+	return resultsReply('users', 200, results);
+});
+
+export const updateUser = operation('PUT', '/users/:id', opts, (ctx) => {
+	const { store } = ctx.sandbox;
+	const items = wrapperList(ctx, 'users', 1);
+	const results = store.transaction(() => [updateOne(ctx, items[0], 0, ctx.params.id)]);
+	return resultsReply('users', 200, results);
+});
+
+export const deleteUser = operation('DELETE', '/users/:id', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const id = ctx.params.id;
+	const c = { ctx, index: 0 };
+	const user = store.doc<UserDoc>(USERS, id);
+	let result: Json;
+	if (!user) result = errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
+	else if (user.status === 'deleted') result = fail('ID_ALREADY_DELETED', undefined, c, 'user already deleted', { id });
+	else if (isPrimaryContact(sandbox, user)) {
+		result = fail('INVALID_REQUEST', undefined, c, 'primary contact cannot be deleted or deactivated', { id });
+	} else {
+		const next = { ...user, status: 'deleted' as const };
+		touch(ctx, next);
+		store.putDoc(USERS, id, next);
+		result = { code: 'SUCCESS', details: { id }, message: 'User deleted', status: 'success' };
+	}
+	return resultsReply('users', 200, [result]);
+});
+
 export function registerUsers(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'users', seedUsers);
-	const { store } = sandbox;
-	const opts = { scopes: SCOPES };
-	const modifiedAfter = (u: UserDoc, since: number) => (parseDateTime(u.Modified_Time) ?? 0) > since;
-	const touch = (ctx: Ctx, user: UserDoc) => {
-		const actor = sandbox.user(ctx);
-		user.Modified_Time = sandbox.formatTime();
-		user.Modified_By = { id: actor.id, name: actor.name };
-	};
-
-	router.get(
-		'/users',
-		(ctx) => {
-			const type = ctx.q('type') ?? 'AllUsers';
-			if (!(USER_TYPES as readonly string[]).includes(type)) {
-				throw HttpError.invalidData({ [paramKey(ctx)]: 'type' }, 'invalid value for type');
-			}
-			const p = paging(ctx);
-			let users = userDocs(sandbox).filter((u) => matchesType(sandbox, ctx, u, type));
-			const since = ifModifiedSince(ctx);
-			if (since !== undefined) {
-				users = users.filter((u) => modifiedAfter(u, since));
-				if (users.length === 0) return { status: 304 };
-			}
-			return pagedReply('users', p, pageOf(users, p).map((u) => userJson(u, ctx.v)));
-		},
-		opts,
-	);
-
-	router.get(
-		'/users/:id',
-		(ctx) => {
-			const user = store.doc<UserDoc>(USERS, ctx.params.id);
-			if (!user) return { status: 204 };
-			const since = ifModifiedSince(ctx);
-			if (since !== undefined && !modifiedAfter(user, since)) return { status: 304 };
-			return { body: { users: [userJson(user, ctx.v)], info: { per_page: 200, count: 1, page: 1, more_records: false } } };
-		},
-		opts,
-	);
-
-	router.post(
-		'/users',
-		(ctx) => {
-			const items = wrapperList(ctx, 'users', 100);
-			const results = store.transaction(() => {
-				const taken = takenEmails(sandbox);
-				return items.map((raw, index) => {
-					const c = { ctx, index };
-					if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('INVALID_DATA', undefined, c, 'invalid data');
-					const actor = sandbox.user(ctx);
-					const time = sandbox.formatTime();
-					const user = {
-						...defaults({ id: actor.id, name: actor.name }),
-						id: store.nextId(),
-						last_name: '',
-						full_name: '',
-						email: '',
-						status: 'active',
-						confirm: false,
-						time_zone: String(orgDoc(sandbox).time_zone ?? 'UTC'),
-						created_time: time,
-						Modified_Time: time,
-					} as UserDoc;
-					const error = applyFields(sandbox, raw as Json, user, c, taken, true);
-					if (error) return error;
-					taken.add(user.email.toLowerCase());
-					store.putDoc(USERS, user.id, user);
-					return { code: 'SUCCESS', details: { id: user.id }, message: 'User added', status: 'success' };
-				});
-			});
-			return resultsReply('users', 201, results);
-		},
-		opts,
-	);
-
-	const update = (ctx: Ctx, raw: unknown, index: number, id: string | undefined): Json => {
-		const c = { ctx, index };
-		if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('INVALID_DATA', undefined, c, 'invalid data');
-		if (!id) return fail('MANDATORY_NOT_FOUND', 'id', c, 'required field not found');
-		const existing = store.doc<UserDoc>(USERS, id);
-		if (!existing) return fail('INVALID_DATA', 'id', c, 'the id given seems to be invalid', { id });
-		if (existing.status === 'deleted') return fail('CANNOT_UPDATE_DELETED_USER', 'id', c, 'deleted user cannot be updated', { id });
-		const user = structuredClone(existing);
-		const error = applyFields(sandbox, raw as Json, user, c, takenEmails(sandbox, id), false);
-		if (error) return error;
-		touch(ctx, user);
-		store.putDoc(USERS, user.id, user);
-		return { code: 'SUCCESS', details: { id: user.id, email: user.email }, message: 'User updated', status: 'success' };
-	};
-
-	router.put(
-		'/users',
-		(ctx) => {
-			const items = wrapperList(ctx, 'users', 100);
-			const results = eachItem(ctx, items, (raw, index) => update(ctx, raw, index, idOf((raw as Json | null)?.id)));
-			return resultsReply('users', 200, results);
-		},
-		opts,
-	);
-
-	router.put(
-		'/users/:id',
-		(ctx) => {
-			const items = wrapperList(ctx, 'users', 1);
-			const results = store.transaction(() => [update(ctx, items[0], 0, ctx.params.id)]);
-			return resultsReply('users', 200, results);
-		},
-		opts,
-	);
-
-	router.delete(
-		'/users/:id',
-		(ctx) => {
-			const id = ctx.params.id;
-			const c = { ctx, index: 0 };
-			const user = store.doc<UserDoc>(USERS, id);
-			let result: Json;
-			if (!user) result = errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
-			else if (user.status === 'deleted') result = fail('ID_ALREADY_DELETED', undefined, c, 'user already deleted', { id });
-			else if (isPrimaryContact(sandbox, user)) {
-				result = fail('INVALID_REQUEST', undefined, c, 'primary contact cannot be deleted or deactivated', { id });
-			} else {
-				const next = { ...user, status: 'deleted' as const };
-				touch(ctx, next);
-				store.putDoc(USERS, id, next);
-				result = { code: 'SUCCESS', details: { id }, message: 'User deleted', status: 'success' };
-			}
-			return resultsReply('users', 200, [result]);
-		},
-		opts,
-	);
+	router.register([getUsers, getUser, createUser, updateUsers, updateUser, deleteUser]);
 }

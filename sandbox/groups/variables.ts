@@ -9,6 +9,7 @@
 import { HttpError, errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
 import type { Ctx, Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import { eachItem, resultsReply, seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
@@ -219,159 +220,137 @@ function applyVariable(sandbox: Sandbox, ctx: Ctx, index: number, input: Json, t
 	return undefined;
 }
 
+// ---- variable groups ----------------------------------------------------------------------
+export const getVariableGroups = operation('GET', '/settings/variable_groups', { scopes: GROUPS_SCOPES }, (ctx) => listReply('variable_groups', groups(ctx.sandbox)));
+
+export const getVariableGroupById = operation('GET', '/settings/variable_groups/:key', { scopes: GROUPS_SCOPES }, (ctx) => {
+	const { sandbox } = ctx;
+	const group = findGroup(sandbox, ctx.params.key);
+	return group ? { body: { variable_groups: [group] } } : { status: 204 };
+});
+
+// ---- variables ----------------------------------------------------------------------------
+
+function groupParam(ctx: Ctx): VariableGroupDoc {
+	const key = requiredQuery(ctx, 'group');
+	const group = findGroup(ctx.sandbox, key);
+	if (!group) {
+		throw HttpError.invalidData(ctx.v === 'v2.1' ? { param: 'group', param_name: 'group' } : { param: 'group' }, 'the given variable group is invalid');
+	}
+	return group;
+}
+
+/** Lower-case API names of every variable but `id`. */
+function claimedExcept(sandbox: Sandbox, id?: string): Set<string> {
+	return new Set(variables(sandbox).filter((v) => v.id !== id).map((v) => v.api_name.toLowerCase()));
+}
+
+function updateOne(ctx: Ctx, raw: unknown, index: number, existing: VariableDoc | undefined, key: string | undefined): Json {
+	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(ctx, index, 'INVALID_DATA', 'variables', 'invalid data');
+	if (!key) return fail(ctx, index, 'INVALID_DATA', 'id', 'required field not found');
+	if (!existing) return fail(ctx, index, 'INVALID_DATA', 'id', 'the id given seems to be invalid', { id: key });
+	const next = structuredClone(existing);
+	const input = { ...(raw as Json) };
+	delete input.id;
+	const error = applyVariable(ctx.sandbox, ctx, index, input, next, false, claimedExcept(ctx.sandbox, existing.id));
+	if (error) return error;
+	ctx.sandbox.store.putDoc(VARIABLES, next.id, next);
+	return { code: 'SUCCESS', details: { id: next.id }, message: 'variable updated', status: 'success' };
+}
+
+function deleteOne(sandbox: Sandbox, key: string): Json {
+	const existing = findVariable(sandbox, key);
+	if (!existing) return errorItem('INVALID_DATA', { id: key }, 'the id given seems to be invalid');
+	sandbox.store.deleteDoc(VARIABLES, existing.id);
+	return { code: 'SUCCESS', details: { id: existing.id }, message: 'variable deleted', status: 'success' };
+}
+
+const opts = { scopes: VARIABLES_SCOPES };
+
+export const getVariables = operation('GET', '/settings/variables', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const group = groupParam(ctx);
+	const list = variables(sandbox).filter((v) => v.variable_group.id === group.id);
+	return listReply('variables', list.map((v) => variableJson(v, ctx.v)));
+});
+
+export const getVariableByID = operation('GET', '/settings/variables/:key', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const group = groupParam(ctx);
+	const variable = findVariable(sandbox, ctx.params.key);
+	if (!variable || variable.variable_group.id !== group.id) return { status: 204 };
+	return { body: { variables: [variableJson(variable, ctx.v)] } };
+});
+
+export const createVariables = operation('POST', '/settings/variables', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const items = wrapperList(ctx, 'variables', 100);
+	const results = store.transaction(() => {
+		const claimed = claimedExcept(sandbox);
+		return items.map((raw, index) => {
+			if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(ctx, index, 'INVALID_DATA', 'variables', 'invalid data');
+			const variable: VariableDoc = {
+				id: '',
+				api_name: '',
+				name: '',
+				description: null,
+				type: 'text',
+				value: null,
+				variable_group: { id: '', api_name: '' },
+				source: 'crm',
+			};
+			const error = applyVariable(sandbox, ctx, index, raw as Json, variable, true, claimed);
+			if (error) return error;
+			variable.id = store.nextId();
+			claimed.add(variable.api_name.toLowerCase());
+			store.putDoc(VARIABLES, variable.id, variable);
+			return { code: 'SUCCESS', details: { id: variable.id }, message: 'variable added', status: 'success' };
+		});
+	});
+	return resultsReply('variables', 201, results);
+});
+
+export const updateVariables = operation('PUT', '/settings/variables', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const items = wrapperList(ctx, 'variables', 100);
+	const results = eachItem(ctx, items, (raw, index) => {
+		const item = (raw && typeof raw === 'object' ? raw : {}) as Json;
+		// items carry `id`, or `api_name` to name the variable
+		const key = item.id !== undefined && item.id !== null ? String(item.id) : typeof item.api_name === 'string' ? item.api_name : undefined;
+		const existing = key === undefined ? undefined : findVariable(sandbox, key);
+		const body = item.id !== undefined ? raw : { ...item, api_name: undefined };
+		return updateOne(ctx, body, index, existing, key);
+	});
+	return resultsReply('variables', 200, results);
+});
+
+export const updateVariableById = operation('PUT', '/settings/variables/:key', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const items = wrapperList(ctx, 'variables', 100);
+	const existing = findVariable(sandbox, ctx.params.key);
+	// the path names one variable: the first item updates it, further items are refused
+	const results = eachItem(ctx, items, (raw, index) =>
+		index === 0
+			? updateOne(ctx, raw, 0, existing, ctx.params.key)
+			: fail(ctx, index, 'INVALID_DATA', 'variables', 'only one variable can be updated by id or API name'),
+	);
+	return resultsReply('variables', 200, results);
+});
+
+export const deleteVariables = operation('DELETE', '/settings/variables', opts, (ctx) => {
+	const ids = idsParam(ctx, 'ids', 100, true)!;
+	const results = eachItem(ctx, ids, (key) => deleteOne(ctx.sandbox, key));
+	return resultsReply('variables', 200, results);
+});
+
+export const deleteVariable = operation('DELETE', '/settings/variables/:key', opts, (ctx) => {
+	const { store } = ctx.sandbox;
+	const results = store.transaction(() => [deleteOne(ctx.sandbox, ctx.params.key)]);
+	return resultsReply('variables', 200, results);
+});
+
 export function registerVariables(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'variables', seedVariables);
-	const { store } = sandbox;
-	const opts = { scopes: VARIABLES_SCOPES };
-
-	// ---- variable groups ----------------------------------------------------------------------
-
-	router.get('/settings/variable_groups', () => listReply('variable_groups', groups(sandbox)), { scopes: GROUPS_SCOPES });
-
-	router.get(
-		'/settings/variable_groups/:key',
-		(ctx) => {
-			const group = findGroup(sandbox, ctx.params.key);
-			return group ? { body: { variable_groups: [group] } } : { status: 204 };
-		},
-		{ scopes: GROUPS_SCOPES },
-	);
-
-	// ---- variables ----------------------------------------------------------------------------
-
-	const groupParam = (ctx: Ctx): VariableGroupDoc => {
-		const key = requiredQuery(ctx, 'group');
-		const group = findGroup(sandbox, key);
-		if (!group) {
-			throw HttpError.invalidData(ctx.v === 'v2.1' ? { param: 'group', param_name: 'group' } : { param: 'group' }, 'the given variable group is invalid');
-		}
-		return group;
-	};
-
-	router.get(
-		'/settings/variables',
-		(ctx) => {
-			const group = groupParam(ctx);
-			const list = variables(sandbox).filter((v) => v.variable_group.id === group.id);
-			return listReply('variables', list.map((v) => variableJson(v, ctx.v)));
-		},
-		opts,
-	);
-
-	router.get(
-		'/settings/variables/:key',
-		(ctx) => {
-			const group = groupParam(ctx);
-			const variable = findVariable(sandbox, ctx.params.key);
-			if (!variable || variable.variable_group.id !== group.id) return { status: 204 };
-			return { body: { variables: [variableJson(variable, ctx.v)] } };
-		},
-		opts,
-	);
-
-	const claimedExcept = (id?: string) =>
-		new Set(variables(sandbox).filter((v) => v.id !== id).map((v) => v.api_name.toLowerCase()));
-
-	router.post(
-		'/settings/variables',
-		(ctx) => {
-			const items = wrapperList(ctx, 'variables', 100);
-			const results = store.transaction(() => {
-				const claimed = claimedExcept();
-				return items.map((raw, index) => {
-					if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(ctx, index, 'INVALID_DATA', 'variables', 'invalid data');
-					const variable: VariableDoc = {
-						id: '',
-						api_name: '',
-						name: '',
-						description: null,
-						type: 'text',
-						value: null,
-						variable_group: { id: '', api_name: '' },
-						source: 'crm',
-					};
-					const error = applyVariable(sandbox, ctx, index, raw as Json, variable, true, claimed);
-					if (error) return error;
-					variable.id = store.nextId();
-					claimed.add(variable.api_name.toLowerCase());
-					store.putDoc(VARIABLES, variable.id, variable);
-					return { code: 'SUCCESS', details: { id: variable.id }, message: 'variable added', status: 'success' };
-				});
-			});
-			return resultsReply('variables', 201, results);
-		},
-		opts,
-	);
-
-	const updateOne = (ctx: Ctx, raw: unknown, index: number, existing: VariableDoc | undefined, key: string | undefined): Json => {
-		if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(ctx, index, 'INVALID_DATA', 'variables', 'invalid data');
-		if (!key) return fail(ctx, index, 'INVALID_DATA', 'id', 'required field not found');
-		if (!existing) return fail(ctx, index, 'INVALID_DATA', 'id', 'the id given seems to be invalid', { id: key });
-		const next = structuredClone(existing);
-		const input = { ...(raw as Json) };
-		delete input.id;
-		const error = applyVariable(sandbox, ctx, index, input, next, false, claimedExcept(existing.id));
-		if (error) return error;
-		store.putDoc(VARIABLES, next.id, next);
-		return { code: 'SUCCESS', details: { id: next.id }, message: 'variable updated', status: 'success' };
-	};
-
-	router.put(
-		'/settings/variables',
-		(ctx) => {
-			const items = wrapperList(ctx, 'variables', 100);
-			const results = eachItem(ctx, items, (raw, index) => {
-				const item = (raw && typeof raw === 'object' ? raw : {}) as Json;
-				// items carry `id`, or `api_name` to name the variable
-				const key = item.id !== undefined && item.id !== null ? String(item.id) : typeof item.api_name === 'string' ? item.api_name : undefined;
-				const existing = key === undefined ? undefined : findVariable(sandbox, key);
-				const body = item.id !== undefined ? raw : { ...item, api_name: undefined };
-				return updateOne(ctx, body, index, existing, key);
-			});
-			return resultsReply('variables', 200, results);
-		},
-		opts,
-	);
-
-	router.put(
-		'/settings/variables/:key',
-		(ctx) => {
-			const items = wrapperList(ctx, 'variables', 100);
-			const existing = findVariable(sandbox, ctx.params.key);
-			// the path names one variable: the first item updates it, further items are refused
-			const results = eachItem(ctx, items, (raw, index) =>
-				index === 0
-					? updateOne(ctx, raw, 0, existing, ctx.params.key)
-					: fail(ctx, index, 'INVALID_DATA', 'variables', 'only one variable can be updated by id or API name'),
-			);
-			return resultsReply('variables', 200, results);
-		},
-		opts,
-	);
-
-	const deleteOne = (key: string): Json => {
-		const existing = findVariable(sandbox, key);
-		if (!existing) return errorItem('INVALID_DATA', { id: key }, 'the id given seems to be invalid');
-		store.deleteDoc(VARIABLES, existing.id);
-		return { code: 'SUCCESS', details: { id: existing.id }, message: 'variable deleted', status: 'success' };
-	};
-
-	router.delete(
-		'/settings/variables',
-		(ctx) => {
-			const ids = idsParam(ctx, 'ids', 100, true)!;
-			const results = eachItem(ctx, ids, deleteOne);
-			return resultsReply('variables', 200, results);
-		},
-		opts,
-	);
-
-	router.delete(
-		'/settings/variables/:key',
-		(ctx) => {
-			const results = store.transaction(() => [deleteOne(ctx.params.key)]);
-			return resultsReply('variables', 200, results);
-		},
-		opts,
-	);
+	router.register([getVariableGroups, getVariableGroupById, getVariables, getVariableByID, createVariables, updateVariables, updateVariableById, deleteVariables, deleteVariable]);
 }
