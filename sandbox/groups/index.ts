@@ -3,7 +3,7 @@
 import type { Router } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import { registerAdmin } from './admin.ts';
-import { registerBulkRead } from './bulk-read.ts';
+import { registerBulkRead } from './bulk-read/index.ts';
 import { registerBulkWrite } from './bulk-write/index.ts';
 import { registerFiles } from './files.ts';
 import { registerAttachments } from './attachments.ts';
@@ -19,7 +19,7 @@ import { registerRelated } from './related.ts';
 import { registerShare } from './share.ts';
 import { registerTags } from './tags/index.ts';
 import { registerOrg } from './org.ts';
-import { registerUsers } from './users.ts';
+import { registerUsers } from './users/index.ts';
 import { registerRolesProfiles } from './roles-profiles.ts';
 import { registerTerritories } from './territories.ts';
 import { registerCurrencies } from './currencies/index.ts';

@@ -3,7 +3,7 @@ import { HttpError } from '../../errors.ts';
 import { parseCallback, saveJob, scheduleStep } from '../../jobs.ts';
 import type { Json } from '../../store.ts';
 import type { Ctx, Operation } from '../../types.ts';
-import { moduleScope } from '../bulk-read.ts';
+import { moduleScope } from '../bulk-read/shared.ts';
 import { BULK_CREATE, csvOf, findByFields, knob, KNOWN_ENCODINGS, moduleOf, peekModules, stepper, WRITE_FILES, WRITE_JOBS } from './shared.ts';
 import type { BulkWriteJob, FieldMapping, UploadedFile, WriteOperation, WriteResource } from './shared.ts';
 
