@@ -2,10 +2,11 @@ import type { ModuleDef } from '../../catalogue/modules.ts';
 import { HttpError } from '../../errors.ts';
 import { parseCallback, saveJob, scheduleStep } from '../../jobs.ts';
 import { operation } from '../../router.ts';
+import { knobOr } from '../shared.ts';
 import type { Json, UserRef } from '../../store.ts';
 import { findCustomView } from '../custom-views.ts';
 import type { BulkReadJob } from './shared.ts';
-import { READ_JOBS, UNSUPPORTED_MODULES, compileCriteria, createScopes, knob, moduleName, readBody, stepper } from './shared.ts';
+import { READ_JOBS, UNSUPPORTED_MODULES, compileCriteria, createScopes, moduleName, readBody, stepper } from './shared.ts';
 
 /** CreateBulkReadJob: POST /crm/bulk/{v}/read (docs/protocol.md §5.11, §8.1). */
 export const createBulkReadJob = operation('POST', '/read', { root: 'bulk', scopes: createScopes }, (ctx) => {
@@ -58,7 +59,7 @@ export const createBulkReadJob = operation('POST', '/read', { root: 'bulk', scop
 	const callback = parseCallback(body.callback);
 
 	const running = store.docs<BulkReadJob>(READ_JOBS).filter((j) => j.state === 'ADDED' || j.state === 'IN PROGRESS').length;
-	if (running >= knob(sandbox, 'bulkReadConcurrency', 5)) throw new HttpError('TOO_MANY_REQUESTS');
+	if (running >= knobOr(sandbox.config.knobs.bulkReadConcurrency, 5)) throw new HttpError('TOO_MANY_REQUESTS');
 
 	const user: UserRef = sandbox.user(ctx);
 	const job: BulkReadJob = {

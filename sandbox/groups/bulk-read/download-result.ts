@@ -1,7 +1,8 @@
 import { HttpError } from '../../errors.ts';
 import { contentDisposition } from '../../http.ts';
 import { operation } from '../../router.ts';
-import { READ_FILES, downloadsOf, jobOf, jobScopes, knob } from './shared.ts';
+import { knobOr } from '../shared.ts';
+import { READ_FILES, downloadsOf, jobOf, jobScopes } from './shared.ts';
 
 /** DownloadResult: GET /crm/bulk/{v}/read/{jobId}/result, the zip of a COMPLETED job (docs/protocol.md §5.11, §10.1). */
 export const downloadResult = operation('GET', '/read/:jobId/result', { root: 'bulk', scopes: jobScopes }, (ctx) => {
@@ -13,7 +14,7 @@ export const downloadResult = operation('GET', '/read/:jobId/result', { root: 'b
 	const now = sandbox.now();
 	const downloads = downloadsOf(sandbox);
 	while (downloads.length && downloads[0] <= now - 60_000) downloads.shift();
-	if (downloads.length >= knob(sandbox, 'bulkReadDownloadsPerMinute', 10)) throw new HttpError('TOO_MANY_REQUESTS');
+	if (downloads.length >= knobOr(sandbox.config.knobs.bulkReadDownloadsPerMinute, 10)) throw new HttpError('TOO_MANY_REQUESTS');
 	downloads.push(now);
 	return {
 		raw: Buffer.from(file.data, 'base64'),

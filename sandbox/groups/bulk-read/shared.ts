@@ -14,6 +14,7 @@ import { isDate, parseDateTime } from '../../time.ts';
 import type { Sandbox } from '../../types.ts';
 import { writeZip } from '../../zip.ts';
 import { customViewMatches, findCustomView } from '../custom-views.ts';
+import { knobOr } from '../shared.ts';
 
 export const READ_JOBS = 'bulk_read_jobs';
 export const READ_FILES = 'bulk_read_files';
@@ -37,11 +38,6 @@ export interface BulkReadJob extends JobBase {
 }
 
 export const UNSUPPORTED_MODULES = new Set(['notes', 'attachments', 'emails']);
-
-export function knob(sandbox: Sandbox, name: string, fallback: number): number {
-	const value = sandbox.config.knobs[name];
-	return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
-}
 
 /** Module scope sub-area of §2.3 rule 4. */
 export function moduleScope(module: ModuleDef): string {
@@ -398,7 +394,7 @@ export function stepBulkRead(sandbox: Sandbox, job: BulkReadJob): void {
 		finish(sandbox, job);
 		return;
 	}
-	const pageSize = knob(sandbox, 'bulkReadPageSize', 200_000);
+	const pageSize = knobOr(sandbox.config.knobs.bulkReadPageSize, 200_000);
 	let extracted: ReturnType<typeof extract>;
 	try {
 		extracted = extract(sandbox, job, pageSize);
