@@ -15,8 +15,8 @@ import type { Sandbox } from '../types.ts';
 import { eachItem, resultsReply, seedOnce, writeEach } from './shared.ts';
 import type { Json, StoredRecord } from '../store.ts';
 import { FIRST_PAGE, idsParam, info, listReply, wrapperList } from '../wire.ts';
-import { deleteRelation, emitRelatedChange, getRelation, putRelation, relationsOf, resolveContactRole } from './related.ts';
-import type { RelationDoc } from './related.ts';
+import { deleteRelation, emitRelatedChange, getRelation, putRelation, relationsOf, resolveContactRole } from './related/shared.ts';
+import type { RelationDoc } from './related/shared.ts';
 
 /** Contact roles: CRM.modules.ALL (§2.3, **assumed**). */
 const SETTINGS_SCOPES = [['CRM.modules.ALL']];

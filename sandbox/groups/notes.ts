@@ -15,7 +15,7 @@ import type { Sandbox } from '../types.ts';
 import type { ModuleDef } from '../catalogue/modules.ts';
 import type { Json, StoredRecord } from '../store.ts';
 import { childPage, idsParam, ifModifiedSince, pagedReply, paging, paramKey, wrapperList } from '../wire.ts';
-import { relatedOf } from './related.ts';
+import { relatedOf } from './related/shared.ts';
 import { eachItem, resultsReply, writeEach } from './shared.ts';
 
 /** Notes: CRM.modules.ALL or CRM.modules.notes.{ACCESS} (§2.3). */
