@@ -4,6 +4,7 @@
 // The one list of the organisation's territories: record operations (records.ts `territories`)
 // read this collection too. Knob `territoriesEnabled: false` turns the feature off.
 import { HttpError } from '../errors.ts';
+import { TERRITORIES } from '../records.ts';
 import type { Ctx, Reply, Router } from '../router.ts';
 import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
@@ -12,8 +13,6 @@ import { seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
 
 const TERRITORIES_READ = [['CRM.settings.territories.READ']];
-
-export const TERRITORIES = 'territories';
 
 export interface TerritoryDoc extends Json {
 	id: string;
