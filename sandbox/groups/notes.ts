@@ -95,7 +95,7 @@ function createNote(ctx: Ctx, item: unknown, index: number, parent?: { module: M
 	return result.body;
 }
 
-function updateNote(ctx: Ctx, item: unknown, index: number, pathId?: string): Json | ErrorBody {
+function updateOneNote(ctx: Ctx, item: unknown, index: number, pathId?: string): Json | ErrorBody {
 	const { sandbox } = ctx;
 	if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
 	const input = { ...(item as Json) };
@@ -113,7 +113,7 @@ function updateNote(ctx: Ctx, item: unknown, index: number, pathId?: string): Js
 	return updateRecord(sandbox, module, existing, input, { v: ctx.v, user: sandbox.user(ctx), index }).body;
 }
 
-function deleteNote(ctx: Ctx, id: string): Json | ErrorBody {
+function deleteOneNote(ctx: Ctx, id: string): Json | ErrorBody {
 	const { sandbox } = ctx;
 	const module = notesModule(sandbox);
 	const existing = sandbox.store.getRecord(module.api_name, id);
@@ -170,13 +170,13 @@ export const createNotes = operation('POST', '/Notes', opts, (ctx) => {
 
 // UpdateNotes
 export const updateNotes = operation('PUT', '/Notes', opts, (ctx) => {
-	return writeEach(ctx, 'data', NOTES_WRITE_MAX, 200, (item, index) => updateNote(ctx, item, index));
+	return writeEach(ctx, 'data', NOTES_WRITE_MAX, 200, (item, index) => updateOneNote(ctx, item, index));
 });
 
 // DeleteNotes
 export const deleteNotes = operation('DELETE', '/Notes', opts, (ctx) => {
 	const ids = idsParam(ctx, 'ids', NOTES_DELETE_IDS_MAX, true)!;
-	return resultsReply('data', 200, eachItem(ctx, ids, (id) => deleteNote(ctx, id)));
+	return resultsReply('data', 200, eachItem(ctx, ids, (id) => deleteOneNote(ctx, id)));
 });
 
 // GetNote
@@ -193,14 +193,14 @@ export const getNote = operation('GET', '/Notes/:id', opts, (ctx) => {
 });
 
 // UpdateNote
-export const updateNote_ = operation('PUT', '/Notes/:id', opts, (ctx) => {
-	return writeEach(ctx, 'data', NOTES_WRITE_MAX, 200, (item, index) => updateNote(ctx, item, index, ctx.params.id));
+export const updateNote = operation('PUT', '/Notes/:id', opts, (ctx) => {
+	return writeEach(ctx, 'data', NOTES_WRITE_MAX, 200, (item, index) => updateOneNote(ctx, item, index, ctx.params.id));
 });
 
 // DeleteNote
-export const deleteNote_ = operation('DELETE', '/Notes/:id', opts, (ctx) => {
+export const deleteNote = operation('DELETE', '/Notes/:id', opts, (ctx) => {
 	const { store } = ctx.sandbox;
-	const result = store.transaction(() => deleteNote(ctx, ctx.params.id));
+	const result = store.transaction(() => deleteOneNote(ctx, ctx.params.id));
 	return resultsReply('data', 200, [result]);
 });
 
@@ -250,5 +250,5 @@ export function registerNotes(router: Router, sandbox: Sandbox): void {
 			for (const note of orphans) deleteRecord(sandbox, module, note, { v: event.v ?? 'v2.1', user, index: 0 });
 		});
 	});
-	router.register([getNotes, createNotes, updateNotes, deleteNotes, getNote, updateNote_, deleteNote_, getRecordNotes, createRecordNotes]);
+	router.register([getNotes, createNotes, updateNotes, deleteNotes, getNote, updateNote, deleteNote, getRecordNotes, createRecordNotes]);
 }
