@@ -644,9 +644,12 @@ export interface TerritoryRef {
 	parent_id?: string | null;
 }
 
-/** The organisation's territories: the `territories` collection (GetTerritories, groups/territories.ts), read tolerantly. */
+/** The collection of the organisation's territories; groups/territories.ts seeds it and serves GetTerritories. */
+export const TERRITORIES = 'territories';
+
+/** The organisation's territories: the `territories` collection, read tolerantly. */
 export function territories(sandbox: Sandbox): TerritoryRef[] {
-	return sandbox.store.docs<Json>('territories').map((d) => {
+	return sandbox.store.docs<Json>(TERRITORIES).map((d) => {
 		const parent = d.parent_id ?? (d.reporting_to as Json | null | undefined)?.id ?? null;
 		return { id: String(d.id), name: String(d.name ?? d.id), parent_id: parent === null ? null : String(parent) };
 	});

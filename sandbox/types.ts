@@ -61,8 +61,45 @@ export interface SandboxConfig {
 	jobStepMs: number;
 	tagsPerRecord: number;
 	tagsPerModule: number;
-	/** free-form knobs for groups (limits, feature switches) */
-	knobs: Record<string, unknown>;
+	/** limits and feature switches of single groups (docs/protocol.md §5–§7) */
+	knobs: Knobs;
+}
+
+/**
+ * Limits and feature switches of single groups, each optional: absent means the default named
+ * (docs/protocol.md §5.6, §5.9–§5.11, §6). Tests change them on a running sandbox.
+ */
+export interface Knobs {
+	/** territory operations served (default true); false: FEATURE_NOT_SUPPORTED / TERRITORY_NOT_ENABLED (§5.1, §5.6) */
+	territoriesEnabled?: boolean;
+	/** territories one record may carry (default unlimited; beyond: LIMIT_EXCEEDED, §6) */
+	territoriesPerRecord?: number;
+	/** contact roles of the organisation (default unlimited; beyond: LIMIT_EXCEEDED, §5.9) */
+	contactRolesMax?: number;
+	/** mails SendMail sends per day (default 0 = unlimited; beyond: LIMIT_EXCEEDED, §5.10) */
+	mailDailyLimit?: number;
+	/** the edition has multi-currency (default true); false: EnableMultipleCurrencies answers FEATURE_NOT_SUPPORTED (§5.9) */
+	multiCurrencySupported?: boolean;
+	/** active currencies (default 25; beyond: ACTIVE_STATE_LIMIT_EXCEEDED, §5.9) */
+	activeCurrencyLimit?: number;
+	/** bulk read jobs not yet terminal (default 5; beyond: 429, §5.11) */
+	bulkReadConcurrency?: number;
+	/** records a bulk read job extracts per page (default 200,000, §5.11) */
+	bulkReadPageSize?: number;
+	/** bulk read result downloads per minute (default 10; beyond: 429, §5.11) */
+	bulkReadDownloadsPerMinute?: number;
+	/** bulk write rows per store transaction (default 1,000, §5.11) */
+	bulkWriteChunk?: number;
+	/** pause between bulk write chunks in ms (default 0) */
+	bulkWriteChunkDelayMs?: number;
+	/** rows of a bulk write CSV (default 25,000, §6) */
+	bulkWriteMaxRows?: number;
+	/** size of a bulk write upload zip in bytes (default 25 MB, §6) */
+	bulkWriteMaxZipBytes?: number;
+	/** columns of a bulk write CSV (default 200, §6) */
+	bulkWriteMaxColumns?: number;
+	/** bulk write jobs not yet terminal (default 5; beyond: 429, §5.11) */
+	bulkWriteConcurrency?: number;
 }
 
 /** What a sandbox is started with: any configuration value, the §7 limits key by key. */

@@ -4,6 +4,7 @@
 // `assignment_rules`: two lead rules, one deal rule, one case rule.
 import { HttpError } from '../errors.ts';
 import type { Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import { seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
@@ -71,30 +72,25 @@ export function findAssignmentRule(sandbox: Sandbox, id: string): AssignmentRule
 	return sandbox.store.doc<AssignmentRuleDoc>('assignment_rules', id);
 }
 
+export const getAssignmentRules = operation('GET', '/settings/automation/assignment_rules', { scopes: RULES_READ, v21Only: true }, (ctx) => {
+	const { sandbox } = ctx;
+	const rules = sandbox.store.docs<AssignmentRuleDoc>('assignment_rules');
+	if (rules.length === 0) return { status: 204 };
+	return { body: { assignment_rules: rules.map((r) => ruleJson(sandbox, r)) } };
+});
+
+export const getAssignmentRule = operation('GET', '/settings/automation/assignment_rules/:ruleId', { scopes: RULES_READ, v21Only: true }, (ctx) => {
+	const { sandbox } = ctx;
+	const module = moduleParam(ctx);
+	const rule = findAssignmentRule(sandbox, ctx.params.ruleId);
+	if (!rule) throw unknownId(ctx, ctx.params.ruleId, 3);
+	if (rule.module !== module.api_name) {
+		throw HttpError.invalidData({ param_name: 'module', api_name: module.api_name }, 'the rule does not belong to the given module');
+	}
+	return { body: { assignment_rules: [ruleJson(sandbox, rule)] } };
+});
+
 export function registerAssignmentRules(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'assignment_rules', seedRules);
-
-	router.get(
-		'/settings/automation/assignment_rules',
-		() => {
-			const rules = sandbox.store.docs<AssignmentRuleDoc>('assignment_rules');
-			if (rules.length === 0) return { status: 204 };
-			return { body: { assignment_rules: rules.map((r) => ruleJson(sandbox, r)) } };
-		},
-		{ scopes: RULES_READ, v21Only: true },
-	);
-
-	router.get(
-		'/settings/automation/assignment_rules/:ruleId',
-		(ctx) => {
-			const module = moduleParam(ctx);
-			const rule = findAssignmentRule(sandbox, ctx.params.ruleId);
-			if (!rule) throw unknownId(ctx, ctx.params.ruleId, 3);
-			if (rule.module !== module.api_name) {
-				throw HttpError.invalidData({ param_name: 'module', api_name: module.api_name }, 'the rule does not belong to the given module');
-			}
-			return { body: { assignment_rules: [ruleJson(sandbox, rule)] } };
-		},
-		{ scopes: RULES_READ, v21Only: true },
-	);
+	router.register([getAssignmentRules, getAssignmentRule]);
 }

@@ -10,6 +10,7 @@ import { deleteFile, filePart, getFile, putFile } from '../files.ts';
 import { contentDisposition, safeFileName } from '../http.ts';
 import { pickFields, recordName } from '../records.ts';
 import type { Ctx, Reply, Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import type { ModuleDef } from '../catalogue/modules.ts';
 import type { Json, StoredRecord, UserRef } from '../store.ts';
@@ -92,173 +93,155 @@ function download(name: string, contentType: string, data: Buffer): Reply {
 	return { raw: data, headers: { 'Content-Type': contentType, 'Content-Disposition': contentDisposition(name) } };
 }
 
+const opts = { scopes: ATTACHMENT_SCOPES };
+
+function deleteOne(ctx: Ctx, module: ModuleDef, recordId: string, id: string): Json | ErrorBody {
+	const doc = findAttachment(ctx, module, recordId, id);
+	if (!doc) return errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
+	removeAttachment(ctx.sandbox, doc);
+	return { code: 'SUCCESS', details: { id }, message: 'record deleted', status: 'success' };
+}
+
+// GetAttachments
+export const getAttachments = operation('GET', '/:module/:recordId/Attachments', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const { module, record } = parentOf(ctx, false);
+	const p = paging(ctx);
+	const fields = ctx.list('fields');
+	if (!record) return { status: 204 };
+	const all = attachmentsOf(sandbox, module.api_name, record.id);
+	if (fields.length > 0 && all.length > 0) {
+		const unknown = fields.find((f) => !(f in all[0]) && f !== '$link_url');
+		if (unknown) throw HttpError.invalidData({ api_name: unknown, [paramKey(ctx)]: 'fields' }, 'invalid field name');
+	}
+	return childPage(ctx, p, 'data', all, { map: (a) => pickFields(a, fields.length ? fields : undefined) });
+});
+
+// UploadAttachment (part `file`) / UploadLinkAttachment (`attachmentUrl`)
+export const uploadAttachment = operation('POST', '/:module/:recordId/Attachments', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const { module, record } = parentOf(ctx, true);
+	const parent = record!;
+	const linkUrl = ctx.q('attachmentUrl') ?? ctx.formFields.attachmentUrl?.trim();
+	const hasFile = ctx.files.some((f) => f.field === 'file');
+	if (!hasFile && linkUrl === undefined) throw HttpError.invalidData({}, 'the request does not contain any file');
+	if (!hasFile && !isHttpUrl(linkUrl!)) {
+		throw HttpError.invalidData({ [paramKey(ctx)]: 'attachmentUrl', expected_type: 'url' }, 'the attachment URL is invalid');
+	}
+	const user = sandbox.user(ctx);
+	const time = sandbox.formatTime();
+	const base = {
+		id: store.nextId(),
+		Parent_Id: { id: parent.id, name: recordName(module, parent) },
+		$se_module: module.api_name,
+		$editable: true,
+		$sharing_permission: 'full_access',
+		$state: 'save',
+		Owner: user,
+		Created_By: user,
+		Modified_By: user,
+		Created_Time: time,
+		Modified_Time: time,
+	};
+	let doc: AttachmentDoc;
+	if (hasFile) {
+		const part = filePart(ctx.files);
+		const file = putFile(sandbox, { name: part.filename, contentType: part.contentType, data: part.data });
+		doc = { ...base, File_Name: file.name, Size: file.size, $file_id: file.id, $type: 'Attachment', $attachment_type: 1 };
+	} else {
+		const name = safeFileName(linkUrl!.split(/[?#]/)[0].split('/').filter(Boolean).pop() ?? linkUrl!);
+		doc = { ...base, File_Name: name, Size: 0, $file_id: null, $link_url: linkUrl!, $type: 'Link URL', $attachment_type: 3 };
+	}
+	store.putDoc(ATTACHMENTS, doc.id, doc);
+	return {
+		status: 201,
+		body: {
+			data: [
+				{
+					code: 'SUCCESS',
+					details: {
+						Modified_Time: time,
+						Modified_By: { id: user.id, name: user.name },
+						Created_Time: time,
+						id: doc.id,
+						Created_By: { id: user.id, name: user.name },
+					},
+					message: 'attachment uploaded successfully',
+					status: 'success',
+				},
+			],
+		},
+	};
+});
+
+// DeleteAttachments
+export const deleteAttachments = operation('DELETE', '/:module/:recordId/Attachments', opts, (ctx) => {
+	const { module } = parentOf(ctx, false);
+	const ids = idsParam(ctx, 'ids', ATTACHMENT_DELETE_IDS_MAX, true)!;
+	return resultsReply('data', 200, eachItem(ctx, ids, (id) => deleteOne(ctx, module, ctx.params.recordId, id)));
+});
+
+// DownloadAttachment
+export const downloadAttachment = operation('GET', '/:module/:recordId/Attachments/:id', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const { module } = parentOf(ctx, false);
+	const doc = findAttachment(ctx, module, ctx.params.recordId, ctx.params.id);
+	if (!doc) throw HttpError.invalidData({ id: ctx.params.id }, 'the id given seems to be invalid');
+	if (!doc.$file_id) throw HttpError.invalidData({ id: doc.id }, 'a link attachment has no file to download');
+	const file = getFile(sandbox, doc.$file_id);
+	if (!file) throw HttpError.invalidData({ id: doc.id }, 'the id given seems to be invalid');
+	return download(doc.File_Name, file.contentType, file.data);
+});
+
+// DeleteAttachment
+export const deleteAttachment = operation('DELETE', '/:module/:recordId/Attachments/:id', opts, (ctx) => {
+	const { store } = ctx.sandbox;
+	const { module } = parentOf(ctx, false);
+	const result = store.transaction(() => deleteOne(ctx, module, ctx.params.recordId, ctx.params.id));
+	return resultsReply('data', 200, [result]);
+});
+
+// GetFieldAttachments (v2.1 only)
+export const getFieldAttachments = operation('GET', '/:module/:recordId/actions/download_fields_attachment', { ...opts, v21Only: true }, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const module = ctx.module!;
+	const id = ctx.q('fields_attachment_id');
+	if (id === undefined) throw HttpError.requiredParam('fields_attachment_id', ctx.v);
+	const doc = store.doc<FieldAttachmentDoc>(FIELD_ATTACHMENTS, id);
+	if (!doc || doc.module !== module.api_name || doc.record_id !== ctx.params.recordId) {
+		throw HttpError.invalidData({ [paramKey(ctx)]: 'fields_attachment_id', id }, 'the id given seems to be invalid');
+	}
+	const file = getFile(sandbox, doc.file_id);
+	if (!file) throw HttpError.invalidData({ id }, 'the id given seems to be invalid');
+	return download(doc.File_Name, file.contentType, file.data);
+});
+
+// test hook (not part of the service): puts a file into a file-upload field of a record;
+// multipart part `file`, query `module`, `record_id`, `field`. Answers the fields_attachment_id.
+export const putFieldAttachment = operation('POST', '/field_attachments', { root: 'admin', public: true }, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const module = sandbox.module(ctx.q('module') ?? '');
+	const record = module ? store.getRecord(module.api_name, ctx.q('record_id') ?? '') : undefined;
+	if (!module || !record) throw HttpError.invalidData({}, 'module and record_id must name an existing record');
+	const part = filePart(ctx.files);
+	const file = putFile(sandbox, { name: part.filename, contentType: part.contentType, data: part.data });
+	const doc: FieldAttachmentDoc = {
+		id: store.nextId(),
+		module: module.api_name,
+		record_id: record.id,
+		field: ctx.q('field') ?? 'File_Upload',
+		file_id: file.id,
+		File_Name: file.name,
+	};
+	store.putDoc(FIELD_ATTACHMENTS, doc.id, doc);
+	return { status: 201, body: { id: doc.id, file_id: file.id, File_Name: file.name, Size: file.size } };
+});
+
 export function registerAttachments(router: Router, sandbox: Sandbox): void {
 	const { store } = sandbox;
-	const opts = { scopes: ATTACHMENT_SCOPES };
-
-	const deleteOne = (ctx: Ctx, module: ModuleDef, recordId: string, id: string): Json | ErrorBody => {
-		const doc = findAttachment(ctx, module, recordId, id);
-		if (!doc) return errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
-		removeAttachment(sandbox, doc);
-		return { code: 'SUCCESS', details: { id }, message: 'record deleted', status: 'success' };
-	};
-
-	// GetAttachments
-	router.get(
-		'/:module/:recordId/Attachments',
-		(ctx) => {
-			const { module, record } = parentOf(ctx, false);
-			const p = paging(ctx);
-			const fields = ctx.list('fields');
-			if (!record) return { status: 204 };
-			const all = attachmentsOf(sandbox, module.api_name, record.id);
-			if (fields.length > 0 && all.length > 0) {
-				const unknown = fields.find((f) => !(f in all[0]) && f !== '$link_url');
-				if (unknown) throw HttpError.invalidData({ api_name: unknown, [paramKey(ctx)]: 'fields' }, 'invalid field name');
-			}
-			return childPage(ctx, p, 'data', all, { map: (a) => pickFields(a, fields.length ? fields : undefined) });
-		},
-		opts,
-	);
-
-	// UploadAttachment (part `file`) / UploadLinkAttachment (`attachmentUrl`)
-	router.post(
-		'/:module/:recordId/Attachments',
-		(ctx) => {
-			const { module, record } = parentOf(ctx, true);
-			const parent = record!;
-			const linkUrl = ctx.q('attachmentUrl') ?? ctx.formFields.attachmentUrl?.trim();
-			const hasFile = ctx.files.some((f) => f.field === 'file');
-			if (!hasFile && linkUrl === undefined) throw HttpError.invalidData({}, 'the request does not contain any file');
-			if (!hasFile && !isHttpUrl(linkUrl!)) {
-				throw HttpError.invalidData({ [paramKey(ctx)]: 'attachmentUrl', expected_type: 'url' }, 'the attachment URL is invalid');
-			}
-			const user = sandbox.user(ctx);
-			const time = sandbox.formatTime();
-			const base = {
-				id: store.nextId(),
-				Parent_Id: { id: parent.id, name: recordName(module, parent) },
-				$se_module: module.api_name,
-				$editable: true,
-				$sharing_permission: 'full_access',
-				$state: 'save',
-				Owner: user,
-				Created_By: user,
-				Modified_By: user,
-				Created_Time: time,
-				Modified_Time: time,
-			};
-			let doc: AttachmentDoc;
-			if (hasFile) {
-				const part = filePart(ctx.files);
-				const file = putFile(sandbox, { name: part.filename, contentType: part.contentType, data: part.data });
-				doc = { ...base, File_Name: file.name, Size: file.size, $file_id: file.id, $type: 'Attachment', $attachment_type: 1 };
-			} else {
-				const name = safeFileName(linkUrl!.split(/[?#]/)[0].split('/').filter(Boolean).pop() ?? linkUrl!);
-				doc = { ...base, File_Name: name, Size: 0, $file_id: null, $link_url: linkUrl!, $type: 'Link URL', $attachment_type: 3 };
-			}
-			store.putDoc(ATTACHMENTS, doc.id, doc);
-			return {
-				status: 201,
-				body: {
-					data: [
-						{
-							code: 'SUCCESS',
-							details: {
-								Modified_Time: time,
-								Modified_By: { id: user.id, name: user.name },
-								Created_Time: time,
-								id: doc.id,
-								Created_By: { id: user.id, name: user.name },
-							},
-							message: 'attachment uploaded successfully',
-							status: 'success',
-						},
-					],
-				},
-			};
-		},
-		opts,
-	);
-
-	// DeleteAttachments
-	router.delete(
-		'/:module/:recordId/Attachments',
-		(ctx) => {
-			const { module } = parentOf(ctx, false);
-			const ids = idsParam(ctx, 'ids', ATTACHMENT_DELETE_IDS_MAX, true)!;
-			return resultsReply('data', 200, eachItem(ctx, ids, (id) => deleteOne(ctx, module, ctx.params.recordId, id)));
-		},
-		opts,
-	);
-
-	// DownloadAttachment
-	router.get(
-		'/:module/:recordId/Attachments/:id',
-		(ctx) => {
-			const { module } = parentOf(ctx, false);
-			const doc = findAttachment(ctx, module, ctx.params.recordId, ctx.params.id);
-			if (!doc) throw HttpError.invalidData({ id: ctx.params.id }, 'the id given seems to be invalid');
-			if (!doc.$file_id) throw HttpError.invalidData({ id: doc.id }, 'a link attachment has no file to download');
-			const file = getFile(sandbox, doc.$file_id);
-			if (!file) throw HttpError.invalidData({ id: doc.id }, 'the id given seems to be invalid');
-			return download(doc.File_Name, file.contentType, file.data);
-		},
-		opts,
-	);
-
-	// DeleteAttachment
-	router.delete(
-		'/:module/:recordId/Attachments/:id',
-		(ctx) => {
-			const { module } = parentOf(ctx, false);
-			const result = store.transaction(() => deleteOne(ctx, module, ctx.params.recordId, ctx.params.id));
-			return resultsReply('data', 200, [result]);
-		},
-		opts,
-	);
-
-	// GetFieldAttachments (v2.1 only)
-	router.get(
-		'/:module/:recordId/actions/download_fields_attachment',
-		(ctx) => {
-			const module = ctx.module!;
-			const id = ctx.q('fields_attachment_id');
-			if (id === undefined) throw HttpError.requiredParam('fields_attachment_id', ctx.v);
-			const doc = store.doc<FieldAttachmentDoc>(FIELD_ATTACHMENTS, id);
-			if (!doc || doc.module !== module.api_name || doc.record_id !== ctx.params.recordId) {
-				throw HttpError.invalidData({ [paramKey(ctx)]: 'fields_attachment_id', id }, 'the id given seems to be invalid');
-			}
-			const file = getFile(sandbox, doc.file_id);
-			if (!file) throw HttpError.invalidData({ id }, 'the id given seems to be invalid');
-			return download(doc.File_Name, file.contentType, file.data);
-		},
-		{ ...opts, v21Only: true },
-	);
-
-	// test hook (not part of the service): puts a file into a file-upload field of a record;
-	// multipart part `file`, query `module`, `record_id`, `field`. Answers the fields_attachment_id.
-	router.post(
-		'/field_attachments',
-		(ctx) => {
-			const module = sandbox.module(ctx.q('module') ?? '');
-			const record = module ? store.getRecord(module.api_name, ctx.q('record_id') ?? '') : undefined;
-			if (!module || !record) throw HttpError.invalidData({}, 'module and record_id must name an existing record');
-			const part = filePart(ctx.files);
-			const file = putFile(sandbox, { name: part.filename, contentType: part.contentType, data: part.data });
-			const doc: FieldAttachmentDoc = {
-				id: store.nextId(),
-				module: module.api_name,
-				record_id: record.id,
-				field: ctx.q('field') ?? 'File_Upload',
-				file_id: file.id,
-				File_Name: file.name,
-			};
-			store.putDoc(FIELD_ATTACHMENTS, doc.id, doc);
-			return { status: 201, body: { id: doc.id, file_id: file.id, File_Name: file.name, Size: file.size } };
-		},
-		{ root: 'admin', public: true },
-	);
 
 	// cascade: deleting a record deletes its attachments (and field files) with their bytes
 	store.onChange((event) => {
@@ -275,4 +258,5 @@ export function registerAttachments(router: Router, sandbox: Sandbox): void {
 			}
 		});
 	});
+	router.register([getAttachments, uploadAttachment, deleteAttachments, downloadAttachment, deleteAttachment, getFieldAttachments, putFieldAttachment]);
 }

@@ -10,12 +10,13 @@
 import { HttpError, errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
 import type { Ctx, Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import { eachItem, resultsReply, seedOnce, writeEach } from './shared.ts';
 import type { Json, StoredRecord } from '../store.ts';
 import { FIRST_PAGE, idsParam, info, listReply, wrapperList } from '../wire.ts';
-import { deleteRelation, emitRelatedChange, getRelation, putRelation, relationsOf, resolveContactRole } from './related.ts';
-import type { RelationDoc } from './related.ts';
+import { deleteRelation, emitRelatedChange, getRelation, putRelation, relationsOf, resolveContactRole } from './related/shared.ts';
+import type { RelationDoc } from './related/shared.ts';
 
 /** Contact roles: CRM.modules.ALL (§2.3, **assumed**). */
 const SETTINGS_SCOPES = [['CRM.modules.ALL']];
@@ -88,207 +89,182 @@ function clearRole(sandbox: Sandbox, roleId: string): void {
 	}
 }
 
+const settingsOpts = { scopes: SETTINGS_SCOPES };
+const dealOpts = { scopes: DEAL_SCOPES };
+
+function createOne(ctx: Ctx, item: unknown, index: number): Json | ErrorBody {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
+	const input = item as Json;
+	const problem = checkName(ctx, input.name, index) ?? checkSequence(ctx, input.sequence_number, index);
+	if (problem) return problem;
+	const all = roles(sandbox);
+	if (all.length >= rolesMax(sandbox)) {
+		return errorItem('LIMIT_EXCEEDED', { limit: rolesMax(sandbox), api_name: 'contact_roles' }, 'the limit has been exceeded');
+	}
+	const doc: ContactRoleDoc = {
+		id: store.nextId(),
+		name: String(input.name).trim(),
+		sequence_number: (input.sequence_number as number | undefined) ?? all.reduce((m, r) => Math.max(m, r.sequence_number), 0) + 1,
+	};
+	store.putDoc(ROLES, doc.id, doc);
+	return { code: 'SUCCESS', details: { id: doc.id }, message: 'contact role added', status: 'success' };
+}
+
+function updateOne(ctx: Ctx, item: unknown, index: number, pathId?: string): Json | ErrorBody {
+	const { store } = ctx.sandbox;
+	if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
+	const input = item as Json;
+	const id = pathId ?? (input.id === undefined || input.id === null ? undefined : String(input.id));
+	if (!id) return fail(ctx, 'MANDATORY_NOT_FOUND', 'id', index);
+	const existing = store.doc<ContactRoleDoc>(ROLES, id);
+	if (!existing) return errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
+	const problem = (input.name !== undefined ? checkName(ctx, input.name, index, id) : undefined) ?? checkSequence(ctx, input.sequence_number, index);
+	if (problem) return problem;
+	const updated: ContactRoleDoc = {
+		...existing,
+		name: input.name !== undefined ? String(input.name).trim() : existing.name,
+		sequence_number: (input.sequence_number as number | undefined) ?? existing.sequence_number,
+	};
+	store.putDoc(ROLES, id, updated);
+	if (updated.name !== existing.name) {
+		for (const doc of store.docs<RelationDoc>('relations')) {
+			const role = doc.fields.Contact_Role as Json | null | undefined;
+			if (role && role.id === id) store.putDoc('relations', doc.id, { ...doc, fields: { ...doc.fields, Contact_Role: { id, name: updated.name } } });
+		}
+	}
+	return { code: 'SUCCESS', details: { id }, message: 'contact role updated', status: 'success' };
+}
+
+function deleteOne(sandbox: Sandbox, id: string): Json | ErrorBody {
+	const { store } = sandbox;
+	if (!store.doc<ContactRoleDoc>(ROLES, id)) return errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
+	store.deleteDoc(ROLES, id);
+	clearRole(sandbox, id);
+	return { code: 'SUCCESS', details: { id }, message: 'contact role deleted', status: 'success' };
+}
+
+// GetContactRoles
+export const getContactRoles = operation('GET', '/Contacts/roles', settingsOpts, (ctx) => listReply('contact_roles', roles(ctx.sandbox)));
+
+// CreateContactRoles
+export const createContactRoles = operation('POST', '/Contacts/roles', settingsOpts, (ctx) => {
+	return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 201, (item, index) => createOne(ctx, item, index));
+});
+
+// UpdateContactRoles
+export const updateContactRoles = operation('PUT', '/Contacts/roles', settingsOpts, (ctx) => {
+	return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 200, (item, index) => updateOne(ctx, item, index));
+});
+
+// DeleteContactRoles: `ids` required in v2.1, optional in v2 (nothing to delete then)
+export const deleteContactRoles = operation('DELETE', '/Contacts/roles', settingsOpts, (ctx) => {
+	const ids = idsParam(ctx, 'ids', CONTACT_ROLE_IDS_MAX, ctx.v === 'v2.1');
+	if (!ids) return { status: 204 };
+	return resultsReply('contact_roles', 200, eachItem(ctx, ids, (id) => deleteOne(ctx.sandbox, id)));
+});
+
+// GetContactRole
+export const getContactRole = operation('GET', '/Contacts/roles/:id', settingsOpts, (ctx) => {
+	const { store } = ctx.sandbox;
+	const role = store.doc<ContactRoleDoc>(ROLES, ctx.params.id);
+	return role ? { body: { contact_roles: [role] } } : { status: 204 };
+});
+
+// UpdateContactRole
+export const updateContactRole = operation('PUT', '/Contacts/roles/:id', settingsOpts, (ctx) => {
+	return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 200, (item, index) => updateOne(ctx, item, index, ctx.params.id));
+});
+
+// DeleteContactRole
+export const deleteContactRole = operation('DELETE', '/Contacts/roles/:id', settingsOpts, (ctx) => {
+	const { store } = ctx.sandbox;
+	const result = store.transaction(() => deleteOne(ctx.sandbox, ctx.params.id));
+	return resultsReply('contact_roles', 200, [result]);
+});
+
+// ---- roles of contacts on a deal --------------------------------------------------------
+
+const dealOf = (ctx: Ctx): StoredRecord | undefined => ctx.sandbox.store.getRecord('Deals', ctx.params.dealId);
+const contactJson = (contact: StoredRecord, doc: RelationDoc): Json => ({ ...contact, Contact_Role: doc.fields.Contact_Role ?? null });
+
+// GetAllContactRolesOfDeal: `ids` (contact ids) required in v2.1, optional in v2
+export const getAllContactRolesOfDeal = operation('GET', '/Deals/:dealId/Contact_Roles', dealOpts, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const ids = idsParam(ctx, 'ids', CONTACT_ROLE_IDS_MAX, ctx.v === 'v2.1');
+	const deal = dealOf(ctx);
+	if (!deal) return { status: 204 };
+	const wanted = ids ? new Set(ids) : undefined;
+	const data: Json[] = [];
+	for (const { other, doc } of relationsOf(sandbox, { module: 'Deals', id: deal.id }, 'Contacts')) {
+		if (wanted && !wanted.has(other.id)) continue;
+		const contact = store.getRecord('Contacts', other.id);
+		if (contact) data.push(contactJson(contact, doc));
+	}
+	if (data.length === 0) return { status: 204 };
+	return { body: { data, info: info(FIRST_PAGE, data.length, false) } };
+});
+
+// GetContactRoleOfDeal
+export const getContactRoleOfDeal = operation('GET', '/Deals/:dealId/Contact_Roles/:contactId', dealOpts, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const deal = dealOf(ctx);
+	const contact = store.getRecord('Contacts', ctx.params.contactId);
+	if (!deal || !contact) return { status: 204 };
+	const doc = getRelation(sandbox, { module: 'Deals', id: deal.id }, { module: 'Contacts', id: contact.id });
+	if (!doc) return { status: 204 };
+	return { body: { data: [contactJson(contact, doc)], info: info(FIRST_PAGE, 1, false) } };
+});
+
+// AddContactRoleToDeal: exactly one item {Contact_Role: role id or name}
+export const addContactRoleToDeal = operation('PUT', '/Deals/:dealId/Contact_Roles/:contactId', dealOpts, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const [item] = wrapperList(ctx, 'data', 1);
+	const deal = dealOf(ctx);
+	if (!deal) throw HttpError.invalidData({ id: ctx.params.dealId }, 'the id given seems to be invalid');
+	const result = store.transaction((): Json | ErrorBody => {
+		const contact = store.getRecord('Contacts', ctx.params.contactId);
+		if (!contact) return errorItem('INVALID_DATA', { id: ctx.params.contactId }, 'the id given seems to be invalid');
+		const value = item && typeof item === 'object' && !Array.isArray(item) ? (item as Json).Contact_Role : undefined;
+		const details = (apiName: string): Json => (ctx.v === 'v2.1' ? { api_name: apiName, json_path: `$.data[0].${apiName}` } : { api_name: apiName });
+		if (value === undefined || value === null || value === '') return errorItem('MANDATORY_NOT_FOUND', details('Contact_Role'));
+		const role = resolveContactRole(sandbox, value);
+		if (!role) return errorItem('INVALID_DATA', details('Contact_Role'), 'the contact role given seems to be invalid');
+		const { created } = putRelation(sandbox, { module: 'Deals', id: deal.id }, { module: 'Contacts', id: contact.id }, { Contact_Role: role });
+		emitRelatedChange(sandbox, { module: 'Deals', id: deal.id }, 'Contacts', ctx.v);
+		return { code: 'SUCCESS', details: { id: contact.id }, message: created ? 'relation added' : 'relation updated', status: 'success' };
+	});
+	return resultsReply('data', 200, [result]);
+});
+
+// RemoveContactRoleFromDeal
+export const removeContactRoleFromDeal = operation('DELETE', '/Deals/:dealId/Contact_Roles/:contactId', dealOpts, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const deal = dealOf(ctx);
+	if (!deal) throw HttpError.invalidData({ id: ctx.params.dealId }, 'the id given seems to be invalid');
+	const result = store.transaction((): Json | ErrorBody => {
+		const ends = [{ module: 'Deals', id: deal.id }, { module: 'Contacts', id: ctx.params.contactId }] as const;
+		if (!deleteRelation(sandbox, ends[0], ends[1])) {
+			return errorItem('INVALID_DATA', { id: ctx.params.contactId }, 'the contact has no role on the deal');
+		}
+		emitRelatedChange(sandbox, ends[0], 'Contacts', ctx.v);
+		return { code: 'SUCCESS', details: { id: ctx.params.contactId }, message: 'relation removed', status: 'success' };
+	});
+	return resultsReply('data', 200, [result]);
+});
+
 export function registerContactRoles(router: Router, sandbox: Sandbox): void {
 	const { store } = sandbox;
-	const settingsOpts = { scopes: SETTINGS_SCOPES };
-	const dealOpts = { scopes: DEAL_SCOPES };
-
 	seedOnce(sandbox, 'contact_roles', () => {
 		DEFAULT_ROLES.forEach((name, i) => {
 			const id = store.nextId();
 			store.putDoc(ROLES, id, { id, name, sequence_number: i + 1 });
 		});
 	});
-
-	const createOne = (ctx: Ctx, item: unknown, index: number): Json | ErrorBody => {
-		if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
-		const input = item as Json;
-		const problem = checkName(ctx, input.name, index) ?? checkSequence(ctx, input.sequence_number, index);
-		if (problem) return problem;
-		const all = roles(sandbox);
-		if (all.length >= rolesMax(sandbox)) {
-			return errorItem('LIMIT_EXCEEDED', { limit: rolesMax(sandbox), api_name: 'contact_roles' }, 'the limit has been exceeded');
-		}
-		const doc: ContactRoleDoc = {
-			id: store.nextId(),
-			name: String(input.name).trim(),
-			sequence_number: (input.sequence_number as number | undefined) ?? all.reduce((m, r) => Math.max(m, r.sequence_number), 0) + 1,
-		};
-		store.putDoc(ROLES, doc.id, doc);
-		return { code: 'SUCCESS', details: { id: doc.id }, message: 'contact role added', status: 'success' };
-	};
-
-	const updateOne = (ctx: Ctx, item: unknown, index: number, pathId?: string): Json | ErrorBody => {
-		if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
-		const input = item as Json;
-		const id = pathId ?? (input.id === undefined || input.id === null ? undefined : String(input.id));
-		if (!id) return fail(ctx, 'MANDATORY_NOT_FOUND', 'id', index);
-		const existing = store.doc<ContactRoleDoc>(ROLES, id);
-		if (!existing) return errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
-		const problem = (input.name !== undefined ? checkName(ctx, input.name, index, id) : undefined) ?? checkSequence(ctx, input.sequence_number, index);
-		if (problem) return problem;
-		const updated: ContactRoleDoc = {
-			...existing,
-			name: input.name !== undefined ? String(input.name).trim() : existing.name,
-			sequence_number: (input.sequence_number as number | undefined) ?? existing.sequence_number,
-		};
-		store.putDoc(ROLES, id, updated);
-		if (updated.name !== existing.name) {
-			for (const doc of store.docs<RelationDoc>('relations')) {
-				const role = doc.fields.Contact_Role as Json | null | undefined;
-				if (role && role.id === id) store.putDoc('relations', doc.id, { ...doc, fields: { ...doc.fields, Contact_Role: { id, name: updated.name } } });
-			}
-		}
-		return { code: 'SUCCESS', details: { id }, message: 'contact role updated', status: 'success' };
-	};
-
-	const deleteOne = (id: string): Json | ErrorBody => {
-		if (!store.doc<ContactRoleDoc>(ROLES, id)) return errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
-		store.deleteDoc(ROLES, id);
-		clearRole(sandbox, id);
-		return { code: 'SUCCESS', details: { id }, message: 'contact role deleted', status: 'success' };
-	};
-
-	// GetContactRoles
-	router.get('/Contacts/roles', () => listReply('contact_roles', roles(sandbox)), settingsOpts);
-
-	// CreateContactRoles
-	router.post(
-		'/Contacts/roles',
-		(ctx) => {
-			return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 201, (item, index) => createOne(ctx, item, index));
-		},
-		settingsOpts,
-	);
-
-	// UpdateContactRoles
-	router.put(
-		'/Contacts/roles',
-		(ctx) => {
-			return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 200, (item, index) => updateOne(ctx, item, index));
-		},
-		settingsOpts,
-	);
-
-	// DeleteContactRoles: `ids` required in v2.1, optional in v2 (nothing to delete then)
-	router.delete(
-		'/Contacts/roles',
-		(ctx) => {
-			const ids = idsParam(ctx, 'ids', CONTACT_ROLE_IDS_MAX, ctx.v === 'v2.1');
-			if (!ids) return { status: 204 };
-			return resultsReply('contact_roles', 200, eachItem(ctx, ids, (id) => deleteOne(id)));
-		},
-		settingsOpts,
-	);
-
-	// GetContactRole
-	router.get(
-		'/Contacts/roles/:id',
-		(ctx) => {
-			const role = store.doc<ContactRoleDoc>(ROLES, ctx.params.id);
-			return role ? { body: { contact_roles: [role] } } : { status: 204 };
-		},
-		settingsOpts,
-	);
-
-	// UpdateContactRole
-	router.put(
-		'/Contacts/roles/:id',
-		(ctx) => {
-			return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 200, (item, index) => updateOne(ctx, item, index, ctx.params.id));
-		},
-		settingsOpts,
-	);
-
-	// DeleteContactRole
-	router.delete(
-		'/Contacts/roles/:id',
-		(ctx) => {
-			const result = store.transaction(() => deleteOne(ctx.params.id));
-			return resultsReply('contact_roles', 200, [result]);
-		},
-		settingsOpts,
-	);
-
-	// ---- roles of contacts on a deal --------------------------------------------------------
-
-	const dealOf = (ctx: Ctx): StoredRecord | undefined => store.getRecord('Deals', ctx.params.dealId);
-	const contactJson = (contact: StoredRecord, doc: RelationDoc): Json => ({ ...contact, Contact_Role: doc.fields.Contact_Role ?? null });
-
-	// GetAllContactRolesOfDeal: `ids` (contact ids) required in v2.1, optional in v2
-	router.get(
-		'/Deals/:dealId/Contact_Roles',
-		(ctx) => {
-			const ids = idsParam(ctx, 'ids', CONTACT_ROLE_IDS_MAX, ctx.v === 'v2.1');
-			const deal = dealOf(ctx);
-			if (!deal) return { status: 204 };
-			const wanted = ids ? new Set(ids) : undefined;
-			const data: Json[] = [];
-			for (const { other, doc } of relationsOf(sandbox, { module: 'Deals', id: deal.id }, 'Contacts')) {
-				if (wanted && !wanted.has(other.id)) continue;
-				const contact = store.getRecord('Contacts', other.id);
-				if (contact) data.push(contactJson(contact, doc));
-			}
-			if (data.length === 0) return { status: 204 };
-			return { body: { data, info: info(FIRST_PAGE, data.length, false) } };
-		},
-		dealOpts,
-	);
-
-	// GetContactRoleOfDeal
-	router.get(
-		'/Deals/:dealId/Contact_Roles/:contactId',
-		(ctx) => {
-			const deal = dealOf(ctx);
-			const contact = store.getRecord('Contacts', ctx.params.contactId);
-			if (!deal || !contact) return { status: 204 };
-			const doc = getRelation(sandbox, { module: 'Deals', id: deal.id }, { module: 'Contacts', id: contact.id });
-			if (!doc) return { status: 204 };
-			return { body: { data: [contactJson(contact, doc)], info: info(FIRST_PAGE, 1, false) } };
-		},
-		dealOpts,
-	);
-
-	// AddContactRoleToDeal: exactly one item {Contact_Role: role id or name}
-	router.put(
-		'/Deals/:dealId/Contact_Roles/:contactId',
-		(ctx) => {
-			const [item] = wrapperList(ctx, 'data', 1);
-			const deal = dealOf(ctx);
-			if (!deal) throw HttpError.invalidData({ id: ctx.params.dealId }, 'the id given seems to be invalid');
-			const result = store.transaction((): Json | ErrorBody => {
-				const contact = store.getRecord('Contacts', ctx.params.contactId);
-				if (!contact) return errorItem('INVALID_DATA', { id: ctx.params.contactId }, 'the id given seems to be invalid');
-				const value = item && typeof item === 'object' && !Array.isArray(item) ? (item as Json).Contact_Role : undefined;
-				const details = (apiName: string): Json => (ctx.v === 'v2.1' ? { api_name: apiName, json_path: `$.data[0].${apiName}` } : { api_name: apiName });
-				if (value === undefined || value === null || value === '') return errorItem('MANDATORY_NOT_FOUND', details('Contact_Role'));
-				const role = resolveContactRole(sandbox, value);
-				if (!role) return errorItem('INVALID_DATA', details('Contact_Role'), 'the contact role given seems to be invalid');
-				const { created } = putRelation(sandbox, { module: 'Deals', id: deal.id }, { module: 'Contacts', id: contact.id }, { Contact_Role: role });
-				emitRelatedChange(sandbox, { module: 'Deals', id: deal.id }, 'Contacts', ctx.v);
-				return { code: 'SUCCESS', details: { id: contact.id }, message: created ? 'relation added' : 'relation updated', status: 'success' };
-			});
-			return resultsReply('data', 200, [result]);
-		},
-		dealOpts,
-	);
-
-	// RemoveContactRoleFromDeal
-	router.delete(
-		'/Deals/:dealId/Contact_Roles/:contactId',
-		(ctx) => {
-			const deal = dealOf(ctx);
-			if (!deal) throw HttpError.invalidData({ id: ctx.params.dealId }, 'the id given seems to be invalid');
-			const result = store.transaction((): Json | ErrorBody => {
-				const ends = [{ module: 'Deals', id: deal.id }, { module: 'Contacts', id: ctx.params.contactId }] as const;
-				if (!deleteRelation(sandbox, ends[0], ends[1])) {
-					return errorItem('INVALID_DATA', { id: ctx.params.contactId }, 'the contact has no role on the deal');
-				}
-				emitRelatedChange(sandbox, ends[0], 'Contacts', ctx.v);
-				return { code: 'SUCCESS', details: { id: ctx.params.contactId }, message: 'relation removed', status: 'success' };
-			});
-			return resultsReply('data', 200, [result]);
-		},
-		dealOpts,
-	);
+	router.register([getContactRoles, createContactRoles, updateContactRoles, deleteContactRoles, getContactRole, updateContactRole, deleteContactRole, getAllContactRolesOfDeal, getContactRoleOfDeal, addContactRoleToDeal, removeContactRoleFromDeal]);
 }

@@ -9,6 +9,7 @@ import type { JsonCriterion } from '../criteria.ts';
 import { fieldId } from '../metadata.ts';
 import type { StoredModule } from '../metadata.ts';
 import type { Ctx, Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import { seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
@@ -228,37 +229,32 @@ function visibleViews(ctx: Ctx, module: StoredModule): Array<{ view: CustomViewD
 		.filter((v): v is { view: CustomViewDoc; category: ViewCategory } => v.category !== undefined);
 }
 
+export const getCustomViews = operation('GET', '/settings/custom_views', { scopes: CUSTOM_VIEWS_READ }, (ctx) => {
+	const { sandbox } = ctx;
+	const module = moduleParam(ctx);
+	const p = paging(ctx);
+	const views = visibleViews(ctx, module);
+	const page = pageOf(views, p).map(({ view, category }) => viewJson(sandbox, module, view, category, false));
+	return pagedReply('custom_views', p, page, infoExtra(views.map((v) => v.view)));
+});
+
+export const getCustomView = operation('GET', '/settings/custom_views/:id', { scopes: CUSTOM_VIEWS_READ }, (ctx) => {
+	const { sandbox } = ctx;
+	const module = ctx.q('module') === undefined ? undefined : moduleParam(ctx);
+	const view = findCustomView(sandbox, ctx.params.id);
+	if (!view || (module && view.module !== module.api_name)) throw unknownId(ctx, ctx.params.id);
+	const viewModule = storedModules(sandbox).find((m) => m.api_name === view.module)!;
+	const visible = visibleViews(ctx, viewModule).find((v) => v.view.id === view.id);
+	if (!visible) throw unknownId(ctx, ctx.params.id);
+	return {
+		body: {
+			custom_views: [viewJson(sandbox, viewModule, view, visible.category, true)],
+			info: infoExtra(visibleViews(ctx, viewModule).map((v) => v.view)),
+		},
+	};
+});
+
 export function registerCustomViews(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'custom_views', seedCustomViews);
-
-	router.get(
-		'/settings/custom_views',
-		(ctx) => {
-			const module = moduleParam(ctx);
-			const p = paging(ctx);
-			const views = visibleViews(ctx, module);
-			const page = pageOf(views, p).map(({ view, category }) => viewJson(sandbox, module, view, category, false));
-			return pagedReply('custom_views', p, page, infoExtra(views.map((v) => v.view)));
-		},
-		{ scopes: CUSTOM_VIEWS_READ },
-	);
-
-	router.get(
-		'/settings/custom_views/:id',
-		(ctx) => {
-			const module = ctx.q('module') === undefined ? undefined : moduleParam(ctx);
-			const view = findCustomView(sandbox, ctx.params.id);
-			if (!view || (module && view.module !== module.api_name)) throw unknownId(ctx, ctx.params.id);
-			const viewModule = storedModules(sandbox).find((m) => m.api_name === view.module)!;
-			const visible = visibleViews(ctx, viewModule).find((v) => v.view.id === view.id);
-			if (!visible) throw unknownId(ctx, ctx.params.id);
-			return {
-				body: {
-					custom_views: [viewJson(sandbox, viewModule, view, visible.category, true)],
-					info: infoExtra(visibleViews(ctx, viewModule).map((v) => v.view)),
-				},
-			};
-		},
-		{ scopes: CUSTOM_VIEWS_READ },
-	);
+	router.register([getCustomViews, getCustomView]);
 }

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { HttpError } from '../errors.ts';
 import { contentDisposition } from '../http.ts';
 import type { Router } from '../router.ts';
-import type { Sandbox } from '../types.ts';
+import { operation } from '../router.ts';
 import { paramKey } from '../wire.ts';
 
 /** A stored file of the shared file store. Keep this shape: the mail group reads it. */
@@ -27,53 +27,48 @@ function newFileId(): string {
 	return randomBytes(32).toString('hex');
 }
 
-export function registerFiles(router: Router, sandbox: Sandbox): void {
+export const uploadFiles = operation('POST', '/files', { scopes: [['CRM.files.CREATE']] }, (ctx) => {
+	const { sandbox } = ctx;
 	const { store } = sandbox;
-
-	router.post(
-		'/files',
-		(ctx) => {
-			const type = ctx.q('type');
-			if (type !== undefined && type !== 'inline') {
-				throw HttpError.invalidData({ [paramKey(ctx)]: 'type' }, 'invalid value for type');
-			}
-			const files = ctx.files.filter((f) => f.field === 'file');
-			if (files.length === 0) throw HttpError.invalidData({}, 'the request does not contain any file');
-			if (files.length > FILES_PER_UPLOAD) throw HttpError.limit(FILES_PER_UPLOAD, 'file', 'the limit has been exceeded');
-			const tooBig = files.find((f) => f.data.length > sandbox.config.maxFileBytes);
-			if (tooBig) {
-				throw new HttpError('FILE_SIZE_MORE_THAN_ALLOWED_SIZE', { limit: sandbox.config.maxFileBytes, api_name: tooBig.filename });
-			}
-			const data = store.transaction(() =>
-				files.map((file) => {
-					const doc: StoredFile = {
-						id: newFileId(),
-						name: file.filename,
-						contentType: file.contentType,
-						size: file.data.length,
-						data: file.data.toString('base64'),
-					};
-					store.putDoc('files', doc.id, doc);
-					return { code: 'SUCCESS', details: { name: doc.name, id: doc.id }, message: 'uploaded successfully', status: 'success' };
-				}),
-			);
-			return { status: 201, body: { data } };
-		},
-		{ scopes: [['CRM.files.CREATE']] },
-	);
-
-	router.get(
-		'/files',
-		(ctx) => {
-			const id = ctx.q('id');
-			if (id === undefined) throw HttpError.requiredParam('id', ctx.v);
-			const file = store.doc<StoredFile>('files', id);
-			if (!file) throw HttpError.invalidData({ id }, 'no file exists with the given id');
-			return {
-				raw: Buffer.from(file.data, 'base64'),
-				headers: { 'Content-Type': file.contentType || 'application/octet-stream', 'Content-Disposition': contentDisposition(file.name) },
+	const type = ctx.q('type');
+	if (type !== undefined && type !== 'inline') {
+		throw HttpError.invalidData({ [paramKey(ctx)]: 'type' }, 'invalid value for type');
+	}
+	const files = ctx.files.filter((f) => f.field === 'file');
+	if (files.length === 0) throw HttpError.invalidData({}, 'the request does not contain any file');
+	if (files.length > FILES_PER_UPLOAD) throw HttpError.limit(FILES_PER_UPLOAD, 'file', 'the limit has been exceeded');
+	const tooBig = files.find((f) => f.data.length > sandbox.config.maxFileBytes);
+	if (tooBig) {
+		throw new HttpError('FILE_SIZE_MORE_THAN_ALLOWED_SIZE', { limit: sandbox.config.maxFileBytes, api_name: tooBig.filename });
+	}
+	const data = store.transaction(() =>
+		files.map((file) => {
+			const doc: StoredFile = {
+				id: newFileId(),
+				name: file.filename,
+				contentType: file.contentType,
+				size: file.data.length,
+				data: file.data.toString('base64'),
 			};
-		},
-		{ scopes: [['CRM.files.READ']] },
+			store.putDoc('files', doc.id, doc);
+			return { code: 'SUCCESS', details: { name: doc.name, id: doc.id }, message: 'uploaded successfully', status: 'success' };
+		}),
 	);
+	return { status: 201, body: { data } };
+});
+
+export const getFile = operation('GET', '/files', { scopes: [['CRM.files.READ']] }, (ctx) => {
+	const { store } = ctx.sandbox;
+	const id = ctx.q('id');
+	if (id === undefined) throw HttpError.requiredParam('id', ctx.v);
+	const file = store.doc<StoredFile>('files', id);
+	if (!file) throw HttpError.invalidData({ id }, 'no file exists with the given id');
+	return {
+		raw: Buffer.from(file.data, 'base64'),
+		headers: { 'Content-Type': file.contentType || 'application/octet-stream', 'Content-Disposition': contentDisposition(file.name) },
+	};
+});
+
+export function registerFiles(router: Router): void {
+	router.register([uploadFiles, getFile]);
 }

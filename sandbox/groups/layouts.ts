@@ -7,6 +7,7 @@
 import { fieldJson } from '../metadata.ts';
 import type { StoredModule } from '../metadata.ts';
 import type { Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import type { Json } from '../store.ts';
 import { moduleParam, storedModules, unknownId, userRef } from './modules.ts';
@@ -128,25 +129,21 @@ export function layoutJson(sandbox: Sandbox, layout: Layout, v: string): Json {
 	};
 }
 
-export function registerLayouts(router: Router, sandbox: Sandbox): void {
-	router.get(
-		'/settings/layouts',
-		(ctx) => {
-			const module = moduleParam(ctx);
-			return { body: { layouts: layoutsOf(module).map((l) => layoutJson(sandbox, l, ctx.v)) } };
-		},
-		{ scopes: LAYOUTS_READ },
-	);
+export const getLayouts = operation('GET', '/settings/layouts', { scopes: LAYOUTS_READ }, (ctx) => {
+	const { sandbox } = ctx;
+	const module = moduleParam(ctx);
+	return { body: { layouts: layoutsOf(module).map((l) => layoutJson(sandbox, l, ctx.v)) } };
+});
 
-	router.get(
-		'/settings/layouts/:id',
-		(ctx) => {
-			// `module` narrows the search; layout ids are unique across modules
-			const module = ctx.q('module') === undefined ? undefined : moduleParam(ctx);
-			const layout = findLayout(sandbox, ctx.params.id, module);
-			if (!layout) throw unknownId(ctx, ctx.params.id);
-			return { body: { layouts: [layoutJson(sandbox, layout, ctx.v)] } };
-		},
-		{ scopes: LAYOUTS_READ },
-	);
+export const getLayout = operation('GET', '/settings/layouts/:id', { scopes: LAYOUTS_READ }, (ctx) => {
+	const { sandbox } = ctx;
+	// `module` narrows the search; layout ids are unique across modules
+	const module = ctx.q('module') === undefined ? undefined : moduleParam(ctx);
+	const layout = findLayout(sandbox, ctx.params.id, module);
+	if (!layout) throw unknownId(ctx, ctx.params.id);
+	return { body: { layouts: [layoutJson(sandbox, layout, ctx.v)] } };
+});
+
+export function registerLayouts(router: Router): void {
+	router.register([getLayouts, getLayout]);
 }

@@ -10,11 +10,12 @@ import { HttpError, errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
 import { createRecord, deleteRecord, pickFields, recordName, updateRecord } from '../records.ts';
 import type { Ctx, Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import type { ModuleDef } from '../catalogue/modules.ts';
 import type { Json, StoredRecord } from '../store.ts';
 import { childPage, idsParam, ifModifiedSince, pagedReply, paging, paramKey, wrapperList } from '../wire.ts';
-import { relatedOf } from './related.ts';
+import { relatedOf } from './related/shared.ts';
 import { eachItem, resultsReply, writeEach } from './shared.ts';
 
 /** Notes: CRM.modules.ALL or CRM.modules.notes.{ACCESS} (§2.3). */
@@ -94,7 +95,7 @@ function createNote(ctx: Ctx, item: unknown, index: number, parent?: { module: M
 	return result.body;
 }
 
-function updateNote(ctx: Ctx, item: unknown, index: number, pathId?: string): Json | ErrorBody {
+function updateOneNote(ctx: Ctx, item: unknown, index: number, pathId?: string): Json | ErrorBody {
 	const { sandbox } = ctx;
 	if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
 	const input = { ...(item as Json) };
@@ -112,7 +113,7 @@ function updateNote(ctx: Ctx, item: unknown, index: number, pathId?: string): Js
 	return updateRecord(sandbox, module, existing, input, { v: ctx.v, user: sandbox.user(ctx), index }).body;
 }
 
-function deleteNote(ctx: Ctx, id: string): Json | ErrorBody {
+function deleteOneNote(ctx: Ctx, id: string): Json | ErrorBody {
 	const { sandbox } = ctx;
 	const module = notesModule(sandbox);
 	const existing = sandbox.store.getRecord(module.api_name, id);
@@ -129,137 +130,109 @@ function withParentName(sandbox: Sandbox, note: StoredRecord): StoredRecord {
 	return parent ? { ...note, Parent_Id: { id: ref.id, name: recordName(module, parent) } } : note;
 }
 
+const opts = { scopes: NOTES_SCOPES };
+
+// GetNotes
+export const getNotes = operation('GET', '/Notes', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const module = notesModule(sandbox);
+	const p = paging(ctx);
+	const fields = fieldsParam(ctx, module);
+	let sortBy: string | undefined;
+	let sortOrder: 'asc' | 'desc' = 'desc';
+	if (ctx.v === 'v2.1') {
+		sortBy = ctx.q('sort_by');
+		if (sortBy && !['id', 'Created_Time', 'Modified_Time'].includes(sortBy)) {
+			throw HttpError.invalidData({ [paramKey(ctx)]: 'sort_by' }, 'invalid sort_by field');
+		}
+		const order = ctx.q('sort_order');
+		if (order && order !== 'asc' && order !== 'desc') throw HttpError.invalidData({ [paramKey(ctx)]: 'sort_order' });
+		sortOrder = (order ?? 'desc') as 'asc' | 'desc';
+	}
+	const since = ifModifiedSince(ctx);
+	if (since !== undefined && (store.latestModified(module.api_name) ?? 0) <= since) return { status: 304 };
+	const notes = store.listRecords(module.api_name, {
+		sortBy,
+		sortOrder,
+		modifiedSince: since,
+		offset: p.offset,
+		limit: p.perPage + 1,
+	});
+	const extra = sortBy ? { sort_by: sortBy, sort_order: sortOrder } : {};
+	return pagedReply('data', p, notes.map((n) => noteJson(withParentName(sandbox, n), fields)), extra);
+});
+
+// CreateNotes
+export const createNotes = operation('POST', '/Notes', opts, (ctx) => {
+	return writeEach(ctx, 'data', NOTES_WRITE_MAX, 201, (item, index) => createNote(ctx, item, index));
+});
+
+// UpdateNotes
+export const updateNotes = operation('PUT', '/Notes', opts, (ctx) => {
+	return writeEach(ctx, 'data', NOTES_WRITE_MAX, 200, (item, index) => updateOneNote(ctx, item, index));
+});
+
+// DeleteNotes
+export const deleteNotes = operation('DELETE', '/Notes', opts, (ctx) => {
+	const ids = idsParam(ctx, 'ids', NOTES_DELETE_IDS_MAX, true)!;
+	return resultsReply('data', 200, eachItem(ctx, ids, (id) => deleteOneNote(ctx, id)));
+});
+
+// GetNote
+export const getNote = operation('GET', '/Notes/:id', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const module = notesModule(sandbox);
+	const fields = fieldsParam(ctx, module);
+	const note = store.getRecord(module.api_name, ctx.params.id);
+	if (!note) return { status: 204 };
+	const since = ifModifiedSince(ctx);
+	if (since !== undefined && Date.parse(String(note.Modified_Time)) <= since) return { status: 304 };
+	return { body: { data: [noteJson(withParentName(sandbox, note), fields)] } };
+});
+
+// UpdateNote
+export const updateNote = operation('PUT', '/Notes/:id', opts, (ctx) => {
+	return writeEach(ctx, 'data', NOTES_WRITE_MAX, 200, (item, index) => updateOneNote(ctx, item, index, ctx.params.id));
+});
+
+// DeleteNote
+export const deleteNote = operation('DELETE', '/Notes/:id', opts, (ctx) => {
+	const { store } = ctx.sandbox;
+	const result = store.transaction(() => deleteOneNote(ctx, ctx.params.id));
+	return resultsReply('data', 200, [result]);
+});
+
+// GetRelatedRecords with {relatedList} = Notes: the notes of one record
+export const getRecordNotes = operation('GET', '/:module/:recordId/Notes', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const module = ctx.module!;
+	const p = paging(ctx);
+	const list = module.related_lists.find((l) => l.module === 'Notes');
+	if (!list) throw HttpError.invalidData({ [paramKey(ctx)]: 'related_list' }, 'the related list given seems to be invalid');
+	const parent = store.getRecord(module.api_name, ctx.params.recordId);
+	if (!parent) return { status: 204 };
+	const all = relatedOf(sandbox, module, parent, list);
+	return childPage(ctx, p, 'data', all, { changed: (r) => r.changed, map: (r) => withParentName(sandbox, r.record as StoredRecord) });
+});
+
+// notes created on one parent: Parent_Id / $se_module come from the path
+export const createRecordNotes = operation('POST', '/:module/:recordId/Notes', opts, (ctx) => {
+	const { store } = ctx.sandbox;
+	const module = ctx.module!;
+	if (!module.related_lists.some((l) => l.module === 'Notes')) {
+		throw HttpError.invalidData({ [paramKey(ctx)]: 'related_list' }, 'the related list given seems to be invalid');
+	}
+	const items = wrapperList(ctx, 'data', NOTES_WRITE_MAX);
+	const record = store.getRecord(module.api_name, ctx.params.recordId);
+	if (!record) throw HttpError.invalidData({ id: ctx.params.recordId }, 'the id given seems to be invalid');
+	return resultsReply('data', 201, eachItem(ctx, items, (item, index) => createNote(ctx, item, index, { module, record })));
+});
+
 export function registerNotes(router: Router, sandbox: Sandbox): void {
 	const { store } = sandbox;
-	const opts = { scopes: NOTES_SCOPES };
-
-	// GetNotes
-	router.get(
-		'/Notes',
-		(ctx) => {
-			const module = notesModule(sandbox);
-			const p = paging(ctx);
-			const fields = fieldsParam(ctx, module);
-			let sortBy: string | undefined;
-			let sortOrder: 'asc' | 'desc' = 'desc';
-			if (ctx.v === 'v2.1') {
-				sortBy = ctx.q('sort_by');
-				if (sortBy && !['id', 'Created_Time', 'Modified_Time'].includes(sortBy)) {
-					throw HttpError.invalidData({ [paramKey(ctx)]: 'sort_by' }, 'invalid sort_by field');
-				}
-				const order = ctx.q('sort_order');
-				if (order && order !== 'asc' && order !== 'desc') throw HttpError.invalidData({ [paramKey(ctx)]: 'sort_order' });
-				sortOrder = (order ?? 'desc') as 'asc' | 'desc';
-			}
-			const since = ifModifiedSince(ctx);
-			if (since !== undefined && (store.latestModified(module.api_name) ?? 0) <= since) return { status: 304 };
-			const notes = store.listRecords(module.api_name, {
-				sortBy,
-				sortOrder,
-				modifiedSince: since,
-				offset: p.offset,
-				limit: p.perPage + 1,
-			});
-			const extra = sortBy ? { sort_by: sortBy, sort_order: sortOrder } : {};
-			return pagedReply('data', p, notes.map((n) => noteJson(withParentName(sandbox, n), fields)), extra);
-		},
-		opts,
-	);
-
-	// CreateNotes
-	router.post(
-		'/Notes',
-		(ctx) => {
-			return writeEach(ctx, 'data', NOTES_WRITE_MAX, 201, (item, index) => createNote(ctx, item, index));
-		},
-		opts,
-	);
-
-	// UpdateNotes
-	router.put(
-		'/Notes',
-		(ctx) => {
-			return writeEach(ctx, 'data', NOTES_WRITE_MAX, 200, (item, index) => updateNote(ctx, item, index));
-		},
-		opts,
-	);
-
-	// DeleteNotes
-	router.delete(
-		'/Notes',
-		(ctx) => {
-			const ids = idsParam(ctx, 'ids', NOTES_DELETE_IDS_MAX, true)!;
-			return resultsReply('data', 200, eachItem(ctx, ids, (id) => deleteNote(ctx, id)));
-		},
-		opts,
-	);
-
-	// GetNote
-	router.get(
-		'/Notes/:id',
-		(ctx) => {
-			const module = notesModule(sandbox);
-			const fields = fieldsParam(ctx, module);
-			const note = store.getRecord(module.api_name, ctx.params.id);
-			if (!note) return { status: 204 };
-			const since = ifModifiedSince(ctx);
-			if (since !== undefined && Date.parse(String(note.Modified_Time)) <= since) return { status: 304 };
-			return { body: { data: [noteJson(withParentName(sandbox, note), fields)] } };
-		},
-		opts,
-	);
-
-	// UpdateNote
-	router.put(
-		'/Notes/:id',
-		(ctx) => {
-			return writeEach(ctx, 'data', NOTES_WRITE_MAX, 200, (item, index) => updateNote(ctx, item, index, ctx.params.id));
-		},
-		opts,
-	);
-
-	// DeleteNote
-	router.delete(
-		'/Notes/:id',
-		(ctx) => {
-			const result = store.transaction(() => deleteNote(ctx, ctx.params.id));
-			return resultsReply('data', 200, [result]);
-		},
-		opts,
-	);
-
-	// GetRelatedRecords with {relatedList} = Notes: the notes of one record
-	router.get(
-		'/:module/:recordId/Notes',
-		(ctx) => {
-			const module = ctx.module!;
-			const p = paging(ctx);
-			const list = module.related_lists.find((l) => l.module === 'Notes');
-			if (!list) throw HttpError.invalidData({ [paramKey(ctx)]: 'related_list' }, 'the related list given seems to be invalid');
-			const parent = store.getRecord(module.api_name, ctx.params.recordId);
-			if (!parent) return { status: 204 };
-			const all = relatedOf(sandbox, module, parent, list);
-			return childPage(ctx, p, 'data', all, { changed: (r) => r.changed, map: (r) => withParentName(sandbox, r.record as StoredRecord) });
-		},
-		opts,
-	);
-
-	// notes created on one parent: Parent_Id / $se_module come from the path
-	router.post(
-		'/:module/:recordId/Notes',
-		(ctx) => {
-			const module = ctx.module!;
-			if (!module.related_lists.some((l) => l.module === 'Notes')) {
-				throw HttpError.invalidData({ [paramKey(ctx)]: 'related_list' }, 'the related list given seems to be invalid');
-			}
-			const items = wrapperList(ctx, 'data', NOTES_WRITE_MAX);
-			const record = store.getRecord(module.api_name, ctx.params.recordId);
-			if (!record) throw HttpError.invalidData({ id: ctx.params.recordId }, 'the id given seems to be invalid');
-			return resultsReply('data', 201, eachItem(ctx, items, (item, index) => createNote(ctx, item, index, { module, record })));
-		},
-		opts,
-	);
-
 	// cascade: deleting a record deletes its notes (through the record service: events fire)
 	store.onChange((event) => {
 		if (event.operation !== 'delete' || event.module === 'Notes') return;
@@ -277,4 +250,5 @@ export function registerNotes(router: Router, sandbox: Sandbox): void {
 			for (const note of orphans) deleteRecord(sandbox, module, note, { v: event.v ?? 'v2.1', user, index: 0 });
 		});
 	});
+	router.register([getNotes, createNotes, updateNotes, deleteNotes, getNote, updateNote, deleteNote, getRecordNotes, createRecordNotes]);
 }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { AccessTokenDoc } from '../auth.ts';
 import { parseScopeList } from '../auth.ts';
 import type { Ctx, Reply, Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 
 interface GrantCodeDoc {
@@ -95,142 +96,147 @@ function tokenResponse(sandbox: Sandbox, access: AccessTokenDoc, refreshToken?: 
 	};
 }
 
-export function registerOAuth(router: Router, sandbox: Sandbox): void {
+/** Issue times of refresh tokens per user, and of access tokens per refresh token (§2.1 windows), per sandbox. */
+const issueTimes = new WeakMap<Sandbox, { refresh: Map<string, number[]>; access: Map<string, number[]> }>();
+
+function issueLog(sandbox: Sandbox): { refresh: Map<string, number[]>; access: Map<string, number[]> } {
+	let times = issueTimes.get(sandbox);
+	if (!times) issueTimes.set(sandbox, (times = { refresh: new Map(), access: new Map() }));
+	return times;
+}
+
+function recent(sandbox: Sandbox, map: Map<string, number[]>, key: string, windowMs: number): number[] {
+	const since = sandbox.now() - windowMs;
+	const times = (map.get(key) ?? []).filter((t) => t > since);
+	map.set(key, times);
+	return times;
+}
+
+/** Drops the user's oldest refresh tokens (and their access tokens) beyond the limit. */
+function trimRefreshTokens(sandbox: Sandbox, userId: string): void {
 	const { store } = sandbox;
-	const opts = { root: 'oauth' as const, public: true };
-	/** issue times of refresh tokens per user, and of access tokens per refresh token (§2.1 windows) */
-	const refreshIssued = new Map<string, number[]>();
-	const accessIssued = new Map<string, number[]>();
-	const recent = (map: Map<string, number[]>, key: string, windowMs: number): number[] => {
-		const since = sandbox.now() - windowMs;
-		const times = (map.get(key) ?? []).filter((t) => t > since);
-		map.set(key, times);
-		return times;
-	};
-
-	/** Drops the user's oldest refresh tokens (and their access tokens) beyond the limit. */
-	const trimRefreshTokens = (userId: string) => {
-		const mine = store
-			.docs<RefreshTokenDoc>('refresh_tokens')
-			.filter((r) => r.user_id === userId)
-			.sort((a, b) => a.issued_at - b.issued_at);
-		for (const old of mine.slice(0, Math.max(mine.length - OAUTH_LIMITS.refreshTokensPerUser, 0))) {
-			store.deleteDoc('refresh_tokens', old.refresh_token);
-			for (const access of store.docs<AccessTokenDoc>('access_tokens')) {
-				if (access.refresh_token === old.refresh_token) store.deleteDoc('access_tokens', access.access_token);
-			}
+	const mine = store
+		.docs<RefreshTokenDoc>('refresh_tokens')
+		.filter((r) => r.user_id === userId)
+		.sort((a, b) => a.issued_at - b.issued_at);
+	for (const old of mine.slice(0, Math.max(mine.length - OAUTH_LIMITS.refreshTokensPerUser, 0))) {
+		store.deleteDoc('refresh_tokens', old.refresh_token);
+		for (const access of store.docs<AccessTokenDoc>('access_tokens')) {
+			if (access.refresh_token === old.refresh_token) store.deleteDoc('access_tokens', access.access_token);
 		}
-	};
+	}
+}
 
-	/** Drops the oldest active access tokens of a refresh token beyond the limit. */
-	const trimAccessTokens = (refreshToken: string) => {
-		const active = store
-			.docs<AccessTokenDoc>('access_tokens')
-			.filter((a) => a.refresh_token === refreshToken && a.expires_at > sandbox.now())
-			.sort((a, b) => a.expires_at - b.expires_at);
-		for (const old of active.slice(0, Math.max(active.length - OAUTH_LIMITS.accessTokensPerRefreshToken, 0))) {
-			store.deleteDoc('access_tokens', old.access_token);
+/** Drops the oldest active access tokens of a refresh token beyond the limit. */
+function trimAccessTokens(sandbox: Sandbox, refreshToken: string): void {
+	const { store } = sandbox;
+	const active = store
+		.docs<AccessTokenDoc>('access_tokens')
+		.filter((a) => a.refresh_token === refreshToken && a.expires_at > sandbox.now())
+		.sort((a, b) => a.expires_at - b.expires_at);
+	for (const old of active.slice(0, Math.max(active.length - OAUTH_LIMITS.accessTokensPerRefreshToken, 0))) {
+		store.deleteDoc('access_tokens', old.access_token);
+	}
+}
+
+/** Issues an access token from a refresh token, counting it against the §2.1 limits. */
+function issueFromRefresh(sandbox: Sandbox, refresh: RefreshTokenDoc): AccessTokenDoc {
+	const access = issueAccessToken(sandbox, { ...refresh });
+	if (sandbox.config.oauthLimits) {
+		const times = issueLog(sandbox).access;
+		times.set(refresh.refresh_token, [...(times.get(refresh.refresh_token) ?? []), sandbox.now()]);
+		trimAccessTokens(sandbox, refresh.refresh_token);
+	}
+	return access;
+}
+
+const opts = { root: 'oauth' as const, public: true };
+
+export const authorize = operation('GET', '/auth', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const redirectUri = ctx.q('redirect_uri');
+	const clientId = ctx.q('client_id');
+	if (ctx.q('response_type') !== 'code' || !redirectUri || !clientId) return oauthError('invalid_request');
+	const target = redirectTarget(redirectUri);
+	if (!target) return oauthError('invalid_request');
+	const grant: GrantCodeDoc = {
+		code: token('code'),
+		client_id: clientId,
+		redirect_uri: redirectUri,
+		scopes: parseScopeList(ctx.q('scope')),
+		user_id: sandbox.user().id,
+		offline: ctx.q('access_type') === 'offline',
+		expires_at: sandbox.now() + sandbox.config.grantCodeLifetimeSec * 1000,
+	};
+	store.putDoc('grant_codes', grant.code, grant);
+	target.searchParams.set('code', grant.code);
+	const state = ctx.query.get('state');
+	if (state !== null) target.searchParams.set('state', state);
+	// auto-approval (§2.1, assumed); the location also works for a browser following it
+	const location = target.toString();
+	return {
+		status: 302,
+		headers: { Location: location, 'Content-Type': 'text/html; charset=utf-8' },
+		body: `<a href="${escapeHtml(location)}">continue</a>`,
+	};
+});
+
+export const issueToken = operation('POST', '/token', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const p = tokenParams(ctx);
+	if (!p.client_id || !p.client_secret) return oauthError('invalid_client');
+	if (p.grant_type === 'authorization_code') {
+		const grant = p.code ? store.doc<GrantCodeDoc>('grant_codes', p.code) : undefined;
+		if (!grant || grant.expires_at <= sandbox.now() || grant.client_id !== p.client_id) return oauthError('invalid_code');
+		// RFC 6749 §4.1.3: a redirect_uri sent at authorization is required here, identical
+		if (grant.redirect_uri && p.redirect_uri !== grant.redirect_uri) return oauthError('invalid_redirect_uri');
+		if (grant.offline && sandbox.config.oauthLimits) {
+			if (recent(sandbox, issueLog(sandbox).refresh, grant.user_id, 60_000).length >= OAUTH_LIMITS.refreshTokensPerMinute) return oauthError('access_denied');
 		}
-	};
-
-	/** Issues an access token from a refresh token, counting it against the §2.1 limits. */
-	const issueFromRefresh = (refresh: RefreshTokenDoc): AccessTokenDoc => {
-		const access = issueAccessToken(sandbox, { ...refresh });
+		store.deleteDoc('grant_codes', grant.code); // single use
+		if (!grant.offline) return tokenResponse(sandbox, issueAccessToken(sandbox, grant));
+		const refresh: RefreshTokenDoc = {
+			refresh_token: token('rt'),
+			client_id: p.client_id,
+			client_secret: p.client_secret,
+			user_id: grant.user_id,
+			scopes: grant.scopes,
+			issued_at: sandbox.now(),
+		};
+		store.putDoc('refresh_tokens', refresh.refresh_token, refresh);
 		if (sandbox.config.oauthLimits) {
-			accessIssued.set(refresh.refresh_token, [...(accessIssued.get(refresh.refresh_token) ?? []), sandbox.now()]);
-			trimAccessTokens(refresh.refresh_token);
+			const times = issueLog(sandbox).refresh;
+			times.set(grant.user_id, [...(times.get(grant.user_id) ?? []), sandbox.now()]);
+			trimRefreshTokens(sandbox, grant.user_id);
 		}
-		return access;
-	};
+		return tokenResponse(sandbox, issueFromRefresh(sandbox, refresh), refresh.refresh_token);
+	}
+	if (p.grant_type === 'refresh_token') {
+		const refresh = p.refresh_token ? store.doc<RefreshTokenDoc>('refresh_tokens', p.refresh_token) : undefined;
+		if (!refresh) return oauthError('invalid_grant');
+		if (refresh.client_id !== p.client_id || refresh.client_secret !== p.client_secret) return oauthError('invalid_client');
+		if (sandbox.config.oauthLimits) {
+			const issued = recent(sandbox, issueLog(sandbox).access, refresh.refresh_token, 10 * 60_000);
+			if (issued.length >= OAUTH_LIMITS.accessTokensPerRefreshTokenPer10Min) return oauthError('access_denied');
+		}
+		return tokenResponse(sandbox, issueFromRefresh(sandbox, refresh));
+	}
+	return oauthError('unsupported_grant_type');
+});
 
-	router.get(
-		'/auth',
-		(ctx) => {
-			const redirectUri = ctx.q('redirect_uri');
-			const clientId = ctx.q('client_id');
-			if (ctx.q('response_type') !== 'code' || !redirectUri || !clientId) return oauthError('invalid_request');
-			const target = redirectTarget(redirectUri);
-			if (!target) return oauthError('invalid_request');
-			const grant: GrantCodeDoc = {
-				code: token('code'),
-				client_id: clientId,
-				redirect_uri: redirectUri,
-				scopes: parseScopeList(ctx.q('scope')),
-				user_id: sandbox.user().id,
-				offline: ctx.q('access_type') === 'offline',
-				expires_at: sandbox.now() + sandbox.config.grantCodeLifetimeSec * 1000,
-			};
-			store.putDoc('grant_codes', grant.code, grant);
-			target.searchParams.set('code', grant.code);
-			const state = ctx.query.get('state');
-			if (state !== null) target.searchParams.set('state', state);
-			// auto-approval (§2.1, assumed); the location also works for a browser following it
-			const location = target.toString();
-			return {
-				status: 302,
-				headers: { Location: location, 'Content-Type': 'text/html; charset=utf-8' },
-				body: `<a href="${escapeHtml(location)}">continue</a>`,
-			};
-		},
-		opts,
-	);
+export const revokeToken = operation('POST', '/token/revoke', opts, (ctx) => {
+	const { store } = ctx.sandbox;
+	const refreshToken = ctx.q('token') ?? ctx.formFields.token;
+	if (refreshToken && store.deleteDoc('refresh_tokens', refreshToken)) {
+		for (const access of store.docs<AccessTokenDoc>('access_tokens')) {
+			if (access.refresh_token === refreshToken) store.deleteDoc('access_tokens', access.access_token);
+		}
+	}
+	return { body: { status: 'success' } };
+});
 
-	router.post(
-		'/token',
-		(ctx) => {
-			const p = tokenParams(ctx);
-			if (!p.client_id || !p.client_secret) return oauthError('invalid_client');
-			if (p.grant_type === 'authorization_code') {
-				const grant = p.code ? store.doc<GrantCodeDoc>('grant_codes', p.code) : undefined;
-				if (!grant || grant.expires_at <= sandbox.now() || grant.client_id !== p.client_id) return oauthError('invalid_code');
-				// RFC 6749 §4.1.3: a redirect_uri sent at authorization is required here, identical
-				if (grant.redirect_uri && p.redirect_uri !== grant.redirect_uri) return oauthError('invalid_redirect_uri');
-				if (grant.offline && sandbox.config.oauthLimits) {
-					if (recent(refreshIssued, grant.user_id, 60_000).length >= OAUTH_LIMITS.refreshTokensPerMinute) return oauthError('access_denied');
-				}
-				store.deleteDoc('grant_codes', grant.code); // single use
-				if (!grant.offline) return tokenResponse(sandbox, issueAccessToken(sandbox, grant));
-				const refresh: RefreshTokenDoc = {
-					refresh_token: token('rt'),
-					client_id: p.client_id,
-					client_secret: p.client_secret,
-					user_id: grant.user_id,
-					scopes: grant.scopes,
-					issued_at: sandbox.now(),
-				};
-				store.putDoc('refresh_tokens', refresh.refresh_token, refresh);
-				if (sandbox.config.oauthLimits) {
-					refreshIssued.set(grant.user_id, [...(refreshIssued.get(grant.user_id) ?? []), sandbox.now()]);
-					trimRefreshTokens(grant.user_id);
-				}
-				return tokenResponse(sandbox, issueFromRefresh(refresh), refresh.refresh_token);
-			}
-			if (p.grant_type === 'refresh_token') {
-				const refresh = p.refresh_token ? store.doc<RefreshTokenDoc>('refresh_tokens', p.refresh_token) : undefined;
-				if (!refresh) return oauthError('invalid_grant');
-				if (refresh.client_id !== p.client_id || refresh.client_secret !== p.client_secret) return oauthError('invalid_client');
-				if (sandbox.config.oauthLimits) {
-					const issued = recent(accessIssued, refresh.refresh_token, 10 * 60_000);
-					if (issued.length >= OAUTH_LIMITS.accessTokensPerRefreshTokenPer10Min) return oauthError('access_denied');
-				}
-				return tokenResponse(sandbox, issueFromRefresh(refresh));
-			}
-			return oauthError('unsupported_grant_type');
-		},
-		opts,
-	);
-
-	router.post(
-		'/token/revoke',
-		(ctx) => {
-			const refreshToken = ctx.q('token') ?? ctx.formFields.token;
-			if (refreshToken && store.deleteDoc('refresh_tokens', refreshToken)) {
-				for (const access of store.docs<AccessTokenDoc>('access_tokens')) {
-					if (access.refresh_token === refreshToken) store.deleteDoc('access_tokens', access.access_token);
-				}
-			}
-			return { body: { status: 'success' } };
-		},
-		opts,
-	);
+export function registerOAuth(router: Router): void {
+	router.register([authorize, issueToken, revokeToken]);
 }

@@ -6,8 +6,8 @@ import { compileCoql, evaluateCoql, parseCoql } from '../coql.ts';
 import type { ColumnRef, Expr, Statement } from '../coql.ts';
 import { HttpError } from '../errors.ts';
 import type { Ctx, Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { ModuleDef } from '../catalogue/modules.ts';
-import type { Sandbox } from '../types.ts';
 
 /** The statement of the body; MANDATORY_NOT_FOUND / INVALID_DATA for a missing or non-string one. */
 function selectQuery(ctx: Ctx): string {
@@ -57,15 +57,14 @@ function coqlScopes(ctx: Ctx): string[][] {
 	return required;
 }
 
-export function registerQuery(router: Router, sandbox: Sandbox): void {
-	router.post(
-		'/coql',
-		(ctx) => {
-			const statement = parseCoql(selectQuery(ctx));
-			const { rows, more } = evaluateCoql(sandbox, compileCoql(sandbox, statement));
-			if (rows.length === 0) return { status: 204 };
-			return { body: { data: rows, info: { count: rows.length, more_records: more } } };
-		},
-		{ scopes: coqlScopes },
-	);
+export const query = operation('POST', '/coql', { scopes: coqlScopes }, (ctx) => {
+	const { sandbox } = ctx;
+	const statement = parseCoql(selectQuery(ctx));
+	const { rows, more } = evaluateCoql(sandbox, compileCoql(sandbox, statement));
+	if (rows.length === 0) return { status: 204 };
+	return { body: { data: rows, info: { count: rows.length, more_records: more } } };
+});
+
+export function registerQuery(router: Router): void {
+	router.register([query]);
 }

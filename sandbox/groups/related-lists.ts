@@ -4,7 +4,7 @@
 // An unknown related-list id answers 204 (the group's code set has no INVALID_DATA; as GetField).
 import type { StoredModule } from '../metadata.ts';
 import type { Router } from '../router.ts';
-import type { Sandbox } from '../types.ts';
+import { operation } from '../router.ts';
 import type { Json } from '../store.ts';
 import { moduleParam, storedModules } from './modules.ts';
 
@@ -31,28 +31,23 @@ export function relatedListsJson(module: StoredModule): Json[] {
 	}));
 }
 
-export function registerRelatedLists(router: Router, sandbox: Sandbox): void {
-	router.get(
-		'/settings/related_lists',
-		(ctx) => {
-			const module = moduleParam(ctx);
-			const lists = relatedListsJson(module);
-			if (lists.length === 0) return { status: 204 };
-			return { body: { related_lists: lists } };
-		},
-		{ scopes: RELATED_LISTS_READ },
-	);
+export const getRelatedLists = operation('GET', '/settings/related_lists', { scopes: RELATED_LISTS_READ }, (ctx) => {
+	const module = moduleParam(ctx);
+	const lists = relatedListsJson(module);
+	if (lists.length === 0) return { status: 204 };
+	return { body: { related_lists: lists } };
+});
 
-	router.get(
-		'/settings/related_lists/:id',
-		(ctx) => {
-			const modules = ctx.q('module') === undefined ? storedModules(sandbox) : [moduleParam(ctx)];
-			for (const module of modules) {
-				const found = relatedListsJson(module).find((rl) => rl.id === ctx.params.id);
-				if (found) return { body: { related_lists: [found] } };
-			}
-			return { status: 204 };
-		},
-		{ scopes: RELATED_LISTS_READ },
-	);
+export const getRelatedList = operation('GET', '/settings/related_lists/:id', { scopes: RELATED_LISTS_READ }, (ctx) => {
+	const { sandbox } = ctx;
+	const modules = ctx.q('module') === undefined ? storedModules(sandbox) : [moduleParam(ctx)];
+	for (const module of modules) {
+		const found = relatedListsJson(module).find((rl) => rl.id === ctx.params.id);
+		if (found) return { body: { related_lists: [found] } };
+	}
+	return { status: 204 };
+});
+
+export function registerRelatedLists(router: Router): void {
+	router.register([getRelatedLists, getRelatedList]);
 }

@@ -3,6 +3,7 @@
 // Roles form a hierarchy (`reporting_to`); profiles carry permissions per module and general
 // permissions. The ids the demo users reference (sandbox/catalogue/org.ts) are kept.
 import type { Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import { DEMO_USERS } from '../catalogue/org.ts';
 import { seedOnce } from './shared.ts';
@@ -213,47 +214,38 @@ function profileSummary(p: ProfileDoc): Json {
 	return out;
 }
 
+export const getRoles = operation('GET', '/settings/roles', { scopes: ROLES_READ }, (ctx) => listReply('roles', ctx.sandbox.store.docs<RoleDoc>(ROLES)));
+
+export const getRole = operation('GET', '/settings/roles/:id', { scopes: ROLES_READ }, (ctx) => {
+	const { sandbox } = ctx;
+	const role = roleDoc(sandbox, ctx.params.id);
+	return role ? { body: { roles: [role] } } : { status: 204 };
+});
+
+const modifiedAfter = (p: ProfileDoc, since: number) => (parseDateTime(p.modified_time) ?? 0) > since;
+
+export const getProfiles = operation('GET', '/settings/profiles', { scopes: PROFILES_READ }, (ctx) => {
+	const { store } = ctx.sandbox;
+	let profiles = store.docs<ProfileDoc>(PROFILES);
+	const since = ifModifiedSince(ctx);
+	if (since !== undefined) {
+		profiles = profiles.filter((p) => modifiedAfter(p, since));
+		if (profiles.length === 0) return { status: 304 };
+	}
+	return listReply('profiles', profiles.map(profileSummary));
+});
+
+export const getProfile = operation('GET', '/settings/profiles/:id', { scopes: PROFILES_READ }, (ctx) => {
+	const { sandbox } = ctx;
+	const profile = profileDoc(sandbox, ctx.params.id);
+	if (!profile) return { status: 204 };
+	const since = ifModifiedSince(ctx);
+	if (since !== undefined && !modifiedAfter(profile, since)) return { status: 304 };
+	return { body: { profiles: [profile] } };
+});
+
 export function registerRolesProfiles(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'roles', seedRoles);
 	seedOnce(sandbox, 'profiles', seedProfiles);
-	const { store } = sandbox;
-
-	router.get('/settings/roles', () => listReply('roles', store.docs<RoleDoc>(ROLES)), { scopes: ROLES_READ });
-
-	router.get(
-		'/settings/roles/:id',
-		(ctx) => {
-			const role = roleDoc(sandbox, ctx.params.id);
-			return role ? { body: { roles: [role] } } : { status: 204 };
-		},
-		{ scopes: ROLES_READ },
-	);
-
-	const modifiedAfter = (p: ProfileDoc, since: number) => (parseDateTime(p.modified_time) ?? 0) > since;
-
-	router.get(
-		'/settings/profiles',
-		(ctx) => {
-			let profiles = store.docs<ProfileDoc>(PROFILES);
-			const since = ifModifiedSince(ctx);
-			if (since !== undefined) {
-				profiles = profiles.filter((p) => modifiedAfter(p, since));
-				if (profiles.length === 0) return { status: 304 };
-			}
-			return listReply('profiles', profiles.map(profileSummary));
-		},
-		{ scopes: PROFILES_READ },
-	);
-
-	router.get(
-		'/settings/profiles/:id',
-		(ctx) => {
-			const profile = profileDoc(sandbox, ctx.params.id);
-			if (!profile) return { status: 204 };
-			const since = ifModifiedSince(ctx);
-			if (since !== undefined && !modifiedAfter(profile, since)) return { status: 304 };
-			return { body: { profiles: [profile] } };
-		},
-		{ scopes: PROFILES_READ },
-	);
+	router.register([getRoles, getRole, getProfiles, getProfile]);
 }

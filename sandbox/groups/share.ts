@@ -7,6 +7,7 @@ import { HttpError, errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
 import { recordName } from '../records.ts';
 import type { Ctx, Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import type { Json, StoredRecord } from '../store.ts';
 import { paramKey } from '../wire.ts';
@@ -140,75 +141,63 @@ function applyShares(ctx: Ctx, record: StoredRecord, items: unknown[], mode: 'sh
 	return results;
 }
 
+const opts = { scopes: SHARE_SCOPES };
+const path = '/:module/:recordId/actions/share';
+
+// GetSharedRecordDetails
+export const getSharedRecordDetails = operation('GET', path, opts, (ctx) => {
+	const { store } = ctx.sandbox;
+	const record = recordOf(ctx);
+	const view = ctx.q('view') ?? 'summary';
+	if (view !== 'summary' && view !== 'manage') {
+		throw HttpError.invalidData({ [paramKey(ctx)]: 'view' });
+	}
+	const sharedTo = ctx.q('sharedTo');
+	const shares = sharesOf(ctx, record).filter((s) => sharedTo === undefined || s.user.id === sharedTo);
+	if (view === 'summary') {
+		if (shares.length === 0) return { status: 204 };
+		return { body: { share: shares } };
+	}
+	const owner = ownerId(record);
+	const shareable = store
+		.docs<UserDoc>('users')
+		.filter((u) => (u.status === undefined || u.status === 'active') && u.id !== owner)
+		.map((u) => ({ id: u.id, full_name: u.full_name, email: u.email }));
+	return { body: { share: shares, shareable_user: shareable } };
+});
+
+// ShareRecord
+export const shareRecord = operation('POST', path, opts, (ctx) => {
+	const { store } = ctx.sandbox;
+	const record = recordOf(ctx);
+	const items = shareItems(ctx);
+	const results = store.transaction(() => applyShares(ctx, record, items, 'share'));
+	return resultsReply('share', 200, results);
+});
+
+// UpdateSharePermissions
+export const updateSharePermissions = operation('PUT', path, opts, (ctx) => {
+	const { store } = ctx.sandbox;
+	const record = recordOf(ctx);
+	const items = shareItems(ctx);
+	const results = store.transaction(() => applyShares(ctx, record, items, 'update'));
+	return resultsReply('share', 200, results);
+});
+
+// RevokeSharedRecord: `share` is one object (**assumed**)
+export const revokeSharedRecord = operation('DELETE', path, opts, (ctx) => {
+	const record = recordOf(ctx);
+	if (sharesOf(ctx, record).length === 0) throw HttpError.invalidData({}, 'no sharing available to revoke');
+	saveShares(ctx, record, []);
+	return { body: { share: { code: 'SUCCESS', details: {}, message: 'Sharing Revoked', status: 'success' } } };
+});
+
 export function registerShare(router: Router, sandbox: Sandbox): void {
 	const { store } = sandbox;
-	const opts = { scopes: SHARE_SCOPES };
-	const path = '/:module/:recordId/actions/share';
-
-	// GetSharedRecordDetails
-	router.get(
-		path,
-		(ctx) => {
-			const record = recordOf(ctx);
-			const view = ctx.q('view') ?? 'summary';
-			if (view !== 'summary' && view !== 'manage') {
-				throw HttpError.invalidData({ [paramKey(ctx)]: 'view' });
-			}
-			const sharedTo = ctx.q('sharedTo');
-			const shares = sharesOf(ctx, record).filter((s) => sharedTo === undefined || s.user.id === sharedTo);
-			if (view === 'summary') {
-				if (shares.length === 0) return { status: 204 };
-				return { body: { share: shares } };
-			}
-			const owner = ownerId(record);
-			const shareable = store
-				.docs<UserDoc>('users')
-				.filter((u) => (u.status === undefined || u.status === 'active') && u.id !== owner)
-				.map((u) => ({ id: u.id, full_name: u.full_name, email: u.email }));
-			return { body: { share: shares, shareable_user: shareable } };
-		},
-		opts,
-	);
-
-	// ShareRecord
-	router.post(
-		path,
-		(ctx) => {
-			const record = recordOf(ctx);
-			const items = shareItems(ctx);
-			const results = store.transaction(() => applyShares(ctx, record, items, 'share'));
-			return resultsReply('share', 200, results);
-		},
-		opts,
-	);
-
-	// UpdateSharePermissions
-	router.put(
-		path,
-		(ctx) => {
-			const record = recordOf(ctx);
-			const items = shareItems(ctx);
-			const results = store.transaction(() => applyShares(ctx, record, items, 'update'));
-			return resultsReply('share', 200, results);
-		},
-		opts,
-	);
-
-	// RevokeSharedRecord: `share` is one object (**assumed**)
-	router.delete(
-		path,
-		(ctx) => {
-			const record = recordOf(ctx);
-			if (sharesOf(ctx, record).length === 0) throw HttpError.invalidData({}, 'no sharing available to revoke');
-			saveShares(ctx, record, []);
-			return { body: { share: { code: 'SUCCESS', details: {}, message: 'Sharing Revoked', status: 'success' } } };
-		},
-		opts,
-	);
-
 	// cascade: a deleted record is shared with no one
 	store.onChange((event) => {
 		if (event.operation !== 'delete') return;
 		for (const change of event.changes) store.deleteDoc(SHARES, docId(event.module, change.id));
 	});
+	router.register([getSharedRecordDetails, shareRecord, updateSharePermissions, revokeSharedRecord]);
 }

@@ -11,6 +11,14 @@ import { wrapperList } from '../wire.ts';
 export type Seeder = (sandbox: Sandbox) => void;
 
 /**
+ * A numeric knob (types.ts `Knobs`), or `fallback` when it is unset or not a finite number (knobs
+ * also come from untyped settings: JSON, a test's `Object.assign`).
+ */
+export function knobOr(value: number | undefined, fallback: number): number {
+	return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+/**
  * Seeds a group's own data once per database: groups call it from their register function
  * (e.g. `seedOnce(sandbox, 'pipelines', seedPipelines)`), so a file-backed store is seeded on
  * first start only and keeps its changes across restarts.

@@ -7,6 +7,7 @@
 import { errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
 import type { Ctx, Reply, Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import { eachItem, resultsReply, seedOnce } from './shared.ts';
 import type { ItemOutcome } from './shared.ts';
@@ -127,95 +128,80 @@ function writeTaxes(ctx: Ctx, status: number, write: (input: Json, index: number
 	return resultsReply('taxes', status, results);
 }
 
+const opts = { scopes: SCOPES };
+
+function deleteOne(sandbox: Sandbox, id: string): Json {
+	const { store } = sandbox;
+	const existing = store.doc<TaxDoc>(TAXES, id);
+	if (!existing) return errorItem('INVALID_DATA', { id }, 'given ID does not exist');
+	store.deleteDoc(TAXES, id);
+	renumber(sandbox, taxes(sandbox));
+	return { code: 'SUCCESS', details: { id }, message: 'tax deleted', status: 'success' };
+}
+
+export const getTaxes = operation('GET', '/org/taxes', opts, (ctx) => ({ body: { preference: preference(ctx.sandbox), taxes: taxes(ctx.sandbox) } }));
+
+export const getTax = operation('GET', '/org/taxes/:id', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const tax = store.doc<TaxDoc>(TAXES, ctx.params.id);
+	return tax ? { body: { preference: preference(sandbox), taxes: [tax] } } : { status: 204 };
+});
+
+export const createTaxes = operation('POST', '/org/taxes', opts, (ctx) =>
+	writeTaxes(ctx, 201, (input, index, repeated) => {
+		const list = taxes(ctx.sandbox);
+		const checked = checkTax(ctx, index, input, true, repeated, list.length);
+		if ('status' in checked) return checked;
+		if (list.some((t) => sameName(t.name, checked.name!))) {
+			return fail(ctx, index, 'INVALID_DATA', 'name', 'a tax with the same name already exists', { name: checked.name });
+		}
+		const tax: TaxDoc = {
+			id: ctx.sandbox.store.nextId(),
+			name: checked.name!,
+			display_label: label(checked.name!, checked.value!),
+			value: checked.value!,
+			sequence_number: list.length + 1,
+		};
+		const position = (checked.sequence ?? list.length + 1) - 1;
+		renumber(ctx.sandbox, [...list.slice(0, position), tax, ...list.slice(position)]);
+		return { code: 'SUCCESS', details: { id: tax.id }, message: 'tax added', status: 'success' };
+	}));
+
+export const updateTaxes = operation('PUT', '/org/taxes', opts, (ctx) =>
+	writeTaxes(ctx, 200, (input, index, repeated) => {
+		const id = typeof input.id === 'string' || typeof input.id === 'number' ? String(input.id) : undefined;
+		if (!id) return fail(ctx, index, 'MANDATORY_NOT_FOUND', 'id', 'required field not found');
+		const list = taxes(ctx.sandbox);
+		const existing = list.find((t) => t.id === id);
+		if (!existing) return fail(ctx, index, 'INVALID_DATA', 'id', 'given ID does not exist', { id });
+		const checked = checkTax(ctx, index, input, false, repeated, list.length);
+		if ('status' in checked) return checked;
+		if (checked.name !== undefined && list.some((t) => t.id !== id && sameName(t.name, checked.name!))) {
+			return fail(ctx, index, 'INVALID_DATA', 'name', 'a tax with the same name already exists', { name: checked.name });
+		}
+		const name = checked.name ?? existing.name;
+		const value = checked.value ?? existing.value;
+		const next: TaxDoc = { ...existing, name, value, display_label: label(name, value) };
+		const others = list.filter((t) => t.id !== id);
+		const position = (checked.sequence ?? existing.sequence_number) - 1;
+		renumber(ctx.sandbox, [...others.slice(0, position), next, ...others.slice(position)]);
+		return { code: 'SUCCESS', details: { id }, message: 'record updated', status: 'success' };
+	}));
+
+export const deleteTaxes = operation('DELETE', '/org/taxes', opts, (ctx) => {
+	const ids = idsParam(ctx, 'ids', 100, true)!;
+	const results = eachItem(ctx, ids, (id) => deleteOne(ctx.sandbox, id));
+	return resultsReply('taxes', 200, results);
+});
+
+export const deleteTax = operation('DELETE', '/org/taxes/:id', opts, (ctx) => {
+	const { store } = ctx.sandbox;
+	const results = store.transaction(() => [deleteOne(ctx.sandbox, ctx.params.id)]);
+	return resultsReply('taxes', 200, results);
+});
+
 export function registerTaxes(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'taxes', seedTaxes);
-	const { store } = sandbox;
-	const opts = { scopes: SCOPES };
-
-	router.get('/org/taxes', () => ({ body: { preference: preference(sandbox), taxes: taxes(sandbox) } }), opts);
-
-	router.get(
-		'/org/taxes/:id',
-		(ctx) => {
-			const tax = store.doc<TaxDoc>(TAXES, ctx.params.id);
-			return tax ? { body: { preference: preference(sandbox), taxes: [tax] } } : { status: 204 };
-		},
-		opts,
-	);
-
-	router.post(
-		'/org/taxes',
-		(ctx) =>
-			writeTaxes(ctx, 201, (input, index, repeated) => {
-				const list = taxes(sandbox);
-				const checked = checkTax(ctx, index, input, true, repeated, list.length);
-				if ('status' in checked) return checked;
-				if (list.some((t) => sameName(t.name, checked.name!))) {
-					return fail(ctx, index, 'INVALID_DATA', 'name', 'a tax with the same name already exists', { name: checked.name });
-				}
-				const tax: TaxDoc = {
-					id: store.nextId(),
-					name: checked.name!,
-					display_label: label(checked.name!, checked.value!),
-					value: checked.value!,
-					sequence_number: list.length + 1,
-				};
-				const position = (checked.sequence ?? list.length + 1) - 1;
-				renumber(sandbox, [...list.slice(0, position), tax, ...list.slice(position)]);
-				return { code: 'SUCCESS', details: { id: tax.id }, message: 'tax added', status: 'success' };
-			}),
-		opts,
-	);
-
-	router.put(
-		'/org/taxes',
-		(ctx) =>
-			writeTaxes(ctx, 200, (input, index, repeated) => {
-				const id = typeof input.id === 'string' || typeof input.id === 'number' ? String(input.id) : undefined;
-				if (!id) return fail(ctx, index, 'MANDATORY_NOT_FOUND', 'id', 'required field not found');
-				const list = taxes(sandbox);
-				const existing = list.find((t) => t.id === id);
-				if (!existing) return fail(ctx, index, 'INVALID_DATA', 'id', 'given ID does not exist', { id });
-				const checked = checkTax(ctx, index, input, false, repeated, list.length);
-				if ('status' in checked) return checked;
-				if (checked.name !== undefined && list.some((t) => t.id !== id && sameName(t.name, checked.name!))) {
-					return fail(ctx, index, 'INVALID_DATA', 'name', 'a tax with the same name already exists', { name: checked.name });
-				}
-				const name = checked.name ?? existing.name;
-				const value = checked.value ?? existing.value;
-				const next: TaxDoc = { ...existing, name, value, display_label: label(name, value) };
-				const others = list.filter((t) => t.id !== id);
-				const position = (checked.sequence ?? existing.sequence_number) - 1;
-				renumber(sandbox, [...others.slice(0, position), next, ...others.slice(position)]);
-				return { code: 'SUCCESS', details: { id }, message: 'record updated', status: 'success' };
-			}),
-		opts,
-	);
-
-	const deleteOne = (id: string): Json => {
-		const existing = store.doc<TaxDoc>(TAXES, id);
-		if (!existing) return errorItem('INVALID_DATA', { id }, 'given ID does not exist');
-		store.deleteDoc(TAXES, id);
-		renumber(sandbox, taxes(sandbox));
-		return { code: 'SUCCESS', details: { id }, message: 'tax deleted', status: 'success' };
-	};
-
-	router.delete(
-		'/org/taxes',
-		(ctx) => {
-			const ids = idsParam(ctx, 'ids', 100, true)!;
-			const results = eachItem(ctx, ids, deleteOne);
-			return resultsReply('taxes', 200, results);
-		},
-		opts,
-	);
-
-	router.delete(
-		'/org/taxes/:id',
-		(ctx) => {
-			const results = store.transaction(() => [deleteOne(ctx.params.id)]);
-			return resultsReply('taxes', 200, results);
-		},
-		opts,
-	);
+	router.register([getTaxes, getTax, createTaxes, updateTaxes, deleteTaxes, deleteTax]);
 }

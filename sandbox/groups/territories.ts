@@ -4,15 +4,15 @@
 // The one list of the organisation's territories: record operations (records.ts `territories`)
 // read this collection too. Knob `territoriesEnabled: false` turns the feature off.
 import { HttpError } from '../errors.ts';
+import { TERRITORIES } from '../records.ts';
 import type { Ctx, Reply, Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import { DEMO_USERS } from '../catalogue/org.ts';
 import { seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
 
 const TERRITORIES_READ = [['CRM.settings.territories.READ']];
-
-export const TERRITORIES = 'territories';
 
 export interface TerritoryDoc extends Json {
 	id: string;
@@ -104,25 +104,20 @@ function territoriesReply(ctx: Ctx, list: TerritoryDoc[]): Reply {
 	return { body };
 }
 
+export const getTerritories = operation('GET', '/settings/territories', { scopes: TERRITORIES_READ }, (ctx) => {
+	const { sandbox } = ctx;
+	enabled(ctx);
+	return territoriesReply(ctx, sandbox.store.docs<TerritoryDoc>(TERRITORIES));
+});
+
+export const getTerritory = operation('GET', '/settings/territories/:id', { scopes: TERRITORIES_READ }, (ctx) => {
+	const { sandbox } = ctx;
+	enabled(ctx);
+	const territory = sandbox.store.doc<TerritoryDoc>(TERRITORIES, ctx.params.id);
+	return territoriesReply(ctx, territory ? [territory] : []);
+});
+
 export function registerTerritories(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'territories', seedTerritories);
-
-	router.get(
-		'/settings/territories',
-		(ctx) => {
-			enabled(ctx);
-			return territoriesReply(ctx, sandbox.store.docs<TerritoryDoc>(TERRITORIES));
-		},
-		{ scopes: TERRITORIES_READ },
-	);
-
-	router.get(
-		'/settings/territories/:id',
-		(ctx) => {
-			enabled(ctx);
-			const territory = sandbox.store.doc<TerritoryDoc>(TERRITORIES, ctx.params.id);
-			return territoriesReply(ctx, territory ? [territory] : []);
-		},
-		{ scopes: TERRITORIES_READ },
-	);
+	router.register([getTerritories, getTerritory]);
 }

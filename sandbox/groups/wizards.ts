@@ -7,6 +7,7 @@ import { HttpError } from '../errors.ts';
 import type { StoredModule } from '../metadata.ts';
 import { fieldId } from '../metadata.ts';
 import type { Router } from '../router.ts';
+import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import { seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
@@ -169,31 +170,26 @@ function wizardJson(sandbox: Sandbox, wizard: WizardDoc, containers?: Json[]): J
 	};
 }
 
+export const getWizards = operation('GET', '/settings/wizards', { scopes: WIZARDS_READ, v21Only: true }, (ctx) => {
+	const { sandbox } = ctx;
+	const wizards = sandbox.store.docs<WizardDoc>('wizards');
+	if (wizards.length === 0) return { status: 204 };
+	return { body: { wizards: wizards.map((w) => wizardJson(sandbox, w)) } };
+});
+
+export const getWizardbyID = operation('GET', '/settings/wizards/:wizardId', { scopes: WIZARDS_READ, v21Only: true }, (ctx) => {
+	const { sandbox } = ctx;
+	const layoutId = requiredQuery(ctx, 'layout_id');
+	const wizard = sandbox.store.doc<WizardDoc>('wizards', ctx.params.wizardId);
+	if (!wizard) throw unknownId(ctx, ctx.params.wizardId);
+	const containers = wizard.containers.filter((c) => (c.layout as Json).id === layoutId);
+	if (containers.length === 0) {
+		throw HttpError.invalidData({ param_name: 'layout_id', id: layoutId }, 'the wizard has no container for the given layout');
+	}
+	return { body: { wizards: [wizardJson(sandbox, wizard, containers)] } };
+});
+
 export function registerWizards(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'wizards', seedWizards);
-
-	router.get(
-		'/settings/wizards',
-		() => {
-			const wizards = sandbox.store.docs<WizardDoc>('wizards');
-			if (wizards.length === 0) return { status: 204 };
-			return { body: { wizards: wizards.map((w) => wizardJson(sandbox, w)) } };
-		},
-		{ scopes: WIZARDS_READ, v21Only: true },
-	);
-
-	router.get(
-		'/settings/wizards/:wizardId',
-		(ctx) => {
-			const layoutId = requiredQuery(ctx, 'layout_id');
-			const wizard = sandbox.store.doc<WizardDoc>('wizards', ctx.params.wizardId);
-			if (!wizard) throw unknownId(ctx, ctx.params.wizardId);
-			const containers = wizard.containers.filter((c) => (c.layout as Json).id === layoutId);
-			if (containers.length === 0) {
-				throw HttpError.invalidData({ param_name: 'layout_id', id: layoutId }, 'the wizard has no container for the given layout');
-			}
-			return { body: { wizards: [wizardJson(sandbox, wizard, containers)] } };
-		},
-		{ scopes: WIZARDS_READ, v21Only: true },
-	);
+	router.register([getWizards, getWizardbyID]);
 }

@@ -1,10 +1,12 @@
 import type { ModuleDef } from '../../catalogue/modules.ts';
 import { HttpError } from '../../errors.ts';
 import { parseCallback, saveJob, scheduleStep } from '../../jobs.ts';
+import { operation } from '../../router.ts';
 import type { Json } from '../../store.ts';
-import type { Ctx, Operation } from '../../types.ts';
-import { moduleScope } from '../bulk-read.ts';
-import { BULK_CREATE, csvOf, findByFields, knob, KNOWN_ENCODINGS, moduleOf, peekModules, stepper, WRITE_FILES, WRITE_JOBS } from './shared.ts';
+import type { Ctx } from '../../types.ts';
+import { moduleScope } from '../bulk-read/shared.ts';
+import { knobOr } from '../shared.ts';
+import { BULK_CREATE, csvOf, findByFields, KNOWN_ENCODINGS, moduleOf, peekModules, stepper, WRITE_FILES, WRITE_JOBS } from './shared.ts';
 import type { BulkWriteJob, FieldMapping, UploadedFile, WriteOperation, WriteResource } from './shared.ts';
 
 function parseResource(ctx: Ctx, operation: WriteOperation, value: unknown, index: number): WriteResource {
@@ -30,7 +32,7 @@ function parseResource(ctx: Ctx, operation: WriteOperation, value: unknown, inde
 	let mappings: FieldMapping[];
 	if (r.field_mappings !== undefined && r.field_mappings !== null) {
 		if (!Array.isArray(r.field_mappings)) throw HttpError.invalidData({ api_name: 'field_mappings', expected_data_type: 'jsonarray' });
-		const maxColumns = knob(sandbox, 'bulkWriteMaxColumns', 200);
+		const maxColumns = knobOr(sandbox.config.knobs.bulkWriteMaxColumns, 200);
 		if (r.field_mappings.length > maxColumns) throw new HttpError('HEADER_LIMIT_EXCEEDED', { limit: maxColumns }, 'the header limit has been exceeded');
 		mappings = (r.field_mappings as unknown[]).map((m) => {
 			const mapping = (m && typeof m === 'object' ? m : {}) as Json;
@@ -122,63 +124,58 @@ function moduleWrite(module: ModuleDef, access: string): string[] {
 }
 
 /** CreateBulkWriteJob: POST /crm/bulk/{v}/write (docs/protocol.md §5.11, jobs §8.2). */
-export const createBulkWriteJob: Operation = {
-	method: 'POST',
-	pattern: '/write',
-	options: {
-		root: 'bulk',
-		scopes: (ctx) => {
-			const { operation, modules } = peekModules(ctx.sandbox, ctx);
-			const op = operation.toLowerCase();
-			const rules = [BULK_CREATE];
-			for (const module of modules) {
-				if (op !== 'update') rules.push(moduleWrite(module, 'CREATE'));
-				if (op !== 'insert') rules.push(moduleWrite(module, 'UPDATE'));
-			}
-			return rules;
-		},
+export const createBulkWriteJob = operation('POST', '/write', {
+	root: 'bulk',
+	scopes: (ctx) => {
+		const { operation, modules } = peekModules(ctx.sandbox, ctx);
+		const op = operation.toLowerCase();
+		const rules = [BULK_CREATE];
+		for (const module of modules) {
+			if (op !== 'update') rules.push(moduleWrite(module, 'CREATE'));
+			if (op !== 'insert') rules.push(moduleWrite(module, 'UPDATE'));
+		}
+		return rules;
 	},
-	handler: (ctx) => {
-		const { sandbox } = ctx;
-		const { store } = sandbox;
-		const body = ctx.json();
-		if (body.operation === undefined || body.operation === null) {
-			throw new HttpError('MISSING_REQUIRED_KEY', { api_name: 'operation' }, 'required key not found in request body');
-		}
-		const operation = String(body.operation).toLowerCase() as WriteOperation;
-		if (!['insert', 'update', 'upsert'].includes(operation)) {
-			throw HttpError.invalidData({ api_name: 'operation' }, 'operation must be insert, update or upsert');
-		}
-		if (body.resource === undefined || body.resource === null) {
-			throw new HttpError('MISSING_REQUIRED_KEY', { api_name: 'resource' }, 'required key not found in request body');
-		}
-		if (!Array.isArray(body.resource) || body.resource.length === 0) {
-			throw HttpError.invalidData({ api_name: 'resource', expected_data_type: 'jsonarray' });
-		}
-		const encoding = body.character_encoding === undefined || body.character_encoding === null ? 'UTF-8' : String(body.character_encoding);
-		if (!KNOWN_ENCODINGS[encoding.toLowerCase()]) throw HttpError.invalidData({ api_name: 'character_encoding' }, 'the character encoding is not supported');
-		const resources = (body.resource as unknown[]).map((r, i) => parseResource(ctx, operation, r, i));
-		const callback = parseCallback(body.callback);
-		const running = store.docs<BulkWriteJob>(WRITE_JOBS).filter((j) => j.status === 'ADDED' || j.status === 'IN PROGRESS').length;
-		if (running >= knob(sandbox, 'bulkWriteConcurrency', 5)) throw new HttpError('TOO_MANY_REQUESTS');
-		const user = sandbox.user(ctx);
-		const job: BulkWriteJob = {
-			id: store.nextId(),
-			$step: 0,
-			operation,
-			status: 'ADDED',
-			character_encoding: encoding,
-			created_by: { id: user.id, name: user.name },
-			created_time: sandbox.formatTime(),
-			v: ctx.v,
-			...(callback ? { callback } : {}),
-			resource: resources,
-		};
-		saveJob(sandbox, WRITE_JOBS, job);
-		scheduleStep(sandbox, WRITE_JOBS, job.id, stepper(sandbox));
-		return {
-			status: 201,
-			body: { status: 'success', code: 'SUCCESS', message: 'success', details: { id: job.id, created_by: job.created_by } },
-		};
-	},
-};
+}, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const body = ctx.json();
+	if (body.operation === undefined || body.operation === null) {
+		throw new HttpError('MISSING_REQUIRED_KEY', { api_name: 'operation' }, 'required key not found in request body');
+	}
+	const operation = String(body.operation).toLowerCase() as WriteOperation;
+	if (!['insert', 'update', 'upsert'].includes(operation)) {
+		throw HttpError.invalidData({ api_name: 'operation' }, 'operation must be insert, update or upsert');
+	}
+	if (body.resource === undefined || body.resource === null) {
+		throw new HttpError('MISSING_REQUIRED_KEY', { api_name: 'resource' }, 'required key not found in request body');
+	}
+	if (!Array.isArray(body.resource) || body.resource.length === 0) {
+		throw HttpError.invalidData({ api_name: 'resource', expected_data_type: 'jsonarray' });
+	}
+	const encoding = body.character_encoding === undefined || body.character_encoding === null ? 'UTF-8' : String(body.character_encoding);
+	if (!KNOWN_ENCODINGS[encoding.toLowerCase()]) throw HttpError.invalidData({ api_name: 'character_encoding' }, 'the character encoding is not supported');
+	const resources = (body.resource as unknown[]).map((r, i) => parseResource(ctx, operation, r, i));
+	const callback = parseCallback(body.callback);
+	const running = store.docs<BulkWriteJob>(WRITE_JOBS).filter((j) => j.status === 'ADDED' || j.status === 'IN PROGRESS').length;
+	if (running >= knobOr(sandbox.config.knobs.bulkWriteConcurrency, 5)) throw new HttpError('TOO_MANY_REQUESTS');
+	const user = sandbox.user(ctx);
+	const job: BulkWriteJob = {
+		id: store.nextId(),
+		$step: 0,
+		operation,
+		status: 'ADDED',
+		character_encoding: encoding,
+		created_by: { id: user.id, name: user.name },
+		created_time: sandbox.formatTime(),
+		v: ctx.v,
+		...(callback ? { callback } : {}),
+		resource: resources,
+	};
+	saveJob(sandbox, WRITE_JOBS, job);
+	scheduleStep(sandbox, WRITE_JOBS, job.id, stepper(sandbox));
+	return {
+		status: 201,
+		body: { status: 'success', code: 'SUCCESS', message: 'success', details: { id: job.id, created_by: job.created_by } },
+	};
+});

@@ -12,6 +12,7 @@ import type { Json, StoredRecord } from '../../store.ts';
 import { isDate, parseDateTime } from '../../time.ts';
 import type { Ctx, Sandbox, Version } from '../../types.ts';
 import { readZip, writeZip } from '../../zip.ts';
+import { knobOr } from '../shared.ts';
 
 export const WRITE_JOBS = 'bulk_write_jobs';
 export const WRITE_FILES = 'bulk_write_files';
@@ -64,11 +65,6 @@ export interface BulkWriteJob extends JobBase {
 	callback?: Callback;
 	resource: WriteResource[];
 	result?: { download_url: string };
-}
-
-export function knob(sandbox: Sandbox, name: string, fallback: number): number {
-	const value = sandbox.config.knobs[name];
-	return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 }
 
 export function orgXgid(sandbox: Sandbox): string {
@@ -427,7 +423,7 @@ export function stepBulkWrite(sandbox: Sandbox, job: BulkWriteJob): void {
 	}
 	const module = sandbox.module(resource.module)!;
 	const c: RowContext = { sandbox, module, fields: new Map(module.fields.map((f) => [f.api_name, f])) };
-	const size = Math.max(1, knob(sandbox, 'bulkWriteChunk', 1000));
+	const size = Math.max(1, knobOr(sandbox.config.knobs.bulkWriteChunk, 1000));
 	const start = resource.$processed;
 	const end = Math.min(total, start + size);
 	store.transaction(() => {
@@ -446,7 +442,7 @@ export function stepBulkWrite(sandbox: Sandbox, job: BulkWriteJob): void {
 		saveJob(sandbox, WRITE_JOBS, job);
 	});
 	// the next chunk (or resource) after yielding to the event loop
-	scheduleStep(sandbox, WRITE_JOBS, job.id, stepper(sandbox), knob(sandbox, 'bulkWriteChunkDelayMs', 0));
+	scheduleStep(sandbox, WRITE_JOBS, job.id, stepper(sandbox), knobOr(sandbox.config.knobs.bulkWriteChunkDelayMs, 0));
 }
 
 

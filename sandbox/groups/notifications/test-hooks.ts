@@ -1,7 +1,6 @@
 // Test hooks of the notification group under /__sandbox: the delivery log.
 import { deliveriesOf } from '../../deliveries.ts';
 import { operation } from '../../router.ts';
-import type { Operation } from '../../types.ts';
 
 const admin = { root: 'admin' as const, public: true };
 
@@ -14,9 +13,4 @@ export const getDeliveries = operation('GET', '/deliveries', admin, (ctx) => {
 	return { body: { deliveries } };
 });
 
-export const clearDeliveries: Operation = {
-	method: 'DELETE',
-	pattern: '/deliveries',
-	options: admin,
-	handler: (ctx) => ({ body: { cleared: (deliveriesOf(ctx.sandbox)?.log ?? []).splice(0).length } }),
-};
+export const clearDeliveries = operation('DELETE', '/deliveries', admin, (ctx) => ({ body: { cleared: (deliveriesOf(ctx.sandbox)?.log ?? []).splice(0).length } }));

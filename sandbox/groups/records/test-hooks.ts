@@ -2,7 +2,6 @@
 import { HttpError } from '../../errors.ts';
 import { purgeRecycleBin } from '../../records.ts';
 import { operation } from '../../router.ts';
-import type { Operation } from '../../types.ts';
 import { CONVERT_NOTIFICATIONS } from './convert-lead.ts';
 import { advanceMassUpdate, MASS_UPDATE_JOBS, statusJson } from './shared.ts';
 import type { MassUpdateJob } from './shared.ts';
@@ -30,21 +29,11 @@ export const purgeRecords = operation('POST', '/records/purge', admin, (ctx) => 
 });
 
 /** the record writes' options (trigger, process, lar_id, wf_trigger) and what fired */
-export const recordWrites: Operation = {
-	method: 'GET',
-	pattern: '/records/writes',
-	options: admin,
-	handler: (ctx) => ({ body: { writes: ctx.sandbox.store.docs('record_write_log') } }),
-};
+export const recordWrites = operation('GET', '/records/writes', admin, (ctx) => ({ body: { writes: ctx.sandbox.store.docs('record_write_log') } }));
 
 /** the notifications ConvertLead sent (notify_lead_owner, notify_new_entity_owner): `?lead_id=…` */
-export const convertNotifications: Operation = {
-	method: 'GET',
-	pattern: '/records/convert_notifications',
-	options: admin,
-	handler: (ctx) => {
-		const leadId = ctx.q('lead_id');
-		const notifications = ctx.sandbox.store.docs<{ lead_id: string }>(CONVERT_NOTIFICATIONS).filter((n) => !leadId || n.lead_id === leadId);
-		return { body: { notifications } };
-	},
-};
+export const convertNotifications = operation('GET', '/records/convert_notifications', admin, (ctx) => {
+	const leadId = ctx.q('lead_id');
+	const notifications = ctx.sandbox.store.docs<{ lead_id: string }>(CONVERT_NOTIFICATIONS).filter((n) => !leadId || n.lead_id === leadId);
+	return { body: { notifications } };
+});

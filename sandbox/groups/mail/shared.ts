@@ -1,27 +1,18 @@
- 
-// Mail (docs/protocol.md §5.10, v2.1 only): GetEmailAddresses and SendMail, plus an outbox.
-// Mails land in the docs collection `outbox` (one document per message id); scheduled mails move
-// from `scheduled` to `sent` once `scheduled_time` has passed on the sandbox clock (a timer, and a
-// catch-up on every send and outbox read, so moving the clock forward is honoured too).
-// Attachments reference the shared file store (`files` collection, see files.ts) by id; at most
-// 10 MB in total per mail (FILE_SIZE_EXCEEDS). A daily limit is the knob `mailDailyLimit`
-// (default unlimited; LIMIT_EXCEEDED). Test hooks: GET / DELETE /__sandbox/outbox.
+// Helpers shared by the mail operations (docs/protocol.md §5.10): the seed, the outbox and its
+// scheduled deliveries, and the checks of a SendMail item.
 import { randomBytes } from 'node:crypto';
-
-import { HttpError, errorItem } from '../errors.ts';
-import type { ErrorBody } from '../errors.ts';
-import type { Ctx, Router } from '../router.ts';
-import type { Sandbox } from '../types.ts';
-import { seedOnce } from './shared.ts';
-import type { Json, StoredRecord, UserRef } from '../store.ts';
-import { parseDateTime } from '../time.ts';
-import { wrapperList } from '../wire.ts';
+import type { ErrorBody } from '../../errors.ts';
+import { errorItem } from '../../errors.ts';
+import type { Ctx } from '../../router.ts';
+import type { Json, StoredRecord, UserRef } from '../../store.ts';
+import { parseDateTime } from '../../time.ts';
+import type { Sandbox } from '../../types.ts';
 
 export const MAIL_ITEMS_MAX = 100;
 /** total attachment size per mail (§6) */
 export const MAIL_ATTACHMENTS_MAX_BYTES = 10 * 1024 * 1024;
 
-const OUTBOX = 'outbox';
+export const OUTBOX = 'outbox';
 const ORG_ADDRESSES = 'mail_org_addresses';
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** setTimeout's ceiling; later mails are caught up on the next send or outbox read */
@@ -62,7 +53,7 @@ interface FromAddress {
 	default: boolean;
 }
 
-function seedMail(sandbox: Sandbox): void {
+export function seedMail(sandbox: Sandbox): void {
 	sandbox.store.putDoc(ORG_ADDRESSES, '4876876000000230001', {
 		id: '4876876000000230001',
 		email: 'sales@sandbox.example',
@@ -97,7 +88,7 @@ export function deliverDue(sandbox: Sandbox): number {
 	return delivered;
 }
 
-function scheduleDelivery(sandbox: Sandbox, at: number): void {
+export function scheduleDelivery(sandbox: Sandbox, at: number): void {
 	const delay = Math.max(0, at - sandbox.now());
 	if (delay <= MAX_TIMER_MS) sandbox.later(delay + 5, () => void deliverDue(sandbox));
 }
@@ -105,7 +96,7 @@ function scheduleDelivery(sandbox: Sandbox, at: number): void {
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Per-item checks of one Mail; answers the outbox document or an error item. */
-class MailChecker {
+export class MailChecker {
 	private readonly ctx: Ctx;
 	private readonly sandbox: Sandbox;
 	private readonly record: StoredRecord;
@@ -278,80 +269,4 @@ class MailChecker {
 			...(Object.keys(extra).length ? { extra } : {}),
 		};
 	}
-}
-
-export function registerMail(router: Router, sandbox: Sandbox): void {
-	const { store } = sandbox;
-	seedOnce(sandbox, 'mail', seedMail);
-	// scheduled mails of an earlier run (file-backed store) keep their timers
-	for (const mail of store.docs<OutboxMail>(OUTBOX)) {
-		if (mail.status === 'scheduled') scheduleDelivery(sandbox, parseDateTime(mail.scheduled_time) ?? 0);
-	}
-
-	router.get(
-		'/settings/emails/actions/from_addresses',
-		(ctx) => ({ body: { from_addresses: fromAddresses(sandbox, ctx) } }),
-		{ v21Only: true, scopes: [['CRM.settings.emails.READ']] },
-	);
-
-	router.post(
-		'/:module/:id/actions/send_mail',
-		(ctx) => {
-			deliverDue(sandbox);
-			const module = ctx.module!;
-			const record = store.getRecord(module.api_name, ctx.params.id);
-			if (!record) {
-				throw HttpError.invalidData({ id: ctx.params.id, ...(ctx.v === 'v2.1' ? { resource_path_index: 1 } : {}) }, 'the id given seems to be invalid');
-			}
-			const items = wrapperList(ctx, 'data', MAIL_ITEMS_MAX);
-			const checker = new MailChecker(ctx, record);
-			const mails: OutboxMail[] = [];
-			const results = items.map((item, index) => {
-				const mail = checker.check(item, index);
-				if ('code' in mail) return mail;
-				mails.push(mail);
-				return {
-					code: 'SUCCESS',
-					details: { message_id: mail.message_id },
-					message: mail.status === 'scheduled' ? 'scheduled successfully' : 'sent successfully',
-					status: 'success',
-				};
-			});
-			store.transaction(() => {
-				for (const mail of mails) store.putDoc(OUTBOX, mail.message_id, mail);
-			});
-			for (const mail of mails) if (mail.scheduled_time) scheduleDelivery(sandbox, parseDateTime(mail.scheduled_time)!);
-			const status = mails.length === 0 ? 400 : mails.every((m) => m.status === 'scheduled') ? 202 : 200;
-			return { status, body: { data: results } };
-		},
-		{ v21Only: true, scopes: [['CRM.send_mail.{mod}.CREATE']] },
-	);
-
-	// ---- test hooks ---------------------------------------------------------------------------
-	const admin = { root: 'admin' as const, public: true };
-
-	/** the outbox, oldest first; `?status=sent|scheduled`, `?record_id=` filter */
-	router.get(
-		'/outbox',
-		(ctx) => {
-			deliverDue(sandbox);
-			const status = ctx.q('status');
-			const recordId = ctx.q('record_id');
-			const outbox = store
-				.docs<OutboxMail>(OUTBOX)
-				.filter((m) => (!status || m.status === status) && (!recordId || m.record_id === recordId));
-			return { body: { outbox } };
-		},
-		admin,
-	);
-
-	router.delete(
-		'/outbox',
-		() => {
-			const cleared = store.docs(OUTBOX).length;
-			store.clearDocs(OUTBOX);
-			return { body: { cleared } };
-		},
-		admin,
-	);
 }

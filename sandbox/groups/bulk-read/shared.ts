@@ -1,27 +1,23 @@
 /* eslint-disable no-console */
-// Bulk read (docs/protocol.md §5.11, §8.1, §10.1, §10.3): CreateBulkReadJob, GetBulkReadJobDetails,
-// DownloadResult. A job moves ADDED → IN PROGRESS → COMPLETED | FAILURE, one step per `jobStepMs`;
-// the COMPLETED step extracts one page (200,000 records by default) of the module's records that
-// match the JSON criteria (§3.12) into `{jobId}.zip` holding `{jobId}.csv` (or `.ics` for Events).
-// Knobs: `bulkReadConcurrency` (jobs not yet terminal, default 5, beyond → 429),
-// `bulkReadPageSize` (default 200000), `bulkReadDownloadsPerMinute` (default 10, beyond → 429).
-import { COMPARATORS, matchJsonCriteria } from '../criteria.ts';
-import type { JsonCriterion } from '../criteria.ts';
-import { HttpError } from '../errors.ts';
-import { contentDisposition } from '../http.ts';
-import { deliverCallback, parseCallback, saveJob, scheduleStep } from '../jobs.ts';
-import type { Callback, JobBase } from '../jobs.ts';
-import { csvLine } from '../csv.ts';
-import type { Ctx, Router, Version } from '../router.ts';
-import type { Sandbox } from '../types.ts';
-import type { FieldDef, ModuleDef } from '../catalogue/modules.ts';
-import type { Json, StoredRecord, UserRef } from '../store.ts';
-import { isDate, parseDateTime } from '../time.ts';
-import { writeZip } from '../zip.ts';
-import { customViewMatches, findCustomView } from './custom-views.ts';
+// Helpers shared by the bulk read operations (docs/protocol.md §5.11, §8.1, §10.1): the request
+// checks, the job steps and the extraction of a page into a zipped CSV / ICS.
+import type { FieldDef, ModuleDef } from '../../catalogue/modules.ts';
+import type { JsonCriterion } from '../../criteria.ts';
+import { COMPARATORS, matchJsonCriteria } from '../../criteria.ts';
+import { csvLine } from '../../csv.ts';
+import { HttpError } from '../../errors.ts';
+import type { Callback, JobBase } from '../../jobs.ts';
+import { deliverCallback, saveJob, scheduleStep } from '../../jobs.ts';
+import type { Ctx, Version } from '../../router.ts';
+import type { Json, StoredRecord } from '../../store.ts';
+import { isDate, parseDateTime } from '../../time.ts';
+import type { Sandbox } from '../../types.ts';
+import { writeZip } from '../../zip.ts';
+import { customViewMatches, findCustomView } from '../custom-views.ts';
+import { knobOr } from '../shared.ts';
 
 export const READ_JOBS = 'bulk_read_jobs';
-const READ_FILES = 'bulk_read_files';
+export const READ_FILES = 'bulk_read_files';
 
 type ReadState = 'ADDED' | 'IN PROGRESS' | 'COMPLETED' | 'FAILURE';
 
@@ -41,12 +37,7 @@ export interface BulkReadJob extends JobBase {
 	result?: { page: number; per_page: number; count: number; download_url: string; more_records: boolean };
 }
 
-const UNSUPPORTED_MODULES = new Set(['notes', 'attachments', 'emails']);
-
-function knob(sandbox: Sandbox, name: string, fallback: number): number {
-	const value = sandbox.config.knobs[name];
-	return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
-}
+export const UNSUPPORTED_MODULES = new Set(['notes', 'attachments', 'emails']);
 
 /** Module scope sub-area of §2.3 rule 4. */
 export function moduleScope(module: ModuleDef): string {
@@ -338,7 +329,7 @@ function callbackBody(job: BulkReadJob): Json {
 // ---- routes -------------------------------------------------------------------------------
 
 /** The create body, with the §3.1 / §12 errors bulk read uses for unreadable bodies. */
-function readBody(ctx: Ctx): Json {
+export function readBody(ctx: Ctx): Json {
 	const type = ctx.header('content-type');
 	if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type.trim())) {
 		throw new HttpError('MEDIA_TYPE_NOT_SUPPORTED', {}, 'the media type is not supported, use application/json');
@@ -357,7 +348,7 @@ function readBody(ctx: Ctx): Json {
 	return value as Json;
 }
 
-function moduleName(v: Version, value: unknown): string {
+export function moduleName(v: Version, value: unknown): string {
 	if (v === 'v2') {
 		if (typeof value !== 'string') throw HttpError.invalidData({ api_name: 'module', expected_data_type: 'string' }, 'query.module must be a String in v2');
 		return value;
@@ -383,208 +374,80 @@ function peekModule(sandbox: Sandbox, ctx: Ctx): ModuleDef | undefined {
 const BULK_READ = ['CRM.bulk.READ', 'CRM.bulk.ALL'];
 const moduleRead = (module: ModuleDef) => ['CRM.modules.ALL', `CRM.modules.${moduleScope(module)}.ALL`, `CRM.modules.${moduleScope(module)}.READ`];
 
-export function registerBulkRead(router: Router, sandbox: Sandbox): void {
+function finish(sandbox: Sandbox, job: BulkReadJob): void {
+	if (job.callback) deliverCallback(sandbox, job.id, job.callback, callbackBody(job));
+}
+
+/** Moves a job one state on: ADDED → IN PROGRESS → COMPLETED (extracting its page) | FAILURE. */
+export function stepBulkRead(sandbox: Sandbox, job: BulkReadJob): void {
 	const { store } = sandbox;
-	const downloads: number[] = [];
-
-	const finish = (job: BulkReadJob) => {
-		if (job.callback) deliverCallback(sandbox, job.id, job.callback, callbackBody(job));
-	};
-
-	const step = (job: BulkReadJob): void => {
-		if (job.state === 'ADDED') {
-			job.state = 'IN PROGRESS';
-			saveJob(sandbox, READ_JOBS, job);
-			scheduleStep(sandbox, READ_JOBS, job.id, step);
-			return;
-		}
-		if (job.state !== 'IN PROGRESS') return;
-		if (job.$fail) {
-			job.state = 'FAILURE';
-			saveJob(sandbox, READ_JOBS, job);
-			finish(job);
-			return;
-		}
-		const pageSize = knob(sandbox, 'bulkReadPageSize', 200_000);
-		let extracted: ReturnType<typeof extract>;
-		try {
-			extracted = extract(sandbox, job, pageSize);
-		} catch (error) {
-			console.error(`[sandbox] bulk read ${job.id} failed:`, error);
-			job.state = 'FAILURE';
-			saveJob(sandbox, READ_JOBS, job);
-			finish(job);
-			return;
-		}
-		store.transaction(() => {
-			store.putDoc(READ_FILES, job.id, { id: job.id, name: `${job.id}.zip`, data: extracted.file.toString('base64') });
-			job.state = 'COMPLETED';
-			job.result = {
-				page: job.query.page,
-				per_page: pageSize,
-				count: extracted.count,
-				download_url: `/crm/bulk/${job.v}/read/${job.id}/result`,
-				more_records: extracted.more,
-			};
-			saveJob(sandbox, READ_JOBS, job);
-		});
-		finish(job);
-	};
-
-	// jobs left unfinished by a previous run of a file-backed store carry on
-	for (const job of store.docs<BulkReadJob>(READ_JOBS)) {
-		if (job.state === 'ADDED' || job.state === 'IN PROGRESS') scheduleStep(sandbox, READ_JOBS, job.id, step);
+	if (job.state === 'ADDED') {
+		job.state = 'IN PROGRESS';
+		saveJob(sandbox, READ_JOBS, job);
+		scheduleStep(sandbox, READ_JOBS, job.id, stepper(sandbox));
+		return;
 	}
+	if (job.state !== 'IN PROGRESS') return;
+	if (job.$fail) {
+		job.state = 'FAILURE';
+		saveJob(sandbox, READ_JOBS, job);
+		finish(sandbox, job);
+		return;
+	}
+	const pageSize = knobOr(sandbox.config.knobs.bulkReadPageSize, 200_000);
+	let extracted: ReturnType<typeof extract>;
+	try {
+		extracted = extract(sandbox, job, pageSize);
+	} catch (error) {
+		console.error(`[sandbox] bulk read ${job.id} failed:`, error);
+		job.state = 'FAILURE';
+		saveJob(sandbox, READ_JOBS, job);
+		finish(sandbox, job);
+		return;
+	}
+	store.transaction(() => {
+		store.putDoc(READ_FILES, job.id, { id: job.id, name: `${job.id}.zip`, data: extracted.file.toString('base64') });
+		job.state = 'COMPLETED';
+		job.result = {
+			page: job.query.page,
+			per_page: pageSize,
+			count: extracted.count,
+			download_url: `/crm/bulk/${job.v}/read/${job.id}/result`,
+			more_records: extracted.more,
+		};
+		saveJob(sandbox, READ_JOBS, job);
+	});
+	finish(sandbox, job);
+}
 
-	const jobOf = (ctx: Ctx): BulkReadJob => {
-		const job = store.doc<BulkReadJob>(READ_JOBS, ctx.params.jobId);
-		if (!job) throw HttpError.notFound('RESOURCE_NOT_FOUND', { api_name: 'job_id', value: ctx.params.jobId }, 'the requested resource is not found');
-		return job;
-	};
+/** The step function scheduleStep calls for a job of this sandbox. */
+export const stepper = (sandbox: Sandbox) => (job: BulkReadJob) => stepBulkRead(sandbox, job);
 
-	const jobScopes = (ctx: Ctx): string[][] => {
-		const job = store.doc<BulkReadJob>(READ_JOBS, ctx.params.jobId);
-		const module = job ? sandbox.module(job.module) : undefined;
-		return module ? [BULK_READ, moduleRead(module)] : [BULK_READ];
-	};
+/** The job of `:jobId`, or a thrown 404. */
+export function jobOf(ctx: Ctx): BulkReadJob {
+	const job = ctx.sandbox.store.doc<BulkReadJob>(READ_JOBS, ctx.params.jobId);
+	if (!job) throw HttpError.notFound('RESOURCE_NOT_FOUND', { api_name: 'job_id', value: ctx.params.jobId }, 'the requested resource is not found');
+	return job;
+}
 
-	router.post(
-		'/read',
-		(ctx) => {
-			const body = readBody(ctx);
-			const query = body.query;
-			if (query === undefined || query === null) throw HttpError.mandatory('query');
-			if (typeof query !== 'object' || Array.isArray(query)) throw HttpError.invalidData({ api_name: 'query', expected_data_type: 'jsonobject' });
-			const q = query as Json;
-			if (q.module === undefined || q.module === null) throw HttpError.mandatory('module');
-			const name = moduleName(ctx.v, q.module);
-			const module = sandbox.module(name);
-			if (!module) throw new HttpError('MODULE_NOT_AVAILABLE', { api_name: 'module', value: name }, 'the module is not available');
-			if (UNSUPPORTED_MODULES.has(module.api_name.toLowerCase())) {
-				throw new HttpError('MODULE_NOT_SUPPORTED', { api_name: 'module', value: module.api_name }, 'the module is not supported for bulk read');
-			}
-			let fields: string[] | undefined;
-			if (q.fields !== undefined && q.fields !== null) {
-				if (!Array.isArray(q.fields) || q.fields.some((f) => typeof f !== 'string')) {
-					throw HttpError.invalidData({ api_name: 'fields', expected_data_type: 'jsonarray' });
-				}
-				fields = [];
-				for (const f of q.fields as string[]) {
-					if (f === 'Id' || f === 'id') continue; // always the first column
-					const field = module.fields.find((d) => d.api_name === f);
-					if (!field) throw new HttpError('FIELD_NOT_AVAILABLE', { api_name: f }, 'the field is not available');
-					if (!fields.includes(f)) fields.push(f);
-				}
-			}
-			let page = 1;
-			if (q.page !== undefined && q.page !== null) {
-				page = Number(q.page);
-				if (!Number.isInteger(page) || page < 1) throw HttpError.invalidData({ api_name: 'page', expected_data_type: 'integer' }, 'invalid value for page');
-			}
-			const fileType = body.file_type === undefined || body.file_type === null ? 'csv' : body.file_type;
-			if (fileType !== 'csv' && fileType !== 'ics') throw HttpError.invalidData({ api_name: 'file_type' }, 'file_type must be csv or ics');
-			if (fileType === 'ics' && module.api_name !== 'Events') {
-				throw new HttpError('JOB_NOT_SUPPORTED', { api_name: 'file_type', info_message: 'ics is available for Events only' }, 'the ics file type is supported for Events only');
-			}
-			const criteria = q.criteria === null ? undefined : q.criteria;
-			compileCriteria(sandbox, module, criteria); // validate now: errors answer the create call
-			const cvid = q.cvid === undefined || q.cvid === null || q.cvid === '' ? undefined : String(q.cvid);
-			if (cvid) {
-				const view = findCustomView(sandbox, cvid);
-				if (!view || view.module !== module.api_name) {
-					throw HttpError.invalidData({ api_name: 'cvid', value: cvid }, 'the custom view is not a view of the module');
-				}
-			}
-			const callback = parseCallback(body.callback);
+/** Scopes of a job's calls: bulk read and read access to the job's module (§2.3). */
+export function jobScopes(ctx: Ctx): string[][] {
+	const job = ctx.sandbox.store.doc<BulkReadJob>(READ_JOBS, ctx.params.jobId);
+	const module = job ? ctx.sandbox.module(job.module) : undefined;
+	return module ? [BULK_READ, moduleRead(module)] : [BULK_READ];
+}
 
-			const running = store.docs<BulkReadJob>(READ_JOBS).filter((j) => j.state === 'ADDED' || j.state === 'IN PROGRESS').length;
-			if (running >= knob(sandbox, 'bulkReadConcurrency', 5)) throw new HttpError('TOO_MANY_REQUESTS');
+/** Download times of the last minute per sandbox (`bulkReadDownloadsPerMinute`). */
+const recentDownloads = new WeakMap<Sandbox, number[]>();
 
-			const user: UserRef = sandbox.user(ctx);
-			const job: BulkReadJob = {
-				id: store.nextId(),
-				$step: 0,
-				operation: 'read',
-				state: 'ADDED',
-				created_by: { id: user.id, name: user.name },
-				created_time: sandbox.formatTime(),
-				file_type: fileType,
-				module: module.api_name,
-				module_id: String((module as ModuleDef & { id?: string }).id ?? ''),
-				v: ctx.v,
-				query: { page, ...(fields ? { fields } : {}), ...(criteria !== undefined ? { criteria: criteria as Json } : {}), ...(cvid ? { cvid } : {}) },
-				...(callback ? { callback } : {}),
-			};
-			saveJob(sandbox, READ_JOBS, job);
-			scheduleStep(sandbox, READ_JOBS, job.id, step);
-			return {
-				status: 201,
-				body: {
-					data: [
-						{
-							status: 'success',
-							code: 'ADDED_SUCCESSFULLY',
-							message: 'Added successfully.',
-							details: { id: job.id, operation: 'read', state: 'ADDED', created_by: job.created_by, created_time: job.created_time },
-						},
-					],
-					info: {},
-				},
-			};
-		},
-		{
-			root: 'bulk',
-			scopes: (ctx) => {
-				const module = peekModule(sandbox, ctx);
-				return module ? [BULK_READ, moduleRead(module)] : [BULK_READ];
-			},
-		},
-	);
+export function downloadsOf(sandbox: Sandbox): number[] {
+	let downloads = recentDownloads.get(sandbox);
+	if (!downloads) recentDownloads.set(sandbox, (downloads = []));
+	return downloads;
+}
 
-	router.get('/read/:jobId', (ctx) => ({ body: { data: [readJobJson(jobOf(ctx), ctx.v)] } }), { root: 'bulk', scopes: jobScopes });
-
-	router.get(
-		'/read/:jobId/result',
-		(ctx) => {
-			const job = jobOf(ctx);
-			const file = job.state === 'COMPLETED' ? store.doc<{ name: string; data: string }>(READ_FILES, job.id) : undefined;
-			if (!file) throw HttpError.notFound('RESOURCE_NOT_FOUND', { api_name: 'job_id', value: job.id, info_message: `the job is ${job.state}` }, 'the requested resource is not found');
-			const now = sandbox.now();
-			while (downloads.length && downloads[0] <= now - 60_000) downloads.shift();
-			if (downloads.length >= knob(sandbox, 'bulkReadDownloadsPerMinute', 10)) throw new HttpError('TOO_MANY_REQUESTS');
-			downloads.push(now);
-			return {
-				raw: Buffer.from(file.data, 'base64'),
-				headers: { 'Content-Type': 'application/zip', 'Content-Disposition': contentDisposition(file.name) },
-			};
-		},
-		{ root: 'bulk', scopes: jobScopes },
-	);
-
-	// test hooks (§8 "advance or fail a job on demand")
-	const admin = { root: 'admin' as const, public: true };
-	/** every bulk read job, oldest first, as GetBulkReadJobDetails renders it plus its `callback` (the service lists none) */
-	router.get('/bulk/read', () => ({ body: { jobs: store.docs<BulkReadJob>(READ_JOBS).map((job) => ({ ...readJobJson(job, 'v2.1'), callback: job.callback ?? null })) } }), admin);
-	router.post(
-		'/bulk/read/:jobId/advance',
-		(ctx) => {
-			const job = jobOf(ctx);
-			step(job);
-			return { body: readJobJson(store.doc<BulkReadJob>(READ_JOBS, job.id)!, 'v2.1') };
-		},
-		admin,
-	);
-	router.post(
-		'/bulk/read/:jobId/fail',
-		(ctx) => {
-			const job = jobOf(ctx);
-			if (job.state === 'ADDED' || job.state === 'IN PROGRESS') {
-				job.$fail = true;
-				saveJob(sandbox, READ_JOBS, job);
-				scheduleStep(sandbox, READ_JOBS, job.id, step);
-			}
-			return { body: readJobJson(job, 'v2.1') };
-		},
-		admin,
-	);
+/** CreateBulkReadJob's scopes: bulk read and read access to the module the body names (§2.3). */
+export function createScopes(ctx: Ctx): string[][] {
+	const module = peekModule(ctx.sandbox, ctx);
+	return module ? [BULK_READ, moduleRead(module)] : [BULK_READ];
 }

@@ -1,22 +1,14 @@
- 
-// Email and inventory templates (docs/protocol.md §5.7, v2.1 only): GetEmailTemplates (`module`
-// required), GetEmailTemplateById, GetInventoryTemplates (`module` required; `category`,
-// `sort_by`, `sort_order`), GetInventoryTemplatebyID. Seeded once into the collections
-// `email_templates` and `inventory_templates` (SendMail reads the former). Lists leave out
-// `content`; reads by id carry it.
-// **Assumed** details: a module without template support answers 403 FEATURE_NOT_SUPPORTED; a
-// `category` / `sort_by` / `sort_order` outside the sets below answers 400 PATTERN_NOT_MATCHED.
-import { HttpError } from '../errors.ts';
-import type { StoredModule } from '../metadata.ts';
-import type { Ctx, Router } from '../router.ts';
-import type { Sandbox } from '../types.ts';
-import { seedOnce } from './shared.ts';
-import type { Json } from '../store.ts';
-import { pageOf, pagedReply, paging } from '../wire.ts';
-import { demoUserId, moduleParam, moduleRef, storedModules, unknownId, userRef } from './modules.ts';
+// Helpers shared by the template operations (docs/protocol.md §5.7): the seed, the module and
+// query checks and the list / single renderings.
+import { HttpError } from '../../errors.ts';
+import type { StoredModule } from '../../metadata.ts';
+import type { Ctx } from '../../router.ts';
+import type { Json } from '../../store.ts';
+import type { Sandbox } from '../../types.ts';
+import { demoUserId, moduleParam, moduleRef, storedModules, userRef } from '../modules.ts';
 
-const EMAIL_READ = [['CRM.templates.email.READ']];
-const INVENTORY_READ = [['CRM.templates.inventory.READ']];
+export const EMAIL_READ = [['CRM.templates.email.READ']];
+export const INVENTORY_READ = [['CRM.templates.inventory.READ']];
 
 export const INVENTORY_MODULES = ['Quotes', 'Sales_Orders', 'Purchase_Orders', 'Invoices'];
 const EMAIL_MODULES = ['Leads', 'Contacts', 'Accounts', 'Deals'];
@@ -151,7 +143,7 @@ const DAY = 86_400_000;
 
 const collectionOf = (kind: TemplateDoc['kind']) => (kind === 'email' ? 'email_templates' : 'inventory_templates');
 
-function seedTemplates(sandbox: Sandbox): void {
+export function seedTemplates(sandbox: Sandbox): void {
 	const { store } = sandbox;
 	const folders = new Map<string, Json>();
 	const folder = (name: string) => {
@@ -194,7 +186,7 @@ function seedTemplates(sandbox: Sandbox): void {
 	});
 }
 
-function templateJson(sandbox: Sandbox, doc: TemplateDoc, full: boolean): Json {
+export function templateJson(sandbox: Sandbox, doc: TemplateDoc, full: boolean): Json {
 	const module = storedModules(sandbox).find((m) => m.api_name === doc.module);
 	const json: Json = {
 		id: doc.id,
@@ -223,11 +215,11 @@ function templateJson(sandbox: Sandbox, doc: TemplateDoc, full: boolean): Json {
 	return json;
 }
 
-function templatesOf(sandbox: Sandbox, kind: TemplateDoc['kind']): TemplateDoc[] {
+export function templatesOf(sandbox: Sandbox, kind: TemplateDoc['kind']): TemplateDoc[] {
 	return sandbox.store.docs<TemplateDoc>(collectionOf(kind));
 }
 
-function supportedModule(ctx: Ctx, kind: TemplateDoc['kind']): StoredModule {
+export function supportedModule(ctx: Ctx, kind: TemplateDoc['kind']): StoredModule {
 	const module = moduleParam(ctx);
 	const supported = kind === 'inventory' ? INVENTORY_MODULES.includes(module.api_name) : EMAIL_MODULES.includes(module.api_name) || module.generated_type === 'custom';
 	if (!supported) {
@@ -237,7 +229,7 @@ function supportedModule(ctx: Ctx, kind: TemplateDoc['kind']): StoredModule {
 }
 
 /** `category`, `sort_by`, `sort_order` of the inventory-template reads; 400 PATTERN_NOT_MATCHED otherwise. */
-function inventoryQuery(ctx: Ctx): { category?: string; sortBy: string; sortOrder: 'asc' | 'desc' } {
+export function inventoryQuery(ctx: Ctx): { category?: string; sortBy: string; sortOrder: 'asc' | 'desc' } {
 	const check = (name: string, allowed: string[]) => {
 		const value = ctx.q(name);
 		if (value !== undefined && !allowed.includes(value)) {
@@ -251,7 +243,7 @@ function inventoryQuery(ctx: Ctx): { category?: string; sortBy: string; sortOrde
 	return { category, sortBy, sortOrder };
 }
 
-function inCategory(doc: TemplateDoc, category: string | undefined, userId: string): boolean {
+export function inCategory(doc: TemplateDoc, category: string | undefined, userId: string): boolean {
 	switch (category) {
 		case undefined:
 			return true;
@@ -268,7 +260,7 @@ function inCategory(doc: TemplateDoc, category: string | undefined, userId: stri
 	}
 }
 
-function sortTemplates(docs: TemplateDoc[], sortBy: string, order: 'asc' | 'desc'): TemplateDoc[] {
+export function sortTemplates(docs: TemplateDoc[], sortBy: string, order: 'asc' | 'desc'): TemplateDoc[] {
 	const key = (d: TemplateDoc) => String((d as unknown as Json)[sortBy] ?? '');
 	const sorted = [...docs].sort((a, b) => {
 		const ka = key(a);
@@ -279,60 +271,6 @@ function sortTemplates(docs: TemplateDoc[], sortBy: string, order: 'asc' | 'desc
 	return order === 'desc' ? sorted.reverse() : sorted;
 }
 
-function findTemplate(sandbox: Sandbox, kind: TemplateDoc['kind'], id: string): TemplateDoc | undefined {
+export function findTemplate(sandbox: Sandbox, kind: TemplateDoc['kind'], id: string): TemplateDoc | undefined {
 	return sandbox.store.doc<TemplateDoc>(collectionOf(kind), id);
-}
-
-export function registerTemplates(router: Router, sandbox: Sandbox): void {
-	seedOnce(sandbox, 'templates', seedTemplates);
-
-	router.get(
-		'/settings/email_templates',
-		(ctx) => {
-			const module = supportedModule(ctx, 'email');
-			const p = paging(ctx);
-			const docs = templatesOf(sandbox, 'email').filter((t) => t.module === module.api_name);
-			return pagedReply('email_templates', p, pageOf(docs, p).map((t) => templateJson(sandbox, t, false)));
-		},
-		{ scopes: EMAIL_READ, v21Only: true },
-	);
-
-	router.get(
-		'/settings/email_templates/:id',
-		(ctx) => {
-			const doc = findTemplate(sandbox, 'email', ctx.params.id);
-			if (!doc) throw unknownId(ctx, ctx.params.id);
-			return { body: { email_templates: [templateJson(sandbox, doc, true)], info: { per_page: 1, count: 1, page: 1, more_records: false } } };
-		},
-		{ scopes: EMAIL_READ, v21Only: true },
-	);
-
-	router.get(
-		'/settings/inventory_templates',
-		(ctx) => {
-			const module = supportedModule(ctx, 'inventory');
-			const { category, sortBy, sortOrder } = inventoryQuery(ctx);
-			const p = paging(ctx);
-			const userId = String(sandbox.user(ctx).id);
-			const docs = sortTemplates(
-				templatesOf(sandbox, 'inventory').filter((t) => t.module === module.api_name && inCategory(t, category, userId)),
-				sortBy,
-				sortOrder,
-			);
-			return pagedReply('inventory_templates', p, pageOf(docs, p).map((t) => templateJson(sandbox, t, false)), { sort_by: sortBy, sort_order: sortOrder });
-		},
-		{ scopes: INVENTORY_READ, v21Only: true },
-	);
-
-	router.get(
-		'/settings/inventory_templates/:id',
-		(ctx) => {
-			// category / sort_by / sort_order are validated; they do not filter a read by id
-			inventoryQuery(ctx);
-			const doc = findTemplate(sandbox, 'inventory', ctx.params.id);
-			if (!doc) throw unknownId(ctx, ctx.params.id);
-			return { body: { inventory_templates: [templateJson(sandbox, doc, true)], info: { per_page: 1, count: 1, page: 1, more_records: false } } };
-		},
-		{ scopes: INVENTORY_READ, v21Only: true },
-	);
 }

@@ -1,32 +1,23 @@
- 
-// Related records (docs/protocol.md §5.2): GetRelatedRecords, UpdateRelatedRecords, DelinkRecords,
-// GetRelatedRecord, UpdateRelatedRecord, DelinkRecord and their external-ID forms (X-EXTERNAL, §3.9).
-//
-// A related list defined by a lookup field (Accounts → Contacts via Contacts.Account_Name, Notes via
-// Parent_Id) is a link stored on the related record: linking sets the lookup, delinking clears it,
-// both through the record service. Other lists (Deals ↔ Products, Campaigns → Leads, Deals → Contacts
-// "Contact Roles", …) are relation documents in the `relations` collection, symmetric (a Deal linked
-// to a Product lists under the Product's Deals too) and carrying the relation fields sent with the
-// link (e.g. `Contact_Role`). Deleting a record removes its relation documents.
-import { HttpError, errorItem } from '../errors.ts';
-import type { ErrorBody } from '../errors.ts';
-import { deleteRecord, findRecord, parseExternalHeader, recordName, updateRecord } from '../records.ts';
-import type { ExternalSpec } from '../records.ts';
-import type { Ctx, Router } from '../router.ts';
-import type { Sandbox } from '../types.ts';
-import type { ModuleDef } from '../catalogue/modules.ts';
-import type { Json, StoredRecord } from '../store.ts';
-import { childPage, ifModifiedSince, paging, paramKey, wrapperList } from '../wire.ts';
-import { eachItem, resultsReply } from './shared.ts';
+// Helpers of the related records (docs/protocol.md §5.2): lookup links and relation documents,
+// listing, linking and delinking; notes.ts and contact-roles.ts use them too.
+import type { ModuleDef } from '../../catalogue/modules.ts';
+import type { ErrorBody } from '../../errors.ts';
+import { HttpError, errorItem } from '../../errors.ts';
+import type { ExternalSpec } from '../../records.ts';
+import { deleteRecord, findRecord, parseExternalHeader, recordName, updateRecord } from '../../records.ts';
+import type { Ctx } from '../../router.ts';
+import type { Json, StoredRecord } from '../../store.ts';
+import type { Sandbox } from '../../types.ts';
+import { paramKey } from '../../wire.ts';
 
 /** Related records share the record scopes: CRM.modules.ALL or CRM.modules.{mod}.{ACCESS} (§2.3). */
-const RELATED_SCOPES = [['CRM.modules.{mod}.{ACCESS}']];
+export const RELATED_SCOPES = [['CRM.modules.{mod}.{ACCESS}']];
 
 export const RELATED_WRITE_MAX = 100;
 /** `ids` of DelinkRecords: the contract names no bound; the sandbox uses the record bound (**assumed**). */
 export const DELINK_IDS_MAX = 100;
 
-const RELATIONS = 'relations';
+export const RELATIONS = 'relations';
 
 export type RelatedListDef = ModuleDef['related_lists'][number];
 
@@ -45,7 +36,7 @@ export interface RelationDoc {
 	modified: number;
 }
 
-const endKey = (end: RelationEnd) => `${end.module}:${end.id}`;
+export const endKey = (end: RelationEnd) => `${end.module}:${end.id}`;
 
 export function relationKey(x: RelationEnd, y: RelationEnd): string {
 	return [endKey(x), endKey(y)].sort().join('|');
@@ -108,7 +99,6 @@ function lookupFieldOf(list: RelatedListDef): string | undefined {
 	return list.lookup_field;
 }
 
-
 /** The related list `{relatedList}` of the module and its target module; 400 INVALID_DATA otherwise (§5.2). */
 export function relatedListOf(ctx: Ctx, module: ModuleDef, name: string): { list: RelatedListDef; target: ModuleDef } {
 	const list = module.related_lists.find((l) => l.api_name.toLowerCase() === name.toLowerCase());
@@ -138,7 +128,7 @@ interface Addressed {
 	lookup?: string;
 }
 
-function addressed(ctx: Ctx): Addressed {
+export function addressed(ctx: Ctx): Addressed {
 	const module = ctx.module!;
 	const { list, target } = relatedListOf(ctx, module, ctx.params.relatedList);
 	const spec = externalSpec(ctx, module);
@@ -147,12 +137,12 @@ function addressed(ctx: Ctx): Addressed {
 	return { module, parent, parentKey, list, target, relatedField: spec.byModule[target.api_name], lookup: lookupFieldOf(list) };
 }
 
-function requireParent(a: Addressed): StoredRecord {
+export function requireParent(a: Addressed): StoredRecord {
 	if (!a.parent) throw HttpError.invalidData({ id: a.parentKey }, 'the id given seems to be invalid');
 	return a.parent;
 }
 
-function findRelated(ctx: Ctx, a: Addressed, key: string): StoredRecord | undefined {
+export function findRelated(ctx: Ctx, a: Addressed, key: string): StoredRecord | undefined {
 	return a.relatedField
 		? ctx.sandbox.store.findRecordBy(a.target.api_name, a.relatedField, key)
 		: ctx.sandbox.store.getRecord(a.target.api_name, key);
@@ -180,7 +170,7 @@ export function relatedOf(sandbox: Sandbox, parentModule: ModuleDef, parent: Sto
 	return out;
 }
 
-function isLinked(sandbox: Sandbox, a: Addressed, parent: StoredRecord, related: StoredRecord): boolean {
+export function isLinked(sandbox: Sandbox, a: Addressed, parent: StoredRecord, related: StoredRecord): boolean {
 	if (a.lookup) return (related[a.lookup] as Json | null | undefined)?.id === parent.id;
 	return !!getRelation(sandbox, { module: a.module.api_name, id: parent.id }, { module: a.target.api_name, id: related.id });
 }
@@ -217,7 +207,7 @@ function relationFields(ctx: Ctx, a: Addressed, input: Json, index: number): { f
 	return { fields };
 }
 
-function linkOne(ctx: Ctx, a: Addressed, parent: StoredRecord, item: unknown, index: number, pathKey?: string): Json | ErrorBody {
+export function linkOne(ctx: Ctx, a: Addressed, parent: StoredRecord, item: unknown, index: number, pathKey?: string): Json | ErrorBody {
 	const { sandbox } = ctx;
 	if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
 	const input = { ...(item as Json) };
@@ -252,7 +242,7 @@ function linkOne(ctx: Ctx, a: Addressed, parent: StoredRecord, item: unknown, in
 	return { code: 'SUCCESS', details: successDetails(a, related), message: 'relation added', status: 'success' };
 }
 
-function delinkOne(ctx: Ctx, a: Addressed, parent: StoredRecord, key: string): Json | ErrorBody {
+export function delinkOne(ctx: Ctx, a: Addressed, parent: StoredRecord, key: string): Json | ErrorBody {
 	const { sandbox } = ctx;
 	const related = findRelated(ctx, a, key);
 	if (!related) return errorItem('INVALID_DATA', { id: key }, 'the related id given seems to be invalid');
@@ -277,107 +267,6 @@ function delinkOne(ctx: Ctx, a: Addressed, parent: StoredRecord, key: string): J
 		emitRelatedChange(sandbox, { module: a.module.api_name, id: parent.id }, a.list.api_name, ctx.v);
 	}
 	return { code: 'SUCCESS', details: successDetails(a, related), message: 'relation removed', status: 'success' };
-}
-
-export function registerRelated(router: Router, sandbox: Sandbox): void {
-	const { store } = sandbox;
-	const opts = { scopes: RELATED_SCOPES };
-
-	// GetRelatedRecords (+UsingExternalID)
-	router.get(
-		'/:module/:recordId/:relatedList',
-		(ctx) => {
-			const a = addressed(ctx);
-			const p = paging(ctx);
-			if (!a.parent) return { status: 204 };
-			const all = relatedOf(sandbox, a.module, a.parent, a.list);
-			return childPage(ctx, p, 'data', all, { changed: (r) => r.changed, map: (r) => r.record });
-		},
-		opts,
-	);
-
-	// GetRelatedRecord (+UsingExternalID)
-	router.get(
-		'/:module/:recordId/:relatedList/:relatedId',
-		(ctx) => {
-			const a = addressed(ctx);
-			if (!a.parent) return { status: 204 };
-			const related = findRelated(ctx, a, ctx.params.relatedId);
-			if (!related || !isLinked(sandbox, a, a.parent, related)) return { status: 204 };
-			const match = relatedOf(sandbox, a.module, a.parent, a.list).find((r) => r.record.id === related.id);
-			if (!match) return { status: 204 };
-			const since = ifModifiedSince(ctx);
-			if (since !== undefined && match.changed <= since) return { status: 304 };
-			return { body: { data: [match.record] } };
-		},
-		opts,
-	);
-
-	// UpdateRelatedRecords (+UsingExternalId)
-	router.put(
-		'/:module/:recordId/:relatedList',
-		(ctx) => {
-			const a = addressed(ctx);
-			const items = wrapperList(ctx, 'data', RELATED_WRITE_MAX);
-			const parent = requireParent(a);
-			return resultsReply('data', 200, eachItem(ctx, items, (item, index) => linkOne(ctx, a, parent, item, index)));
-		},
-		opts,
-	);
-
-	// UpdateRelatedRecord (+UsingExternalId)
-	router.put(
-		'/:module/:recordId/:relatedList/:relatedId',
-		(ctx) => {
-			const a = addressed(ctx);
-			const items = wrapperList(ctx, 'data', RELATED_WRITE_MAX);
-			const parent = requireParent(a);
-			const results = eachItem(ctx, items, (item, index) => linkOne(ctx, a, parent, item, index, ctx.params.relatedId));
-			return resultsReply('data', 200, results);
-		},
-		opts,
-	);
-
-	// DelinkRecords / DeleteRelatedRecordsUsingExternalID
-	router.delete(
-		'/:module/:recordId/:relatedList',
-		(ctx) => {
-			const a = addressed(ctx);
-			const ids = ctx.list('ids');
-			if (ids.length === 0) throw HttpError.requiredParam('ids', ctx.v);
-			if (ids.length > DELINK_IDS_MAX) throw HttpError.limit(DELINK_IDS_MAX, 'ids');
-			if (!a.relatedField) {
-				const bad = ids.find((id) => !/^\d+$/.test(id));
-				if (bad) throw HttpError.invalidData({ [paramKey(ctx)]: 'ids', id: bad });
-			}
-			const parent = requireParent(a);
-			return resultsReply('data', 200, eachItem(ctx, ids, (id) => delinkOne(ctx, a, parent, id)));
-		},
-		opts,
-	);
-
-	// DelinkRecord / DeleteRelatedRecordUsingExternalId
-	router.delete(
-		'/:module/:recordId/:relatedList/:relatedId',
-		(ctx) => {
-			const a = addressed(ctx);
-			const parent = requireParent(a);
-			const result = store.transaction(() => delinkOne(ctx, a, parent, ctx.params.relatedId));
-			return resultsReply('data', 200, [result]);
-		},
-		opts,
-	);
-
-	// cascade: a deleted record takes its relation documents with it
-	store.onChange((event) => {
-		if (event.operation !== 'delete') return;
-		const gone = new Set(event.changes.map((c) => `${event.module}:${c.id}`));
-		const stale = store.docs<RelationDoc>(RELATIONS).filter((d) => gone.has(endKey(d.a)) || gone.has(endKey(d.b)));
-		if (stale.length === 0) return;
-		store.transaction(() => {
-			for (const doc of stale) store.deleteDoc(RELATIONS, doc.id);
-		});
-	});
 }
 
 /** Display name of a record for `{id, name}` references (Parent_Id, shared_through, …). */

@@ -1,29 +1,19 @@
- 
-// Pipelines (docs/protocol.md §5.8, v2.1 only): GetPipelines, CreatePipelines, UpdatePipelines,
-// GetPipeline, UpdatePipeline, TransferAndDelete. Every route takes `layout_id`, a Deals layout.
-// Pipelines are documents of the collection `pipelines`; their stages (`maps`) are values of the
-// Deals `Stage` picklist, with stable ids (field id digits + `7` + picklist index). Seeded once:
-// "Standard" (default, every stage) and "Enterprise" on the Deals Standard layout, "Standard" on
-// "Partner Deals". The Deals `Pipeline` picklist follows the pipeline names (union over layouts).
-// **Assumed**: TransferAndDelete answers 202 and has already moved the deals (pipeline and mapped
-// stage) and deleted the source pipeline when the response is sent; renaming a pipeline renames
-// the `Pipeline` value of its deals; the default pipeline cannot be transferred away or un-defaulted.
-import { HttpError, errorItem } from '../errors.ts';
-import type { ErrorBody } from '../errors.ts';
-import { fieldId } from '../metadata.ts';
-import type { StoredModule } from '../metadata.ts';
-import { updateRecord } from '../records.ts';
-import type { Ctx, Router } from '../router.ts';
-import type { Sandbox } from '../types.ts';
-import { eachItem, resultsReply, seedOnce } from './shared.ts';
-import type { Json } from '../store.ts';
-import { requiredQuery, wrapperList } from '../wire.ts';
-import { findLayout, layoutsOf } from './layouts.ts';
-import type { Layout } from './layouts.ts';
-import { unknownId } from './modules.ts';
+// Helpers shared by the pipeline operations (docs/protocol.md §5.8): the seed, the Deals layout
+// and stage lookups, the checks and writes of a pipeline item and of a transfer.
+import type { ErrorBody } from '../../errors.ts';
+import { HttpError, errorItem } from '../../errors.ts';
+import type { StoredModule } from '../../metadata.ts';
+import { fieldId } from '../../metadata.ts';
+import { updateRecord } from '../../records.ts';
+import type { Ctx } from '../../router.ts';
+import type { Json } from '../../store.ts';
+import type { Sandbox } from '../../types.ts';
+import { requiredQuery } from '../../wire.ts';
+import type { Layout } from '../layouts.ts';
+import { findLayout, layoutsOf } from '../layouts.ts';
 
-const PIPELINE_WRITE_MAX = 100;
-const scopes = (access: string) => [[`CRM.settings.pipeline.${access}`]];
+export const PIPELINE_WRITE_MAX = 100;
+export const scopes = (access: string) => [[`CRM.settings.pipeline.${access}`]];
 
 export interface PipelineDoc {
 	id: string;
@@ -77,7 +67,7 @@ export function dealStages(sandbox: Sandbox): Stage[] {
 	});
 }
 
-function pipelinesOf(sandbox: Sandbox, layoutId: string): PipelineDoc[] {
+export function pipelinesOf(sandbox: Sandbox, layoutId: string): PipelineDoc[] {
 	return sandbox.store.docs<PipelineDoc>('pipelines').filter((p) => p.layout_id === layoutId);
 }
 
@@ -116,7 +106,7 @@ function syncPipelinePicklist(sandbox: Sandbox): void {
 	sandbox.store.putDoc('modules', deals.api_name, { ...deals, fields, modified_time: sandbox.formatTime() });
 }
 
-function seedPipelines(sandbox: Sandbox): void {
+export function seedPipelines(sandbox: Sandbox): void {
 	const deals = sandbox.store.doc<StoredModule>('modules', 'Deals');
 	if (!deals) return;
 	const stages = dealStages(sandbox);
@@ -149,7 +139,7 @@ function seedPipelines(sandbox: Sandbox): void {
 // ---- request helpers --------------------------------------------------------------------------
 
 /** `layout_id`: required, a Deals layout. */
-function dealsLayout(ctx: Ctx): Layout {
+export function dealsLayout(ctx: Ctx): Layout {
 	const value = requiredQuery(ctx, 'layout_id');
 	const deals = dealsModule(ctx.sandbox);
 	const layout = /^\d+$/.test(value) ? findLayout(ctx.sandbox, value, deals) : undefined;
@@ -212,7 +202,7 @@ function renameDeals(ctx: Ctx, from: string, to: string): void {
 	}
 }
 
-function writePipeline(ctx: Ctx, layout: Layout, item: unknown, c: ItemContext, mode: 'create' | 'update', pathId?: string): Json | ErrorBody {
+export function writePipeline(ctx: Ctx, layout: Layout, item: unknown, c: ItemContext, mode: 'create' | 'update', pathId?: string): Json | ErrorBody {
 	const { sandbox } = ctx;
 	if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
 	const input = item as Json;
@@ -267,7 +257,7 @@ function writePipeline(ctx: Ctx, layout: Layout, item: unknown, c: ItemContext, 
 	return success(mode === 'create' ? 'Pipeline created' : 'Pipeline updated', { id: doc.id });
 }
 
-function transfer(ctx: Ctx, layout: Layout, item: unknown, c: ItemContext): Json | ErrorBody {
+export function transfer(ctx: Ctx, layout: Layout, item: unknown, c: ItemContext): Json | ErrorBody {
 	const { sandbox } = ctx;
 	if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
 	const input = item as Json;
@@ -322,75 +312,5 @@ function transfer(ctx: Ctx, layout: Layout, item: unknown, c: ItemContext): Json
 	return success('transfer pipeline scheduled successfully', { from: from.id, to: to.id, transferred_count: moved });
 }
 
-export function registerPipelines(router: Router, sandbox: Sandbox): void {
-	seedOnce(sandbox, 'pipelines', seedPipelines);
-	const key = 'pipeline';
-
-	router.get(
-		'/settings/pipeline',
-		(ctx) => {
-			const layout = dealsLayout(ctx);
-			const stages = dealStages(sandbox);
-			const pipelines = pipelinesOf(sandbox, layout.id);
-			if (pipelines.length === 0) return { status: 204 };
-			return { body: { pipeline: pipelines.map((p) => pipelineJson(p, stages)) } };
-		},
-		{ scopes: scopes('READ'), v21Only: true },
-	);
-
-	router.get(
-		'/settings/pipeline/:pipelineId',
-		(ctx) => {
-			const layout = dealsLayout(ctx);
-			const pipeline = pipelinesOf(sandbox, layout.id).find((p) => p.id === ctx.params.pipelineId);
-			if (!pipeline) throw unknownId(ctx, ctx.params.pipelineId);
-			return { body: { pipeline: [pipelineJson(pipeline, dealStages(sandbox))] } };
-		},
-		{ scopes: scopes('READ'), v21Only: true },
-	);
-
-	router.post(
-		'/settings/pipeline',
-		(ctx) => {
-			const layout = dealsLayout(ctx);
-			const items = wrapperList(ctx, key, PIPELINE_WRITE_MAX);
-			const results = eachItem(ctx, items, (item, index) => writePipeline(ctx, layout, item, { index, key }, 'create'));
-			return resultsReply('pipeline', 201, results);
-		},
-		{ scopes: scopes('CREATE'), v21Only: true },
-	);
-
-	router.put(
-		'/settings/pipeline',
-		(ctx) => {
-			const layout = dealsLayout(ctx);
-			const items = wrapperList(ctx, key, PIPELINE_WRITE_MAX);
-			const results = eachItem(ctx, items, (item, index) => writePipeline(ctx, layout, item, { index, key }, 'update'));
-			return resultsReply('pipeline', 200, results);
-		},
-		{ scopes: scopes('UPDATE'), v21Only: true },
-	);
-
-	router.put(
-		'/settings/pipeline/:pipelineId',
-		(ctx) => {
-			const layout = dealsLayout(ctx);
-			const items = wrapperList(ctx, key, 1);
-			if (!pipelinesOf(sandbox, layout.id).some((p) => p.id === ctx.params.pipelineId)) throw unknownId(ctx, ctx.params.pipelineId);
-			const results = eachItem(ctx, items, (item, index) => writePipeline(ctx, layout, item, { index, key }, 'update', ctx.params.pipelineId));
-			return resultsReply('pipeline', 200, results);
-		},
-		{ scopes: scopes('UPDATE'), v21Only: true },
-	);
-
-	router.post(
-		'/settings/pipeline/actions/transfer',
-		(ctx) => {
-			const layout = dealsLayout(ctx);
-			const items = wrapperList(ctx, 'transfer_pipeline', PIPELINE_WRITE_MAX);
-			const results = eachItem(ctx, items, (item, index) => transfer(ctx, layout, item, { index, key: 'transfer_pipeline' }));
-			return resultsReply('transfer_pipeline', 202, results);
-		},
-		{ scopes: scopes('UPDATE'), v21Only: true },
-	);
-}
+/** Body wrapper key of the pipeline writes. */
+export const PIPELINE_KEY = 'pipeline';

@@ -1,30 +1,18 @@
- 
-// Users (docs/protocol.md §5.6): GetUsers (by `type`, paged, IMS), GetUser, CreateUser, UpdateUsers,
-// UpdateUser, DeleteUser. Users are documents of the `users` collection (seeded from DEMO_USERS;
-// `sandbox.user(ctx)` reads them). Rules: licences count active users
-// (`org.license_details.users_license_purchased`), e-mails are unique, a confirmed user's e-mail is
-// fixed, the primary contact (org `primary_email`) can be neither deactivated nor deleted, a
-// deleted user stays listed under `DeletedUsers` and cannot be updated.
-import { HttpError, errorItem } from '../errors.ts';
-import type { ErrorBody } from '../errors.ts';
-import type { Ctx, Router } from '../router.ts';
-import type { Sandbox } from '../types.ts';
-import { DEMO_USERS } from '../catalogue/org.ts';
-import { eachItem, resultsReply, seedOnce } from './shared.ts';
-import type { Json } from '../store.ts';
-import { isDate, parseDateTime } from '../time.ts';
-import { ifModifiedSince, pagedReply, pageOf, paging, paramKey, wrapperList } from '../wire.ts';
-import { orgDoc } from './org.ts';
-import { PROFILE_STANDARD, ROLE_SALES_REP, isAdminProfile, profileDoc, roleDoc } from './roles-profiles.ts';
-import {
-	TERRITORY_EUROPE,
-	TERRITORY_GLOBAL,
-	TERRITORY_NORTH_AMERICA,
-	TERRITORY_TEXAS,
-} from './territories.ts';
+// Helpers shared by the user operations (docs/protocol.md §5.6): the `users` collection, the seed,
+// the checks of a user item (applyFields) and the one-user update of UpdateUsers / UpdateUser.
+import { DEMO_USERS } from '../../catalogue/org.ts';
+import type { ErrorBody } from '../../errors.ts';
+import { errorItem } from '../../errors.ts';
+import type { Ctx } from '../../router.ts';
+import type { Json } from '../../store.ts';
+import { isDate, parseDateTime } from '../../time.ts';
+import type { Sandbox } from '../../types.ts';
+import { orgDoc } from '../org.ts';
+import { PROFILE_STANDARD, ROLE_SALES_REP, isAdminProfile, profileDoc, roleDoc } from '../roles-profiles.ts';
+import { TERRITORY_EUROPE, TERRITORY_GLOBAL, TERRITORY_NORTH_AMERICA, TERRITORY_TEXAS } from '../territories.ts';
 
-const USERS = 'users';
-const SCOPES = [['CRM.users.{ACCESS}']];
+export const USERS = 'users';
+export const USER_SCOPES = [['CRM.users.{ACCESS}']];
 
 export type UserStatus = 'active' | 'disabled' | 'deleted';
 
@@ -109,12 +97,12 @@ function licenceLimit(sandbox: Sandbox): number {
 
 const activeCount = (sandbox: Sandbox) => userDocs(sandbox).filter((u) => u.status === 'active').length;
 
-function isPrimaryContact(sandbox: Sandbox, user: UserDoc): boolean {
+export function isPrimaryContact(sandbox: Sandbox, user: UserDoc): boolean {
 	const primary = String(orgDoc(sandbox).primary_email ?? '').toLowerCase();
 	return primary !== '' && user.email.toLowerCase() === primary;
 }
 
-function seedUsers(sandbox: Sandbox): void {
+export function seedUsers(sandbox: Sandbox): void {
 	const time = sandbox.formatTime();
 	const admin = DEMO_USERS[0];
 	const by = { id: admin.id, name: admin.full_name };
@@ -169,7 +157,7 @@ function seedUsers(sandbox: Sandbox): void {
 }
 
 /** Keys every user carries (values a new user starts with). */
-function defaults(by: { id: string; name: string }): Json {
+export function defaults(by: { id: string; name: string }): Json {
 	return {
 		language: 'en_US',
 		locale: 'en_US',
@@ -192,7 +180,7 @@ function defaults(by: { id: string; name: string }): Json {
 }
 
 /** A lookup given as `"<id>"` or `{ "id": "<id>" }`. */
-function idOf(value: unknown): string | undefined {
+export function idOf(value: unknown): string | undefined {
 	if (typeof value === 'string' || typeof value === 'number') return String(value).trim() || undefined;
 	if (value && typeof value === 'object' && !Array.isArray(value)) {
 		const id = (value as Json).id;
@@ -208,7 +196,7 @@ interface Check {
 	index: number;
 }
 
-function fail(code: string, apiName: string | undefined, c: Check, message?: string, extra: Json = {}): ErrorBody {
+export function fail(code: string, apiName: string | undefined, c: Check, message?: string, extra: Json = {}): ErrorBody {
 	const details: Json = { ...extra };
 	if (apiName) {
 		details.api_name = apiName;
@@ -222,7 +210,7 @@ function fail(code: string, apiName: string | undefined, c: Check, message?: str
  * user); answers an error item or undefined. Uniqueness is checked against `taken` (lower-case
  * e-mails of every other live user, plus those claimed earlier in the request).
  */
-function applyFields(sandbox: Sandbox, input: Json, target: UserDoc, c: Check, taken: Set<string>, creating: boolean): ErrorBody | undefined {
+export function applyFields(sandbox: Sandbox, input: Json, target: UserDoc, c: Check, taken: Set<string>, creating: boolean): ErrorBody | undefined {
 	if (creating || 'last_name' in input) {
 		if (isBlank(input.last_name)) return fail('MANDATORY_NOT_FOUND', 'last_name', c, 'required field not found');
 	}
@@ -311,11 +299,11 @@ function applyFields(sandbox: Sandbox, input: Json, target: UserDoc, c: Check, t
 }
 
 /** Lower-case e-mails of live users other than `exceptId`. */
-function takenEmails(sandbox: Sandbox, exceptId?: string): Set<string> {
+export function takenEmails(sandbox: Sandbox, exceptId?: string): Set<string> {
 	return new Set(userDocs(sandbox).filter((u) => u.status !== 'deleted' && u.id !== exceptId).map((u) => u.email.toLowerCase()));
 }
 
-function matchesType(sandbox: Sandbox, ctx: Ctx, user: UserDoc, type: string): boolean {
+export function matchesType(sandbox: Sandbox, ctx: Ctx, user: UserDoc, type: string): boolean {
 	const live = user.status !== 'deleted';
 	const active = user.status === 'active';
 	const admin = isAdminProfile(user.profile?.id);
@@ -345,137 +333,28 @@ function matchesType(sandbox: Sandbox, ctx: Ctx, user: UserDoc, type: string): b
 	}
 }
 
-export function registerUsers(router: Router, sandbox: Sandbox): void {
-	seedOnce(sandbox, 'users', seedUsers);
-	const { store } = sandbox;
-	const opts = { scopes: SCOPES };
-	const modifiedAfter = (u: UserDoc, since: number) => (parseDateTime(u.Modified_Time) ?? 0) > since;
-	const touch = (ctx: Ctx, user: UserDoc) => {
-		const actor = sandbox.user(ctx);
-		user.Modified_Time = sandbox.formatTime();
-		user.Modified_By = { id: actor.id, name: actor.name };
-	};
+export const modifiedAfter = (u: UserDoc, since: number) => (parseDateTime(u.Modified_Time) ?? 0) > since;
 
-	router.get(
-		'/users',
-		(ctx) => {
-			const type = ctx.q('type') ?? 'AllUsers';
-			if (!(USER_TYPES as readonly string[]).includes(type)) {
-				throw HttpError.invalidData({ [paramKey(ctx)]: 'type' }, 'invalid value for type');
-			}
-			const p = paging(ctx);
-			let users = userDocs(sandbox).filter((u) => matchesType(sandbox, ctx, u, type));
-			const since = ifModifiedSince(ctx);
-			if (since !== undefined) {
-				users = users.filter((u) => modifiedAfter(u, since));
-				if (users.length === 0) return { status: 304 };
-			}
-			return pagedReply('users', p, pageOf(users, p).map((u) => userJson(u, ctx.v)));
-		},
-		opts,
-	);
+/** Stamps `Modified_Time` / `Modified_By` with the acting user. */
+export function touch(ctx: Ctx, user: UserDoc): void {
+	const actor = ctx.sandbox.user(ctx);
+	user.Modified_Time = ctx.sandbox.formatTime();
+	user.Modified_By = { id: actor.id, name: actor.name };
+}
 
-	router.get(
-		'/users/:id',
-		(ctx) => {
-			const user = store.doc<UserDoc>(USERS, ctx.params.id);
-			if (!user) return { status: 204 };
-			const since = ifModifiedSince(ctx);
-			if (since !== undefined && !modifiedAfter(user, since)) return { status: 304 };
-			return { body: { users: [userJson(user, ctx.v)], info: { per_page: 200, count: 1, page: 1, more_records: false } } };
-		},
-		opts,
-	);
-
-	router.post(
-		'/users',
-		(ctx) => {
-			const items = wrapperList(ctx, 'users', 100);
-			const results = store.transaction(() => {
-				const taken = takenEmails(sandbox);
-				return items.map((raw, index) => {
-					const c = { ctx, index };
-					if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('INVALID_DATA', undefined, c, 'invalid data');
-					const actor = sandbox.user(ctx);
-					const time = sandbox.formatTime();
-					const user = {
-						...defaults({ id: actor.id, name: actor.name }),
-						id: store.nextId(),
-						last_name: '',
-						full_name: '',
-						email: '',
-						status: 'active',
-						confirm: false,
-						time_zone: String(orgDoc(sandbox).time_zone ?? 'UTC'),
-						created_time: time,
-						Modified_Time: time,
-					} as UserDoc;
-					const error = applyFields(sandbox, raw as Json, user, c, taken, true);
-					if (error) return error;
-					taken.add(user.email.toLowerCase());
-					store.putDoc(USERS, user.id, user);
-					return { code: 'SUCCESS', details: { id: user.id }, message: 'User added', status: 'success' };
-				});
-			});
-			return resultsReply('users', 201, results);
-		},
-		opts,
-	);
-
-	const update = (ctx: Ctx, raw: unknown, index: number, id: string | undefined): Json => {
-		const c = { ctx, index };
-		if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('INVALID_DATA', undefined, c, 'invalid data');
-		if (!id) return fail('MANDATORY_NOT_FOUND', 'id', c, 'required field not found');
-		const existing = store.doc<UserDoc>(USERS, id);
-		if (!existing) return fail('INVALID_DATA', 'id', c, 'the id given seems to be invalid', { id });
-		if (existing.status === 'deleted') return fail('CANNOT_UPDATE_DELETED_USER', 'id', c, 'deleted user cannot be updated', { id });
-		const user = structuredClone(existing);
-		const error = applyFields(sandbox, raw as Json, user, c, takenEmails(sandbox, id), false);
-		if (error) return error;
-		touch(ctx, user);
-		store.putDoc(USERS, user.id, user);
-		return { code: 'SUCCESS', details: { id: user.id, email: user.email }, message: 'User updated', status: 'success' };
-	};
-
-	router.put(
-		'/users',
-		(ctx) => {
-			const items = wrapperList(ctx, 'users', 100);
-			const results = eachItem(ctx, items, (raw, index) => update(ctx, raw, index, idOf((raw as Json | null)?.id)));
-			return resultsReply('users', 200, results);
-		},
-		opts,
-	);
-
-	router.put(
-		'/users/:id',
-		(ctx) => {
-			const items = wrapperList(ctx, 'users', 1);
-			const results = store.transaction(() => [update(ctx, items[0], 0, ctx.params.id)]);
-			return resultsReply('users', 200, results);
-		},
-		opts,
-	);
-
-	router.delete(
-		'/users/:id',
-		(ctx) => {
-			const id = ctx.params.id;
-			const c = { ctx, index: 0 };
-			const user = store.doc<UserDoc>(USERS, id);
-			let result: Json;
-			if (!user) result = errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
-			else if (user.status === 'deleted') result = fail('ID_ALREADY_DELETED', undefined, c, 'user already deleted', { id });
-			else if (isPrimaryContact(sandbox, user)) {
-				result = fail('INVALID_REQUEST', undefined, c, 'primary contact cannot be deleted or deactivated', { id });
-			} else {
-				const next = { ...user, status: 'deleted' as const };
-				touch(ctx, next);
-				store.putDoc(USERS, id, next);
-				result = { code: 'SUCCESS', details: { id }, message: 'User deleted', status: 'success' };
-			}
-			return resultsReply('users', 200, [result]);
-		},
-		opts,
-	);
+/** Updates one user (UpdateUsers item or UpdateUser); answers its result item. */
+export function updateOne(ctx: Ctx, raw: unknown, index: number, id: string | undefined): Json {
+	const { sandbox } = ctx;
+	const c = { ctx, index };
+	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('INVALID_DATA', undefined, c, 'invalid data');
+	if (!id) return fail('MANDATORY_NOT_FOUND', 'id', c, 'required field not found');
+	const existing = sandbox.store.doc<UserDoc>(USERS, id);
+	if (!existing) return fail('INVALID_DATA', 'id', c, 'the id given seems to be invalid', { id });
+	if (existing.status === 'deleted') return fail('CANNOT_UPDATE_DELETED_USER', 'id', c, 'deleted user cannot be updated', { id });
+	const user = structuredClone(existing);
+	const error = applyFields(sandbox, raw as Json, user, c, takenEmails(sandbox, id), false);
+	if (error) return error;
+	touch(ctx, user);
+	sandbox.store.putDoc(USERS, user.id, user);
+	return { code: 'SUCCESS', details: { id: user.id, email: user.email }, message: 'User updated', status: 'success' };
 }

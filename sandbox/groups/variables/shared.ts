@@ -1,23 +1,16 @@
- 
-// Variables and variable groups (docs/protocol.md §5.9): GetVariableGroups, GetVariableGroupById,
-// GetVariableGroupByAPIName, GetVariables, CreateVariables, UpdateVariables, DeleteVariables,
-// GetVariableByID, UpdateVariableById, DeleteVariable, GetVariableForAPIName, UpdateVariableByAPIName.
-// An all-digit path segment is an id, anything else an API name (§3.10). Values are checked and
-// normalised by the variable's `type`; API names are unique in the organisation. v2.1 adds `source`.
-// Codes of the variables group only (§11): UNABLE_TO_PARSE_DATA_TYPE, REQUIRED_PARAM_MISSING,
-// DUPLICATE_DATA, INVALID_DATA.
-import { HttpError, errorItem } from '../errors.ts';
-import type { ErrorBody } from '../errors.ts';
-import type { Ctx, Router } from '../router.ts';
-import type { Sandbox } from '../types.ts';
-import { eachItem, resultsReply, seedOnce } from './shared.ts';
-import type { Json } from '../store.ts';
-import { isDate, parseDateTime } from '../time.ts';
-import { idsParam, listReply, requiredQuery, wrapperList } from '../wire.ts';
+// Helpers shared by the variable operations (docs/protocol.md §5.9): the seed, lookups by id or
+// API name, the checks of a variable item and the one-variable update and delete.
+import type { ErrorBody } from '../../errors.ts';
+import { HttpError, errorItem } from '../../errors.ts';
+import type { Ctx } from '../../router.ts';
+import type { Json } from '../../store.ts';
+import { isDate, parseDateTime } from '../../time.ts';
+import type { Sandbox } from '../../types.ts';
+import { requiredQuery } from '../../wire.ts';
 
-const VARIABLES_SCOPES = [['CRM.settings.variables.{ACCESS}']];
-const GROUPS_SCOPES = [['CRM.settings.variable_groups.READ']];
-const VARIABLES = 'variables';
+export const VARIABLES_SCOPES = [['CRM.settings.variables.{ACCESS}']];
+export const GROUPS_SCOPES = [['CRM.settings.variable_groups.READ']];
+export const VARIABLES = 'variables';
 const GROUPS = 'variable_groups';
 
 export const VARIABLE_TYPES = [
@@ -58,7 +51,7 @@ export interface VariableDoc extends Json {
 export const GROUP_GENERAL = { id: '4876876000000391001', api_name: 'General' };
 export const GROUP_INTEGRATIONS = { id: '4876876000000391003', api_name: 'Integrations' };
 
-function seedVariables(sandbox: Sandbox): void {
+export function seedVariables(sandbox: Sandbox): void {
 	const groups: VariableGroupDoc[] = [
 		{ ...GROUP_GENERAL, name: 'General', display_label: 'General', description: 'Organisation-wide values' },
 		{ ...GROUP_INTEGRATIONS, name: 'Integrations', display_label: 'Integrations', description: 'Endpoints and switches of connected systems' },
@@ -84,12 +77,12 @@ function seedVariables(sandbox: Sandbox): void {
 	for (const variable of variables) sandbox.store.putDoc(VARIABLES, variable.id, variable);
 }
 
-const groups = (sandbox: Sandbox) => sandbox.store.docs<VariableGroupDoc>(GROUPS);
-const variables = (sandbox: Sandbox) => sandbox.store.docs<VariableDoc>(VARIABLES);
+export const groups = (sandbox: Sandbox) => sandbox.store.docs<VariableGroupDoc>(GROUPS);
+export const variables = (sandbox: Sandbox) => sandbox.store.docs<VariableDoc>(VARIABLES);
 const DIGITS = /^\d+$/;
 
 /** A group by id or API name (case-insensitive), from a string or `{id}` / `{api_name}`. */
-function findGroup(sandbox: Sandbox, key: unknown): VariableGroupDoc | undefined {
+export function findGroup(sandbox: Sandbox, key: unknown): VariableGroupDoc | undefined {
 	let id: string | undefined;
 	let apiName: string | undefined;
 	if (typeof key === 'string' || typeof key === 'number') {
@@ -104,13 +97,13 @@ function findGroup(sandbox: Sandbox, key: unknown): VariableGroupDoc | undefined
 }
 
 /** A variable by path segment: digits = id, otherwise API name (case-insensitive). */
-function findVariable(sandbox: Sandbox, key: string): VariableDoc | undefined {
+export function findVariable(sandbox: Sandbox, key: string): VariableDoc | undefined {
 	if (DIGITS.test(key)) return sandbox.store.doc<VariableDoc>(VARIABLES, key);
 	const lower = key.toLowerCase();
 	return variables(sandbox).find((v) => v.api_name.toLowerCase() === lower);
 }
 
-function variableJson(variable: VariableDoc, v: string): Json {
+export function variableJson(variable: VariableDoc, v: string): Json {
 	const out: Json = { ...variable };
 	if (v !== 'v2.1') delete out.source;
 	return out;
@@ -161,7 +154,7 @@ function apiNameFrom(name: string): string {
 const API_NAME_RE = /^[A-Za-z][A-Za-z0-9_]{0,49}$/;
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
-function fail(ctx: Ctx, index: number, code: string, apiName: string | undefined, message: string, extra: Json = {}): ErrorBody {
+export function fail(ctx: Ctx, index: number, code: string, apiName: string | undefined, message: string, extra: Json = {}): ErrorBody {
 	const details: Json = { ...extra };
 	if (apiName) details.api_name = apiName;
 	if (apiName && ctx.v === 'v2.1') details.json_path = `$.variables[${index}].${apiName}`;
@@ -172,7 +165,7 @@ function fail(ctx: Ctx, index: number, code: string, apiName: string | undefined
  * Validates one item against `target` (a new or existing variable) and applies it.
  * `claimed` holds lower-case API names taken by other variables and earlier items of the request.
  */
-function applyVariable(sandbox: Sandbox, ctx: Ctx, index: number, input: Json, target: VariableDoc, creating: boolean, claimed: Set<string>): ErrorBody | undefined {
+export function applyVariable(sandbox: Sandbox, ctx: Ctx, index: number, input: Json, target: VariableDoc, creating: boolean, claimed: Set<string>): ErrorBody | undefined {
 	if (creating) {
 		for (const key of ['name', 'type', 'variable_group']) {
 			if (isBlank(input[key])) return fail(ctx, index, 'INVALID_DATA', key, 'required field not found');
@@ -219,159 +212,38 @@ function applyVariable(sandbox: Sandbox, ctx: Ctx, index: number, input: Json, t
 	return undefined;
 }
 
-export function registerVariables(router: Router, sandbox: Sandbox): void {
-	seedOnce(sandbox, 'variables', seedVariables);
-	const { store } = sandbox;
-	const opts = { scopes: VARIABLES_SCOPES };
+// ---- variables ----------------------------------------------------------------------------
 
-	// ---- variable groups ----------------------------------------------------------------------
+export function groupParam(ctx: Ctx): VariableGroupDoc {
+	const key = requiredQuery(ctx, 'group');
+	const group = findGroup(ctx.sandbox, key);
+	if (!group) {
+		throw HttpError.invalidData(ctx.v === 'v2.1' ? { param: 'group', param_name: 'group' } : { param: 'group' }, 'the given variable group is invalid');
+	}
+	return group;
+}
 
-	router.get('/settings/variable_groups', () => listReply('variable_groups', groups(sandbox)), { scopes: GROUPS_SCOPES });
+/** Lower-case API names of every variable but `id`. */
+export function claimedExcept(sandbox: Sandbox, id?: string): Set<string> {
+	return new Set(variables(sandbox).filter((v) => v.id !== id).map((v) => v.api_name.toLowerCase()));
+}
 
-	router.get(
-		'/settings/variable_groups/:key',
-		(ctx) => {
-			const group = findGroup(sandbox, ctx.params.key);
-			return group ? { body: { variable_groups: [group] } } : { status: 204 };
-		},
-		{ scopes: GROUPS_SCOPES },
-	);
+export function updateOne(ctx: Ctx, raw: unknown, index: number, existing: VariableDoc | undefined, key: string | undefined): Json {
+	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(ctx, index, 'INVALID_DATA', 'variables', 'invalid data');
+	if (!key) return fail(ctx, index, 'INVALID_DATA', 'id', 'required field not found');
+	if (!existing) return fail(ctx, index, 'INVALID_DATA', 'id', 'the id given seems to be invalid', { id: key });
+	const next = structuredClone(existing);
+	const input = { ...(raw as Json) };
+	delete input.id;
+	const error = applyVariable(ctx.sandbox, ctx, index, input, next, false, claimedExcept(ctx.sandbox, existing.id));
+	if (error) return error;
+	ctx.sandbox.store.putDoc(VARIABLES, next.id, next);
+	return { code: 'SUCCESS', details: { id: next.id }, message: 'variable updated', status: 'success' };
+}
 
-	// ---- variables ----------------------------------------------------------------------------
-
-	const groupParam = (ctx: Ctx): VariableGroupDoc => {
-		const key = requiredQuery(ctx, 'group');
-		const group = findGroup(sandbox, key);
-		if (!group) {
-			throw HttpError.invalidData(ctx.v === 'v2.1' ? { param: 'group', param_name: 'group' } : { param: 'group' }, 'the given variable group is invalid');
-		}
-		return group;
-	};
-
-	router.get(
-		'/settings/variables',
-		(ctx) => {
-			const group = groupParam(ctx);
-			const list = variables(sandbox).filter((v) => v.variable_group.id === group.id);
-			return listReply('variables', list.map((v) => variableJson(v, ctx.v)));
-		},
-		opts,
-	);
-
-	router.get(
-		'/settings/variables/:key',
-		(ctx) => {
-			const group = groupParam(ctx);
-			const variable = findVariable(sandbox, ctx.params.key);
-			if (!variable || variable.variable_group.id !== group.id) return { status: 204 };
-			return { body: { variables: [variableJson(variable, ctx.v)] } };
-		},
-		opts,
-	);
-
-	const claimedExcept = (id?: string) =>
-		new Set(variables(sandbox).filter((v) => v.id !== id).map((v) => v.api_name.toLowerCase()));
-
-	router.post(
-		'/settings/variables',
-		(ctx) => {
-			const items = wrapperList(ctx, 'variables', 100);
-			const results = store.transaction(() => {
-				const claimed = claimedExcept();
-				return items.map((raw, index) => {
-					if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(ctx, index, 'INVALID_DATA', 'variables', 'invalid data');
-					const variable: VariableDoc = {
-						id: '',
-						api_name: '',
-						name: '',
-						description: null,
-						type: 'text',
-						value: null,
-						variable_group: { id: '', api_name: '' },
-						source: 'crm',
-					};
-					const error = applyVariable(sandbox, ctx, index, raw as Json, variable, true, claimed);
-					if (error) return error;
-					variable.id = store.nextId();
-					claimed.add(variable.api_name.toLowerCase());
-					store.putDoc(VARIABLES, variable.id, variable);
-					return { code: 'SUCCESS', details: { id: variable.id }, message: 'variable added', status: 'success' };
-				});
-			});
-			return resultsReply('variables', 201, results);
-		},
-		opts,
-	);
-
-	const updateOne = (ctx: Ctx, raw: unknown, index: number, existing: VariableDoc | undefined, key: string | undefined): Json => {
-		if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(ctx, index, 'INVALID_DATA', 'variables', 'invalid data');
-		if (!key) return fail(ctx, index, 'INVALID_DATA', 'id', 'required field not found');
-		if (!existing) return fail(ctx, index, 'INVALID_DATA', 'id', 'the id given seems to be invalid', { id: key });
-		const next = structuredClone(existing);
-		const input = { ...(raw as Json) };
-		delete input.id;
-		const error = applyVariable(sandbox, ctx, index, input, next, false, claimedExcept(existing.id));
-		if (error) return error;
-		store.putDoc(VARIABLES, next.id, next);
-		return { code: 'SUCCESS', details: { id: next.id }, message: 'variable updated', status: 'success' };
-	};
-
-	router.put(
-		'/settings/variables',
-		(ctx) => {
-			const items = wrapperList(ctx, 'variables', 100);
-			const results = eachItem(ctx, items, (raw, index) => {
-				const item = (raw && typeof raw === 'object' ? raw : {}) as Json;
-				// items carry `id`, or `api_name` to name the variable
-				const key = item.id !== undefined && item.id !== null ? String(item.id) : typeof item.api_name === 'string' ? item.api_name : undefined;
-				const existing = key === undefined ? undefined : findVariable(sandbox, key);
-				const body = item.id !== undefined ? raw : { ...item, api_name: undefined };
-				return updateOne(ctx, body, index, existing, key);
-			});
-			return resultsReply('variables', 200, results);
-		},
-		opts,
-	);
-
-	router.put(
-		'/settings/variables/:key',
-		(ctx) => {
-			const items = wrapperList(ctx, 'variables', 100);
-			const existing = findVariable(sandbox, ctx.params.key);
-			// the path names one variable: the first item updates it, further items are refused
-			const results = eachItem(ctx, items, (raw, index) =>
-				index === 0
-					? updateOne(ctx, raw, 0, existing, ctx.params.key)
-					: fail(ctx, index, 'INVALID_DATA', 'variables', 'only one variable can be updated by id or API name'),
-			);
-			return resultsReply('variables', 200, results);
-		},
-		opts,
-	);
-
-	const deleteOne = (key: string): Json => {
-		const existing = findVariable(sandbox, key);
-		if (!existing) return errorItem('INVALID_DATA', { id: key }, 'the id given seems to be invalid');
-		store.deleteDoc(VARIABLES, existing.id);
-		return { code: 'SUCCESS', details: { id: existing.id }, message: 'variable deleted', status: 'success' };
-	};
-
-	router.delete(
-		'/settings/variables',
-		(ctx) => {
-			const ids = idsParam(ctx, 'ids', 100, true)!;
-			const results = eachItem(ctx, ids, deleteOne);
-			return resultsReply('variables', 200, results);
-		},
-		opts,
-	);
-
-	router.delete(
-		'/settings/variables/:key',
-		(ctx) => {
-			const results = store.transaction(() => [deleteOne(ctx.params.key)]);
-			return resultsReply('variables', 200, results);
-		},
-		opts,
-	);
+export function deleteOne(sandbox: Sandbox, key: string): Json {
+	const existing = findVariable(sandbox, key);
+	if (!existing) return errorItem('INVALID_DATA', { id: key }, 'the id given seems to be invalid');
+	sandbox.store.deleteDoc(VARIABLES, existing.id);
+	return { code: 'SUCCESS', details: { id: existing.id }, message: 'variable deleted', status: 'success' };
 }
