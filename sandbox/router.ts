@@ -28,7 +28,7 @@ const DIGITS = /^\d+$/;
 export class Router {
 	private routes: Route[] = [];
 
-	add(method: Method, pattern: string, handler: Handler, options: RouteOptions = {}): void {
+	private add(method: Method, pattern: string, handler: Handler, options: RouteOptions = {}): void {
 		const segments = pattern.split('/').filter(Boolean);
 		this.routes.push({
 			...options,
@@ -47,22 +47,6 @@ export class Router {
 	/** Registers a group's operations in their order (the tie-breaker between equal routes). */
 	register(operations: Operation[]): void {
 		for (const op of operations) this.add(op.method, op.pattern, op.handler, op.options);
-	}
-
-	get(pattern: string, handler: Handler, options?: RouteOptions): void {
-		this.add('GET', pattern, handler, options);
-	}
-	post(pattern: string, handler: Handler, options?: RouteOptions): void {
-		this.add('POST', pattern, handler, options);
-	}
-	put(pattern: string, handler: Handler, options?: RouteOptions): void {
-		this.add('PUT', pattern, handler, options);
-	}
-	patch(pattern: string, handler: Handler, options?: RouteOptions): void {
-		this.add('PATCH', pattern, handler, options);
-	}
-	delete(pattern: string, handler: Handler, options?: RouteOptions): void {
-		this.add('DELETE', pattern, handler, options);
 	}
 
 	/** Finds the route for a request; throws the contract's routing errors. */
