@@ -14,5 +14,7 @@ function copyIcons() {
 	src(credSource, { encoding: false }).pipe(dest(credDestination));
 
 	// shared icons: nodes and the credential reference them as ../icons or ../../icons
-	return src(path.resolve('icons', '*.{png,svg}'), { encoding: false }).pipe(dest(path.resolve('dist', 'icons')));
+	return src(path.resolve('icons', '*.{png,svg}'), { encoding: false }).pipe(
+		dest(path.resolve('dist', 'icons')),
+	);
 }

@@ -40,7 +40,8 @@ export class CrmOAuth2Api implements ICredentialType {
 			displayName: 'Server',
 			name: 'environment',
 			type: 'options',
-			description: 'Where you sign in: your CRM service, or a local sandbox for trying workflows out',
+			description:
+				'Where you sign in: your CRM service, or a local sandbox for trying workflows out',
 			options: [
 				{
 					name: 'CRM Service',
@@ -50,7 +51,8 @@ export class CrmOAuth2Api implements ICredentialType {
 				{
 					name: 'Sandbox (Local)',
 					value: 'sandbox',
-					description: 'A local CRM sandbox with demo data, for trying workflows without a CRM account',
+					description:
+						'A local CRM sandbox with demo data, for trying workflows without a CRM account',
 				},
 			],
 			default: 'service',
@@ -97,7 +99,8 @@ export class CrmOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			description: "The OAuth client's ID from the CRM's developer console; any value for the sandbox",
+			description:
+				"The OAuth client's ID from the CRM's developer console; any value for the sandbox",
 			displayOptions: { hide: { clientId: [{ _cnd: { regex: '^[^=]' } }] } },
 		},
 		{
@@ -107,7 +110,8 @@ export class CrmOAuth2Api implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: "The OAuth client's secret from the CRM's developer console; any value for the sandbox",
+			description:
+				"The OAuth client's secret from the CRM's developer console; any value for the sandbox",
 			displayOptions: { hide: { clientId: [{ _cnd: { regex: '^[^=]' } }] } },
 		},
 		{
@@ -117,8 +121,9 @@ export class CrmOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'https://content.crm.example',
-			hint: 'The content host of your account\'s data centre, where Bulk Write uploads its files. Empty: the API address.',
-			description: 'Address of the upload host of your data centre (see the README for each data centre)',
+			hint: "The content host of your account's data centre, where Bulk Write uploads its files. Empty: the API address.",
+			description:
+				'Address of the upload host of your data centre (see the README for each data centre)',
 			displayOptions: { show: { environment: ['service'] } },
 		},
 		{
@@ -139,7 +144,8 @@ export class CrmOAuth2Api implements ICredentialType {
 				{ name: 'v2 — Older Model', value: 'v2' },
 			],
 			default: 'v2.1',
-			description: 'Version of the CRM API every call uses. Keep v2.1 unless your CRM account only offers v2; some operations need v2.1.',
+			description:
+				'Version of the CRM API every call uses. Keep v2.1 unless your CRM account only offers v2; some operations need v2.1.',
 		},
 		{
 			displayName: 'Grant Type',
@@ -151,14 +157,16 @@ export class CrmOAuth2Api implements ICredentialType {
 			displayName: 'Authorization URL',
 			name: 'authUrl',
 			type: 'hidden',
-			default: '={{ (($self.environment === "sandbox" ? $self.sandboxUrl : $self.accountsUrl) || "").replace(/\\/+$/, "") }}/oauth/v2/auth',
+			default:
+				'={{ (($self.environment === "sandbox" ? $self.sandboxUrl : $self.accountsUrl) || "").replace(/\\/+$/, "") }}/oauth/v2/auth',
 			required: true,
 		},
 		{
 			displayName: 'Access Token URL',
 			name: 'accessTokenUrl',
 			type: 'hidden',
-			default: '={{ (($self.environment === "sandbox" ? $self.sandboxUrl : $self.accountsUrl) || "").replace(/\\/+$/, "") }}/oauth/v2/token',
+			default:
+				'={{ (($self.environment === "sandbox" ? $self.sandboxUrl : $self.accountsUrl) || "").replace(/\\/+$/, "") }}/oauth/v2/token',
 			required: true,
 		},
 		{
@@ -166,7 +174,8 @@ export class CrmOAuth2Api implements ICredentialType {
 			name: 'crmScope',
 			type: 'string',
 			default: DEFAULT_SCOPES.join(','),
-			description: 'Permissions n8n asks your CRM account for, separated by commas. The default lets every CRM node work; with fewer, some operations are refused.',
+			description:
+				'Permissions n8n asks your CRM account for, separated by commas. The default lets every CRM node work; with fewer, some operations are refused.',
 			displayOptions: { hide: { clientId: [{ _cnd: { regex: '^[^=]' } }] } },
 		},
 		// n8n keeps a field that oAuth2Api also defines in oAuth2Api's place, before every field of

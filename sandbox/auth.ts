@@ -1,4 +1,3 @@
- 
 // Token presentation (§2.2) and scope coverage (§2.3).
 import { HttpError } from './errors.ts';
 import type { Ctx, Method, TokenInfo } from './router.ts';
@@ -52,7 +51,8 @@ export function covers(grantedScope: string, neededScope: string): boolean {
 	const gPath = g.slice(0, -1);
 	const nPath = n.slice(0, -1);
 	// CRM.<area>.ALL covers everything under CRM.<area>.; CRM.<area>.<sub>.ALL every access of <sub>
-	if (gAccess === 'all' && gPath.length <= nPath.length && gPath.every((s, i) => s === nPath[i])) return true;
+	if (gAccess === 'all' && gPath.length <= nPath.length && gPath.every((s, i) => s === nPath[i]))
+		return true;
 	if (gPath.length !== nPath.length) return false;
 	// `all` in the module position covers every module (CRM.send_mail.all.CREATE)
 	const samePath = gPath.every((s, i) => s === nPath[i] || (i === 2 && s === 'all'));

@@ -11,23 +11,30 @@ import { startSandbox } from './server.ts';
 
 const port = Number(process.env.SANDBOX_PORT ?? 4010);
 const host = process.env.SANDBOX_HOST ?? '127.0.0.1';
-const dbPath = process.env.SANDBOX_DB ?? path.resolve(import.meta.dirname, '..', '.sandbox-data', 'sandbox.db');
+const dbPath =
+	process.env.SANDBOX_DB ?? path.resolve(import.meta.dirname, '..', '.sandbox-data', 'sandbox.db');
 if (dbPath !== ':memory:') mkdirSync(path.dirname(dbPath), { recursive: true });
 const publicOrigin = process.env.SANDBOX_ORIGIN ?? `http://localhost:${port}`;
 
-const flag = (name: string) => ['1', 'true', 'on', 'yes'].includes((process.env[name] ?? '').toLowerCase());
+const flag = (name: string) =>
+	['1', 'true', 'on', 'yes'].includes((process.env[name] ?? '').toLowerCase());
 /** a switch that is on unless set to an off value */
-const onUnless = (name: string) => !['0', 'false', 'off', 'no'].includes((process.env[name] ?? '').toLowerCase());
+const onUnless = (name: string) =>
+	!['0', 'false', 'off', 'no'].includes((process.env[name] ?? '').toLowerCase());
 // the bulk-write upload host (§1.1): its own origin, on the next port unless told otherwise
 const separateUploadHost = onUnless('SANDBOX_SEPARATE_UPLOAD_HOST');
 const uploadPort = Number(process.env.SANDBOX_UPLOAD_PORT ?? port + 1);
-const uploadOrigin = process.env.SANDBOX_UPLOAD_ORIGIN ?? (separateUploadHost ? `http://localhost:${uploadPort}` : publicOrigin);
+const uploadOrigin =
+	process.env.SANDBOX_UPLOAD_ORIGIN ??
+	(separateUploadHost ? `http://localhost:${uploadPort}` : publicOrigin);
 const edition = (process.env.SANDBOX_EDITION ?? 'Enterprise') as Edition;
 if (!(edition in CONCURRENCY_BY_EDITION)) {
 	console.error(`SANDBOX_EDITION must be one of ${Object.keys(CONCURRENCY_BY_EDITION).join(', ')}`);
 	process.exit(2);
 }
-const credits = process.env.SANDBOX_API_CREDITS ? Number(process.env.SANDBOX_API_CREDITS) : undefined;
+const credits = process.env.SANDBOX_API_CREDITS
+	? Number(process.env.SANDBOX_API_CREDITS)
+	: undefined;
 
 const running = await startSandbox({
 	port,
@@ -46,7 +53,10 @@ const running = await startSandbox({
 const origin = running.sandbox.config.publicOrigin;
 
 console.log(`CRM sandbox listening on ${running.url} (public origin ${origin})`);
-if (separateUploadHost) console.log(`Bulk-write uploads on ${running.uploadUrl} (public origin ${running.sandbox.config.uploadOrigin})`);
+if (separateUploadHost)
+	console.log(
+		`Bulk-write uploads on ${running.uploadUrl} (public origin ${running.sandbox.config.uploadOrigin})`,
+	);
 const limits = running.sandbox.limits.config;
 console.log(
 	limits.enabled
@@ -55,15 +65,25 @@ console.log(
 );
 console.log(`Data: ${dbPath}`);
 if (running.sandbox.config.hookKey && !process.env.SANDBOX_HOOK_KEY) {
-	console.log(`Test hooks (/__sandbox/*) need the header X-Sandbox-Hook-Key: ${running.sandbox.config.hookKey}`);
+	console.log(
+		`Test hooks (/__sandbox/*) need the header X-Sandbox-Hook-Key: ${running.sandbox.config.hookKey}`,
+	);
 }
 console.log('');
 console.log('Get a token and list leads:');
-console.log(`  CODE=$(curl -s -o /dev/null -w '%{redirect_url}' '${origin}/oauth/v2/auth?response_type=code&client_id=demo&redirect_uri=http://localhost/cb&scope=CRM.modules.ALL,CRM.settings.ALL&access_type=offline' | sed 's/.*code=\\([^&]*\\).*/\\1/')`);
-console.log(`  TOKEN=$(curl -s -X POST '${origin}/oauth/v2/token' -d grant_type=authorization_code -d client_id=demo -d client_secret=demo -d redirect_uri=http://localhost/cb -d code=$CODE | sed 's/.*"access_token":"\\([^"]*\\)".*/\\1/')`);
+console.log(
+	`  CODE=$(curl -s -o /dev/null -w '%{redirect_url}' '${origin}/oauth/v2/auth?response_type=code&client_id=demo&redirect_uri=http://localhost/cb&scope=CRM.modules.ALL,CRM.settings.ALL&access_type=offline' | sed 's/.*code=\\([^&]*\\).*/\\1/')`,
+);
+console.log(
+	`  TOKEN=$(curl -s -X POST '${origin}/oauth/v2/token' -d grant_type=authorization_code -d client_id=demo -d client_secret=demo -d redirect_uri=http://localhost/cb -d code=$CODE | sed 's/.*"access_token":"\\([^"]*\\)".*/\\1/')`,
+);
 console.log(`  curl -s '${origin}/crm/v2.1/Leads?per_page=3' -H "Authorization: Bearer $TOKEN"`);
 console.log('');
-console.log('In n8n, create a "CRM OAuth2 API" credential with accounts URL ' + origin + ', any client id and secret.');
+console.log(
+	'In n8n, create a "CRM OAuth2 API" credential with accounts URL ' +
+		origin +
+		', any client id and secret.',
+);
 console.log('Press Ctrl-C to stop.');
 
 const stop = async () => {

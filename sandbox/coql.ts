@@ -1,4 +1,3 @@
- 
 // Object query (COQL, docs/protocol.md §3.13): a tokenizer and recursive-descent parser for exactly
 // the contract's subset, a resolver that checks the statement against module metadata and the
 // limits (columns, conditions, in-values, joins, LIMIT), and an evaluator over the record store.
@@ -58,8 +57,16 @@ const KEYWORDS = new Set([
 	'false',
 ]);
 
-function syntaxError(token: Token, clause: Clause, message = 'error while parsing the query'): HttpError {
-	return new HttpError('SYNTAX_ERROR', { near: token.text, line: token.line, column: token.column, clause }, message);
+function syntaxError(
+	token: Token,
+	clause: Clause,
+	message = 'error while parsing the query',
+): HttpError {
+	return new HttpError(
+		'SYNTAX_ERROR',
+		{ near: token.text, line: token.line, column: token.column, clause },
+		message,
+	);
 }
 
 /** Splits a statement into tokens with 1-based line and column positions. */
@@ -98,7 +105,8 @@ export function tokenize(source: string): Token[] {
 			}
 			const text = source.slice(i, j);
 			const lower = text.toLowerCase();
-			if (lower === 'select' || lower === 'from' || lower === 'where' || lower === 'limit') clause = lower;
+			if (lower === 'select' || lower === 'from' || lower === 'where' || lower === 'limit')
+				clause = lower;
 			if (lower === 'order') clause = 'order by';
 			tokens.push({ kind: 'ident', text, ...start });
 			i = j;
@@ -115,7 +123,11 @@ export function tokenize(source: string): Token[] {
 			let value = '';
 			for (;;) {
 				if (j >= source.length) {
-					throw syntaxError({ kind: 'string', text: source.slice(i, i + 20), ...start }, clause, 'unterminated string literal');
+					throw syntaxError(
+						{ kind: 'string', text: source.slice(i, i + 20), ...start },
+						clause,
+						'unterminated string literal',
+					);
 				}
 				if (source[j] === "'") {
 					if (source[j + 1] === "'") {
@@ -273,7 +285,12 @@ class Parser {
 		this.clause = 'from';
 		this.expectKeyword('from');
 		const moduleToken = this.tok;
-		if (moduleToken.kind !== 'ident' || moduleToken.text.includes('.') || KEYWORDS.has(moduleToken.text.toLowerCase())) this.fail();
+		if (
+			moduleToken.kind !== 'ident' ||
+			moduleToken.text.includes('.') ||
+			KEYWORDS.has(moduleToken.text.toLowerCase())
+		)
+			this.fail();
 		this.pos++;
 
 		this.clause = 'where';
@@ -310,7 +327,13 @@ class Parser {
 			}
 		}
 		if (this.tok.kind !== 'end') this.fail();
-		return { columns, module: { name: moduleToken.text, token: moduleToken }, where, orderBy, limit };
+		return {
+			columns,
+			module: { name: moduleToken.text, token: moduleToken },
+			where,
+			orderBy,
+			limit,
+		};
 	}
 
 	private integer(): number {
@@ -337,7 +360,8 @@ class Parser {
 
 	private term(): Expr {
 		if (this.tok.kind === 'punct' && this.tok.text === '(') {
-			if (this.depth >= COQL_MAX_NESTING) this.fail(`brackets are nested more than ${COQL_MAX_NESTING} levels deep`);
+			if (this.depth >= COQL_MAX_NESTING)
+				this.fail(`brackets are nested more than ${COQL_MAX_NESTING} levels deep`);
 			this.pos++;
 			this.depth++;
 			const inner = this.expr();
@@ -469,28 +493,52 @@ function familyOf(field: FieldDef): Family | undefined {
 	}
 }
 
-const isLookup = (f: FieldDef) => f.data_type === 'lookup' || f.data_type === 'ownerlookup' || f.data_type === 'userlookup';
+const isLookup = (f: FieldDef) =>
+	f.data_type === 'lookup' || f.data_type === 'ownerlookup' || f.data_type === 'userlookup';
 
 function findField(module: ModuleDef, name: string): FieldDef | undefined {
 	const lower = name.toLowerCase();
 	return module.fields.find((f) => f.api_name.toLowerCase() === lower);
 }
 
-function resolveColumn(sandbox: Sandbox, module: ModuleDef, ref: ColumnRef, joins: Set<string>): Resolved {
+function resolveColumn(
+	sandbox: Sandbox,
+	module: ModuleDef,
+	ref: ColumnRef,
+	joins: Set<string>,
+): Resolved {
 	const parts = ref.text.split('.');
 	const unknown = () => invalidQuery({ column_name: ref.text, reason: 'invalid column name' });
 	const field = findField(module, parts[0]);
 	if (!field) throw unknown();
 	if (parts.length === 1) {
 		const family = familyOf(field);
-		if (!family) throw invalidQuery({ column_name: ref.text, data_type: field.data_type, reason: 'the field type is not supported in queries' });
-		return { key: field.api_name, field, family, dataType: field.data_type, textarea: field.data_type === 'textarea' || field.textarea === true };
+		if (!family)
+			throw invalidQuery({
+				column_name: ref.text,
+				data_type: field.data_type,
+				reason: 'the field type is not supported in queries',
+			});
+		return {
+			key: field.api_name,
+			field,
+			family,
+			dataType: field.data_type,
+			textarea: field.data_type === 'textarea' || field.textarea === true,
+		};
 	}
 	if (parts.length > 2) {
-		throw invalidQuery({ column_name: ref.text, reason: 'only one level of relation is supported' });
+		throw invalidQuery({
+			column_name: ref.text,
+			reason: 'only one level of relation is supported',
+		});
 	}
 	if (!isLookup(field)) {
-		throw invalidQuery({ column_name: ref.text, data_type: field.data_type, reason: 'relations are allowed only on lookup fields' });
+		throw invalidQuery({
+			column_name: ref.text,
+			data_type: field.data_type,
+			reason: 'relations are allowed only on lookup fields',
+		});
 	}
 	joins.add(field.api_name);
 	if (field.data_type !== 'lookup') {
@@ -506,12 +554,20 @@ function resolveColumn(sandbox: Sandbox, module: ModuleDef, ref: ColumnRef, join
 		};
 	}
 	const target = field.lookup_module ? sandbox.module(field.lookup_module) : undefined;
-	if (!target) throw invalidQuery({ column_name: ref.text, reason: 'relations are not supported on multi-module lookups' });
+	if (!target)
+		throw invalidQuery({
+			column_name: ref.text,
+			reason: 'relations are not supported on multi-module lookups',
+		});
 	const subField = findField(target, parts[1]);
 	if (!subField) throw unknown();
 	const family = familyOf(subField);
 	if (!family || isLookup(subField)) {
-		throw invalidQuery({ column_name: ref.text, data_type: subField.data_type, reason: 'the field type is not supported in queries' });
+		throw invalidQuery({
+			column_name: ref.text,
+			data_type: subField.data_type,
+			reason: 'the field type is not supported in queries',
+		});
 	}
 	return {
 		key: `${field.api_name}.${subField.api_name}`,
@@ -526,8 +582,32 @@ function resolveColumn(sandbox: Sandbox, module: ModuleDef, ref: ColumnRef, join
 const OPERATORS: Record<Family, ReadonlySet<Operator>> = {
 	text: new Set(['=', '!=', 'like', 'not like', 'in', 'not in', 'is null', 'is not null']),
 	multi: new Set(['=', '!=', 'like', 'not like', 'in', 'not in', 'is null', 'is not null']),
-	number: new Set(['=', '!=', '>', '<', '>=', '<=', 'between', 'in', 'not in', 'is null', 'is not null']),
-	date: new Set(['=', '!=', '>', '<', '>=', '<=', 'between', 'in', 'not in', 'is null', 'is not null']),
+	number: new Set([
+		'=',
+		'!=',
+		'>',
+		'<',
+		'>=',
+		'<=',
+		'between',
+		'in',
+		'not in',
+		'is null',
+		'is not null',
+	]),
+	date: new Set([
+		'=',
+		'!=',
+		'>',
+		'<',
+		'>=',
+		'<=',
+		'between',
+		'in',
+		'not in',
+		'is null',
+		'is not null',
+	]),
 	datetime: new Set(['=', '!=', '>', '<', '>=', '<=', 'between', 'is null', 'is not null']),
 	boolean: new Set(['=', '!=', 'is null', 'is not null']),
 	id: new Set(['=', '!=', '>', '<', '>=', '<=', 'in', 'not in', 'is null', 'is not null']),
@@ -549,7 +629,13 @@ type Value = string | number | boolean | bigint;
 function convertLiteral(lit: Literal, col: Resolved, op: Operator): Value {
 	const bad = () =>
 		invalidQuery(
-			{ column_name: col.key, operator: op, data_type: lit.kind, expected_data_type: EXPECTED[col.family], reason: 'invalid value for the column' },
+			{
+				column_name: col.key,
+				operator: op,
+				data_type: lit.kind,
+				expected_data_type: EXPECTED[col.family],
+				reason: 'invalid value for the column',
+			},
 			'column or value invalid',
 		);
 	switch (col.family) {
@@ -572,7 +658,11 @@ function convertLiteral(lit: Literal, col: Resolved, op: Operator): Value {
 			return ms;
 		}
 		case 'boolean':
-			if (lit.kind === 'boolean' || (lit.kind === 'string' && (lit.text === 'true' || lit.text === 'false'))) return lit.text === 'true';
+			if (
+				lit.kind === 'boolean' ||
+				(lit.kind === 'string' && (lit.text === 'true' || lit.text === 'false'))
+			)
+				return lit.text === 'true';
 			throw bad();
 		case 'id':
 			if (lit.kind === 'boolean' || !/^\d+$/.test(lit.text)) throw bad();
@@ -587,7 +677,9 @@ interface CompiledCondition {
 	like?: (value: string) => boolean;
 }
 
-type CompiledExpr = { kind: 'cond'; cond: CompiledCondition } | { kind: 'and' | 'or'; left: CompiledExpr; right: CompiledExpr };
+type CompiledExpr =
+	| { kind: 'cond'; cond: CompiledCondition }
+	| { kind: 'and' | 'or'; left: CompiledExpr; right: CompiledExpr };
 
 export interface CompiledQuery {
 	module: ModuleDef;
@@ -610,7 +702,12 @@ export function likeMatcher(pattern: string): (value: string) => boolean {
 	const last = parts[parts.length - 1];
 	const middle = parts.slice(1, -1).filter(Boolean);
 	return (value) => {
-		if (value.length < first.length + last.length || !value.startsWith(first) || !value.endsWith(last)) return false;
+		if (
+			value.length < first.length + last.length ||
+			!value.startsWith(first) ||
+			!value.endsWith(last)
+		)
+			return false;
 		const end = value.length - last.length;
 		let pos = first.length;
 		for (const piece of middle) {
@@ -626,19 +723,41 @@ function countConditions(expr: Expr): number {
 	return expr.kind === 'cond' ? 1 : countConditions(expr.left) + countConditions(expr.right);
 }
 
-function compileExpr(sandbox: Sandbox, module: ModuleDef, expr: Expr, joins: Set<string>): CompiledExpr {
+function compileExpr(
+	sandbox: Sandbox,
+	module: ModuleDef,
+	expr: Expr,
+	joins: Set<string>,
+): CompiledExpr {
 	if (expr.kind !== 'cond') {
-		return { kind: expr.kind, left: compileExpr(sandbox, module, expr.left, joins), right: compileExpr(sandbox, module, expr.right, joins) };
+		return {
+			kind: expr.kind,
+			left: compileExpr(sandbox, module, expr.left, joins),
+			right: compileExpr(sandbox, module, expr.right, joins),
+		};
 	}
 	const col = resolveColumn(sandbox, module, expr.column, joins);
 	if (col.textarea) {
-		throw invalidQuery({ column_name: col.key, data_type: 'textarea', reason: 'multi-line fields are not allowed in the where clause' });
+		throw invalidQuery({
+			column_name: col.key,
+			data_type: 'textarea',
+			reason: 'multi-line fields are not allowed in the where clause',
+		});
 	}
 	if (!OPERATORS[col.family].has(expr.op)) {
-		throw invalidQuery({ column_name: col.key, operator: expr.op, data_type: col.dataType, reason: 'the operator is not supported for the field' });
+		throw invalidQuery({
+			column_name: col.key,
+			operator: expr.op,
+			data_type: col.dataType,
+			reason: 'the operator is not supported for the field',
+		});
 	}
 	if ((expr.op === 'in' || expr.op === 'not in') && expr.values.length > COQL_LIMITS.inValues) {
-		throw new HttpError('LIMIT_EXCEEDED', { by: 'in', limit: COQL_LIMITS.inValues }, 'values limit exceeded in the in clause');
+		throw new HttpError(
+			'LIMIT_EXCEEDED',
+			{ by: 'in', limit: COQL_LIMITS.inValues },
+			'values limit exceeded in the in clause',
+		);
 	}
 	const values = expr.values.map((v) => convertLiteral(v, col, expr.op));
 	const cond: CompiledCondition = { col, op: expr.op, values };
@@ -650,16 +769,32 @@ function compileExpr(sandbox: Sandbox, module: ModuleDef, expr: Expr, joins: Set
 export function compileCoql(sandbox: Sandbox, statement: Statement): CompiledQuery {
 	const module = sandbox.module(statement.module.name);
 	if (!module || !module.api_supported) {
-		throw new HttpError('INVALID_MODULE', { module: statement.module.name }, 'the module name given seems to be invalid');
+		throw new HttpError(
+			'INVALID_MODULE',
+			{ module: statement.module.name },
+			'the module name given seems to be invalid',
+		);
 	}
 	if (statement.columns.length > COQL_LIMITS.select) {
-		throw new HttpError('LIMIT_EXCEEDED', { by: 'select', limit: COQL_LIMITS.select }, 'select columns limit exceeded');
+		throw new HttpError(
+			'LIMIT_EXCEEDED',
+			{ by: 'select', limit: COQL_LIMITS.select },
+			'select columns limit exceeded',
+		);
 	}
 	if (countConditions(statement.where) > COQL_LIMITS.where) {
-		throw new HttpError('LIMIT_EXCEEDED', { by: 'where', limit: COQL_LIMITS.where }, 'where conditions limit exceeded');
+		throw new HttpError(
+			'LIMIT_EXCEEDED',
+			{ by: 'where', limit: COQL_LIMITS.where },
+			'where conditions limit exceeded',
+		);
 	}
 	if (statement.limit && statement.limit.count > COQL_LIMITS.perCall) {
-		throw new HttpError('LIMIT_EXCEEDED', { by: 'limit', limit: COQL_LIMITS.perCall }, 'limit exceeded');
+		throw new HttpError(
+			'LIMIT_EXCEEDED',
+			{ by: 'limit', limit: COQL_LIMITS.perCall },
+			'limit exceeded',
+		);
 	}
 	if (statement.limit && statement.limit.count < 1) {
 		throw invalidQuery({ reason: 'the limit must be between 1 and 200', column_name: 'limit' });
@@ -667,9 +802,16 @@ export function compileCoql(sandbox: Sandbox, statement: Statement): CompiledQue
 	const joins = new Set<string>();
 	const columns = statement.columns.map((c) => resolveColumn(sandbox, module, c, joins));
 	const where = compileExpr(sandbox, module, statement.where, joins);
-	const orderBy = statement.orderBy.map((o) => ({ col: resolveColumn(sandbox, module, o.column, joins), desc: o.desc }));
+	const orderBy = statement.orderBy.map((o) => ({
+		col: resolveColumn(sandbox, module, o.column, joins),
+		desc: o.desc,
+	}));
 	if (joins.size > COQL_LIMITS.joins) {
-		throw new HttpError('LIMIT_EXCEEDED', { by: 'join', limit: COQL_LIMITS.joins }, 'join limit exceeded');
+		throw new HttpError(
+			'LIMIT_EXCEEDED',
+			{ by: 'join', limit: COQL_LIMITS.joins },
+			'join limit exceeded',
+		);
 	}
 	return {
 		module,
@@ -705,7 +847,9 @@ class RowReader {
 	private target(col: Resolved, id: string): Json | undefined {
 		const key = `${col.sub!.module?.api_name ?? 'users'}:${id}`;
 		if (!this.related.has(key)) {
-			const found = col.sub!.module ? this.sandbox.store.getRecord(col.sub!.module.api_name, id) : this.sandbox.store.doc<Json>('users', id);
+			const found = col.sub!.module
+				? this.sandbox.store.getRecord(col.sub!.module.api_name, id)
+				: this.sandbox.store.doc<Json>('users', id);
 			this.related.set(key, found);
 		}
 		return this.related.get(key);
@@ -719,11 +863,15 @@ class RowReader {
 			case 'text':
 				// `Tag` holds a list of tags: compared as their comma-joined names
 				if (Array.isArray(value)) {
-					return value.length ? value.map((v) => String((v as Json)?.name ?? v).toLowerCase()).join(',') : undefined;
+					return value.length
+						? value.map((v) => String((v as Json)?.name ?? v).toLowerCase()).join(',')
+						: undefined;
 				}
 				return String(value).toLowerCase();
 			case 'multi':
-				return Array.isArray(value) && value.length ? value.map((v) => String(v).toLowerCase()) : undefined;
+				return Array.isArray(value) && value.length
+					? value.map((v) => String(v).toLowerCase())
+					: undefined;
 			case 'number':
 				return typeof value === 'number' ? value : Number(value);
 			case 'date':
@@ -734,7 +882,9 @@ class RowReader {
 				return value === true;
 			case 'id': {
 				const id = typeof value === 'object' ? (value as Json).id : value;
-				return id !== undefined && id !== null && /^\d+$/.test(String(id)) ? BigInt(String(id)) : undefined;
+				return id !== undefined && id !== null && /^\d+$/.test(String(id))
+					? BigInt(String(id))
+					: undefined;
 			}
 		}
 	}
@@ -791,12 +941,18 @@ function test(reader: RowReader, record: StoredRecord, c: CompiledCondition): bo
 
 function matches(reader: RowReader, record: StoredRecord, expr: CompiledExpr): boolean {
 	if (expr.kind === 'cond') return test(reader, record, expr.cond);
-	if (expr.kind === 'and') return matches(reader, record, expr.left) && matches(reader, record, expr.right);
+	if (expr.kind === 'and')
+		return matches(reader, record, expr.left) && matches(reader, record, expr.right);
 	return matches(reader, record, expr.left) || matches(reader, record, expr.right);
 }
 
 /** Sort key order: empty values first ascending (last descending), then the family's order. */
-function compareRows(reader: RowReader, a: StoredRecord, b: StoredRecord, orderBy: CompiledQuery['orderBy']): number {
+function compareRows(
+	reader: RowReader,
+	a: StoredRecord,
+	b: StoredRecord,
+	orderBy: CompiledQuery['orderBy'],
+): number {
 	for (const { col, desc } of orderBy) {
 		const va = reader.comparable(a, col);
 		const vb = reader.comparable(b, col);

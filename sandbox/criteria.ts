@@ -1,4 +1,3 @@
- 
 // JSON criteria of docs/protocol.md §3.12 (custom views, MassUpdate, bulk read, territory rules,
 // blueprint process entry; search strings of §3.11 parse into them, search-criteria.ts): a pure
 // matcher and a structural checker. No store, no HTTP: callers
@@ -90,13 +89,18 @@ const RANGE_COMPARATORS = new Set(['between', 'not_between']);
 const NEGATED = new Set(['not_equal', 'not_in', 'not_contains', 'not_between']);
 
 export function isGroup(criterion: unknown): criterion is JsonCriteriaGroup {
-	return !!criterion && typeof criterion === 'object' && Array.isArray((criterion as JsonCriteriaGroup).group);
+	return (
+		!!criterion &&
+		typeof criterion === 'object' &&
+		Array.isArray((criterion as JsonCriteriaGroup).group)
+	);
 }
 
 /** The field API name of a leaf (`field` string, `field.api_name`, or `api_name`). */
 export function leafField(leaf: JsonCriteriaLeaf): string | undefined {
 	if (typeof leaf.field === 'string') return leaf.field;
-	if (leaf.field && typeof leaf.field === 'object' && typeof leaf.field.api_name === 'string') return leaf.field.api_name;
+	if (leaf.field && typeof leaf.field === 'object' && typeof leaf.field.api_name === 'string')
+		return leaf.field.api_name;
 	return typeof leaf.api_name === 'string' ? leaf.api_name : undefined;
 }
 
@@ -109,11 +113,20 @@ export function criteriaLeaves(criteria: unknown): JsonCriteriaLeaf[] {
 
 /** Field API names the criteria use (deduplicated, in first-use order). */
 export function criteriaFields(criteria: unknown): string[] {
-	return [...new Set(criteriaLeaves(criteria).map(leafField).filter((f): f is string => !!f))];
+	return [
+		...new Set(
+			criteriaLeaves(criteria)
+				.map(leafField)
+				.filter((f): f is string => !!f),
+		),
+	];
 }
 
 /** Checks the structure of criteria (and the optional limits); undefined when well-formed. */
-export function checkJsonCriteria(criteria: unknown, options: CheckOptions = {}): CriteriaProblem | undefined {
+export function checkJsonCriteria(
+	criteria: unknown,
+	options: CheckOptions = {},
+): CriteriaProblem | undefined {
 	const known = options.fields ? new Set(options.fields) : undefined;
 	let leaves = 0;
 	const visit = (c: unknown, path: string): CriteriaProblem | undefined => {
@@ -125,13 +138,24 @@ export function checkJsonCriteria(criteria: unknown, options: CheckOptions = {})
 			}
 			return undefined;
 		}
-		if (!c || typeof c !== 'object') return { reason: 'shape', path, message: 'a criterion must be an object' };
+		if (!c || typeof c !== 'object')
+			return { reason: 'shape', path, message: 'a criterion must be an object' };
 		if (isGroup(c)) {
 			const op = String(c.group_operator ?? '').toLowerCase();
 			if (op !== 'and' && op !== 'or') {
-				return { reason: 'group_operator', path: `${path}.group_operator`, group_operator: String(c.group_operator), message: 'group_operator must be and or or' };
+				return {
+					reason: 'group_operator',
+					path: `${path}.group_operator`,
+					group_operator: String(c.group_operator),
+					message: 'group_operator must be and or or',
+				};
 			}
-			if (c.group.length === 0) return { reason: 'shape', path: `${path}.group`, message: 'a group needs at least one criterion' };
+			if (c.group.length === 0)
+				return {
+					reason: 'shape',
+					path: `${path}.group`,
+					message: 'a group needs at least one criterion',
+				};
 			for (let i = 0; i < c.group.length; i++) {
 				const problem = visit(c.group[i], `${path}.group[${i}]`);
 				if (problem) return problem;
@@ -141,26 +165,73 @@ export function checkJsonCriteria(criteria: unknown, options: CheckOptions = {})
 		const leaf = c as JsonCriteriaLeaf;
 		leaves++;
 		if (options.maxConditions !== undefined && leaves > options.maxConditions) {
-			return { reason: 'conditions', path, limit: options.maxConditions, message: `at most ${options.maxConditions} conditions are allowed` };
+			return {
+				reason: 'conditions',
+				path,
+				limit: options.maxConditions,
+				message: `at most ${options.maxConditions} conditions are allowed`,
+			};
 		}
 		const field = leafField(leaf);
-		if (!field) return { reason: 'field', path: `${path}.field`, message: 'the criterion names no field' };
-		if (known && !known.has(field)) return { reason: 'field', path: `${path}.field`, api_name: field, message: `unknown field ${field}` };
+		if (!field)
+			return { reason: 'field', path: `${path}.field`, message: 'the criterion names no field' };
+		if (known && !known.has(field))
+			return {
+				reason: 'field',
+				path: `${path}.field`,
+				api_name: field,
+				message: `unknown field ${field}`,
+			};
 		const comparator = String(leaf.comparator ?? '');
 		if (!(COMPARATORS as readonly string[]).includes(comparator)) {
-			return { reason: 'comparator', path: `${path}.comparator`, api_name: field, comparator, message: `comparator ${comparator || '(none)'} is not supported` };
+			return {
+				reason: 'comparator',
+				path: `${path}.comparator`,
+				api_name: field,
+				comparator,
+				message: `comparator ${comparator || '(none)'} is not supported`,
+			};
 		}
-		if (!('value' in leaf)) return { reason: 'value', path: `${path}.value`, api_name: field, comparator, message: 'the criterion has no value' };
+		if (!('value' in leaf))
+			return {
+				reason: 'value',
+				path: `${path}.value`,
+				api_name: field,
+				comparator,
+				message: 'the criterion has no value',
+			};
 		if (LIST_COMPARATORS.has(comparator)) {
 			if (!Array.isArray(leaf.value) || leaf.value.length === 0) {
-				return { reason: 'value', path: `${path}.value`, api_name: field, comparator, message: `${comparator} needs a non-empty list value` };
+				return {
+					reason: 'value',
+					path: `${path}.value`,
+					api_name: field,
+					comparator,
+					message: `${comparator} needs a non-empty list value`,
+				};
 			}
 			if (options.maxValues !== undefined && leaf.value.length > options.maxValues) {
-				return { reason: 'values', path: `${path}.value`, api_name: field, comparator, limit: options.maxValues, message: `at most ${options.maxValues} values are allowed` };
+				return {
+					reason: 'values',
+					path: `${path}.value`,
+					api_name: field,
+					comparator,
+					limit: options.maxValues,
+					message: `at most ${options.maxValues} values are allowed`,
+				};
 			}
 		}
-		if (RANGE_COMPARATORS.has(comparator) && (!Array.isArray(leaf.value) || leaf.value.length !== 2)) {
-			return { reason: 'value', path: `${path}.value`, api_name: field, comparator, message: `${comparator} needs a [from, to] value` };
+		if (
+			RANGE_COMPARATORS.has(comparator) &&
+			(!Array.isArray(leaf.value) || leaf.value.length !== 2)
+		) {
+			return {
+				reason: 'value',
+				path: `${path}.value`,
+				api_name: field,
+				comparator,
+				message: `${comparator} needs a [from, to] value`,
+			};
 		}
 		return undefined;
 	};
@@ -176,7 +247,8 @@ const NUMBER_RE = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
 type Scalar = string | number | boolean;
 
 function isEmpty(value: unknown, options: MatchOptions): boolean {
-	if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) return true;
+	if (value === undefined || value === null || (Array.isArray(value) && value.length === 0))
+		return true;
 	return !options.typed && (value === '' || value === '${EMPTY}');
 }
 
@@ -186,9 +258,13 @@ function recordScalars(value: unknown, options: MatchOptions): Scalar[] {
 	if (Array.isArray(value)) return value.flatMap((v) => recordScalars(v, options));
 	if (typeof value === 'object') {
 		const obj = value as Record<string, unknown>;
-		return [obj.id, obj.name].filter((v): v is Scalar => typeof v === 'string' || typeof v === 'number');
+		return [obj.id, obj.name].filter(
+			(v): v is Scalar => typeof v === 'string' || typeof v === 'number',
+		);
 	}
-	return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? [value] : [];
+	return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+		? [value]
+		: [];
 }
 
 function criterionScalar(value: unknown, options: MatchOptions): Scalar | null {
@@ -199,7 +275,9 @@ function criterionScalar(value: unknown, options: MatchOptions): Scalar | null {
 		const key = obj.id ?? obj.name ?? obj.api_name;
 		return typeof key === 'string' || typeof key === 'number' ? key : null;
 	}
-	return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : null;
+	return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+		? value
+		: null;
 }
 
 function asTime(value: Scalar): number | undefined {
@@ -222,7 +300,13 @@ const INTEGER_RE = /^-?\d+$/;
 function compareLoose(a: Scalar, b: Scalar): number {
 	const ia = String(a).trim();
 	const ib = String(b).trim();
-	if (typeof a !== 'boolean' && typeof b !== 'boolean' && INTEGER_RE.test(ia) && INTEGER_RE.test(ib) && Math.max(ia.length, ib.length) > 15) {
+	if (
+		typeof a !== 'boolean' &&
+		typeof b !== 'boolean' &&
+		INTEGER_RE.test(ia) &&
+		INTEGER_RE.test(ib) &&
+		Math.max(ia.length, ib.length) > 15
+	) {
 		const diff = BigInt(ia) - BigInt(ib);
 		return diff === 0n ? 0 : diff < 0n ? -1 : 1;
 	}
@@ -253,7 +337,9 @@ interface Semantics {
 const LOOSE: Semantics = {
 	compare: compareLoose,
 	equal: (a, b) =>
-		typeof a === 'boolean' || typeof b === 'boolean' ? String(a).toLowerCase() === String(b).toLowerCase() : compareLoose(a, b) === 0,
+		typeof a === 'boolean' || typeof b === 'boolean'
+			? String(a).toLowerCase() === String(b).toLowerCase()
+			: compareLoose(a, b) === 0,
 	text: (v) => String(v).toLowerCase(),
 };
 
@@ -263,12 +349,20 @@ const TYPED: Semantics = {
 	text: (v) => String(v),
 };
 
-function positive(comparator: string, values: Scalar[], raw: unknown, options: MatchOptions): boolean {
+function positive(
+	comparator: string,
+	values: Scalar[],
+	raw: unknown,
+	options: MatchOptions,
+): boolean {
 	const { compare, equal, text } = options.typed ? TYPED : LOOSE;
-	const list = Array.isArray(raw) ? raw.map((v) => criterionScalar(v, options)) : [criterionScalar(raw, options)];
+	const list = Array.isArray(raw)
+		? raw.map((v) => criterionScalar(v, options))
+		: [criterionScalar(raw, options)];
 	const wanted = list.filter((v): v is Scalar => v !== null);
 	const wantsEmpty = list.some((v) => v === null);
-	const any = (test: (v: Scalar, w: Scalar) => boolean) => values.some((v) => wanted.some((w) => test(v, w)));
+	const any = (test: (v: Scalar, w: Scalar) => boolean) =>
+		values.some((v) => wanted.some((w) => test(v, w)));
 	switch (comparator) {
 		case 'equal':
 		case 'not_equal':
@@ -304,7 +398,11 @@ function positive(comparator: string, values: Scalar[], raw: unknown, options: M
 	}
 }
 
-function matchLeaf(record: Record<string, unknown>, leaf: JsonCriteriaLeaf, options: MatchOptions): boolean {
+function matchLeaf(
+	record: Record<string, unknown>,
+	leaf: JsonCriteriaLeaf,
+	options: MatchOptions,
+): boolean {
 	const field = leafField(leaf);
 	if (!field) return false;
 	const comparator = String(leaf.comparator ?? '');
@@ -318,7 +416,11 @@ function matchLeaf(record: Record<string, unknown>, leaf: JsonCriteriaLeaf, opti
  * Whether a record satisfies JSON criteria (§3.12). `undefined`/`null` criteria match every record;
  * a list is an `and` of its items. Malformed parts never match (check them with checkJsonCriteria).
  */
-export function matchJsonCriteria(record: Record<string, unknown>, criteria: unknown, options: MatchOptions = {}): boolean {
+export function matchJsonCriteria(
+	record: Record<string, unknown>,
+	criteria: unknown,
+	options: MatchOptions = {},
+): boolean {
 	if (criteria === undefined || criteria === null) return true;
 	if (Array.isArray(criteria)) return criteria.every((c) => matchJsonCriteria(record, c, options));
 	if (isGroup(criteria)) {

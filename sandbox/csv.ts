@@ -26,8 +26,18 @@ export function detectDelimiter(text: string): string {
  * length, a stray quote inside an unquoted cell is kept as text. Throws on text that is not CSV (an
  * unclosed quoted cell).
  */
-export function parseCsv(text: string, delimiter: string = detectDelimiter(text.replace(/^\uFEFF/, ''))): string[][] {
-	return parse(text, { bom: true, delimiter, skip_empty_lines: true, relax_column_count: true, relax_quotes: true, record_delimiter: ['\r\n', '\n', '\r'] }) as string[][];
+export function parseCsv(
+	text: string,
+	delimiter: string = detectDelimiter(text.replace(/^\uFEFF/, '')),
+): string[][] {
+	return parse(text, {
+		bom: true,
+		delimiter,
+		skip_empty_lines: true,
+		relax_column_count: true,
+		relax_quotes: true,
+		record_delimiter: ['\r\n', '\n', '\r'],
+	}) as string[][];
 }
 
 function cellText(value: unknown): string {
@@ -39,5 +49,8 @@ function cellText(value: unknown): string {
 
 /** One CSV line (no line end): cells as text, quoted where RFC 4180 needs it. */
 export function csvLine(cells: unknown[]): string {
-	return stringify([cells.map(cellText)], { record_delimiter: 'windows', quoted_match: /^\s|\s$/ }).replace(/\r\n$/, '');
+	return stringify([cells.map(cellText)], {
+		record_delimiter: 'windows',
+		quoted_match: /^\s|\s$/,
+	}).replace(/\r\n$/, '');
 }

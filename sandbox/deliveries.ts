@@ -1,4 +1,3 @@
- 
 // Watch channels and their deliveries (docs/protocol.md §9). The store publishes one ChangeEvent per
 // module + operation per transaction, whatever API made the change (single, batch, upsert, mass
 // update, lead conversion, bulk write…); every live channel watching that module + operation gets
@@ -14,7 +13,11 @@ export const CHANNELS = 'channels';
 /** The operations of a watch event (`Leads.create`); `all` = the three (§9.1). */
 export const EVENT_OPERATIONS = ['create', 'edit', 'delete', 'all'] as const;
 
-const EVENT_OF: Record<ChangeOperation, string> = { insert: 'create', update: 'edit', delete: 'delete' };
+const EVENT_OF: Record<ChangeOperation, string> = {
+	insert: 'create',
+	update: 'edit',
+	delete: 'delete',
+};
 
 export interface ChannelDoc {
 	channel_id: string;
@@ -134,7 +137,10 @@ export class Deliveries {
 		const ids = event.changes.map((c) => c.id);
 		const body: Json = { server_time: 0 };
 		if (channel.return_affected_field_values && event.operation !== 'delete') {
-			body.affected_values = event.changes.map((c) => ({ record_id: c.id, values: publicValues(c.values) }));
+			body.affected_values = event.changes.map((c) => ({
+				record_id: c.id,
+				values: publicValues(c.values),
+			}));
 		}
 		let queryParams: Json = {};
 		try {
@@ -147,7 +153,8 @@ export class Deliveries {
 			module: event.module,
 			resource_uri: resourceUri(this.sandbox, channel.v, event.module),
 			ids,
-			affected_fields: event.operation === 'update' ? event.changes.map((c) => ({ [c.id]: c.fields })) : [],
+			affected_fields:
+				event.operation === 'update' ? event.changes.map((c) => ({ [c.id]: c.fields })) : [],
 			operation: event.operation,
 			channel_id: channel.channel_id,
 		});
@@ -181,11 +188,17 @@ export class Deliveries {
 	private async attempt(entry: DeliveryEntry, index: number, duplicate = false): Promise<void> {
 		const { config, faultPlan } = this.sandbox;
 		// §9.4: `server_time` is the send time, so a retry carries its own unless the plan keeps the first
-		if (!duplicate && (index === 0 || !faultPlan.plan.retryKeepsServerTime)) entry.body = { ...entry.body, server_time: this.sandbox.now() };
+		if (!duplicate && (index === 0 || !faultPlan.plan.retryKeepsServerTime))
+			entry.body = { ...entry.body, server_time: this.sandbox.now() };
 		if (!duplicate && index === 0 && entry.concurrent_copy) void this.send(entry, true);
 		const record = await this.send(entry, duplicate);
 		if (duplicate) return;
-		if (record.status !== undefined && record.status >= 200 && record.status < 300 && !record.lost) {
+		if (
+			record.status !== undefined &&
+			record.status >= 200 &&
+			record.status < 300 &&
+			!record.lost
+		) {
 			entry.outcome = 'delivered';
 			if (entry.duplicates) {
 				entry.duplicates--;
@@ -206,7 +219,11 @@ export class Deliveries {
 		const { config, faultPlan } = this.sandbox;
 		const started = Date.now();
 		const body = entry.body;
-		const record: DeliveryAttempt = { at: this.sandbox.formatTime(), duration_ms: 0, server_time: body.server_time as number };
+		const record: DeliveryAttempt = {
+			at: this.sandbox.formatTime(),
+			duration_ms: 0,
+			server_time: body.server_time as number,
+		};
 		if (copy) record.copy = true;
 		try {
 			const res = await fetch(entry.notify_url, {
@@ -224,7 +241,10 @@ export class Deliveries {
 				record.error = 'timeout';
 			}
 		} catch (error) {
-			record.error = (error as Error).name === 'TimeoutError' ? 'timeout' : String((error as Error).message ?? error);
+			record.error =
+				(error as Error).name === 'TimeoutError'
+					? 'timeout'
+					: String((error as Error).message ?? error);
 		}
 		record.duration_ms = Date.now() - started;
 		entry.attempts.push(record);

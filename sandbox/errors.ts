@@ -1,4 +1,3 @@
- 
 // The one error model of the sandbox: every error the service answers is an HttpError,
 // rendered as the contract's envelope {code, details, message, status: 'error'} (docs/protocol.md §11).
 
@@ -72,7 +71,13 @@ export class HttpError extends Error {
 	/** extra top-level keys (bulk-write error shape, §11.4) */
 	readonly extra: Record<string, unknown>;
 
-	constructor(code: string, details: Details = {}, message?: string, status?: number, extra: Record<string, unknown> = {}) {
+	constructor(
+		code: string,
+		details: Details = {},
+		message?: string,
+		status?: number,
+		extra: Record<string, unknown> = {},
+	) {
 		super(message ?? messageForCode(code));
 		this.code = code;
 		this.details = details;
@@ -101,7 +106,10 @@ export class HttpError extends Error {
 	}
 
 	static requiredParam(param: string, v: string): HttpError {
-		return new HttpError('REQUIRED_PARAM_MISSING', v === 'v2.1' ? { param, param_name: param } : { param });
+		return new HttpError(
+			'REQUIRED_PARAM_MISSING',
+			v === 'v2.1' ? { param, param_name: param } : { param },
+		);
 	}
 
 	static invalidData(details: Details = {}, message?: string): HttpError {

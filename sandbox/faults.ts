@@ -1,4 +1,3 @@
- 
 // The one fault injector of the sandbox (test hooks under /__sandbox, reliability tests,
 // benchmarks). Forced answers for the next N matching calls (§7 "a switch forcing 429"), and a
 // random plan: a share of API calls answered 429/500/503 (before or after the call took effect),
@@ -80,7 +79,17 @@ export class Faults {
 	private random: () => number = prng(1);
 
 	static emptyStats(): FaultStats {
-		return { calls: 0, injected429: 0, injected500: 0, injected503: 0, droppedConnections: 0, droppedDeliveries: 0, duplicatedDeliveries: 0, concurrentDuplicates: 0, lostResponses: 0 };
+		return {
+			calls: 0,
+			injected429: 0,
+			injected500: 0,
+			injected503: 0,
+			droppedConnections: 0,
+			droppedDeliveries: 0,
+			duplicatedDeliveries: 0,
+			concurrentDuplicates: 0,
+			lostResponses: 0,
+		};
 	}
 
 	/** Replaces the random plan and its stats (forced answers stay). */
@@ -114,7 +123,9 @@ export class Faults {
 		const delayMs = planned ? (p.delayMs ?? 0) : 0;
 		const random = planned ? this.roll() : ({ kind: 'none' } as const);
 		if (random.kind !== 'none') return { ...random, delayMs };
-		const forced = this.forced.find((f) => f.remaining > 0 && (!f.pathIncludes || path.includes(f.pathIncludes)));
+		const forced = this.forced.find(
+			(f) => f.remaining > 0 && (!f.pathIncludes || path.includes(f.pathIncludes)),
+		);
 		if (forced) {
 			forced.remaining--;
 			if (forced.remaining === 0) this.forced.splice(this.forced.indexOf(forced), 1);

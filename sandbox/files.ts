@@ -1,4 +1,3 @@
- 
 // Stored file blobs shared by the groups that keep uploaded bytes (attachments, field attachments,
 // and any other upload): one SQLite table next to the store's own, bytes as BLOBs (no base64 in
 // JSON documents). Size limit of §6 (`config.maxFileBytes` → 413 FILE_SIZE_MORE_THAN_ALLOWED_SIZE).
@@ -33,7 +32,11 @@ function ensureTable(sandbox: Sandbox): void {
 export function checkFileSize(sandbox: Sandbox, size: number): void {
 	const limit = sandbox.config.maxFileBytes;
 	if (size > limit) {
-		throw new HttpError('FILE_SIZE_MORE_THAN_ALLOWED_SIZE', { limit, size }, 'file size is more than the allowed size');
+		throw new HttpError(
+			'FILE_SIZE_MORE_THAN_ALLOWED_SIZE',
+			{ limit, size },
+			'file size is more than the allowed size',
+		);
 	}
 }
 
@@ -45,7 +48,10 @@ export function filePart(files: FilePart[], field = 'file'): FilePart {
 }
 
 /** Stores bytes; answers the stored file's info. Checks the size limit first. */
-export function putFile(sandbox: Sandbox, file: { name: string; contentType: string; data: Buffer }): StoredFileInfo {
+export function putFile(
+	sandbox: Sandbox,
+	file: { name: string; contentType: string; data: Buffer },
+): StoredFileInfo {
 	checkFileSize(sandbox, file.data.length);
 	ensureTable(sandbox);
 	const info: StoredFileInfo = {
@@ -56,7 +62,9 @@ export function putFile(sandbox: Sandbox, file: { name: string; contentType: str
 		created: sandbox.now(),
 	};
 	sandbox.store.db
-		.prepare('INSERT INTO file_blobs (id, name, content_type, size, created, data) VALUES (?, ?, ?, ?, ?, ?)')
+		.prepare(
+			'INSERT INTO file_blobs (id, name, content_type, size, created, data) VALUES (?, ?, ?, ?, ?, ?)',
+		)
 		.run(info.id, info.name, info.contentType, info.size, info.created, file.data);
 	return info;
 }
@@ -65,7 +73,16 @@ export function getFile(sandbox: Sandbox, id: string): StoredFile | undefined {
 	ensureTable(sandbox);
 	const row = sandbox.store.db
 		.prepare('SELECT id, name, content_type, size, created, data FROM file_blobs WHERE id = ?')
-		.get(id) as { id: string; name: string; content_type: string; size: number; created: number; data: Uint8Array } | undefined;
+		.get(id) as
+		| {
+				id: string;
+				name: string;
+				content_type: string;
+				size: number;
+				created: number;
+				data: Uint8Array;
+		  }
+		| undefined;
 	if (!row) return undefined;
 	return {
 		id: row.id,
@@ -79,5 +96,7 @@ export function getFile(sandbox: Sandbox, id: string): StoredFile | undefined {
 
 export function deleteFile(sandbox: Sandbox, id: string): boolean {
 	ensureTable(sandbox);
-	return Number(sandbox.store.db.prepare('DELETE FROM file_blobs WHERE id = ?').run(id).changes) > 0;
+	return (
+		Number(sandbox.store.db.prepare('DELETE FROM file_blobs WHERE id = ?').run(id).changes) > 0
+	);
 }

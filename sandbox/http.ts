@@ -15,7 +15,11 @@ export class RequestAborted extends Error {}
  * left for the server to close after the answer: breaking out of the stream would destroy it
  * before the 413 is written).
  */
-export async function readBody(req: IncomingMessage, limit: number, onBytes: (n: number) => void = () => {}): Promise<Buffer> {
+export async function readBody(
+	req: IncomingMessage,
+	limit: number,
+	onBytes: (n: number) => void = () => {},
+): Promise<Buffer> {
 	return await new Promise<Buffer>((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let size = 0;
@@ -32,7 +36,13 @@ export async function readBody(req: IncomingMessage, limit: number, onBytes: (n:
 			onBytes(chunk.length);
 			if (size > limit) {
 				chunks.length = 0;
-				settle(new HttpError('FILE_SIZE_MORE_THAN_ALLOWED_SIZE', { limit }, 'request body is larger than allowed'));
+				settle(
+					new HttpError(
+						'FILE_SIZE_MORE_THAN_ALLOWED_SIZE',
+						{ limit },
+						'request body is larger than allowed',
+					),
+				);
 				return;
 			}
 			chunks.push(chunk);
@@ -77,7 +87,10 @@ export function mimeFromName(name: string): string {
 }
 
 /** Parses multipart/form-data into file parts and text fields. */
-export function parseMultipart(body: Buffer, contentType: string): { files: FilePart[]; fields: Record<string, string> } {
+export function parseMultipart(
+	body: Buffer,
+	contentType: string,
+): { files: FilePart[]; fields: Record<string, string> } {
 	const boundaryMatch = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
 	if (!boundaryMatch) throw HttpError.invalidData({}, 'the request does not contain any file');
 	const boundary = Buffer.from(`--${(boundaryMatch[1] ?? boundaryMatch[2]).trim()}`);
@@ -112,7 +125,12 @@ export function parseMultipart(body: Buffer, contentType: string): { files: File
 				const safeName = safeFileName(filename);
 				const contentTypeOfPart =
 					!partType || partType === 'application/octet-stream' ? mimeFromName(safeName) : partType;
-				files.push({ field: name, filename: safeName, contentType: contentTypeOfPart, data: Buffer.from(data) });
+				files.push({
+					field: name,
+					filename: safeName,
+					contentType: contentTypeOfPart,
+					data: Buffer.from(data),
+				});
 			} else {
 				fields[name] = data.toString('utf8');
 			}
@@ -146,7 +164,10 @@ export function safeFileName(name: string): string {
 
 /** RFC 5987 value characters (attr-char); everything else is percent-encoded as UTF-8. */
 function encodeRfc5987(value: string): string {
-	return encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+	return encodeURIComponent(value).replace(
+		/['()*]/g,
+		(c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+	);
 }
 
 /**

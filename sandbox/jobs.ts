@@ -25,7 +25,11 @@ export interface Callback {
 export function parseCallback(value: unknown): Callback | undefined {
 	if (value === undefined || value === null) return undefined;
 	if (typeof value !== 'object' || Array.isArray(value)) {
-		throw new HttpError('INVALID_CALLBACK_URL', { api_name: 'callback' }, 'the callback url is invalid');
+		throw new HttpError(
+			'INVALID_CALLBACK_URL',
+			{ api_name: 'callback' },
+			'the callback url is invalid',
+		);
 	}
 	const { url, method } = value as Json;
 	let parsed: URL | undefined;
@@ -39,7 +43,11 @@ export function parseCallback(value: unknown): Callback | undefined {
 		throw new HttpError('INVALID_CALLBACK_URL', { api_name: 'url' }, 'the callback url is invalid');
 	}
 	if (typeof method !== 'string' || method.toLowerCase() !== 'post') {
-		throw new HttpError('INVALID_CALLBACK_METHOD', { api_name: 'method' }, 'the callback method is invalid, only post is supported');
+		throw new HttpError(
+			'INVALID_CALLBACK_METHOD',
+			{ api_name: 'method' },
+			'the callback method is invalid, only post is supported',
+		);
 	}
 	return { url: parsed.toString(), method: 'post' };
 }
@@ -85,10 +93,24 @@ export interface CallbackLog {
  * attempts on connection errors, timeouts or non-2xx answers. After the last failed attempt the
  * failure is logged as CALLBACK_FAILURE (never returned by an endpoint); the job is unaffected.
  */
-export function deliverCallback(sandbox: Sandbox, jobId: string, callback: Callback, body: Json): void {
-	const delays = sandbox.config.deliveryRetryDelaysMs.length ? sandbox.config.deliveryRetryDelaysMs : [0];
+export function deliverCallback(
+	sandbox: Sandbox,
+	jobId: string,
+	callback: Callback,
+	body: Json,
+): void {
+	const delays = sandbox.config.deliveryRetryDelaysMs.length
+		? sandbox.config.deliveryRetryDelaysMs
+		: [0];
 	const logId = `${jobId}:${sandbox.now()}`;
-	const log: CallbackLog = { id: logId, job_id: jobId, url: callback.url, body, attempts: [], outcome: 'pending' };
+	const log: CallbackLog = {
+		id: logId,
+		job_id: jobId,
+		url: callback.url,
+		body,
+		attempts: [],
+		outcome: 'pending',
+	};
 	sandbox.store.putDoc('bulk_callbacks', logId, log);
 	const attempt = (n: number) => {
 		sandbox.later(delays[n], async () => {
@@ -114,7 +136,9 @@ export function deliverCallback(sandbox: Sandbox, jobId: string, callback: Callb
 			sandbox.store.putDoc('bulk_callbacks', logId, log);
 			if (ok) return;
 			if (last) {
-				console.warn(`[sandbox] CALLBACK_FAILURE job ${jobId}: callback failed after ${delays.length} attempts (${callback.url})`);
+				console.warn(
+					`[sandbox] CALLBACK_FAILURE job ${jobId}: callback failed after ${delays.length} attempts (${callback.url})`,
+				);
 				return;
 			}
 			attempt(n + 1);

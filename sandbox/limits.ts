@@ -29,7 +29,11 @@ export interface ApiLimitsConfig {
 	credits?: number;
 }
 
-export const DEFAULT_API_LIMITS: ApiLimitsConfig = { enabled: true, edition: 'Enterprise', subConcurrency: 10 };
+export const DEFAULT_API_LIMITS: ApiLimitsConfig = {
+	enabled: true,
+	edition: 'Enterprise',
+	subConcurrency: 10,
+};
 
 const WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -42,7 +46,12 @@ export interface CallShape {
 	query: URLSearchParams;
 }
 
-const RECORD_WRITES = new Set(['POST /:module', 'PUT /:module', 'PUT /:module/:id', 'POST /:module/upsert']);
+const RECORD_WRITES = new Set([
+	'POST /:module',
+	'PUT /:module',
+	'PUT /:module/:id',
+	'POST /:module/upsert',
+]);
 
 /** Heavy operations recognisable from the route alone (§7 sub-concurrency list). */
 export function isHeavyRoute(call: CallShape): boolean {
@@ -99,7 +108,11 @@ export class ApiLimits {
 	}
 
 	concurrencyLimit(): number {
-		return this.config.concurrency ?? CONCURRENCY_BY_EDITION[this.config.edition] ?? CONCURRENCY_BY_EDITION.Enterprise;
+		return (
+			this.config.concurrency ??
+			CONCURRENCY_BY_EDITION[this.config.edition] ??
+			CONCURRENCY_BY_EDITION.Enterprise
+		);
 	}
 
 	/**
@@ -143,7 +156,8 @@ export class ApiLimits {
 		const allowance = this.config.credits;
 		if (!this.config.enabled || allowance === undefined) return {};
 		const used = this.used();
-		if (used + cost > allowance) return { remaining: Math.max(allowance - used, 0), error: tooMany() };
+		if (used + cost > allowance)
+			return { remaining: Math.max(allowance - used, 0), error: tooMany() };
 		this.spent.push({ at: this.sandbox.now(), cost });
 		const after = used + cost;
 		return after * 2 >= allowance ? { remaining: allowance - after } : {};

@@ -1,4 +1,3 @@
- 
 // Renders the stored module definitions as the contract's Module and Field structures
 // (interface spec "Metadata"; v2 and v2.1 differ per docs/protocol.md §13).
 import type { FieldDef, ModuleDef } from './catalogue/modules.ts';
@@ -70,7 +69,11 @@ export function fieldJson(module: StoredModule, field: FieldDef, index: number, 
 		lookup: lookupTarget
 			? lookupTarget === 'users'
 				? {}
-				: { display_label: field.field_label, api_name: field.api_name, module: { api_name: lookupTarget } }
+				: {
+						display_label: field.field_label,
+						api_name: field.api_name,
+						module: { api_name: lookupTarget },
+					}
 			: {},
 		textarea: field.data_type === 'textarea' ? { type: 'large' } : null,
 		multiselectlookup: {},
@@ -102,8 +105,15 @@ export function moduleJson(module: StoredModule, v: string): Json {
 		triggers_supported: true,
 		filter_supported: true,
 		kanban_view_supported: module.api_name === 'Deals',
-		inventory_template_supported: ['Quotes', 'Sales_Orders', 'Purchase_Orders', 'Invoices'].includes(module.api_name),
-		emailTemplate_support: ['Leads', 'Contacts', 'Accounts', 'Deals'].includes(module.api_name) || module.generated_type === 'custom',
+		inventory_template_supported: [
+			'Quotes',
+			'Sales_Orders',
+			'Purchase_Orders',
+			'Invoices',
+		].includes(module.api_name),
+		emailTemplate_support:
+			['Leads', 'Contacts', 'Accounts', 'Deals'].includes(module.api_name) ||
+			module.generated_type === 'custom',
 		feeds_required: false,
 		scoring_supported: ['Leads', 'Contacts', 'Accounts', 'Deals'].includes(module.api_name),
 		sequence_number: module.sequence_number,
@@ -114,6 +124,8 @@ export function moduleJson(module: StoredModule, v: string): Json {
 		description: null,
 		arguments: [],
 		parent_module: {},
-		...(v === 'v2.1' ? { visible: true, isBlueprintSupported: !['Notes'].includes(module.api_name) } : {}),
+		...(v === 'v2.1'
+			? { visible: true, isBlueprintSupported: !['Notes'].includes(module.api_name) }
+			: {}),
 	};
 }

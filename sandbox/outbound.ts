@@ -29,7 +29,10 @@ LOCAL.addAddress('::ffff:0.0.0.0', 'ipv6');
 
 /** Is `host` (a URL hostname) this machine: loopback, unspecified, own name or own address? */
 export function isLocalHost(host: string): boolean {
-	const name = host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+	const name = host
+		.replace(/^\[|\]$/g, '')
+		.replace(/\.$/, '')
+		.toLowerCase();
 	if (name === 'localhost' || name.endsWith('.localhost')) return true;
 	const own = hostname().toLowerCase();
 	if (name === own || name === `${own}.local`) return true;
@@ -53,7 +56,11 @@ export function targetsSandbox(url: URL): boolean {
 		if (portOf(url) === listener.port && isLocalHost(url.hostname)) return true;
 		try {
 			const origin = new URL(listener.publicOrigin());
-			if (origin.hostname.toLowerCase() === url.hostname.toLowerCase() && portOf(origin) === portOf(url)) return true;
+			if (
+				origin.hostname.toLowerCase() === url.hostname.toLowerCase() &&
+				portOf(origin) === portOf(url)
+			)
+				return true;
 		} catch {
 			// an unparsable public origin names no host
 		}

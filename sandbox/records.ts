@@ -1,4 +1,3 @@
- 
 // Record rules shared by every write path (single, batch, upsert, mass update, convert, bulk write):
 // field validation by metadata type, mandatory and unique checks, lookups, system fields, and the
 // per-item success/error envelopes of docs/protocol.md §3.5 and §11.2–11.3.
@@ -13,7 +12,9 @@ import { parseSearchCriteria, searchOperators } from './search-criteria.ts';
 import type { SearchCondition } from './search-criteria.ts';
 import { isDate, parseDateTime } from './time.ts';
 
-export type ItemResult = { ok: true; body: Json; record: StoredRecord } | { ok: false; body: ErrorBody };
+export type ItemResult =
+	| { ok: true; body: Json; record: StoredRecord }
+	| { ok: false; body: ErrorBody };
 
 /** External-ID mode from `X-EXTERNAL: Module.Field[,Module.Field]` (§3.9). */
 export interface ExternalSpec {
@@ -24,7 +25,14 @@ export interface ExternalSpec {
 }
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const SYSTEM_FIELDS = new Set(['id', 'Created_Time', 'Modified_Time', 'Created_By', 'Modified_By', 'Tag']);
+const SYSTEM_FIELDS = new Set([
+	'id',
+	'Created_Time',
+	'Modified_Time',
+	'Created_By',
+	'Modified_By',
+	'Tag',
+]);
 
 /**
  * The only `$` key a client writes on a record: the parent module of a polymorphic parent (Notes'
@@ -36,18 +44,30 @@ const CLIENT_DOLLAR_KEYS = new Set(['$se_module']);
 
 /** Copies the client-writable `$` keys of an input onto a record. */
 function copyClientDollarKeys(input: Json, record: Json): void {
-	for (const [key, value] of Object.entries(input)) if (CLIENT_DOLLAR_KEYS.has(key)) record[key] = value;
+	for (const [key, value] of Object.entries(input))
+		if (CLIENT_DOLLAR_KEYS.has(key)) record[key] = value;
 }
 
-export function parseExternalHeader(sandbox: Sandbox, header: string | undefined, module?: ModuleDef): ExternalSpec | ErrorBody {
+export function parseExternalHeader(
+	sandbox: Sandbox,
+	header: string | undefined,
+	module?: ModuleDef,
+): ExternalSpec | ErrorBody {
 	const spec: ExternalSpec = { byModule: {} };
 	if (!header) return spec;
-	for (const pair of header.split(',').map((p) => p.trim()).filter(Boolean)) {
+	for (const pair of header
+		.split(',')
+		.map((p) => p.trim())
+		.filter(Boolean)) {
 		const [modName, fieldName] = pair.split('.');
 		const mod = modName ? sandbox.module(modName) : undefined;
 		const field = mod?.fields.find((f) => f.api_name === fieldName);
 		if (!mod || !field || !field.external) {
-			return errorItem('INVALID_DATA', { api_name: fieldName ?? pair }, 'the given field is not an external field');
+			return errorItem(
+				'INVALID_DATA',
+				{ api_name: fieldName ?? pair },
+				'the given field is not an external field',
+			);
 		}
 		spec.byModule[mod.api_name] = field.api_name;
 		if (module && mod.api_name === module.api_name && !spec.field) spec.field = field.api_name;
@@ -56,7 +76,12 @@ export function parseExternalHeader(sandbox: Sandbox, header: string | undefined
 }
 
 /** Finds a record by id, or by external value in external mode. */
-export function findRecord(sandbox: Sandbox, module: ModuleDef, key: string, external?: ExternalSpec): StoredRecord | undefined {
+export function findRecord(
+	sandbox: Sandbox,
+	module: ModuleDef,
+	key: string,
+	external?: ExternalSpec,
+): StoredRecord | undefined {
 	const field = external?.field;
 	if (field) return sandbox.store.findRecordBy(module.api_name, field, key);
 	return sandbox.store.getRecord(module.api_name, key);
@@ -91,7 +116,11 @@ function fail(code: string, details: Json, c: CheckContext, message?: string): E
 }
 
 /** Validates and normalises one field value; returns the stored value or an error item. */
-function normaliseValue(field: FieldDef, value: unknown, c: CheckContext): { value: unknown } | { error: ErrorBody } {
+function normaliseValue(
+	field: FieldDef,
+	value: unknown,
+	c: CheckContext,
+): { value: unknown } | { error: ErrorBody } {
 	const api = field.api_name;
 	const bad = (expected: string, extra: Json = {}) => ({
 		error: fail('INVALID_DATA', { api_name: api, expected_data_type: expected, ...extra }, c),
@@ -108,7 +137,9 @@ function normaliseValue(field: FieldDef, value: unknown, c: CheckContext): { val
 			const text = String(value);
 			const max = field.length ?? (field.data_type === 'textarea' ? 32000 : 255);
 			if (text.length > max) {
-				return { error: fail('INVALID_DATA', { api_name: api, maximum_length: max }, c, 'invalid data') };
+				return {
+					error: fail('INVALID_DATA', { api_name: api, maximum_length: max }, c, 'invalid data'),
+				};
 			}
 			if (field.data_type === 'email' && text !== '' && !EMAIL_RE.test(text)) return bad('email');
 			return { value: text };
@@ -116,7 +147,8 @@ function normaliseValue(field: FieldDef, value: unknown, c: CheckContext): { val
 		case 'integer':
 		case 'bigint': {
 			const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-			if (typeof n !== 'number' || !Number.isInteger(n)) return bad(field.data_type === 'bigint' ? 'bigint' : 'integer');
+			if (typeof n !== 'number' || !Number.isInteger(n))
+				return bad(field.data_type === 'bigint' ? 'bigint' : 'integer');
 			return { value: n };
 		}
 		case 'double':
@@ -143,8 +175,19 @@ function normaliseValue(field: FieldDef, value: unknown, c: CheckContext): { val
 			return { value };
 		}
 		case 'multiselectpicklist': {
-			const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(';').map((s) => s.trim()) : undefined;
-			if (!list || list.some((v) => typeof v !== 'string' || (field.pick_list_values && !field.pick_list_values.includes(v)))) {
+			const list = Array.isArray(value)
+				? value
+				: typeof value === 'string'
+					? value.split(';').map((s) => s.trim())
+					: undefined;
+			if (
+				!list ||
+				list.some(
+					(v) =>
+						typeof v !== 'string' ||
+						(field.pick_list_values && !field.pick_list_values.includes(v)),
+				)
+			) {
 				return bad('multiselectpicklist');
 			}
 			return { value: list };
@@ -156,8 +199,19 @@ function normaliseValue(field: FieldDef, value: unknown, c: CheckContext): { val
 		case 'ownerlookup':
 		case 'userlookup': {
 			const id = typeof value === 'object' ? (value as Json).id : value;
-			const user = c.sandbox.store.doc<{ id: string; full_name: string; email: string }>('users', String(id ?? ''));
-			if (!user) return { error: fail('INVALID_DATA', { api_name: api, expected_data_type: 'lookup' }, c, 'the id given seems to be invalid') };
+			const user = c.sandbox.store.doc<{ id: string; full_name: string; email: string }>(
+				'users',
+				String(id ?? ''),
+			);
+			if (!user)
+				return {
+					error: fail(
+						'INVALID_DATA',
+						{ api_name: api, expected_data_type: 'lookup' },
+						c,
+						'the id given seems to be invalid',
+					),
+				};
 			return { value: { id: user.id, name: user.full_name, email: user.email } };
 		}
 		default:
@@ -165,9 +219,18 @@ function normaliseValue(field: FieldDef, value: unknown, c: CheckContext): { val
 	}
 }
 
-function normaliseLookup(field: FieldDef, value: unknown, c: CheckContext): { value: unknown } | { error: ErrorBody } {
+function normaliseLookup(
+	field: FieldDef,
+	value: unknown,
+	c: CheckContext,
+): { value: unknown } | { error: ErrorBody } {
 	const invalid = () => ({
-		error: fail('INVALID_DATA', { api_name: field.api_name, expected_data_type: 'lookup' }, c, 'the id given seems to be invalid'),
+		error: fail(
+			'INVALID_DATA',
+			{ api_name: field.api_name, expected_data_type: 'lookup' },
+			c,
+			'the id given seems to be invalid',
+		),
 	});
 	const target = field.lookup_module ? c.sandbox.module(field.lookup_module) : undefined;
 	let obj: Json;
@@ -188,7 +251,11 @@ function normaliseLookup(field: FieldDef, value: unknown, c: CheckContext): { va
 		// lookup by external value: {"External_Account_ID": "ACC-42"} (§3.9)
 		const extField = target.fields.find((f) => f.external && obj[f.api_name] !== undefined);
 		if (extField) {
-			const record = c.sandbox.store.findRecordBy(target.api_name, extField.api_name, obj[extField.api_name]);
+			const record = c.sandbox.store.findRecordBy(
+				target.api_name,
+				extField.api_name,
+				obj[extField.api_name],
+			);
 			if (record) found = { module: target, record };
 		}
 	}
@@ -202,15 +269,26 @@ function normaliseLookup(field: FieldDef, value: unknown, c: CheckContext): { va
  * resolved (`{id, name, Product_Code}`), `list_price` defaulting to the product's Unit_Price, and
  * `total` = quantity × list_price.
  */
-function normaliseLineItems(field: FieldDef, value: unknown, c: CheckContext): { value: unknown } | { error: ErrorBody } {
+function normaliseLineItems(
+	field: FieldDef,
+	value: unknown,
+	c: CheckContext,
+): { value: unknown } | { error: ErrorBody } {
 	const api = field.api_name;
-	if (!Array.isArray(value)) return { error: fail('INVALID_DATA', { api_name: api, expected_data_type: 'jsonarray' }, c) };
+	if (!Array.isArray(value))
+		return { error: fail('INVALID_DATA', { api_name: api, expected_data_type: 'jsonarray' }, c) };
 	const lines: Json[] = [];
 	for (const [i, raw] of value.entries()) {
 		// details of a line-item key: its path inside the list (v2.1 only, as every json_path)
-		const at = (key: string): Json => (c.v === 'v2.1' ? { api_name: key, json_path: `$.data[${c.index}].${api}[${i}].${key}` } : { api_name: key });
+		const at = (key: string): Json =>
+			c.v === 'v2.1'
+				? { api_name: key, json_path: `$.data[${c.index}].${api}[${i}].${key}` }
+				: { api_name: key };
 		const item = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Json) : undefined;
-		if (!item) return { error: fail('INVALID_DATA', { api_name: api, expected_data_type: 'jsonobject' }, c) };
+		if (!item)
+			return {
+				error: fail('INVALID_DATA', { api_name: api, expected_data_type: 'jsonobject' }, c),
+			};
 		const ref = item.product;
 		const productId = ref && typeof ref === 'object' ? (ref as Json).id : ref;
 		if (productId === undefined || productId === null || productId === '') {
@@ -222,15 +300,23 @@ function normaliseLineItems(field: FieldDef, value: unknown, c: CheckContext): {
 		}
 		const quantity = item.quantity ?? 1;
 		if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity <= 0) {
-			return { error: fail('INVALID_DATA', { ...at('quantity'), expected_data_type: 'double' }, c) };
+			return {
+				error: fail('INVALID_DATA', { ...at('quantity'), expected_data_type: 'double' }, c),
+			};
 		}
 		const listPrice = item.list_price ?? product.Unit_Price ?? 0;
 		if (typeof listPrice !== 'number' || !Number.isFinite(listPrice)) {
-			return { error: fail('INVALID_DATA', { ...at('list_price'), expected_data_type: 'double' }, c) };
+			return {
+				error: fail('INVALID_DATA', { ...at('list_price'), expected_data_type: 'double' }, c),
+			};
 		}
 		const line: Json = {
 			...item,
-			product: { id: product.id, name: product.Product_Name, Product_Code: product.Product_Code ?? null },
+			product: {
+				id: product.id,
+				name: product.Product_Name,
+				Product_Code: product.Product_Code ?? null,
+			},
 			quantity,
 			list_price: listPrice,
 			total: Math.round(quantity * listPrice * 100) / 100,
@@ -241,7 +327,12 @@ function normaliseLineItems(field: FieldDef, value: unknown, c: CheckContext): {
 }
 
 function isEmpty(value: unknown): boolean {
-	return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+	return (
+		value === undefined ||
+		value === null ||
+		value === '' ||
+		(Array.isArray(value) && value.length === 0)
+	);
 }
 
 /** Checks one input item's fields; returns the normalised changes or an error item. */
@@ -264,7 +355,8 @@ export function checkFields(
 	for (const field of c.module.fields) {
 		if (!field.mandatory || field.read_only) continue;
 		const missingOnCreate = mode === 'create' && isEmpty(changes[field.api_name]);
-		const clearedOnUpdate = mode === 'update' && field.api_name in changes && isEmpty(changes[field.api_name]);
+		const clearedOnUpdate =
+			mode === 'update' && field.api_name in changes && isEmpty(changes[field.api_name]);
 		if (missingOnCreate || clearedOnUpdate) {
 			return { error: fail('MANDATORY_NOT_FOUND', { api_name: field.api_name }, c) };
 		}
@@ -277,7 +369,12 @@ export function uniqueFields(module: ModuleDef): string[] {
 	return module.fields.filter((f) => f.unique).map((f) => f.api_name);
 }
 
-function duplicateOf(sandbox: Sandbox, module: ModuleDef, changes: Json, selfId?: string): { field: string; id: string } | undefined {
+function duplicateOf(
+	sandbox: Sandbox,
+	module: ModuleDef,
+	changes: Json,
+	selfId?: string,
+): { field: string; id: string } | undefined {
 	for (const api of uniqueFields(module)) {
 		const value = changes[api];
 		if (isEmpty(value)) continue;
@@ -297,7 +394,12 @@ function userOf(value: unknown): unknown {
 	return { name, id };
 }
 
-export function successItem(record: StoredRecord, action: 'insert' | 'update', message: string, duplicateField: string | null): Json {
+export function successItem(
+	record: StoredRecord,
+	action: 'insert' | 'update',
+	message: string,
+	duplicateField: string | null,
+): Json {
 	return {
 		code: 'SUCCESS',
 		duplicate_field: duplicateField,
@@ -323,7 +425,12 @@ export interface WriteOptions {
 }
 
 /** Creates one record (validation, unique check, system fields); never throws for item errors. */
-export function createRecord(sandbox: Sandbox, module: ModuleDef, input: unknown, o: WriteOptions): ItemResult {
+export function createRecord(
+	sandbox: Sandbox,
+	module: ModuleDef,
+	input: unknown,
+	o: WriteOptions,
+): ItemResult {
 	const c: CheckContext = { sandbox, module, index: o.index, v: o.v, external: o.external };
 	if (!input || typeof input !== 'object' || Array.isArray(input)) {
 		return { ok: false, body: errorItem('INVALID_DATA', {}, 'invalid data') };
@@ -331,10 +438,15 @@ export function createRecord(sandbox: Sandbox, module: ModuleDef, input: unknown
 	const checked = checkFields(c, input as Json, 'create');
 	if ('error' in checked) return { ok: false, body: checked.error };
 	const dup = duplicateOf(sandbox, module, checked.changes);
-	if (dup) return { ok: false, body: fail('DUPLICATE_DATA', { api_name: dup.field, id: dup.id }, c) };
+	if (dup)
+		return { ok: false, body: fail('DUPLICATE_DATA', { api_name: dup.field, id: dup.id }, c) };
 	const now = sandbox.now();
 	const time = sandbox.formatTime(now);
-	const owner = (checked.changes.Owner as Json | undefined) ?? { id: o.user.id, name: o.user.name, email: o.user.email };
+	const owner = (checked.changes.Owner as Json | undefined) ?? {
+		id: o.user.id,
+		name: o.user.name,
+		email: o.user.email,
+	};
 	const record: StoredRecord = {
 		id: sandbox.store.nextId(),
 		...checked.changes,
@@ -347,7 +459,8 @@ export function createRecord(sandbox: Sandbox, module: ModuleDef, input: unknown
 	};
 	copyClientDollarKeys(input as Json, record);
 	for (const field of module.fields) {
-		if (field.data_type === 'autonumber') record[field.api_name] = nextAutoNumber(sandbox, module, field.api_name);
+		if (field.data_type === 'autonumber')
+			record[field.api_name] = nextAutoNumber(sandbox, module, field.api_name);
 	}
 	sandbox.store.insertRecord(module.api_name, record, now, o.v);
 	return { ok: true, body: successItem(record, 'insert', 'record added', null), record };
@@ -370,7 +483,14 @@ export function updateRecord(
 ): ItemResult {
 	const c: CheckContext = { sandbox, module, index: o.index, v: o.v, external: o.external };
 	if (existing.$converted === true) {
-		return { ok: false, body: errorItem('CONVERTED_RECORD', { id: existing.id }, 'can not update the converted record') };
+		return {
+			ok: false,
+			body: errorItem(
+				'CONVERTED_RECORD',
+				{ id: existing.id },
+				'can not update the converted record',
+			),
+		};
 	}
 	const checked = checkFields(c, input, 'update');
 	if ('error' in checked) return { ok: false, body: checked.error };
@@ -379,7 +499,8 @@ export function updateRecord(
 		if (refusal) return { ok: false, body: refusal };
 	}
 	const dup = duplicateOf(sandbox, module, checked.changes, existing.id);
-	if (dup) return { ok: false, body: fail('DUPLICATE_DATA', { api_name: dup.field, id: dup.id }, c) };
+	if (dup)
+		return { ok: false, body: fail('DUPLICATE_DATA', { api_name: dup.field, id: dup.id }, c) };
 	const changed: Json = {};
 	for (const [key, value] of Object.entries(checked.changes)) {
 		if (JSON.stringify(existing[key]) !== JSON.stringify(value)) changed[key] = value;
@@ -392,11 +513,23 @@ export function updateRecord(
 		Modified_Time: sandbox.formatTime(now),
 	};
 	copyClientDollarKeys(input, record);
-	sandbox.store.replaceRecord(module.api_name, record, now, changed, { v: o.v, related: o.related });
-	return { ok: true, body: successItem(record, 'update', o.message ?? 'record updated', o.duplicateField ?? null), record };
+	sandbox.store.replaceRecord(module.api_name, record, now, changed, {
+		v: o.v,
+		related: o.related,
+	});
+	return {
+		ok: true,
+		body: successItem(record, 'update', o.message ?? 'record updated', o.duplicateField ?? null),
+		record,
+	};
 }
 
-export function deleteRecord(sandbox: Sandbox, module: ModuleDef, record: StoredRecord, o: WriteOptions): Json {
+export function deleteRecord(
+	sandbox: Sandbox,
+	module: ModuleDef,
+	record: StoredRecord,
+	o: WriteOptions,
+): Json {
 	const now = sandbox.now();
 	sandbox.store.deleteRecord(
 		module.api_name,
@@ -412,7 +545,12 @@ export function deleteRecord(sandbox: Sandbox, module: ModuleDef, record: Stored
 		},
 		o.v,
 	);
-	return { code: 'SUCCESS', details: { id: record.id }, message: 'record deleted', status: 'success' };
+	return {
+		code: 'SUCCESS',
+		details: { id: record.id },
+		message: 'record deleted',
+		status: 'success',
+	};
 }
 
 /** Picks the requested fields of a record (`fields` parameter); `id` is always kept. */
@@ -481,13 +619,27 @@ export class CriteriaError extends Error {
 }
 
 /** Field types that take the ordering operators of search strings (numbers and dates, §3.11). */
-const ORDERED_TYPES = new Set(['integer', 'bigint', 'double', 'currency', 'percent', 'date', 'datetime']);
+const ORDERED_TYPES = new Set([
+	'integer',
+	'bigint',
+	'double',
+	'currency',
+	'percent',
+	'date',
+	'datetime',
+]);
 
 /** Comparable form of a stored value: numbers, epoch ms for DateTime, lower-case text otherwise. */
 function comparable(field: FieldDef | undefined, value: unknown): string | number | undefined {
 	if (value === undefined || value === null) return undefined;
 	const type = field?.data_type;
-	if (type === 'integer' || type === 'bigint' || type === 'double' || type === 'currency' || type === 'percent') {
+	if (
+		type === 'integer' ||
+		type === 'bigint' ||
+		type === 'double' ||
+		type === 'currency' ||
+		type === 'percent'
+	) {
 		const n = Number(value);
 		return Number.isFinite(n) ? n : undefined;
 	}
@@ -501,17 +653,26 @@ function comparable(field: FieldDef | undefined, value: unknown): string | numbe
 
 /** All comparable forms of a stored value (lookups match by id or name; multi-selects by any entry). */
 function comparables(field: FieldDef | undefined, value: unknown): Array<string | number> {
-	if (Array.isArray(value)) return value.map((v) => comparable(field, v)).filter((v): v is string | number => v !== undefined);
+	if (Array.isArray(value))
+		return value
+			.map((v) => comparable(field, v))
+			.filter((v): v is string | number => v !== undefined);
 	if (value && typeof value === 'object') {
 		const obj = value as Json;
-		return [obj.id, obj.name].filter((v) => v !== undefined && v !== null).map((v) => String(v).toLowerCase());
+		return [obj.id, obj.name]
+			.filter((v) => v !== undefined && v !== null)
+			.map((v) => String(v).toLowerCase());
 	}
 	const one = comparable(field, value);
 	return one === undefined ? [] : [one];
 }
 
 /** Typed JSON criteria as a record predicate: the shared matcher over the comparable forms of the fields used. */
-function comparablePredicate(used: Map<string, FieldDef>, criterion: JsonCriterion, options: MatchOptions): RecordPredicate {
+function comparablePredicate(
+	used: Map<string, FieldDef>,
+	criterion: JsonCriterion,
+	options: MatchOptions,
+): RecordPredicate {
 	return (record) => {
 		const values: Json = {};
 		for (const [apiName, field] of used) values[apiName] = comparables(field, record[apiName]);
@@ -524,7 +685,11 @@ function invalidQuery(reason: string, extra: Json = {}): CriteriaError {
 }
 
 /** One search condition checked against the module (field, operator for its type, values) and typed. */
-function typedSearchValues(module: ModuleDef, condition: SearchCondition, used: Map<string, FieldDef>): Array<string | number> {
+function typedSearchValues(
+	module: ModuleDef,
+	condition: SearchCondition,
+	used: Map<string, FieldDef>,
+): Array<string | number> {
 	const { api_name: apiName, operator } = condition;
 	const field = module.fields.find((f) => f.api_name === apiName);
 	if (!field) throw invalidQuery('invalid field', { api_name: apiName });
@@ -533,14 +698,16 @@ function typedSearchValues(module: ModuleDef, condition: SearchCondition, used: 
 	}
 	used.set(apiName, field);
 	return condition.values.map((value) => {
-		if (field.data_type === 'date' && !isDate(value)) throw invalidQuery('invalid date value', { api_name: apiName });
+		if (field.data_type === 'date' && !isDate(value))
+			throw invalidQuery('invalid date value', { api_name: apiName });
 		if (field.data_type === 'datetime') {
 			const ms = parseDateTime(value);
 			if (ms === undefined) throw invalidQuery('invalid datetime value', { api_name: apiName });
 			return ms;
 		}
 		const c = comparable(field, value);
-		if (c === undefined || (typeof c === 'number' && Number.isNaN(c))) throw invalidQuery('invalid value', { api_name: apiName });
+		if (c === undefined || (typeof c === 'number' && Number.isNaN(c)))
+			throw invalidQuery('invalid value', { api_name: apiName });
 		return c;
 	});
 }
@@ -556,39 +723,67 @@ export function searchCriteriaPredicate(module: ModuleDef, criteria: string): Re
 		typeCondition: (condition) => typedSearchValues(module, condition, used),
 		fail: (problem) =>
 			problem.reason === 'conditions'
-				? new CriteriaError('LIMIT_EXCEEDED', { limit: problem.limit ?? null, api_name: 'criteria' }, 'criteria limit exceeded')
-				: invalidQuery(problem.message, problem.api_name === undefined ? {} : { api_name: problem.api_name }),
+				? new CriteriaError(
+						'LIMIT_EXCEEDED',
+						{ limit: problem.limit ?? null, api_name: 'criteria' },
+						'criteria limit exceeded',
+					)
+				: invalidQuery(
+						problem.message,
+						problem.api_name === undefined ? {} : { api_name: problem.api_name },
+					),
 	});
 	return comparablePredicate(used, tree, { typed: true });
 }
 
-const TEXTUAL = new Set(['text', 'textarea', 'email', 'phone', 'website', 'picklist', 'autonumber']);
+const TEXTUAL = new Set([
+	'text',
+	'textarea',
+	'email',
+	'phone',
+	'website',
+	'picklist',
+	'autonumber',
+]);
 
 /** The record predicate of `criteria` / `email` / `phone` / `word` (§3.11); undefined when none is given. */
 export function searchPredicate(
 	module: ModuleDef,
 	query: { criteria?: string; email?: string; phone?: string; word?: string },
 ): RecordPredicate | undefined {
-	const given = (['criteria', 'email', 'phone', 'word'] as const).filter((k) => query[k] !== undefined);
+	const given = (['criteria', 'email', 'phone', 'word'] as const).filter(
+		(k) => query[k] !== undefined,
+	);
 	if (given.length > 1) {
-		throw new CriteriaError('INVALID_QUERY', { reason: 'only one of criteria, email, phone, word is allowed' }, 'invalid query formed');
+		throw new CriteriaError(
+			'INVALID_QUERY',
+			{ reason: 'only one of criteria, email, phone, word is allowed' },
+			'invalid query formed',
+		);
 	}
 	if (query.criteria !== undefined) return searchCriteriaPredicate(module, query.criteria);
-	const fieldsOfType = (types: Set<string>) => module.fields.filter((f) => types.has(f.data_type)).map((f) => f.api_name);
+	const fieldsOfType = (types: Set<string>) =>
+		module.fields.filter((f) => types.has(f.data_type)).map((f) => f.api_name);
 	if (query.email !== undefined) {
 		const email = query.email.toLowerCase();
 		const fields = fieldsOfType(new Set(['email']));
-		return (r) => fields.some((f) => typeof r[f] === 'string' && (r[f] as string).toLowerCase() === email);
+		return (r) =>
+			fields.some((f) => typeof r[f] === 'string' && (r[f] as string).toLowerCase() === email);
 	}
 	if (query.phone !== undefined) {
 		const digits = query.phone.replace(/\D/g, '');
 		const fields = fieldsOfType(new Set(['phone']));
-		return (r) => digits.length > 0 && fields.some((f) => typeof r[f] === 'string' && (r[f] as string).replace(/\D/g, '').includes(digits));
+		return (r) =>
+			digits.length > 0 &&
+			fields.some(
+				(f) => typeof r[f] === 'string' && (r[f] as string).replace(/\D/g, '').includes(digits),
+			);
 	}
 	if (query.word !== undefined) {
 		const word = query.word.toLowerCase();
 		const fields = fieldsOfType(TEXTUAL);
-		return (r) => fields.some((f) => typeof r[f] === 'string' && (r[f] as string).toLowerCase().includes(word));
+		return (r) =>
+			fields.some((f) => typeof r[f] === 'string' && (r[f] as string).toLowerCase().includes(word));
 	}
 	return undefined;
 }
@@ -598,32 +793,58 @@ export function searchPredicate(
  * value) and answers it in matcher form: fields by API name, comparators in lower case, group operators
  * explicit (`and` when absent), values in their comparable form (see `comparable`). Records the fields used.
  */
-function typedJsonCriterion(module: ModuleDef, criterion: unknown, used: Map<string, FieldDef>): JsonCriterion {
+function typedJsonCriterion(
+	module: ModuleDef,
+	criterion: unknown,
+	used: Map<string, FieldDef>,
+): JsonCriterion {
 	if (!criterion || typeof criterion !== 'object' || Array.isArray(criterion)) {
 		throw new CriteriaError('INVALID_DATA', { api_name: 'criteria' }, 'invalid criteria');
 	}
 	const c = criterion as Json;
 	if (Array.isArray(c.group)) {
 		const op = String(c.group_operator ?? 'and').toLowerCase();
-		if (op !== 'and' && op !== 'or') throw new CriteriaError('INVALID_DATA', { api_name: 'group_operator' }, 'invalid group operator');
+		if (op !== 'and' && op !== 'or')
+			throw new CriteriaError(
+				'INVALID_DATA',
+				{ api_name: 'group_operator' },
+				'invalid group operator',
+			);
 		return { group_operator: op, group: c.group.map((g) => typedJsonCriterion(module, g, used)) };
 	}
 	const rawField = c.field ?? c.api_name;
-	const apiName = typeof rawField === 'object' && rawField ? String((rawField as Json).api_name ?? '') : String(rawField ?? '');
+	const apiName =
+		typeof rawField === 'object' && rawField
+			? String((rawField as Json).api_name ?? '')
+			: String(rawField ?? '');
 	const field = module.fields.find((f) => f.api_name === apiName);
-	if (!field) throw new CriteriaError('INVALID_DATA', { api_name: apiName || 'field' }, 'invalid field in criteria');
+	if (!field)
+		throw new CriteriaError(
+			'INVALID_DATA',
+			{ api_name: apiName || 'field' },
+			'invalid field in criteria',
+		);
 	const comparator = String(c.comparator ?? '').toLowerCase();
 	if (!(COMPARATORS as readonly string[]).includes(comparator)) {
-		throw new CriteriaError('INVALID_DATA', { api_name: apiName, comparator }, 'invalid comparator');
+		throw new CriteriaError(
+			'INVALID_DATA',
+			{ api_name: apiName, comparator },
+			'invalid comparator',
+		);
 	}
 	const list = Array.isArray(c.value) ? c.value : [c.value];
 	const expected = list.map((v) => {
 		const x = comparable(field, v);
-		if (x === undefined) throw new CriteriaError('INVALID_DATA', { api_name: apiName }, 'invalid value in criteria');
+		if (x === undefined)
+			throw new CriteriaError('INVALID_DATA', { api_name: apiName }, 'invalid value in criteria');
 		return x;
 	});
 	used.set(apiName, field);
-	const listValued = comparator === 'in' || comparator === 'not_in' || comparator === 'between' || comparator === 'not_between';
+	const listValued =
+		comparator === 'in' ||
+		comparator === 'not_in' ||
+		comparator === 'between' ||
+		comparator === 'not_between';
 	return { field: apiName, comparator, value: listValued ? expected : expected[0] };
 }
 
@@ -651,7 +872,11 @@ export const TERRITORIES = 'territories';
 export function territories(sandbox: Sandbox): TerritoryRef[] {
 	return sandbox.store.docs<Json>(TERRITORIES).map((d) => {
 		const parent = d.parent_id ?? (d.reporting_to as Json | null | undefined)?.id ?? null;
-		return { id: String(d.id), name: String(d.name ?? d.id), parent_id: parent === null ? null : String(parent) };
+		return {
+			id: String(d.id),
+			name: String(d.name ?? d.id),
+			parent_id: parent === null ? null : String(parent),
+		};
 	});
 }
 
@@ -675,11 +900,19 @@ export function territoryScope(sandbox: Sandbox, id: string, includeChild: boole
 
 /** Territory ids assigned to a record (`Territories` list of `{id, Name, $assigned_by, $assigned_time}`). */
 export function recordTerritoryIds(record: Json): string[] {
-	return Array.isArray(record.Territories) ? (record.Territories as Json[]).map((t) => String(t.id)) : [];
+	return Array.isArray(record.Territories)
+		? (record.Territories as Json[]).map((t) => String(t.id))
+		: [];
 }
 
 /** Writes a record's territory list through the store (an update change event). */
-export function setRecordTerritories(sandbox: Sandbox, module: ModuleDef, record: StoredRecord, list: Json[], o: WriteOptions): StoredRecord {
+export function setRecordTerritories(
+	sandbox: Sandbox,
+	module: ModuleDef,
+	record: StoredRecord,
+	list: Json[],
+	o: WriteOptions,
+): StoredRecord {
 	const now = sandbox.now();
 	const next: StoredRecord = {
 		...record,
@@ -709,12 +942,16 @@ export function deletedJson(sandbox: Sandbox, entry: DeletedEntry): Json {
 /** Empties the recycle bin of a module (test hook): entries become `permanent`. Answers how many changed. */
 export function purgeRecycleBin(sandbox: Sandbox, module: string, ids?: string[]): number {
 	let changed = 0;
-	const rows = sandbox.store.db.prepare('SELECT id, data FROM deleted WHERE module = ?').all(module) as Array<{ id: string; data: string }>;
+	const rows = sandbox.store.db
+		.prepare('SELECT id, data FROM deleted WHERE module = ?')
+		.all(module) as Array<{ id: string; data: string }>;
 	for (const row of rows) {
 		if (ids && !ids.includes(row.id)) continue;
 		const entry = JSON.parse(row.data) as DeletedEntry;
 		if (entry.type === 'permanent') continue;
-		sandbox.store.db.prepare('UPDATE deleted SET data = ? WHERE module = ? AND id = ?').run(JSON.stringify({ ...entry, type: 'permanent' }), module, row.id);
+		sandbox.store.db
+			.prepare('UPDATE deleted SET data = ? WHERE module = ? AND id = ?')
+			.run(JSON.stringify({ ...entry, type: 'permanent' }), module, row.id);
 		changed++;
 	}
 	return changed;

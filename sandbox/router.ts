@@ -2,10 +2,31 @@
 // says (reserved first segments, literal beats parameter, wrong method 400, unknown module 400,
 // no route 404). Group modules register routes; the server turns replies and HttpErrors into HTTP.
 import { HttpError } from './errors.ts';
-import type { Ctx, Handler, Method, Operation, Reply, Root, RouteOptions, Version } from './types.ts';
+import type {
+	Ctx,
+	Handler,
+	Method,
+	Operation,
+	Reply,
+	Root,
+	RouteOptions,
+	Version,
+} from './types.ts';
 
 // the request vocabulary lives in types.ts (no import circle); re-exported for the groups
-export type { Ctx, FilePart, Handler, Method, Operation, Reply, Root, RouteOptions, ScopeRule, TokenInfo, Version } from './types.ts';
+export type {
+	Ctx,
+	FilePart,
+	Handler,
+	Method,
+	Operation,
+	Reply,
+	Root,
+	RouteOptions,
+	ScopeRule,
+	TokenInfo,
+	Version,
+} from './types.ts';
 
 interface Route extends RouteOptions {
 	method: Method;
@@ -16,12 +37,26 @@ interface Route extends RouteOptions {
 }
 
 /** An operation of a group (groups/<group>/<operation>.ts), for `Router.register`. */
-export function operation(method: Method, pattern: string, options: RouteOptions, handler: Handler): Operation {
+export function operation(
+	method: Method,
+	pattern: string,
+	options: RouteOptions,
+	handler: Handler,
+): Operation {
 	return { method, pattern, options, handler };
 }
 
 /** First segments resolved before module routes (§3.10). */
-export const RESERVED_SEGMENTS = new Set(['settings', 'org', 'users', 'coql', 'files', 'actions', 'upload', '__sandbox']);
+export const RESERVED_SEGMENTS = new Set([
+	'settings',
+	'org',
+	'users',
+	'coql',
+	'files',
+	'actions',
+	'upload',
+	'__sandbox',
+]);
 
 const DIGITS = /^\d+$/;
 
@@ -50,7 +85,13 @@ export class Router {
 	}
 
 	/** Finds the route for a request; throws the contract's routing errors. */
-	resolve(root: Root, v: Version, method: string, path: string, external: boolean): { route: Route; params: Record<string, string> } {
+	resolve(
+		root: Root,
+		v: Version,
+		method: string,
+		path: string,
+		external: boolean,
+	): { route: Route; params: Record<string, string> } {
 		const parts = path
 			.split('/')
 			.filter(Boolean)
@@ -81,7 +122,11 @@ export class Router {
 	}
 }
 
-function match(route: Route, parts: string[], external: boolean): Record<string, string> | undefined {
+function match(
+	route: Route,
+	parts: string[],
+	external: boolean,
+): Record<string, string> | undefined {
 	if (route.segments.length !== parts.length) return undefined;
 	const params: Record<string, string> = {};
 	for (let i = 0; i < parts.length; i++) {

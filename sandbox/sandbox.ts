@@ -10,7 +10,15 @@ import { seedSettings, seedDemoRecords } from './seed/seed.ts';
 import { Store } from './store.ts';
 import type { UserRef } from './store.ts';
 import { formatDateTime } from './time.ts';
-import type { Ctx, LoggedRequest, RecordGuard, Sandbox as SandboxApi, SandboxConfig, SandboxSettings, SeenRequest } from './types.ts';
+import type {
+	Ctx,
+	LoggedRequest,
+	RecordGuard,
+	Sandbox as SandboxApi,
+	SandboxConfig,
+	SandboxSettings,
+	SeenRequest,
+} from './types.ts';
 
 export type { LoggedRequest, SandboxConfig, SandboxSettings, SeenRequest } from './types.ts';
 

@@ -64,7 +64,11 @@ interface Parser extends SearchParseOptions {
 }
 
 const syntax = (p: Parser, message: string, apiName?: string): Error =>
-	p.fail(apiName === undefined ? { reason: 'syntax', message } : { reason: 'syntax', message, api_name: apiName });
+	p.fail(
+		apiName === undefined
+			? { reason: 'syntax', message }
+			: { reason: 'syntax', message, api_name: apiName },
+	);
 
 function expectChar(p: Parser, ch: string): void {
 	if (p.text[p.pos] !== ch) throw syntax(p, `expected "${ch}" at position ${p.pos}`);
@@ -97,7 +101,11 @@ function parseGroup(p: Parser): JsonCriterion {
 function parseCondition(p: Parser): JsonCriterion {
 	p.conditions++;
 	if (p.conditions > SEARCH_MAX_CONDITIONS) {
-		throw p.fail({ reason: 'conditions', message: `at most ${SEARCH_MAX_CONDITIONS} conditions are allowed`, limit: SEARCH_MAX_CONDITIONS });
+		throw p.fail({
+			reason: 'conditions',
+			message: `at most ${SEARCH_MAX_CONDITIONS} conditions are allowed`,
+			limit: SEARCH_MAX_CONDITIONS,
+		});
 	}
 	// the field and operator end at the next `:`; the values run to the next unescaped `)`
 	const fieldEnd = p.text.indexOf(':', p.pos);
@@ -105,7 +113,10 @@ function parseCondition(p: Parser): JsonCriterion {
 	const apiName = p.text.slice(p.pos, fieldEnd).trim();
 	const opEnd = p.text.indexOf(':', fieldEnd + 1);
 	if (opEnd === -1) throw syntax(p, 'condition must be field:operator:value', apiName);
-	const operator = p.text.slice(fieldEnd + 1, opEnd).trim().toLowerCase();
+	const operator = p.text
+		.slice(fieldEnd + 1, opEnd)
+		.trim()
+		.toLowerCase();
 	p.pos = opEnd + 1;
 	const values: string[] = [];
 	let current = '';
@@ -135,12 +146,21 @@ function leafOf(apiName: string, operator: string, values: unknown[]): JsonCrite
 	if (values.length === 1) return { field: apiName, comparator, value: values[0] };
 	if (comparator === 'equal') return { field: apiName, comparator: 'in', value: values };
 	if (comparator === 'not_equal') return { field: apiName, comparator: 'not_in', value: values };
-	return { group_operator: 'or', group: values.map((value): JsonCriteriaLeaf => ({ field: apiName, comparator, value })) };
+	return {
+		group_operator: 'or',
+		group: values.map((value): JsonCriteriaLeaf => ({ field: apiName, comparator, value })),
+	};
 }
 
 /** Parses a search `criteria` string into JSON criteria (§3.12), condition by condition in text order. */
 export function parseSearchCriteria(criteria: string, options: SearchParseOptions): JsonCriterion {
-	const p: Parser = { text: criteria.trim(), pos: 0, conditions: 0, typeCondition: options.typeCondition, fail: options.fail };
+	const p: Parser = {
+		text: criteria.trim(),
+		pos: 0,
+		conditions: 0,
+		typeCondition: options.typeCondition,
+		fail: options.fail,
+	};
 	const tree = parseGroup(p);
 	if (p.pos !== p.text.length) throw syntax(p, `unexpected text at position ${p.pos}`);
 	return tree;

@@ -71,7 +71,12 @@ const JSON_TYPE = 'application/json;charset=UTF-8';
  * exact digits as strings instead of being rounded.
  */
 function keepBigIntegers(_key: string, value: unknown, context?: { source?: string }): unknown {
-	if (typeof value === 'number' && !Number.isSafeInteger(value) && context?.source && /^-?\d+$/.test(context.source)) {
+	if (
+		typeof value === 'number' &&
+		!Number.isSafeInteger(value) &&
+		context?.source &&
+		/^-?\d+$/.test(context.source)
+	) {
 		return context.source;
 	}
 	return value;
@@ -92,7 +97,10 @@ function send(res: ServerResponse, reply: Reply): number {
 		res.end(reply.raw);
 		return status;
 	}
-	const text = typeof reply.body === 'string' && headers['Content-Type'] ? reply.body : JSON.stringify(reply.body ?? {});
+	const text =
+		typeof reply.body === 'string' && headers['Content-Type']
+			? reply.body
+			: JSON.stringify(reply.body ?? {});
 	headers['Content-Type'] ??= JSON_TYPE;
 	res.writeHead(status, headers);
 	res.end(text);
@@ -161,8 +169,12 @@ interface CallState {
 	route?: string;
 }
 
-
-export async function handle(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse, listener: Listener = 'api'): Promise<void> {
+export async function handle(
+	sandbox: Sandbox,
+	req: IncomingMessage,
+	res: ServerResponse,
+	listener: Listener = 'api',
+): Promise<void> {
 	const started = sandbox.now();
 	const url = new URL(req.url ?? '/', 'http://sandbox.local');
 	const split = splitRoot(url.pathname);
@@ -173,7 +185,8 @@ export async function handle(sandbox: Sandbox, req: IncomingMessage, res: Server
 	const answer = (reply: Reply): number => {
 		const status = reply.status ?? 200;
 		const headers = { ...reply.headers };
-		if (call.creditsRemaining !== undefined) headers['X-API-CREDITS-REMAINING'] = String(call.creditsRemaining);
+		if (call.creditsRemaining !== undefined)
+			headers['X-API-CREDITS-REMAINING'] = String(call.creditsRemaining);
 		closeAfterIfNeeded(req, res, status);
 		return send(res, { ...reply, headers });
 	};
@@ -181,20 +194,29 @@ export async function handle(sandbox: Sandbox, req: IncomingMessage, res: Server
 	try {
 		if (fault.kind === 'status' && !fault.after) {
 			if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
-			status = answer({ status: fault.status, body: new HttpError(fault.code, {}, undefined, fault.status).toBody() });
+			status = answer({
+				status: fault.status,
+				body: new HttpError(fault.code, {}, undefined, fault.status).toBody(),
+			});
 			return;
 		}
 		const reply = await respond(sandbox, req, url, split, call, listener, fault.delayMs);
 		if (fault.kind === 'drop') {
 			// the call took effect; the client sees the connection close mid-response
-			res.writeHead(reply.status ?? 200, { 'Content-Type': JSON_TYPE, 'Content-Length': '1000000' });
+			res.writeHead(reply.status ?? 200, {
+				'Content-Type': JSON_TYPE,
+				'Content-Length': '1000000',
+			});
 			res.write('{"data":[');
 			res.socket?.destroy();
 			status = 0;
 			return;
 		}
 		if (fault.kind === 'status') {
-			status = answer({ status: fault.status, body: new HttpError(fault.code, {}, undefined, fault.status).toBody() });
+			status = answer({
+				status: fault.status,
+				body: new HttpError(fault.code, {}, undefined, fault.status).toBody(),
+			});
 			return;
 		}
 		status = answer(reply);
@@ -207,9 +229,23 @@ export async function handle(sandbox: Sandbox, req: IncomingMessage, res: Server
 	} finally {
 		for (const release of call.release) release();
 		const method = req.method ?? 'GET';
-		sandbox.logRequest({ method, url: url.pathname + url.search, status, at: started, host: listener, ...(call.route ? { route: call.route } : {}) });
+		sandbox.logRequest({
+			method,
+			url: url.pathname + url.search,
+			status,
+			at: started,
+			host: listener,
+			...(call.route ? { route: call.route } : {}),
+		});
 		for (const observe of sandbox.requestObservers) {
-			observe({ method, url: url.pathname + url.search, status, host: listener, headers: req.headers, ...call.seen });
+			observe({
+				method,
+				url: url.pathname + url.search,
+				status,
+				host: listener,
+				headers: req.headers,
+				...call.seen,
+			});
 		}
 	}
 }
@@ -221,7 +257,12 @@ function checkHookKey(sandbox: Sandbox, req: IncomingMessage): void {
 	const given = Buffer.from(String(req.headers['x-sandbox-hook-key'] ?? ''));
 	const expected = Buffer.from(key);
 	const ok = given.length === expected.length && timingSafeEqual(given, expected);
-	if (!ok) throw new HttpError('AUTHENTICATION_FAILURE', {}, 'the test hooks need a valid X-Sandbox-Hook-Key header');
+	if (!ok)
+		throw new HttpError(
+			'AUTHENTICATION_FAILURE',
+			{},
+			'the test hooks need a valid X-Sandbox-Hook-Key header',
+		);
 }
 
 /** Items of a record write (`data`), for the §7 cost and sub-concurrency rules; 1 when unreadable. */
@@ -239,7 +280,9 @@ function jsonKeys(rawBody: Buffer, contentType: string | undefined): string[] | 
 	if (rawBody.length === 0 || !isJsonContentType(contentType)) return undefined;
 	try {
 		const value: unknown = JSON.parse(rawBody.toString('utf8'));
-		return value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : undefined;
+		return value && typeof value === 'object' && !Array.isArray(value)
+			? Object.keys(value)
+			: undefined;
 	} catch {
 		return undefined;
 	}
@@ -269,11 +312,21 @@ async function respond(
 	// unauthenticated or oversized upload costs no memory
 	if (split.root === 'admin') checkHookKey(sandbox, req);
 	const external = (header('x-external') ?? '').length > 0;
-	const { route, params } = sandbox.router.resolve(split.root, split.v, method, split.path, external);
+	const { route, params } = sandbox.router.resolve(
+		split.root,
+		split.v,
+		method,
+		split.path,
+		external,
+	);
 	const pattern = `/${route.segments.join('/')}`;
 	call.route = `${route.method} ${pattern}`;
 	if (separate && Boolean(route.uploadHost) !== (listener === 'upload')) {
-		throw HttpError.urlPattern(route.uploadHost ? `the bulk-write upload is served on the upload host ${sandbox.config.uploadOrigin}` : undefined);
+		throw HttpError.urlPattern(
+			route.uploadHost
+				? `the bulk-write upload is served on the upload host ${sandbox.config.uploadOrigin}`
+				: undefined,
+		);
 	}
 	let token: TokenInfo | undefined;
 	if (!route.public) token = authenticate(sandbox, header('authorization'));
@@ -282,7 +335,10 @@ async function respond(
 		module = sandbox.module(params.module);
 		if (!module) {
 			const index = split.path.split('/').filter(Boolean).indexOf(params.module);
-			throw new HttpError('INVALID_MODULE', split.v === 'v2.1' ? { resource_path_index: Math.max(index, 0) } : {});
+			throw new HttpError(
+				'INVALID_MODULE',
+				split.v === 'v2.1' ? { resource_path_index: Math.max(index, 0) } : {},
+			);
 		}
 	}
 	const shape: CallShape = { root: split.root, method, pattern, query: url.searchParams };
@@ -291,7 +347,11 @@ async function respond(
 	if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
 	const { maxBodyBytes } = sandbox.config;
 	if ((declaredLength(req) ?? 0) > maxBodyBytes) {
-		throw new HttpError('FILE_SIZE_MORE_THAN_ALLOWED_SIZE', { limit: maxBodyBytes }, 'request body is larger than allowed');
+		throw new HttpError(
+			'FILE_SIZE_MORE_THAN_ALLOWED_SIZE',
+			{ limit: maxBodyBytes },
+			'request body is larger than allowed',
+		);
 	}
 
 	const rawBody = await readBody(req, maxBodyBytes, (n) => {
@@ -302,7 +362,10 @@ async function respond(
 	let formFields: Record<string, string> = {};
 	if (contentType?.toLowerCase().startsWith('multipart/form-data')) {
 		({ files, fields: formFields } = parseMultipart(rawBody, contentType));
-		call.seen = { bodyRead: true, parts: [...files.map((f) => f.field), ...Object.keys(formFields)] };
+		call.seen = {
+			bodyRead: true,
+			parts: [...files.map((f) => f.field), ...Object.keys(formFields)],
+		};
 	} else if (contentType?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
 		formFields = Object.fromEntries(new URLSearchParams(rawBody.toString('utf8')));
 		call.seen = { bodyRead: true };
@@ -332,7 +395,8 @@ async function respond(
 			}
 			try {
 				const value: unknown = JSON.parse(rawBody.toString('utf8'), keepBigIntegers);
-				if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
+				if (!value || typeof value !== 'object' || Array.isArray(value))
+					throw new Error('not an object');
 				parsed = value as Json;
 			} catch {
 				throw HttpError.invalidData({}, 'body is not a valid JSON object');
@@ -383,7 +447,12 @@ async function listen(server: Server, port: number, host: string): Promise<numbe
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-	const { port = 0, host = '127.0.0.1', uploadPort = port === 0 ? 0 : port + 1, ...config } = options;
+	const {
+		port = 0,
+		host = '127.0.0.1',
+		uploadPort = port === 0 ? 0 : port + 1,
+		...config
+	} = options;
 	// beyond loopback the test hooks are reachable by others: they always need a key there
 	if (!config.hookKey && !isLoopbackListen(host)) config.hookKey = randomBytes(24).toString('hex');
 	const sandbox = new Sandbox(config);
@@ -403,13 +472,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			server.closeAllConnections();
 			server.close();
 			sandbox.close();
-			throw new Error(`the sandbox's upload host cannot listen on ${host}:${uploadPort} (SANDBOX_UPLOAD_PORT)`, { cause: error });
+			throw new Error(
+				`the sandbox's upload host cannot listen on ${host}:${uploadPort} (SANDBOX_UPLOAD_PORT)`,
+				{ cause: error },
+			);
 		}
 		servers.push(uploadServer);
 	}
-	if (!options.uploadOrigin) sandbox.config.uploadOrigin = sandbox.config.separateUploadHost ? uploadUrl : sandbox.config.publicOrigin;
-	const unregister = [registerListener({ port: actualPort, publicOrigin: () => sandbox.config.publicOrigin })];
-	if (servers.length > 1) unregister.push(registerListener({ port: Number(new URL(uploadUrl).port), publicOrigin: () => sandbox.config.uploadOrigin }));
+	if (!options.uploadOrigin)
+		sandbox.config.uploadOrigin = sandbox.config.separateUploadHost
+			? uploadUrl
+			: sandbox.config.publicOrigin;
+	const unregister = [
+		registerListener({ port: actualPort, publicOrigin: () => sandbox.config.publicOrigin }),
+	];
+	if (servers.length > 1)
+		unregister.push(
+			registerListener({
+				port: Number(new URL(uploadUrl).port),
+				publicOrigin: () => sandbox.config.uploadOrigin,
+			}),
+		);
 	return {
 		url,
 		port: actualPort,

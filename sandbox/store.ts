@@ -117,7 +117,9 @@ export class Store {
 				UPDATE records SET converted = 1 WHERE json_extract(data, '$."$converted"') = 1;
 			`);
 		}
-		this.db.exec('CREATE INDEX IF NOT EXISTS records_module_converted_seq ON records (module, converted, seq)');
+		this.db.exec(
+			'CREATE INDEX IF NOT EXISTS records_module_converted_seq ON records (module, converted, seq)',
+		);
 	}
 
 	close(): void {
@@ -127,12 +129,18 @@ export class Store {
 	// ---- ids and meta -------------------------------------------------------------------------
 
 	getMeta(key: string): string | undefined {
-		const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+		const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as
+			| { value: string }
+			| undefined;
 		return row?.value;
 	}
 
 	setMeta(key: string, value: string): void {
-		this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+		this.db
+			.prepare(
+				'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+			)
+			.run(key, value);
 	}
 
 	private counter(name: string, start: number): number {
@@ -183,7 +191,10 @@ export class Store {
 	/** Queues a change; one event per module and operation per transaction (one delivery per request, §9.4). */
 	emit(event: ChangeEvent): void {
 		const same = this.pending.find(
-			(e) => e.module === event.module && e.operation === event.operation && !!e.related === !!event.related,
+			(e) =>
+				e.module === event.module &&
+				e.operation === event.operation &&
+				!!e.related === !!event.related,
 		);
 		if (same) same.changes.push(...event.changes);
 		else this.pending.push({ ...event, changes: [...event.changes] });
@@ -205,9 +216,9 @@ export class Store {
 	}
 
 	getRecord(module: string, id: string): StoredRecord | undefined {
-		const row = this.db.prepare('SELECT data FROM records WHERE module = ? AND id = ?').get(module, id) as
-			| { data: string }
-			| undefined;
+		const row = this.db
+			.prepare('SELECT data FROM records WHERE module = ? AND id = ?')
+			.get(module, id) as { data: string } | undefined;
 		return row ? this.decode([row])[0] : undefined;
 	}
 
@@ -228,7 +239,9 @@ export class Store {
 		const key = `${caseInsensitive ? 'ci' : 'eq'}:${field}`;
 		let stmt = this.lookups.get(key);
 		if (!stmt) {
-			const expr = caseInsensitive ? `lower(json_extract(data, '$."${field}"'))` : `json_extract(data, '$."${field}"')`;
+			const expr = caseInsensitive
+				? `lower(json_extract(data, '$."${field}"'))`
+				: `json_extract(data, '$."${field}"')`;
 			const name = `records_${caseInsensitive ? 'ci' : 'eq'}_${field.replace(/\$/g, '_')}`;
 			this.db.exec(`CREATE INDEX IF NOT EXISTS "${name}" ON records (module, ${expr})`);
 			stmt = this.db.prepare(
@@ -241,7 +254,9 @@ export class Store {
 	}
 
 	findRecordBy(module: string, field: string, value: unknown): StoredRecord | undefined {
-		const row = this.fieldLookup(field, false).get(module, value as string) as { data: string } | undefined;
+		const row = this.fieldLookup(field, false).get(module, value as string) as
+			| { data: string }
+			| undefined;
 		return row ? (JSON.parse(row.data) as StoredRecord) : undefined;
 	}
 
@@ -255,7 +270,9 @@ export class Store {
 		const row = (
 			modifiedSince === undefined
 				? this.db.prepare('SELECT count(*) AS n FROM records WHERE module = ?').get(module)
-				: this.db.prepare('SELECT count(*) AS n FROM records WHERE module = ? AND modified > ?').get(module, modifiedSince)
+				: this.db
+						.prepare('SELECT count(*) AS n FROM records WHERE module = ? AND modified > ?')
+						.get(module, modifiedSince)
 		) as { n: number };
 		return row.n;
 	}
@@ -265,7 +282,10 @@ export class Store {
 	 * order ((module, converted, seq), or a per-field sort index), so a page decodes only its own rows
 	 * and never sorts the module; rows skipped by OFFSET are index steps only.
 	 */
-	private listQuery(module: string, options: ListOptions): { sql: string; args: Array<string | number> } {
+	private listQuery(
+		module: string,
+		options: ListOptions,
+	): { sql: string; args: Array<string | number> } {
 		const where = ['module = ?'];
 		const args: Array<string | number> = [module];
 		if (options.converted !== undefined) {
@@ -287,7 +307,10 @@ export class Store {
 			order = `${expr} ${direction}, seq ASC`;
 		}
 		args.push(options.limit ?? -1, options.offset ?? 0);
-		return { sql: `SELECT data FROM records WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`, args };
+		return {
+			sql: `SELECT data FROM records WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
+			args,
+		};
 	}
 
 	/** Creates (once) the expression index that serves ORDER BY a field in one direction; answers the expression. */
@@ -296,7 +319,9 @@ export class Store {
 		const expr = `json_extract(data, '$."${field}"')`;
 		const name = `records_sort_${byConverted ? 'c_' : ''}${direction.toLowerCase()}_${field}`;
 		if (!this.sortIndexes.has(name)) {
-			this.db.exec(`CREATE INDEX IF NOT EXISTS "${name}" ON records (module, ${byConverted ? 'converted, ' : ''}${expr} ${direction}, seq ASC)`);
+			this.db.exec(
+				`CREATE INDEX IF NOT EXISTS "${name}" ON records (module, ${byConverted ? 'converted, ' : ''}${expr} ${direction}, seq ASC)`,
+			);
 			this.sortIndexes.add(name);
 		}
 		return expr;
@@ -310,14 +335,21 @@ export class Store {
 	/** `EXPLAIN QUERY PLAN` of the listing `listRecords` would run (test hook: index use, no temp sort). */
 	explainList(module: string, options: ListOptions = {}): string[] {
 		const { sql, args } = this.listQuery(module, options);
-		return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((r) => r.detail);
+		return (
+			this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>
+		).map((r) => r.detail);
 	}
 
 	/**
 	 * Walks a listing in its order, `batch` rows per query, until `visit` answers false: for filters
 	 * the SQL cannot express, a page then costs the rows up to its end, not the module.
 	 */
-	scanRecords(module: string, options: Omit<ListOptions, 'offset' | 'limit'>, visit: (record: StoredRecord) => boolean, batch = 500): void {
+	scanRecords(
+		module: string,
+		options: Omit<ListOptions, 'offset' | 'limit'>,
+		visit: (record: StoredRecord) => boolean,
+		batch = 500,
+	): void {
 		for (let offset = 0; ; offset += batch) {
 			const rows = this.listRecords(module, { ...options, offset, limit: batch });
 			for (const row of rows) if (!visit(row)) return;
@@ -328,7 +360,9 @@ export class Store {
 	/** Iterates a module's records in insertion order without loading them all at once. */
 	*iterateRecords(module: string, batch = 5000): Generator<StoredRecord> {
 		let lastSeq = -1;
-		const stmt = this.db.prepare('SELECT seq, data FROM records WHERE module = ? AND seq > ? ORDER BY seq LIMIT ?');
+		const stmt = this.db.prepare(
+			'SELECT seq, data FROM records WHERE module = ? AND seq > ? ORDER BY seq LIMIT ?',
+		);
 		for (;;) {
 			const rows = stmt.all(module, lastSeq, batch) as Array<{ seq: number; data: string }>;
 			if (rows.length === 0) return;
@@ -339,9 +373,13 @@ export class Store {
 	}
 
 	latestModified(module: string): number | undefined {
-		const row = this.db.prepare('SELECT max(modified) AS m FROM records WHERE module = ?').get(module) as { m: number | null };
+		const row = this.db
+			.prepare('SELECT max(modified) AS m FROM records WHERE module = ?')
+			.get(module) as { m: number | null };
 		const deleted = this.db
-			.prepare(`SELECT max(json_extract(data, '$.deleted_time')) AS m FROM deleted WHERE module = ?`)
+			.prepare(
+				`SELECT max(json_extract(data, '$.deleted_time')) AS m FROM deleted WHERE module = ?`,
+			)
 			.get(module) as { m: number | null };
 		const m = toSecond(Math.max(row.m ?? 0, deleted.m ?? 0));
 		return m === 0 ? undefined : m;
@@ -350,9 +388,23 @@ export class Store {
 	/** Inserts a record whose system fields the caller already set (id, times, users). */
 	insertRecord(module: string, record: StoredRecord, modified: number, v?: string): StoredRecord {
 		this.db
-			.prepare('INSERT INTO records (id, module, seq, modified, converted, data) VALUES (?, ?, ?, ?, ?, ?)')
-			.run(record.id, module, this.nextSeq(), toSecond(modified), record.$converted === true ? 1 : 0, JSON.stringify(record));
-		this.emit({ module, operation: 'insert', v, changes: [{ id: record.id, fields: Object.keys(record), values: record }] });
+			.prepare(
+				'INSERT INTO records (id, module, seq, modified, converted, data) VALUES (?, ?, ?, ?, ?, ?)',
+			)
+			.run(
+				record.id,
+				module,
+				this.nextSeq(),
+				toSecond(modified),
+				record.$converted === true ? 1 : 0,
+				JSON.stringify(record),
+			);
+		this.emit({
+			module,
+			operation: 'insert',
+			v,
+			changes: [{ id: record.id, fields: Object.keys(record), values: record }],
+		});
 		return record;
 	}
 
@@ -365,8 +417,16 @@ export class Store {
 		options: { v?: string; related?: boolean; silent?: boolean } = {},
 	): StoredRecord {
 		this.db
-			.prepare('UPDATE records SET data = ?, modified = ?, converted = ? WHERE module = ? AND id = ?')
-			.run(JSON.stringify(record), toSecond(modified), record.$converted === true ? 1 : 0, module, record.id);
+			.prepare(
+				'UPDATE records SET data = ?, modified = ?, converted = ? WHERE module = ? AND id = ?',
+			)
+			.run(
+				JSON.stringify(record),
+				toSecond(modified),
+				record.$converted === true ? 1 : 0,
+				module,
+				record.id,
+			);
 		if (!options.silent) {
 			this.emit({
 				module,
@@ -390,39 +450,62 @@ export class Store {
 		return true;
 	}
 
-	listDeleted(module: string, type: 'all' | 'recycle' | 'permanent', since?: number): DeletedEntry[] {
-		const rows = this.db.prepare('SELECT data FROM deleted WHERE module = ? ORDER BY seq DESC').all(module) as Array<{
+	listDeleted(
+		module: string,
+		type: 'all' | 'recycle' | 'permanent',
+		since?: number,
+	): DeletedEntry[] {
+		const rows = this.db
+			.prepare('SELECT data FROM deleted WHERE module = ? ORDER BY seq DESC')
+			.all(module) as Array<{
 			data: string;
 		}>;
 		return rows
 			.map((r) => JSON.parse(r.data) as DeletedEntry)
-			.filter((e) => (type === 'all' || e.type === type) && (since === undefined || toSecond(e.deleted_time) > since));
+			.filter(
+				(e) =>
+					(type === 'all' || e.type === type) &&
+					(since === undefined || toSecond(e.deleted_time) > since),
+			);
 	}
 
 	// ---- documents ---------------------------------------------------------------------------
 
 	doc<T = Json>(coll: string, id: string): T | undefined {
-		const row = this.db.prepare('SELECT data FROM docs WHERE coll = ? AND id = ?').get(coll, id) as { data: string } | undefined;
+		const row = this.db.prepare('SELECT data FROM docs WHERE coll = ? AND id = ?').get(coll, id) as
+			| { data: string }
+			| undefined;
 		return row ? (JSON.parse(row.data) as T) : undefined;
 	}
 
 	docs<T = Json>(coll: string): T[] {
-		return (this.db.prepare('SELECT data FROM docs WHERE coll = ? ORDER BY seq').all(coll) as Array<{ data: string }>).map(
-			(r) => JSON.parse(r.data) as T,
-		);
+		return (
+			this.db.prepare('SELECT data FROM docs WHERE coll = ? ORDER BY seq').all(coll) as Array<{
+				data: string;
+			}>
+		).map((r) => JSON.parse(r.data) as T);
 	}
 
 	putDoc(coll: string, id: string, data: unknown): void {
-		const existing = this.db.prepare('SELECT seq FROM docs WHERE coll = ? AND id = ?').get(coll, id) as { seq: number } | undefined;
+		const existing = this.db
+			.prepare('SELECT seq FROM docs WHERE coll = ? AND id = ?')
+			.get(coll, id) as { seq: number } | undefined;
 		if (existing) {
-			this.db.prepare('UPDATE docs SET data = ? WHERE coll = ? AND id = ?').run(JSON.stringify(data), coll, id);
+			this.db
+				.prepare('UPDATE docs SET data = ? WHERE coll = ? AND id = ?')
+				.run(JSON.stringify(data), coll, id);
 		} else {
-			this.db.prepare('INSERT INTO docs (coll, id, seq, data) VALUES (?, ?, ?, ?)').run(coll, id, this.nextSeq(), JSON.stringify(data));
+			this.db
+				.prepare('INSERT INTO docs (coll, id, seq, data) VALUES (?, ?, ?, ?)')
+				.run(coll, id, this.nextSeq(), JSON.stringify(data));
 		}
 	}
 
 	deleteDoc(coll: string, id: string): boolean {
-		return Number(this.db.prepare('DELETE FROM docs WHERE coll = ? AND id = ?').run(coll, id).changes) > 0;
+		return (
+			Number(this.db.prepare('DELETE FROM docs WHERE coll = ? AND id = ?').run(coll, id).changes) >
+			0
+		);
 	}
 
 	clearDocs(coll: string): void {

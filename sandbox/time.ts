@@ -1,4 +1,3 @@
- 
 // Date and time forms of docs/protocol.md §4: DateTime `yyyy-MM-ddTHH:mm:ss±HH:mm`, Date `yyyy-MM-dd`.
 
 const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
@@ -14,7 +13,8 @@ export function formatDateTime(ms: number, offsetMinutes = 0): string {
 	);
 }
 
-const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const DATETIME_RE =
+	/^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Parses a contract DateTime (offset or Z, optional fraction dropped); undefined when malformed. */

@@ -103,7 +103,9 @@ export interface Knobs {
 }
 
 /** What a sandbox is started with: any configuration value, the §7 limits key by key. */
-export type SandboxSettings = Partial<Omit<SandboxConfig, 'apiLimits'>> & { apiLimits?: Partial<ApiLimitsConfig> };
+export type SandboxSettings = Partial<Omit<SandboxConfig, 'apiLimits'>> & {
+	apiLimits?: Partial<ApiLimitsConfig>;
+};
 
 export interface LoggedRequest {
 	method: string;
@@ -136,7 +138,11 @@ export interface SeenRequest {
 }
 
 /** A hook that may refuse a record update (blueprint, converted lead, locks); see records.ts. */
-export type RecordGuard = (module: ModuleDef, existing: StoredRecord, changes: Json) => ErrorBody | undefined;
+export type RecordGuard = (
+	module: ModuleDef,
+	existing: StoredRecord,
+	changes: Json,
+) => ErrorBody | undefined;
 
 /** The sandbox instance as groups, records and background services use it (sandbox.ts implements it). */
 export interface Sandbox {

@@ -1,4 +1,3 @@
- 
 // Request and response conventions every group shares: wrapper lists and their bounds (§3.1),
 // paging parameters and `info` (§3.6), If-Modified-Since and empty reads (§3.7).
 import { HttpError } from './errors.ts';
@@ -16,7 +15,8 @@ export function wrapperList(ctx: Ctx, key: string, max: number, min = 1): unknow
 	const body = ctx.json();
 	const list = body[key];
 	if (list === undefined || list === null) throw HttpError.mandatory(key);
-	if (!Array.isArray(list)) throw HttpError.invalidData({ api_name: key, expected_data_type: 'jsonarray' });
+	if (!Array.isArray(list))
+		throw HttpError.invalidData({ api_name: key, expected_data_type: 'jsonarray' });
 	if (list.length < min) throw HttpError.mandatory(key);
 	if (list.length > max) throw HttpError.limit(max, key);
 	return list;
@@ -98,7 +98,12 @@ export function listReply(key: string, items: unknown[], extra: Json = {}): Repl
 }
 
 /** `ids` query parameter (comma-joined) with its bound; REQUIRED_PARAM_MISSING when required and absent. */
-export function idsParam(ctx: Ctx, name: string, max: number, required: boolean): string[] | undefined {
+export function idsParam(
+	ctx: Ctx,
+	name: string,
+	max: number,
+	required: boolean,
+): string[] | undefined {
 	const ids = ctx.list(name);
 	if (ids.length === 0) {
 		if (required) throw HttpError.requiredParam(name, ctx.v);

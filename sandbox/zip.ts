@@ -16,7 +16,10 @@ const END_SIG = 0x06054b50;
 function dosDateTime(date: Date): { time: number; date: number } {
 	const year = Math.max(1980, date.getUTCFullYear());
 	return {
-		time: (date.getUTCHours() << 11) | (date.getUTCMinutes() << 5) | Math.floor(date.getUTCSeconds() / 2),
+		time:
+			(date.getUTCHours() << 11) |
+			(date.getUTCMinutes() << 5) |
+			Math.floor(date.getUTCSeconds() / 2),
 		date: ((year - 1980) << 9) | ((date.getUTCMonth() + 1) << 5) | date.getUTCDate(),
 	};
 }
@@ -56,7 +59,15 @@ export function writeZip(entries: ZipEntry[], modified: Date = new Date()): Buff
 		const stored = deflated.length >= entry.data.length;
 		const body = stored ? entry.data : deflated;
 		const crc = crc32(entry.data) >>> 0;
-		const fields: EntryFields = { method: stored ? 0 : 8, time, date, crc, size: body.length, rawSize: entry.data.length, nameLength: name.length };
+		const fields: EntryFields = {
+			method: stored ? 0 : 8,
+			time,
+			date,
+			crc,
+			size: body.length,
+			rawSize: entry.data.length,
+			nameLength: name.length,
+		};
 		const local = Buffer.alloc(30); // extra field length (28) stays 0
 		local.writeUInt32LE(LOCAL_SIG, 0);
 		writeEntryFields(local, 4, fields);
@@ -81,7 +92,9 @@ export function writeZip(entries: ZipEntry[], modified: Date = new Date()): Buff
 
 /** True when the bytes start like a zip archive (local header or empty-archive end record). */
 export function looksLikeZip(data: Buffer): boolean {
-	return data.length >= 22 && (data.readUInt32LE(0) === LOCAL_SIG || data.readUInt32LE(0) === END_SIG);
+	return (
+		data.length >= 22 && (data.readUInt32LE(0) === LOCAL_SIG || data.readUInt32LE(0) === END_SIG)
+	);
 }
 
 /** Reads every file entry of a zip (directories skipped); throws an Error for anything malformed. */
@@ -99,7 +112,8 @@ export function readZip(data: Buffer): ZipEntry[] {
 	let pos = data.readUInt32LE(end + 16);
 	const entries: ZipEntry[] = [];
 	for (let n = 0; n < count; n++) {
-		if (pos + 46 > data.length || data.readUInt32LE(pos) !== CENTRAL_SIG) throw new Error('bad zip central directory');
+		if (pos + 46 > data.length || data.readUInt32LE(pos) !== CENTRAL_SIG)
+			throw new Error('bad zip central directory');
 		const flags = data.readUInt16LE(pos + 8);
 		const method = data.readUInt16LE(pos + 10);
 		const crc = data.readUInt32LE(pos + 16);
@@ -109,22 +123,27 @@ export function readZip(data: Buffer): ZipEntry[] {
 		const extraLength = data.readUInt16LE(pos + 30);
 		const commentLength = data.readUInt16LE(pos + 32);
 		const localOffset = data.readUInt32LE(pos + 42);
-		const name = data.subarray(pos + 46, pos + 46 + nameLength).toString(flags & 0x0800 ? 'utf8' : 'latin1');
+		const name = data
+			.subarray(pos + 46, pos + 46 + nameLength)
+			.toString(flags & 0x0800 ? 'utf8' : 'latin1');
 		pos += 46 + nameLength + extraLength + commentLength;
 		if (flags & 0x0001) throw new Error('encrypted zip entries are not supported');
 		if (compressedSize === 0xffffffff || size === 0xffffffff || localOffset === 0xffffffff) {
 			throw new Error('zip64 archives are not supported');
 		}
 		if (name.endsWith('/')) continue;
-		if (localOffset + 30 > data.length || data.readUInt32LE(localOffset) !== LOCAL_SIG) throw new Error('bad zip local header');
-		const start = localOffset + 30 + data.readUInt16LE(localOffset + 26) + data.readUInt16LE(localOffset + 28);
+		if (localOffset + 30 > data.length || data.readUInt32LE(localOffset) !== LOCAL_SIG)
+			throw new Error('bad zip local header');
+		const start =
+			localOffset + 30 + data.readUInt16LE(localOffset + 26) + data.readUInt16LE(localOffset + 28);
 		const raw = data.subarray(start, start + compressedSize);
 		if (raw.length !== compressedSize) throw new Error('truncated zip entry');
 		let content: Buffer;
 		if (method === 0) content = Buffer.from(raw);
 		else if (method === 8) content = inflateRawSync(raw);
 		else throw new Error(`zip compression method ${method} is not supported`);
-		if (content.length !== size || crc32(content) >>> 0 !== crc) throw new Error(`zip entry ${name} is corrupt`);
+		if (content.length !== size || crc32(content) >>> 0 !== crc)
+			throw new Error(`zip entry ${name} is corrupt`);
 		entries.push({ name, data: content });
 	}
 	return entries;

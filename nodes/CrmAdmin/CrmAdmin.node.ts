@@ -2,14 +2,20 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { methods as sharedMethods } from '../shared/methods';
 import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
-import { customOperations as resourceOperations, resourceProperties, resourceSelector, routes } from './resources';
+import {
+	customOperations as resourceOperations,
+	resourceProperties,
+	resourceSelector,
+	routes,
+} from './resources';
 
 export class CrmAdmin implements INodeType {
 	description: INodeTypeDescription = {
 		...crmNodeDescription({
 			displayName: 'CRM Admin',
 			name: 'crmAdmin',
-			description: 'Administer the CRM organization: users, roles, profiles, territories, currencies, taxes and variables',
+			description:
+				'Administer the CRM organization: users, roles, profiles, territories, currencies, taxes and variables',
 			properties: [resourceSelector, ...resourceProperties],
 			routes,
 		}),

@@ -2,14 +2,20 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { methods as sharedMethods } from '../shared/methods';
 import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
-import { customOperations as resourceOperations, resourceProperties, resourceSelector, routes } from './resources';
+import {
+	customOperations as resourceOperations,
+	resourceProperties,
+	resourceSelector,
+	routes,
+} from './resources';
 
 export class CrmBulk implements INodeType {
 	description: INodeTypeDescription = {
 		...crmNodeDescription({
 			displayName: 'CRM Bulk',
 			name: 'crmBulk',
-			description: 'Export and import CRM records with asynchronous bulk jobs, and store files in the CRM file store',
+			description:
+				'Export and import CRM records with asynchronous bulk jobs, and store files in the CRM file store',
 			properties: [resourceSelector, ...resourceProperties],
 			routes,
 			// 1.1: the module picker is a resource locator (From List, By API Name, By URL)

@@ -2,7 +2,12 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
 import { methods } from './methods';
-import { customOperations as resourceOperations, resourceProperties, resourceSelector, routes } from './resources';
+import {
+	customOperations as resourceOperations,
+	resourceProperties,
+	resourceSelector,
+	routes,
+} from './resources';
 
 export class CrmMail implements INodeType {
 	description: INodeTypeDescription = {

@@ -4,7 +4,9 @@ import { listSearch, loadOptions as sharedLoadOptions } from '../shared/methods'
 import { assertV21, crmRequest } from '../shared/transport';
 
 /** The from addresses of GetEmailAddresses (v2.1 only), default first. */
-export async function getFromAddresses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getFromAddresses(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	await assertV21.call(this, 'From Address → Get Many');
 	const { from_addresses: addresses = [] } = (await crmRequest(this, {
 		method: 'GET',

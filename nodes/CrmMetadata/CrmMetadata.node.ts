@@ -2,14 +2,20 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { methods as sharedMethods } from '../shared/methods';
 import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
-import { customOperations as resourceOperations, resourceProperties, resourceSelector, routes } from './resources';
+import {
+	customOperations as resourceOperations,
+	resourceProperties,
+	resourceSelector,
+	routes,
+} from './resources';
 
 export class CrmMetadata implements INodeType {
 	description: INodeTypeDescription = {
 		...crmNodeDescription({
 			displayName: 'CRM Metadata',
 			name: 'crmMetadata',
-			description: 'Read and change CRM settings: modules, fields, layouts, views, templates, pipelines and blueprints',
+			description:
+				'Read and change CRM settings: modules, fields, layouts, views, templates, pipelines and blueprints',
 			properties: [resourceSelector, ...resourceProperties],
 			routes,
 			// 1.1: the module and record pickers are resource locators (From List, By API Name / By ID, By URL)
@@ -18,7 +24,10 @@ export class CrmMetadata implements INodeType {
 			locatorsSince: 1.1,
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
-		icon: { light: 'file:../../icons/crmMetadata.svg', dark: 'file:../../icons/crmMetadata.dark.svg' },
+		icon: {
+			light: 'file:../../icons/crmMetadata.svg',
+			dark: 'file:../../icons/crmMetadata.dark.svg',
+		},
 		subtitle: OPERATION_SUBTITLE,
 		usableAsTool: true,
 	};

@@ -2,19 +2,28 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
 import { getWatchableModules } from '../shared/watch';
-import { customOperations as resourceOperations, resourceProperties, resourceSelector, routes } from './resources';
+import {
+	customOperations as resourceOperations,
+	resourceProperties,
+	resourceSelector,
+	routes,
+} from './resources';
 
 export class CrmNotification implements INodeType {
 	description: INodeTypeDescription = {
 		...crmNodeDescription({
 			displayName: 'CRM Notification',
 			name: 'crmNotification',
-			description: 'Manage CRM watch channels yourself: enable, list, update, disable and remove events',
+			description:
+				'Manage CRM watch channels yourself: enable, list, update, disable and remove events',
 			properties: [resourceSelector, ...resourceProperties],
 			routes,
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
-		icon: { light: 'file:../../icons/crmNotification.svg', dark: 'file:../../icons/crmNotification.dark.svg' },
+		icon: {
+			light: 'file:../../icons/crmNotification.svg',
+			dark: 'file:../../icons/crmNotification.dark.svg',
+		},
 		subtitle: OPERATION_SUBTITLE,
 		usableAsTool: true,
 	};

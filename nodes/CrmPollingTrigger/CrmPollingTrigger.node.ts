@@ -1,4 +1,10 @@
-import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { deepCopy, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { fetchRecords } from '../shared/fetchRecords';
@@ -7,7 +13,18 @@ import { getModules, getReadableFields } from '../shared/methods/loadOptions';
 import { optionsCollection } from '../shared/optionsCollection';
 import type { PollState, StreamCursor } from './cursor';
 import { enterPoll, leavePoll } from './overlap';
-import { changesStart, crmTime, deletedStart, fieldNames, filterCondition, latestDeleted, newest, sortChanges, walkChanges, walkDeleted } from './walk';
+import {
+	changesStart,
+	crmTime,
+	deletedStart,
+	fieldNames,
+	filterCondition,
+	latestDeleted,
+	newest,
+	sortChanges,
+	walkChanges,
+	walkDeleted,
+} from './walk';
 import type { Change, Condition, PollEvent, WalkSettings } from './walk';
 
 /** n8n's default poll time budget (pollTimeoutSeconds); a poll stops reading well before it. */
@@ -42,7 +59,10 @@ export class CrmPollingTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'CRM Polling Trigger',
 		name: 'crmPollingTrigger',
-		icon: { light: 'file:../../icons/crmPollingTrigger.svg', dark: 'file:../../icons/crmPollingTrigger.dark.svg' },
+		icon: {
+			light: 'file:../../icons/crmPollingTrigger.svg',
+			dark: 'file:../../icons/crmPollingTrigger.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: `={{ (${JSON.stringify(EVENT_NAMES)})[$parameter["event"]] + " in " + ($parameter["modules"] || []).join(", ") }}`,
@@ -98,7 +118,11 @@ export class CrmPollingTrigger implements INodeType {
 			},
 			allOrAnyOption('Combine Filter', 'combine', { hide: { event: ['deleted'] } }),
 			{
-				...conditionsCollection('Only records matching these conditions (at most 10). Deleted records are not filtered: their fields are gone.', { hide: { event: ['deleted'] } }, conditionValues('getReadableFields', ['modules'])),
+				...conditionsCollection(
+					'Only records matching these conditions (at most 10). Deleted records are not filtered: their fields are gone.',
+					{ hide: { event: ['deleted'] } },
+					conditionValues('getReadableFields', ['modules']),
+				),
 				displayName: 'Filter',
 			},
 			optionsCollection([
@@ -106,7 +130,10 @@ export class CrmPollingTrigger implements INodeType {
 					displayName: 'Fields to Return (Names or IDs)',
 					name: 'fields',
 					type: 'multiOptions',
-					typeOptions: { loadOptionsMethod: 'getReadableFields', loadOptionsDependsOn: ['modules'] },
+					typeOptions: {
+						loadOptionsMethod: 'getReadableFields',
+						loadOptionsDependsOn: ['modules'],
+					},
 					default: [],
 					description:
 						'Fields of each record in the output; all when empty. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
@@ -133,24 +160,40 @@ export class CrmPollingTrigger implements INodeType {
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const modules = fieldNames(this, this.getNodeParameter('modules', []), 'Modules');
-		if (modules.length === 0) throw new NodeOperationError(this.getNode(), 'Choose at least one module in Modules');
+		if (modules.length === 0)
+			throw new NodeOperationError(this.getNode(), 'Choose at least one module in Modules');
 		const event = this.getNodeParameter('event', 'createdOrUpdated') as PollEvent;
-		if (!(event in STREAMS)) throw new NodeOperationError(this.getNode(), `Event: unknown event "${event}"`);
+		if (!(event in STREAMS))
+			throw new NodeOperationError(this.getNode(), `Event: unknown event "${event}"`);
 		const options = this.getNodeParameter('options', {}) as PollOptions;
 		const filterable = event !== 'deleted';
 		const settings: WalkSettings = {
 			event,
 			filter: filterable
-				? filterCondition(this, (this.getNodeParameter('conditions.condition', []) as Condition[]) ?? [], this.getNodeParameter('combine', 'and') as 'and' | 'or')
+				? filterCondition(
+						this,
+						(this.getNodeParameter('conditions.condition', []) as Condition[]) ?? [],
+						this.getNodeParameter('combine', 'and') as 'and' | 'or',
+					)
 				: '',
 			fields: fieldNames(this, options.fields, 'Fields to Return'),
-			watch: ['updated', 'createdOrUpdated', 'any'].includes(event) ? fieldNames(this, this.getNodeParameter('watchFields', []), 'Only When These Fields Change') : [],
+			watch: ['updated', 'createdOrUpdated', 'any'].includes(event)
+				? fieldNames(
+						this,
+						this.getNodeParameter('watchFields', []),
+						'Only When These Fields Change',
+					)
+				: [],
 			deadline: 0,
 		};
 		let startFrom: number | undefined;
 		if (options.startFrom) {
 			startFrom = crmTime(options.startFrom);
-			if (!Number.isFinite(startFrom)) throw new NodeOperationError(this.getNode(), `Start From: "${options.startFrom}" is not a date and time`);
+			if (!Number.isFinite(startFrom))
+				throw new NodeOperationError(
+					this.getNode(),
+					`Start From: "${options.startFrom}" is not a date and time`,
+				);
 		}
 		if (this.getMode() === 'manual') return await testEvent.call(this, modules, event, settings);
 
@@ -158,7 +201,9 @@ export class CrmPollingTrigger implements INodeType {
 		const key = `${this.getWorkflow().id ?? ''}|${this.getNode().id}`;
 		const since = Date.now();
 		if (!enterPoll(key, since)) {
-			this.logger.info('CRM Polling Trigger: the previous poll of this node is still running; this one reads nothing');
+			this.logger.info(
+				'CRM Polling Trigger: the previous poll of this node is still running; this one reads nothing',
+			);
 			return null;
 		}
 		try {
@@ -177,12 +222,18 @@ async function pollChanges(
 	settings: WalkSettings,
 	startFrom: number | undefined,
 ): Promise<INodeExecutionData[][] | null> {
-	const budget = typeof this.getPollBudgetMs === 'function' ? Math.min(this.getPollBudgetMs(), POLL_BUDGET_MS) : POLL_BUDGET_MS;
+	const budget =
+		typeof this.getPollBudgetMs === 'function'
+			? Math.min(this.getPollBudgetMs(), POLL_BUDGET_MS)
+			: POLL_BUDGET_MS;
 	settings.deadline = Date.now() + budget * READ_SHARE;
 	const state = this.getWorkflowStaticData('node') as PollState;
 	state.streams ??= {};
 	// no cursor yet: the one the publishing poll set, if n8n threw that poll's static data away
-	const keepStart = Object.keys(state.streams).length === 0 && startFrom === undefined && !takeActivationStart(this, state);
+	const keepStart =
+		Object.keys(state.streams).length === 0 &&
+		startFrom === undefined &&
+		!takeActivationStart(this, state);
 	const changes: Change[] = [];
 	let walked = 0;
 	for (const module of modules) {
@@ -196,10 +247,13 @@ async function pollChanges(
 				if (startFrom !== undefined) cursor = { time: startFrom, seen: [], from: startFrom };
 				else {
 					// first activation: from the module's latest change on the CRM's clock; nothing emitted
-					if (reference === undefined) reference = (await newest.call(this, module, 'Modified_Time', '')) ?? null;
-					if (stream === 'deleted') state.streams[key] = await deletedStart.call(this, module, reference?.time ?? 0);
+					if (reference === undefined)
+						reference = (await newest.call(this, module, 'Modified_Time', '')) ?? null;
+					if (stream === 'deleted')
+						state.streams[key] = await deletedStart.call(this, module, reference?.time ?? 0);
 					else {
-						const row = stream === 'Modified_Time' ? reference : await newest.call(this, module, stream, '');
+						const row =
+							stream === 'Modified_Time' ? reference : await newest.call(this, module, stream, '');
 						state.streams[key] = await changesStart.call(this, module, stream, row ?? undefined);
 					}
 					continue;
@@ -211,12 +265,19 @@ async function pollChanges(
 				continue;
 			}
 			walked++;
-			const result = stream === 'deleted' ? await walkDeleted.call(this, state, module, cursor) : await walkChanges.call(this, state, module, stream, cursor, settings);
-			state.streams[key] = { ...result.cursor, ...(cursor.from !== undefined ? { from: cursor.from } : {}) };
+			const result =
+				stream === 'deleted'
+					? await walkDeleted.call(this, state, module, cursor)
+					: await walkChanges.call(this, state, module, stream, cursor, settings);
+			state.streams[key] = {
+				...result.cursor,
+				...(cursor.from !== undefined ? { from: cursor.from } : {}),
+			};
 			changes.push(...result.changes);
 		}
 	}
-	if (keepStart) this.getWorkflowStaticData('global')[activationStartKey(this)] = deepCopy(state.streams);
+	if (keepStart)
+		this.getWorkflowStaticData('global')[activationStartKey(this)] = deepCopy(state.streams);
 	if (changes.length === 0) return null;
 	return [sortChanges(changes).map((change) => ({ json: change.json }))];
 }
@@ -241,7 +302,12 @@ function takeActivationStart(ctx: IPollFunctions, state: PollState): boolean {
 }
 
 /** Fetch Test Event: the latest matching change over the modules, as a poll would emit it. */
-async function testEvent(this: IPollFunctions, modules: string[], event: PollEvent, settings: WalkSettings): Promise<INodeExecutionData[][]> {
+async function testEvent(
+	this: IPollFunctions,
+	modules: string[],
+	event: PollEvent,
+	settings: WalkSettings,
+): Promise<INodeExecutionData[][]> {
 	let best: Change | undefined;
 	for (const module of modules) {
 		for (const stream of STREAMS[event]) {
@@ -250,12 +316,33 @@ async function testEvent(this: IPollFunctions, modules: string[], event: PollEve
 			else {
 				const row = await newest.call(this, module, stream, settings.filter);
 				if (row) {
-					const fields = settings.fields.length > 0 ? [...new Set([...settings.fields, 'Created_Time', 'Modified_Time'])].join(',') : undefined;
+					const fields =
+						settings.fields.length > 0
+							? [...new Set([...settings.fields, 'Created_Time', 'Modified_Time'])].join(',')
+							: undefined;
 					const record = (await fetchRecords.call(this, module, [row.id], fields)).get(row.id);
 					if (record) {
-						const kind = stream === 'Created_Time' || row.created === row.time ? 'created' : 'updated';
-						const shown: IDataObject = settings.fields.length > 0 ? Object.fromEntries([['id', record.id], ...settings.fields.map((f) => [f, record[f] ?? null])]) : record;
-						change = { time: row.time, module, id: row.id, json: { id: row.id, module, event: kind, time: record[stream] ?? null, record: shown } };
+						const kind =
+							stream === 'Created_Time' || row.created === row.time ? 'created' : 'updated';
+						const shown: IDataObject =
+							settings.fields.length > 0
+								? Object.fromEntries([
+										['id', record.id],
+										...settings.fields.map((f) => [f, record[f] ?? null]),
+									])
+								: record;
+						change = {
+							time: row.time,
+							module,
+							id: row.id,
+							json: {
+								id: row.id,
+								module,
+								event: kind,
+								time: record[stream] ?? null,
+								record: shown,
+							},
+						};
 					}
 				}
 			}
@@ -263,9 +350,14 @@ async function testEvent(this: IPollFunctions, modules: string[], event: PollEve
 		}
 	}
 	if (!best) {
-		throw new NodeOperationError(this.getNode(), `No ${EVENT_NAMES[event].toLowerCase()} in ${modules.join(', ')} matches yet`, {
-			description: 'Create or change a matching record in the CRM, then fetch the test event again.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`No ${EVENT_NAMES[event].toLowerCase()} in ${modules.join(', ')} matches yet`,
+			{
+				description:
+					'Create or change a matching record in the CRM, then fetch the test event again.',
+			},
+		);
 	}
 	return [[{ json: best.json }]];
 }

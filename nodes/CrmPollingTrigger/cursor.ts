@@ -40,7 +40,12 @@ export function advance(cursor: StreamCursor, time: number, keys: Iterable<strin
 }
 
 /** Keeps `values` of one record, newest last, at most VALUES_PER_MODULE per module. */
-export function remember(state: PollState, module: string, id: string, values: IDataObject | undefined): void {
+export function remember(
+	state: PollState,
+	module: string,
+	id: string,
+	values: IDataObject | undefined,
+): void {
 	state.values ??= {};
 	const ofModule = (state.values[module] ??= {});
 	// a prefix keeps insertion order (digit-only keys would be ordered numerically)
@@ -49,7 +54,8 @@ export function remember(state: PollState, module: string, id: string, values: I
 	if (values === undefined) return;
 	ofModule[key] = values;
 	const keys = Object.keys(ofModule);
-	for (const old of keys.slice(0, Math.max(0, keys.length - VALUES_PER_MODULE))) delete ofModule[old];
+	for (const old of keys.slice(0, Math.max(0, keys.length - VALUES_PER_MODULE)))
+		delete ofModule[old];
 }
 
 export function recalled(state: PollState, module: string, id: string): IDataObject | undefined {

@@ -42,7 +42,8 @@ export interface Change {
 const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)?$/;
 
 /** A CRM DateTime (§4) as epoch ms, whole seconds; NaN when it is none. */
-export const crmTime = (value: unknown) => Math.floor(Date.parse(String(value ?? '')) / 1000) * 1000;
+export const crmTime = (value: unknown) =>
+	Math.floor(Date.parse(String(value ?? '')) / 1000) * 1000;
 
 const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
 const when = (ms: number) => quote(toUtcWireTime(ms));
@@ -66,21 +67,37 @@ const COQL_OPERATORS: Record<string, string> = {
  * The Search criteria builder's conditions as one COQL condition (values quoted, date-times in the
  * contract's form). Checked before any request: field names, operators, at most 10 conditions.
  */
-export function filterCondition(ctx: IPollFunctions, conditions: Condition[], combine: 'and' | 'or'): string {
+export function filterCondition(
+	ctx: IPollFunctions,
+	conditions: Condition[],
+	combine: 'and' | 'or',
+): string {
 	const used = conditions.filter((c) => String(c.field ?? '').trim() !== '');
 	if (used.length > MAX_CRITERIA_CONDITIONS) {
-		throw new NodeOperationError(ctx.getNode(), `Filter has ${used.length} conditions; at most ${MAX_CRITERIA_CONDITIONS} are allowed`);
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Filter has ${used.length} conditions; at most ${MAX_CRITERIA_CONDITIONS} are allowed`,
+		);
 	}
 	const parts = used.map((c, index) => {
 		const field = String(c.field).trim();
 		if (!FIELD_NAME.test(field)) {
-			throw new NodeOperationError(ctx.getNode(), `Filter condition ${index + 1}: "${field}" is not a field API name`);
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Filter condition ${index + 1}: "${field}" is not a field API name`,
+			);
 		}
 		const text = typeof c.value === 'string' ? c.value.trim() : String(c.value ?? '');
-		const value = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text) ? (toCrmDateTime(text) ?? text) : text;
+		const value = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text)
+			? (toCrmDateTime(text) ?? text)
+			: text;
 		if (c.operator === 'starts_with') return `${field} like ${quote(`${value}%`)}`;
 		const op = COQL_OPERATORS[c.operator];
-		if (!op) throw new NodeOperationError(ctx.getNode(), `Filter condition ${index + 1}: unknown operator "${c.operator}"`);
+		if (!op)
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Filter condition ${index + 1}: unknown operator "${c.operator}"`,
+			);
 		return `${field} ${op} ${quote(value)}`;
 	});
 	return parts.length === 0 ? '' : nest(parts, combine);
@@ -88,9 +105,15 @@ export function filterCondition(ctx: IPollFunctions, conditions: Condition[], co
 
 /** Field names as the node's lists take them: trimmed, checked, without duplicates. */
 export function fieldNames(ctx: IPollFunctions, names: unknown, parameter: string): string[] {
-	const list = (Array.isArray(names) ? names : String(names ?? '').split(',')).map((n) => String(n).trim()).filter(Boolean);
+	const list = (Array.isArray(names) ? names : String(names ?? '').split(','))
+		.map((n) => String(n).trim())
+		.filter(Boolean);
 	for (const name of list) {
-		if (!FIELD_NAME.test(name)) throw new NodeOperationError(ctx.getNode(), `${parameter}: "${name}" is not a field API name`);
+		if (!FIELD_NAME.test(name))
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`${parameter}: "${name}" is not a field API name`,
+			);
 	}
 	return [...new Set(list)];
 }
@@ -102,64 +125,103 @@ interface Row {
 }
 
 /** One keyset page: rows after (time, id), or from `time` on when no id is given, oldest first. */
-async function keysetPage(this: IPollFunctions, module: string, timeField: string, filter: string, after: { time: number; id?: string }): Promise<{ rows: Row[]; more: boolean }> {
-	const position = after.id === undefined
-		? `${timeField} >= ${when(after.time)}`
-		: `(${timeField} > ${when(after.time)} or (${timeField} = ${when(after.time)} and id > ${quote(after.id)}))`;
+async function keysetPage(
+	this: IPollFunctions,
+	module: string,
+	timeField: string,
+	filter: string,
+	after: { time: number; id?: string },
+): Promise<{ rows: Row[]; more: boolean }> {
+	const position =
+		after.id === undefined
+			? `${timeField} >= ${when(after.time)}`
+			: `(${timeField} > ${when(after.time)} or (${timeField} = ${when(after.time)} and id > ${quote(after.id)}))`;
 	const where = filter ? `(${position} and ${filter})` : position;
 	const body = await crmRequest(this, {
 		method: 'POST',
 		path: '/coql',
-		body: { select_query: `SELECT id, Created_Time, Modified_Time FROM ${module} WHERE ${where} ORDER BY ${timeField} ASC, id ASC LIMIT ${PAGE_SIZE}` },
+		body: {
+			select_query: `SELECT id, Created_Time, Modified_Time FROM ${module} WHERE ${where} ORDER BY ${timeField} ASC, id ASC LIMIT ${PAGE_SIZE}`,
+		},
 		// a read: safe to send again after a 5xx or a lost connection
 		idempotent: true,
 	});
 	const data = (body.data as IDataObject[] | undefined) ?? [];
 	return {
-		rows: data.map((r) => ({ id: String(r.id), time: crmTime(r[timeField]), created: crmTime(r.Created_Time) })),
+		rows: data.map((r) => ({
+			id: String(r.id),
+			time: crmTime(r[timeField]),
+			created: crmTime(r.Created_Time),
+		})),
 		more: (body.info as IDataObject | undefined)?.more_records === true,
 	};
 }
 
 /** The newest row of a module on `timeField` (filtered), or undefined for none. */
-export async function newest(this: IPollFunctions, module: string, timeField: string, filter: string): Promise<Row | undefined> {
+export async function newest(
+	this: IPollFunctions,
+	module: string,
+	timeField: string,
+	filter: string,
+): Promise<Row | undefined> {
 	const position = `${timeField} is not null`;
 	const where = filter ? `(${position} and ${filter})` : position;
 	const body = await crmRequest(this, {
 		method: 'POST',
 		path: '/coql',
-		body: { select_query: `SELECT id, Created_Time, Modified_Time FROM ${module} WHERE ${where} ORDER BY ${timeField} DESC, id DESC LIMIT 1` },
+		body: {
+			select_query: `SELECT id, Created_Time, Modified_Time FROM ${module} WHERE ${where} ORDER BY ${timeField} DESC, id DESC LIMIT 1`,
+		},
 		idempotent: true,
 	});
 	const row = ((body.data as IDataObject[] | undefined) ?? [])[0];
-	return row ? { id: String(row.id), time: crmTime(row[timeField]), created: crmTime(row.Created_Time) } : undefined;
+	return row
+		? { id: String(row.id), time: crmTime(row[timeField]), created: crmTime(row.Created_Time) }
+		: undefined;
 }
 
 /**
  * Where a new created/modified stream starts: after the module's latest change, with every change of
  * that same second counted as seen (bulk writes stamp many records with one second), none emitted.
  */
-export async function changesStart(this: IPollFunctions, module: string, timeField: string, latest: Row | undefined): Promise<StreamCursor> {
+export async function changesStart(
+	this: IPollFunctions,
+	module: string,
+	timeField: string,
+	latest: Row | undefined,
+): Promise<StreamCursor> {
 	if (!latest) return { time: 0, seen: [] };
 	const seen: string[] = [];
 	let position: { time: number; id?: string } = { time: latest.time };
 	for (;;) {
-		const page = await keysetPage.call(this, module, timeField, `${timeField} = ${when(latest.time)}`, position);
+		const page = await keysetPage.call(
+			this,
+			module,
+			timeField,
+			`${timeField} = ${when(latest.time)}`,
+			position,
+		);
 		seen.push(...page.rows.map((row) => changeKeyOf(row.id, row.time)));
 		const last = page.rows[page.rows.length - 1];
 		if (!page.more || !last) break;
 		position = { time: last.time, id: last.id };
 	}
-	return { time: latest.time, seen: seen.length > 0 ? seen : [changeKeyOf(latest.id, latest.time)] };
+	return {
+		time: latest.time,
+		seen: seen.length > 0 ? seen : [changeKeyOf(latest.id, latest.time)],
+	};
 }
 
 /** The fields GetRecords is asked for: all (undefined), or the chosen ones plus what the node compares. */
 function requestedFields(settings: WalkSettings): string | undefined {
 	if (settings.fields.length === 0) return undefined;
-	return [...new Set([...settings.fields, ...settings.watch, 'Created_Time', 'Modified_Time'])].join(',');
+	return [
+		...new Set([...settings.fields, ...settings.watch, 'Created_Time', 'Modified_Time']),
+	].join(',');
 }
 
-const pick = (record: IDataObject, names: string[]): IDataObject => Object.fromEntries(names.map((n) => [n, record[n] ?? null]));
+const pick = (record: IDataObject, names: string[]): IDataObject =>
+	Object.fromEntries(names.map((n) => [n, record[n] ?? null]));
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
@@ -189,7 +251,15 @@ export async function walkChanges(
 	for (;;) {
 		const page = await keysetPage.call(this, module, timeField, settings.filter, position);
 		const fresh = page.rows.filter((row) => !seen.has(changeKeyOf(row.id, row.time)));
-		const records = fresh.length > 0 ? await fetchRecords.call(this, module, fresh.map((r) => r.id), requestedFields(settings)) : new Map<string, IDataObject>();
+		const records =
+			fresh.length > 0
+				? await fetchRecords.call(
+						this,
+						module,
+						fresh.map((r) => r.id),
+						requestedFields(settings),
+					)
+				: new Map<string, IDataObject>();
 		const keys: string[] = [];
 		for (const row of page.rows) {
 			const key = changeKeyOf(row.id, row.time);
@@ -206,7 +276,16 @@ export async function walkChanges(
 				keys.push(later);
 				seen.add(later);
 			}
-			const change = classify(state, module, row, record, start.time, seenAtStart, settings, timeField);
+			const change = classify(
+				state,
+				module,
+				row,
+				record,
+				start.time,
+				seenAtStart,
+				settings,
+				timeField,
+			);
 			if (change) changes.push(change);
 		}
 		const last = page.rows[page.rows.length - 1];
@@ -246,7 +325,9 @@ function classify(
 		event = 'updated';
 	} else {
 		// created after the cursor, or in its second without having been emitted then
-		const createdAfter = row.created > startTime || (row.created === startTime && !seenAtStart.has(changeKeyOf(row.id, row.created)));
+		const createdAfter =
+			row.created > startTime ||
+			(row.created === startTime && !seenAtStart.has(changeKeyOf(row.id, row.created)));
 		event = createdAfter ? 'created' : 'updated';
 	}
 	const json: IDataObject = { id: row.id, module, event, time: record[timeField] ?? null };
@@ -262,12 +343,18 @@ function classify(
 			json.previous = null;
 		}
 	}
-	json.record = settings.fields.length > 0 ? { id: record.id, ...pick(record, settings.fields) } : record;
+	json.record =
+		settings.fields.length > 0 ? { id: record.id, ...pick(record, settings.fields) } : record;
 	return { time: row.time, module, id: row.id, json };
 }
 
 /** GetDeletedRecords entries after `since` (If-Modified-Since, whole seconds), every page. */
-async function deletedSince(this: IPollFunctions, module: string, sinceMs: number | undefined, maxPages = Infinity): Promise<IDataObject[]> {
+async function deletedSince(
+	this: IPollFunctions,
+	module: string,
+	sinceMs: number | undefined,
+	maxPages = Infinity,
+): Promise<IDataObject[]> {
 	const entries: IDataObject[] = [];
 	for (let page = 1; page <= maxPages; page++) {
 		const body = await crmRequest(this, {
@@ -275,7 +362,10 @@ async function deletedSince(this: IPollFunctions, module: string, sinceMs: numbe
 			path: `/${encodeURIComponent(module)}/deleted`,
 			qs: { type: 'all', page, per_page: PAGE_SIZE },
 			// no lower bound for a stream starting at the beginning (an empty module at activation)
-			headers: sinceMs === undefined || sinceMs <= 0 ? {} : { 'If-Modified-Since': toUtcWireTime(sinceMs) },
+			headers:
+				sinceMs === undefined || sinceMs <= 0
+					? {}
+					: { 'If-Modified-Since': toUtcWireTime(sinceMs) },
 		});
 		entries.push(...((body.data as IDataObject[] | undefined) ?? []));
 		if ((body.info as IDataObject | undefined)?.more_records !== true) break;
@@ -289,7 +379,12 @@ async function deletedSince(this: IPollFunctions, module: string, sinceMs: numbe
  * reading every page of "deleted at or after the cursor's second" misses none (an entry that
  * moves to a later page while reading is read twice and skipped by its key). Emitted oldest first.
  */
-export async function walkDeleted(this: IPollFunctions, state: PollState, module: string, cursor: StreamCursor): Promise<{ changes: Change[]; cursor: StreamCursor }> {
+export async function walkDeleted(
+	this: IPollFunctions,
+	state: PollState,
+	module: string,
+	cursor: StreamCursor,
+): Promise<{ changes: Change[]; cursor: StreamCursor }> {
 	// If-Modified-Since answers what is strictly after it: one second before the cursor reads its second again
 	const entries = await deletedSince.call(this, module, cursor.time - 1000);
 	const seen = new Set(cursor.seen);
@@ -306,29 +401,54 @@ export async function walkDeleted(this: IPollFunctions, state: PollState, module
 		if (seen.has(key)) continue;
 		seen.add(key);
 		remember(state, module, id, undefined);
-		changes.push({ time, module, id, json: { id, module, event: 'deleted', time: entry.deleted_time ?? null, record: entry } });
+		changes.push({
+			time,
+			module,
+			id,
+			json: { id, module, event: 'deleted', time: entry.deleted_time ?? null, record: entry },
+		});
 	}
 	return { changes: sortChanges(changes), cursor: advance(cursor, latest, keys) };
 }
 
 /** Where a new deleted-records stream starts: after every deletion listed since `since` (none emitted). */
-export async function deletedStart(this: IPollFunctions, module: string, since: number): Promise<StreamCursor> {
+export async function deletedStart(
+	this: IPollFunctions,
+	module: string,
+	since: number,
+): Promise<StreamCursor> {
 	const entries = await deletedSince.call(this, module, since - 1000);
 	let cursor: StreamCursor = { time: since, seen: [] };
 	for (const entry of entries) {
 		const time = crmTime(entry.deleted_time);
-		if (Number.isFinite(time)) cursor = advance(cursor, time, [changeKeyOf(String(entry.id), time)]);
+		if (Number.isFinite(time))
+			cursor = advance(cursor, time, [changeKeyOf(String(entry.id), time)]);
 	}
 	return cursor;
 }
 
 /** The latest deletion of a module (Fetch Test Event): first page only. */
-export async function latestDeleted(this: IPollFunctions, module: string): Promise<Change | undefined> {
+export async function latestDeleted(
+	this: IPollFunctions,
+	module: string,
+): Promise<Change | undefined> {
 	const entries = await deletedSince.call(this, module, undefined, 1);
 	let best: Change | undefined;
 	for (const entry of entries) {
 		const time = crmTime(entry.deleted_time);
-		if (!best || time > best.time) best = { time, module, id: String(entry.id), json: { id: String(entry.id), module, event: 'deleted', time: entry.deleted_time ?? null, record: entry } };
+		if (!best || time > best.time)
+			best = {
+				time,
+				module,
+				id: String(entry.id),
+				json: {
+					id: String(entry.id),
+					module,
+					event: 'deleted',
+					time: entry.deleted_time ?? null,
+					record: entry,
+				},
+			};
 	}
 	return best;
 }
@@ -336,5 +456,11 @@ export async function latestDeleted(this: IPollFunctions, module: string): Promi
 /** Oldest first; ties by module and id, so the order is the same at every poll. */
 export function sortChanges(changes: Change[]): Change[] {
 	// ids are digit strings: shorter is smaller
-	return changes.sort((a, b) => a.time - b.time || a.module.localeCompare(b.module) || a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+	return changes.sort(
+		(a, b) =>
+			a.time - b.time ||
+			a.module.localeCompare(b.module) ||
+			a.id.length - b.id.length ||
+			(a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+	);
 }

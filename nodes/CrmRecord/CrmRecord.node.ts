@@ -2,7 +2,12 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { methods as sharedMethods } from '../shared/methods';
 import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
-import { customOperations as resourceOperations, resourceProperties, resourceSelector, routes } from './resources';
+import {
+	customOperations as resourceOperations,
+	resourceProperties,
+	resourceSelector,
+	routes,
+} from './resources';
 
 export class CrmRecord implements INodeType {
 	description: INodeTypeDescription = {

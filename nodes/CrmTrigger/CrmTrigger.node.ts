@@ -29,12 +29,28 @@ import {
 } from './channel';
 import type { ChannelState, ChannelWish } from './channel';
 import { changeKey, claimChanges, DEFAULT_WINDOW_MS } from './dedupe';
-import { CHANGE_KEY, CLAIM_KEY, deliveryKey, fetchRecords, isGenuine, itemsOf, parseDelivery } from './delivery';
+import {
+	CHANGE_KEY,
+	CLAIM_KEY,
+	deliveryKey,
+	fetchRecords,
+	isGenuine,
+	itemsOf,
+	parseDelivery,
+} from './delivery';
 import { latch } from './latch';
 import { getWatchableModules } from './methods';
 
-const STATE_KEYS = ['channelId', 'token', 'notifyUrl', 'events', 'affectedValues', 'relatedActions', 'expiresAt', 'lifetimeMs'];
-
+const STATE_KEYS = [
+	'channelId',
+	'token',
+	'notifyUrl',
+	'events',
+	'affectedValues',
+	'relatedActions',
+	'expiresAt',
+	'lifetimeMs',
+];
 
 interface TriggerOptions {
 	includeAffected?: boolean;
@@ -57,9 +73,12 @@ function wishFromParameters(ctx: IHookFunctions): ChannelWish {
 	const events = ctx.getNodeParameter('events', []) as string[];
 	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
 	const notifyUrl = ctx.getNodeWebhookUrl('default');
-	if (!notifyUrl) throw new NodeOperationError(ctx.getNode(), 'n8n gave the trigger no webhook URL');
-	if (modules.length === 0) throw new NodeOperationError(ctx.getNode(), 'Choose at least one module to watch');
-	if (events.length === 0) throw new NodeOperationError(ctx.getNode(), 'Choose at least one event to watch');
+	if (!notifyUrl)
+		throw new NodeOperationError(ctx.getNode(), 'n8n gave the trigger no webhook URL');
+	if (modules.length === 0)
+		throw new NodeOperationError(ctx.getNode(), 'Choose at least one module to watch');
+	if (events.length === 0)
+		throw new NodeOperationError(ctx.getNode(), 'Choose at least one event to watch');
 	const operations = events.includes('all') ? ['all'] : events;
 	return {
 		events: modules.flatMap((m) => operations.map((op) => `${m}.${op}`)),
@@ -73,10 +92,14 @@ export class CrmTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'CRM Trigger',
 		name: 'crmTrigger',
-		icon: { light: 'file:../../icons/crmTrigger.svg', dark: 'file:../../icons/crmTrigger.dark.svg' },
+		icon: {
+			light: 'file:../../icons/crmTrigger.svg',
+			dark: 'file:../../icons/crmTrigger.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ ($parameter["events"] || []).join(", ") + " on " + ($parameter["modules"] || []).join(", ") }}',
+		subtitle:
+			'={{ ($parameter["events"] || []).join(", ") + " on " + ($parameter["modules"] || []).join(", ") }}',
 		description:
 			'Instant — the CRM must reach your n8n: starts the workflow the moment records are created, edited or deleted (watch channel). Without a public URL, use the CRM Polling Trigger.',
 		eventTriggerDescription: 'Waiting for you to change a record of a watched module in the CRM',
@@ -85,7 +108,9 @@ export class CrmTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'crmOAuth2Api', required: true }],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		],
 		properties: [
 			{
 				displayName: 'Module Names or IDs',
@@ -104,10 +129,30 @@ export class CrmTrigger implements INodeType {
 				// n8n's node panel lists a trigger's "Events" options as its entries, named by `action`
 				// (one entry per event, as for n8n's own triggers); picking one preselects that event
 				options: [
-					{ name: 'All', value: 'all', action: 'On any record change', description: 'A record was created, edited or deleted' },
-					{ name: 'Create', value: 'create', action: 'On record created', description: 'A record was created' },
-					{ name: 'Delete', value: 'delete', action: 'On record deleted', description: 'A record was deleted' },
-					{ name: 'Edit', value: 'edit', action: 'On record updated', description: 'A record was edited (updated)' },
+					{
+						name: 'All',
+						value: 'all',
+						action: 'On any record change',
+						description: 'A record was created, edited or deleted',
+					},
+					{
+						name: 'Create',
+						value: 'create',
+						action: 'On record created',
+						description: 'A record was created',
+					},
+					{
+						name: 'Delete',
+						value: 'delete',
+						action: 'On record deleted',
+						description: 'A record was deleted',
+					},
+					{
+						name: 'Edit',
+						value: 'edit',
+						action: 'On record updated',
+						description: 'A record was edited (updated)',
+					},
 				],
 				default: ['create'],
 				required: true,
@@ -154,7 +199,10 @@ export class CrmTrigger implements INodeType {
 					displayName: 'Only When These Fields Change (Names or IDs)',
 					name: 'watchFields',
 					type: 'multiOptions',
-					typeOptions: { loadOptionsMethod: 'getReadableFields', loadOptionsDependsOn: ['modules'] },
+					typeOptions: {
+						loadOptionsMethod: 'getReadableFields',
+						loadOptionsDependsOn: ['modules'],
+					},
 					default: [],
 					description:
 						'An edit starts the workflow only when the CRM reports one of these fields among the changed ones ("changed_fields" lists them). Creates and deletes are not filtered. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
@@ -252,14 +300,19 @@ export class CrmTrigger implements INodeType {
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const freshMs = Math.max(0, Number(options.freshnessMinutes ?? 10) || 0) * 60_000;
 		if (freshMs > 0 && Math.abs(Date.now() - delivery.server_time) > freshMs) {
-			return refuse(400, `Stale delivery: server_time ${new Date(delivery.server_time).toISOString()} is more than ${freshMs / 60_000} minutes from now`);
+			return refuse(
+				400,
+				`Stale delivery: server_time ${new Date(delivery.server_time).toISOString()} is more than ${freshMs / 60_000} minutes from now`,
+			);
 		}
 		const windowMs = Math.max(freshMs, DEFAULT_WINDOW_MS);
 		const scope = `${this.getWorkflow().id ?? ''}|`;
 		// first sight of a key in this process: claimed synchronously, so copies cannot interleave
 		const first = (key: string): boolean => latch.claim(scope + key, windowMs, Date.now());
 		// nothing new: n8n answers 200 with this body and starts no execution
-		const duplicate: IWebhookResponseData = { webhookResponse: { status: 'duplicate', records: 0 } };
+		const duplicate: IWebhookResponseData = {
+			webhookResponse: { status: 'duplicate', records: 0 },
+		};
 		if (!first(deliveryKey(delivery))) return duplicate;
 		const wantRecords = this.getNodeParameter('output', 'ids') === 'records';
 		// a record is created or deleted once: its key needs no fetch, so it is claimed before any await
@@ -268,26 +321,38 @@ export class CrmTrigger implements INodeType {
 		const watch = (options.watchFields ?? []).map(String).filter(Boolean);
 		if (watch.length > 0 && delivery.operation === 'update') {
 			items = items.filter((item) => {
-				const changed = (delivery.affected_fields[String(item.id)] ?? []).filter((f) => watch.includes(f));
+				const changed = (delivery.affected_fields[String(item.id)] ?? []).filter((f) =>
+					watch.includes(f),
+				);
 				item.changed_fields = changed;
 				return changed.length > 0;
 			});
 			if (items.length === 0) return { webhookResponse: { status: 'ignored', records: 0 } };
 		}
-		if (delivery.operation !== 'update') items = items.filter((item) => first(item[CHANGE_KEY] as string));
+		if (delivery.operation !== 'update')
+			items = items.filter((item) => first(item[CHANGE_KEY] as string));
 		if (items.length === 0) return duplicate;
 
 		// what identifies each change, and what the workflow gets: full records, or an edit's
 		// Modified_Time. Awaited before n8n answers: a re-send the CRM makes meanwhile reaches this
 		// process and is settled by the claims below, whichever request fetched first
-		const toFetch = items.filter((item) => item.operation !== 'delete' && (wantRecords || item.operation === 'edit'));
+		const toFetch = items.filter(
+			(item) => item.operation !== 'delete' && (wantRecords || item.operation === 'edit'),
+		);
 		let records: Map<string, IDataObject> | undefined = new Map();
 		if (toFetch.length > 0) {
 			try {
-				records = await fetchRecords.call(this, delivery.module, toFetch.map((item) => String(item.id)), wantRecords ? undefined : 'Modified_Time');
+				records = await fetchRecords.call(
+					this,
+					delivery.module,
+					toFetch.map((item) => String(item.id)),
+					wantRecords ? undefined : 'Modified_Time',
+				);
 			} catch (error) {
 				// the transport already retried: emit unfetched rather than lose them (execute() fetches)
-				this.logger.warn(`CRM Trigger: fetching ${toFetch.length} record(s) failed, execute() fetches them: ${(error as Error).message}`);
+				this.logger.warn(
+					`CRM Trigger: fetching ${toFetch.length} record(s) failed, execute() fetches them: ${(error as Error).message}`,
+				);
 				records = undefined;
 			}
 		}
@@ -296,7 +361,8 @@ export class CrmTrigger implements INodeType {
 			const record = records?.get(String(item.id));
 			if (records === undefined) {
 				// unfetched: deletes are complete, and so are creates when only IDs are wanted
-				if (item.operation === 'delete' || (item.operation === 'create' && !wantRecords)) item[CLAIM_KEY] = item[CHANGE_KEY];
+				if (item.operation === 'delete' || (item.operation === 'create' && !wantRecords))
+					item[CLAIM_KEY] = item[CHANGE_KEY];
 				return true;
 			}
 			if (wantRecords && record) item.record = record;
@@ -325,7 +391,9 @@ export class CrmTrigger implements INodeType {
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const helpers = this.helpers as Partial<SchedulingFunctions>;
 		if (typeof helpers.registerCron !== 'function') {
-			this.logger.info('CRM Trigger: no scheduling helper; the channel is renewed at each activation only');
+			this.logger.info(
+				'CRM Trigger: no scheduling helper; the channel is renewed at each activation only',
+			);
 			return {};
 		}
 		for (let i = 0; i < 50 && !stateOf(this).lifetimeMs; i++) await sleep(100);
@@ -340,7 +408,9 @@ export class CrmTrigger implements INodeType {
 				const outcome = await renew.call(this, state);
 				this.logger.debug(`CRM Trigger: watch channel ${state.channelId} ${outcome}`);
 			} catch (error) {
-				this.logger.warn(`CRM Trigger: renewing watch channel ${state.channelId} failed: ${(error as Error).message}`);
+				this.logger.warn(
+					`CRM Trigger: renewing watch channel ${state.channelId} failed: ${(error as Error).message}`,
+				);
 			} finally {
 				busy = false;
 			}
@@ -365,7 +435,10 @@ export class CrmTrigger implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const input = this.getInputData();
 		const items = input.map((item) => ({ ...item, json: { ...item.json } }));
-		const changes = items.filter((item) => typeof item.json[CHANGE_KEY] === 'string' || typeof item.json[CLAIM_KEY] === 'string');
+		const changes = items.filter(
+			(item) =>
+				typeof item.json[CHANGE_KEY] === 'string' || typeof item.json[CLAIM_KEY] === 'string',
+		);
 		if (changes.length === 0) return [items];
 		// a Retry (executions list) is a user's explicit re-run of an execution that did not finish,
 		// e.g. one whose worker died after the claim: it must emit again, so it claims nothing
@@ -374,11 +447,22 @@ export class CrmTrigger implements INodeType {
 		const modified = new Map<INodeExecutionData, unknown>();
 		const incomplete = changes.filter((item) => typeof item.json[CLAIM_KEY] !== 'string');
 		for (const module of [...new Set(incomplete.map((item) => String(item.json.module)))]) {
-			const ofModule = incomplete.filter((item) => item.json.module === module && item.json.operation !== 'delete');
+			const ofModule = incomplete.filter(
+				(item) => item.json.module === module && item.json.operation !== 'delete',
+			);
 			// edits are told apart by the record's Modified_Time: fetched with the record, or alone
-			const toFetch = wantRecords ? ofModule : production ? ofModule.filter((item) => item.json.operation === 'edit') : [];
+			const toFetch = wantRecords
+				? ofModule
+				: production
+					? ofModule.filter((item) => item.json.operation === 'edit')
+					: [];
 			if (toFetch.length === 0) continue;
-			const records = await fetchRecords.call(this, module, toFetch.map((item) => String(item.json.id)), wantRecords ? undefined : 'Modified_Time');
+			const records = await fetchRecords.call(
+				this,
+				module,
+				toFetch.map((item) => String(item.json.id)),
+				wantRecords ? undefined : 'Modified_Time',
+			);
 			for (const item of toFetch) {
 				const record = records.get(String(item.json.id));
 				if (wantRecords && record) item.json.record = record;
@@ -390,7 +474,9 @@ export class CrmTrigger implements INodeType {
 			const keyOf = new Map(
 				changes.map((item) => [
 					item,
-					typeof item.json[CLAIM_KEY] === 'string' ? (item.json[CLAIM_KEY] as string) : changeKey(item.json[CHANGE_KEY] as string, item.json, modified.get(item)),
+					typeof item.json[CLAIM_KEY] === 'string'
+						? (item.json[CLAIM_KEY] as string)
+						: changeKey(item.json[CHANGE_KEY] as string, item.json, modified.get(item)),
 				]),
 			);
 			let won: Set<string>;
@@ -398,7 +484,9 @@ export class CrmTrigger implements INodeType {
 				won = await claimChanges(this.helpers, [...keyOf.values()], this.getExecutionId());
 			} catch (error) {
 				// no deduplication store (n8n without it): emit rather than lose the change
-				this.logger.warn(`CRM Trigger: could not record emitted changes: ${(error as Error).message}`);
+				this.logger.warn(
+					`CRM Trigger: could not record emitted changes: ${(error as Error).message}`,
+				);
 				won = new Set(keyOf.values());
 			}
 			const emitted = new Set<string>();
@@ -409,7 +497,10 @@ export class CrmTrigger implements INodeType {
 				emitted.add(key);
 				return true;
 			});
-			if (kept.length < items.length) this.logger.info(`CRM Trigger: ${items.length - kept.length} change(s) already emitted by another execution were dropped`);
+			if (kept.length < items.length)
+				this.logger.info(
+					`CRM Trigger: ${items.length - kept.length} change(s) already emitted by another execution were dropped`,
+				);
 		}
 		for (const item of kept) {
 			delete item.json[CHANGE_KEY];

@@ -40,8 +40,10 @@ export const RENEW_AFTER = 1 / 3;
 export function renewalCron(lifetimeMs: number): CronExpression {
 	const periodSec = Math.max(1, Math.floor(lifetimeMs / 6000));
 	const fit = (limit: number, steps: number[]) => steps.filter((s) => s <= limit).pop() ?? steps[0];
-	if (periodSec < 60) return `*/${fit(periodSec, [1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30])} * * * * *` as CronExpression;
-	if (periodSec < 3600) return `0 */${fit(Math.floor(periodSec / 60), [1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30])} * * * *` as CronExpression;
+	if (periodSec < 60)
+		return `*/${fit(periodSec, [1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30])} * * * * *` as CronExpression;
+	if (periodSec < 3600)
+		return `0 */${fit(Math.floor(periodSec / 60), [1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30])} * * * *` as CronExpression;
 	return `0 0 */${fit(Math.floor(periodSec / 3600), [1, 2, 3, 4, 6, 8, 12])} * * *` as CronExpression;
 }
 
@@ -52,12 +54,29 @@ function expiryOf(result: IDataObject): number | undefined {
 }
 
 function isExpiryRefusal(result: IDataObject): boolean {
-	return isErrorItem(result) && result.code === 'INVALID_DATA' && (result.details as IDataObject)?.api_name === 'channel_expiry';
+	return (
+		isErrorItem(result) &&
+		result.code === 'INVALID_DATA' &&
+		(result.details as IDataObject)?.api_name === 'channel_expiry'
+	);
 }
 
 /** One `watch` call with one item; answers the item's result (success or error item). */
-async function watchCall(this: CrmContext, method: 'POST' | 'PUT' | 'PATCH', item: IDataObject): Promise<IDataObject> {
-	return (await crmRequest(this, { method, path: WATCH_PATH, body: { watch: [item] }, itemListKey: 'watch' }))[0] ?? {};
+async function watchCall(
+	this: CrmContext,
+	method: 'POST' | 'PUT' | 'PATCH',
+	item: IDataObject,
+): Promise<IDataObject> {
+	return (
+		(
+			await crmRequest(this, {
+				method,
+				path: WATCH_PATH,
+				body: { watch: [item] },
+				itemListKey: 'watch',
+			})
+		)[0] ?? {}
+	);
 }
 
 function channelCallFailed(ctx: CrmContext, result: IDataObject, prefix: string): never {
@@ -80,12 +99,16 @@ export async function subscribe(
 	const token = reuse?.token ?? newToken();
 	const item: IDataObject = { channel_id: channelId, ...wishKeys(wish), token };
 	let requestedAt = Date.now();
-	let result = await watchCall.call(this, 'POST', { ...item, channel_expiry: toUtcWireTime(requestedAt + MAX_LIFETIME_MS - SKEW_MARGIN_MS) });
+	let result = await watchCall.call(this, 'POST', {
+		...item,
+		channel_expiry: toUtcWireTime(requestedAt + MAX_LIFETIME_MS - SKEW_MARGIN_MS),
+	});
 	if (isExpiryRefusal(result)) {
 		requestedAt = Date.now();
 		result = await watchCall.call(this, 'POST', item);
 	}
-	if (isErrorItem(result)) channelCallFailed(this, result, 'Could not subscribe the watch channel: ');
+	if (isErrorItem(result))
+		channelCallFailed(this, result, 'Could not subscribe the watch channel: ');
 	const expiresAt = expiryOf(result) ?? requestedAt + 60 * 60 * 1000;
 	Object.assign(state, {
 		channelId,
@@ -103,7 +126,10 @@ export async function subscribe(
  * Extends the stored channel by its lifetime (UpdateNotification with `channel_expiry`, §9.3).
  * A channel the CRM no longer knows (expired, removed) is re-created under the same id and token.
  */
-export async function renew(this: CrmContext, state: ChannelState): Promise<'renewed' | 'recreated'> {
+export async function renew(
+	this: CrmContext,
+	state: ChannelState,
+): Promise<'renewed' | 'recreated'> {
 	if (!state.channelId || !state.token || !state.notifyUrl || !state.events) {
 		throw new NodeOperationError(this.getNode(), 'The trigger has no watch channel to renew');
 	}
@@ -114,10 +140,17 @@ export async function renew(this: CrmContext, state: ChannelState): Promise<'ren
 	});
 	if (isExpiryRefusal(result)) {
 		// the CRM's maximum shrank: replace the details and take its default expiry
-		result = await watchCall.call(this, 'PUT', { channel_id: state.channelId, ...wishKeys(storedWish(state)), token: state.token });
+		result = await watchCall.call(this, 'PUT', {
+			channel_id: state.channelId,
+			...wishKeys(storedWish(state)),
+			token: state.token,
+		});
 	}
 	if (isErrorItem(result) && result.code === 'NOT_SUBSCRIBED') {
-		await subscribe.call(this, state, storedWish(state), { channelId: state.channelId, token: state.token });
+		await subscribe.call(this, state, storedWish(state), {
+			channelId: state.channelId,
+			token: state.token,
+		});
 		return 'recreated';
 	}
 	if (isErrorItem(result)) channelCallFailed(this, result, 'Could not renew the watch channel: ');
@@ -143,7 +176,11 @@ export function storedWish(state: ChannelState): ChannelWish {
 
 /** GetNotificationDetails rows (one per channel and module), all pages; `[]` for 204. */
 export async function listChannels(this: CrmContext, channelId?: string): Promise<IDataObject[]> {
-	return await crmRequestAllItems.call(this, { path: WATCH_PATH, rootProperty: 'watch', qs: channelId ? { channel_id: channelId } : {} });
+	return await crmRequestAllItems.call(this, {
+		path: WATCH_PATH,
+		rootProperty: 'watch',
+		qs: channelId ? { channel_id: channelId } : {},
+	});
 }
 
 /** The rows of one channel merged into one view: events of every module, flags, URL, token. */
@@ -160,7 +197,11 @@ export function channelView(rows: IDataObject[]): ChannelWish & { token?: string
 }
 
 /** Same events (as sets), URL, flags and token as wished? */
-export function matches(view: ChannelWish & { token?: string }, wish: ChannelWish, token: string | undefined): boolean {
+export function matches(
+	view: ChannelWish & { token?: string },
+	wish: ChannelWish,
+	token: string | undefined,
+): boolean {
 	const a = [...new Set(view.events)].sort();
 	const b = [...new Set(wish.events)].sort();
 	return (
@@ -191,5 +232,7 @@ export async function disable(this: CrmContext, channelIds: string[]): Promise<v
 /** Channel ids subscribed at a URL (orphans of earlier activations included). */
 export async function channelIdsAt(this: CrmContext, notifyUrl: string): Promise<string[]> {
 	const rows = await listChannels.call(this);
-	return [...new Set(rows.filter((r) => r.notify_url === notifyUrl).map((r) => String(r.channel_id)))];
+	return [
+		...new Set(rows.filter((r) => r.notify_url === notifyUrl).map((r) => String(r.channel_id))),
+	];
 }

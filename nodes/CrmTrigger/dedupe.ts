@@ -42,17 +42,28 @@ type Dedupe = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord'>;
  * again. It never drops a change no execution emitted: a key is present only if the execution that
  * wrote it found it new, and emitted it.
  */
-export async function claimChanges(helpers: Dedupe, keys: string[], executionId: string | undefined): Promise<Set<string>> {
+export async function claimChanges(
+	helpers: Dedupe,
+	keys: string[],
+	executionId: string | undefined,
+): Promise<Set<string>> {
 	const unique = [...new Set(keys)];
 	if (unique.length === 0) return new Set();
 	const id = executionId ?? '';
 	const mine = (key: string) => `${key}@${id}`;
-	const claim = await helpers.checkProcessedAndRecord([...unique, ...unique.map(mine)], 'node', { mode: 'entries', maxEntries: PROCESSED_MAX });
+	const claim = await helpers.checkProcessedAndRecord([...unique, ...unique.map(mine)], 'node', {
+		mode: 'entries',
+		maxEntries: PROCESSED_MAX,
+	});
 	const processed = new Set(claim.processed.map(String));
-	return new Set(unique.filter((key) => !processed.has(key) || (id !== '' && processed.has(mine(key)))));
+	return new Set(
+		unique.filter((key) => !processed.has(key) || (id !== '' && processed.has(mine(key)))),
+	);
 }
 
 /** The identity of one emitted change: its base key plus, for edits, the record's Modified_Time. */
 export function changeKey(base: string, item: IDataObject, modifiedTime: unknown): string {
-	return item.operation === 'edit' && typeof modifiedTime === 'string' ? `${base}|${modifiedTime}` : base;
+	return item.operation === 'edit' && typeof modifiedTime === 'string'
+		? `${base}|${modifiedTime}`
+		: base;
 }

@@ -51,7 +51,8 @@ export function isGenuine(state: ChannelState, body: IDataObject): boolean {
 	return sameSecret(state.token, typeof body.token === 'string' ? body.token : '');
 }
 
-const isObject = (v: unknown): v is IDataObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is IDataObject =>
+	typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Checks every field of a genuine delivery against §9.4. Answers the typed body, or the reason it
@@ -59,7 +60,12 @@ const isObject = (v: unknown): v is IDataObject => typeof v === 'object' && v !=
  */
 export function parseDelivery(raw: IDataObject): { body: DeliveryBody } | { error: string } {
 	const { server_time: serverTime, module, operation, ids } = raw;
-	if (typeof serverTime !== 'number' || !Number.isFinite(serverTime) || serverTime < SERVER_TIME_MIN || serverTime > SERVER_TIME_MAX) {
+	if (
+		typeof serverTime !== 'number' ||
+		!Number.isFinite(serverTime) ||
+		serverTime < SERVER_TIME_MIN ||
+		serverTime > SERVER_TIME_MAX
+	) {
 		return { error: '"server_time" must be epoch milliseconds' };
 	}
 	if (typeof module !== 'string' || !/^[A-Za-z][A-Za-z0-9_]{0,99}$/.test(module)) {
@@ -68,14 +74,21 @@ export function parseDelivery(raw: IDataObject): { body: DeliveryBody } | { erro
 	if (typeof operation !== 'string' || !(operation in EVENT_OF)) {
 		return { error: '"operation" must be "insert", "update" or "delete"' };
 	}
-	if (!Array.isArray(ids) || ids.length > MAX_IDS || !ids.every((id) => (typeof id === 'string' || typeof id === 'number') && /^\d{1,30}$/.test(String(id)))) {
+	if (
+		!Array.isArray(ids) ||
+		ids.length > MAX_IDS ||
+		!ids.every(
+			(id) => (typeof id === 'string' || typeof id === 'number') && /^\d{1,30}$/.test(String(id)),
+		)
+	) {
 		return { error: '"ids" must be a list of record IDs' };
 	}
 	const affectedFields: Record<string, string[]> = {};
 	if (raw.affected_fields !== undefined) {
 		if (!Array.isArray(raw.affected_fields)) return { error: '"affected_fields" must be a list' };
 		for (const entry of raw.affected_fields as unknown[]) {
-			if (!isObject(entry)) return { error: '"affected_fields" entries must map a record ID to field names' };
+			if (!isObject(entry))
+				return { error: '"affected_fields" entries must map a record ID to field names' };
 			for (const [id, fields] of Object.entries(entry)) {
 				if (!Array.isArray(fields) || !fields.every((f) => typeof f === 'string')) {
 					return { error: `"affected_fields" of record ${id} must be a list of field names` };
@@ -88,13 +101,18 @@ export function parseDelivery(raw: IDataObject): { body: DeliveryBody } | { erro
 	if (raw.affected_values !== undefined) {
 		if (!Array.isArray(raw.affected_values)) return { error: '"affected_values" must be a list' };
 		for (const entry of raw.affected_values as unknown[]) {
-			if (!isObject(entry) || (typeof entry.record_id !== 'string' && typeof entry.record_id !== 'number') || (entry.values !== undefined && !isObject(entry.values))) {
+			if (
+				!isObject(entry) ||
+				(typeof entry.record_id !== 'string' && typeof entry.record_id !== 'number') ||
+				(entry.values !== undefined && !isObject(entry.values))
+			) {
 				return { error: '"affected_values" entries must be { record_id, values }' };
 			}
 			affectedValues[String(entry.record_id)] = (entry.values as IDataObject | undefined) ?? {};
 		}
 	}
-	if (raw.query_params !== undefined && !isObject(raw.query_params)) return { error: '"query_params" must be an object' };
+	if (raw.query_params !== undefined && !isObject(raw.query_params))
+		return { error: '"query_params" must be an object' };
 	return {
 		body: {
 			server_time: serverTime,
@@ -114,7 +132,14 @@ export function hashOf(parts: unknown[]): string {
 
 /** The delivery as sent: a copy posted again is the same delivery (same server time included). */
 export function deliveryKey(body: DeliveryBody): string {
-	return hashOf(['d', body.channel_id, body.server_time, body.module, body.operation, [...body.ids].sort()]);
+	return hashOf([
+		'd',
+		body.channel_id,
+		body.server_time,
+		body.module,
+		body.operation,
+		[...body.ids].sort(),
+	]);
 }
 
 /**

@@ -28,7 +28,8 @@ export class Latch {
 		this.entries.delete(key);
 		this.entries.set(key, now + ttlMs);
 		// bounded memory under a burst: the oldest claims go first (the durable records still hold them)
-		while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+		while (this.entries.size > this.maxEntries)
+			this.entries.delete(this.entries.keys().next().value as string);
 		return true;
 	}
 

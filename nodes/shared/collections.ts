@@ -1,86 +1,82 @@
 // Collection parameters every node writes alike: "Additional Fields" / "Update Fields" and the
 // common sort-order option. Factories, not constants: callers pass the options they hold.
-import type { IDisplayOptions, INodeProperties } from "n8n-workflow";
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 function fieldsCollection(
-  displayName: string,
-  name: string,
-  options: INodeProperties[],
+	displayName: string,
+	name: string,
+	options: INodeProperties[],
 ): INodeProperties {
-  return {
-    displayName,
-    name,
-    type: "collection",
-    placeholder: "Add Field",
-    default: {},
-    options,
-  };
+	return {
+		displayName,
+		name,
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options,
+	};
 }
 
 /** The optional fields of a create: parameter `additionalFields`. */
-export const additionalFieldsCollection = (
-  options: INodeProperties[],
-): INodeProperties =>
-  fieldsCollection("Additional Fields", "additionalFields", options);
+export const additionalFieldsCollection = (options: INodeProperties[]): INodeProperties =>
+	fieldsCollection('Additional Fields', 'additionalFields', options);
 
 /** The fields an update may change: parameter `updateFields`. */
-export const updateFieldsCollection = (
-  options: INodeProperties[],
-): INodeProperties =>
-  fieldsCollection("Update Fields", "updateFields", options);
+export const updateFieldsCollection = (options: INodeProperties[]): INodeProperties =>
+	fieldsCollection('Update Fields', 'updateFields', options);
 
 /** `sort_order` query option (asc/desc, newest first by default). */
 export function sortOrderOption(description?: string): INodeProperties {
-  return {
-    displayName: "Sort Order",
-    name: "sort_order",
-    type: "options",
-    options: [
-      { name: "Ascending", value: "asc" },
-      { name: "Descending", value: "desc" },
-    ],
-    default: "desc",
-    ...(description === undefined ? {} : { description }),
-    routing: { send: { type: "query", property: "sort_order" } },
-  };
+	return {
+		displayName: 'Sort Order',
+		name: 'sort_order',
+		type: 'options',
+		options: [
+			{ name: 'Ascending', value: 'asc' },
+			{ name: 'Descending', value: 'desc' },
+		],
+		default: 'desc',
+		...(description === undefined ? {} : { description }),
+		routing: { send: { type: 'query', property: 'sort_order' } },
+	};
 }
 
 /** How a list of conditions combines: all (AND) or any (OR); value `and` by default. */
 export function allOrAnyOption(
-  displayName: string,
-  name: string,
-  displayOptions: IDisplayOptions,
+	displayName: string,
+	name: string,
+	displayOptions: IDisplayOptions,
 ): INodeProperties {
-  return {
-    displayName,
-    name,
-    type: "options",
-    options: [
-      { name: "All Conditions (AND)", value: "and" },
-      { name: "Any Condition (OR)", value: "or" },
-    ],
-    default: "and",
-    displayOptions,
-  };
+	return {
+		displayName,
+		name,
+		type: 'options',
+		options: [
+			{ name: 'All Conditions (AND)', value: 'and' },
+			{ name: 'Any Condition (OR)', value: 'or' },
+		],
+		default: 'and',
+		displayOptions,
+	};
 }
 
 /** The repeatable "Conditions" list (parameter `conditions`, one `condition` per entry). */
 export function conditionsCollection(
-  description: string,
-  displayOptions: IDisplayOptions,
-  values: INodeProperties[],
+	description: string,
+	displayOptions: IDisplayOptions,
+	values: INodeProperties[],
 ): INodeProperties {
-  return {
-    displayName: "Conditions",
-    name: "conditions",
-    type: "fixedCollection",
-    typeOptions: { multipleValues: true },
-    placeholder: "Add Condition",
-    default: {},
-    displayOptions,
-    description,
-    options: [{ displayName: "Condition", name: "condition", values }],
-  };
+	return {
+		displayName: 'Conditions',
+		name: 'conditions',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Condition',
+		default: {},
+		displayOptions,
+		description,
+		options: [{ displayName: 'Condition', name: 'condition', values }],
+	};
 }
 
 /** Conditions the CRM accepts in one search criteria (docs/protocol.md §3.11). */
@@ -104,9 +100,21 @@ export function conditionValues(fieldLoader: string, dependsOn: string[]): INode
 			type: 'options',
 			options: [
 				{ name: 'Equals', value: 'equals' },
-				{ name: 'Greater or Equal', value: 'greater_equal', description: 'Numbers, dates and times only' },
-				{ name: 'Greater Than', value: 'greater_than', description: 'Numbers, dates and times only' },
-				{ name: 'Less or Equal', value: 'less_equal', description: 'Numbers, dates and times only' },
+				{
+					name: 'Greater or Equal',
+					value: 'greater_equal',
+					description: 'Numbers, dates and times only',
+				},
+				{
+					name: 'Greater Than',
+					value: 'greater_than',
+					description: 'Numbers, dates and times only',
+				},
+				{
+					name: 'Less or Equal',
+					value: 'less_equal',
+					description: 'Numbers, dates and times only',
+				},
 				{ name: 'Less Than', value: 'less_than', description: 'Numbers, dates and times only' },
 				{ name: 'Not Equal', value: 'not_equal', description: 'Numbers, dates and times only' },
 				{ name: 'Starts With', value: 'starts_with' },
@@ -118,7 +126,8 @@ export function conditionValues(fieldLoader: string, dependsOn: string[]): INode
 			name: 'value',
 			type: 'string',
 			default: '',
-			description: 'Dates as yyyy-MM-dd; date-times in ISO 8601 (sent as yyyy-MM-ddTHH:mm:ss±HH:mm)',
+			description:
+				'Dates as yyyy-MM-dd; date-times in ISO 8601 (sent as yyyy-MM-ddTHH:mm:ss±HH:mm)',
 		},
 	];
 }

@@ -26,7 +26,9 @@ function criteriaValue(value: unknown): string {
 
 /** Builds `((A)and(B))` from builder conditions. */
 export function buildCriteria(conditions: Condition[], combine: 'and' | 'or'): string {
-	const parts = conditions.map((c) => `(${c.field}:${c.operator}:${escapeCriteriaValue(criteriaValue(c.value))})`);
+	const parts = conditions.map(
+		(c) => `(${c.field}:${c.operator}:${escapeCriteriaValue(criteriaValue(c.value))})`,
+	);
 	return parts.length === 1 ? parts[0] : `(${parts.join(combine)})`;
 }
 
@@ -43,32 +45,47 @@ export function searchQuery(this: IExecuteSingleFunctions, optional: boolean): I
 	const by = this.getNodeParameter('searchBy', optional ? 'none' : 'criteria') as string;
 	const itemIndex = this.getItemIndex();
 	const tooMany = (n: number) =>
-		new NodeOperationError(this.getNode(), `Criteria has ${n} conditions; at most ${MAX_CRITERIA_CONDITIONS} are allowed`, {
-			itemIndex,
-			description: `The CRM accepts at most ${MAX_CRITERIA_CONDITIONS} conditions per search.`,
-		});
+		new NodeOperationError(
+			this.getNode(),
+			`Criteria has ${n} conditions; at most ${MAX_CRITERIA_CONDITIONS} are allowed`,
+			{
+				itemIndex,
+				description: `The CRM accepts at most ${MAX_CRITERIA_CONDITIONS} conditions per search.`,
+			},
+		);
 	if (by === 'none') return {};
 	if (by === 'criteria') {
-		const conditions = (this.getNodeParameter('conditions.condition', []) as Condition[]).filter((c) => c.field);
+		const conditions = (this.getNodeParameter('conditions.condition', []) as Condition[]).filter(
+			(c) => c.field,
+		);
 		if (conditions.length === 0) {
-			throw new NodeOperationError(this.getNode(), 'Add at least one condition to Conditions', { itemIndex });
+			throw new NodeOperationError(this.getNode(), 'Add at least one condition to Conditions', {
+				itemIndex,
+			});
 		}
 		if (conditions.length > MAX_CRITERIA_CONDITIONS) throw tooMany(conditions.length);
-		return { criteria: buildCriteria(conditions, this.getNodeParameter('combine', 'and') as 'and' | 'or') };
+		return {
+			criteria: buildCriteria(conditions, this.getNodeParameter('combine', 'and') as 'and' | 'or'),
+		};
 	}
 	if (by === 'rawCriteria') {
 		const criteria = String(this.getNodeParameter('criteria', '') ?? '').trim();
 		if (!/^\(.*\)$/s.test(criteria)) {
-			throw new NodeOperationError(this.getNode(), 'Criteria must be of the form (Field:operator:value)', {
-				itemIndex,
-				description: 'Example: ((Last_Name:equals:Smith)and(Lead_Source:equals:Web)).',
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				'Criteria must be of the form (Field:operator:value)',
+				{
+					itemIndex,
+					description: 'Example: ((Last_Name:equals:Smith)and(Lead_Source:equals:Web)).',
+				},
+			);
 		}
 		const n = countConditions(criteria);
 		if (n > MAX_CRITERIA_CONDITIONS) throw tooMany(n);
 		return { criteria };
 	}
 	const value = String(this.getNodeParameter('searchValue', '') ?? '').trim();
-	if (!value) throw new NodeOperationError(this.getNode(), `Give a value to search by ${by}`, { itemIndex });
+	if (!value)
+		throw new NodeOperationError(this.getNode(), `Give a value to search by ${by}`, { itemIndex });
 	return { [by]: value };
 }

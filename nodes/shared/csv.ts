@@ -28,7 +28,11 @@ const LF = 0x0a;
  * skipped. One pass over char codes, no intermediate list of rows: bulk results hold 100,000s of
  * rows, and the parsed-records output builds its items straight from this.
  */
-export function forEachCsvRow(text: string, delimiter: string, onRow: (row: string[]) => void): void {
+export function forEachCsvRow(
+	text: string,
+	delimiter: string,
+	onRow: (row: string[]) => void,
+): void {
 	let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
 	// a delimiter of more than one character never matches a single character, as in a plain comparison
 	const delim = delimiter.length === 1 ? delimiter.charCodeAt(0) : -1;
@@ -98,7 +102,10 @@ export function parseCsv(text: string, delimiter: string = detectDelimiter(text)
  * names (missing cells are ''). Every object starts as a copy of one template holding the header's
  * keys, so all share one shape, which keeps building 100,000s of them cheap.
  */
-export function forEachCsvObject(text: string, onRecord: (record: Record<string, string>) => void): void {
+export function forEachCsvObject(
+	text: string,
+	onRecord: (record: Record<string, string>) => void,
+): void {
 	let header: string[] | undefined;
 	let template: Record<string, string> = {};
 	forEachCsvRow(text, detectDelimiter(text), (row) => {
@@ -128,7 +135,12 @@ export function countCsvRecords(text: string): number {
 
 function cellText(value: unknown): string {
 	if (value === null || value === undefined) return '';
-	const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+	const text =
+		typeof value === 'string'
+			? value
+			: typeof value === 'object'
+				? JSON.stringify(value)
+				: String(value);
 	return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

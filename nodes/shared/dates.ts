@@ -53,5 +53,7 @@ export function dateTimeMillis(value: unknown, zone: string): number | undefined
 
 /** A UTC DateTime on the wire (§4): whole seconds, `Z`, e.g. a watch channel's `channel_expiry`. */
 export function toUtcWireTime(ms: number): string {
-	return DateTime.fromMillis(Math.floor(ms / 1000) * 1000, { zone: 'utc' }).toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'");
+	return DateTime.fromMillis(Math.floor(ms / 1000) * 1000, { zone: 'utc' }).toFormat(
+		"yyyy-MM-dd'T'HH:mm:ss'Z'",
+	);
 }

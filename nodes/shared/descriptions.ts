@@ -27,7 +27,15 @@ function urlMode(regex: string, what: string): INodePropertyMode {
 	mode.displayName = 'By URL';
 	mode.placeholder = URL_PLACEHOLDER;
 	mode.extractValue = { type: 'regex', regex };
-	mode.validation = [{ type: 'regex', properties: { regex, errorMessage: `Not a record address of the CRM's web app (no ${what} in it)` } }];
+	mode.validation = [
+		{
+			type: 'regex',
+			properties: {
+				regex,
+				errorMessage: `Not a record address of the CRM's web app (no ${what} in it)`,
+			},
+		},
+	];
 	return mode;
 }
 
@@ -40,20 +48,41 @@ export const moduleSelect: INodeProperties = {
 	required: true,
 	description: 'The module of the records, e.g. Leads or Deals',
 	modes: [
-		{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchModules', searchable: true } },
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchModules', searchable: true },
+		},
 		{
 			displayName: 'By API Name',
 			name: 'id',
 			type: 'string',
 			placeholder: 'Leads',
-			validation: [{ type: 'regex', properties: { regex: '^[A-Za-z][A-Za-z0-9_]*$', errorMessage: 'An API name: letters, digits and _' } }],
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: '^[A-Za-z][A-Za-z0-9_]*$',
+						errorMessage: 'An API name: letters, digits and _',
+					},
+				},
+			],
 		},
 		urlMode(MODULE_URL_REGEX, 'module'),
 	],
 };
 
 /** The From List methods of record pickers (shared/methods/listSearch.ts); each has a text ID before `locatorsSince`. */
-const RECORD_LIST_METHODS = ['searchRecords', 'searchLeads', 'searchDeals', 'searchContacts', 'searchNotes', 'searchAttachments', 'searchRelatedRecords'] as const;
+const RECORD_LIST_METHODS = [
+	'searchRecords',
+	'searchLeads',
+	'searchDeals',
+	'searchContacts',
+	'searchNotes',
+	'searchAttachments',
+	'searchRelatedRecords',
+] as const;
 
 export interface RecordPickerOptions {
 	displayName?: string;
@@ -76,13 +105,17 @@ export function recordPicker(options: RecordPickerOptions = {}): INodeProperties
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		description: options.description ?? 'The record: from the list, by ID, or by its address in the CRM',
+		description:
+			options.description ?? 'The record: from the list, by ID, or by its address in the CRM',
 		modes: [
 			{
 				displayName: 'From List',
 				name: 'list',
 				type: 'list',
-				typeOptions: { searchListMethod: options.searchListMethod ?? 'searchRecords', searchable: true },
+				typeOptions: {
+					searchListMethod: options.searchListMethod ?? 'searchRecords',
+					searchable: true,
+				},
 			},
 			{
 				displayName: 'By ID',
@@ -91,7 +124,15 @@ export function recordPicker(options: RecordPickerOptions = {}): INodeProperties
 				placeholder: options.placeholder ?? '4876876000000611001',
 				validation: options.externalValues
 					? []
-					: [{ type: 'regex', properties: { regex: String.raw`^\s*[0-9]+\s*$`, errorMessage: 'An ID is digits only' } }],
+					: [
+							{
+								type: 'regex',
+								properties: {
+									regex: String.raw`^\s*[0-9]+\s*$`,
+									errorMessage: 'An ID is digits only',
+								},
+							},
+						],
 			},
 			...(options.byUrl === false ? [] : [urlMode(RECORD_URL_REGEX, 'record ID')]),
 		],
@@ -132,7 +173,9 @@ function withoutModes(p: INodeProperties): INodeProperties {
 }
 
 const listMethodOf = (p: INodeProperties) =>
-	p.type === 'resourceLocator' ? (p.modes ?? []).map((m) => m.typeOptions?.searchListMethod).find((m) => m && m in LEGACY) : undefined;
+	p.type === 'resourceLocator'
+		? (p.modes ?? []).map((m) => m.typeOptions?.searchListMethod).find((m) => m && m in LEGACY)
+		: undefined;
 
 function forVersions(p: INodeProperties, condition: DisplayCondition): INodeProperties {
 	const show = { ...(p.displayOptions?.show ?? {}), '@version': [condition] };
@@ -149,7 +192,9 @@ export function pickersSince(properties: INodeProperties[], since?: number): INo
 		const method = listMethodOf(p);
 		if (!method) return [p];
 		const legacy = LEGACY[method](p);
-		return since === undefined ? [legacy] : [forVersions(legacy, { _cnd: { lt: since } }), forVersions(p, { _cnd: { gte: since } })];
+		return since === undefined
+			? [legacy]
+			: [forVersions(legacy, { _cnd: { lt: since } }), forVersions(p, { _cnd: { gte: since } })];
 	});
 }
 
@@ -231,7 +276,8 @@ export const recordFieldsUi: INodeProperties = {
 					name: 'value',
 					type: 'string',
 					default: '',
-					description: 'Value of the field; numbers, booleans, dates and lookups are converted to the field type',
+					description:
+						'Value of the field; numbers, booleans, dates and lookups are converted to the field type',
 				},
 			],
 		},

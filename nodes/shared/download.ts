@@ -9,7 +9,11 @@ export function headerOf(response: IN8nHttpFullResponse, name: string): string |
 	const headers = (response.headers ?? {}) as IDataObject;
 	const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
 	const value = key ? headers[key] : undefined;
-	return Array.isArray(value) ? String(value[0]) : value === undefined || value === null ? undefined : String(value);
+	return Array.isArray(value)
+		? String(value[0])
+		: value === undefined || value === null
+			? undefined
+			: String(value);
 }
 
 /** The bytes of a binary download response. */

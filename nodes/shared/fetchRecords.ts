@@ -10,7 +10,12 @@ export const IDS_PER_REQUEST = 100;
  * GetRecords for the given ids of one module, 100 per request (`fields` narrows the answer).
  * Records gone before the fetch are simply absent from the map.
  */
-export async function fetchRecords(this: CrmContext, module: string, ids: string[], fields?: string): Promise<Map<string, IDataObject>> {
+export async function fetchRecords(
+	this: CrmContext,
+	module: string,
+	ids: string[],
+	fields?: string,
+): Promise<Map<string, IDataObject>> {
 	const records = new Map<string, IDataObject>();
 	const unique = [...new Set(ids)];
 	for (let start = 0; start < unique.length; start += IDS_PER_REQUEST) {
@@ -24,7 +29,8 @@ export async function fetchRecords(this: CrmContext, module: string, ids: string
 				...(module === 'Leads' ? { converted: 'both' } : {}),
 			},
 		});
-		for (const record of (body.data as IDataObject[] | undefined) ?? []) records.set(String(record.id), record);
+		for (const record of (body.data as IDataObject[] | undefined) ?? [])
+			records.set(String(record.id), record);
 	}
 	return records;
 }

@@ -5,6 +5,10 @@ import type { IDataObject } from 'n8n-workflow';
 import type { CrmListRequest, CrmRequest } from './transport';
 
 /** The request sending `items` as the body's `listKey` list, read back as the results under that key. */
-export function itemListRequest(request: Omit<CrmRequest, 'body' | 'itemListKey'>, listKey: string, items: IDataObject[]): CrmListRequest {
+export function itemListRequest(
+	request: Omit<CrmRequest, 'body' | 'itemListKey'>,
+	listKey: string,
+	items: IDataObject[],
+): CrmListRequest {
 	return { ...request, body: { [listKey]: items }, itemListKey: listKey };
 }

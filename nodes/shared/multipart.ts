@@ -13,7 +13,11 @@ export interface MultipartFile {
 export function multipartBody(files: MultipartFile[]): FormData {
 	const form = new FormData();
 	for (const file of files) {
-		form.append(file.field ?? 'file', new Blob([new Uint8Array(file.data)], { type: file.mimeType }), file.fileName);
+		form.append(
+			file.field ?? 'file',
+			new Blob([new Uint8Array(file.data)], { type: file.mimeType }),
+			file.fileName,
+		);
 	}
 	return form;
 }
@@ -22,9 +26,14 @@ export function multipartBody(files: MultipartFile[]): FormData {
  * Puts a multipart body on a routed request. The JSON Content-Type of the node's request defaults is
  * dropped so that the body sets its own with the boundary; `json: false` where the caller wants it.
  */
-export function setMultipartBody(request: IHttpRequestOptions, files: MultipartFile[], options: { json?: false } = {}): IHttpRequestOptions {
+export function setMultipartBody(
+	request: IHttpRequestOptions,
+	files: MultipartFile[],
+	options: { json?: false } = {},
+): IHttpRequestOptions {
 	const headers = { ...(request.headers ?? {}) } as IDataObject;
-	for (const key of Object.keys(headers)) if (key.toLowerCase() === 'content-type') delete headers[key];
+	for (const key of Object.keys(headers))
+		if (key.toLowerCase() === 'content-type') delete headers[key];
 	request.headers = headers;
 	request.body = multipartBody(files) as unknown as IHttpRequestOptions['body'];
 	if (options.json === false) request.json = false;

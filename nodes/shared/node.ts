@@ -49,7 +49,9 @@ function operationOrder(a: INodePropertyOptions, b: INodePropertyOptions): numbe
 		const i = FIRST_OPERATIONS.indexOf(String(o.value));
 		return i === -1 ? FIRST_OPERATIONS.length : i;
 	};
-	return rank(a) - rank(b) || (rank(a) === FIRST_OPERATIONS.length ? a.name.localeCompare(b.name) : 0);
+	return (
+		rank(a) - rank(b) || (rank(a) === FIRST_OPERATIONS.length ? a.name.localeCompare(b.name) : 0)
+	);
 }
 
 /** "On Not Found" of a Get by ID: an error (default) or no output. */
@@ -69,7 +71,10 @@ function onNotFoundProperty(resource: string, operation: string): INodePropertie
 }
 
 /** "On Not Found" next to the ID it concerns: before the operation's Options (or last when it has none). */
-function withOnNotFound(properties: INodeProperties[], onNotFound: INodeProperties): INodeProperties[] {
+function withOnNotFound(
+	properties: INodeProperties[],
+	onNotFound: INodeProperties,
+): INodeProperties[] {
 	const options = properties.findIndex((p) => p.type === 'collection');
 	const at = options === -1 ? properties.length : options;
 	return [...properties.slice(0, at), onNotFound, ...properties.slice(at)];
@@ -124,7 +129,11 @@ function toolTextProperty(resource: string, op: OperationModule): INodePropertie
  * (files that export `execute`) and the routes of the others. Registering an operation = its file
  * plus one entry in `operations`.
  */
-export function defineResource(option: INodePropertyOptions, operations: OperationModule[], defaultOperation: string): ResourceModule {
+export function defineResource(
+	option: INodePropertyOptions,
+	operations: OperationModule[],
+	defaultOperation: string,
+): ResourceModule {
 	const resource = String(option.value);
 	const valueOf = (op: OperationModule) => String(op.operation.value);
 	const custom = operations.filter((op) => op.execute);
@@ -141,12 +150,21 @@ export function defineResource(option: INodePropertyOptions, operations: Operati
 				options: operations.map((op) => op.operation).sort(operationOrder),
 				default: defaultOperation,
 			},
-			...operations.flatMap((op) => (op.notFound ? withOnNotFound(op.description, onNotFoundProperty(resource, valueOf(op))) : op.description)),
+			...operations.flatMap((op) =>
+				op.notFound
+					? withOnNotFound(op.description, onNotFoundProperty(resource, valueOf(op)))
+					: op.description,
+			),
 			...operations.map((op) => toolTextProperty(resource, op)),
 		],
-		customOperations: custom.length ? Object.fromEntries(custom.map((op) => [valueOf(op), op.execute!])) : undefined,
+		customOperations: custom.length
+			? Object.fromEntries(custom.map((op) => [valueOf(op), op.execute!]))
+			: undefined,
 		routes: Object.fromEntries(
-			routed.map((op) => [valueOf(op), { rootProperty: op.rootProperty, notFound: op.notFound, paging: op.paging }]),
+			routed.map((op) => [
+				valueOf(op),
+				{ rootProperty: op.rootProperty, notFound: op.notFound, paging: op.paging },
+			]),
 		),
 	};
 }
@@ -158,7 +176,10 @@ export function defineResource(option: INodePropertyOptions, operations: Operati
  * so CRM Bulk had it and CRM Record (two versions) did not: every node's Resource list ends with it
  * (see crmNodeDescription), which also keeps n8n from adding a second one there.
  */
-export const CUSTOM_API_CALL: INodePropertyOptions = { name: 'Custom API Call', value: '__CUSTOM_API_CALL__' };
+export const CUSTOM_API_CALL: INodePropertyOptions = {
+	name: 'Custom API Call',
+	value: '__CUSTOM_API_CALL__',
+};
 
 /** A node's resources put together: the Resource selector, every resource's properties, the custom operations and routes by resource. */
 export interface AssembledResources {
@@ -169,7 +190,10 @@ export interface AssembledResources {
 }
 
 /** Builds a node's Resource selector (options in the given order), its properties, its custom-operation map and its routes. */
-export function assembleResources(resources: ResourceModule[], defaultResource: string): AssembledResources {
+export function assembleResources(
+	resources: ResourceModule[],
+	defaultResource: string,
+): AssembledResources {
 	return {
 		selector: {
 			displayName: 'Resource',
@@ -183,7 +207,9 @@ export function assembleResources(resources: ResourceModule[], defaultResource: 
 		},
 		properties: resources.flatMap((r) => r.description),
 		customOperations: Object.fromEntries(
-			resources.filter((r) => r.customOperations).map((r) => [r.option.value as string, r.customOperations!]),
+			resources
+				.filter((r) => r.customOperations)
+				.map((r) => [r.option.value as string, r.customOperations!]),
 		),
 		routes: Object.fromEntries(resources.map((r) => [r.option.value as string, r.routes ?? {}])),
 	};
@@ -217,7 +243,9 @@ type LintedFields = 'icon' | 'subtitle' | 'usableAsTool';
  * through the node's request runner bound to its routes (retry, paging, unwrapping, error mapping).
  * Spread it into the node's description literal next to `icon`, `subtitle` and `usableAsTool`.
  */
-export function crmNodeDescription(options: CrmNodeOptions): Omit<INodeTypeDescription, LintedFields> {
+export function crmNodeDescription(
+	options: CrmNodeOptions,
+): Omit<INodeTypeDescription, LintedFields> {
 	return {
 		displayName: options.displayName,
 		name: options.name,

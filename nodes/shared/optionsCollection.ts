@@ -2,7 +2,10 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 /** Parameter `options`; displayOptions, when given, stands before `options` as in the literals it replaced. */
-export function optionsCollection(options: INodeProperties[], displayOptions?: IDisplayOptions): INodeProperties {
+export function optionsCollection(
+	options: INodeProperties[],
+	displayOptions?: IDisplayOptions,
+): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',

@@ -1,13 +1,18 @@
 // Reading node parameters in custom operations: getParameter is the one way the package reads a
 // parameter per item where n8n's per-call cost shows (batched writes, pickers), README "The request path".
-import type { IExecuteFunctions, IExecuteSingleFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IExecuteSingleFunctions,
+	IGetNodeParameterOptions,
+} from 'n8n-workflow';
 import { isExpression } from 'n8n-workflow';
 
 /** Whether a raw parameter value holds an n8n expression anywhere (n8n's own test: a string starting with `=`). */
 function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return isExpression(value);
 	if (Array.isArray(value)) return value.some(holdsExpression);
-	if (value !== null && typeof value === 'object') return Object.values(value).some(holdsExpression);
+	if (value !== null && typeof value === 'object')
+		return Object.values(value).some(holdsExpression);
 	return false;
 }
 
@@ -42,7 +47,8 @@ export function getParameter(
 	fallback?: unknown,
 	options?: IGetNodeParameterOptions,
 ): unknown {
-	if ('getItemIndex' in ctx) return (ctx as IExecuteSingleFunctions).getNodeParameter(name, fallback, options);
+	if ('getItemIndex' in ctx)
+		return (ctx as IExecuteSingleFunctions).getNodeParameter(name, fallback, options);
 	const execute = ctx as IExecuteFunctions;
 	// a read with other options (e.g. unvalidated) is neither cached nor served from the cache
 	if (options) return execute.getNodeParameter(name, itemIndex, fallback, options);
@@ -53,7 +59,8 @@ export function getParameter(
 	}
 	if (cache.values.has(name)) return cache.values.get(name);
 	const raw = rawParameter(cache.parameters, name);
-	if (raw === undefined || holdsExpression(raw)) return execute.getNodeParameter(name, itemIndex, fallback);
+	if (raw === undefined || holdsExpression(raw))
+		return execute.getNodeParameter(name, itemIndex, fallback);
 	const value = execute.getNodeParameter(name, itemIndex, fallback);
 	cache.values.set(name, value);
 	return value;

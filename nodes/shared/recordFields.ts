@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, ResourceMapperValue } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IExecuteSingleFunctions,
+	ResourceMapperValue,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { getParameter } from './parameters';
@@ -28,7 +33,11 @@ export async function loadFieldMeta(
 ): Promise<Map<string, FieldMeta>> {
 	const cached = cache.get(module.toLowerCase());
 	if (cached) return cached;
-	const { fields = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/fields', qs: { module } })) as {
+	const { fields = [] } = (await crmRequest(this, {
+		method: 'GET',
+		path: '/settings/fields',
+		qs: { module },
+	})) as {
 		fields?: FieldMeta[];
 	};
 	const byName = new Map(fields.map((f) => [f.api_name, f]));
@@ -61,7 +70,8 @@ export function coerceFieldValue(
 	itemIndex: number,
 ): unknown {
 	// refused like the service would (INVALID_DATA on the field), see validation.ts
-	const bad = (expected: string) => fieldValueRefused(this.getNode(), field, expected, value, itemIndex);
+	const bad = (expected: string) =>
+		fieldValueRefused(this.getNode(), field, expected, value, itemIndex);
 	if (value === null || value === undefined) return null;
 	if (value === '' && field.data_type !== 'text' && field.data_type !== 'textarea') return null;
 	switch (field.data_type) {
@@ -108,7 +118,8 @@ export function coerceFieldValue(
 			// the service refuses the whole record for one unknown value: name it before sending
 			const { list, set } = picklistValues(field);
 			const unknown = chosen.find((v) => !set.has(v));
-			if (list.length && unknown !== undefined) throw bad(`values from ${oneOf(list)} ("${unknown}" is not one)`);
+			if (list.length && unknown !== undefined)
+				throw bad(`values from ${oneOf(list)} ("${unknown}" is not one)`);
 			return chosen;
 		}
 		case 'subform': {
@@ -121,7 +132,10 @@ export function coerceFieldValue(
 					throw bad('a JSON list of line items, e.g. [{"product": {"id": "…"}, "quantity": 1}]');
 				}
 			}
-			if (!Array.isArray(rows) || !rows.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) {
+			if (
+				!Array.isArray(rows) ||
+				!rows.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))
+			) {
 				throw bad('a list of line items (objects)');
 			}
 			return rows;
@@ -130,7 +144,8 @@ export function coerceFieldValue(
 		case 'ownerlookup':
 		case 'userlookup':
 			if (typeof value === 'object') return value;
-			if (typeof value === 'number') throw bad('a record ID as text (IDs exceed JavaScript number precision)');
+			if (typeof value === 'number')
+				throw bad('a record ID as text (IDs exceed JavaScript number precision)');
 			if (!isDigits(String(value).trim())) throw bad('a record ID (digits)');
 			return { id: String(value).trim() };
 		default:
@@ -150,7 +165,8 @@ function checkPicklistValues(
 ): void {
 	for (const [name, value] of Object.entries(record)) {
 		const field = meta.get(name);
-		if (!field || (field.data_type !== 'picklist' && field.data_type !== 'multiselectpicklist')) continue;
+		if (!field || (field.data_type !== 'picklist' && field.data_type !== 'multiselectpicklist'))
+			continue;
 		if (field.data_type === 'picklist' && typeof value !== 'string') continue;
 		coerceFieldValue.call(this, field, value, itemIndex);
 	}
@@ -163,7 +179,11 @@ export async function recordFromFieldPairs(
 	module: string,
 	cache: Map<string, Map<string, FieldMeta>>,
 ): Promise<IDataObject> {
-	const pairs = (getParameter(this, 'fieldsUi.field', itemIndex, []) as Array<{ name: string; value: unknown }>) ?? [];
+	const pairs =
+		(getParameter(this, 'fieldsUi.field', itemIndex, []) as Array<{
+			name: string;
+			value: unknown;
+		}>) ?? [];
 	const meta = await loadFieldMeta.call(this, cache, module);
 	const record: IDataObject = {};
 	for (const { name, value } of pairs) {
@@ -218,7 +238,9 @@ export function mapperValues(
 	itemIndex: number,
 	auto = false,
 ): { values: IDataObject; matchingColumns: string[] } {
-	const columns = (auto ? {} : (getParameter(this, 'columns', itemIndex, {}) ?? {})) as Partial<ResourceMapperValue>;
+	const columns = (
+		auto ? {} : (getParameter(this, 'columns', itemIndex, {}) ?? {})
+	) as Partial<ResourceMapperValue>;
 	const matchingColumns = columns.matchingColumns ?? [];
 	// "Map Input Fields Automatically", or a mapper saved in n8n's own auto mode
 	if (auto || columns.mappingMode === 'autoMapInputData') {
@@ -246,18 +268,33 @@ export async function recordBody(
 	const mode = getParameter(this, 'fieldsMode', itemIndex, 'mapper') as FieldsMode;
 	if (mode === 'json') {
 		// errors name the parameter as the form labels it ("Values JSON" on Mass Update)
-		const record = jsonObjectParameter.call(this, 'recordJson', itemIndex, options.jsonLabel ?? 'Record JSON');
-		checkPicklistValues.call(this, record, itemIndex, await loadFieldMeta.call(this, cache, module));
+		const record = jsonObjectParameter.call(
+			this,
+			'recordJson',
+			itemIndex,
+			options.jsonLabel ?? 'Record JSON',
+		);
+		checkPicklistValues.call(
+			this,
+			record,
+			itemIndex,
+			await loadFieldMeta.call(this, cache, module),
+		);
 		return { record, matchingColumns: [] };
 	}
-	if (mode === 'pairs') return { record: await recordFromFieldPairs.call(this, itemIndex, module, cache), matchingColumns: [] };
+	if (mode === 'pairs')
+		return {
+			record: await recordFromFieldPairs.call(this, itemIndex, module, cache),
+			matchingColumns: [],
+		};
 	let mapped: ReturnType<typeof mapperValues>;
 	try {
 		mapped = mapperValues.call(this, itemIndex, mode === 'auto');
 	} catch (error) {
 		// n8n's own check of the mapper's types failed ("Invalid input for 'Lead_Status' …"): the
 		// unvalidated values get the same check as the other modes, so one mistake has one message
-		const raw = (getParameter(this, 'columns.value', itemIndex, {}, { skipValidation: true }) ?? {}) as IDataObject;
+		const raw = (getParameter(this, 'columns.value', itemIndex, {}, { skipValidation: true }) ??
+			{}) as IDataObject;
 		const meta = await loadFieldMeta.call(this, cache, module);
 		for (const [name, value] of Object.entries(raw)) {
 			const field = meta.get(name);
@@ -268,7 +305,10 @@ export async function recordBody(
 		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 	const { values, matchingColumns } = mapped;
-	const auto = mode === 'auto' || (getParameter(this, 'columns.mappingMode', itemIndex, 'defineBelow') as string) === 'autoMapInputData';
+	const auto =
+		mode === 'auto' ||
+		(getParameter(this, 'columns.mappingMode', itemIndex, 'defineBelow') as string) ===
+			'autoMapInputData';
 	const meta = await loadFieldMeta.call(this, cache, module);
 	const record: IDataObject = {};
 	for (const [name, value] of Object.entries(values)) {
@@ -278,7 +318,8 @@ export async function recordBody(
 			if (auto) continue; // auto-mapping ignores input keys that are not fields of the module
 			throw new NodeOperationError(this.getNode(), `Unknown field "${name}" in module ${module}`, {
 				itemIndex,
-				description: 'Refresh the field list of the mapper; field names are API names such as Last_Name.',
+				description:
+					'Refresh the field list of the mapper; field names are API names such as Last_Name.',
 			});
 		}
 		if (field.read_only && !(options.keep ?? []).includes(name)) continue;

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INode,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { pickedValue } from './descriptions';
@@ -14,7 +19,11 @@ export function refusedValue(
 	options: { itemIndex?: number; description?: string } = {},
 ): NodeOperationError {
 	const error = new NodeOperationError(node, refusal.message, options);
-	error.context.crm = { code: refusal.code ?? 'INVALID_DATA', message: refusal.message, details: refusal.details };
+	error.context.crm = {
+		code: refusal.code ?? 'INVALID_DATA',
+		message: refusal.message,
+		details: refusal.details,
+	};
 	return error;
 }
 
@@ -27,7 +36,13 @@ export interface FieldToCheck {
 }
 
 /** `Field "<api_name>" expects <expected>, got "<value>"`, refused as INVALID_DATA on that field. */
-export function fieldValueRefused(node: INode, field: FieldToCheck, expected: string, value: unknown, itemIndex?: number): NodeOperationError {
+export function fieldValueRefused(
+	node: INode,
+	field: FieldToCheck,
+	expected: string,
+	value: unknown,
+	itemIndex?: number,
+): NodeOperationError {
 	return refusedValue(
 		node,
 		{
@@ -40,7 +55,9 @@ export function fieldValueRefused(node: INode, field: FieldToCheck, expected: st
 
 /** "Last Name (Last_Name)", or the API name alone when the label is the same or unknown. */
 export function fieldLabel(field: Pick<FieldToCheck, 'api_name' | 'field_label'>): string {
-	return field.field_label && field.field_label !== field.api_name ? `${field.field_label} (${field.api_name})` : field.api_name;
+	return field.field_label && field.field_label !== field.api_name
+		? `${field.field_label} (${field.api_name})`
+		: field.api_name;
 }
 
 /** Text types whose metadata `length` the service enforces (INVALID_DATA `maximum_length`, §11.2). */
@@ -50,8 +67,19 @@ const LENGTH_CHECKED = new Set(['text', 'textarea', 'email', 'phone', 'website']
  * Refuses a text longer than its field allows, as the service would (INVALID_DATA with
  * `maximum_length`), before anything is sent.
  */
-export function checkTextLength(node: INode | (() => INode), field: FieldToCheck, value: unknown, itemIndex?: number): void {
-	if (typeof value !== 'string' || !LENGTH_CHECKED.has(field.data_type) || !field.length || value.length <= field.length) return;
+export function checkTextLength(
+	node: INode | (() => INode),
+	field: FieldToCheck,
+	value: unknown,
+	itemIndex?: number,
+): void {
+	if (
+		typeof value !== 'string' ||
+		!LENGTH_CHECKED.has(field.data_type) ||
+		!field.length ||
+		value.length <= field.length
+	)
+		return;
 	throw refusedValue(
 		// a getter: n8n's getNode() copies the node, too dear to call per field of every item
 		typeof node === 'function' ? node() : node,
@@ -59,7 +87,10 @@ export function checkTextLength(node: INode | (() => INode), field: FieldToCheck
 			message: `Field ${fieldLabel(field)} is too long: ${value.length} characters, at most ${field.length}`,
 			details: { api_name: field.api_name, maximum_length: field.length },
 		},
-		{ itemIndex, description: `Shorten the value of ${fieldLabel(field)} to ${field.length} characters.` },
+		{
+			itemIndex,
+			description: `Shorten the value of ${fieldLabel(field)} to ${field.length} characters.`,
+		},
 	);
 }
 
@@ -102,13 +133,19 @@ export function emptyIdMessage(label: string, itemIndex?: number): string {
  * `<Label> must be digits, got "<value>"` (or `<Label> is empty (item N)`), refused as INVALID_DATA
  * (see refusedValue). Callers trim first where the parameter allows blanks.
  */
-export function checkDigits(node: INode, value: string, label: string, options: DigitsCheckOptions = {}): string {
+export function checkDigits(
+	node: INode,
+	value: string,
+	label: string,
+	options: DigitsCheckOptions = {},
+): string {
 	if (!ID_RE.test(value)) {
 		const { apiName, ...rest } = options;
 		throw refusedValue(
 			node,
 			{
-				message: value.trim() === '' ? emptyIdMessage(label, rest.itemIndex) : digitsMessage(label, value),
+				message:
+					value.trim() === '' ? emptyIdMessage(label, rest.itemIndex) : digitsMessage(label, value),
 				details: { api_name: apiName ?? 'id', expected_data_type: 'id' },
 			},
 			rest,
@@ -128,7 +165,10 @@ export function idPathSegment(parameter: string): string {
 
 /** `routing.send.preSend` check that a path ID parameter is digits, reported before anything is sent. */
 export function requireDigits(name: string, label: string) {
-	return async function (this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	return async function (
+		this: IExecuteSingleFunctions,
+		request: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
 		const id = pickedValue(this, name);
 		checkDigits(this.getNode(), id, label, {
 			itemIndex: this.getItemIndex(),

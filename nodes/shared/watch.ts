@@ -67,15 +67,21 @@ export const WATCHABLE_STANDARD_MODULES = [
 ];
 
 /** Watchable modules of the connected CRM (standard and custom), from GetModules. */
-export async function getWatchableModules(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { modules = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/modules' })) as {
+export async function getWatchableModules(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	const { modules = [] } = (await crmRequest(this, {
+		method: 'GET',
+		path: '/settings/modules',
+	})) as {
 		modules?: IDataObject[];
 	};
 	return modules
 		.filter(
 			(m) =>
 				m.api_supported !== false &&
-				(m.generated_type === 'custom' || WATCHABLE_STANDARD_MODULES.includes(m.api_name as string)),
+				(m.generated_type === 'custom' ||
+					WATCHABLE_STANDARD_MODULES.includes(m.api_name as string)),
 		)
 		.map((m) => ({
 			name: `${m.plural_label as string}${m.generated_type === 'custom' ? ' (Custom)' : ''}`,

@@ -1,4 +1,3 @@
- 
 // Module and field metadata of the sandbox CRM (data only, plus tiny lookup helpers).
 // Watchable modules follow docs/protocol.md §9.1; duplicate-check fields follow §3.10.
 
@@ -73,7 +72,12 @@ export interface ModuleDef {
 	watchable: boolean;
 	display_field: string;
 	duplicate_check_fields: string[];
-	related_lists: Array<{ api_name: string; display_label: string; module: string; lookup_field?: string }>;
+	related_lists: Array<{
+		api_name: string;
+		display_label: string;
+		module: string;
+		lookup_field?: string;
+	}>;
 	fields: FieldDef[];
 }
 
@@ -125,7 +129,11 @@ function fd(api_name: string, data_type: FieldDataType, opts: FieldOpts = {}): F
 }
 
 /** Mandatory standard field (system mandatory too). */
-const req = (opts: FieldOpts = {}): FieldOpts => ({ ...opts, mandatory: true, system_mandatory: true });
+const req = (opts: FieldOpts = {}): FieldOpts => ({
+	...opts,
+	mandatory: true,
+	system_mandatory: true,
+});
 /** Required by the form layout only (not through the API). */
 const layoutReq = (opts: FieldOpts = {}): FieldOpts => ({ ...opts, layout_required: true });
 const text = (api: string, opts: FieldOpts = {}) => fd(api, 'text', opts);
@@ -146,7 +154,8 @@ const multi = (api: string, values: string[], opts: FieldOpts = {}) =>
 	fd(api, 'multiselectpicklist', { ...opts, pick_list_values: values });
 const lookup = (api: string, module: string | undefined, opts: FieldOpts = {}) =>
 	fd(api, 'lookup', module ? { ...opts, lookup_module: module } : opts);
-const autonum = (api: string, opts: FieldOpts = {}) => fd(api, 'autonumber', { ...opts, read_only: true });
+const autonum = (api: string, opts: FieldOpts = {}) =>
+	fd(api, 'autonumber', { ...opts, read_only: true });
 /**
  * Inventory line items (InventoryLineItems of the interface spec): system mandatory on quotes and
  * orders. Last in its module, so the ids of the fields before it (derived from positions) stay put.
@@ -158,8 +167,16 @@ function systemFields(ownerLabel: string, standard: boolean): FieldDef[] {
 	const fields: FieldDef[] = [
 		fd('id', 'bigint', { label: 'Record Id', read_only: true }),
 		fd('Owner', 'ownerlookup', { label: ownerLabel, lookup_module: 'users' }),
-		fd('Created_By', 'ownerlookup', { label: 'Created By', lookup_module: 'users', read_only: true }),
-		fd('Modified_By', 'ownerlookup', { label: 'Modified By', lookup_module: 'users', read_only: true }),
+		fd('Created_By', 'ownerlookup', {
+			label: 'Created By',
+			lookup_module: 'users',
+			read_only: true,
+		}),
+		fd('Modified_By', 'ownerlookup', {
+			label: 'Modified By',
+			lookup_module: 'users',
+			read_only: true,
+		}),
 		fd('Created_Time', 'datetime', { label: 'Created Time', read_only: true }),
 		fd('Modified_Time', 'datetime', { label: 'Modified Time', read_only: true }),
 		fd('Tag', 'text', { read_only: true }),
@@ -266,7 +283,9 @@ const notesAndAttachments: RelatedList[] = [
 ];
 
 const rl = (module: string, display_label: string, lookup_field?: string): RelatedList =>
-	lookup_field ? { api_name: module, display_label, module, lookup_field } : { api_name: module, display_label, module };
+	lookup_field
+		? { api_name: module, display_label, module, lookup_field }
+		: { api_name: module, display_label, module };
 
 interface ModuleInput {
 	api_name: string;
@@ -316,7 +335,11 @@ export const MODULES: ModuleDef[] = [
 		owner_label: 'Lead Owner',
 		convertable: true,
 		duplicate_check_fields: ['Email'],
-		related_lists: [rl('Products', 'Products'), rl('Campaigns', 'Campaigns'), ...notesAndAttachments],
+		related_lists: [
+			rl('Products', 'Products'),
+			rl('Campaigns', 'Campaigns'),
+			...notesAndAttachments,
+		],
 		fields: [
 			text('First_Name', { label: 'First Name', length: 40 }),
 			text('Last_Name', req({ label: 'Last Name', length: 80 })),
@@ -341,7 +364,12 @@ export const MODULES: ModuleDef[] = [
 			text('State', { length: 100 }),
 			text('Zip_Code', { label: 'Zip Code', length: 30 }),
 			text('Country', { length: 100 }),
-			text('External_Lead_ID', { label: 'External Lead ID', external: true, unique: true, length: 100 }),
+			text('External_Lead_ID', {
+				label: 'External Lead ID',
+				external: true,
+				unique: true,
+				length: 100,
+			}),
 		],
 	}),
 	mod({
@@ -376,7 +404,12 @@ export const MODULES: ModuleDef[] = [
 			text('Mailing_State', { label: 'Mailing State', length: 100 }),
 			text('Mailing_Zip', { label: 'Mailing Zip', length: 30 }),
 			text('Mailing_Country', { label: 'Mailing Country', length: 100 }),
-			text('External_Contact_ID', { label: 'External Contact ID', external: true, unique: true, length: 100 }),
+			text('External_Contact_ID', {
+				label: 'External Contact ID',
+				external: true,
+				unique: true,
+				length: 100,
+			}),
 		],
 	}),
 	mod({
@@ -415,7 +448,12 @@ export const MODULES: ModuleDef[] = [
 			text('Billing_State', { label: 'Billing State', length: 100 }),
 			text('Billing_Code', { label: 'Billing Code', length: 30 }),
 			text('Billing_Country', { label: 'Billing Country', length: 100 }),
-			text('External_Account_ID', { label: 'External Account ID', external: true, unique: true, length: 100 }),
+			text('External_Account_ID', {
+				label: 'External Account ID',
+				external: true,
+				unique: true,
+				length: 100,
+			}),
 		],
 	}),
 	mod({
@@ -493,9 +531,13 @@ export const MODULES: ModuleDef[] = [
 			pick('Call_Type', ['Outbound', 'Inbound', 'Missed'], req({ label: 'Call Type' })),
 			dt('Call_Start_Time', req({ label: 'Call Start Time' })),
 			text('Call_Duration', { label: 'Call Duration', length: 10 }),
-			pick('Call_Purpose', ['-None-', 'Prospecting', 'Administrative', 'Negotiation', 'Demo', 'Project', 'Desk'], {
-				label: 'Call Purpose',
-			}),
+			pick(
+				'Call_Purpose',
+				['-None-', 'Prospecting', 'Administrative', 'Negotiation', 'Demo', 'Project', 'Desk'],
+				{
+					label: 'Call Purpose',
+				},
+			),
 			pick(
 				'Call_Result',
 				[
@@ -592,9 +634,13 @@ export const MODULES: ModuleDef[] = [
 		related_lists: [rl('Sales_Orders', 'Sales Orders', 'Quote_Name'), ...notesAndAttachments],
 		fields: [
 			text('Subject', req()),
-			pick('Quote_Stage', ['Draft', 'Negotiation', 'Delivered', 'On Hold', 'Confirmed', 'Closed Won', 'Closed Lost'], {
-				label: 'Quote Stage',
-			}),
+			pick(
+				'Quote_Stage',
+				['Draft', 'Negotiation', 'Delivered', 'On Hold', 'Confirmed', 'Closed Won', 'Closed Lost'],
+				{
+					label: 'Quote Stage',
+				},
+			),
 			date('Valid_Till', { label: 'Valid Till' }),
 			lookup('Deal_Name', 'Deals', { label: 'Deal Name' }),
 			lookup('Account_Name', 'Accounts', layoutReq({ label: 'Account Name' })),

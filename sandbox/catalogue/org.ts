@@ -77,9 +77,30 @@ function user(
 
 export const DEMO_USERS: DemoUser[] = [
 	user('4876876000000225013', 'Sandbox', 'Admin', 'admin@sandbox.example', ROLE_CEO, PROFILE_ADMIN),
-	user('4876876000000225021', 'Maria', 'Lopez', 'maria.lopez@sandbox.example', ROLE_MANAGER, PROFILE_ADMIN),
-	user('4876876000000225029', 'James', 'Carter', 'james.carter@sandbox.example', ROLE_SALES_REP, PROFILE_STANDARD),
-	user('4876876000000225037', 'Priya', 'Natarajan', 'priya.natarajan@sandbox.example', ROLE_SALES_REP, PROFILE_STANDARD),
+	user(
+		'4876876000000225021',
+		'Maria',
+		'Lopez',
+		'maria.lopez@sandbox.example',
+		ROLE_MANAGER,
+		PROFILE_ADMIN,
+	),
+	user(
+		'4876876000000225029',
+		'James',
+		'Carter',
+		'james.carter@sandbox.example',
+		ROLE_SALES_REP,
+		PROFILE_STANDARD,
+	),
+	user(
+		'4876876000000225037',
+		'Priya',
+		'Natarajan',
+		'priya.natarajan@sandbox.example',
+		ROLE_SALES_REP,
+		PROFILE_STANDARD,
+	),
 	user(
 		'4876876000000225045',
 		'Tom',

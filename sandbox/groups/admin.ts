@@ -33,7 +33,11 @@ function changeLog(sandbox: Sandbox): ChangeEntry[] {
 }
 
 export const health = operation('GET', '/health', admin, (ctx) => ({
-	body: { status: 'ok', origin: ctx.sandbox.config.publicOrigin, upload_origin: ctx.sandbox.config.uploadOrigin },
+	body: {
+		status: 'ok',
+		origin: ctx.sandbox.config.publicOrigin,
+		upload_origin: ctx.sandbox.config.uploadOrigin,
+	},
 }));
 
 /** moves the sandbox clock forward: `{ "advance_ms": 3600000 }` */
@@ -65,7 +69,14 @@ export const mintToken = operation('POST', '/tokens', admin, (ctx) => {
 		user_id: String(body.user_id ?? sandbox.user().id),
 		scopes: parseScopeList(String(body.scope ?? 'CRM.modules.ALL')),
 	});
-	return { status: 201, body: { access_token: doc.access_token, api_domain: sandbox.config.publicOrigin, expires_in: sandbox.config.accessTokenLifetimeSec } };
+	return {
+		status: 201,
+		body: {
+			access_token: doc.access_token,
+			api_domain: sandbox.config.publicOrigin,
+			expires_in: sandbox.config.accessTokenLifetimeSec,
+		},
+	};
 });
 
 /**
@@ -85,7 +96,9 @@ export const forceFaults = operation('POST', '/faults', admin, (ctx) => {
 	return { status: 201, body: { faults: ctx.sandbox.faultPlan.forced } };
 });
 
-export const clearFaults = operation('DELETE', '/faults', admin, (ctx) => ({ body: { cleared: ctx.sandbox.faultPlan.clearForced() } }));
+export const clearFaults = operation('DELETE', '/faults', admin, (ctx) => ({
+	body: { cleared: ctx.sandbox.faultPlan.clearForced() },
+}));
 
 /** random fault injection: `{ "rate429": 0.1, "rate500": 0.1, "after": true, "seed": 7 }` (see faults.ts) */
 export const setFaultPlan = operation('PUT', '/fault-plan', admin, (ctx) => {
@@ -93,7 +106,9 @@ export const setFaultPlan = operation('PUT', '/fault-plan', admin, (ctx) => {
 	return { body: { plan: ctx.sandbox.faultPlan.plan } };
 });
 
-export const getFaultPlan = operation('GET', '/fault-plan', admin, (ctx) => ({ body: { plan: ctx.sandbox.faultPlan.plan, stats: ctx.sandbox.faultPlan.stats } }));
+export const getFaultPlan = operation('GET', '/fault-plan', admin, (ctx) => ({
+	body: { plan: ctx.sandbox.faultPlan.plan, stats: ctx.sandbox.faultPlan.stats },
+}));
 
 export const clearFaultPlan = operation('DELETE', '/fault-plan', admin, (ctx) => {
 	const stats = ctx.sandbox.faultPlan.stats;
@@ -109,41 +124,69 @@ export const setTokenLifetime = operation('PUT', '/token-lifetime', admin, (ctx)
 });
 
 /** the §7 limits: configuration, calls in flight per client, credits used in the window */
-export const getLimits = operation('GET', '/limits', admin, (ctx) => ({ body: { limits: ctx.sandbox.limits.snapshot() } }));
+export const getLimits = operation('GET', '/limits', admin, (ctx) => ({
+	body: { limits: ctx.sandbox.limits.snapshot() },
+}));
 
-export const getRequests = operation('GET', '/requests', admin, (ctx) => ({ body: { requests: ctx.sandbox.requests } }));
+export const getRequests = operation('GET', '/requests', admin, (ctx) => ({
+	body: { requests: ctx.sandbox.requests },
+}));
 
-export const clearRequests = operation('DELETE', '/requests', admin, (ctx) => ({ body: { cleared: ctx.sandbox.requests.splice(0).length } }));
+export const clearRequests = operation('DELETE', '/requests', admin, (ctx) => ({
+	body: { cleared: ctx.sandbox.requests.splice(0).length },
+}));
 
 /** the deliveries of bulk-job callbacks (§10), oldest first, with their attempts: `?job_id=` */
 export const getCallbacks = operation('GET', '/callbacks', admin, (ctx) => {
 	const jobId = ctx.q('job_id');
-	const callbacks = ctx.sandbox.store.docs<CallbackLog>('bulk_callbacks').filter((c) => !jobId || c.job_id === jobId);
+	const callbacks = ctx.sandbox.store
+		.docs<CallbackLog>('bulk_callbacks')
+		.filter((c) => !jobId || c.job_id === jobId);
 	return { body: { callbacks } };
 });
 
 /** the record change events the service published (what notifications are made from), oldest first: `?module=` */
 export const getChanges = operation('GET', '/changes', admin, (ctx) => {
 	const module = ctx.q('module');
-	return { body: { changes: changeLog(ctx.sandbox).filter((c) => !module || c.module === module) } };
+	return {
+		body: { changes: changeLog(ctx.sandbox).filter((c) => !module || c.module === module) },
+	};
 });
 
-export const clearChanges = operation('DELETE', '/changes', admin, (ctx) => ({ body: { cleared: changeLog(ctx.sandbox).splice(0).length } }));
+export const clearChanges = operation('DELETE', '/changes', admin, (ctx) => ({
+	body: { cleared: changeLog(ctx.sandbox).splice(0).length },
+}));
 
 /** how many files the sandbox holds: file bytes, shared file store entries, bulk-write uploads */
 export const getStorage = operation('GET', '/storage', admin, (ctx) => {
 	const { store } = ctx.sandbox;
 	// the blob table is created with the first stored file (files.ts)
-	const hasBlobs = store.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'file_blobs'").get() !== undefined;
-	const blobs = hasBlobs ? Number((store.db.prepare('SELECT count(*) AS n FROM file_blobs').get() as { n: number }).n) : 0;
-	return { body: { blobs, files: store.docs('files').length, bulk_write_files: store.docs('bulk_write_files').length } };
+	const hasBlobs =
+		store.db
+			.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'file_blobs'")
+			.get() !== undefined;
+	const blobs = hasBlobs
+		? Number((store.db.prepare('SELECT count(*) AS n FROM file_blobs').get() as { n: number }).n)
+		: 0;
+	return {
+		body: {
+			blobs,
+			files: store.docs('files').length,
+			bulk_write_files: store.docs('bulk_write_files').length,
+		},
+	};
 });
 
 export function registerAdmin(router: Router, sandbox: Sandbox): void {
 	// the change log starts with the sandbox, so it holds every change a test makes
 	const log = changeLog(sandbox);
 	sandbox.store.onChange((event) => {
-		log.push({ module: event.module, operation: event.operation, related: event.related === true, ids: event.changes.map((c) => c.id) });
+		log.push({
+			module: event.module,
+			operation: event.operation,
+			related: event.related === true,
+			ids: event.changes.map((c) => c.id),
+		});
 		if (log.length > CHANGE_LOG_SIZE) log.splice(0, log.length - CHANGE_LOG_SIZE);
 	});
 	router.register([

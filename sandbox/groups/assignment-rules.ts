@@ -1,4 +1,3 @@
- 
 // Assignment rules (docs/protocol.md §5.7, v2.1 only): GetAssignmentRules, GetAssignmentRule
 // (`module` required; the rule must belong to it). Seeded once into the collection
 // `assignment_rules`: two lead rules, one deal rule, one case rule.
@@ -8,7 +7,14 @@ import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import { seedOnce } from './shared.ts';
 import type { Json } from '../store.ts';
-import { demoUserId, moduleParam, moduleRef, storedModules, unknownId, userRef } from './modules.ts';
+import {
+	demoUserId,
+	moduleParam,
+	moduleRef,
+	storedModules,
+	unknownId,
+	userRef,
+} from './modules.ts';
 
 const RULES_READ = [['CRM.settings.assignment_rules.READ']];
 
@@ -26,10 +32,30 @@ export interface AssignmentRuleDoc {
 }
 
 const RULE_SEEDS: Array<{ name: string; description: string; module: string; assignee: string }> = [
-	{ name: 'Web Lead Round Robin', description: 'Distributes web leads among the sales reps in turn', module: 'Leads', assignee: 'Maria' },
-	{ name: 'Trade Show Leads', description: 'Trade show and seminar leads go to the events team', module: 'Leads', assignee: 'James' },
-	{ name: 'Enterprise Deal Routing', description: 'Deals of the Enterprise pipeline go to the sales manager', module: 'Deals', assignee: 'Maria' },
-	{ name: 'Escalation Desk', description: 'Escalated cases are assigned to the support lead', module: 'Cases', assignee: 'Priya' },
+	{
+		name: 'Web Lead Round Robin',
+		description: 'Distributes web leads among the sales reps in turn',
+		module: 'Leads',
+		assignee: 'Maria',
+	},
+	{
+		name: 'Trade Show Leads',
+		description: 'Trade show and seminar leads go to the events team',
+		module: 'Leads',
+		assignee: 'James',
+	},
+	{
+		name: 'Enterprise Deal Routing',
+		description: 'Deals of the Enterprise pipeline go to the sales manager',
+		module: 'Deals',
+		assignee: 'Maria',
+	},
+	{
+		name: 'Escalation Desk',
+		description: 'Escalated cases are assigned to the support lead',
+		module: 'Cases',
+		assignee: 'Priya',
+	},
 ];
 
 function seedRules(sandbox: Sandbox): void {
@@ -72,23 +98,36 @@ export function findAssignmentRule(sandbox: Sandbox, id: string): AssignmentRule
 	return sandbox.store.doc<AssignmentRuleDoc>('assignment_rules', id);
 }
 
-export const getAssignmentRules = operation('GET', '/settings/automation/assignment_rules', { scopes: RULES_READ, v21Only: true }, (ctx) => {
-	const { sandbox } = ctx;
-	const rules = sandbox.store.docs<AssignmentRuleDoc>('assignment_rules');
-	if (rules.length === 0) return { status: 204 };
-	return { body: { assignment_rules: rules.map((r) => ruleJson(sandbox, r)) } };
-});
+export const getAssignmentRules = operation(
+	'GET',
+	'/settings/automation/assignment_rules',
+	{ scopes: RULES_READ, v21Only: true },
+	(ctx) => {
+		const { sandbox } = ctx;
+		const rules = sandbox.store.docs<AssignmentRuleDoc>('assignment_rules');
+		if (rules.length === 0) return { status: 204 };
+		return { body: { assignment_rules: rules.map((r) => ruleJson(sandbox, r)) } };
+	},
+);
 
-export const getAssignmentRule = operation('GET', '/settings/automation/assignment_rules/:ruleId', { scopes: RULES_READ, v21Only: true }, (ctx) => {
-	const { sandbox } = ctx;
-	const module = moduleParam(ctx);
-	const rule = findAssignmentRule(sandbox, ctx.params.ruleId);
-	if (!rule) throw unknownId(ctx, ctx.params.ruleId, 3);
-	if (rule.module !== module.api_name) {
-		throw HttpError.invalidData({ param_name: 'module', api_name: module.api_name }, 'the rule does not belong to the given module');
-	}
-	return { body: { assignment_rules: [ruleJson(sandbox, rule)] } };
-});
+export const getAssignmentRule = operation(
+	'GET',
+	'/settings/automation/assignment_rules/:ruleId',
+	{ scopes: RULES_READ, v21Only: true },
+	(ctx) => {
+		const { sandbox } = ctx;
+		const module = moduleParam(ctx);
+		const rule = findAssignmentRule(sandbox, ctx.params.ruleId);
+		if (!rule) throw unknownId(ctx, ctx.params.ruleId, 3);
+		if (rule.module !== module.api_name) {
+			throw HttpError.invalidData(
+				{ param_name: 'module', api_name: module.api_name },
+				'the rule does not belong to the given module',
+			);
+		}
+		return { body: { assignment_rules: [ruleJson(sandbox, rule)] } };
+	},
+);
 
 export function registerAssignmentRules(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'assignment_rules', seedRules);

@@ -1,4 +1,3 @@
- 
 // Attachments (docs/protocol.md §5.4): GetAttachments, UploadAttachment (multipart part `file`),
 // UploadLinkAttachment (`attachmentUrl`), DeleteAttachments, DownloadAttachment, DeleteAttachment,
 // GetFieldAttachments (v2.1 only). Bytes live in the file blob table (files.ts); the attachment itself
@@ -55,24 +54,39 @@ export interface FieldAttachmentDoc {
 	File_Name: string;
 }
 
-
-function parentOf(ctx: Ctx, required: boolean): { module: ModuleDef; record: StoredRecord | undefined } {
+function parentOf(
+	ctx: Ctx,
+	required: boolean,
+): { module: ModuleDef; record: StoredRecord | undefined } {
 	const module = ctx.module!;
 	if (!module.related_lists.some((l) => l.module === 'Attachments')) {
-		throw HttpError.invalidData({ [paramKey(ctx)]: 'related_list' }, 'the module does not support attachments');
+		throw HttpError.invalidData(
+			{ [paramKey(ctx)]: 'related_list' },
+			'the module does not support attachments',
+		);
 	}
 	const record = ctx.sandbox.store.getRecord(module.api_name, ctx.params.recordId);
-	if (!record && required) throw HttpError.invalidData({ id: ctx.params.recordId }, 'the id given seems to be invalid');
+	if (!record && required)
+		throw HttpError.invalidData({ id: ctx.params.recordId }, 'the id given seems to be invalid');
 	return { module, record };
 }
 
 export function attachmentsOf(sandbox: Sandbox, module: string, recordId: string): AttachmentDoc[] {
-	return sandbox.store.docs<AttachmentDoc>(ATTACHMENTS).filter((a) => a.$se_module === module && a.Parent_Id.id === recordId);
+	return sandbox.store
+		.docs<AttachmentDoc>(ATTACHMENTS)
+		.filter((a) => a.$se_module === module && a.Parent_Id.id === recordId);
 }
 
-function findAttachment(ctx: Ctx, module: ModuleDef, recordId: string, id: string): AttachmentDoc | undefined {
+function findAttachment(
+	ctx: Ctx,
+	module: ModuleDef,
+	recordId: string,
+	id: string,
+): AttachmentDoc | undefined {
 	const doc = ctx.sandbox.store.doc<AttachmentDoc>(ATTACHMENTS, id);
-	return doc && doc.$se_module === module.api_name && doc.Parent_Id.id === recordId ? doc : undefined;
+	return doc && doc.$se_module === module.api_name && doc.Parent_Id.id === recordId
+		? doc
+		: undefined;
 }
 
 function removeAttachment(sandbox: Sandbox, doc: AttachmentDoc): void {
@@ -90,7 +104,10 @@ function isHttpUrl(value: string): boolean {
 }
 
 function download(name: string, contentType: string, data: Buffer): Reply {
-	return { raw: data, headers: { 'Content-Type': contentType, 'Content-Disposition': contentDisposition(name) } };
+	return {
+		raw: data,
+		headers: { 'Content-Type': contentType, 'Content-Disposition': contentDisposition(name) },
+	};
 }
 
 const opts = { scopes: ATTACHMENT_SCOPES };
@@ -112,9 +129,15 @@ export const getAttachments = operation('GET', '/:module/:recordId/Attachments',
 	const all = attachmentsOf(sandbox, module.api_name, record.id);
 	if (fields.length > 0 && all.length > 0) {
 		const unknown = fields.find((f) => !(f in all[0]) && f !== '$link_url');
-		if (unknown) throw HttpError.invalidData({ api_name: unknown, [paramKey(ctx)]: 'fields' }, 'invalid field name');
+		if (unknown)
+			throw HttpError.invalidData(
+				{ api_name: unknown, [paramKey(ctx)]: 'fields' },
+				'invalid field name',
+			);
 	}
-	return childPage(ctx, p, 'data', all, { map: (a) => pickFields(a, fields.length ? fields : undefined) });
+	return childPage(ctx, p, 'data', all, {
+		map: (a) => pickFields(a, fields.length ? fields : undefined),
+	});
 });
 
 // UploadAttachment (part `file`) / UploadLinkAttachment (`attachmentUrl`)
@@ -125,9 +148,13 @@ export const uploadAttachment = operation('POST', '/:module/:recordId/Attachment
 	const parent = record!;
 	const linkUrl = ctx.q('attachmentUrl') ?? ctx.formFields.attachmentUrl?.trim();
 	const hasFile = ctx.files.some((f) => f.field === 'file');
-	if (!hasFile && linkUrl === undefined) throw HttpError.invalidData({}, 'the request does not contain any file');
+	if (!hasFile && linkUrl === undefined)
+		throw HttpError.invalidData({}, 'the request does not contain any file');
 	if (!hasFile && !isHttpUrl(linkUrl!)) {
-		throw HttpError.invalidData({ [paramKey(ctx)]: 'attachmentUrl', expected_type: 'url' }, 'the attachment URL is invalid');
+		throw HttpError.invalidData(
+			{ [paramKey(ctx)]: 'attachmentUrl', expected_type: 'url' },
+			'the attachment URL is invalid',
+		);
 	}
 	const user = sandbox.user(ctx);
 	const time = sandbox.formatTime();
@@ -147,11 +174,32 @@ export const uploadAttachment = operation('POST', '/:module/:recordId/Attachment
 	let doc: AttachmentDoc;
 	if (hasFile) {
 		const part = filePart(ctx.files);
-		const file = putFile(sandbox, { name: part.filename, contentType: part.contentType, data: part.data });
-		doc = { ...base, File_Name: file.name, Size: file.size, $file_id: file.id, $type: 'Attachment', $attachment_type: 1 };
+		const file = putFile(sandbox, {
+			name: part.filename,
+			contentType: part.contentType,
+			data: part.data,
+		});
+		doc = {
+			...base,
+			File_Name: file.name,
+			Size: file.size,
+			$file_id: file.id,
+			$type: 'Attachment',
+			$attachment_type: 1,
+		};
 	} else {
-		const name = safeFileName(linkUrl!.split(/[?#]/)[0].split('/').filter(Boolean).pop() ?? linkUrl!);
-		doc = { ...base, File_Name: name, Size: 0, $file_id: null, $link_url: linkUrl!, $type: 'Link URL', $attachment_type: 3 };
+		const name = safeFileName(
+			linkUrl!.split(/[?#]/)[0].split('/').filter(Boolean).pop() ?? linkUrl!,
+		);
+		doc = {
+			...base,
+			File_Name: name,
+			Size: 0,
+			$file_id: null,
+			$link_url: linkUrl!,
+			$type: 'Link URL',
+			$attachment_type: 3,
+		};
 	}
 	store.putDoc(ATTACHMENTS, doc.id, doc);
 	return {
@@ -176,69 +224,113 @@ export const uploadAttachment = operation('POST', '/:module/:recordId/Attachment
 });
 
 // DeleteAttachments
-export const deleteAttachments = operation('DELETE', '/:module/:recordId/Attachments', opts, (ctx) => {
-	const { module } = parentOf(ctx, false);
-	const ids = idsParam(ctx, 'ids', ATTACHMENT_DELETE_IDS_MAX, true)!;
-	return resultsReply('data', 200, eachItem(ctx, ids, (id) => deleteOne(ctx, module, ctx.params.recordId, id)));
-});
+export const deleteAttachments = operation(
+	'DELETE',
+	'/:module/:recordId/Attachments',
+	opts,
+	(ctx) => {
+		const { module } = parentOf(ctx, false);
+		const ids = idsParam(ctx, 'ids', ATTACHMENT_DELETE_IDS_MAX, true)!;
+		return resultsReply(
+			'data',
+			200,
+			eachItem(ctx, ids, (id) => deleteOne(ctx, module, ctx.params.recordId, id)),
+		);
+	},
+);
 
 // DownloadAttachment
-export const downloadAttachment = operation('GET', '/:module/:recordId/Attachments/:id', opts, (ctx) => {
-	const { sandbox } = ctx;
-	const { module } = parentOf(ctx, false);
-	const doc = findAttachment(ctx, module, ctx.params.recordId, ctx.params.id);
-	if (!doc) throw HttpError.invalidData({ id: ctx.params.id }, 'the id given seems to be invalid');
-	if (!doc.$file_id) throw HttpError.invalidData({ id: doc.id }, 'a link attachment has no file to download');
-	const file = getFile(sandbox, doc.$file_id);
-	if (!file) throw HttpError.invalidData({ id: doc.id }, 'the id given seems to be invalid');
-	return download(doc.File_Name, file.contentType, file.data);
-});
+export const downloadAttachment = operation(
+	'GET',
+	'/:module/:recordId/Attachments/:id',
+	opts,
+	(ctx) => {
+		const { sandbox } = ctx;
+		const { module } = parentOf(ctx, false);
+		const doc = findAttachment(ctx, module, ctx.params.recordId, ctx.params.id);
+		if (!doc)
+			throw HttpError.invalidData({ id: ctx.params.id }, 'the id given seems to be invalid');
+		if (!doc.$file_id)
+			throw HttpError.invalidData({ id: doc.id }, 'a link attachment has no file to download');
+		const file = getFile(sandbox, doc.$file_id);
+		if (!file) throw HttpError.invalidData({ id: doc.id }, 'the id given seems to be invalid');
+		return download(doc.File_Name, file.contentType, file.data);
+	},
+);
 
 // DeleteAttachment
-export const deleteAttachment = operation('DELETE', '/:module/:recordId/Attachments/:id', opts, (ctx) => {
-	const { store } = ctx.sandbox;
-	const { module } = parentOf(ctx, false);
-	const result = store.transaction(() => deleteOne(ctx, module, ctx.params.recordId, ctx.params.id));
-	return resultsReply('data', 200, [result]);
-});
+export const deleteAttachment = operation(
+	'DELETE',
+	'/:module/:recordId/Attachments/:id',
+	opts,
+	(ctx) => {
+		const { store } = ctx.sandbox;
+		const { module } = parentOf(ctx, false);
+		const result = store.transaction(() =>
+			deleteOne(ctx, module, ctx.params.recordId, ctx.params.id),
+		);
+		return resultsReply('data', 200, [result]);
+	},
+);
 
 // GetFieldAttachments (v2.1 only)
-export const getFieldAttachments = operation('GET', '/:module/:recordId/actions/download_fields_attachment', { ...opts, v21Only: true }, (ctx) => {
-	const { sandbox } = ctx;
-	const { store } = sandbox;
-	const module = ctx.module!;
-	const id = ctx.q('fields_attachment_id');
-	if (id === undefined) throw HttpError.requiredParam('fields_attachment_id', ctx.v);
-	const doc = store.doc<FieldAttachmentDoc>(FIELD_ATTACHMENTS, id);
-	if (!doc || doc.module !== module.api_name || doc.record_id !== ctx.params.recordId) {
-		throw HttpError.invalidData({ [paramKey(ctx)]: 'fields_attachment_id', id }, 'the id given seems to be invalid');
-	}
-	const file = getFile(sandbox, doc.file_id);
-	if (!file) throw HttpError.invalidData({ id }, 'the id given seems to be invalid');
-	return download(doc.File_Name, file.contentType, file.data);
-});
+export const getFieldAttachments = operation(
+	'GET',
+	'/:module/:recordId/actions/download_fields_attachment',
+	{ ...opts, v21Only: true },
+	(ctx) => {
+		const { sandbox } = ctx;
+		const { store } = sandbox;
+		const module = ctx.module!;
+		const id = ctx.q('fields_attachment_id');
+		if (id === undefined) throw HttpError.requiredParam('fields_attachment_id', ctx.v);
+		const doc = store.doc<FieldAttachmentDoc>(FIELD_ATTACHMENTS, id);
+		if (!doc || doc.module !== module.api_name || doc.record_id !== ctx.params.recordId) {
+			throw HttpError.invalidData(
+				{ [paramKey(ctx)]: 'fields_attachment_id', id },
+				'the id given seems to be invalid',
+			);
+		}
+		const file = getFile(sandbox, doc.file_id);
+		if (!file) throw HttpError.invalidData({ id }, 'the id given seems to be invalid');
+		return download(doc.File_Name, file.contentType, file.data);
+	},
+);
 
 // test hook (not part of the service): puts a file into a file-upload field of a record;
 // multipart part `file`, query `module`, `record_id`, `field`. Answers the fields_attachment_id.
-export const putFieldAttachment = operation('POST', '/field_attachments', { root: 'admin', public: true }, (ctx) => {
-	const { sandbox } = ctx;
-	const { store } = sandbox;
-	const module = sandbox.module(ctx.q('module') ?? '');
-	const record = module ? store.getRecord(module.api_name, ctx.q('record_id') ?? '') : undefined;
-	if (!module || !record) throw HttpError.invalidData({}, 'module and record_id must name an existing record');
-	const part = filePart(ctx.files);
-	const file = putFile(sandbox, { name: part.filename, contentType: part.contentType, data: part.data });
-	const doc: FieldAttachmentDoc = {
-		id: store.nextId(),
-		module: module.api_name,
-		record_id: record.id,
-		field: ctx.q('field') ?? 'File_Upload',
-		file_id: file.id,
-		File_Name: file.name,
-	};
-	store.putDoc(FIELD_ATTACHMENTS, doc.id, doc);
-	return { status: 201, body: { id: doc.id, file_id: file.id, File_Name: file.name, Size: file.size } };
-});
+export const putFieldAttachment = operation(
+	'POST',
+	'/field_attachments',
+	{ root: 'admin', public: true },
+	(ctx) => {
+		const { sandbox } = ctx;
+		const { store } = sandbox;
+		const module = sandbox.module(ctx.q('module') ?? '');
+		const record = module ? store.getRecord(module.api_name, ctx.q('record_id') ?? '') : undefined;
+		if (!module || !record)
+			throw HttpError.invalidData({}, 'module and record_id must name an existing record');
+		const part = filePart(ctx.files);
+		const file = putFile(sandbox, {
+			name: part.filename,
+			contentType: part.contentType,
+			data: part.data,
+		});
+		const doc: FieldAttachmentDoc = {
+			id: store.nextId(),
+			module: module.api_name,
+			record_id: record.id,
+			field: ctx.q('field') ?? 'File_Upload',
+			file_id: file.id,
+			File_Name: file.name,
+		};
+		store.putDoc(FIELD_ATTACHMENTS, doc.id, doc);
+		return {
+			status: 201,
+			body: { id: doc.id, file_id: file.id, File_Name: file.name, Size: file.size },
+		};
+	},
+);
 
 export function registerAttachments(router: Router, sandbox: Sandbox): void {
 	const { store } = sandbox;
@@ -247,8 +339,12 @@ export function registerAttachments(router: Router, sandbox: Sandbox): void {
 	store.onChange((event) => {
 		if (event.operation !== 'delete') return;
 		const gone = new Set(event.changes.map((c) => c.id));
-		const attachments = store.docs<AttachmentDoc>(ATTACHMENTS).filter((a) => a.$se_module === event.module && gone.has(a.Parent_Id.id));
-		const fieldFiles = store.docs<FieldAttachmentDoc>(FIELD_ATTACHMENTS).filter((f) => f.module === event.module && gone.has(f.record_id));
+		const attachments = store
+			.docs<AttachmentDoc>(ATTACHMENTS)
+			.filter((a) => a.$se_module === event.module && gone.has(a.Parent_Id.id));
+		const fieldFiles = store
+			.docs<FieldAttachmentDoc>(FIELD_ATTACHMENTS)
+			.filter((f) => f.module === event.module && gone.has(f.record_id));
 		if (attachments.length === 0 && fieldFiles.length === 0) return;
 		store.transaction(() => {
 			for (const doc of attachments) removeAttachment(sandbox, doc);
@@ -258,5 +354,13 @@ export function registerAttachments(router: Router, sandbox: Sandbox): void {
 			}
 		});
 	});
-	router.register([getAttachments, uploadAttachment, deleteAttachments, downloadAttachment, deleteAttachment, getFieldAttachments, putFieldAttachment]);
+	router.register([
+		getAttachments,
+		uploadAttachment,
+		deleteAttachments,
+		downloadAttachment,
+		deleteAttachment,
+		getFieldAttachments,
+		putFieldAttachment,
+	]);
 }

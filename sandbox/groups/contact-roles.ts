@@ -1,4 +1,3 @@
- 
 // Contact roles (docs/protocol.md §5.9): the settings list on /Contacts/roles (GetContactRoles,
 // CreateContactRoles, UpdateContactRoles, DeleteContactRoles, GetContactRole, UpdateContactRole,
 // DeleteContactRole) and roles of contacts on a deal on /Deals/{dealId}/Contact_Roles
@@ -15,7 +14,14 @@ import type { Sandbox } from '../types.ts';
 import { eachItem, resultsReply, seedOnce, writeEach } from './shared.ts';
 import type { Json, StoredRecord } from '../store.ts';
 import { FIRST_PAGE, idsParam, info, listReply, wrapperList } from '../wire.ts';
-import { deleteRelation, emitRelatedChange, getRelation, putRelation, relationsOf, resolveContactRole } from './related/shared.ts';
+import {
+	deleteRelation,
+	emitRelatedChange,
+	getRelation,
+	putRelation,
+	relationsOf,
+	resolveContactRole,
+} from './related/shared.ts';
 import type { RelationDoc } from './related/shared.ts';
 
 /** Contact roles: CRM.modules.ALL (§2.3, **assumed**). */
@@ -47,10 +53,19 @@ const DEFAULT_ROLES = [
 ];
 
 function roles(sandbox: Sandbox): ContactRoleDoc[] {
-	return sandbox.store.docs<ContactRoleDoc>(ROLES).sort((a, b) => a.sequence_number - b.sequence_number);
+	return sandbox.store
+		.docs<ContactRoleDoc>(ROLES)
+		.sort((a, b) => a.sequence_number - b.sequence_number);
 }
 
-function fail(ctx: Ctx, code: string, apiName: string, index: number, message?: string, extra: Json = {}): ErrorBody {
+function fail(
+	ctx: Ctx,
+	code: string,
+	apiName: string,
+	index: number,
+	message?: string,
+	extra: Json = {},
+): ErrorBody {
 	const details: Json = { api_name: apiName, ...extra };
 	if (ctx.v === 'v2.1') details.json_path = `$.contact_roles[${index}].${apiName}`;
 	return errorItem(code, details, message);
@@ -63,9 +78,12 @@ function rolesMax(sandbox: Sandbox): number {
 }
 
 function checkName(ctx: Ctx, name: unknown, index: number, selfId?: string): ErrorBody | undefined {
-	if (typeof name !== 'string' || name.trim() === '') return fail(ctx, 'MANDATORY_NOT_FOUND', 'name', index);
+	if (typeof name !== 'string' || name.trim() === '')
+		return fail(ctx, 'MANDATORY_NOT_FOUND', 'name', index);
 	if (name.trim().length > CONTACT_ROLE_NAME_MAX) {
-		return fail(ctx, 'INVALID_DATA', 'name', index, 'invalid data', { maximum_length: CONTACT_ROLE_NAME_MAX });
+		return fail(ctx, 'INVALID_DATA', 'name', index, 'invalid data', {
+			maximum_length: CONTACT_ROLE_NAME_MAX,
+		});
 	}
 	const lower = name.trim().toLowerCase();
 	const other = roles(ctx.sandbox).find((r) => r.name.toLowerCase() === lower && r.id !== selfId);
@@ -76,7 +94,9 @@ function checkName(ctx: Ctx, name: unknown, index: number, selfId?: string): Err
 function checkSequence(ctx: Ctx, value: unknown, index: number): ErrorBody | undefined {
 	if (value === undefined) return undefined;
 	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-		return fail(ctx, 'INVALID_DATA', 'sequence_number', index, 'invalid data', { expected_data_type: 'integer' });
+		return fail(ctx, 'INVALID_DATA', 'sequence_number', index, 'invalid data', {
+			expected_data_type: 'integer',
+		});
 	}
 	return undefined;
 }
@@ -85,7 +105,11 @@ function checkSequence(ctx: Ctx, value: unknown, index: number): ErrorBody | und
 function clearRole(sandbox: Sandbox, roleId: string): void {
 	for (const doc of sandbox.store.docs<RelationDoc>('relations')) {
 		const role = doc.fields.Contact_Role as Json | null | undefined;
-		if (role && role.id === roleId) sandbox.store.putDoc('relations', doc.id, { ...doc, fields: { ...doc.fields, Contact_Role: null } });
+		if (role && role.id === roleId)
+			sandbox.store.putDoc('relations', doc.id, {
+				...doc,
+				fields: { ...doc.fields, Contact_Role: null },
+			});
 	}
 }
 
@@ -95,32 +119,48 @@ const dealOpts = { scopes: DEAL_SCOPES };
 function createOne(ctx: Ctx, item: unknown, index: number): Json | ErrorBody {
 	const { sandbox } = ctx;
 	const { store } = sandbox;
-	if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
+	if (!item || typeof item !== 'object' || Array.isArray(item))
+		return errorItem('INVALID_DATA', {}, 'invalid data');
 	const input = item as Json;
-	const problem = checkName(ctx, input.name, index) ?? checkSequence(ctx, input.sequence_number, index);
+	const problem =
+		checkName(ctx, input.name, index) ?? checkSequence(ctx, input.sequence_number, index);
 	if (problem) return problem;
 	const all = roles(sandbox);
 	if (all.length >= rolesMax(sandbox)) {
-		return errorItem('LIMIT_EXCEEDED', { limit: rolesMax(sandbox), api_name: 'contact_roles' }, 'the limit has been exceeded');
+		return errorItem(
+			'LIMIT_EXCEEDED',
+			{ limit: rolesMax(sandbox), api_name: 'contact_roles' },
+			'the limit has been exceeded',
+		);
 	}
 	const doc: ContactRoleDoc = {
 		id: store.nextId(),
 		name: String(input.name).trim(),
-		sequence_number: (input.sequence_number as number | undefined) ?? all.reduce((m, r) => Math.max(m, r.sequence_number), 0) + 1,
+		sequence_number:
+			(input.sequence_number as number | undefined) ??
+			all.reduce((m, r) => Math.max(m, r.sequence_number), 0) + 1,
 	};
 	store.putDoc(ROLES, doc.id, doc);
-	return { code: 'SUCCESS', details: { id: doc.id }, message: 'contact role added', status: 'success' };
+	return {
+		code: 'SUCCESS',
+		details: { id: doc.id },
+		message: 'contact role added',
+		status: 'success',
+	};
 }
 
 function updateOne(ctx: Ctx, item: unknown, index: number, pathId?: string): Json | ErrorBody {
 	const { store } = ctx.sandbox;
-	if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
+	if (!item || typeof item !== 'object' || Array.isArray(item))
+		return errorItem('INVALID_DATA', {}, 'invalid data');
 	const input = item as Json;
 	const id = pathId ?? (input.id === undefined || input.id === null ? undefined : String(input.id));
 	if (!id) return fail(ctx, 'MANDATORY_NOT_FOUND', 'id', index);
 	const existing = store.doc<ContactRoleDoc>(ROLES, id);
 	if (!existing) return errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
-	const problem = (input.name !== undefined ? checkName(ctx, input.name, index, id) : undefined) ?? checkSequence(ctx, input.sequence_number, index);
+	const problem =
+		(input.name !== undefined ? checkName(ctx, input.name, index, id) : undefined) ??
+		checkSequence(ctx, input.sequence_number, index);
 	if (problem) return problem;
 	const updated: ContactRoleDoc = {
 		...existing,
@@ -131,7 +171,11 @@ function updateOne(ctx: Ctx, item: unknown, index: number, pathId?: string): Jso
 	if (updated.name !== existing.name) {
 		for (const doc of store.docs<RelationDoc>('relations')) {
 			const role = doc.fields.Contact_Role as Json | null | undefined;
-			if (role && role.id === id) store.putDoc('relations', doc.id, { ...doc, fields: { ...doc.fields, Contact_Role: { id, name: updated.name } } });
+			if (role && role.id === id)
+				store.putDoc('relations', doc.id, {
+					...doc,
+					fields: { ...doc.fields, Contact_Role: { id, name: updated.name } },
+				});
 		}
 	}
 	return { code: 'SUCCESS', details: { id }, message: 'contact role updated', status: 'success' };
@@ -139,30 +183,41 @@ function updateOne(ctx: Ctx, item: unknown, index: number, pathId?: string): Jso
 
 function deleteOne(sandbox: Sandbox, id: string): Json | ErrorBody {
 	const { store } = sandbox;
-	if (!store.doc<ContactRoleDoc>(ROLES, id)) return errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
+	if (!store.doc<ContactRoleDoc>(ROLES, id))
+		return errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
 	store.deleteDoc(ROLES, id);
 	clearRole(sandbox, id);
 	return { code: 'SUCCESS', details: { id }, message: 'contact role deleted', status: 'success' };
 }
 
 // GetContactRoles
-export const getContactRoles = operation('GET', '/Contacts/roles', settingsOpts, (ctx) => listReply('contact_roles', roles(ctx.sandbox)));
+export const getContactRoles = operation('GET', '/Contacts/roles', settingsOpts, (ctx) =>
+	listReply('contact_roles', roles(ctx.sandbox)),
+);
 
 // CreateContactRoles
 export const createContactRoles = operation('POST', '/Contacts/roles', settingsOpts, (ctx) => {
-	return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 201, (item, index) => createOne(ctx, item, index));
+	return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 201, (item, index) =>
+		createOne(ctx, item, index),
+	);
 });
 
 // UpdateContactRoles
 export const updateContactRoles = operation('PUT', '/Contacts/roles', settingsOpts, (ctx) => {
-	return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 200, (item, index) => updateOne(ctx, item, index));
+	return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 200, (item, index) =>
+		updateOne(ctx, item, index),
+	);
 });
 
 // DeleteContactRoles: `ids` required in v2.1, optional in v2 (nothing to delete then)
 export const deleteContactRoles = operation('DELETE', '/Contacts/roles', settingsOpts, (ctx) => {
 	const ids = idsParam(ctx, 'ids', CONTACT_ROLE_IDS_MAX, ctx.v === 'v2.1');
 	if (!ids) return { status: 204 };
-	return resultsReply('contact_roles', 200, eachItem(ctx, ids, (id) => deleteOne(ctx.sandbox, id)));
+	return resultsReply(
+		'contact_roles',
+		200,
+		eachItem(ctx, ids, (id) => deleteOne(ctx.sandbox, id)),
+	);
 });
 
 // GetContactRole
@@ -174,7 +229,9 @@ export const getContactRole = operation('GET', '/Contacts/roles/:id', settingsOp
 
 // UpdateContactRole
 export const updateContactRole = operation('PUT', '/Contacts/roles/:id', settingsOpts, (ctx) => {
-	return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 200, (item, index) => updateOne(ctx, item, index, ctx.params.id));
+	return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 200, (item, index) =>
+		updateOne(ctx, item, index, ctx.params.id),
+	);
 });
 
 // DeleteContactRole
@@ -186,77 +243,150 @@ export const deleteContactRole = operation('DELETE', '/Contacts/roles/:id', sett
 
 // ---- roles of contacts on a deal --------------------------------------------------------
 
-const dealOf = (ctx: Ctx): StoredRecord | undefined => ctx.sandbox.store.getRecord('Deals', ctx.params.dealId);
-const contactJson = (contact: StoredRecord, doc: RelationDoc): Json => ({ ...contact, Contact_Role: doc.fields.Contact_Role ?? null });
+const dealOf = (ctx: Ctx): StoredRecord | undefined =>
+	ctx.sandbox.store.getRecord('Deals', ctx.params.dealId);
+const contactJson = (contact: StoredRecord, doc: RelationDoc): Json => ({
+	...contact,
+	Contact_Role: doc.fields.Contact_Role ?? null,
+});
 
 // GetAllContactRolesOfDeal: `ids` (contact ids) required in v2.1, optional in v2
-export const getAllContactRolesOfDeal = operation('GET', '/Deals/:dealId/Contact_Roles', dealOpts, (ctx) => {
-	const { sandbox } = ctx;
-	const { store } = sandbox;
-	const ids = idsParam(ctx, 'ids', CONTACT_ROLE_IDS_MAX, ctx.v === 'v2.1');
-	const deal = dealOf(ctx);
-	if (!deal) return { status: 204 };
-	const wanted = ids ? new Set(ids) : undefined;
-	const data: Json[] = [];
-	for (const { other, doc } of relationsOf(sandbox, { module: 'Deals', id: deal.id }, 'Contacts')) {
-		if (wanted && !wanted.has(other.id)) continue;
-		const contact = store.getRecord('Contacts', other.id);
-		if (contact) data.push(contactJson(contact, doc));
-	}
-	if (data.length === 0) return { status: 204 };
-	return { body: { data, info: info(FIRST_PAGE, data.length, false) } };
-});
+export const getAllContactRolesOfDeal = operation(
+	'GET',
+	'/Deals/:dealId/Contact_Roles',
+	dealOpts,
+	(ctx) => {
+		const { sandbox } = ctx;
+		const { store } = sandbox;
+		const ids = idsParam(ctx, 'ids', CONTACT_ROLE_IDS_MAX, ctx.v === 'v2.1');
+		const deal = dealOf(ctx);
+		if (!deal) return { status: 204 };
+		const wanted = ids ? new Set(ids) : undefined;
+		const data: Json[] = [];
+		for (const { other, doc } of relationsOf(
+			sandbox,
+			{ module: 'Deals', id: deal.id },
+			'Contacts',
+		)) {
+			if (wanted && !wanted.has(other.id)) continue;
+			const contact = store.getRecord('Contacts', other.id);
+			if (contact) data.push(contactJson(contact, doc));
+		}
+		if (data.length === 0) return { status: 204 };
+		return { body: { data, info: info(FIRST_PAGE, data.length, false) } };
+	},
+);
 
 // GetContactRoleOfDeal
-export const getContactRoleOfDeal = operation('GET', '/Deals/:dealId/Contact_Roles/:contactId', dealOpts, (ctx) => {
-	const { sandbox } = ctx;
-	const { store } = sandbox;
-	const deal = dealOf(ctx);
-	const contact = store.getRecord('Contacts', ctx.params.contactId);
-	if (!deal || !contact) return { status: 204 };
-	const doc = getRelation(sandbox, { module: 'Deals', id: deal.id }, { module: 'Contacts', id: contact.id });
-	if (!doc) return { status: 204 };
-	return { body: { data: [contactJson(contact, doc)], info: info(FIRST_PAGE, 1, false) } };
-});
+export const getContactRoleOfDeal = operation(
+	'GET',
+	'/Deals/:dealId/Contact_Roles/:contactId',
+	dealOpts,
+	(ctx) => {
+		const { sandbox } = ctx;
+		const { store } = sandbox;
+		const deal = dealOf(ctx);
+		const contact = store.getRecord('Contacts', ctx.params.contactId);
+		if (!deal || !contact) return { status: 204 };
+		const doc = getRelation(
+			sandbox,
+			{ module: 'Deals', id: deal.id },
+			{ module: 'Contacts', id: contact.id },
+		);
+		if (!doc) return { status: 204 };
+		return { body: { data: [contactJson(contact, doc)], info: info(FIRST_PAGE, 1, false) } };
+	},
+);
 
 // AddContactRoleToDeal: exactly one item {Contact_Role: role id or name}
-export const addContactRoleToDeal = operation('PUT', '/Deals/:dealId/Contact_Roles/:contactId', dealOpts, (ctx) => {
-	const { sandbox } = ctx;
-	const { store } = sandbox;
-	const [item] = wrapperList(ctx, 'data', 1);
-	const deal = dealOf(ctx);
-	if (!deal) throw HttpError.invalidData({ id: ctx.params.dealId }, 'the id given seems to be invalid');
-	const result = store.transaction((): Json | ErrorBody => {
-		const contact = store.getRecord('Contacts', ctx.params.contactId);
-		if (!contact) return errorItem('INVALID_DATA', { id: ctx.params.contactId }, 'the id given seems to be invalid');
-		const value = item && typeof item === 'object' && !Array.isArray(item) ? (item as Json).Contact_Role : undefined;
-		const details = (apiName: string): Json => (ctx.v === 'v2.1' ? { api_name: apiName, json_path: `$.data[0].${apiName}` } : { api_name: apiName });
-		if (value === undefined || value === null || value === '') return errorItem('MANDATORY_NOT_FOUND', details('Contact_Role'));
-		const role = resolveContactRole(sandbox, value);
-		if (!role) return errorItem('INVALID_DATA', details('Contact_Role'), 'the contact role given seems to be invalid');
-		const { created } = putRelation(sandbox, { module: 'Deals', id: deal.id }, { module: 'Contacts', id: contact.id }, { Contact_Role: role });
-		emitRelatedChange(sandbox, { module: 'Deals', id: deal.id }, 'Contacts', ctx.v);
-		return { code: 'SUCCESS', details: { id: contact.id }, message: created ? 'relation added' : 'relation updated', status: 'success' };
-	});
-	return resultsReply('data', 200, [result]);
-});
+export const addContactRoleToDeal = operation(
+	'PUT',
+	'/Deals/:dealId/Contact_Roles/:contactId',
+	dealOpts,
+	(ctx) => {
+		const { sandbox } = ctx;
+		const { store } = sandbox;
+		const [item] = wrapperList(ctx, 'data', 1);
+		const deal = dealOf(ctx);
+		if (!deal)
+			throw HttpError.invalidData({ id: ctx.params.dealId }, 'the id given seems to be invalid');
+		const result = store.transaction((): Json | ErrorBody => {
+			const contact = store.getRecord('Contacts', ctx.params.contactId);
+			if (!contact)
+				return errorItem(
+					'INVALID_DATA',
+					{ id: ctx.params.contactId },
+					'the id given seems to be invalid',
+				);
+			const value =
+				item && typeof item === 'object' && !Array.isArray(item)
+					? (item as Json).Contact_Role
+					: undefined;
+			const details = (apiName: string): Json =>
+				ctx.v === 'v2.1'
+					? { api_name: apiName, json_path: `$.data[0].${apiName}` }
+					: { api_name: apiName };
+			if (value === undefined || value === null || value === '')
+				return errorItem('MANDATORY_NOT_FOUND', details('Contact_Role'));
+			const role = resolveContactRole(sandbox, value);
+			if (!role)
+				return errorItem(
+					'INVALID_DATA',
+					details('Contact_Role'),
+					'the contact role given seems to be invalid',
+				);
+			const { created } = putRelation(
+				sandbox,
+				{ module: 'Deals', id: deal.id },
+				{ module: 'Contacts', id: contact.id },
+				{ Contact_Role: role },
+			);
+			emitRelatedChange(sandbox, { module: 'Deals', id: deal.id }, 'Contacts', ctx.v);
+			return {
+				code: 'SUCCESS',
+				details: { id: contact.id },
+				message: created ? 'relation added' : 'relation updated',
+				status: 'success',
+			};
+		});
+		return resultsReply('data', 200, [result]);
+	},
+);
 
 // RemoveContactRoleFromDeal
-export const removeContactRoleFromDeal = operation('DELETE', '/Deals/:dealId/Contact_Roles/:contactId', dealOpts, (ctx) => {
-	const { sandbox } = ctx;
-	const { store } = sandbox;
-	const deal = dealOf(ctx);
-	if (!deal) throw HttpError.invalidData({ id: ctx.params.dealId }, 'the id given seems to be invalid');
-	const result = store.transaction((): Json | ErrorBody => {
-		const ends = [{ module: 'Deals', id: deal.id }, { module: 'Contacts', id: ctx.params.contactId }] as const;
-		if (!deleteRelation(sandbox, ends[0], ends[1])) {
-			return errorItem('INVALID_DATA', { id: ctx.params.contactId }, 'the contact has no role on the deal');
-		}
-		emitRelatedChange(sandbox, ends[0], 'Contacts', ctx.v);
-		return { code: 'SUCCESS', details: { id: ctx.params.contactId }, message: 'relation removed', status: 'success' };
-	});
-	return resultsReply('data', 200, [result]);
-});
+export const removeContactRoleFromDeal = operation(
+	'DELETE',
+	'/Deals/:dealId/Contact_Roles/:contactId',
+	dealOpts,
+	(ctx) => {
+		const { sandbox } = ctx;
+		const { store } = sandbox;
+		const deal = dealOf(ctx);
+		if (!deal)
+			throw HttpError.invalidData({ id: ctx.params.dealId }, 'the id given seems to be invalid');
+		const result = store.transaction((): Json | ErrorBody => {
+			const ends = [
+				{ module: 'Deals', id: deal.id },
+				{ module: 'Contacts', id: ctx.params.contactId },
+			] as const;
+			if (!deleteRelation(sandbox, ends[0], ends[1])) {
+				return errorItem(
+					'INVALID_DATA',
+					{ id: ctx.params.contactId },
+					'the contact has no role on the deal',
+				);
+			}
+			emitRelatedChange(sandbox, ends[0], 'Contacts', ctx.v);
+			return {
+				code: 'SUCCESS',
+				details: { id: ctx.params.contactId },
+				message: 'relation removed',
+				status: 'success',
+			};
+		});
+		return resultsReply('data', 200, [result]);
+	},
+);
 
 export function registerContactRoles(router: Router, sandbox: Sandbox): void {
 	const { store } = sandbox;
@@ -266,5 +396,17 @@ export function registerContactRoles(router: Router, sandbox: Sandbox): void {
 			store.putDoc(ROLES, id, { id, name, sequence_number: i + 1 });
 		});
 	});
-	router.register([getContactRoles, createContactRoles, updateContactRoles, deleteContactRoles, getContactRole, updateContactRole, deleteContactRole, getAllContactRolesOfDeal, getContactRoleOfDeal, addContactRoleToDeal, removeContactRoleFromDeal]);
+	router.register([
+		getContactRoles,
+		createContactRoles,
+		updateContactRoles,
+		deleteContactRoles,
+		getContactRole,
+		updateContactRole,
+		deleteContactRole,
+		getAllContactRolesOfDeal,
+		getContactRoleOfDeal,
+		addContactRoleToDeal,
+		removeContactRoleFromDeal,
+	]);
 }

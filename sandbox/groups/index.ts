@@ -1,4 +1,3 @@
- 
 // Every operation group of the sandbox, registered on the one router.
 import type { Router } from '../router.ts';
 import type { Sandbox } from '../types.ts';

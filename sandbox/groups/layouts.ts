@@ -1,4 +1,3 @@
- 
 // Layouts (docs/protocol.md §5.7): GetLayouts, GetLayout. Layouts are derived from the stored module
 // definitions on every read (so module and field changes show at once): every module has a
 // "Standard" layout; Deals also has "Partner Deals" (pipelines and wizards hang on Deals layouts).
@@ -24,7 +23,13 @@ interface LayoutSpec {
 
 /** Layouts besides "Standard", per module. */
 const EXTRA_LAYOUTS: Record<string, LayoutSpec[]> = {
-	Deals: [{ name: 'Partner Deals', exclude: ['Campaign_Source', 'Lead_Source', 'Expected_Revenue'], profiles: ['Administrator'] }],
+	Deals: [
+		{
+			name: 'Partner Deals',
+			exclude: ['Campaign_Source', 'Lead_Source', 'Expected_Revenue'],
+			profiles: ['Administrator'],
+		},
+	],
 };
 
 export interface Layout {
@@ -36,7 +41,8 @@ export interface Layout {
 
 /** Fields never placed on a layout. */
 const HIDDEN = new Set(['id', 'Tag']);
-const ADDRESS = /^(Mailing_|Billing_|Shipping_|Other_)?(Street|City|State|Zip|Zip_Code|Code|Country)$/;
+const ADDRESS =
+	/^(Mailing_|Billing_|Shipping_|Other_)?(Street|City|State|Zip|Zip_Code|Code|Country)$/;
 
 export function layoutId(module: StoredModule, sequence: number): string {
 	return `${module.id.slice(0, 10)}${module.id.slice(-4)}1${String(sequence).padStart(4, '0')}`;
@@ -49,7 +55,11 @@ export function layoutsOf(module: StoredModule): Layout[] {
 }
 
 /** A layout by id, optionally within one module. */
-export function findLayout(sandbox: Sandbox, id: string, module?: StoredModule): Layout | undefined {
+export function findLayout(
+	sandbox: Sandbox,
+	id: string,
+	module?: StoredModule,
+): Layout | undefined {
 	const modules = module ? [module] : storedModules(sandbox);
 	for (const m of modules) {
 		const layout = layoutsOf(m).find((l) => l.id === id);
@@ -62,7 +72,8 @@ export function findLayout(sandbox: Sandbox, id: string, module?: StoredModule):
 function profilesOf(sandbox: Sandbox, spec: LayoutSpec): Json[] {
 	const seen = new Map<string, Json>();
 	for (const u of sandbox.store.docs<{ profile?: { id: string; name: string } }>('users')) {
-		if (u.profile && !seen.has(u.profile.id)) seen.set(u.profile.id, { name: u.profile.name, id: u.profile.id, default: true });
+		if (u.profile && !seen.has(u.profile.id))
+			seen.set(u.profile.id, { name: u.profile.name, id: u.profile.id, default: true });
 	}
 	const all = [...seen.values()];
 	return spec.profiles ? all.filter((p) => spec.profiles!.includes(String(p.name))) : all;
@@ -76,13 +87,21 @@ function sectionOf(apiName: string, dataType: string): 'main' | 'address' | 'des
 
 export function layoutJson(sandbox: Sandbox, layout: Layout, v: string): Json {
 	const { module, spec } = layout;
-	const groups: Record<'main' | 'address' | 'description', Json[]> = { main: [], address: [], description: [] };
+	const groups: Record<'main' | 'address' | 'description', Json[]> = {
+		main: [],
+		address: [],
+		description: [],
+	};
 	module.fields.forEach((field, index) => {
 		if (HIDDEN.has(field.api_name) || spec.exclude?.includes(field.api_name)) return;
 		const section = sectionOf(field.api_name, field.data_type);
 		// `required`: the form layout's own rule (system-mandatory fields plus layout-only ones); the API enforces only the former
 		const required = field.mandatory === true || field.layout_required === true;
-		groups[section].push({ ...fieldJson(module, field, index, v), required, sequence_number: groups[section].length + 1 });
+		groups[section].push({
+			...fieldJson(module, field, index, v),
+			required,
+			sequence_number: groups[section].length + 1,
+		});
 	});
 	const titles: Array<[keyof typeof groups, string]> = [
 		['main', `${module.singular_label} Information`],
@@ -135,14 +154,19 @@ export const getLayouts = operation('GET', '/settings/layouts', { scopes: LAYOUT
 	return { body: { layouts: layoutsOf(module).map((l) => layoutJson(sandbox, l, ctx.v)) } };
 });
 
-export const getLayout = operation('GET', '/settings/layouts/:id', { scopes: LAYOUTS_READ }, (ctx) => {
-	const { sandbox } = ctx;
-	// `module` narrows the search; layout ids are unique across modules
-	const module = ctx.q('module') === undefined ? undefined : moduleParam(ctx);
-	const layout = findLayout(sandbox, ctx.params.id, module);
-	if (!layout) throw unknownId(ctx, ctx.params.id);
-	return { body: { layouts: [layoutJson(sandbox, layout, ctx.v)] } };
-});
+export const getLayout = operation(
+	'GET',
+	'/settings/layouts/:id',
+	{ scopes: LAYOUTS_READ },
+	(ctx) => {
+		const { sandbox } = ctx;
+		// `module` narrows the search; layout ids are unique across modules
+		const module = ctx.q('module') === undefined ? undefined : moduleParam(ctx);
+		const layout = findLayout(sandbox, ctx.params.id, module);
+		if (!layout) throw unknownId(ctx, ctx.params.id);
+		return { body: { layouts: [layoutJson(sandbox, layout, ctx.v)] } };
+	},
+);
 
 export function registerLayouts(router: Router): void {
 	router.register([getLayouts, getLayout]);

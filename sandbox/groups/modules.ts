@@ -1,4 +1,3 @@
- 
 // Modules and fields metadata (docs/protocol.md §5.7): GetModules, GetModule, UpdateModuleByAPIName,
 // UpdateModuleById, GetFields, GetField. Seeds the file-upload field `Contract_File` of the custom
 // module Projects with a contract on three demo projects (GetFieldAttachments, §5.4, is served
@@ -30,7 +29,12 @@ export function storedModules(sandbox: Sandbox): StoredModule[] {
 export function moduleParam(ctx: Ctx, name = 'module'): StoredModule {
 	const value = requiredQuery(ctx, name);
 	const module = ctx.sandbox.module(value) as StoredModule | undefined;
-	if (!module) throw new HttpError('INVALID_MODULE', { param: name }, 'the module name given seems to be invalid');
+	if (!module)
+		throw new HttpError(
+			'INVALID_MODULE',
+			{ param: name },
+			'the module name given seems to be invalid',
+		);
 	return module;
 }
 
@@ -40,7 +44,11 @@ export function moduleParam(ctx: Ctx, name = 'module'): StoredModule {
  * lists answer 204 instead, their code sets have no INVALID_DATA). `index` = path segment of the id.
  */
 export function unknownId(ctx: Ctx, id: string, index = 2): HttpError {
-	return new HttpError('INVALID_DATA', ctx.v === 'v2.1' ? { id, resource_path_index: index } : { id }, 'the id given seems to be invalid');
+	return new HttpError(
+		'INVALID_DATA',
+		ctx.v === 'v2.1' ? { id, resource_path_index: index } : { id },
+		'the id given seems to be invalid',
+	);
 }
 
 /** `{api_name, id}` reference to a module, as settings entities carry it. */
@@ -62,7 +70,9 @@ export function demoUserId(sandbox: Sandbox, firstName: string): string {
 }
 
 function findModuleByKey(sandbox: Sandbox, key: string): StoredModule | undefined {
-	return storedModules(sandbox).find((m) => m.id === key || m.api_name.toLowerCase() === key.toLowerCase());
+	return storedModules(sandbox).find(
+		(m) => m.id === key || m.api_name.toLowerCase() === key.toLowerCase(),
+	);
 }
 
 export const FILE_UPLOAD_FIELD: FieldDef = {
@@ -82,7 +92,10 @@ function seedContractFiles(sandbox: Sandbox): void {
 	const projects = store.doc<StoredModule>('modules', 'Projects');
 	if (!projects) return;
 	if (!projects.fields.some((f) => f.data_type === 'fileupload')) {
-		store.putDoc('modules', projects.api_name, { ...projects, fields: [...projects.fields, FILE_UPLOAD_FIELD] });
+		store.putDoc('modules', projects.api_name, {
+			...projects,
+			fields: [...projects.fields, FILE_UPLOAD_FIELD],
+		});
 	}
 	const records = store.listRecords('Projects', { limit: 3 });
 	records.forEach((record, i) => {
@@ -100,7 +113,9 @@ function seedContractFiles(sandbox: Sandbox): void {
 			File_Name: fileName,
 		};
 		store.putDoc('field_attachments', doc.id, doc);
-		const value = [{ attachment_Id: doc.id, file_Name: fileName, file_Size: String(data.length), extn: 'pdf' }];
+		const value = [
+			{ attachment_Id: doc.id, file_Name: fileName, file_Size: String(data.length), extn: 'pdf' },
+		];
 		const updated: StoredRecord = { ...record, [FILE_UPLOAD_FIELD.api_name]: value };
 		const modified = parseDateTime(record.Modified_Time) ?? sandbox.now();
 		store.replaceRecord('Projects', updated, modified, {}, { silent: true });
@@ -127,7 +142,11 @@ function refreshStandardMetadata(sandbox: Sandbox): void {
 			return { ...next, ...pickFlags(current) };
 		});
 		for (const f of def.fields) if (!fields.some((x) => x.api_name === f.api_name)) fields.push(f);
-		sandbox.store.putDoc('modules', def.api_name, { ...stored, fields, related_lists: def.related_lists });
+		sandbox.store.putDoc('modules', def.api_name, {
+			...stored,
+			fields,
+			related_lists: def.related_lists,
+		});
 	}
 }
 
@@ -150,50 +169,72 @@ export const getModules = operation('GET', '/settings/modules', { scopes: MODULE
 	return { body: { modules: modules.map((m) => moduleJson(m, ctx.v)) } };
 });
 
-export const getModule = operation('GET', '/settings/modules/:key', { scopes: MODULES_READ }, (ctx) => {
-	const { sandbox } = ctx;
-	const module = findModuleByKey(sandbox, ctx.params.key);
-	if (!module) throw new HttpError('INVALID_MODULE', ctx.v === 'v2.1' ? { resource_path_index: 2 } : {});
-	const json = moduleJson(module, ctx.v);
-	return { body: { modules: [{ ...json, fields: module.fields.map((f, i) => fieldJson(module, f, i, ctx.v)) }] } };
-});
+export const getModule = operation(
+	'GET',
+	'/settings/modules/:key',
+	{ scopes: MODULES_READ },
+	(ctx) => {
+		const { sandbox } = ctx;
+		const module = findModuleByKey(sandbox, ctx.params.key);
+		if (!module)
+			throw new HttpError('INVALID_MODULE', ctx.v === 'v2.1' ? { resource_path_index: 2 } : {});
+		const json = moduleJson(module, ctx.v);
+		return {
+			body: {
+				modules: [{ ...json, fields: module.fields.map((f, i) => fieldJson(module, f, i, ctx.v)) }],
+			},
+		};
+	},
+);
 
-export const updateModuleByAPIName = operation('PUT', '/settings/modules/:key', { scopes: MODULES_UPDATE }, (ctx) => {
-	const { sandbox } = ctx;
-	const module = findModuleByKey(sandbox, ctx.params.key);
-	if (!module) throw new HttpError('INVALID_MODULE', ctx.v === 'v2.1' ? { resource_path_index: 2 } : {});
-	const [item] = wrapperList(ctx, 'modules', 1) as Array<Record<string, unknown>>;
-	if (!item || typeof item !== 'object') throw HttpError.invalidData({ api_name: 'modules' });
-	const editable = ['singular_label', 'plural_label', 'sequence_number', 'visibility'] as const;
-	const updated: StoredModule = { ...module };
-	const target = updated as unknown as Record<string, unknown>;
-	for (const key of Object.keys(item)) {
-		if (key === 'id' || key === 'api_name') continue;
-		if (!(editable as readonly string[]).includes(key)) {
-			throw HttpError.invalidData({ api_name: key }, 'the field cannot be updated');
-		}
-		const value = item[key];
-		if (key === 'singular_label' || key === 'plural_label') {
-			if (typeof value !== 'string' || value.length === 0 || value.length > 25) {
-				throw HttpError.invalidData({ api_name: key, maximum_length: 25 });
+export const updateModuleByAPIName = operation(
+	'PUT',
+	'/settings/modules/:key',
+	{ scopes: MODULES_UPDATE },
+	(ctx) => {
+		const { sandbox } = ctx;
+		const module = findModuleByKey(sandbox, ctx.params.key);
+		if (!module)
+			throw new HttpError('INVALID_MODULE', ctx.v === 'v2.1' ? { resource_path_index: 2 } : {});
+		const [item] = wrapperList(ctx, 'modules', 1) as Array<Record<string, unknown>>;
+		if (!item || typeof item !== 'object') throw HttpError.invalidData({ api_name: 'modules' });
+		const editable = ['singular_label', 'plural_label', 'sequence_number', 'visibility'] as const;
+		const updated: StoredModule = { ...module };
+		const target = updated as unknown as Record<string, unknown>;
+		for (const key of Object.keys(item)) {
+			if (key === 'id' || key === 'api_name') continue;
+			if (!(editable as readonly string[]).includes(key)) {
+				throw HttpError.invalidData({ api_name: key }, 'the field cannot be updated');
 			}
-			target[key] = value;
-		} else {
-			if (typeof value !== 'number' || !Number.isInteger(value)) throw HttpError.invalidData({ api_name: key, expected_data_type: 'integer' });
-			target[key] = value;
+			const value = item[key];
+			if (key === 'singular_label' || key === 'plural_label') {
+				if (typeof value !== 'string' || value.length === 0 || value.length > 25) {
+					throw HttpError.invalidData({ api_name: key, maximum_length: 25 });
+				}
+				target[key] = value;
+			} else {
+				if (typeof value !== 'number' || !Number.isInteger(value))
+					throw HttpError.invalidData({ api_name: key, expected_data_type: 'integer' });
+				target[key] = value;
+			}
 		}
-	}
-	updated.modified_time = sandbox.formatTime();
-	updated.modified_by = { id: sandbox.user(ctx).id, name: sandbox.user(ctx).name };
-	sandbox.store.putDoc('modules', module.api_name, updated);
-	return {
-		body: {
-			modules: [
-				{ code: 'SUCCESS', details: { id: module.id, api_name: module.api_name }, message: 'module updated successfully', status: 'success' },
-			],
-		},
-	};
-});
+		updated.modified_time = sandbox.formatTime();
+		updated.modified_by = { id: sandbox.user(ctx).id, name: sandbox.user(ctx).name };
+		sandbox.store.putDoc('modules', module.api_name, updated);
+		return {
+			body: {
+				modules: [
+					{
+						code: 'SUCCESS',
+						details: { id: module.id, api_name: module.api_name },
+						message: 'module updated successfully',
+						status: 'success',
+					},
+				],
+			},
+		};
+	},
+);
 
 export const getFields = operation('GET', '/settings/fields', { scopes: FIELDS_READ }, (ctx) => {
 	const module = moduleParam(ctx);
@@ -209,7 +250,8 @@ export const getField = operation('GET', '/settings/fields/:id', { scopes: FIELD
 	const modules = ctx.q('module') === undefined ? storedModules(sandbox) : [moduleParam(ctx)];
 	for (const module of modules) {
 		const index = module.fields.findIndex((_, i) => fieldId(module, i) === ctx.params.id);
-		if (index !== -1) return { body: { fields: [fieldJson(module, module.fields[index], index, ctx.v)] } };
+		if (index !== -1)
+			return { body: { fields: [fieldJson(module, module.fields[index], index, ctx.v)] } };
 	}
 	return { status: 204 };
 });

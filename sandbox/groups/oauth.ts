@@ -1,4 +1,3 @@
- 
 // OAuth server of docs/protocol.md §2.1: authorization-code grant with auto-approval, refresh grant, revoke.
 import { randomBytes } from 'node:crypto';
 
@@ -37,7 +36,13 @@ export const OAUTH_LIMITS = {
 	accessTokensPerRefreshTokenPer10Min: 10,
 };
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const HTML_ESCAPES: Record<string, string> = {
+	'&': '&amp;',
+	'<': '&lt;',
+	'>': '&gt;',
+	'"': '&quot;',
+	"'": '&#39;',
+};
 
 /** Text echoed into an HTML body. */
 export function escapeHtml(text: string): string {
@@ -70,7 +75,10 @@ function tokenParams(ctx: Ctx): Record<string, string> {
 	return params;
 }
 
-export function issueAccessToken(sandbox: Sandbox, grant: { client_id: string; user_id: string; scopes: string[]; refresh_token?: string }): AccessTokenDoc {
+export function issueAccessToken(
+	sandbox: Sandbox,
+	grant: { client_id: string; user_id: string; scopes: string[]; refresh_token?: string },
+): AccessTokenDoc {
 	const doc: AccessTokenDoc = {
 		access_token: token('at'),
 		refresh_token: grant.refresh_token,
@@ -97,15 +105,26 @@ function tokenResponse(sandbox: Sandbox, access: AccessTokenDoc, refreshToken?: 
 }
 
 /** Issue times of refresh tokens per user, and of access tokens per refresh token (§2.1 windows), per sandbox. */
-const issueTimes = new WeakMap<Sandbox, { refresh: Map<string, number[]>; access: Map<string, number[]> }>();
+const issueTimes = new WeakMap<
+	Sandbox,
+	{ refresh: Map<string, number[]>; access: Map<string, number[]> }
+>();
 
-function issueLog(sandbox: Sandbox): { refresh: Map<string, number[]>; access: Map<string, number[]> } {
+function issueLog(sandbox: Sandbox): {
+	refresh: Map<string, number[]>;
+	access: Map<string, number[]>;
+} {
 	let times = issueTimes.get(sandbox);
 	if (!times) issueTimes.set(sandbox, (times = { refresh: new Map(), access: new Map() }));
 	return times;
 }
 
-function recent(sandbox: Sandbox, map: Map<string, number[]>, key: string, windowMs: number): number[] {
+function recent(
+	sandbox: Sandbox,
+	map: Map<string, number[]>,
+	key: string,
+	windowMs: number,
+): number[] {
 	const since = sandbox.now() - windowMs;
 	const times = (map.get(key) ?? []).filter((t) => t > since);
 	map.set(key, times);
@@ -122,7 +141,8 @@ function trimRefreshTokens(sandbox: Sandbox, userId: string): void {
 	for (const old of mine.slice(0, Math.max(mine.length - OAUTH_LIMITS.refreshTokensPerUser, 0))) {
 		store.deleteDoc('refresh_tokens', old.refresh_token);
 		for (const access of store.docs<AccessTokenDoc>('access_tokens')) {
-			if (access.refresh_token === old.refresh_token) store.deleteDoc('access_tokens', access.access_token);
+			if (access.refresh_token === old.refresh_token)
+				store.deleteDoc('access_tokens', access.access_token);
 		}
 	}
 }
@@ -134,7 +154,10 @@ function trimAccessTokens(sandbox: Sandbox, refreshToken: string): void {
 		.docs<AccessTokenDoc>('access_tokens')
 		.filter((a) => a.refresh_token === refreshToken && a.expires_at > sandbox.now())
 		.sort((a, b) => a.expires_at - b.expires_at);
-	for (const old of active.slice(0, Math.max(active.length - OAUTH_LIMITS.accessTokensPerRefreshToken, 0))) {
+	for (const old of active.slice(
+		0,
+		Math.max(active.length - OAUTH_LIMITS.accessTokensPerRefreshToken, 0),
+	)) {
 		store.deleteDoc('access_tokens', old.access_token);
 	}
 }
@@ -157,7 +180,8 @@ export const authorize = operation('GET', '/auth', opts, (ctx) => {
 	const { store } = sandbox;
 	const redirectUri = ctx.q('redirect_uri');
 	const clientId = ctx.q('client_id');
-	if (ctx.q('response_type') !== 'code' || !redirectUri || !clientId) return oauthError('invalid_request');
+	if (ctx.q('response_type') !== 'code' || !redirectUri || !clientId)
+		return oauthError('invalid_request');
 	const target = redirectTarget(redirectUri);
 	if (!target) return oauthError('invalid_request');
 	const grant: GrantCodeDoc = {
@@ -189,11 +213,17 @@ export const issueToken = operation('POST', '/token', opts, (ctx) => {
 	if (!p.client_id || !p.client_secret) return oauthError('invalid_client');
 	if (p.grant_type === 'authorization_code') {
 		const grant = p.code ? store.doc<GrantCodeDoc>('grant_codes', p.code) : undefined;
-		if (!grant || grant.expires_at <= sandbox.now() || grant.client_id !== p.client_id) return oauthError('invalid_code');
+		if (!grant || grant.expires_at <= sandbox.now() || grant.client_id !== p.client_id)
+			return oauthError('invalid_code');
 		// RFC 6749 §4.1.3: a redirect_uri sent at authorization is required here, identical
-		if (grant.redirect_uri && p.redirect_uri !== grant.redirect_uri) return oauthError('invalid_redirect_uri');
+		if (grant.redirect_uri && p.redirect_uri !== grant.redirect_uri)
+			return oauthError('invalid_redirect_uri');
 		if (grant.offline && sandbox.config.oauthLimits) {
-			if (recent(sandbox, issueLog(sandbox).refresh, grant.user_id, 60_000).length >= OAUTH_LIMITS.refreshTokensPerMinute) return oauthError('access_denied');
+			if (
+				recent(sandbox, issueLog(sandbox).refresh, grant.user_id, 60_000).length >=
+				OAUTH_LIMITS.refreshTokensPerMinute
+			)
+				return oauthError('access_denied');
 		}
 		store.deleteDoc('grant_codes', grant.code); // single use
 		if (!grant.offline) return tokenResponse(sandbox, issueAccessToken(sandbox, grant));
@@ -214,12 +244,16 @@ export const issueToken = operation('POST', '/token', opts, (ctx) => {
 		return tokenResponse(sandbox, issueFromRefresh(sandbox, refresh), refresh.refresh_token);
 	}
 	if (p.grant_type === 'refresh_token') {
-		const refresh = p.refresh_token ? store.doc<RefreshTokenDoc>('refresh_tokens', p.refresh_token) : undefined;
+		const refresh = p.refresh_token
+			? store.doc<RefreshTokenDoc>('refresh_tokens', p.refresh_token)
+			: undefined;
 		if (!refresh) return oauthError('invalid_grant');
-		if (refresh.client_id !== p.client_id || refresh.client_secret !== p.client_secret) return oauthError('invalid_client');
+		if (refresh.client_id !== p.client_id || refresh.client_secret !== p.client_secret)
+			return oauthError('invalid_client');
 		if (sandbox.config.oauthLimits) {
 			const issued = recent(sandbox, issueLog(sandbox).access, refresh.refresh_token, 10 * 60_000);
-			if (issued.length >= OAUTH_LIMITS.accessTokensPerRefreshTokenPer10Min) return oauthError('access_denied');
+			if (issued.length >= OAUTH_LIMITS.accessTokensPerRefreshTokenPer10Min)
+				return oauthError('access_denied');
 		}
 		return tokenResponse(sandbox, issueFromRefresh(sandbox, refresh));
 	}
@@ -231,7 +265,8 @@ export const revokeToken = operation('POST', '/token/revoke', opts, (ctx) => {
 	const refreshToken = ctx.q('token') ?? ctx.formFields.token;
 	if (refreshToken && store.deleteDoc('refresh_tokens', refreshToken)) {
 		for (const access of store.docs<AccessTokenDoc>('access_tokens')) {
-			if (access.refresh_token === refreshToken) store.deleteDoc('access_tokens', access.access_token);
+			if (access.refresh_token === refreshToken)
+				store.deleteDoc('access_tokens', access.access_token);
 		}
 	}
 	return { body: { status: 'success' } };

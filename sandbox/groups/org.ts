@@ -1,4 +1,3 @@
- 
 // Organisation (docs/protocol.md §5.6): GetOrganization, UploadOrganizationPhoto.
 // The org is one document of the `org` collection (seeded from DEMO_ORG); this group enriches it
 // with the remaining Org fields once. `mc_status` and the currency fields follow the currencies group.
@@ -71,39 +70,72 @@ function seedOrg(sandbox: Sandbox): void {
 	});
 }
 
-export const getOrganization = operation('GET', '/org', { scopes: ORG_READ }, (ctx) => ({ body: { org: [orgJson(orgDoc(ctx.sandbox), ctx.v)] } }));
+export const getOrganization = operation('GET', '/org', { scopes: ORG_READ }, (ctx) => ({
+	body: { org: [orgJson(orgDoc(ctx.sandbox), ctx.v)] },
+}));
 
-export const uploadOrganizationPhoto = operation('POST', '/org/photo', { scopes: ORG_WRITE }, (ctx) => {
-	const { sandbox } = ctx;
-	const file = ctx.files.find((f) => f.field === 'file');
-	if (!file) throw HttpError.invalidData({}, 'the request does not contain any file');
-	if (file.data.length > sandbox.config.maxFileBytes) {
-		throw new HttpError('FILE_SIZE_MORE_THAN_ALLOWED_SIZE', { limit: sandbox.config.maxFileBytes }, 'file size is more than the allowed size');
-	}
-	if (!IMAGE_TYPES.has(file.contentType.toLowerCase())) throw HttpError.invalidData({}, 'invalid file type');
-	const photoId = sandbox.store.nextId();
-	sandbox.store.transaction(() => {
-		sandbox.store.putDoc(ORG_PHOTOS, 'current', {
-			id: photoId,
-			file_name: file.filename,
-			content_type: file.contentType,
-			size: file.data.length,
-			data: file.data.toString('base64'),
-			uploaded_time: sandbox.formatTime(),
-			uploaded_by: sandbox.user(ctx),
+export const uploadOrganizationPhoto = operation(
+	'POST',
+	'/org/photo',
+	{ scopes: ORG_WRITE },
+	(ctx) => {
+		const { sandbox } = ctx;
+		const file = ctx.files.find((f) => f.field === 'file');
+		if (!file) throw HttpError.invalidData({}, 'the request does not contain any file');
+		if (file.data.length > sandbox.config.maxFileBytes) {
+			throw new HttpError(
+				'FILE_SIZE_MORE_THAN_ALLOWED_SIZE',
+				{ limit: sandbox.config.maxFileBytes },
+				'file size is more than the allowed size',
+			);
+		}
+		if (!IMAGE_TYPES.has(file.contentType.toLowerCase()))
+			throw HttpError.invalidData({}, 'invalid file type');
+		const photoId = sandbox.store.nextId();
+		sandbox.store.transaction(() => {
+			sandbox.store.putDoc(ORG_PHOTOS, 'current', {
+				id: photoId,
+				file_name: file.filename,
+				content_type: file.contentType,
+				size: file.data.length,
+				data: file.data.toString('base64'),
+				uploaded_time: sandbox.formatTime(),
+				uploaded_by: sandbox.user(ctx),
+			});
+			putOrg(sandbox, { ...orgDoc(sandbox), photo_id: photoId });
 		});
-		putOrg(sandbox, { ...orgDoc(sandbox), photo_id: photoId });
-	});
-	return { body: { code: 'SUCCESS', details: {}, message: 'photo uploaded successfully', status: 'success' } };
-});
+		return {
+			body: {
+				code: 'SUCCESS',
+				details: {},
+				message: 'photo uploaded successfully',
+				status: 'success',
+			},
+		};
+	},
+);
 
 /** test hook: the uploaded photo as stored (the service has no call to read it back); 404 before an upload */
-export const getOrgPhoto = operation('GET', '/org/photo', { root: 'admin', public: true }, (ctx) => {
-	const { sandbox } = ctx;
-	const photo = sandbox.store.doc<{ file_name: string; content_type: string; data: string }>(ORG_PHOTOS, 'current');
-	if (!photo) throw HttpError.notFound();
-	return { raw: Buffer.from(photo.data, 'base64'), headers: { 'Content-Type': photo.content_type, 'Content-Disposition': contentDisposition(photo.file_name) } };
-});
+export const getOrgPhoto = operation(
+	'GET',
+	'/org/photo',
+	{ root: 'admin', public: true },
+	(ctx) => {
+		const { sandbox } = ctx;
+		const photo = sandbox.store.doc<{ file_name: string; content_type: string; data: string }>(
+			ORG_PHOTOS,
+			'current',
+		);
+		if (!photo) throw HttpError.notFound();
+		return {
+			raw: Buffer.from(photo.data, 'base64'),
+			headers: {
+				'Content-Type': photo.content_type,
+				'Content-Disposition': contentDisposition(photo.file_name),
+			},
+		};
+	},
+);
 
 export function registerOrg(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'org', seedOrg);

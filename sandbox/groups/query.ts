@@ -1,4 +1,3 @@
- 
 // Query (docs/protocol.md §5.12, §3.13): POST /crm/{v}/coql with {"select_query": "…"}, answered by
 // the COQL parser and evaluator of ../coql.ts. Both API versions serve it.
 import { moduleScopeName } from '../auth.ts';
@@ -15,7 +14,8 @@ function selectQuery(ctx: Ctx): string {
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
 		throw HttpError.mandatory('select_query');
 	}
-	if (typeof value !== 'string') throw HttpError.invalidData({ api_name: 'select_query', expected_data_type: 'string' });
+	if (typeof value !== 'string')
+		throw HttpError.invalidData({ api_name: 'select_query', expected_data_type: 'string' });
 	return value;
 }
 
@@ -29,7 +29,9 @@ function parsedStatement(ctx: Ctx): Statement | undefined {
 }
 
 function whereColumns(expr: Expr): ColumnRef[] {
-	return expr.kind === 'cond' ? [expr.column] : [...whereColumns(expr.left), ...whereColumns(expr.right)];
+	return expr.kind === 'cond'
+		? [expr.column]
+		: [...whereColumns(expr.left), ...whereColumns(expr.right)];
 }
 
 /**
@@ -45,12 +47,19 @@ function coqlScopes(ctx: Ctx): string[][] {
 	if (!statement || !module) return required;
 	const readScope = (m: ModuleDef) => `CRM.modules.${moduleScopeName({ ...ctx, module: m })}.READ`;
 	const modules = new Map<string, ModuleDef>([[module.api_name, module]]);
-	const columns = [...statement.columns, ...whereColumns(statement.where), ...statement.orderBy.map((o) => o.column)];
+	const columns = [
+		...statement.columns,
+		...whereColumns(statement.where),
+		...statement.orderBy.map((o) => o.column),
+	];
 	for (const column of columns) {
 		const [lookup, sub] = column.text.split('.');
 		if (sub === undefined) continue;
 		const field = module.fields.find((f) => f.api_name.toLowerCase() === lookup.toLowerCase());
-		const target = field?.data_type === 'lookup' && field.lookup_module ? ctx.sandbox.module(field.lookup_module) : undefined;
+		const target =
+			field?.data_type === 'lookup' && field.lookup_module
+				? ctx.sandbox.module(field.lookup_module)
+				: undefined;
 		if (target) modules.set(target.api_name, target);
 	}
 	for (const m of modules.values()) required.push([readScope(m)]);

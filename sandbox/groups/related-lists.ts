@@ -1,4 +1,3 @@
- 
 // Related lists (docs/protocol.md §5.7): GetRelatedLists, GetRelatedList, derived from the stored
 // module definitions (`module.related_lists`). Ids are stable: module id digits + `3` + sequence.
 // An unknown related-list id answers 204 (the group's code set has no INVALID_DATA; as GetField).
@@ -31,22 +30,32 @@ export function relatedListsJson(module: StoredModule): Json[] {
 	}));
 }
 
-export const getRelatedLists = operation('GET', '/settings/related_lists', { scopes: RELATED_LISTS_READ }, (ctx) => {
-	const module = moduleParam(ctx);
-	const lists = relatedListsJson(module);
-	if (lists.length === 0) return { status: 204 };
-	return { body: { related_lists: lists } };
-});
+export const getRelatedLists = operation(
+	'GET',
+	'/settings/related_lists',
+	{ scopes: RELATED_LISTS_READ },
+	(ctx) => {
+		const module = moduleParam(ctx);
+		const lists = relatedListsJson(module);
+		if (lists.length === 0) return { status: 204 };
+		return { body: { related_lists: lists } };
+	},
+);
 
-export const getRelatedList = operation('GET', '/settings/related_lists/:id', { scopes: RELATED_LISTS_READ }, (ctx) => {
-	const { sandbox } = ctx;
-	const modules = ctx.q('module') === undefined ? storedModules(sandbox) : [moduleParam(ctx)];
-	for (const module of modules) {
-		const found = relatedListsJson(module).find((rl) => rl.id === ctx.params.id);
-		if (found) return { body: { related_lists: [found] } };
-	}
-	return { status: 204 };
-});
+export const getRelatedList = operation(
+	'GET',
+	'/settings/related_lists/:id',
+	{ scopes: RELATED_LISTS_READ },
+	(ctx) => {
+		const { sandbox } = ctx;
+		const modules = ctx.q('module') === undefined ? storedModules(sandbox) : [moduleParam(ctx)];
+		for (const module of modules) {
+			const found = relatedListsJson(module).find((rl) => rl.id === ctx.params.id);
+			if (found) return { body: { related_lists: [found] } };
+		}
+		return { status: 204 };
+	},
+);
 
 export function registerRelatedLists(router: Router): void {
 	router.register([getRelatedLists, getRelatedList]);

@@ -1,4 +1,3 @@
- 
 // Roles and profiles (docs/protocol.md §5.6): GetRoles, GetRole, GetProfiles, GetProfile.
 // Roles form a hierarchy (`reporting_to`); profiles carry permissions per module and general
 // permissions. The ids the demo users reference (sandbox/catalogue/org.ts) are kept.
@@ -98,7 +97,10 @@ function seedRoles(sandbox: Sandbox): void {
 		...extra,
 	});
 	const roles = [
-		role(ROLE_CEO, 'Head of the organisation; sees every record', null, { admin_user: true, share_with_peers: true }),
+		role(ROLE_CEO, 'Head of the organisation; sees every record', null, {
+			admin_user: true,
+			share_with_peers: true,
+		}),
 		role(ROLE_MANAGER, 'Sales manager; sees the records of the sales reps', ROLE_CEO, {
 			share_with_peers: true,
 			forecast_manager: ref(MANAGER),
@@ -128,14 +130,35 @@ function seedProfiles(sandbox: Sandbox): void {
 	let seq = 0;
 	const permissionId = () => `4876876000000${String(40_000 + seq++).padStart(6, '0')}`;
 	// one definition per permission, shared by every profile (same ids)
-	const defs: Array<{ id: string; name: string; display_label: string; module: string | null; action: string; section: string }> = [];
+	const defs: Array<{
+		id: string;
+		name: string;
+		display_label: string;
+		module: string | null;
+		action: string;
+		section: string;
+	}> = [];
 	for (const module of modules) {
 		for (const action of MODULE_ACTIONS) {
-			defs.push({ id: permissionId(), name: `${module}_${action}`, display_label: action, module, action, section: 'module_level' });
+			defs.push({
+				id: permissionId(),
+				name: `${module}_${action}`,
+				display_label: action,
+				module,
+				action,
+				section: 'module_level',
+			});
 		}
 	}
 	for (const g of GENERAL_PERMISSIONS) {
-		defs.push({ id: permissionId(), name: g.name, display_label: g.label, module: null, action: g.name, section: g.section });
+		defs.push({
+			id: permissionId(),
+			name: g.name,
+			display_label: g.label,
+			module: null,
+			action: g.name,
+			section: g.section,
+		});
 	}
 
 	const profile = (
@@ -199,7 +222,8 @@ function seedProfiles(sandbox: Sandbox): void {
 		profile(
 			PROFILE_READ_ONLY,
 			'Reads records only',
-			(module, action) => (module !== null ? action === 'View' : action === 'Crm_Implied_Api_Access'),
+			(module, action) =>
+				module !== null ? action === 'View' : action === 'Crm_Implied_Api_Access',
 			{ category: true, _delete: true },
 		),
 	];
@@ -214,7 +238,9 @@ function profileSummary(p: ProfileDoc): Json {
 	return out;
 }
 
-export const getRoles = operation('GET', '/settings/roles', { scopes: ROLES_READ }, (ctx) => listReply('roles', ctx.sandbox.store.docs<RoleDoc>(ROLES)));
+export const getRoles = operation('GET', '/settings/roles', { scopes: ROLES_READ }, (ctx) =>
+	listReply('roles', ctx.sandbox.store.docs<RoleDoc>(ROLES)),
+);
 
 export const getRole = operation('GET', '/settings/roles/:id', { scopes: ROLES_READ }, (ctx) => {
 	const { sandbox } = ctx;
@@ -222,27 +248,38 @@ export const getRole = operation('GET', '/settings/roles/:id', { scopes: ROLES_R
 	return role ? { body: { roles: [role] } } : { status: 204 };
 });
 
-const modifiedAfter = (p: ProfileDoc, since: number) => (parseDateTime(p.modified_time) ?? 0) > since;
+const modifiedAfter = (p: ProfileDoc, since: number) =>
+	(parseDateTime(p.modified_time) ?? 0) > since;
 
-export const getProfiles = operation('GET', '/settings/profiles', { scopes: PROFILES_READ }, (ctx) => {
-	const { store } = ctx.sandbox;
-	let profiles = store.docs<ProfileDoc>(PROFILES);
-	const since = ifModifiedSince(ctx);
-	if (since !== undefined) {
-		profiles = profiles.filter((p) => modifiedAfter(p, since));
-		if (profiles.length === 0) return { status: 304 };
-	}
-	return listReply('profiles', profiles.map(profileSummary));
-});
+export const getProfiles = operation(
+	'GET',
+	'/settings/profiles',
+	{ scopes: PROFILES_READ },
+	(ctx) => {
+		const { store } = ctx.sandbox;
+		let profiles = store.docs<ProfileDoc>(PROFILES);
+		const since = ifModifiedSince(ctx);
+		if (since !== undefined) {
+			profiles = profiles.filter((p) => modifiedAfter(p, since));
+			if (profiles.length === 0) return { status: 304 };
+		}
+		return listReply('profiles', profiles.map(profileSummary));
+	},
+);
 
-export const getProfile = operation('GET', '/settings/profiles/:id', { scopes: PROFILES_READ }, (ctx) => {
-	const { sandbox } = ctx;
-	const profile = profileDoc(sandbox, ctx.params.id);
-	if (!profile) return { status: 204 };
-	const since = ifModifiedSince(ctx);
-	if (since !== undefined && !modifiedAfter(profile, since)) return { status: 304 };
-	return { body: { profiles: [profile] } };
-});
+export const getProfile = operation(
+	'GET',
+	'/settings/profiles/:id',
+	{ scopes: PROFILES_READ },
+	(ctx) => {
+		const { sandbox } = ctx;
+		const profile = profileDoc(sandbox, ctx.params.id);
+		if (!profile) return { status: 204 };
+		const since = ifModifiedSince(ctx);
+		if (since !== undefined && !modifiedAfter(profile, since)) return { status: 304 };
+		return { body: { profiles: [profile] } };
+	},
+);
 
 export function registerRolesProfiles(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'roles', seedRoles);

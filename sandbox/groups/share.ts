@@ -1,4 +1,3 @@
- 
 // Record sharing (docs/protocol.md §5.9): GetSharedRecordDetails, ShareRecord, UpdateSharePermissions,
 // RevokeSharedRecord on /{module}/{recordId}/actions/share. One document per shared record in the
 // `shares` collection. Limits of §6: 1..10 items per request and at most 10 users per record
@@ -49,12 +48,19 @@ const docId = (module: string, recordId: string) => `${module}:${recordId}`;
 
 function recordOf(ctx: Ctx): StoredRecord {
 	const record = ctx.sandbox.store.getRecord(ctx.module!.api_name, ctx.params.recordId);
-	if (!record) throw new HttpError('ENTITY_ID_INVALID', { id: ctx.params.recordId }, 'the id given seems to be invalid');
+	if (!record)
+		throw new HttpError(
+			'ENTITY_ID_INVALID',
+			{ id: ctx.params.recordId },
+			'the id given seems to be invalid',
+		);
 	return record;
 }
 
 function sharesOf(ctx: Ctx, record: StoredRecord): ShareEntry[] {
-	return ctx.sandbox.store.doc<ShareDoc>(SHARES, docId(ctx.module!.api_name, record.id))?.shares ?? [];
+	return (
+		ctx.sandbox.store.doc<ShareDoc>(SHARES, docId(ctx.module!.api_name, record.id))?.shares ?? []
+	);
 }
 
 function saveShares(ctx: Ctx, record: StoredRecord, shares: ShareEntry[]): void {
@@ -75,10 +81,15 @@ function ownerId(record: StoredRecord): string | undefined {
 function shareItems(ctx: Ctx): unknown[] {
 	const list = ctx.json().share;
 	if (list === undefined || list === null) throw HttpError.mandatory('share');
-	if (!Array.isArray(list)) throw HttpError.invalidData({ api_name: 'share', expected_data_type: 'jsonarray' });
+	if (!Array.isArray(list))
+		throw HttpError.invalidData({ api_name: 'share', expected_data_type: 'jsonarray' });
 	if (list.length === 0) throw HttpError.mandatory('share');
 	if (list.length > SHARE_ITEMS_MAX) {
-		throw new HttpError('SHARE_LIMIT_EXCEEDED', { limit: SHARE_ITEMS_MAX, api_name: 'share' }, SHARE_LIMIT_MESSAGE);
+		throw new HttpError(
+			'SHARE_LIMIT_EXCEEDED',
+			{ limit: SHARE_ITEMS_MAX, api_name: 'share' },
+			SHARE_LIMIT_MESSAGE,
+		);
 	}
 	return list;
 }
@@ -93,17 +104,24 @@ function fail(ctx: Ctx, code: string, apiName: string, index: number, message?: 
  * Applies the share items to a record's sharing. `mode` 'share' refuses users who already see the
  * record; 'update' changes their permission (and adds users not shared yet).
  */
-function applyShares(ctx: Ctx, record: StoredRecord, items: unknown[], mode: 'share' | 'update'): Array<Json | ErrorBody> {
+function applyShares(
+	ctx: Ctx,
+	record: StoredRecord,
+	items: unknown[],
+	mode: 'share' | 'update',
+): Array<Json | ErrorBody> {
 	const { sandbox } = ctx;
 	const shares = [...sharesOf(ctx, record)];
 	const me = sandbox.user(ctx);
 	const seen = new Set<string>();
 	const results = items.map((item, index): Json | ErrorBody => {
-		if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
+		if (!item || typeof item !== 'object' || Array.isArray(item))
+			return errorItem('INVALID_DATA', {}, 'invalid data');
 		const input = item as Json;
 		const userRef = input.user;
 		const userId = userRef && typeof userRef === 'object' ? (userRef as Json).id : userRef;
-		if (userId === undefined || userId === null || userId === '') return fail(ctx, 'MANDATORY_NOT_FOUND', 'user', index);
+		if (userId === undefined || userId === null || userId === '')
+			return fail(ctx, 'MANDATORY_NOT_FOUND', 'user', index);
 		const user = sandbox.store.doc<UserDoc>('users', String(userId));
 		if (!user || (user.status !== undefined && user.status !== 'active')) {
 			return fail(ctx, 'INVALID_DATA', 'user', index, 'the id given seems to be invalid');
@@ -115,14 +133,20 @@ function applyShares(ctx: Ctx, record: StoredRecord, items: unknown[], mode: 'sh
 			return fail(ctx, 'INVALID_DATA', 'permission', index, 'permission is invalid');
 		}
 		const related = input.share_related_records ?? false;
-		if (typeof related !== 'boolean') return fail(ctx, 'INVALID_DATA', 'share_related_records', index);
+		if (typeof related !== 'boolean')
+			return fail(ctx, 'INVALID_DATA', 'share_related_records', index);
 		if (user.id === ownerId(record) || seen.has(user.id)) {
 			return fail(ctx, 'DUPLICATE_DATA', 'user', index, 'record is already visible to the user');
 		}
 		const existing = shares.findIndex((s) => s.user.id === user.id);
-		if (existing !== -1 && mode === 'share') return fail(ctx, 'DUPLICATE_DATA', 'user', index, 'record is already visible to the user');
+		if (existing !== -1 && mode === 'share')
+			return fail(ctx, 'DUPLICATE_DATA', 'user', index, 'record is already visible to the user');
 		if (existing === -1 && shares.length >= SHARE_USERS_PER_RECORD) {
-			return errorItem('SHARE_LIMIT_EXCEEDED', { limit: SHARE_USERS_PER_RECORD, id: user.id }, SHARE_LIMIT_MESSAGE);
+			return errorItem(
+				'SHARE_LIMIT_EXCEEDED',
+				{ limit: SHARE_USERS_PER_RECORD, id: user.id },
+				SHARE_LIMIT_MESSAGE,
+			);
 		}
 		seen.add(user.id);
 		const entry: ShareEntry = {
@@ -131,11 +155,20 @@ function applyShares(ctx: Ctx, record: StoredRecord, items: unknown[], mode: 'sh
 			share_related_records: related,
 			shared_time: sandbox.formatTime(),
 			shared_by: { id: me.id, name: me.name },
-			shared_through: { module: ctx.module!.api_name, id: record.id, entity_name: recordName(ctx.module!, record) },
+			shared_through: {
+				module: ctx.module!.api_name,
+				id: record.id,
+				entity_name: recordName(ctx.module!, record),
+			},
 		};
 		if (existing === -1) shares.push(entry);
 		else shares[existing] = { ...entry, shared_time: shares[existing].shared_time };
-		return { code: 'SUCCESS', details: { id: user.id }, message: 'record will be shared successfully', status: 'success' };
+		return {
+			code: 'SUCCESS',
+			details: { id: user.id },
+			message: 'record will be shared successfully',
+			status: 'success',
+		};
 	});
 	saveShares(ctx, record, shares);
 	return results;
@@ -153,7 +186,9 @@ export const getSharedRecordDetails = operation('GET', path, opts, (ctx) => {
 		throw HttpError.invalidData({ [paramKey(ctx)]: 'view' });
 	}
 	const sharedTo = ctx.q('sharedTo');
-	const shares = sharesOf(ctx, record).filter((s) => sharedTo === undefined || s.user.id === sharedTo);
+	const shares = sharesOf(ctx, record).filter(
+		(s) => sharedTo === undefined || s.user.id === sharedTo,
+	);
 	if (view === 'summary') {
 		if (shares.length === 0) return { status: 204 };
 		return { body: { share: shares } };
@@ -187,9 +222,14 @@ export const updateSharePermissions = operation('PUT', path, opts, (ctx) => {
 // RevokeSharedRecord: `share` is one object (**assumed**)
 export const revokeSharedRecord = operation('DELETE', path, opts, (ctx) => {
 	const record = recordOf(ctx);
-	if (sharesOf(ctx, record).length === 0) throw HttpError.invalidData({}, 'no sharing available to revoke');
+	if (sharesOf(ctx, record).length === 0)
+		throw HttpError.invalidData({}, 'no sharing available to revoke');
 	saveShares(ctx, record, []);
-	return { body: { share: { code: 'SUCCESS', details: {}, message: 'Sharing Revoked', status: 'success' } } };
+	return {
+		body: {
+			share: { code: 'SUCCESS', details: {}, message: 'Sharing Revoked', status: 'success' },
+		},
+	};
 });
 
 export function registerShare(router: Router, sandbox: Sandbox): void {
@@ -199,5 +239,10 @@ export function registerShare(router: Router, sandbox: Sandbox): void {
 		if (event.operation !== 'delete') return;
 		for (const change of event.changes) store.deleteDoc(SHARES, docId(event.module, change.id));
 	});
-	router.register([getSharedRecordDetails, shareRecord, updateSharePermissions, revokeSharedRecord]);
+	router.register([
+		getSharedRecordDetails,
+		shareRecord,
+		updateSharePermissions,
+		revokeSharedRecord,
+	]);
 }

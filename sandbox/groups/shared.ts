@@ -53,7 +53,11 @@ export function resultsReply(key: string, status: number, results: ItemOutcome[]
  * Runs `write` for each entry, in input order, inside one store transaction; an ItemError becomes
  * that entry's result, anything else fails the request.
  */
-export function eachItem<T>(ctx: Ctx, entries: T[], write: (entry: T, index: number) => ItemOutcome): ItemOutcome[] {
+export function eachItem<T>(
+	ctx: Ctx,
+	entries: T[],
+	write: (entry: T, index: number) => ItemOutcome,
+): ItemOutcome[] {
 	return ctx.sandbox.store.transaction(() =>
 		entries.map((entry, index) => {
 			try {
@@ -70,7 +74,13 @@ export function eachItem<T>(ctx: Ctx, entries: T[], write: (entry: T, index: num
  * The list write of `{key: [1..max items]}`: one `write` per item (eachItem), answered as
  * resultsReply with the same key.
  */
-export function writeEach(ctx: Ctx, key: string, max: number, status: number, write: (item: unknown, index: number) => ItemOutcome): Reply {
+export function writeEach(
+	ctx: Ctx,
+	key: string,
+	max: number,
+	status: number,
+	write: (item: unknown, index: number) => ItemOutcome,
+): Reply {
 	const items = wrapperList(ctx, key, max);
 	return resultsReply(key, status, eachItem(ctx, items, write));
 }

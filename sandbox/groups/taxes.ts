@@ -1,4 +1,3 @@
- 
 // Taxes (docs/protocol.md §5.9): GetTaxes, CreateTaxes, UpdateTaxes, DeleteTaxes, GetTax, DeleteTax.
 // Reads carry the organisation's tax `preference` next to `taxes`. Taxes are kept in
 // `sequence_number` order 1..n: a create or update naming a position moves the tax there and
@@ -36,7 +35,13 @@ function seedTaxes(sandbox: Sandbox): void {
 		['4876876000000381005', 'Service Tax', 5],
 	];
 	seed.forEach(([id, name, value], i) => {
-		sandbox.store.putDoc(TAXES, id, { id, name, display_label: label(name, value), value, sequence_number: i + 1 });
+		sandbox.store.putDoc(TAXES, id, {
+			id,
+			name,
+			display_label: label(name, value),
+			value,
+			sequence_number: i + 1,
+		});
 	});
 	sandbox.store.putDoc(PREFERENCE, 'org', { modify_tax_rates: true, auto_populate_tax: false });
 }
@@ -45,8 +50,14 @@ const taxes = (sandbox: Sandbox) =>
 	sandbox.store.docs<TaxDoc>(TAXES).sort((a, b) => a.sequence_number - b.sequence_number);
 
 function preference(sandbox: Sandbox): Json {
-	const doc = sandbox.store.doc<Json>(PREFERENCE, 'org') ?? { modify_tax_rates: true, auto_populate_tax: false };
-	return { modify_tax_rates: doc.modify_tax_rates === true, auto_populate_tax: doc.auto_populate_tax === true };
+	const doc = sandbox.store.doc<Json>(PREFERENCE, 'org') ?? {
+		modify_tax_rates: true,
+		auto_populate_tax: false,
+	};
+	return {
+		modify_tax_rates: doc.modify_tax_rates === true,
+		auto_populate_tax: doc.auto_populate_tax === true,
+	};
 }
 
 /** Stores `list` in its order as sequence 1..n. */
@@ -54,7 +65,14 @@ function renumber(sandbox: Sandbox, list: TaxDoc[]): void {
 	list.forEach((tax, i) => sandbox.store.putDoc(TAXES, tax.id, { ...tax, sequence_number: i + 1 }));
 }
 
-function fail(ctx: Ctx, index: number, code: string, apiName: string | undefined, message: string, extra: Json = {}): ErrorBody {
+function fail(
+	ctx: Ctx,
+	index: number,
+	code: string,
+	apiName: string | undefined,
+	message: string,
+	extra: Json = {},
+): ErrorBody {
 	const details: Json = { ...extra };
 	if (apiName) {
 		details.api_name = apiName;
@@ -63,7 +81,8 @@ function fail(ctx: Ctx, index: number, code: string, apiName: string | undefined
 	return errorItem(code, details, message);
 }
 
-const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+const isBlank = (v: unknown) =>
+	v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /** Sequence numbers given more than once in the request (refused on every item naming them). */
 function repeatedSequences(items: unknown[]): Set<unknown> {
@@ -84,32 +103,60 @@ interface Checked {
 	sequence?: number;
 }
 
-function checkTax(ctx: Ctx, index: number, input: Json, creating: boolean, repeated: Set<unknown>, count: number): Checked | ErrorBody {
+function checkTax(
+	ctx: Ctx,
+	index: number,
+	input: Json,
+	creating: boolean,
+	repeated: Set<unknown>,
+	count: number,
+): Checked | ErrorBody {
 	if (creating) {
-		if (isBlank(input.name)) return fail(ctx, index, 'MANDATORY_NOT_FOUND', 'name', 'required field not found');
-		if (input.value === undefined || input.value === null) return fail(ctx, index, 'MANDATORY_NOT_FOUND', 'value', 'required field not found');
+		if (isBlank(input.name))
+			return fail(ctx, index, 'MANDATORY_NOT_FOUND', 'name', 'required field not found');
+		if (input.value === undefined || input.value === null)
+			return fail(ctx, index, 'MANDATORY_NOT_FOUND', 'value', 'required field not found');
 	}
 	const out: Checked = {};
 	if (input.name !== undefined) {
-		if (typeof input.name !== 'string' || input.name.trim() === '') return fail(ctx, index, 'INVALID_DATA', 'name', 'invalid data', { expected_data_type: 'string' });
-		if (input.name.trim().length > 50) return fail(ctx, index, 'INVALID_DATA', 'name', 'invalid data', { maximum_length: 50 });
+		if (typeof input.name !== 'string' || input.name.trim() === '')
+			return fail(ctx, index, 'INVALID_DATA', 'name', 'invalid data', {
+				expected_data_type: 'string',
+			});
+		if (input.name.trim().length > 50)
+			return fail(ctx, index, 'INVALID_DATA', 'name', 'invalid data', { maximum_length: 50 });
 		out.name = input.name.trim();
 	}
 	if (input.value !== undefined) {
 		if (typeof input.value !== 'number' || !Number.isFinite(input.value)) {
-			return fail(ctx, index, 'INVALID_DATA', 'value', 'invalid data', { expected_data_type: 'double' });
+			return fail(ctx, index, 'INVALID_DATA', 'value', 'invalid data', {
+				expected_data_type: 'double',
+			});
 		}
-		if (input.value < 0 || input.value > 100) return fail(ctx, index, 'INVALID_DATA', 'value', 'the tax value must be between 0 and 100', { value: input.value });
+		if (input.value < 0 || input.value > 100)
+			return fail(ctx, index, 'INVALID_DATA', 'value', 'the tax value must be between 0 and 100', {
+				value: input.value,
+			});
 		out.value = input.value;
 	}
 	if (input.sequence_number !== undefined && input.sequence_number !== null) {
 		const seq = input.sequence_number;
 		if (typeof seq !== 'number' || !Number.isInteger(seq)) {
-			return fail(ctx, index, 'INVALID_DATA', 'sequence_number', 'invalid data', { expected_data_type: 'integer' });
+			return fail(ctx, index, 'INVALID_DATA', 'sequence_number', 'invalid data', {
+				expected_data_type: 'integer',
+			});
 		}
-		if (repeated.has(seq)) return fail(ctx, index, 'INVALID_DATA', 'sequence_number', 'sequence number cannot be repeated in the same request');
+		if (repeated.has(seq))
+			return fail(
+				ctx,
+				index,
+				'INVALID_DATA',
+				'sequence_number',
+				'sequence number cannot be repeated in the same request',
+			);
 		const max = creating ? count + 1 : count;
-		if (seq < 1 || seq > max) return fail(ctx, index, 'INVALID_DATA', 'sequence_number', 'sequence number out of range');
+		if (seq < 1 || seq > max)
+			return fail(ctx, index, 'INVALID_DATA', 'sequence_number', 'sequence number out of range');
 		out.sequence = seq;
 	}
 	return out;
@@ -118,11 +165,16 @@ function checkTax(ctx: Ctx, index: number, input: Json, creating: boolean, repea
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** CreateTaxes / UpdateTaxes: each `taxes[]` object through `write`; a sequence number given twice is refused on every item naming it. */
-function writeTaxes(ctx: Ctx, status: number, write: (input: Json, index: number, repeated: Set<unknown>) => ItemOutcome): Reply {
+function writeTaxes(
+	ctx: Ctx,
+	status: number,
+	write: (input: Json, index: number, repeated: Set<unknown>) => ItemOutcome,
+): Reply {
 	const items = wrapperList(ctx, 'taxes', 100);
 	const repeated = repeatedSequences(items);
 	const results = eachItem(ctx, items, (raw, index) => {
-		if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(ctx, index, 'INVALID_DATA', 'taxes', 'invalid data');
+		if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+			return fail(ctx, index, 'INVALID_DATA', 'taxes', 'invalid data');
 		return write(raw as Json, index, repeated);
 	});
 	return resultsReply('taxes', status, results);
@@ -139,7 +191,9 @@ function deleteOne(sandbox: Sandbox, id: string): Json {
 	return { code: 'SUCCESS', details: { id }, message: 'tax deleted', status: 'success' };
 }
 
-export const getTaxes = operation('GET', '/org/taxes', opts, (ctx) => ({ body: { preference: preference(ctx.sandbox), taxes: taxes(ctx.sandbox) } }));
+export const getTaxes = operation('GET', '/org/taxes', opts, (ctx) => ({
+	body: { preference: preference(ctx.sandbox), taxes: taxes(ctx.sandbox) },
+}));
 
 export const getTax = operation('GET', '/org/taxes/:id', opts, (ctx) => {
 	const { sandbox } = ctx;
@@ -154,7 +208,9 @@ export const createTaxes = operation('POST', '/org/taxes', opts, (ctx) =>
 		const checked = checkTax(ctx, index, input, true, repeated, list.length);
 		if ('status' in checked) return checked;
 		if (list.some((t) => sameName(t.name, checked.name!))) {
-			return fail(ctx, index, 'INVALID_DATA', 'name', 'a tax with the same name already exists', { name: checked.name });
+			return fail(ctx, index, 'INVALID_DATA', 'name', 'a tax with the same name already exists', {
+				name: checked.name,
+			});
 		}
 		const tax: TaxDoc = {
 			id: ctx.sandbox.store.nextId(),
@@ -166,19 +222,26 @@ export const createTaxes = operation('POST', '/org/taxes', opts, (ctx) =>
 		const position = (checked.sequence ?? list.length + 1) - 1;
 		renumber(ctx.sandbox, [...list.slice(0, position), tax, ...list.slice(position)]);
 		return { code: 'SUCCESS', details: { id: tax.id }, message: 'tax added', status: 'success' };
-	}));
+	}),
+);
 
 export const updateTaxes = operation('PUT', '/org/taxes', opts, (ctx) =>
 	writeTaxes(ctx, 200, (input, index, repeated) => {
-		const id = typeof input.id === 'string' || typeof input.id === 'number' ? String(input.id) : undefined;
+		const id =
+			typeof input.id === 'string' || typeof input.id === 'number' ? String(input.id) : undefined;
 		if (!id) return fail(ctx, index, 'MANDATORY_NOT_FOUND', 'id', 'required field not found');
 		const list = taxes(ctx.sandbox);
 		const existing = list.find((t) => t.id === id);
 		if (!existing) return fail(ctx, index, 'INVALID_DATA', 'id', 'given ID does not exist', { id });
 		const checked = checkTax(ctx, index, input, false, repeated, list.length);
 		if ('status' in checked) return checked;
-		if (checked.name !== undefined && list.some((t) => t.id !== id && sameName(t.name, checked.name!))) {
-			return fail(ctx, index, 'INVALID_DATA', 'name', 'a tax with the same name already exists', { name: checked.name });
+		if (
+			checked.name !== undefined &&
+			list.some((t) => t.id !== id && sameName(t.name, checked.name!))
+		) {
+			return fail(ctx, index, 'INVALID_DATA', 'name', 'a tax with the same name already exists', {
+				name: checked.name,
+			});
 		}
 		const name = checked.name ?? existing.name;
 		const value = checked.value ?? existing.value;
@@ -187,7 +250,8 @@ export const updateTaxes = operation('PUT', '/org/taxes', opts, (ctx) =>
 		const position = (checked.sequence ?? existing.sequence_number) - 1;
 		renumber(ctx.sandbox, [...others.slice(0, position), next, ...others.slice(position)]);
 		return { code: 'SUCCESS', details: { id }, message: 'record updated', status: 'success' };
-	}));
+	}),
+);
 
 export const deleteTaxes = operation('DELETE', '/org/taxes', opts, (ctx) => {
 	const ids = idsParam(ctx, 'ids', 100, true)!;

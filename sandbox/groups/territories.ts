@@ -1,4 +1,3 @@
- 
 // Territories (docs/protocol.md §5.6): GetTerritories, GetTerritory. A hierarchy under "Global"
 // (`reporting_to`), with managers and account/deal assignment rules (JSON criteria, §3.12).
 // The one list of the organisation's territories: record operations (records.ts `territories`)
@@ -39,7 +38,11 @@ export const TERRITORY_DACH = { id: '4876876000000361011', name: 'DACH' };
 function seedTerritories(sandbox: Sandbox): void {
 	const time = sandbox.formatTime();
 	const admin = { id: DEMO_USERS[0].id, name: DEMO_USERS[0].full_name };
-	const manager = (i: number) => ({ id: DEMO_USERS[i].id, name: DEMO_USERS[i].full_name, email: DEMO_USERS[i].email });
+	const manager = (i: number) => ({
+		id: DEMO_USERS[i].id,
+		name: DEMO_USERS[i].full_name,
+		email: DEMO_USERS[i].email,
+	});
 	const equal = (field: string, value: string) => ({ field, comparator: 'equal', value });
 	const territory = (
 		t: { id: string; name: string },
@@ -62,7 +65,9 @@ function seedTerritories(sandbox: Sandbox): void {
 		...extra,
 	});
 	const list = [
-		territory(TERRITORY_GLOBAL, 'Every customer of the organisation', null, { manager: manager(0) }),
+		territory(TERRITORY_GLOBAL, 'Every customer of the organisation', null, {
+			manager: manager(0),
+		}),
 		territory(TERRITORY_NORTH_AMERICA, 'United States and Canada', TERRITORY_GLOBAL, {
 			manager: manager(1),
 			account_rule_criteria: {
@@ -73,7 +78,11 @@ function seedTerritories(sandbox: Sandbox): void {
 		territory(TERRITORY_EUROPE, 'European customers', TERRITORY_GLOBAL, {
 			manager: manager(3),
 			permission_type: 'read_only',
-			account_rule_criteria: { field: 'Billing_Country', comparator: 'in', value: ['Germany', 'France', 'United Kingdom', 'Austria', 'Switzerland'] },
+			account_rule_criteria: {
+				field: 'Billing_Country',
+				comparator: 'in',
+				value: ['Germany', 'France', 'United Kingdom', 'Austria', 'Switzerland'],
+			},
 		}),
 		territory(TERRITORY_TEXAS, 'Accounts billed in Texas', TERRITORY_NORTH_AMERICA, {
 			manager: manager(2),
@@ -84,7 +93,11 @@ function seedTerritories(sandbox: Sandbox): void {
 			account_rule_criteria: equal('Billing_State', 'California'),
 		}),
 		territory(TERRITORY_DACH, 'Germany, Austria and Switzerland', TERRITORY_EUROPE, {
-			account_rule_criteria: { field: 'Billing_Country', comparator: 'in', value: ['Germany', 'Austria', 'Switzerland'] },
+			account_rule_criteria: {
+				field: 'Billing_Country',
+				comparator: 'in',
+				value: ['Germany', 'Austria', 'Switzerland'],
+			},
 		}),
 	];
 	for (const t of list) sandbox.store.putDoc(TERRITORIES, t.id, t);
@@ -100,22 +113,33 @@ function enabled(ctx: Ctx): void {
 function territoriesReply(ctx: Ctx, list: TerritoryDoc[]): Reply {
 	if (list.length === 0) return { status: 204 };
 	const body: Json = { territories: list };
-	if (ctx.v === 'v2.1') body.info = { per_page: 200, count: list.length, page: 1, more_records: false };
+	if (ctx.v === 'v2.1')
+		body.info = { per_page: 200, count: list.length, page: 1, more_records: false };
 	return { body };
 }
 
-export const getTerritories = operation('GET', '/settings/territories', { scopes: TERRITORIES_READ }, (ctx) => {
-	const { sandbox } = ctx;
-	enabled(ctx);
-	return territoriesReply(ctx, sandbox.store.docs<TerritoryDoc>(TERRITORIES));
-});
+export const getTerritories = operation(
+	'GET',
+	'/settings/territories',
+	{ scopes: TERRITORIES_READ },
+	(ctx) => {
+		const { sandbox } = ctx;
+		enabled(ctx);
+		return territoriesReply(ctx, sandbox.store.docs<TerritoryDoc>(TERRITORIES));
+	},
+);
 
-export const getTerritory = operation('GET', '/settings/territories/:id', { scopes: TERRITORIES_READ }, (ctx) => {
-	const { sandbox } = ctx;
-	enabled(ctx);
-	const territory = sandbox.store.doc<TerritoryDoc>(TERRITORIES, ctx.params.id);
-	return territoriesReply(ctx, territory ? [territory] : []);
-});
+export const getTerritory = operation(
+	'GET',
+	'/settings/territories/:id',
+	{ scopes: TERRITORIES_READ },
+	(ctx) => {
+		const { sandbox } = ctx;
+		enabled(ctx);
+		const territory = sandbox.store.doc<TerritoryDoc>(TERRITORIES, ctx.params.id);
+		return territoriesReply(ctx, territory ? [territory] : []);
+	},
+);
 
 export function registerTerritories(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'territories', seedTerritories);

@@ -1,4 +1,3 @@
- 
 // Wizards (docs/protocol.md §5.7, v2.1 only): GetWizards, GetWizardbyID (`layout_id` required: the
 // container of that layout). Seeded once: an active "Lead Qualification" wizard on the Leads
 // Standard layout (two screens with Next/Previous/Save buttons) and a draft "Partner Deal Handover"
@@ -50,8 +49,14 @@ const WIZARD_SEEDS: WizardSeed[] = [
 		layout: 'Standard',
 		active: true,
 		screens: [
-			{ label: 'Contact Details', fields: ['First_Name', 'Last_Name', 'Email', 'Phone', 'Company'] },
-			{ label: 'Qualification', fields: ['Lead_Source', 'Lead_Status', 'Industry', 'Annual_Revenue', 'Rating'] },
+			{
+				label: 'Contact Details',
+				fields: ['First_Name', 'Last_Name', 'Email', 'Phone', 'Company'],
+			},
+			{
+				label: 'Qualification',
+				fields: ['Lead_Source', 'Lead_Status', 'Industry', 'Annual_Revenue', 'Rating'],
+			},
 		],
 	},
 	{
@@ -66,7 +71,13 @@ const WIZARD_SEEDS: WizardSeed[] = [
 	},
 ];
 
-function button(sandbox: Sandbox, label: string, type: string, sequence: number, target: Json | null): Json {
+function button(
+	sandbox: Sandbox,
+	label: string,
+	type: string,
+	sequence: number,
+	target: Json | null,
+): Json {
 	return {
 		id: sandbox.store.nextId(),
 		display_label: label,
@@ -91,15 +102,26 @@ function seedWizards(sandbox: Sandbox): void {
 		const module = modules.find((m) => m.api_name === seed.module);
 		const layout = module ? layoutsOf(module).find((l) => l.name === seed.layout) : undefined;
 		if (!module || !layout) continue;
-		const screens = seed.screens.map((s) => ({ id: store.nextId(), display_label: s.label, fields: s.fields }));
-		const screenRef = (i: number) => ({ id: screens[i].id, display_label: screens[i].display_label });
+		const screens = seed.screens.map((s) => ({
+			id: store.nextId(),
+			display_label: s.label,
+			fields: s.fields,
+		}));
+		const screenRef = (i: number) => ({
+			id: screens[i].id,
+			display_label: screens[i].display_label,
+		});
 		const connections: Json[] = [];
 		const screenJson = screens.map((screen, i) => {
 			const buttons: Json[] = [];
-			if (i > 0) buttons.push(button(sandbox, 'Previous', 'previous', buttons.length + 1, screenRef(i - 1)));
-			if (i < screens.length - 1) buttons.push(button(sandbox, 'Next', 'next', buttons.length + 1, screenRef(i + 1)));
+			if (i > 0)
+				buttons.push(button(sandbox, 'Previous', 'previous', buttons.length + 1, screenRef(i - 1)));
+			if (i < screens.length - 1)
+				buttons.push(button(sandbox, 'Next', 'next', buttons.length + 1, screenRef(i + 1)));
 			else buttons.push(button(sandbox, 'Save', 'submit', buttons.length + 1, null));
-			for (const b of buttons) if (b.target_screen) connections.push({ source_button: { id: b.id }, target_screen: b.target_screen });
+			for (const b of buttons)
+				if (b.target_screen)
+					connections.push({ source_button: { id: b.id }, target_screen: b.target_screen });
 			return {
 				id: screen.id,
 				display_label: screen.display_label,
@@ -128,7 +150,12 @@ function seedWizards(sandbox: Sandbox): void {
 					id: store.nextId(),
 					layout: { id: layout.id, name: layout.name },
 					chart_data: {
-						nodes: screens.map((s, i) => ({ pos_x: 120 + i * 260, pos_y: 80, start_node: i === 0, screen: screenRef(i) })),
+						nodes: screens.map((s, i) => ({
+							pos_x: 120 + i * 260,
+							pos_y: 80,
+							start_node: i === 0,
+							screen: screenRef(i),
+						})),
 						connections,
 					},
 					screens: screenJson,
@@ -145,7 +172,11 @@ function seedWizards(sandbox: Sandbox): void {
 function fieldRefOf(module: StoredModule, name: string): Json {
 	const index = module.fields.findIndex((f) => f.api_name === name);
 	if (index === -1) throw new Error(`wizard seed names unknown field ${module.api_name}.${name}`);
-	return { api_name: name, id: fieldId(module, index), field_label: module.fields[index].field_label };
+	return {
+		api_name: name,
+		id: fieldId(module, index),
+		field_label: module.fields[index].field_label,
+	};
 }
 
 function wizardJson(sandbox: Sandbox, wizard: WizardDoc, containers?: Json[]): Json {
@@ -161,7 +192,10 @@ function wizardJson(sandbox: Sandbox, wizard: WizardDoc, containers?: Json[]): J
 		active: wizard.active,
 		draft: wizard.draft,
 		parent_wizard: null,
-		profiles: wizard.profiles.map((p) => ({ name: p.name, id: profileIds.get(String(p.name)) ?? null })),
+		profiles: wizard.profiles.map((p) => ({
+			name: p.name,
+			id: profileIds.get(String(p.name)) ?? null,
+		})),
 		created_by: userRef(sandbox, wizard.created_by),
 		modified_by: userRef(sandbox, wizard.created_by),
 		created_time: wizard.created_time,
@@ -170,24 +204,37 @@ function wizardJson(sandbox: Sandbox, wizard: WizardDoc, containers?: Json[]): J
 	};
 }
 
-export const getWizards = operation('GET', '/settings/wizards', { scopes: WIZARDS_READ, v21Only: true }, (ctx) => {
-	const { sandbox } = ctx;
-	const wizards = sandbox.store.docs<WizardDoc>('wizards');
-	if (wizards.length === 0) return { status: 204 };
-	return { body: { wizards: wizards.map((w) => wizardJson(sandbox, w)) } };
-});
+export const getWizards = operation(
+	'GET',
+	'/settings/wizards',
+	{ scopes: WIZARDS_READ, v21Only: true },
+	(ctx) => {
+		const { sandbox } = ctx;
+		const wizards = sandbox.store.docs<WizardDoc>('wizards');
+		if (wizards.length === 0) return { status: 204 };
+		return { body: { wizards: wizards.map((w) => wizardJson(sandbox, w)) } };
+	},
+);
 
-export const getWizardbyID = operation('GET', '/settings/wizards/:wizardId', { scopes: WIZARDS_READ, v21Only: true }, (ctx) => {
-	const { sandbox } = ctx;
-	const layoutId = requiredQuery(ctx, 'layout_id');
-	const wizard = sandbox.store.doc<WizardDoc>('wizards', ctx.params.wizardId);
-	if (!wizard) throw unknownId(ctx, ctx.params.wizardId);
-	const containers = wizard.containers.filter((c) => (c.layout as Json).id === layoutId);
-	if (containers.length === 0) {
-		throw HttpError.invalidData({ param_name: 'layout_id', id: layoutId }, 'the wizard has no container for the given layout');
-	}
-	return { body: { wizards: [wizardJson(sandbox, wizard, containers)] } };
-});
+export const getWizardbyID = operation(
+	'GET',
+	'/settings/wizards/:wizardId',
+	{ scopes: WIZARDS_READ, v21Only: true },
+	(ctx) => {
+		const { sandbox } = ctx;
+		const layoutId = requiredQuery(ctx, 'layout_id');
+		const wizard = sandbox.store.doc<WizardDoc>('wizards', ctx.params.wizardId);
+		if (!wizard) throw unknownId(ctx, ctx.params.wizardId);
+		const containers = wizard.containers.filter((c) => (c.layout as Json).id === layoutId);
+		if (containers.length === 0) {
+			throw HttpError.invalidData(
+				{ param_name: 'layout_id', id: layoutId },
+				'the wizard has no container for the given layout',
+			);
+		}
+		return { body: { wizards: [wizardJson(sandbox, wizard, containers)] } };
+	},
+);
 
 export function registerWizards(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'wizards', seedWizards);

@@ -1,4 +1,3 @@
- 
 // Deterministic demo records for the sandbox (a few hundred; the organisation and its users are
 // catalogue/org.ts).
 // Records carry no id or audit fields (the store assigns them). A lookup to another demo record is
@@ -57,53 +56,224 @@ const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
 // Name pools
 
 const FIRST_NAMES = [
-	'Olivia', 'Liam', 'Emma', 'Noah', 'Ava', 'Elijah', 'Sophia', 'Lucas', 'Isabella', 'Mason',
-	'Mia', 'Ethan', 'Amelia', 'Logan', 'Harper', 'Aiden', 'Evelyn', 'Jackson', 'Abigail', 'Sebastian',
-	'Emily', 'Mateo', 'Ella', 'Henry', 'Chloe', 'Owen', 'Grace', 'Samuel', 'Zoe', 'Daniel',
-	'Hannah', 'Leo', 'Aria', 'Wyatt', 'Nora', 'Julian', 'Lily', 'Ravi', 'Yuki', 'Fatima',
+	'Olivia',
+	'Liam',
+	'Emma',
+	'Noah',
+	'Ava',
+	'Elijah',
+	'Sophia',
+	'Lucas',
+	'Isabella',
+	'Mason',
+	'Mia',
+	'Ethan',
+	'Amelia',
+	'Logan',
+	'Harper',
+	'Aiden',
+	'Evelyn',
+	'Jackson',
+	'Abigail',
+	'Sebastian',
+	'Emily',
+	'Mateo',
+	'Ella',
+	'Henry',
+	'Chloe',
+	'Owen',
+	'Grace',
+	'Samuel',
+	'Zoe',
+	'Daniel',
+	'Hannah',
+	'Leo',
+	'Aria',
+	'Wyatt',
+	'Nora',
+	'Julian',
+	'Lily',
+	'Ravi',
+	'Yuki',
+	'Fatima',
 ];
 
 const LAST_NAMES = [
-	'Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez',
-	'Hernandez', 'Lopez', 'Gonzalez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin',
-	'Lee', 'Perez', 'Thompson', 'White', 'Harris', 'Sanchez', 'Clark', 'Ramirez', 'Lewis', 'Robinson',
-	'Walker', 'Young', 'Allen', 'King', 'Wright', 'Scott', 'Nguyen', 'Patel', 'Kim', 'Schmidt',
+	'Smith',
+	'Johnson',
+	'Williams',
+	'Brown',
+	'Jones',
+	'Garcia',
+	'Miller',
+	'Davis',
+	'Rodriguez',
+	'Martinez',
+	'Hernandez',
+	'Lopez',
+	'Gonzalez',
+	'Wilson',
+	'Anderson',
+	'Thomas',
+	'Taylor',
+	'Moore',
+	'Jackson',
+	'Martin',
+	'Lee',
+	'Perez',
+	'Thompson',
+	'White',
+	'Harris',
+	'Sanchez',
+	'Clark',
+	'Ramirez',
+	'Lewis',
+	'Robinson',
+	'Walker',
+	'Young',
+	'Allen',
+	'King',
+	'Wright',
+	'Scott',
+	'Nguyen',
+	'Patel',
+	'Kim',
+	'Schmidt',
 ];
 
 const ACCOUNT_NAMES = [
-	'Acme Robotics', 'Blue Harbor Logistics', 'Cobalt Analytics', 'Driftwood Media', 'Evergreen Foods',
-	'Falcon Aerospace', 'Granite Construction Co', 'Helix Biotech', 'Ironclad Security', 'Juniper Health',
-	'Keystone Financial', 'Lumen Energy', 'Maple Leaf Retail', 'Northwind Traders', 'Orion Software',
-	'Pinnacle Consulting', 'Quantum Devices', 'Redwood Manufacturing', 'Summit Outdoor Gear', 'Tidewater Shipping',
-	'Umbra Design Studio', 'Vertex Telecom', 'Willow Education', 'Xenon Labs', 'Yellowstone Travel',
-	'Zephyr Wind Power', 'Atlas Insurance', 'Beacon Hospitality', 'Crescent Pharmaceuticals', 'Delta Freight',
+	'Acme Robotics',
+	'Blue Harbor Logistics',
+	'Cobalt Analytics',
+	'Driftwood Media',
+	'Evergreen Foods',
+	'Falcon Aerospace',
+	'Granite Construction Co',
+	'Helix Biotech',
+	'Ironclad Security',
+	'Juniper Health',
+	'Keystone Financial',
+	'Lumen Energy',
+	'Maple Leaf Retail',
+	'Northwind Traders',
+	'Orion Software',
+	'Pinnacle Consulting',
+	'Quantum Devices',
+	'Redwood Manufacturing',
+	'Summit Outdoor Gear',
+	'Tidewater Shipping',
+	'Umbra Design Studio',
+	'Vertex Telecom',
+	'Willow Education',
+	'Xenon Labs',
+	'Yellowstone Travel',
+	'Zephyr Wind Power',
+	'Atlas Insurance',
+	'Beacon Hospitality',
+	'Crescent Pharmaceuticals',
+	'Delta Freight',
 ];
 
 const LEAD_COMPANIES = [
-	'Brightpath Solutions', 'Coastal Dental Group', 'Silverline Fitness', 'Oakridge Legal', 'Nimbus Cloud Services',
-	'Harborview Realty', 'Sparrow Marketing', 'Trident Engineering', 'Golden Gate Bakery', 'Aurora Clinics',
-	'Pioneer Agritech', 'Metro Print House', 'Riverbend Hotels', 'Sterling Auto Parts', 'Clearwater Utilities',
-	'Foxglove Cosmetics', 'Kestrel Drones', 'Lighthouse Nonprofit', 'Mosaic Architects', 'Starlight Events',
+	'Brightpath Solutions',
+	'Coastal Dental Group',
+	'Silverline Fitness',
+	'Oakridge Legal',
+	'Nimbus Cloud Services',
+	'Harborview Realty',
+	'Sparrow Marketing',
+	'Trident Engineering',
+	'Golden Gate Bakery',
+	'Aurora Clinics',
+	'Pioneer Agritech',
+	'Metro Print House',
+	'Riverbend Hotels',
+	'Sterling Auto Parts',
+	'Clearwater Utilities',
+	'Foxglove Cosmetics',
+	'Kestrel Drones',
+	'Lighthouse Nonprofit',
+	'Mosaic Architects',
+	'Starlight Events',
 ];
 
-const CITIES: Array<{ city: string; state: string; zip: string; country: string; street: string }> = [
-	{ city: 'Austin', state: 'TX', zip: '78701', country: 'United States', street: '500 Congress Ave' },
-	{ city: 'Seattle', state: 'WA', zip: '98101', country: 'United States', street: '1200 3rd Ave' },
-	{ city: 'Boston', state: 'MA', zip: '02110', country: 'United States', street: '75 State St' },
-	{ city: 'Chicago', state: 'IL', zip: '60601', country: 'United States', street: '233 S Wacker Dr' },
-	{ city: 'Denver', state: 'CO', zip: '80202', country: 'United States', street: '1600 Glenarm Pl' },
-	{ city: 'Toronto', state: 'ON', zip: 'M5H 2N2', country: 'Canada', street: '100 King St W' },
-	{ city: 'London', state: 'Greater London', zip: 'EC2V 7HH', country: 'United Kingdom', street: '1 Poultry' },
-	{ city: 'Berlin', state: 'Berlin', zip: '10117', country: 'Germany', street: 'Friedrichstrasse 68' },
-	{ city: 'Chennai', state: 'Tamil Nadu', zip: '600002', country: 'India', street: '12 Anna Salai' },
-	{ city: 'Sydney', state: 'NSW', zip: '2000', country: 'Australia', street: '200 George St' },
-];
+const CITIES: Array<{ city: string; state: string; zip: string; country: string; street: string }> =
+	[
+		{
+			city: 'Austin',
+			state: 'TX',
+			zip: '78701',
+			country: 'United States',
+			street: '500 Congress Ave',
+		},
+		{
+			city: 'Seattle',
+			state: 'WA',
+			zip: '98101',
+			country: 'United States',
+			street: '1200 3rd Ave',
+		},
+		{ city: 'Boston', state: 'MA', zip: '02110', country: 'United States', street: '75 State St' },
+		{
+			city: 'Chicago',
+			state: 'IL',
+			zip: '60601',
+			country: 'United States',
+			street: '233 S Wacker Dr',
+		},
+		{
+			city: 'Denver',
+			state: 'CO',
+			zip: '80202',
+			country: 'United States',
+			street: '1600 Glenarm Pl',
+		},
+		{ city: 'Toronto', state: 'ON', zip: 'M5H 2N2', country: 'Canada', street: '100 King St W' },
+		{
+			city: 'London',
+			state: 'Greater London',
+			zip: 'EC2V 7HH',
+			country: 'United Kingdom',
+			street: '1 Poultry',
+		},
+		{
+			city: 'Berlin',
+			state: 'Berlin',
+			zip: '10117',
+			country: 'Germany',
+			street: 'Friedrichstrasse 68',
+		},
+		{
+			city: 'Chennai',
+			state: 'Tamil Nadu',
+			zip: '600002',
+			country: 'India',
+			street: '12 Anna Salai',
+		},
+		{ city: 'Sydney', state: 'NSW', zip: '2000', country: 'Australia', street: '200 George St' },
+	];
 
 const TITLES = [
-	'CEO', 'CTO', 'VP Sales', 'Head of Marketing', 'Procurement Manager', 'IT Director',
-	'Operations Manager', 'Finance Controller', 'Sales Manager', 'Product Owner',
+	'CEO',
+	'CTO',
+	'VP Sales',
+	'Head of Marketing',
+	'Procurement Manager',
+	'IT Director',
+	'Operations Manager',
+	'Finance Controller',
+	'Sales Manager',
+	'Product Owner',
 ];
-const DEPARTMENTS = ['Sales', 'Marketing', 'IT', 'Finance', 'Operations', 'Procurement', 'Executive'];
+const DEPARTMENTS = [
+	'Sales',
+	'Marketing',
+	'IT',
+	'Finance',
+	'Operations',
+	'Procurement',
+	'Executive',
+];
 const EMAIL_DOMAINS = ['example.com', 'example.org', 'example.net'];
 
 /** Picklist values of a module field, without `-None-` (demo data always chooses a real value). */
@@ -171,7 +341,13 @@ export function demoRecords(): Array<{ module: string; data: Record<string, unkn
 	});
 
 	// Vendors (5)
-	const vendorNames = ['Pacific Components', 'Nordic Supply AB', 'Sunrise Electronics', 'Cedar Office Supply', 'Vantage Cloud Hosting'];
+	const vendorNames = [
+		'Pacific Components',
+		'Nordic Supply AB',
+		'Sunrise Electronics',
+		'Cedar Office Supply',
+		'Vantage Cloud Hosting',
+	];
 	vendorNames.forEach((name, i) => {
 		const c = CITIES[(i * 3) % CITIES.length];
 		push('Vendors', {
@@ -193,9 +369,16 @@ export function demoRecords(): Array<{ module: string; data: Record<string, unkn
 	const campaignTypes = values('Campaigns', 'Type');
 	const campaignStatus = values('Campaigns', 'Status');
 	const campaignNames = [
-		'Spring Product Launch', 'Summer Webinar Series', 'Trade Show Expo 2025', 'Partner Referral Push',
-		'Customer Win-Back', 'Year-End Promotion', 'Analytics Roadshow', 'Newsletter Q2',
-		'Healthcare Vertical Drive', 'Free Trial Nurture',
+		'Spring Product Launch',
+		'Summer Webinar Series',
+		'Trade Show Expo 2025',
+		'Partner Referral Push',
+		'Customer Win-Back',
+		'Year-End Promotion',
+		'Analytics Roadshow',
+		'Newsletter Q2',
+		'Healthcare Vertical Drive',
+		'Free Trial Nurture',
 	];
 	campaignNames.forEach((name, i) => {
 		const start = -120 + i * 30;
@@ -278,9 +461,11 @@ export function demoRecords(): Array<{ module: string; data: Record<string, unkn
 		};
 		if (g.chance(0.6)) data.Mobile = phoneNo(g);
 		if (g.chance(0.7)) data.Interests = interests.filter(() => g.chance(0.45));
-		if (Array.isArray(data.Interests) && data.Interests.length === 0) data.Interests = [g.pick(interests)];
+		if (Array.isArray(data.Interests) && data.Interests.length === 0)
+			data.Interests = [g.pick(interests)];
 		if (g.chance(0.8)) data.Last_Contacted_Date = dateStr(-g.int(0, 180));
-		if (g.chance(0.5)) data.Follow_Up_Time = dateTimeStr(g.int(1, 60), g.int(8, 17), g.pick([0, 15, 30, 45]));
+		if (g.chance(0.5))
+			data.Follow_Up_Time = dateTimeStr(g.int(1, 60), g.int(8, 17), g.pick([0, 15, 30, 45]));
 		if (i % 10 === 0) data.Description = `Met ${first} at a regional event; interested in a pilot.`;
 		push('Leads', data);
 	}
@@ -289,11 +474,26 @@ export function demoRecords(): Array<{ module: string; data: Record<string, unkn
 	const productCategories = values('Products', 'Product_Category');
 	const manufacturers = values('Products', 'Manufacturer');
 	const productNames = [
-		'CRM Professional License', 'CRM Enterprise License', 'Analytics Add-on', 'Support Plan Gold',
-		'Support Plan Silver', 'Onboarding Package', 'Data Migration Service', 'API Pack 100k',
-		'Barcode Scanner X2', 'Thermal Receipt Printer', 'Point of Sale Terminal', 'Rugged Tablet T10',
-		'Wireless Headset H5', 'Conference Camera C4', 'Network Switch 24P', 'Edge Router R2',
-		'Cloud Backup 1TB', 'Email Archiving', 'Security Audit', 'Training Day On-site',
+		'CRM Professional License',
+		'CRM Enterprise License',
+		'Analytics Add-on',
+		'Support Plan Gold',
+		'Support Plan Silver',
+		'Onboarding Package',
+		'Data Migration Service',
+		'API Pack 100k',
+		'Barcode Scanner X2',
+		'Thermal Receipt Printer',
+		'Point of Sale Terminal',
+		'Rugged Tablet T10',
+		'Wireless Headset H5',
+		'Conference Camera C4',
+		'Network Switch 24P',
+		'Edge Router R2',
+		'Cloud Backup 1TB',
+		'Email Archiving',
+		'Security Audit',
+		'Training Day On-site',
 	];
 	productNames.forEach((name, i) => {
 		push('Products', {
@@ -303,7 +503,14 @@ export function demoRecords(): Array<{ module: string; data: Record<string, unkn
 			Unit_Price: g.int(10, 500) * 10,
 			Qty_in_Stock: i < 8 ? 0 : g.int(0, 4000) / 4,
 			Product_Active: i !== 19,
-			Product_Category: i < 8 ? (i < 3 ? 'CRM Applications' : 'Software') : i < 16 ? 'Hardware' : g.pick(productCategories),
+			Product_Category:
+				i < 8
+					? i < 3
+						? 'CRM Applications'
+						: 'Software'
+					: i < 16
+						? 'Hardware'
+						: g.pick(productCategories),
 			Manufacturer: g.pick(manufacturers),
 			Vendor_Name: ref('Vendors', i % vendorNames.length),
 			Taxable: i >= 8,
@@ -360,7 +567,13 @@ export function demoRecords(): Array<{ module: string; data: Record<string, unkn
 			Pipeline: i % 4 === 0 ? 'Enterprise' : 'Standard',
 		};
 		if (g.chance(0.4)) data.Campaign_Source = ref('Campaigns', g.int(0, campaignNames.length - 1));
-		if (!closed) data.Next_Step = g.pick(['Send proposal', 'Schedule demo', 'Call decision maker', 'Legal review']);
+		if (!closed)
+			data.Next_Step = g.pick([
+				'Send proposal',
+				'Schedule demo',
+				'Call decision maker',
+				'Legal review',
+			]);
 		push('Deals', data);
 	}
 
@@ -429,7 +642,13 @@ export function demoRecords(): Array<{ module: string; data: Record<string, unkn
 	// Tasks (20)
 	const taskStatus = values('Tasks', 'Status');
 	const priorities = values('Tasks', 'Priority');
-	const taskSubjects = ['Follow up call', 'Send pricing sheet', 'Prepare demo', 'Renewal reminder', 'Collect requirements'];
+	const taskSubjects = [
+		'Follow up call',
+		'Send pricing sheet',
+		'Prepare demo',
+		'Renewal reminder',
+		'Collect requirements',
+	];
 	for (let i = 0; i < 20; i++) {
 		const contact = g.int(0, 59);
 		push('Tasks', {
@@ -445,7 +664,13 @@ export function demoRecords(): Array<{ module: string; data: Record<string, unkn
 	}
 
 	// Events (10)
-	const venues = ['Head office', 'Customer site', 'Video call', 'Conference room B', 'Trade show booth'];
+	const venues = [
+		'Head office',
+		'Customer site',
+		'Video call',
+		'Conference room B',
+		'Trade show booth',
+	];
 	for (let i = 0; i < 10; i++) {
 		const contact = g.int(0, 59);
 		const day = g.int(-15, 30);
@@ -489,9 +714,15 @@ export function demoRecords(): Array<{ module: string; data: Record<string, unkn
 	const caseOrigin = values('Cases', 'Case_Origin');
 	const caseTypes = values('Cases', 'Type');
 	const caseSubjects = [
-		'Cannot log in after password reset', 'Invoice shows wrong tax rate', 'Printer not detected',
-		'Request for bulk export feature', 'Sync with mail client fails', 'Slow dashboard loading',
-		'How to add a new user?', 'Scanner firmware update failed', 'Duplicate records after import',
+		'Cannot log in after password reset',
+		'Invoice shows wrong tax rate',
+		'Printer not detected',
+		'Request for bulk export feature',
+		'Sync with mail client fails',
+		'Slow dashboard loading',
+		'How to add a new user?',
+		'Scanner firmware update failed',
+		'Duplicate records after import',
 		'Question about license renewal',
 	];
 	caseSubjects.forEach((subject, i) => {
@@ -513,11 +744,31 @@ export function demoRecords(): Array<{ module: string; data: Record<string, unkn
 
 	// Solutions (5)
 	const solutions = [
-		['Resetting a locked account', 'User is locked out after a password reset.', 'Clear the session cache and reset the password again from the admin console.'],
-		['Correcting invoice tax rates', 'Invoices show an outdated tax rate.', 'Update the tax in Settings > Taxes and regenerate the invoice.'],
-		['Installing printer drivers', 'The receipt printer is not detected.', 'Install driver 4.2 and reconnect the USB cable.'],
-		['Fixing mail sync', 'Mail client sync fails with an auth error.', 'Re-authorise the mail integration and retry the sync.'],
-		['Merging duplicate records', 'Import created duplicate records.', 'Use the deduplication tool with Email as the match field.'],
+		[
+			'Resetting a locked account',
+			'User is locked out after a password reset.',
+			'Clear the session cache and reset the password again from the admin console.',
+		],
+		[
+			'Correcting invoice tax rates',
+			'Invoices show an outdated tax rate.',
+			'Update the tax in Settings > Taxes and regenerate the invoice.',
+		],
+		[
+			'Installing printer drivers',
+			'The receipt printer is not detected.',
+			'Install driver 4.2 and reconnect the USB cable.',
+		],
+		[
+			'Fixing mail sync',
+			'Mail client sync fails with an auth error.',
+			'Re-authorise the mail integration and retry the sync.',
+		],
+		[
+			'Merging duplicate records',
+			'Import created duplicate records.',
+			'Use the deduplication tool with Email as the match field.',
+		],
 	];
 	solutions.forEach(([title, question, answer], i) => {
 		push('Solutions', {
@@ -533,22 +784,26 @@ export function demoRecords(): Array<{ module: string; data: Record<string, unkn
 
 	// Projects (5, custom module)
 	const projectStatus = values('Projects', 'Status');
-	['Website Relaunch', 'CRM Migration', 'Warehouse Automation', 'Security Hardening', 'Data Warehouse'].forEach(
-		(name, i) => {
-			push('Projects', {
-				Owner: owner(),
-				Name: name,
-				Project_Code: `PRJ-${pad(i + 1, 3)}`,
-				Budget: g.int(20, 300) * 1000,
-				Start_Date: dateStr(-60 + i * 20),
-				Status: projectStatus[i % projectStatus.length],
-				Account: ref('Accounts', i * 5),
-				Deadline_Time: dateTimeStr(90 + i * 30, 17),
-				Is_Billable: i !== 3,
-				Summary: `${name} for ${ACCOUNT_NAMES[i * 5]}.\nPhase 1 scoped.`,
-			});
-		},
-	);
+	[
+		'Website Relaunch',
+		'CRM Migration',
+		'Warehouse Automation',
+		'Security Hardening',
+		'Data Warehouse',
+	].forEach((name, i) => {
+		push('Projects', {
+			Owner: owner(),
+			Name: name,
+			Project_Code: `PRJ-${pad(i + 1, 3)}`,
+			Budget: g.int(20, 300) * 1000,
+			Start_Date: dateStr(-60 + i * 20),
+			Status: projectStatus[i % projectStatus.length],
+			Account: ref('Accounts', i * 5),
+			Deadline_Time: dateTimeStr(90 + i * 30, 17),
+			Is_Billable: i !== 3,
+			Summary: `${name} for ${ACCOUNT_NAMES[i * 5]}.\nPhase 1 scoped.`,
+		});
+	});
 
 	return out;
 }
@@ -589,14 +844,16 @@ export function validateDemo(): string[] {
 	for (const mod of MODULES) {
 		if (!mod.watchable && mod.api_name !== 'Notes') problems.push(`${mod.api_name}: not watchable`);
 		for (const f of mod.duplicate_check_fields) {
-			if (!mod.fields.some((d) => d.api_name === f)) problems.push(`${mod.api_name}: duplicate-check field ${f} missing`);
+			if (!mod.fields.some((d) => d.api_name === f))
+				problems.push(`${mod.api_name}: duplicate-check field ${f} missing`);
 		}
 		const names = new Set<string>();
 		for (const f of mod.fields) {
 			if (names.has(f.api_name)) problems.push(`${mod.api_name}.${f.api_name}: defined twice`);
 			names.add(f.api_name);
 		}
-		if (!names.has(mod.display_field)) problems.push(`${mod.api_name}: display field ${mod.display_field} missing`);
+		if (!names.has(mod.display_field))
+			problems.push(`${mod.api_name}: display field ${mod.display_field} missing`);
 	}
 
 	records.forEach((rec, pos) => {
@@ -610,7 +867,8 @@ export function validateDemo(): string[] {
 		const defs = new Map<string, FieldDef>(mod.fields.map((f) => [f.api_name, f]));
 
 		for (const f of mod.fields) {
-			if (f.mandatory && isEmpty(rec.data[f.api_name])) problems.push(`${where}: mandatory ${f.api_name} missing`);
+			if (f.mandatory && isEmpty(rec.data[f.api_name]))
+				problems.push(`${where}: mandatory ${f.api_name} missing`);
 		}
 
 		for (const [key, value] of Object.entries(rec.data)) {
@@ -621,7 +879,8 @@ export function validateDemo(): string[] {
 			}
 			if (f.read_only) problems.push(`${where}: read-only field ${key} set`);
 			if (value === null || value === undefined) continue;
-			const bad = (why: string) => problems.push(`${where}: ${key} ${why} (${JSON.stringify(value)})`);
+			const bad = (why: string) =>
+				problems.push(`${where}: ${key} ${why} (${JSON.stringify(value)})`);
 
 			switch (f.data_type) {
 				case 'text':
@@ -631,7 +890,8 @@ export function validateDemo(): string[] {
 				case 'email':
 					if (typeof value !== 'string') bad('is not a string');
 					else {
-						if (f.length !== undefined && value.length > f.length) bad(`exceeds length ${f.length}`);
+						if (f.length !== undefined && value.length > f.length)
+							bad(`exceeds length ${f.length}`);
 						if (f.data_type === 'email' && !EMAIL_RE.test(value)) bad('is not an email');
 						if (f.data_type === 'website' && !/^https?:\/\//.test(value)) bad('is not a URL');
 						if (f.data_type !== 'textarea' && value.includes('\n')) bad('has a line break');
@@ -645,24 +905,37 @@ export function validateDemo(): string[] {
 				case 'currency':
 				case 'percent':
 					if (typeof value !== 'number' || !Number.isFinite(value)) bad('is not a number');
-					else if (f.data_type === 'percent' && (value < 0 || value > 100)) bad('is not a percentage');
+					else if (f.data_type === 'percent' && (value < 0 || value > 100))
+						bad('is not a percentage');
 					break;
 				case 'boolean':
 					if (typeof value !== 'boolean') bad('is not a boolean');
 					break;
 				case 'date':
-					if (typeof value !== 'string' || !DATE_RE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
+					if (
+						typeof value !== 'string' ||
+						!DATE_RE.test(value) ||
+						Number.isNaN(Date.parse(`${value}T00:00:00Z`))
+					)
 						bad('is not yyyy-MM-dd');
 					break;
 				case 'datetime':
-					if (typeof value !== 'string' || !DATETIME_RE.test(value) || Number.isNaN(Date.parse(value)))
+					if (
+						typeof value !== 'string' ||
+						!DATETIME_RE.test(value) ||
+						Number.isNaN(Date.parse(value))
+					)
 						bad('is not yyyy-MM-ddTHH:mm:ss±HH:mm');
 					break;
 				case 'picklist':
-					if (typeof value !== 'string' || !(f.pick_list_values ?? []).includes(value)) bad('is not an allowed value');
+					if (typeof value !== 'string' || !(f.pick_list_values ?? []).includes(value))
+						bad('is not an allowed value');
 					break;
 				case 'multiselectpicklist':
-					if (!Array.isArray(value) || value.some((v) => !(f.pick_list_values ?? []).includes(v as string)))
+					if (
+						!Array.isArray(value) ||
+						value.some((v) => !(f.pick_list_values ?? []).includes(v as string))
+					)
 						bad('has a value not allowed');
 					break;
 				case 'ownerlookup':
@@ -680,7 +953,8 @@ export function validateDemo(): string[] {
 						break;
 					}
 					const [, target, n] = m;
-					if (f.lookup_module && target !== f.lookup_module) bad(`points to ${target}, expected ${f.lookup_module}`);
+					if (f.lookup_module && target !== f.lookup_module)
+						bad(`points to ${target}, expected ${f.lookup_module}`);
 					const targetPos = positions.get(target)?.[Number(n)];
 					if (targetPos === undefined) bad('is an unresolved $ref');
 					else if (targetPos >= pos) bad('refers to a record placed later');
@@ -690,7 +964,12 @@ export function validateDemo(): string[] {
 					// inventory line items: each names a demo product by `$ref`
 					if (
 						!Array.isArray(value) ||
-						value.some((line) => !/^Products:\d+$/.test(String((line as { product?: { $ref?: unknown } })?.product?.$ref)))
+						value.some(
+							(line) =>
+								!/^Products:\d+$/.test(
+									String((line as { product?: { $ref?: unknown } })?.product?.$ref),
+								),
+						)
 					)
 						bad('is not a list of line items with a product $ref');
 					break;
@@ -709,14 +988,18 @@ export function validateDemo(): string[] {
 			seen.set(key, map);
 			const norm = String(v).toLowerCase();
 			const prev = map.get(norm);
-			if (prev !== undefined) problems.push(`${where}: duplicate ${f.api_name} ${JSON.stringify(v)} (also ${mod.api_name}:${prev})`);
+			if (prev !== undefined)
+				problems.push(
+					`${where}: duplicate ${f.api_name} ${JSON.stringify(v)} (also ${mod.api_name}:${prev})`,
+				);
 			else map.set(norm, idx);
 		}
 	});
 
 	// Every module except Notes has demo records.
 	for (const mod of MODULES) {
-		if (mod.api_name !== 'Notes' && !positions.has(mod.api_name)) problems.push(`${mod.api_name}: no demo records`);
+		if (mod.api_name !== 'Notes' && !positions.has(mod.api_name))
+			problems.push(`${mod.api_name}: no demo records`);
 	}
 	// Demo emails are unique across Leads and Contacts too.
 	const emails = new Set<string>();

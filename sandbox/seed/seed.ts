@@ -1,4 +1,3 @@
- 
 // First-start seeding: organisation, users, module metadata (always), demo records (option).
 // Groups that own more settings data seed it themselves (groups/shared.ts `seedOnce`).
 import type { StoredModule } from '../metadata.ts';
@@ -56,7 +55,8 @@ export function seedDemoRecords(sandbox: Sandbox): void {
 			index: 0,
 			user: { id: admin.id, name: admin.full_name, email: admin.email },
 		});
-		if (!result.ok) throw new Error(`demo record ${name}:${index} rejected: ${JSON.stringify(result.body)}`);
+		if (!result.ok)
+			throw new Error(`demo record ${name}:${index} rejected: ${JSON.stringify(result.body)}`);
 		ids.set(`${name}:${index}`, result.record.id);
 	}
 }

@@ -17,7 +17,12 @@ export interface ContractFixture extends RunningSandbox {
 	/** access token for the fixture's scope */
 	readonly token: string;
 	/** `await call('GET', '/crm/v2.1/Leads', { query })` with the fixture's token, or `bearer` */
-	call<T = any>(method: string, path: string, init?: Omit<ApiInit, 'method'>, bearer?: string): Promise<ApiResponse<T>>;
+	call<T = any>(
+		method: string,
+		path: string,
+		init?: Omit<ApiInit, 'method'>,
+		bearer?: string,
+	): Promise<ApiResponse<T>>;
 	/** another access token of this sandbox, for `scope` */
 	grant(scope: string): Promise<string>;
 }
@@ -70,13 +75,19 @@ export function useContractFixture(options: ContractOptions): ContractFixture {
 	let started: { running: RunningSandbox; token: string } | undefined;
 	beforeAll(async () => {
 		const running = await startTestSandbox(options.sandbox);
-		started = { running, token: (await grantToken(running.url, { scope: options.scope })).access_token };
+		started = {
+			running,
+			token: (await grantToken(running.url, { scope: options.scope })).access_token,
+		};
 	});
 	afterAll(async () => {
 		await started?.running.close();
 	});
 	return fixtureOf(() => {
-		if (!started) throw new Error('useContractFixture: the sandbox is not started yet (use it inside a hook or a test)');
+		if (!started)
+			throw new Error(
+				'useContractFixture: the sandbox is not started yet (use it inside a hook or a test)',
+			);
 		return started;
 	});
 }

@@ -4,10 +4,25 @@
 import path from 'node:path';
 
 import { LoadOptionsContext } from 'n8n-core';
-import type { ICredentialDataDecryptedObject, IConnections, ILoadOptionsFunctions, INode, INodeExecutionData, INodePropertyOptions, INodeType, IRun } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IConnections,
+	ILoadOptionsFunctions,
+	INode,
+	INodeExecutionData,
+	INodePropertyOptions,
+	INodeType,
+	IRun,
+} from 'n8n-workflow';
 
 import { CrmOAuth2Api, DEFAULT_SCOPES } from '../../credentials/CrmOAuth2Api.credentials';
-import { TestCredentialsHelper, buildAdditionalData, buildWorkflow, ensureExpressionEngine, runWorkflow } from './n8n';
+import {
+	TestCredentialsHelper,
+	buildAdditionalData,
+	buildWorkflow,
+	ensureExpressionEngine,
+	runWorkflow,
+} from './n8n';
 import { grantToken, startTestSandbox } from './sandbox';
 import type { RunningSandbox, SandboxOptions, TokenResponse } from './sandbox';
 import type { LoggedRequest } from '../../sandbox/types.ts';
@@ -40,12 +55,21 @@ export interface CrmFixture {
 	/** a node of the package: `node('crmRecord', { resource, operation, ... })` */
 	node(name: string, parameters: INode['parameters'], extra?: Partial<INode>): INode;
 	/** runs a workflow of the given nodes; the first node gets `input` */
-	run(nodes: INode[] | INode, input?: INodeExecutionData[], connections?: IConnections): Promise<IRun>;
+	run(
+		nodes: INode[] | INode,
+		input?: INodeExecutionData[],
+		connections?: IConnections,
+	): Promise<IRun>;
 	/**
 	 * a load-options method of a node (`methods.loadOptions[method]`) as the editor calls it: a
 	 * LoadOptionsContext for `path`, the node's parameters as the current ones, an expression isolate held
 	 */
-	loadOptions(nodeName: string, method: string, parameters: INode['parameters'], path?: string): Promise<INodePropertyOptions[]>;
+	loadOptions(
+		nodeName: string,
+		method: string,
+		parameters: INode['parameters'],
+		path?: string,
+	): Promise<INodePropertyOptions[]>;
 	/** authenticated call straight to the sandbox API (for asserting state) */
 	api(method: string, pathAndQuery: string, body?: unknown): Promise<{ status: number; body: any }>;
 	/** every item of a paged list (`page` 1, 2, … at 200 per page until `more_records` is false); `[]` for 204 */
@@ -53,7 +77,11 @@ export interface CrmFixture {
 	/** authenticated GET of bytes (file, photo and attachment downloads) */
 	download(pathAndQuery: string): Promise<{ status: number; headers: Headers; bytes: Buffer }>;
 	/** a sandbox test hook under /__sandbox (`hook('GET', '/outbox')`) */
-	hook(method: string, pathAndQuery: string, body?: unknown): Promise<{ status: number; body: any }>;
+	hook(
+		method: string,
+		pathAndQuery: string,
+		body?: unknown,
+	): Promise<{ status: number; body: any }>;
 	/** the API calls of the sandbox's request log, oldest first (GET /__sandbox/requests; the hooks' own calls left out) */
 	requests(): Promise<LoggedRequest[]>;
 	/** empties the request log (DELETE /__sandbox/requests) */
@@ -95,20 +123,39 @@ export async function crmFixture(options: FixtureOptions = {}): Promise<CrmFixtu
 	const running = await startTestSandbox(options.sandbox);
 	const scope = options.scope ?? DEFAULT_SCOPES.join(',');
 	const token = await grantToken(running.url, { scope });
-	const credentialData = credentialDataFor(running.url, token, options.variant ?? 'v2.1', scope, running.uploadUrl);
+	const credentialData = credentialDataFor(
+		running.url,
+		token,
+		options.variant ?? 'v2.1',
+		scope,
+		running.uploadUrl,
+	);
 	const credentialType = new CrmOAuth2Api();
-	const helper = new TestCredentialsHelper({ crmOAuth2Api: credentialType, oAuth2Api: { name: 'oAuth2Api', displayName: 'OAuth2', properties: [] } }, {
-		crmOAuth2Api: credentialData,
-	});
+	const helper = new TestCredentialsHelper(
+		{
+			crmOAuth2Api: credentialType,
+			oAuth2Api: { name: 'oAuth2Api', displayName: 'OAuth2', properties: [] },
+		},
+		{
+			crmOAuth2Api: credentialData,
+		},
+	);
 	const nodeTypes = packageNodeTypes();
 	let counter = 0;
 	/** a call with the credential's current access token */
-	const authenticated = async (method: string, pathAndQuery: string, body?: unknown): Promise<Response> => {
+	const authenticated = async (
+		method: string,
+		pathAndQuery: string,
+		body?: unknown,
+	): Promise<Response> => {
 		const current = helper.store.crmOAuth2Api.oauthTokenData as unknown as TokenResponse;
 		const send = async () =>
 			await fetch(`${running.url}${pathAndQuery}`, {
 				method,
-				headers: { Authorization: `Bearer ${current.access_token}`, 'Content-Type': 'application/json' },
+				headers: {
+					Authorization: `Bearer ${current.access_token}`,
+					'Content-Type': 'application/json',
+				},
 				body: body === undefined ? undefined : JSON.stringify(body),
 			});
 		try {
@@ -162,7 +209,10 @@ export async function crmFixture(options: FixtureOptions = {}): Promise<CrmFixtu
 			const type = nodeTypes[`${PACKAGE}.${nodeName}`] as any;
 			// n8n's DynamicNodeParametersService runs load options holding an isolate (withExpressionIsolate)
 			await ensureExpressionEngine();
-			return await workflow.expression.withIsolate(async () => await type.methods.loadOptions[method].call(ctx as unknown as ILoadOptionsFunctions));
+			return await workflow.expression.withIsolate(
+				async () =>
+					await type.methods.loadOptions[method].call(ctx as unknown as ILoadOptionsFunctions),
+			);
 		},
 		async api(method, pathAndQuery, body) {
 			const res = await authenticated(method, pathAndQuery, body);
@@ -172,16 +222,26 @@ export async function crmFixture(options: FixtureOptions = {}): Promise<CrmFixtu
 		async listAll(pathAndQuery, key = 'data') {
 			const items: any[] = [];
 			for (let page = 1; ; page++) {
-				const res = await fixture.api('GET', `${pathAndQuery}${pathAndQuery.includes('?') ? '&' : '?'}per_page=200&page=${page}`);
+				const res = await fixture.api(
+					'GET',
+					`${pathAndQuery}${pathAndQuery.includes('?') ? '&' : '?'}per_page=200&page=${page}`,
+				);
 				if (res.status === 204) return items;
-				if (res.status !== 200) throw new Error(`GET ${pathAndQuery} (page ${page}) answered ${res.status}: ${JSON.stringify(res.body)}`);
+				if (res.status !== 200)
+					throw new Error(
+						`GET ${pathAndQuery} (page ${page}) answered ${res.status}: ${JSON.stringify(res.body)}`,
+					);
 				items.push(...res.body[key]);
 				if (res.body.info?.more_records !== true) return items;
 			}
 		},
 		async download(pathAndQuery) {
 			const res = await authenticated('GET', pathAndQuery);
-			return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+			return {
+				status: res.status,
+				headers: res.headers,
+				bytes: Buffer.from(await res.arrayBuffer()),
+			};
 		},
 		async hook(method, pathAndQuery, body) {
 			const res = await fetch(`${running.url}/__sandbox${pathAndQuery}`, {
@@ -190,12 +250,15 @@ export async function crmFixture(options: FixtureOptions = {}): Promise<CrmFixtu
 				body: body === undefined ? undefined : JSON.stringify(body),
 			});
 			const text = await res.text();
-			if (!res.ok) throw new Error(`${method} /__sandbox${pathAndQuery} answered ${res.status}: ${text}`);
+			if (!res.ok)
+				throw new Error(`${method} /__sandbox${pathAndQuery} answered ${res.status}: ${text}`);
 			return { status: res.status, body: text ? JSON.parse(text) : undefined };
 		},
 		async requests() {
 			const { body } = await fixture.hook('GET', '/requests');
-			return (body as { requests: LoggedRequest[] }).requests.filter((r) => !r.url.startsWith('/__sandbox/'));
+			return (body as { requests: LoggedRequest[] }).requests.filter(
+				(r) => !r.url.startsWith('/__sandbox/'),
+			);
 		},
 		async clearRequests() {
 			await fixture.hook('DELETE', '/requests');
@@ -220,7 +283,10 @@ export function useCrmFixture(options: FixtureOptions = {}): CrmFixture {
 		await fixture?.close();
 	});
 	const started = (): CrmFixture => {
-		if (!fixture) throw new Error('useCrmFixture: the fixture is not started yet (use it inside a hook or a test)');
+		if (!fixture)
+			throw new Error(
+				'useCrmFixture: the fixture is not started yet (use it inside a hook or a test)',
+			);
 		return fixture;
 	};
 	return new Proxy({} as CrmFixture, {

@@ -33,9 +33,13 @@ type ExpressionEngineOptions = Parameters<typeof Expression.initExpressionEngine
  * way n8n's BaseCommand passes them to Expression.initExpressionEngine (idle timeout in ms; no
  * observability provider here).
  */
-export function expressionEngineOptions(env: NodeJS.ProcessEnv = process.env): ExpressionEngineOptions {
-	const num = (name: string, fallback: number) => (env[name] === undefined ? fallback : Number(env[name]));
-	const bool = (name: string, fallback: boolean) => (env[name] === undefined ? fallback : env[name] === 'true');
+export function expressionEngineOptions(
+	env: NodeJS.ProcessEnv = process.env,
+): ExpressionEngineOptions {
+	const num = (name: string, fallback: number) =>
+		env[name] === undefined ? fallback : Number(env[name]);
+	const bool = (name: string, fallback: boolean) =>
+		env[name] === undefined ? fallback : env[name] === 'true';
 	const idle = env.N8N_EXPRESSION_ENGINE_IDLE_TIMEOUT;
 	return {
 		engine: (env.N8N_EXPRESSION_ENGINE ?? 'vm') as ExpressionEngineOptions['engine'],
@@ -138,15 +142,27 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	async getCredentials(nc: INodeCredentialsDetails, type: string) {
 		return new Credentials({ id: nc.id, name: nc.name }, type, '');
 	}
-	async getDecrypted(_ad: IWorkflowExecuteAdditionalData, _nc: INodeCredentialsDetails, type: string) {
+	async getDecrypted(
+		_ad: IWorkflowExecuteAdditionalData,
+		_nc: INodeCredentialsDetails,
+		type: string,
+	) {
 		if (!this.store[type]) throw new Error(`No test credentials for type ${type}`);
 		return structuredClone(this.store[type]);
 	}
-	async updateCredentials(_nc: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject) {
+	async updateCredentials(
+		_nc: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	) {
 		this.store[type] = data;
 		this.updates.push({ type, data });
 	}
-	async updateCredentialsOauthTokenData(_nc: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject) {
+	async updateCredentialsOauthTokenData(
+		_nc: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	) {
 		this.store[type] = { ...this.store[type], oauthTokenData: data.oauthTokenData };
 		this.updates.push({ type, data });
 	}
@@ -178,7 +194,11 @@ export function buildAdditionalData(
 	};
 	return {
 		credentialsHelper:
-			opts.credentialsHelper ?? new TestCredentialsHelper(opts.credentialTypes ?? {}, structuredClone(opts.credentials ?? {})),
+			opts.credentialsHelper ??
+			new TestCredentialsHelper(
+				opts.credentialTypes ?? {},
+				structuredClone(opts.credentials ?? {}),
+			),
 		hooks,
 		executeWorkflow: notInTests,
 		startRunnerTask: notInTests,
@@ -232,23 +252,33 @@ export async function runWorkflow(opts: RunOptions): Promise<IRun> {
 	const done = new Promise<IRun>((r) => (resolveRun = r));
 	hooks.addHandler('workflowExecuteAfter', (run) => resolveRun(run));
 	const runExecutionData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: startNode, data: { main: [opts.input ?? [{ json: {} }]] }, source: null }] },
+		executionData: {
+			nodeExecutionStack: [
+				{ node: startNode, data: { main: [opts.input ?? [{ json: {} }]] }, source: null },
+			],
+		},
 	});
 	const additionalData = buildAdditionalData(opts, hooks);
 	(additionalData as any).executionId = executionId;
-	await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
+	await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(
+		workflow,
+	);
 	return await done;
 }
 
 /** Items of a node's first run, main output 0; rethrows the node's error. */
 export function outputOf(run: IRun, nodeName: string, output = 0): INodeExecutionData[] {
 	const task = run.data.resultData.runData[nodeName]?.[0];
-	if (!task) throw new Error(`Node ${nodeName} did not run. error=${run.data.resultData.error?.message}`);
+	if (!task)
+		throw new Error(`Node ${nodeName} did not run. error=${run.data.resultData.error?.message}`);
 	if (task.error) throw task.error;
 	return task.data?.main?.[output] ?? [];
 }
 
 /** The error a node failed with (undefined when it succeeded). */
-export function errorOf(run: IRun, nodeName: string): (Error & { description?: string; context?: any; httpCode?: string }) | undefined {
+export function errorOf(
+	run: IRun,
+	nodeName: string,
+): (Error & { description?: string; context?: any; httpCode?: string }) | undefined {
 	return run.data.resultData.runData[nodeName]?.[0]?.error as any;
 }

@@ -22,7 +22,11 @@ export interface PollerOptions {
 }
 
 /** A polling trigger node of the package with a persistent workflow: poll() as n8n calls it. */
-export function crmPoller(crm: CrmFixture, parameters: INode['parameters'], options: PollerOptions = {}) {
+export function crmPoller(
+	crm: CrmFixture,
+	parameters: INode['parameters'],
+	options: PollerOptions = {},
+) {
 	const node = crm.node('crmPollingTrigger', parameters, { name: 'CRM Polling Trigger' });
 	const workflow = buildWorkflow({ nodes: [node], nodeTypes: crm.nodeTypes });
 	const additionalData = buildAdditionalData({ credentialsHelper: crm.helper });
@@ -35,7 +39,10 @@ export function crmPoller(crm: CrmFixture, parameters: INode['parameters'], opti
 	 * only with an emit), 'scheduled' a poll on the schedule (activation mode 'update'). Without it:
 	 * activation mode 'activate', static data kept as n8n keeps it without the scheduler.
 	 */
-	const poll = async (mode: 'trigger' | 'manual' = 'trigger', kind?: 'publishing' | 'scheduled'): Promise<INodeExecutionData[] | null> => {
+	const poll = async (
+		mode: 'trigger' | 'manual' = 'trigger',
+		kind?: 'publishing' | 'scheduled',
+	): Promise<INodeExecutionData[] | null> => {
 		let staged: IDataObject | undefined;
 		// a copy, as n8n clones the committed cursor (static data is an observable object)
 		if (options.durable) staged = JSON.parse(JSON.stringify(state())) as IDataObject;
@@ -52,7 +59,10 @@ export function crmPoller(crm: CrmFixture, parameters: INode['parameters'], opti
 			staged ? () => staged! : undefined,
 			options.budgetMs === undefined ? undefined : () => options.budgetMs!,
 		);
-		const result: INodeExecutionData[][] | null = await withIsolate(workflow, async () => await type.poll.call(ctx as unknown as IPollFunctions));
+		const result: INodeExecutionData[][] | null = await withIsolate(
+			workflow,
+			async () => await type.poll.call(ctx as unknown as IPollFunctions),
+		);
 		if (staged && !(kind === 'publishing' && result === null)) {
 			// committed with the execution (or alone when nothing was emitted; never for the publishing poll)
 			const target = state();

@@ -18,14 +18,23 @@ export interface ReceivedRequest {
 	status?: number;
 }
 
-export type Responder = (req: ReceivedRequest) => number | { status: number; body?: unknown } | Promise<number | { status: number; body?: unknown }>;
+export type Responder = (
+	req: ReceivedRequest,
+) =>
+	| number
+	| { status: number; body?: unknown }
+	| Promise<number | { status: number; body?: unknown }>;
 
 export interface Receiver {
 	url: string;
 	received: ReceivedRequest[];
 	respond: Responder;
 	/** resolves once `count` requests (matching `filter`) arrived; rejects after `timeoutMs` */
-	waitFor(count: number, timeoutMs?: number, filter?: (r: ReceivedRequest) => boolean): Promise<ReceivedRequest[]>;
+	waitFor(
+		count: number,
+		timeoutMs?: number,
+		filter?: (r: ReceivedRequest) => boolean,
+	): Promise<ReceivedRequest[]>;
 	close(): Promise<void>;
 }
 
@@ -36,11 +45,14 @@ export async function startReceiver(respond: Responder = () => 200): Promise<Rec
 		received: [],
 		respond,
 		async waitFor(count, timeoutMs = 5000, filter = () => true) {
-			return await waitFor(() => receiver.received.filter((r) => r.status !== undefined && filter(r)), {
-				ok: (matching) => matching.length >= count,
-				timeout: timeoutMs,
-				what: `receiver: ${count} answered requests`,
-			});
+			return await waitFor(
+				() => receiver.received.filter((r) => r.status !== undefined && filter(r)),
+				{
+					ok: (matching) => matching.length >= count,
+					timeout: timeoutMs,
+					what: `receiver: ${count} answered requests`,
+				},
+			);
 		},
 		async close() {
 			server.closeAllConnections();
@@ -74,7 +86,8 @@ export async function startReceiver(respond: Responder = () => 200): Promise<Rec
 					console.error('[receiver] handler failed:', error);
 					answer = 500;
 				}
-				const { status, body: out } = typeof answer === 'number' ? { status: answer, body: undefined } : answer;
+				const { status, body: out } =
+					typeof answer === 'number' ? { status: answer, body: undefined } : answer;
 				res.writeHead(status, { 'Content-Type': 'application/json' });
 				res.end(JSON.stringify(out ?? { status }));
 				entry.status = status;

@@ -13,7 +13,9 @@ export default function summary(): void {
 	if (!dir) return;
 	let files: FileTotals[] = [];
 	try {
-		files = readdirSync(dir).map((name) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as FileTotals);
+		files = readdirSync(dir).map(
+			(name) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as FileTotals,
+		);
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
@@ -23,5 +25,8 @@ export default function summary(): void {
 	console.log(
 		`\nRequests of the nodes against docs/protocol.md §5: ${operations.size} operations seen (of ${OPERATIONS.length}), ${requests} requests, ${mismatches.length} mismatches`,
 	);
-	if (mismatches.length > 0) throw new Error(`requests that differ from the operation table:\n${describeMismatches(mismatches)}`);
+	if (mismatches.length > 0)
+		throw new Error(
+			`requests that differ from the operation table:\n${describeMismatches(mismatches)}`,
+		);
 }

@@ -36,7 +36,9 @@ export interface Operation {
 
 export const OPERATIONS_FILE = path.resolve(__dirname, '..', '..', 'docs', 'operations.json');
 
-export const OPERATIONS = (JSON.parse(readFileSync(OPERATIONS_FILE, 'utf8')) as { operations: Operation[] }).operations;
+export const OPERATIONS = (
+	JSON.parse(readFileSync(OPERATIONS_FILE, 'utf8')) as { operations: Operation[] }
+).operations;
 
 /** Environment variable naming the folder where each test file leaves its totals. */
 export const REQUEST_LOG_DIR_ENV = 'CRM_REQUEST_LOG_DIR';
@@ -45,15 +47,28 @@ export const REQUEST_LOG_DIR_ENV = 'CRM_REQUEST_LOG_DIR';
 const RESERVED = new Set(['settings', 'org', 'users', 'coql', 'files', 'actions', 'upload']);
 const DIGITS = /^\d+$/;
 /** Placeholders that hold a numeric id, or an external value under X-EXTERNAL (§3.9, §3.10). */
-const ID_PLACEHOLDERS = new Set(['id', 'recordId', 'relatedId', 'dealId', 'contactId', 'pipelineId', 'ruleId', 'wizardId', 'jobId', 'xgid']);
+const ID_PLACEHOLDERS = new Set([
+	'id',
+	'recordId',
+	'relatedId',
+	'dealId',
+	'contactId',
+	'pipelineId',
+	'ruleId',
+	'wizardId',
+	'jobId',
+	'xgid',
+]);
 
 function segmentMatches(template: string, part: string, index: number, external: boolean): boolean {
 	if (!template.startsWith('{')) return template.toLowerCase() === part.toLowerCase();
 	const name = template.slice(1, -1);
 	if (name === 'v') return part === 'v2' || part === 'v2.1';
-	if (name === 'module') return !DIGITS.test(part) && !(index === 2 && RESERVED.has(part.toLowerCase()));
+	if (name === 'module')
+		return !DIGITS.test(part) && !(index === 2 && RESERVED.has(part.toLowerCase()));
 	if (name === 'extValue' || name === 'relatedExtValue') return external;
-	if (ID_PLACEHOLDERS.has(name)) return DIGITS.test(part) || (external && name !== 'xgid' && name !== 'jobId');
+	if (ID_PLACEHOLDERS.has(name))
+		return DIGITS.test(part) || (external && name !== 'xgid' && name !== 'jobId');
 	if (name === 'relatedList' || name === 'apiName') return !DIGITS.test(part);
 	return part.length > 0;
 }
@@ -63,12 +78,22 @@ function literalCount(op: Operation): number {
 }
 
 /** Operations whose path matches (any method). */
-export function pathMatches(host: 'api' | 'upload', pathname: string, external: boolean): Operation[] {
-	const parts = pathname.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
+export function pathMatches(
+	host: 'api' | 'upload',
+	pathname: string,
+	external: boolean,
+): Operation[] {
+	const parts = pathname
+		.split('/')
+		.filter(Boolean)
+		.map((p) => decodeURIComponent(p));
 	return OPERATIONS.filter((op) => {
 		if ((op.host === 'upload') !== (host === 'upload')) return false;
 		const segments = op.path.split('/').filter(Boolean);
-		return segments.length === parts.length && segments.every((s, i) => segmentMatches(s, parts[i], i, external));
+		return (
+			segments.length === parts.length &&
+			segments.every((s, i) => segmentMatches(s, parts[i], i, external))
+		);
 	});
 }
 
@@ -82,14 +107,20 @@ function mostLiteral(ops: Operation[]): Operation[] {
 export function problemsFor(op: Operation, request: SeenRequest): string[] {
 	const url = new URL(request.url, 'http://sandbox.local');
 	const problems: string[] = [];
-	if (op.v21Only && url.pathname.includes('/v2/')) problems.push('v2.1-only operation sent under v2');
+	if (op.v21Only && url.pathname.includes('/v2/'))
+		problems.push('v2.1-only operation sent under v2');
 	const keys = [...new Set(url.searchParams.keys())];
 	const unknown = keys.filter((k) => !op.query.includes(k));
-	if (unknown.length) problems.push(`unknown query parameter ${unknown.map((k) => `\`${k}\``).join(', ')}`);
+	if (unknown.length)
+		problems.push(`unknown query parameter ${unknown.map((k) => `\`${k}\``).join(', ')}`);
 	const v2 = url.pathname.includes('/v2/');
-	const missing = op.requiredQuery.filter((k) => !keys.includes(k) && !(v2 && op.optionalInV2?.includes(k)));
-	if (missing.length) problems.push(`missing required query parameter ${missing.map((k) => `\`${k}\``).join(', ')}`);
-	if (op.oneOfQuery && !op.oneOfQuery.some((k) => keys.includes(k))) problems.push(`none of the query parameters ${op.oneOfQuery.join(' / ')}`);
+	const missing = op.requiredQuery.filter(
+		(k) => !keys.includes(k) && !(v2 && op.optionalInV2?.includes(k)),
+	);
+	if (missing.length)
+		problems.push(`missing required query parameter ${missing.map((k) => `\`${k}\``).join(', ')}`);
+	if (op.oneOfQuery && !op.oneOfQuery.some((k) => keys.includes(k)))
+		problems.push(`none of the query parameters ${op.oneOfQuery.join(' / ')}`);
 	const headers = Object.keys(request.headers).map((h) => h.toLowerCase());
 	const missingHeaders = op.requiredHeaders.filter((h) => !headers.includes(h.toLowerCase()));
 	if (missingHeaders.length) problems.push(`missing required header ${missingHeaders.join(', ')}`);
@@ -106,9 +137,11 @@ export function problemsFor(op: Operation, request: SeenRequest): string[] {
 		if (op.multipart?.length) problems.push(`no multipart body (parts ${op.multipart.join(', ')})`);
 		const body = request.bodyKeys ?? [];
 		const unknownKeys = body.filter((k) => !op.body.includes(k));
-		if (unknownKeys.length) problems.push(`unknown body key ${unknownKeys.map((k) => `\`${k}\``).join(', ')}`);
+		if (unknownKeys.length)
+			problems.push(`unknown body key ${unknownKeys.map((k) => `\`${k}\``).join(', ')}`);
 		const missingKeys = op.requiredBody.filter((k) => !body.includes(k));
-		if (missingKeys.length) problems.push(`missing required body key ${missingKeys.map((k) => `\`${k}\``).join(', ')}`);
+		if (missingKeys.length)
+			problems.push(`missing required body key ${missingKeys.map((k) => `\`${k}\``).join(', ')}`);
 	}
 	return problems;
 }
@@ -129,13 +162,28 @@ export function checkRequest(request: SeenRequest): Checked {
 	const candidates = mostLiteral(onPath.filter((op) => op.method === request.method.toUpperCase()));
 	const base = { method: request.method, url: request.url };
 	if (candidates.length === 0) {
-		if (onPath.length) return { ...base, problems: [`wrong method: the table has ${[...new Set(mostLiteral(onPath).map((o) => `${o.method} (${o.operation})`))].join(', ')}`] };
-		return { ...base, problems: [`no operation of the table has this path${request.host === 'upload' ? ' on the upload host' : ''}`] };
+		if (onPath.length)
+			return {
+				...base,
+				problems: [
+					`wrong method: the table has ${[...new Set(mostLiteral(onPath).map((o) => `${o.method} (${o.operation})`))].join(', ')}`,
+				],
+			};
+		return {
+			...base,
+			problems: [
+				`no operation of the table has this path${request.host === 'upload' ? ' on the upload host' : ''}`,
+			],
+		};
 	}
 	const results = candidates.map((op) => ({ op, problems: problemsFor(op, request) }));
 	const ok = results.find((r) => r.problems.length === 0);
 	if (ok) return { ...base, operation: `${ok.op.operation} (${ok.op.method})`, problems: [] };
-	return { ...base, operation: `${results[0].op.operation} (${results[0].op.method})`, problems: results[0].problems };
+	return {
+		...base,
+		operation: `${results[0].op.operation} (${results[0].op.method})`,
+		problems: results[0].problems,
+	};
 }
 
 /** Requests of the engine (the nodes), not of the tests or of n8n's OAuth client. */
@@ -178,7 +226,9 @@ export function saveTotals(file: string): FileTotals {
 	const totals: FileTotals = {
 		file,
 		requests: recorded.length,
-		operations: [...new Set(recorded.map((r) => r.operation).filter((o): o is string => Boolean(o)))],
+		operations: [
+			...new Set(recorded.map((r) => r.operation).filter((o): o is string => Boolean(o))),
+		],
 		mismatches: recorded.filter((r) => r.problems.length > 0),
 	};
 	const dir = process.env[REQUEST_LOG_DIR_ENV];
@@ -192,5 +242,10 @@ export function saveTotals(file: string): FileTotals {
 
 /** One line per mismatch: `GET /crm/v2.1/… (Operation): problem; problem`. */
 export function describeMismatches(mismatches: FileTotals['mismatches']): string {
-	return mismatches.map((m) => `${m.method} ${m.url}${m.operation ? ` (${m.operation})` : ''}: ${m.problems.join('; ')}`).join('\n');
+	return mismatches
+		.map(
+			(m) =>
+				`${m.method} ${m.url}${m.operation ? ` (${m.operation})` : ''}: ${m.problems.join('; ')}`,
+		)
+		.join('\n');
 }

@@ -107,9 +107,14 @@ export interface ApiInit {
  * `url` is the full request URL. The token (when given) goes in `Authorization: Bearer <token>`.
  * Never follows redirects. Answers `{ status, headers, body }`, body parsed JSON (undefined when empty).
  */
-export async function api<T = any>(url: string, token?: string, init: ApiInit = {}): Promise<ApiResponse<T>> {
+export async function api<T = any>(
+	url: string,
+	token?: string,
+	init: ApiInit = {},
+): Promise<ApiResponse<T>> {
 	const target = new URL(url);
-	for (const [key, value] of Object.entries(init.query ?? {})) target.searchParams.set(key, String(value));
+	for (const [key, value] of Object.entries(init.query ?? {}))
+		target.searchParams.set(key, String(value));
 	const headers: Record<string, string> = {};
 	if (token) headers.Authorization = `Bearer ${token}`;
 	let body: string | Uint8Array | undefined;
@@ -126,7 +131,12 @@ export async function api<T = any>(url: string, token?: string, init: ApiInit = 
 		if (existing) delete headers[existing];
 		if (value !== '') headers[key] = value;
 	}
-	const res = await fetch(target, { method: init.method ?? 'GET', headers, body, redirect: 'manual' });
+	const res = await fetch(target, {
+		method: init.method ?? 'GET',
+		headers,
+		body,
+		redirect: 'manual',
+	});
 	const text = await res.text();
 	let parsed: unknown;
 	if (text.length > 0) {
@@ -141,6 +151,9 @@ export async function api<T = any>(url: string, token?: string, init: ApiInit = 
 
 /** Moves the sandbox clock forward (test hook POST /__sandbox/clock): record times, expiries, jobs. */
 export async function advanceSandboxClock(url: string, ms: number): Promise<void> {
-	const res = await api(`${url}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: ms } });
+	const res = await api(`${url}/__sandbox/clock`, undefined, {
+		method: 'POST',
+		body: { advance_ms: ms },
+	});
 	if (res.status !== 200) throw new Error(`POST /__sandbox/clock: HTTP ${res.status}`);
 }

@@ -26,7 +26,14 @@ import type {
 } from 'n8n-workflow';
 
 import type { CrmFixture } from './crm';
-import { buildAdditionalData, buildWorkflow, ensureExpressionEngine, outputOf, releaseBeforeDispose, runWorkflow } from './n8n';
+import {
+	buildAdditionalData,
+	buildWorkflow,
+	ensureExpressionEngine,
+	outputOf,
+	releaseBeforeDispose,
+	runWorkflow,
+} from './n8n';
 import type { RunOptions } from './n8n';
 import type { Receiver } from './receiver';
 
@@ -46,7 +53,10 @@ export function triggerHarness(
 ) {
 	const workflow = buildWorkflow({ nodes: [node], nodeTypes: opts.nodeTypes });
 	const additionalData = buildAdditionalData(opts);
-	const { webhooks } = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
+	const { webhooks } = workflow.nodeTypes.getByNameAndVersion(
+		node.type,
+		node.typeVersion,
+	).description;
 	const webhookDescription = webhooks!.find((w) => w.name === webhookName)!;
 	const webhookData = {
 		httpMethod: webhookDescription.httpMethod,
@@ -61,9 +71,15 @@ export function triggerHarness(
 		additionalData,
 		webhookPath: String(webhookDescription.path),
 		staticData: () => workflow.getStaticData('node', node),
-		hookContext: (mode: 'trigger' | 'manual' = 'trigger', activation: WorkflowActivateMode = 'activate') =>
-			new HookContext(workflow, node, additionalData, mode, activation, webhookData),
-		webhookContext: (req: { body?: unknown; headers?: Record<string, string>; query?: Record<string, string> }) => {
+		hookContext: (
+			mode: 'trigger' | 'manual' = 'trigger',
+			activation: WorkflowActivateMode = 'activate',
+		) => new HookContext(workflow, node, additionalData, mode, activation, webhookData),
+		webhookContext: (req: {
+			body?: unknown;
+			headers?: Record<string, string>;
+			query?: Record<string, string>;
+		}) => {
 			const sent: { status?: number; body?: unknown } = {};
 			const res: any = {
 				status: (c: number) => ((sent.status = c), res),
@@ -76,7 +92,10 @@ export function triggerHarness(
 			const ad = additionalData as unknown as Record<string, unknown>;
 			ad.httpRequest = { headers: {}, query: {}, body: {}, ...req };
 			ad.httpResponse = res;
-			return { ctx: new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null), sent };
+			return {
+				ctx: new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null),
+				sent,
+			};
 		},
 		withIsolate: async <T>(fn: () => Promise<T>) => await withIsolate(workflow, fn),
 		/** for a caller that must call the node synchronously right after (withIsolate awaits first): true when newly acquired */
@@ -97,11 +116,18 @@ export type TriggerHarness = ReturnType<typeof triggerHarness>;
  */
 class ProcessedDataStore implements IDataDeduplicator {
 	readonly rows = new Map<string, string[]>();
-	private static hash = (v: DeduplicationItemTypes) => createHash('md5').update(String(v)).digest('base64');
-	private static key = (ctx: ICheckProcessedContextData) => `${ctx.workflow.id}|n:${ctx.node?.id ?? ''}`;
+	private static hash = (v: DeduplicationItemTypes) =>
+		createHash('md5').update(String(v)).digest('base64');
+	private static key = (ctx: ICheckProcessedContextData) =>
+		`${ctx.workflow.id}|n:${ctx.node?.id ?? ''}`;
 	private static turn = () => new Promise((r) => setImmediate(r));
 
-	async checkProcessedAndRecord(items: DeduplicationItemTypes[], _scope: unknown, ctx: ICheckProcessedContextData, options: ICheckProcessedOptions): Promise<IDeduplicationOutput> {
+	async checkProcessedAndRecord(
+		items: DeduplicationItemTypes[],
+		_scope: unknown,
+		ctx: ICheckProcessedContextData,
+		options: ICheckProcessedOptions,
+	): Promise<IDeduplicationOutput> {
 		const key = ProcessedDataStore.key(ctx);
 		await ProcessedDataStore.turn();
 		const stored = [...(this.rows.get(key) ?? [])];
@@ -152,7 +178,15 @@ export async function runProduction(
 	mode: WorkflowExecuteMode = 'webhook',
 ): Promise<IRun> {
 	processedData();
-	return await runWorkflow({ nodes, connections, input: items, nodeTypes: crm.nodeTypes, credentialsHelper: crm.helper, mode, executionId });
+	return await runWorkflow({
+		nodes,
+		connections,
+		input: items,
+		nodeTypes: crm.nodeTypes,
+		credentialsHelper: crm.helper,
+		mode,
+		executionId,
+	});
 }
 
 export interface TriggerOptions {
@@ -169,9 +203,16 @@ export interface TriggerOptions {
  * A CRM Trigger node of the package, wired to `origin`: activation, delivery and the executions it
  * started. Nothing is activated yet: call activate() (or checkExists()/create()).
  */
-export function crmTrigger(crm: CrmFixture, parameters: INode['parameters'], options: TriggerOptions) {
+export function crmTrigger(
+	crm: CrmFixture,
+	parameters: INode['parameters'],
+	options: TriggerOptions,
+) {
 	const mode = options.mode ?? 'trigger';
-	const node = crm.node('crmTrigger', parameters, { name: 'CRM Trigger', webhookId: options.webhookId });
+	const node = crm.node('crmTrigger', parameters, {
+		name: 'CRM Trigger',
+		webhookId: options.webhookId,
+	});
 	const trigger = crm.nodeTypes[TRIGGER_TYPE] as any;
 	const t = triggerHarness({ nodeTypes: crm.nodeTypes, credentialsHelper: crm.helper }, node);
 	// n8n's test webhooks (isTest) use webhookTestBaseUrl; the harness's webhook data is not a test one,
@@ -207,13 +248,21 @@ export function crmTrigger(crm: CrmFixture, parameters: INode['parameters'], opt
 	const webhookResults: IWebhookResponseData[] = [];
 	const running: Array<Promise<void>> = [];
 	const execute = async (items: INodeExecutionData[]) => {
-		executions.push(mode === 'manual' ? await crm.run([node], items) : await runProduction(crm, [node], items));
+		executions.push(
+			mode === 'manual' ? await crm.run([node], items) : await runProduction(crm, [node], items),
+		);
 	};
 	/** what n8n does with a POST to the webhook URL: webhook(), then one execution with its items (`execute: false`: webhook() only) */
-	const deliver = async (body: unknown, deliverOptions: { execute?: boolean } = {}): Promise<{ status: number; result: IWebhookResponseData }> => {
+	const deliver = async (
+		body: unknown,
+		deliverOptions: { execute?: boolean } = {},
+	): Promise<{ status: number; result: IWebhookResponseData }> => {
 		await holdIsolate();
 		// the request goes into the shared additional data: built right before webhook() runs
-		const { ctx, sent } = t.webhookContext({ body, headers: { 'content-type': 'application/json' } });
+		const { ctx, sent } = t.webhookContext({
+			body,
+			headers: { 'content-type': 'application/json' },
+		});
 		const result: IWebhookResponseData = await trigger.webhook.call(ctx);
 		webhookResults.push(result);
 		const status = result.noWebhookResponse ? (sent.status ?? 200) : 200;
@@ -262,7 +311,8 @@ export function routeDeliveries(
 	receiver: Receiver,
 	...triggers: Array<Pick<CrmTriggerUnderTest, 'deliver'> & { url: string | (() => string) }>
 ): void {
-	const pathOf = (x: { url: string | (() => string) }) => new URL(typeof x.url === 'string' ? x.url : x.url()).pathname;
+	const pathOf = (x: { url: string | (() => string) }) =>
+		new URL(typeof x.url === 'string' ? x.url : x.url()).pathname;
 	receiver.respond = async (req) => {
 		const target = triggers.find((x) => req.path === pathOf(x));
 		if (!target) return 404;

@@ -16,7 +16,10 @@ export interface WaitOptions {
  * Polls `probe` until `ok(value)` (default: truthy) and returns that value; throws with the last
  * value after `timeout` ms.
  */
-export async function waitFor<T>(probe: () => T | Promise<T>, options: WaitOptions & { ok?: (value: T) => boolean } = {}): Promise<T> {
+export async function waitFor<T>(
+	probe: () => T | Promise<T>,
+	options: WaitOptions & { ok?: (value: T) => boolean } = {},
+): Promise<T> {
 	const { timeout = 5000, interval = 10, ok = (v: T) => Boolean(v) } = options;
 	const deadline = Date.now() + timeout;
 	for (;;) {
@@ -29,7 +32,9 @@ export async function waitFor<T>(probe: () => T | Promise<T>, options: WaitOptio
 			} catch {
 				shown = String(value);
 			}
-			throw new Error(`waitFor${options.what ? ` (${options.what})` : ''}: not met after ${timeout} ms; last value ${shown}`);
+			throw new Error(
+				`waitFor${options.what ? ` (${options.what})` : ''}: not met after ${timeout} ms; last value ${shown}`,
+			);
 		}
 		await new Promise((r) => setTimeout(r, interval));
 	}
@@ -45,12 +50,22 @@ export interface SandboxDelivery {
 	ids: string[];
 	outcome: 'pending' | 'delivered' | 'failed' | 'dropped';
 	duplicates?: number;
-	attempts: Array<{ at: string; status?: number; error?: string; copy?: boolean; lost?: boolean; server_time?: number }>;
+	attempts: Array<{
+		at: string;
+		status?: number;
+		error?: string;
+		copy?: boolean;
+		lost?: boolean;
+		server_time?: number;
+	}>;
 	body: any;
 }
 
 /** The sandbox's delivery log over HTTP, oldest first; `channelId` narrows it to one channel. */
-export async function sandboxDeliveries(url: string, channelId?: string): Promise<SandboxDelivery[]> {
+export async function sandboxDeliveries(
+	url: string,
+	channelId?: string,
+): Promise<SandboxDelivery[]> {
 	const target = new URL('/__sandbox/deliveries', url);
 	if (channelId) target.searchParams.set('channel_id', channelId);
 	const res = await fetch(target);
@@ -65,7 +80,11 @@ export const isFinal = (d: SandboxDelivery) => d.outcome !== 'pending' && !d.dup
  * Waits until the sandbox logged `count` deliveries (for `channelId`, when given) and every one of
  * them is final; returns them. After this, the CRM sends nothing more for those changes.
  */
-export async function deliveriesSettled(url: string, count: number, options: WaitOptions & { channelId?: string } = {}): Promise<SandboxDelivery[]> {
+export async function deliveriesSettled(
+	url: string,
+	count: number,
+	options: WaitOptions & { channelId?: string } = {},
+): Promise<SandboxDelivery[]> {
 	return await waitFor(async () => await sandboxDeliveries(url, options.channelId), {
 		what: `${count} final deliveries${options.channelId ? ` on channel ${options.channelId}` : ''}`,
 		...options,

@@ -16,7 +16,11 @@ describe('CRM Polling Trigger heavy acceptance', () => {
 	afterAll(async () => await crm.close());
 
 	test('50,000 changes between two polls: all emitted once, in time order, each poll within its budget', async () => {
-		const p = crmPoller(crm, { event: 'createdOrUpdated', modules: ['Leads'], options: { fields: ['Last_Name'] } }, { budgetMs: 45_000, durable: true });
+		const p = crmPoller(
+			crm,
+			{ event: 'createdOrUpdated', modules: ['Leads'], options: { fields: ['Last_Name'] } },
+			{ budgetMs: 45_000, durable: true },
+		);
 		expect(await p.poll()).toBeNull();
 		const sandbox = crm.running.sandbox;
 		const module = sandbox.module('Leads')!;
@@ -27,7 +31,12 @@ describe('CRM Polling Trigger heavy acceptance', () => {
 			ids.push(
 				...sandbox.store.transaction(() =>
 					Array.from({ length: 1000 }, (_, i) => {
-						const result = createRecord(sandbox, module, { Last_Name: `Polled ${second * 1000 + i}` }, { v: 'v2.1', user, index: i });
+						const result = createRecord(
+							sandbox,
+							module,
+							{ Last_Name: `Polled ${second * 1000 + i}` },
+							{ v: 'v2.1', user, index: i },
+						);
 						if (!result.ok) throw new Error(JSON.stringify(result.body));
 						return result.record.id as string;
 					}),

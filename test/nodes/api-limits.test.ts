@@ -29,7 +29,10 @@ describe('parallel executions under the API limits (engine → sandbox over HTTP
 		(await crm.requests()).filter((r) => r.url.startsWith(prefix)).map((r) => r.status);
 
 	test('12 executions of a batched create at once: 429s are retried, each of 300 records is written once', async () => {
-		expect((await crm.hook('GET', '/limits')).body.limits).toMatchObject({ enabled: true, concurrency_limit: 5 });
+		expect((await crm.hook('GET', '/limits')).body.limits).toMatchObject({
+			enabled: true,
+			concurrency_limit: 5,
+		});
 		await slowDown('/crm/v2.1/Vendors');
 		await crm.clearRequests();
 		const runs = Array.from({ length: 12 }, async (_, run) => {
@@ -40,7 +43,9 @@ describe('parallel executions under the API limits (engine → sandbox over HTTP
 				fieldsMode: 'json',
 				recordJson: '={{ JSON.stringify({ Vendor_Name: $json.name }) }}',
 			});
-			const input = Array.from({ length: 25 }, (_, i) => ({ json: { name: `Limited ${run}-${i}` } }));
+			const input = Array.from({ length: 25 }, (_, i) => ({
+				json: { name: `Limited ${run}-${i}` },
+			}));
 			return outputOf(await crm.run(create, input), create.name);
 		});
 		const outputs = await Promise.all(runs);
@@ -48,7 +53,9 @@ describe('parallel executions under the API limits (engine → sandbox over HTTP
 		const sent = await statuses('/crm/v2.1/Vendors');
 		expect(sent.filter((s) => s === 429).length).toBeGreaterThan(0);
 		expect(sent.filter((s) => s !== 429)).toEqual(Array(12).fill(201));
-		const names = (await crm.listAll('/crm/v2.1/Vendors?fields=Vendor_Name')).map((r) => String(r.Vendor_Name)).filter((n) => n.startsWith('Limited '));
+		const names = (await crm.listAll('/crm/v2.1/Vendors?fields=Vendor_Name'))
+			.map((r) => String(r.Vendor_Name))
+			.filter((n) => n.startsWith('Limited '));
 		expect(names).toHaveLength(300);
 		expect(new Set(names).size).toBe(300);
 	});
@@ -72,6 +79,8 @@ describe('parallel executions under the API limits (engine → sandbox over HTTP
 			expect(list).toHaveLength(expected);
 			expect(new Set(list).size).toBe(expected);
 		}
-		expect((await statuses('/crm/v2.1/Vendors')).filter((s) => s === 429).length).toBeGreaterThan(0);
+		expect((await statuses('/crm/v2.1/Vendors')).filter((s) => s === 429).length).toBeGreaterThan(
+			0,
+		);
 	});
 });

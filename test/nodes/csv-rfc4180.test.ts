@@ -17,7 +17,13 @@ const FIXTURES = join(__dirname, '..', 'fixtures', 'csv');
 const fixtures = readdirSync(FIXTURES).filter((f) => f.endsWith('.csv'));
 
 /** What csv-parse reads: RFC 4180, BOM dropped, blank lines skipped, CRLF / LF / CR line ends, the given delimiter. */
-const reference = (text: string, delimiter: string): string[][] => parse(text, { bom: true, delimiter, skip_empty_lines: true, record_delimiter: ['\r\n', '\n', '\r'] }) as string[][];
+const reference = (text: string, delimiter: string): string[][] =>
+	parse(text, {
+		bom: true,
+		delimiter,
+		skip_empty_lines: true,
+		record_delimiter: ['\r\n', '\n', '\r'],
+	}) as string[][];
 
 describe('nodes/shared/csv.ts on RFC 4180 fixtures', () => {
 	it('has the fixtures (quotes, newlines, BOM, CRLF, empty fields, no trailing newline, delimiters)', () => {
@@ -39,7 +45,11 @@ describe('nodes/shared/csv.ts on RFC 4180 fixtures', () => {
 		const quotes = parseCsv(readFileSync(join(FIXTURES, 'quotes-crlf.csv'), 'utf8'));
 		expect(quotes[1]).toEqual(['O"Brien, Jr.', 'He said "hi"', 'plain']);
 		const lines = csvToObjects(readFileSync(join(FIXTURES, 'embedded-newlines-lf.csv'), 'utf8'));
-		expect(lines.map((r) => r.Text)).toEqual(['line one\nline two', 'crlf inside\r\nstill inside', 'trailing newline\n']);
+		expect(lines.map((r) => r.Text)).toEqual([
+			'line one\nline two',
+			'crlf inside\r\nstill inside',
+			'trailing newline\n',
+		]);
 		const bom = csvToObjects(readFileSync(join(FIXTURES, 'bom-no-trailing-newline.csv'), 'utf8'));
 		expect(bom).toEqual([
 			{ Id: '1', City: 'Paris' },
@@ -59,33 +69,67 @@ describe('nodes/shared/csv.ts on RFC 4180 fixtures', () => {
 });
 
 describe('bulk-read export of the sandbox read by the package', () => {
-	const sb = useContractFixture({ scope: 'CRM.bulk.ALL,CRM.modules.ALL', sandbox: { jobStepMs: 10 } });
+	const sb = useContractFixture({
+		scope: 'CRM.bulk.ALL,CRM.modules.ALL',
+		sandbox: { jobStepMs: 10 },
+	});
 
 	const AWKWARD = [
-		{ Last_Name: 'O"Brien, Jr.', First_Name: ' padded ', Description: 'line one\nline two\r\nline "three", done', City: '' },
-		{ Last_Name: '"quoted"', First_Name: 'a,b;c|d:e', Description: 'naïve café 日本 🚀', City: 'São Paulo' },
-		{ Last_Name: 'Trailing newline', First_Name: '=SUM(A1)', Description: 'ends with a newline\n', City: ',' },
+		{
+			Last_Name: 'O"Brien, Jr.',
+			First_Name: ' padded ',
+			Description: 'line one\nline two\r\nline "three", done',
+			City: '',
+		},
+		{
+			Last_Name: '"quoted"',
+			First_Name: 'a,b;c|d:e',
+			Description: 'naïve café 日本 🚀',
+			City: 'São Paulo',
+		},
+		{
+			Last_Name: 'Trailing newline',
+			First_Name: '=SUM(A1)',
+			Description: 'ends with a newline\n',
+			City: ',',
+		},
 		{ Last_Name: 'Plain', First_Name: '', Description: '""', City: '\t tab' },
 	];
 
 	it('a record’s awkward values come back unchanged', async () => {
 		const company = `CSV Awkward ${Date.now()}`;
-		const created = await api(`${sb.url}/crm/v2.1/Leads`, sb.token, { method: 'POST', body: { data: AWKWARD.map((r) => ({ ...r, Company: company })) } });
+		const created = await api(`${sb.url}/crm/v2.1/Leads`, sb.token, {
+			method: 'POST',
+			body: { data: AWKWARD.map((r) => ({ ...r, Company: company })) },
+		});
 		expect(created.status).toBe(201);
 		const ids: string[] = created.body.data.map((r: any) => r.details.id);
 		const fields = ['Last_Name', 'First_Name', 'Description', 'City'];
 		const job = await api(`${sb.url}/crm/bulk/v2.1/read`, sb.token, {
 			method: 'POST',
-			body: { query: { module: { api_name: 'Leads' }, fields, criteria: { api_name: 'Company', comparator: 'equal', value: company } }, file_type: 'csv' },
+			body: {
+				query: {
+					module: { api_name: 'Leads' },
+					fields,
+					criteria: { api_name: 'Company', comparator: 'equal', value: company },
+				},
+				file_type: 'csv',
+			},
 		});
 		expect(job.status).toBe(201);
 		const jobId = job.body.data[0].details.id;
-		const state = await waitFor(async () => (await api(`${sb.url}/crm/bulk/v2.1/read/${jobId}`, sb.token)).body.data[0].state as string, {
-			ok: (s) => s === 'COMPLETED',
-			what: `bulk read ${jobId} COMPLETED`,
-		}).catch(() => 'not COMPLETED');
+		const state = await waitFor(
+			async () =>
+				(await api(`${sb.url}/crm/bulk/v2.1/read/${jobId}`, sb.token)).body.data[0].state as string,
+			{
+				ok: (s) => s === 'COMPLETED',
+				what: `bulk read ${jobId} COMPLETED`,
+			},
+		).catch(() => 'not COMPLETED');
 		expect(state).toBe('COMPLETED');
-		const res = await fetch(`${sb.url}/crm/bulk/v2.1/read/${jobId}/result`, { headers: { Authorization: `Bearer ${sb.token}` } });
+		const res = await fetch(`${sb.url}/crm/bulk/v2.1/read/${jobId}/result`, {
+			headers: { Authorization: `Bearer ${sb.token}` },
+		});
 		expect(res.status).toBe(200);
 		const [entry] = readZip(Buffer.from(await res.arrayBuffer()));
 		const rows = csvToObjects(entry.data.toString('utf8'));

@@ -7,13 +7,21 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { INode, INodeParameters, INodeProperties, INodePropertyCollection, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	INode,
+	INodeParameters,
+	INodeProperties,
+	INodePropertyCollection,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { PACKAGE, useCrmFixture } from '../harness/crm';
 
 const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
-const files = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(EXAMPLES_DIR)
+	.filter((f) => f.endsWith('.json'))
+	.sort();
 
 interface ExampleWorkflow {
 	name: string;
@@ -21,7 +29,8 @@ interface ExampleWorkflow {
 	connections: Record<string, unknown>;
 }
 
-const load = (file: string) => JSON.parse(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as ExampleWorkflow;
+const load = (file: string) =>
+	JSON.parse(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as ExampleWorkflow;
 
 const isExpression = (value: unknown) => typeof value === 'string' && value.startsWith('=');
 
@@ -55,7 +64,9 @@ function problemsOf(
 			problems.push(`${where}: no such parameter`);
 			continue;
 		}
-		const shown = candidates.filter((p) => NodeHelpers.displayParameterPath({ parameters: all }, p, path, node, description));
+		const shown = candidates.filter((p) =>
+			NodeHelpers.displayParameterPath({ parameters: all }, p, path, node, description),
+		);
 		if (shown.length === 0) {
 			problems.push(`${where}: saved, but not shown for the saved modes (the editor drops it)`);
 			continue;
@@ -68,10 +79,22 @@ function problemsOf(
 			if (method) loaded.push({ method, path: where, values });
 			else {
 				const allowed = (prop.options ?? []).map((o) => String((o as { value: unknown }).value));
-				for (const v of values) if (!allowed.includes(v)) problems.push(`${where}: the value "${v}" is not one of ${JSON.stringify(allowed)}`);
+				for (const v of values)
+					if (!allowed.includes(v))
+						problems.push(`${where}: the value "${v}" is not one of ${JSON.stringify(allowed)}`);
 			}
 		} else if (prop.type === 'collection' && value && typeof value === 'object') {
-			problems.push(...problemsOf(prop.options as INodeProperties[], value as INodeParameters, all, where, node, description, loaded));
+			problems.push(
+				...problemsOf(
+					prop.options as INodeProperties[],
+					value as INodeParameters,
+					all,
+					where,
+					node,
+					description,
+					loaded,
+				),
+			);
 		} else if (prop.type === 'fixedCollection' && value && typeof value === 'object') {
 			for (const [group, entries] of Object.entries(value as INodeParameters)) {
 				const option = (prop.options as INodePropertyCollection[]).find((o) => o.name === group);
@@ -79,9 +102,13 @@ function problemsOf(
 					problems.push(`${where}.${group}: no such group`);
 					continue;
 				}
-				const list = prop.typeOptions?.multipleValues ? (entries as INodeParameters[]) : [entries as INodeParameters];
+				const list = prop.typeOptions?.multipleValues
+					? (entries as INodeParameters[])
+					: [entries as INodeParameters];
 				list.forEach((entry, i) => {
-					const at = prop.typeOptions?.multipleValues ? `${where}.${group}[${i}]` : `${where}.${group}`;
+					const at = prop.typeOptions?.multipleValues
+						? `${where}.${group}[${i}]`
+						: `${where}.${group}`;
 					problems.push(...problemsOf(option.values, entry, all, at, node, description, loaded));
 				});
 			}
@@ -92,7 +119,8 @@ function problemsOf(
 
 describe('examples/: every CRM node as the current node reads it', () => {
 	const crm = useCrmFixture();
-	const descriptionOf = (type: string) => (crm.nodeTypes[type] as any).description as INodeTypeDescription;
+	const descriptionOf = (type: string) =>
+		(crm.nodeTypes[type] as any).description as INodeTypeDescription;
 
 	test('examples/ holds the workflows the README lists', () => {
 		expect(files.length).toBeGreaterThanOrEqual(5);
@@ -102,31 +130,58 @@ describe('examples/: every CRM node as the current node reads it', () => {
 		const workflow = load(file);
 		const crmNodes = workflow.nodes.filter((n) => n.type.startsWith(`${PACKAGE}.`));
 
-		test.each(crmNodes.map((n) => [n.name, n] as const))('node "%s": parameters as the editor reads them', async (_name, node) => {
-			const description = descriptionOf(node.type);
-			expect(description).toBeDefined();
-			const versions = ([] as number[]).concat(description.version);
-			// the parameters as n8n resolves them on opening (defaults filled, hidden ones dropped)
-			const resolved = NodeHelpers.getNodeParameters(description.properties, node.parameters, true, false, node, description)!;
-			const loaded: LoadedValue[] = [];
-			const problems = problemsOf(description.properties, node.parameters, resolved, 'parameters', node, description, loaded);
-			// the issues n8n paints red on the canvas node and in its panel
-			const issues = NodeHelpers.getNodeParametersIssues(description.properties, { ...node, parameters: resolved }, description);
-			if (issues) problems.push(...NodeHelpers.nodeIssuesToString(issues, node));
-			// values of lists loaded from the CRM: the sandbox offers them for these parameters
-			const nodeName = node.type.slice(PACKAGE.length + 1);
-			for (const entry of loaded) {
-				const options = await crm.loadOptions(nodeName, entry.method, resolved, entry.path);
-				const offered = options.map((o) => String(o.value));
-				for (const v of entry.values) {
-					if (!offered.includes(v)) problems.push(`${entry.path}: the value "${v}" is not supported (${entry.method} offers ${offered.length} values)`);
+		test.each(crmNodes.map((n) => [n.name, n] as const))(
+			'node "%s": parameters as the editor reads them',
+			async (_name, node) => {
+				const description = descriptionOf(node.type);
+				expect(description).toBeDefined();
+				const versions = ([] as number[]).concat(description.version);
+				// the parameters as n8n resolves them on opening (defaults filled, hidden ones dropped)
+				const resolved = NodeHelpers.getNodeParameters(
+					description.properties,
+					node.parameters,
+					true,
+					false,
+					node,
+					description,
+				)!;
+				const loaded: LoadedValue[] = [];
+				const problems = problemsOf(
+					description.properties,
+					node.parameters,
+					resolved,
+					'parameters',
+					node,
+					description,
+					loaded,
+				);
+				// the issues n8n paints red on the canvas node and in its panel
+				const issues = NodeHelpers.getNodeParametersIssues(
+					description.properties,
+					{ ...node, parameters: resolved },
+					description,
+				);
+				if (issues) problems.push(...NodeHelpers.nodeIssuesToString(issues, node));
+				// values of lists loaded from the CRM: the sandbox offers them for these parameters
+				const nodeName = node.type.slice(PACKAGE.length + 1);
+				for (const entry of loaded) {
+					const options = await crm.loadOptions(nodeName, entry.method, resolved, entry.path);
+					const offered = options.map((o) => String(o.value));
+					for (const v of entry.values) {
+						if (!offered.includes(v))
+							problems.push(
+								`${entry.path}: the value "${v}" is not supported (${entry.method} offers ${offered.length} values)`,
+							);
+					}
 				}
-			}
-			// an example is built as a new user would build it: the node's current version
-			if (node.typeVersion !== (description.defaultVersion ?? Math.max(...versions))) {
-				problems.push(`typeVersion ${node.typeVersion}: the node is at version ${description.defaultVersion ?? Math.max(...versions)}`);
-			}
-			expect(problems).toEqual([]);
-		});
+				// an example is built as a new user would build it: the node's current version
+				if (node.typeVersion !== (description.defaultVersion ?? Math.max(...versions))) {
+					problems.push(
+						`typeVersion ${node.typeVersion}: the node is at version ${description.defaultVersion ?? Math.max(...versions)}`,
+					);
+				}
+				expect(problems).toEqual([]);
+			},
+		);
 	});
 });

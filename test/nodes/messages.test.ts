@@ -10,18 +10,26 @@ describe('one message per mistake (engine → sandbox over HTTP)', () => {
 	const crm = useCrmFixture();
 
 	/** requests that would have written a Lead (create, update, upsert, one record or many) */
-	const leadWrites = async () => (await crm.requests()).filter((r) => r.method !== 'GET' && r.url.startsWith('/crm/v2.1/Leads'));
+	const leadWrites = async () =>
+		(await crm.requests()).filter((r) => r.method !== 'GET' && r.url.startsWith('/crm/v2.1/Leads'));
 
 	test('a picklist value outside its list: the same message in the mapper, the pairs and the JSON of Create, Update and Create or Update, nothing sent', async () => {
-		const fields = (await crm.api('GET', '/crm/v2.1/settings/fields?module=Leads')).body.fields as any[];
+		const fields = (await crm.api('GET', '/crm/v2.1/settings/fields?module=Leads')).body
+			.fields as any[];
 		const status = fields.find((f) => f.api_name === 'Lead_Status');
 		const allowed = status.pick_list_values.map((v: any) => v.actual_value as string);
 		expect(allowed).not.toContain('Hot');
-		const leadId = (await crm.api('POST', '/crm/v2.1/Leads', { data: [{ Last_Name: 'Picklist Target' }] })).body.data[0].details.id as string;
+		const leadId = (
+			await crm.api('POST', '/crm/v2.1/Leads', { data: [{ Last_Name: 'Picklist Target' }] })
+		).body.data[0].details.id as string;
 		// the schema the editor's mapper saves for the field: type options with the picklist's values
 		const schema = [
 			{ id: 'Last_Name', type: 'string' },
-			{ id: 'Lead_Status', type: 'options', options: allowed.map((v: string) => ({ name: v, value: v })) },
+			{
+				id: 'Lead_Status',
+				type: 'options',
+				options: allowed.map((v: string) => ({ name: v, value: v })),
+			},
 		];
 		const expected = `Field "Lead_Status" expects one of ${allowed.slice(0, 10).join(', ')}${allowed.length > 10 ? ', …' : ''}, got "Hot"`;
 
@@ -29,39 +37,110 @@ describe('one message per mistake (engine → sandbox over HTTP)', () => {
 			const target = operation === 'update' ? { recordId: leadId } : {};
 			const mapperId = operation === 'update' ? { id: leadId } : {};
 			return [
-				['mapper', { fieldsMode: 'mapper', columns: mapper({ ...mapperId, Last_Name: 'Picklist', Lead_Status: '={{ $json.status }}' }, operation === 'update' ? [{ id: 'id', type: 'string' }, ...schema] : schema, operation === 'update' ? ['id'] : []) }],
-				['pairs', { fieldsMode: 'pairs', ...target, fieldsUi: pairs({ Last_Name: 'Picklist', Lead_Status: '={{ $json.status }}' }) }],
-				['json', { fieldsMode: 'json', ...target, recordJson: '={{ JSON.stringify({ Last_Name: "Picklist", Lead_Status: $json.status }) }}' }],
+				[
+					'mapper',
+					{
+						fieldsMode: 'mapper',
+						columns: mapper(
+							{ ...mapperId, Last_Name: 'Picklist', Lead_Status: '={{ $json.status }}' },
+							operation === 'update' ? [{ id: 'id', type: 'string' }, ...schema] : schema,
+							operation === 'update' ? ['id'] : [],
+						),
+					},
+				],
+				[
+					'pairs',
+					{
+						fieldsMode: 'pairs',
+						...target,
+						fieldsUi: pairs({ Last_Name: 'Picklist', Lead_Status: '={{ $json.status }}' }),
+					},
+				],
+				[
+					'json',
+					{
+						fieldsMode: 'json',
+						...target,
+						recordJson:
+							'={{ JSON.stringify({ Last_Name: "Picklist", Lead_Status: $json.status }) }}',
+					},
+				],
 			];
 		};
 		const messages: string[] = [];
 		for (const operation of ['create', 'update', 'upsert']) {
 			for (const [mode, parameters] of modes(operation)) {
 				await crm.clearRequests();
-				const node = crm.node('crmRecord', { resource: 'record', operation, module: 'Leads', ...parameters });
+				const node = crm.node('crmRecord', {
+					resource: 'record',
+					operation,
+					module: 'Leads',
+					...parameters,
+				});
 				const error = errorOf(await crm.run(node, [{ json: { status: 'Hot' } }]), node.name);
-				expect({ operation, mode, message: error?.message }).toEqual({ operation, mode, message: expected });
-				expect(error?.context?.crm).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'Lead_Status' } });
-				expect({ operation, mode, writes: (await leadWrites()).length }).toEqual({ operation, mode, writes: 0 });
+				expect({ operation, mode, message: error?.message }).toEqual({
+					operation,
+					mode,
+					message: expected,
+				});
+				expect(error?.context?.crm).toMatchObject({
+					code: 'INVALID_DATA',
+					details: { api_name: 'Lead_Status' },
+				});
+				expect({ operation, mode, writes: (await leadWrites()).length }).toEqual({
+					operation,
+					mode,
+					writes: 0,
+				});
 				messages.push(error!.message);
 			}
 		}
 		expect(new Set(messages).size).toBe(1);
-		expect((await crm.api('GET', `/crm/v2.1/Leads/${leadId}`)).body.data[0].Last_Name).toBe('Picklist Target');
+		expect((await crm.api('GET', `/crm/v2.1/Leads/${leadId}`)).body.data[0].Last_Name).toBe(
+			'Picklist Target',
+		);
 
 		// an allowed value still goes through in every mode (the check is not in the way)
-		const ok = crm.node('crmRecord', { resource: 'record', operation: 'create', module: 'Leads', ...modes('create')[0][1] });
+		const ok = crm.node('crmRecord', {
+			resource: 'record',
+			operation: 'create',
+			module: 'Leads',
+			...modes('create')[0][1],
+		});
 		const [created] = outputOf(await crm.run(ok, [{ json: { status: allowed[2] } }]), ok.name);
-		expect((await crm.api('GET', `/crm/v2.1/Leads/${created.json.id as string}`)).body.data[0].Lead_Status).toBe(allowed[2]);
-		const json = crm.node('crmRecord', { resource: 'record', operation: 'create', module: 'Leads', ...modes('create')[2][1] });
+		expect(
+			(await crm.api('GET', `/crm/v2.1/Leads/${created.json.id as string}`)).body.data[0]
+				.Lead_Status,
+		).toBe(allowed[2]);
+		const json = crm.node('crmRecord', {
+			resource: 'record',
+			operation: 'create',
+			module: 'Leads',
+			...modes('create')[2][1],
+		});
 		const [fromJson] = outputOf(await crm.run(json, [{ json: { status: allowed[3] } }]), json.name);
-		expect((await crm.api('GET', `/crm/v2.1/Leads/${fromJson.json.id as string}`)).body.data[0].Lead_Status).toBe(allowed[3]);
+		expect(
+			(await crm.api('GET', `/crm/v2.1/Leads/${fromJson.json.id as string}`)).body.data[0]
+				.Lead_Status,
+		).toBe(allowed[3]);
 	});
 
 	test('a multi-select value outside its list in raw JSON is refused like in the other modes', async () => {
 		await crm.clearRequests();
-		const asPairs = crm.node('crmRecord', { resource: 'record', operation: 'create', module: 'Leads', fieldsMode: 'pairs', fieldsUi: pairs({ Last_Name: 'Multi', Interests: 'CRM, Gardening' }) });
-		const asJson = crm.node('crmRecord', { resource: 'record', operation: 'create', module: 'Leads', fieldsMode: 'json', recordJson: '{"Last_Name": "Multi", "Interests": ["CRM", "Gardening"]}' });
+		const asPairs = crm.node('crmRecord', {
+			resource: 'record',
+			operation: 'create',
+			module: 'Leads',
+			fieldsMode: 'pairs',
+			fieldsUi: pairs({ Last_Name: 'Multi', Interests: 'CRM, Gardening' }),
+		});
+		const asJson = crm.node('crmRecord', {
+			resource: 'record',
+			operation: 'create',
+			module: 'Leads',
+			fieldsMode: 'json',
+			recordJson: '{"Last_Name": "Multi", "Interests": ["CRM", "Gardening"]}',
+		});
 		const pairsError = errorOf(await crm.run(asPairs), asPairs.name);
 		const jsonError = errorOf(await crm.run(asJson), asJson.name);
 		expect(pairsError?.message).toContain('"Gardening" is not one');
@@ -71,20 +150,42 @@ describe('one message per mistake (engine → sandbox over HTTP)', () => {
 
 	test('an ID expression that yields nothing says "<parameter> is empty (item N)"', async () => {
 		await crm.clearRequests();
-		const lead = (await crm.api('POST', '/crm/v2.1/Leads', { data: [{ Last_Name: 'Empty Id' }] })).body.data[0].details.id as string;
-		const get = crm.node('crmRecord', { resource: 'record', operation: 'get', module: 'Leads', recordId: '={{ $json.id }}' }, { onError: 'continueRegularOutput' });
+		const lead = (await crm.api('POST', '/crm/v2.1/Leads', { data: [{ Last_Name: 'Empty Id' }] }))
+			.body.data[0].details.id as string;
+		const get = crm.node(
+			'crmRecord',
+			{ resource: 'record', operation: 'get', module: 'Leads', recordId: '={{ $json.id }}' },
+			{ onError: 'continueRegularOutput' },
+		);
 		const out = outputOf(await crm.run(get, [{ json: { id: lead } }, { json: {} }]), get.name);
 		expect(out[0].json.id).toBe(lead);
 		expect(out[1].json.error).toBe('Record ID is empty (item 1)');
 
-		const layout = crm.node('crmMetadata', { resource: 'layout', operation: 'get', module: 'Leads', layoutId: '={{ $json.layout }}' });
+		const layout = crm.node('crmMetadata', {
+			resource: 'layout',
+			operation: 'get',
+			module: 'Leads',
+			layoutId: '={{ $json.layout }}',
+		});
 		const error = errorOf(await crm.run(layout, [{ json: { layout: '' } }]), layout.name);
 		expect(error?.message).toBe('Layout ID is empty (item 0)');
-		expect(error?.context?.crm).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'id' } });
+		expect(error?.context?.crm).toMatchObject({
+			code: 'INVALID_DATA',
+			details: { api_name: 'id' },
+		});
 
 		// a value that is there but not an ID keeps its own message
-		const bad = crm.node('crmMetadata', { resource: 'layout', operation: 'get', module: 'Leads', layoutId: 'standard' });
-		expect(errorOf(await crm.run(bad), bad.name)?.message).toBe('Layout ID must be digits, got "standard"');
-		expect((await crm.requests()).filter((r) => r.url.startsWith('/crm/v2.1/settings/layouts'))).toHaveLength(0);
+		const bad = crm.node('crmMetadata', {
+			resource: 'layout',
+			operation: 'get',
+			module: 'Leads',
+			layoutId: 'standard',
+		});
+		expect(errorOf(await crm.run(bad), bad.name)?.message).toBe(
+			'Layout ID must be digits, got "standard"',
+		);
+		expect(
+			(await crm.requests()).filter((r) => r.url.startsWith('/crm/v2.1/settings/layouts')),
+		).toHaveLength(0);
 	});
 });

@@ -21,7 +21,13 @@ describe('Get by ID of a missing ID (engine → sandbox over HTTP)', () => {
 	const lastStatus = async () => (await crm.requests()).at(-1)?.status;
 
 	test('Record → Get: the 204 of a missing ID is an error naming the module and the ID', async () => {
-		const get = crm.node('crmRecord', { resource: 'record', operation: 'get', module: 'Leads', getBy: 'id', recordId: MISSING });
+		const get = crm.node('crmRecord', {
+			resource: 'record',
+			operation: 'get',
+			module: 'Leads',
+			getBy: 'id',
+			recordId: MISSING,
+		});
 		const error = errorOf(await crm.run(get), get.name);
 		expect(await lastStatus()).toBe(204);
 		expect(error?.message).toBe(`No Leads record with ID ${MISSING}`);
@@ -35,7 +41,9 @@ describe('Get by ID of a missing ID (engine → sandbox over HTTP)', () => {
 			externalField: 'External_Lead_ID',
 			externalValue: 'NOT-THERE',
 		});
-		expect(errorOf(await crm.run(byExternal), byExternal.name)?.message).toBe('No Leads record with external ID NOT-THERE');
+		expect(errorOf(await crm.run(byExternal), byExternal.name)?.message).toBe(
+			'No Leads record with external ID NOT-THERE',
+		);
 	});
 
 	test('Record → Get with On Not Found = Return Nothing outputs no item; an existing ID still outputs its record', async () => {
@@ -47,29 +55,54 @@ describe('Get by ID of a missing ID (engine → sandbox over HTTP)', () => {
 			recordId: '={{ $json.id }}',
 			onNotFound: 'returnNothing',
 		});
-		const out = outputOf(await crm.run(get, [{ json: { id: MISSING } }, { json: { id: leadId } }]), get.name);
-		expect(out.map((i) => [i.json.id, i.json.Last_Name, i.pairedItem])).toEqual([[leadId, 'Present', { item: 1 }]]);
+		const out = outputOf(
+			await crm.run(get, [{ json: { id: MISSING } }, { json: { id: leadId } }]),
+			get.name,
+		);
+		expect(out.map((i) => [i.json.id, i.json.Last_Name, i.pairedItem])).toEqual([
+			[leadId, 'Present', { item: 1 }],
+		]);
 	});
 
 	test('Record → Get with Continue On Fail: the missing ID becomes an error item, the others are output', async () => {
 		const get = crm.node(
 			'crmRecord',
-			{ resource: 'record', operation: 'get', module: 'Leads', getBy: 'id', recordId: '={{ $json.id }}' },
+			{
+				resource: 'record',
+				operation: 'get',
+				module: 'Leads',
+				getBy: 'id',
+				recordId: '={{ $json.id }}',
+			},
 			{ onError: 'continueRegularOutput' },
 		);
-		const out = outputOf(await crm.run(get, [{ json: { id: leadId } }, { json: { id: MISSING } }]), get.name);
+		const out = outputOf(
+			await crm.run(get, [{ json: { id: leadId } }, { json: { id: MISSING } }]),
+			get.name,
+		);
 		expect(out).toHaveLength(2);
 		expect(out[0].json).toMatchObject({ id: leadId, Last_Name: 'Present' });
 		expect(out[1].json.error).toBe(`No Leads record with ID ${MISSING}`);
 	});
 
 	test('Metadata → Layout Get: the 400 INVALID_DATA naming the ID reads the same way', async () => {
-		const get = crm.node('crmMetadata', { resource: 'layout', operation: 'get', module: 'Leads', layoutId: MISSING });
+		const get = crm.node('crmMetadata', {
+			resource: 'layout',
+			operation: 'get',
+			module: 'Leads',
+			layoutId: MISSING,
+		});
 		const error = errorOf(await crm.run(get), get.name);
 		expect(await lastStatus()).toBe(400);
 		expect(error?.message).toBe(`No layout with ID ${MISSING}`);
 
-		const nothing = crm.node('crmMetadata', { resource: 'layout', operation: 'get', module: 'Leads', layoutId: MISSING, onNotFound: 'returnNothing' });
+		const nothing = crm.node('crmMetadata', {
+			resource: 'layout',
+			operation: 'get',
+			module: 'Leads',
+			layoutId: MISSING,
+			onNotFound: 'returnNothing',
+		});
 		expect(outputOf(await crm.run(nothing), nothing.name)).toEqual([]);
 	});
 
@@ -77,10 +110,19 @@ describe('Get by ID of a missing ID (engine → sandbox over HTTP)', () => {
 		const get = crm.node('crmAdmin', { resource: 'role', operation: 'get', roleId: MISSING });
 		expect(errorOf(await crm.run(get), get.name)?.message).toBe(`No role with ID ${MISSING}`);
 
-		const nothing = crm.node('crmAdmin', { resource: 'role', operation: 'get', roleId: MISSING, onNotFound: 'returnNothing' });
+		const nothing = crm.node('crmAdmin', {
+			resource: 'role',
+			operation: 'get',
+			roleId: MISSING,
+			onNotFound: 'returnNothing',
+		});
 		expect(outputOf(await crm.run(nothing), nothing.name)).toEqual([]);
 
-		const goOn = crm.node('crmAdmin', { resource: 'role', operation: 'get', roleId: MISSING }, { onError: 'continueRegularOutput' });
+		const goOn = crm.node(
+			'crmAdmin',
+			{ resource: 'role', operation: 'get', roleId: MISSING },
+			{ onError: 'continueRegularOutput' },
+		);
 		const out = outputOf(await crm.run(goOn), goOn.name);
 		expect(out.map((i) => i.json.error)).toEqual([`No role with ID ${MISSING}`]);
 	});

@@ -8,12 +8,24 @@ import type { INode, INodeProperties, INodeType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { fileNameFromDisposition } from '../../nodes/shared/contentDisposition';
-import { dateTimeMillis, toCrmDate, toCrmDateTime, toCrmDateTimeIn, toUtcWireTime } from '../../nodes/shared/dates';
+import {
+	dateTimeMillis,
+	toCrmDate,
+	toCrmDateTime,
+	toCrmDateTimeIn,
+	toUtcWireTime,
+} from '../../nodes/shared/dates';
 import { multipartBody, setMultipartBody } from '../../nodes/shared/multipart';
 import { baseUrl, baseUrlExpression } from '../../nodes/shared/transport';
 import type { CrmCredentials } from '../../nodes/shared/transport';
 import { checkDigits, digitsMessage, ID_RE, isDigits } from '../../nodes/shared/validation';
-import { MAX_EXPIRY_MS, newChannelId, newToken, TOKEN_MAX, wishKeys } from '../../nodes/shared/watch';
+import {
+	MAX_EXPIRY_MS,
+	newChannelId,
+	newToken,
+	TOKEN_MAX,
+	wishKeys,
+} from '../../nodes/shared/watch';
 import { MAX_LIFETIME_MS } from '../../nodes/CrmTrigger/channel';
 import { packageNodeTypes } from '../harness/crm';
 
@@ -31,7 +43,8 @@ function evaluate(expression: string, credentials: CrmCredentials): string {
 /** Every `baseURL` a node's description carries: the request defaults and each routed request. */
 function baseUrlsOf(type: INodeType): string[] {
 	const urls: string[] = [];
-	if (type.description.requestDefaults?.baseURL) urls.push(type.description.requestDefaults.baseURL);
+	if (type.description.requestDefaults?.baseURL)
+		urls.push(type.description.requestDefaults.baseURL);
 	const visit = (items: Array<INodeProperties | any>) => {
 		for (const item of items ?? []) {
 			if (item?.routing?.request?.baseURL) urls.push(item.routing.request.baseURL);
@@ -45,16 +58,48 @@ function baseUrlsOf(type: INodeType): string[] {
 
 describe('base URL: one rule for code and expressions', () => {
 	const origins: Array<[string, CrmCredentials]> = [
-		['api_domain present', { oauthTokenData: { api_domain: 'https://api.crm.example' }, accountsUrl: 'https://accounts.crm.example' }],
-		['api_domain with trailing slashes', { oauthTokenData: { api_domain: 'https://api.crm.example//' }, environment: 'sandbox', sandboxUrl: 'http://localhost:4010' }],
-		['api_domain absent, service', { environment: 'service', accountsUrl: 'https://accounts.crm.example/' }],
-		['api_domain absent, sandbox', { environment: 'sandbox', sandboxUrl: 'http://127.0.0.1:4090/', accountsUrl: 'https://accounts.crm.example' }],
-		['api_domain empty, no environment (the field absent)', { oauthTokenData: { api_domain: '' }, accountsUrl: 'https://accounts.crm.example' }],
+		[
+			'api_domain present',
+			{
+				oauthTokenData: { api_domain: 'https://api.crm.example' },
+				accountsUrl: 'https://accounts.crm.example',
+			},
+		],
+		[
+			'api_domain with trailing slashes',
+			{
+				oauthTokenData: { api_domain: 'https://api.crm.example//' },
+				environment: 'sandbox',
+				sandboxUrl: 'http://localhost:4010',
+			},
+		],
+		[
+			'api_domain absent, service',
+			{ environment: 'service', accountsUrl: 'https://accounts.crm.example/' },
+		],
+		[
+			'api_domain absent, sandbox',
+			{
+				environment: 'sandbox',
+				sandboxUrl: 'http://127.0.0.1:4090/',
+				accountsUrl: 'https://accounts.crm.example',
+			},
+		],
+		[
+			'api_domain empty, no environment (the field absent)',
+			{ oauthTokenData: { api_domain: '' }, accountsUrl: 'https://accounts.crm.example' },
+		],
 		['nothing named', { environment: 'service' }],
 	];
 	const variants: Array<string | undefined> = ['v2', 'v2.1', undefined];
 	const cases = origins.flatMap(([what, credentials]) =>
-		variants.map((apiVariant) => [`${what}, variant ${apiVariant ?? 'unset'}`, { ...credentials, apiVariant }] as [string, CrmCredentials]),
+		variants.map(
+			(apiVariant) =>
+				[`${what}, variant ${apiVariant ?? 'unset'}`, { ...credentials, apiVariant }] as [
+					string,
+					CrmCredentials,
+				],
+		),
 	);
 
 	test.each(cases)('%s', (_what, credentials) => {
@@ -64,22 +109,37 @@ describe('base URL: one rule for code and expressions', () => {
 	});
 
 	test('the shapes of the rule', () => {
-		const credentials: CrmCredentials = { oauthTokenData: { api_domain: 'https://api.crm.example/' }, apiVariant: 'v2' };
+		const credentials: CrmCredentials = {
+			oauthTokenData: { api_domain: 'https://api.crm.example/' },
+			apiVariant: 'v2',
+		};
 		expect(baseUrl(credentials)).toBe('https://api.crm.example/crm/v2');
 		expect(baseUrl(credentials, 'bulk')).toBe('https://api.crm.example/crm/bulk/v2');
 		expect(baseUrl(credentials, 'origin')).toBe('https://api.crm.example');
-		expect(baseUrl({ accountsUrl: 'https://accounts.crm.example' })).toBe('https://accounts.crm.example/crm/v2.1');
+		expect(baseUrl({ accountsUrl: 'https://accounts.crm.example' })).toBe(
+			'https://accounts.crm.example/crm/v2.1',
+		);
 	});
 
-	test('the bulk-write upload host (§1.1): the Upload URL, the sandbox\'s next port, else the API origin', () => {
+	test("the bulk-write upload host (§1.1): the Upload URL, the sandbox's next port, else the API origin", () => {
 		const token = { oauthTokenData: { api_domain: 'https://api.crm.example' } };
-		expect(baseUrl({ ...token, uploadUrl: 'https://content.crm.example/' }, 'upload')).toBe('https://content.crm.example/crm/v2.1');
+		expect(baseUrl({ ...token, uploadUrl: 'https://content.crm.example/' }, 'upload')).toBe(
+			'https://content.crm.example/crm/v2.1',
+		);
 		expect(baseUrl({ ...token, uploadUrl: '' }, 'upload')).toBe('https://api.crm.example/crm/v2.1');
-		const sandbox: CrmCredentials = { environment: 'sandbox', sandboxUrl: 'http://127.0.0.1:4095', oauthTokenData: { api_domain: 'http://127.0.0.1:4095' } };
+		const sandbox: CrmCredentials = {
+			environment: 'sandbox',
+			sandboxUrl: 'http://127.0.0.1:4095',
+			oauthTokenData: { api_domain: 'http://127.0.0.1:4095' },
+		};
 		expect(baseUrl(sandbox, 'upload')).toBe('http://127.0.0.1:4096/crm/v2.1');
-		expect(baseUrl({ ...sandbox, sandboxUploadUrl: 'http://uploads.local:9000' }, 'upload')).toBe('http://uploads.local:9000/crm/v2.1');
+		expect(baseUrl({ ...sandbox, sandboxUploadUrl: 'http://uploads.local:9000' }, 'upload')).toBe(
+			'http://uploads.local:9000/crm/v2.1',
+		);
 		// the service's field does not apply to a sandbox credential
-		expect(baseUrl({ ...sandbox, uploadUrl: 'https://content.crm.example' }, 'upload')).toBe('http://127.0.0.1:4096/crm/v2.1');
+		expect(baseUrl({ ...sandbox, uploadUrl: 'https://content.crm.example' }, 'upload')).toBe(
+			'http://127.0.0.1:4096/crm/v2.1',
+		);
 	});
 
 	test('every node builds its baseURL from the one expression', () => {
@@ -94,7 +154,13 @@ describe('base URL: one rule for code and expressions', () => {
 });
 
 describe('record-id validation', () => {
-	const node = { name: 'CRM', type: 'crm', typeVersion: 1, position: [0, 0], parameters: {} } as unknown as INode;
+	const node = {
+		name: 'CRM',
+		type: 'crm',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	} as unknown as INode;
 
 	test('one regex, one message', () => {
 		expect(ID_RE.test('4876876000000225013')).toBe(true);
@@ -102,7 +168,9 @@ describe('record-id validation', () => {
 		expect(isDigits(undefined)).toBe(false);
 		expect(digitsMessage('Record ID', 'x')).toBe('Record ID must be digits, got "x"');
 		expect(checkDigits(node, '123', 'Record ID')).toBe('123');
-		expect(() => checkDigits(node, 'abc', 'Tag ID', { itemIndex: 2 })).toThrow(new NodeOperationError(node, 'Tag ID must be digits, got "abc"'));
+		expect(() => checkDigits(node, 'abc', 'Tag ID', { itemIndex: 2 })).toThrow(
+			new NodeOperationError(node, 'Tag ID must be digits, got "abc"'),
+		);
 		const error = (() => {
 			try {
 				checkDigits(node, '', 'Note ID', { itemIndex: 3, description: 'why' });
@@ -112,7 +180,11 @@ describe('record-id validation', () => {
 			return undefined;
 		})();
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect({ message: error?.message, description: error?.description, itemIndex: error?.context.itemIndex }).toEqual({
+		expect({
+			message: error?.message,
+			description: error?.description,
+			itemIndex: error?.context.itemIndex,
+		}).toEqual({
 			message: 'Note ID is empty (item 3)',
 			description: 'why',
 			itemIndex: 3,
@@ -136,7 +208,11 @@ describe('multipart body', () => {
 
 	test('a routed request loses its JSON Content-Type and, when asked, json', () => {
 		const request = setMultipartBody(
-			{ url: '/x', headers: { 'content-type': 'application/json', Accept: 'application/json' }, json: true },
+			{
+				url: '/x',
+				headers: { 'content-type': 'application/json', Accept: 'application/json' },
+				json: true,
+			},
 			[{ data: Buffer.from('p'), fileName: 'p.png', mimeType: 'image/png' }],
 			{ json: false },
 		);
@@ -153,9 +229,9 @@ describe('Content-Disposition file names (RFC 6266)', () => {
 		['attachment; filename=report.pdf', 'report.pdf'],
 		['attachment; filename="a; b.pdf"', 'a; b.pdf'],
 		["attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf", 'résumé.pdf'],
-		["attachment; filename=\"resume.pdf\"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf", 'résumé.pdf'],
-		["attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf; filename=\"resume.pdf\"", 'résumé.pdf'],
-		["attachment; filename*=\"UTF-8''x%20y.csv\"", 'x y.csv'],
+		['attachment; filename="resume.pdf"; filename*=UTF-8\'\'r%C3%A9sum%C3%A9.pdf', 'résumé.pdf'],
+		['attachment; filename*=UTF-8\'\'r%C3%A9sum%C3%A9.pdf; filename="resume.pdf"', 'résumé.pdf'],
+		['attachment; filename*="UTF-8\'\'x%20y.csv"', 'x y.csv'],
 		["attachment; filename*=UTF-8''bad%E0%A4%A", 'bad%E0%A4%A'],
 		['ATTACHMENT; FILENAME = "upper.txt"', 'upper.txt'],
 	])('%s', (header, name) => {
@@ -174,8 +250,12 @@ describe('date forms of docs/protocol.md §4', () => {
 	test('DateTime, Date and the UTC wire form', () => {
 		expect(toCrmDateTime('2026-03-01T10:20:30.456+05:30')).toBe('2026-03-01T10:20:30+05:30');
 		expect(toCrmDateTime('not a date')).toBeUndefined();
-		expect(toCrmDateTimeIn('2026-03-01T10:20:30', 'Europe/Berlin')).toBe('2026-03-01T10:20:30+01:00');
-		expect(toCrmDateTimeIn('2026-03-01T10:20:30Z', 'Europe/Berlin')).toBe('2026-03-01T10:20:30+00:00');
+		expect(toCrmDateTimeIn('2026-03-01T10:20:30', 'Europe/Berlin')).toBe(
+			'2026-03-01T10:20:30+01:00',
+		);
+		expect(toCrmDateTimeIn('2026-03-01T10:20:30Z', 'Europe/Berlin')).toBe(
+			'2026-03-01T10:20:30+00:00',
+		);
 		expect(toCrmDateTimeIn('next tuesday', 'UTC')).toBeUndefined();
 		expect(toCrmDate('2026-03-01T23:59:00+02:00')).toBe('2026-03-01');
 		expect(toCrmDate('x')).toBeUndefined();
@@ -195,7 +275,14 @@ describe('watch-channel model', () => {
 	});
 
 	test('a wish as watch keys, leaving out what it does not say', () => {
-		expect(wishKeys({ events: ['Leads.all'], notifyUrl: 'https://h/x', affectedValues: false, relatedActions: true })).toEqual({
+		expect(
+			wishKeys({
+				events: ['Leads.all'],
+				notifyUrl: 'https://h/x',
+				affectedValues: false,
+				relatedActions: true,
+			}),
+		).toEqual({
 			events: ['Leads.all'],
 			notify_url: 'https://h/x',
 			return_affected_field_values: false,
@@ -213,8 +300,11 @@ describe('watch-channel model', () => {
 				else if (file.endsWith('.ts')) {
 					const own = path.relative(NODES, file).split(path.sep)[0];
 					for (const [, spec] of readFileSync(file, 'utf8').matchAll(/from '(\.[^']*)'/g)) {
-						const target = path.relative(NODES, path.resolve(path.dirname(file), spec)).split(path.sep)[0];
-						if (target !== own && target !== 'shared') offenders.push(`${path.relative(NODES, file)} → ${spec}`);
+						const target = path
+							.relative(NODES, path.resolve(path.dirname(file), spec))
+							.split(path.sep)[0];
+						if (target !== own && target !== 'shared')
+							offenders.push(`${path.relative(NODES, file)} → ${spec}`);
 					}
 				}
 			}

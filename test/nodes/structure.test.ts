@@ -18,7 +18,9 @@ const pkg = require(path.join(ROOT, 'package.json'));
 const nodeTypes = Object.entries(packageNodeTypes());
 
 function sourceDirOf(type: INodeType): string {
-	const built = (pkg.n8n.nodes as string[]).find((p) => path.basename(p, '.node.js').toLowerCase() === type.description.name.toLowerCase());
+	const built = (pkg.n8n.nodes as string[]).find(
+		(p) => path.basename(p, '.node.js').toLowerCase() === type.description.name.toLowerCase(),
+	);
 	return path.join(ROOT, path.dirname(built!.replace(/^dist\//, '')));
 }
 
@@ -39,7 +41,9 @@ function routedUrls(type: INodeType): Array<{ where: string; url: string }> {
 
 /** https://github.com/owner/name, from package.json "repository" */
 function repoUrl(): string {
-	return String(pkg.repository.url).replace(/^git\+/, '').replace(/\.git$/, '');
+	return String(pkg.repository.url)
+		.replace(/^git\+/, '')
+		.replace(/\.git$/, '');
 }
 
 describe('package structure', () => {
@@ -66,32 +70,70 @@ describe('package structure', () => {
 			expect(existsSync(path.resolve(ROOT, 'credentials', file.replace(/^file:/, '')))).toBe(true);
 		}
 		const names = cred.properties.map((p) => p.name);
-		expect(names).toEqual(expect.arrayContaining(['environment', 'accountsUrl', 'sandboxUrl', 'apiVariant', 'scope', 'authUrl', 'accessTokenUrl']));
+		expect(names).toEqual(
+			expect.arrayContaining([
+				'environment',
+				'accountsUrl',
+				'sandboxUrl',
+				'apiVariant',
+				'scope',
+				'authUrl',
+				'accessTokenUrl',
+			]),
+		);
 	});
 
 	test('a new credential asks for the accounts server of the service; localhost only behind the explicit sandbox choice', () => {
 		const props = Object.fromEntries(new CrmOAuth2Api().properties.map((p) => [p.name, p]));
 		const environment = props.environment;
 		expect(environment.default).toBe('service');
-		expect((environment.options as Array<{ name: string; value: string }>).map((o) => [o.value, o.name])).toEqual([
+		expect(
+			(environment.options as Array<{ name: string; value: string }>).map((o) => [o.value, o.name]),
+		).toEqual([
 			['service', 'CRM Service'],
 			['sandbox', 'Sandbox (Local)'],
 		]);
-		expect(props.accountsUrl).toMatchObject({ default: '', required: true, displayOptions: { show: { environment: ['service'] } } });
+		expect(props.accountsUrl).toMatchObject({
+			default: '',
+			required: true,
+			displayOptions: { show: { environment: ['service'] } },
+		});
 		expect(props.accountsUrl.placeholder).toMatch(/^https:\/\//);
-		expect(props.sandboxUrl).toMatchObject({ default: 'http://localhost:4010', displayOptions: { show: { environment: ['sandbox'] } } });
+		expect(props.sandboxUrl).toMatchObject({
+			default: 'http://localhost:4010',
+			displayOptions: { show: { environment: ['sandbox'] } },
+		});
 		// nothing else of the credential (hidden OAuth URLs included) carries a host of its own
 		const others = new CrmOAuth2Api().properties.filter((p) => p.name !== 'sandboxUrl');
-		for (const p of others) expect(`${p.name}: ${JSON.stringify(p.default)} ${p.placeholder ?? ''}`).not.toMatch(/localhost|127\.0\.0\.1/);
+		for (const p of others)
+			expect(`${p.name}: ${JSON.stringify(p.default)} ${p.placeholder ?? ''}`).not.toMatch(
+				/localhost|127\.0\.0\.1/,
+			);
 	});
 
 	test('without an api_domain in the token, calls go to the server the credential names, never to a built-in host', () => {
-		expect(apiDomain({ environment: 'service', accountsUrl: 'https://accounts.crm.example/' })).toBe('https://accounts.crm.example');
-		expect(apiDomain({ environment: 'sandbox', sandboxUrl: 'http://127.0.0.1:4090', accountsUrl: 'https://accounts.crm.example' })).toBe('http://127.0.0.1:4090');
+		expect(
+			apiDomain({ environment: 'service', accountsUrl: 'https://accounts.crm.example/' }),
+		).toBe('https://accounts.crm.example');
+		expect(
+			apiDomain({
+				environment: 'sandbox',
+				sandboxUrl: 'http://127.0.0.1:4090',
+				accountsUrl: 'https://accounts.crm.example',
+			}),
+		).toBe('http://127.0.0.1:4090');
 		// credential data without the Server field
-		expect(apiDomain({ accountsUrl: 'https://accounts.crm.example' })).toBe('https://accounts.crm.example');
+		expect(apiDomain({ accountsUrl: 'https://accounts.crm.example' })).toBe(
+			'https://accounts.crm.example',
+		);
 		expect(apiDomain({ environment: 'service' })).toBe('');
-		expect(apiDomain({ oauthTokenData: { api_domain: 'https://api.crm.example' }, environment: 'sandbox', sandboxUrl: 'http://localhost:4010' })).toBe('https://api.crm.example');
+		expect(
+			apiDomain({
+				oauthTokenData: { api_domain: 'https://api.crm.example' },
+				environment: 'sandbox',
+				sandboxUrl: 'http://localhost:4010',
+			}),
+		).toBe('https://api.crm.example');
 	});
 
 	test('each node has icon files of its own, light and dark, that no other node uses', () => {
@@ -105,7 +147,11 @@ describe('package structure', () => {
 				expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
 				// the same drawing under another file name would not tell the nodes apart either
 				for (const key of [abs, svg]) {
-					expect({ name, variant, sharedWith: seen.get(key) }).toEqual({ name, variant, sharedWith: undefined });
+					expect({ name, variant, sharedWith: seen.get(key) }).toEqual({
+						name,
+						variant,
+						sharedWith: undefined,
+					});
 					seen.set(key, `${name} (${variant})`);
 				}
 			}
@@ -147,32 +193,57 @@ describe('package structure', () => {
 		expect(d.credentials).toEqual([{ name: 'crmOAuth2Api', required: true }]);
 	});
 
-	test.each(nodeTypes)('%s: every dynamic URL segment goes through toPathSegment', (_name, type) => {
-		for (const { where, url } of routedUrls(type)) {
-			const expressions = [...url.matchAll(/{{\s*(.*?)\s*}}/g)].map((m) => m[1]);
-			for (const expression of expressions) {
-				// a parameter that reaches the path must be encoded; conditions may read parameters freely
-				const pathParts = expression.replace(/toPathSegment\((?:[^()]|\([^()]*\))*\)/g, 'SEGMENT');
-				const concatenated = [...pathParts.matchAll(/\$(?:parameter|value)(?:\.\w+|\[[^\]]+\])*/g)]
-					.filter((m) => !/^\s*\?/.test(pathParts.slice(m.index! + m[0].length)))
-					.map((m) => m[0]);
-				expect({ where, expression, unencoded: concatenated }).toEqual({ where, expression, unencoded: [] });
+	test.each(nodeTypes)(
+		'%s: every dynamic URL segment goes through toPathSegment',
+		(_name, type) => {
+			for (const { where, url } of routedUrls(type)) {
+				const expressions = [...url.matchAll(/{{\s*(.*?)\s*}}/g)].map((m) => m[1]);
+				for (const expression of expressions) {
+					// a parameter that reaches the path must be encoded; conditions may read parameters freely
+					const pathParts = expression.replace(
+						/toPathSegment\((?:[^()]|\([^()]*\))*\)/g,
+						'SEGMENT',
+					);
+					const concatenated = [
+						...pathParts.matchAll(/\$(?:parameter|value)(?:\.\w+|\[[^\]]+\])*/g),
+					]
+						.filter((m) => !/^\s*\?/.test(pathParts.slice(m.index! + m[0].length)))
+						.map((m) => m[0]);
+					expect({ where, expression, unencoded: concatenated }).toEqual({
+						where,
+						expression,
+						unencoded: [],
+					});
+				}
 			}
-		}
-	});
+		},
+	);
 
 	test('npm pack ships built nodes, credentials and icons only', () => {
-		const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
+		const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+			cwd: ROOT,
+			encoding: 'utf8',
+		});
 		const files: string[] = JSON.parse(out)[0].files.map((f: { path: string }) => f.path);
-		expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md']));
-		expect(files.filter((f) => /^(sandbox|test|bench|scripts|examples|docs)\//.test(f))).toEqual([]);
+		expect(files).toEqual(
+			expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md']),
+		);
+		expect(files.filter((f) => /^(sandbox|test|bench|scripts|examples|docs)\//.test(f))).toEqual(
+			[],
+		);
 		expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
 		if (existsSync(path.join(ROOT, 'dist'))) {
-			for (const built of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(files).toContain(built);
+			for (const built of [...pkg.n8n.nodes, ...pkg.n8n.credentials])
+				expect(files).toContain(built);
 			expect(files).toContain('dist/icons/crm.svg');
 			for (const [, type] of nodeTypes) {
 				for (const file of Object.values(type.description.icon as Record<string, string>)) {
-					expect(files).toContain(path.posix.join('dist', path.relative(ROOT, path.resolve(sourceDirOf(type), file.replace(/^file:/, '')))));
+					expect(files).toContain(
+						path.posix.join(
+							'dist',
+							path.relative(ROOT, path.resolve(sourceDirOf(type), file.replace(/^file:/, ''))),
+						),
+					);
 				}
 			}
 		}

@@ -21,23 +21,41 @@ async function dropNextContactsCreate(): Promise<void> {
 }
 
 async function search(module: string, criteria: string): Promise<IDataObject[]> {
-	const { status, body } = await crm.api('GET', `/crm/v2.1/${module}/search?criteria=${encodeURIComponent(criteria)}`);
+	const { status, body } = await crm.api(
+		'GET',
+		`/crm/v2.1/${module}/search?criteria=${encodeURIComponent(criteria)}`,
+	);
 	return status === 204 ? [] : (body.data as IDataObject[]);
 }
 
 function createNode(onError?: 'continueRegularOutput') {
 	return crm.node(
 		'crmRecord',
-		{ resource: 'record', operation: 'create', module: '={{ $json.module }}', fieldsMode: 'json', recordJson: '={{ JSON.stringify($json.record) }}' },
+		{
+			resource: 'record',
+			operation: 'create',
+			module: '={{ $json.module }}',
+			fieldsMode: 'json',
+			recordJson: '={{ JSON.stringify($json.record) }}',
+		},
 		onError ? { onError } : {},
 	);
 }
 
 const input = (tag: string) => [
-	{ json: { module: 'Contacts', record: { Last_Name: `Interleaved ${tag} C0`, Email: `interleaved-${tag}-c0@batch.example` } } },
-	{ json: { module: 'Leads', record: { Last_Name: `Interleaved ${tag} L1`, Company: 'Batch Inc' } } },
+	{
+		json: {
+			module: 'Contacts',
+			record: { Last_Name: `Interleaved ${tag} C0`, Email: `interleaved-${tag}-c0@batch.example` },
+		},
+	},
+	{
+		json: { module: 'Leads', record: { Last_Name: `Interleaved ${tag} L1`, Company: 'Batch Inc' } },
+	},
 	{ json: { module: 'Contacts', record: { Last_Name: `Interleaved ${tag} C2` } } },
-	{ json: { module: 'Leads', record: { Last_Name: `Interleaved ${tag} L3`, Company: 'Batch Inc' } } },
+	{
+		json: { module: 'Leads', record: { Last_Name: `Interleaved ${tag} L3`, Company: 'Batch Inc' } },
+	},
 ];
 
 afterEach(async () => {
@@ -45,20 +63,32 @@ afterEach(async () => {
 });
 
 describe('batched create › interleaved modules, a dropped connection', () => {
-	test('Continue On Fail: each output item carries its own input item\'s outcome', async () => {
+	test("Continue On Fail: each output item carries its own input item's outcome", async () => {
 		await crm.clearRequests();
 		await dropNextContactsCreate();
 		const node = createNode('continueRegularOutput');
 		const out = outputOf(await crm.run(node, input('cof')), node.name);
 
-		expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(out.map((o) => o.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 		// item 0: the lost create was settled by an upsert on Email, which found the stored record
-		expect(out[0].json).toMatchObject({ status: 'success', action: 'update', duplicate_field: 'Email' });
+		expect(out[0].json).toMatchObject({
+			status: 'success',
+			action: 'update',
+			duplicate_field: 'Email',
+		});
 		// items 1 and 3: the Leads chunk was unaffected
-		for (const i of [1, 3]) expect(out[i].json).toMatchObject({ status: 'success', action: 'insert' });
+		for (const i of [1, 3])
+			expect(out[i].json).toMatchObject({ status: 'success', action: 'insert' });
 		// item 2: no unique value to match it by, so it is not re-sent and reported on its own item
 		expect(out[2].json.error).toMatch(/^Outcome unknown: the create request failed/);
-		expect(out[2].json.message).toContain('no value in a unique field of the module (Email, External_Contact_ID)');
+		expect(out[2].json.message).toContain(
+			'no value in a unique field of the module (Email, External_Contact_ID)',
+		);
 
 		// the store holds each record once, under the ids the items report
 		const [c0] = await search('Contacts', '(Email:equals:interleaved-cof-c0@batch.example)');
@@ -70,8 +100,14 @@ describe('batched create › interleaved modules, a dropped connection', () => {
 			['Interleaved cof L3', out[3].json.id],
 		]);
 		// one create per module, one upsert for the settled Contact; the Contacts create was never re-POSTed
-		const writes = (await crm.requests()).filter((r) => r.method === 'POST' && r.url.startsWith('/crm/')).map((r) => `${r.url} ${r.status}`);
-		expect(writes.sort()).toEqual(['/crm/v2.1/Contacts 0', '/crm/v2.1/Contacts/upsert 200', '/crm/v2.1/Leads 201']);
+		const writes = (await crm.requests())
+			.filter((r) => r.method === 'POST' && r.url.startsWith('/crm/'))
+			.map((r) => `${r.url} ${r.status}`);
+		expect(writes.sort()).toEqual([
+			'/crm/v2.1/Contacts 0',
+			'/crm/v2.1/Contacts/upsert 200',
+			'/crm/v2.1/Leads 201',
+		]);
 	});
 
 	test('without Continue On Fail: the node fails naming item 2, the item whose outcome is unknown', async () => {
@@ -79,7 +115,9 @@ describe('batched create › interleaved modules, a dropped connection', () => {
 		const node = createNode();
 		const run = await crm.run(node, input('strict'));
 		const error = errorOf(run, node.name)!;
-		expect(error.message).toMatch(/^Items 0–1, 3 written \(3\); item 2 failed: Outcome unknown: the create request failed/);
+		expect(error.message).toMatch(
+			/^Items 0–1, 3 written \(3\); item 2 failed: Outcome unknown: the create request failed/,
+		);
 		expect(error.context.itemIndex).toBe(2);
 	});
 });

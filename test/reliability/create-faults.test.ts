@@ -29,7 +29,13 @@ afterEach(async () => await crm.hook('DELETE', '/fault-plan'));
 function createNode(module: string) {
 	return crm.node(
 		'crmRecord',
-		{ resource: 'record', operation: 'create', module, fieldsMode: 'json', recordJson: '={{ JSON.stringify($json) }}' },
+		{
+			resource: 'record',
+			operation: 'create',
+			module,
+			fieldsMode: 'json',
+			recordJson: '={{ JSON.stringify($json) }}',
+		},
 		{ onError: 'continueRegularOutput' },
 	);
 }
@@ -43,7 +49,13 @@ async function createUnderFaults(
 	const node = createNode(module);
 	await crm.hook('PUT', '/fault-plan', plan);
 	try {
-		const out = outputOf(await crm.run(node, rows.map((json) => ({ json }))), node.name);
+		const out = outputOf(
+			await crm.run(
+				node,
+				rows.map((json) => ({ json })),
+			),
+			node.name,
+		);
 		return { out, stats: (await crm.hook('GET', '/fault-plan')).body.stats };
 	} finally {
 		await crm.hook('DELETE', '/fault-plan'); // nothing injected while the test reads the records back
@@ -67,7 +79,12 @@ interface Check {
 }
 
 /** Every success is stored exactly once under its id; every failure is stored at most once. */
-async function compare(out: INodeExecutionData[], rows: IDataObject[], module: string, field: string): Promise<Check> {
+async function compare(
+	out: INodeExecutionData[],
+	rows: IDataObject[],
+	module: string,
+	field: string,
+): Promise<Check> {
 	expect(out).toHaveLength(rows.length);
 	const stored = await storeBy(module, field);
 	const check: Check = { created: 0, failed: 0, failedButStored: 0 };
@@ -91,7 +108,12 @@ async function compare(out: INodeExecutionData[], rows: IDataObject[], module: s
 	return check;
 }
 
-function report(label: string, s: FaultStats, check: Check, extra: Record<string, number> = {}): void {
+function report(
+	label: string,
+	s: FaultStats,
+	check: Check,
+	extra: Record<string, number> = {},
+): void {
 	console.log(
 		`${label}: faults injected: 429=${s.injected429}, 500=${s.injected500}, 503=${s.injected503}, dropped connections=${s.droppedConnections} (of ${s.calls} calls); ` +
 			`records checked: ${check.created + check.failed} (created once: ${check.created}, reported failed: ${check.failed}, of which stored once: ${check.failedButStored})` +
@@ -101,15 +123,26 @@ function report(label: string, s: FaultStats, check: Check, extra: Record<string
 	);
 }
 
-const posts = async (path: string) => (await crm.requests()).filter((r) => r.method === 'POST' && r.url.split('?')[0] === path);
+const posts = async (path: string) =>
+	(await crm.requests()).filter((r) => r.method === 'POST' && r.url.split('?')[0] === path);
 
 const leads = (tag: string) =>
-	Array.from({ length: RECORDS }, (_, i) => ({ Last_Name: `Reliable ${tag} ${i}`, Company: 'Faults Inc', Email: `rel-${tag}-${i}@faults.example` }));
+	Array.from({ length: RECORDS }, (_, i) => ({
+		Last_Name: `Reliable ${tag} ${i}`,
+		Company: 'Faults Inc',
+		Email: `rel-${tag}-${i}@faults.example`,
+	}));
 
 describe('reliability › 1,000-record create under injected faults', () => {
 	test('20 % 429/5xx, the 5xx after the write took effect: every record created exactly once', async () => {
 		const rows = leads('after');
-		const { out, stats } = await createUnderFaults('Leads', rows, { rate429: 0.1, rate500: 0.05, rate503: 0.05, after: true, seed: 16 });
+		const { out, stats } = await createUnderFaults('Leads', rows, {
+			rate429: 0.1,
+			rate500: 0.05,
+			rate503: 0.05,
+			after: true,
+			seed: 16,
+		});
 		const check = await compare(out, rows, 'Leads', 'Email');
 		const upserts = await posts('/crm/v2.1/Leads/upsert');
 		report('create, 5xx after effect', stats, check, { 'upsert re-sends': upserts.length });
@@ -118,26 +151,48 @@ describe('reliability › 1,000-record create under injected faults', () => {
 		expect(upserts.length).toBeGreaterThan(0);
 		expect(check.created).toBe(RECORDS);
 		// the chunks whose 5xx hid a successful write were settled as updates of those very records
-		expect(out.some((o) => o.json.action === 'update' && o.json.duplicate_field === 'Email')).toBe(true);
+		expect(out.some((o) => o.json.action === 'update' && o.json.duplicate_field === 'Email')).toBe(
+			true,
+		);
 	});
 
 	test('20 % 429/5xx before the write and 3 % dropped connections: created exactly once or reported failed', async () => {
 		const rows = leads('drop');
-		const { out, stats } = await createUnderFaults('Leads', rows, { rate429: 0.1, rate500: 0.05, rate503: 0.05, dropConnectionRate: 0.03, seed: 18 });
+		const { out, stats } = await createUnderFaults('Leads', rows, {
+			rate429: 0.1,
+			rate500: 0.05,
+			rate503: 0.05,
+			dropConnectionRate: 0.03,
+			seed: 18,
+		});
 		const check = await compare(out, rows, 'Leads', 'Email');
-		report('create, 5xx before effect + drops', stats, check, { 'upsert re-sends': (await posts('/crm/v2.1/Leads/upsert')).length });
-		expect(Math.min(stats.injected500, stats.injected503, stats.droppedConnections)).toBeGreaterThan(0);
+		report('create, 5xx before effect + drops', stats, check, {
+			'upsert re-sends': (await posts('/crm/v2.1/Leads/upsert')).length,
+		});
+		expect(
+			Math.min(stats.injected500, stats.injected503, stats.droppedConnections),
+		).toBeGreaterThan(0);
 		expect(check.created + check.failed).toBe(RECORDS);
 		// the upsert re-sends are retried through 5xx and lost connections, so they settled every chunk
 		expect(check.created).toBe(RECORDS);
 	});
 
 	test('a module without a unique field: chunks of unknown outcome are reported failed, never re-POSTed', async () => {
-		const rows = Array.from({ length: RECORDS }, (_, i) => ({ Vendor_Name: `Vendor under faults ${i}` }));
-		const { out, stats } = await createUnderFaults('Vendors', rows, { rate429: 0.1, rate500: 0.05, rate503: 0.05, after: true, seed: 3 });
+		const rows = Array.from({ length: RECORDS }, (_, i) => ({
+			Vendor_Name: `Vendor under faults ${i}`,
+		}));
+		const { out, stats } = await createUnderFaults('Vendors', rows, {
+			rate429: 0.1,
+			rate500: 0.05,
+			rate503: 0.05,
+			after: true,
+			seed: 3,
+		});
 		const check = await compare(out, rows, 'Vendors', 'Vendor_Name');
 		const creates = await posts('/crm/v2.1/Vendors');
-		report('create without unique field', stats, check, { 'POSTs that reached the store': creates.filter((r) => r.status !== 429).length });
+		report('create without unique field', stats, check, {
+			'POSTs that reached the store': creates.filter((r) => r.status !== 429).length,
+		});
 		// each chunk of 100 was processed by the CRM exactly once: 429s are the only re-sends
 		expect(creates.filter((r) => r.status !== 429)).toHaveLength(RECORDS / 100);
 		expect(await posts('/crm/v2.1/Vendors/upsert')).toHaveLength(0);
@@ -145,8 +200,12 @@ describe('reliability › 1,000-record create under injected faults', () => {
 		// a 5xx after effect: the failed records were in fact written, once
 		expect(check.failedButStored).toBe(check.failed);
 		const failure = out.find((o) => o.json.error !== undefined)!.json;
-		expect(failure.error).toMatch(/^Outcome unknown: the create request failed \(The CRM had an internal error \[INTERNAL_ERROR\]/);
-		expect(failure.message).toContain('no value in a unique field of the module (none in this module)');
+		expect(failure.error).toMatch(
+			/^Outcome unknown: the create request failed \(The CRM had an internal error \[INTERNAL_ERROR\]/,
+		);
+		expect(failure.message).toContain(
+			'no value in a unique field of the module (none in this module)',
+		);
 	});
 });
 
@@ -171,7 +230,13 @@ describe('reliability › tokens expiring early', () => {
 		try {
 			const rows = leads('token');
 			const node = createNode('Leads');
-			const out = outputOf(await crm.run(node, rows.map((json) => ({ json }))), node.name);
+			const out = outputOf(
+				await crm.run(
+					node,
+					rows.map((json) => ({ json })),
+				),
+				node.name,
+			);
 			const check = await compare(out, rows, 'Leads', 'Email');
 			const refused = (await crm.requests()).filter((r) => r.status === 401).length;
 			console.log(
@@ -207,24 +272,43 @@ describe('reliability › settling one chunk of unknown outcome', () => {
 				{ Last_Name: 'Mixed D (no unique value)' },
 			];
 			const node = createNode('Leads');
-			const out = outputOf(await crm.run(node, rows.map((json) => ({ json }))), node.name);
+			const out = outputOf(
+				await crm.run(
+					node,
+					rows.map((json) => ({ json })),
+				),
+				node.name,
+			);
 			expect(out.map((o) => o.json.status)).toEqual(['success', 'success', 'success', undefined]);
-			expect(out.slice(0, 3).map((o) => o.json.duplicate_field)).toEqual(['Email', 'External_Lead_ID', 'Email']);
+			expect(out.slice(0, 3).map((o) => o.json.duplicate_field)).toEqual([
+				'Email',
+				'External_Lead_ID',
+				'Email',
+			]);
 			expect(out[3].json.error).toContain('Outcome unknown');
 			expect(out[3].json.message).toContain('Email, External_Lead_ID');
 			// one create (answered 503 after writing all four), one upsert per unique field; no second create
 			expect((await posts('/crm/v2.1/Leads')).map((r) => r.status)).toEqual([503]);
 			expect((await posts('/crm/v2.1/Leads/upsert')).map((r) => r.status)).toEqual([200, 200]);
-			const names = (await crm.listAll('/crm/v2.1/Leads?fields=Last_Name')).map((r) => r.Last_Name).filter((n) => n.startsWith('Mixed'));
+			const names = (await crm.listAll('/crm/v2.1/Leads?fields=Last_Name'))
+				.map((r) => r.Last_Name)
+				.filter((n) => n.startsWith('Mixed'));
 			expect(names.sort()).toEqual(['Mixed A', 'Mixed B', 'Mixed C', 'Mixed D (no unique value)']);
-			for (const o of out.slice(0, 3)) expect((await crm.api('GET', `/crm/v2.1/Leads/${o.json.id}`)).body?.data?.[0]?.id).toBe(o.json.id);
+			for (const o of out.slice(0, 3))
+				expect((await crm.api('GET', `/crm/v2.1/Leads/${o.json.id}`)).body?.data?.[0]?.id).toBe(
+					o.json.id,
+				);
 		} finally {
 			sandbox.faultPlan.decide = original;
 		}
 	});
 
 	test('without Continue On Fail the node fails naming the unsettled item; the settled ones were written once', async () => {
-		await crm.hook('PUT', '/fault-plan', { rate500: 1, after: true, pathIncludes: '/crm/v2.1/Contacts' });
+		await crm.hook('PUT', '/fault-plan', {
+			rate500: 1,
+			after: true,
+			pathIncludes: '/crm/v2.1/Contacts',
+		});
 		const node = crm.node('crmRecord', {
 			resource: 'record',
 			operation: 'create',
@@ -232,15 +316,22 @@ describe('reliability › settling one chunk of unknown outcome', () => {
 			fieldsMode: 'json',
 			recordJson: '={{ JSON.stringify($json) }}',
 		});
-		const run = await crm.run(node, [{ json: { Last_Name: 'Strict A', Email: 'strict-a@faults.example' } }, { json: { Last_Name: 'Strict B' } }]);
+		const run = await crm.run(node, [
+			{ json: { Last_Name: 'Strict A', Email: 'strict-a@faults.example' } },
+			{ json: { Last_Name: 'Strict B' } },
+		]);
 		const { stats } = (await crm.hook('DELETE', '/fault-plan')).body as { stats: FaultStats };
 		const error = run.data.resultData.runData[node.name][0].error as any;
 		// the upsert is idempotent, so it was retried through every 5xx until the tries ran out
 		expect(stats.injected500).toBe(1 + RETRY.tries);
 		expect(error.message).toContain('INTERNAL_ERROR');
 		expect(error.message).toMatch(/^No item confirmed written; items 0–1 failed \(2\)/);
-		const strict = (await crm.listAll('/crm/v2.1/Contacts?fields=Last_Name')).filter((r) => String(r.Last_Name).startsWith('Strict'));
+		const strict = (await crm.listAll('/crm/v2.1/Contacts?fields=Last_Name')).filter((r) =>
+			String(r.Last_Name).startsWith('Strict'),
+		);
 		expect(strict.map((r) => r.Last_Name).sort()).toEqual(['Strict A', 'Strict B']);
-		console.log(`strict run: faults injected: 500=${stats.injected500}; records checked: 2 (each stored once)`);
+		console.log(
+			`strict run: faults injected: 500=${stats.injected500}; records checked: 2 (each stored once)`,
+		);
 	});
 });

@@ -1,7 +1,12 @@
- 
 // What the transport may send again (docs/protocol.md §7 + "outcome unknown"): 429 always; 5xx and a lost
 // connection only for idempotent calls; a POST whose outcome is unknown is never repeated as is.
-import { RETRY, isConnectionLost, isOutcomeUnknown, isRetryable, retryWait } from '../../nodes/shared/transport';
+import {
+	RETRY,
+	isConnectionLost,
+	isOutcomeUnknown,
+	isRetryable,
+	retryWait,
+} from '../../nodes/shared/transport';
 import type { RetryPolicy } from '../../nodes/shared/transport';
 
 const failure = (httpCode: string) => Object.assign(new Error(`HTTP ${httpCode}`), { httpCode });
@@ -30,7 +35,11 @@ describe('transport › retry and outcome rules', () => {
 		expect(isOutcomeUnknown(failure('500'))).toBe(true);
 		expect(isOutcomeUnknown(failure('503'))).toBe(true);
 		expect(isOutcomeUnknown(failure('ECONNRESET'))).toBe(true);
-		expect(isOutcomeUnknown(Object.assign(new Error('socket hang up'), { cause: { code: 'ECONNRESET' } }))).toBe(true);
+		expect(
+			isOutcomeUnknown(
+				Object.assign(new Error('socket hang up'), { cause: { code: 'ECONNRESET' } }),
+			),
+		).toBe(true);
 		expect(isOutcomeUnknown(failure('ETIMEDOUT'))).toBe(true);
 		expect(isOutcomeUnknown(failure('429'))).toBe(false);
 		expect(isOutcomeUnknown(failure('400'))).toBe(false);
@@ -49,7 +58,7 @@ describe('transport › retry and outcome rules', () => {
 		expect(retryWait(failure('400'), 0, 'GET')).toBeUndefined();
 	});
 
-	test('retryWait: back-off 1, 2, 4, 8 s (±20 %), and no wait after the policy\'s last try', () => {
+	test("retryWait: back-off 1, 2, 4, 8 s (±20 %), and no wait after the policy's last try", () => {
 		const busy = failure('429');
 		for (let attempt = 0; attempt < RETRY.tries - 1; attempt++) {
 			const wait = retryWait(busy, attempt, 'POST')!;

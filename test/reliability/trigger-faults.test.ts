@@ -23,7 +23,9 @@ let receiver: Receiver;
 let hookCounter = 0;
 
 beforeAll(async () => {
-	crm = await crmFixture({ sandbox: { demo: false, deliveryRetryDelaysMs: [0, 20, 40], deliveryTimeoutMs: 5000 } });
+	crm = await crmFixture({
+		sandbox: { demo: false, deliveryRetryDelaysMs: [0, 20, 40], deliveryTimeoutMs: 5000 },
+	});
 	receiver = await startReceiver();
 });
 afterAll(async () => {
@@ -72,7 +74,11 @@ async function createLead(name: string): Promise<string> {
 
 describe('reliability › trigger under dropped and duplicated deliveries', () => {
 	test(`${CHANGES} changes with 10 % deliveries dropped and 25 % duplicated: no record is emitted twice`, async () => {
-		const x = await activeTrigger({ modules: ['Leads'], events: ['create', 'edit'], output: 'ids' });
+		const x = await activeTrigger({
+			modules: ['Leads'],
+			events: ['create', 'edit'],
+			output: 'ids',
+		});
 		const channelId = x.state().channelId as string;
 		const deliveries = deliveriesOf(crm.running.sandbox)!;
 		deliveries.log.length = 0;
@@ -81,17 +87,28 @@ describe('reliability › trigger under dropped and duplicated deliveries', () =
 
 		const ids: string[] = [];
 		for (let i = 0; i < CHANGES / 2; i++) ids.push(await createLead(`Delivery ${i}`));
-		for (const id of ids) await crm.api('PUT', `/crm/v2.1/Leads/${id}`, { data: [{ Company: 'Edited under faults' }] });
+		for (const id of ids)
+			await crm.api('PUT', `/crm/v2.1/Leads/${id}`, { data: [{ Company: 'Edited under faults' }] });
 		const stats = { ...faultPlan.stats };
 
 		// every delivery settled, and every copy sent was answered
 		const mine = () => deliveries.log.filter((d) => d.channel_id === channelId);
 		// (a copy's attempt is logged when answered, after its delivery stopped counting it as to send:
 		// settled once every delivery fated to be copied shows its copy)
-		const copied = (log: ReturnType<typeof mine>) => log.filter((d) => d.attempts.some((a) => a.copy)).length;
-		await until(mine, (log) => log.length === CHANGES && log.every((d) => d.outcome !== 'pending' && !d.duplicates) && copied(log) === stats.duplicatedDeliveries);
+		const copied = (log: ReturnType<typeof mine>) =>
+			log.filter((d) => d.attempts.some((a) => a.copy)).length;
+		await until(
+			mine,
+			(log) =>
+				log.length === CHANGES &&
+				log.every((d) => d.outcome !== 'pending' && !d.duplicates) &&
+				copied(log) === stats.duplicatedDeliveries,
+		);
 		const sent = mine().reduce((n, d) => n + d.attempts.length, 0);
-		await until(() => receiver.received.filter((r) => r.status !== undefined).length, (n) => n === sent);
+		await until(
+			() => receiver.received.filter((r) => r.status !== undefined).length,
+			(n) => n === sent,
+		);
 
 		const delivered = mine().filter((d) => d.outcome === 'delivered');
 		const dropped = mine().filter((d) => d.outcome === 'dropped');
@@ -108,7 +125,9 @@ describe('reliability › trigger under dropped and duplicated deliveries', () =
 		// exactly one execution per delivered change; the duplicates were acknowledged without one
 		await x.settled();
 		const emittedKeys = x.emitted.flat().map((item) => `${item.json.operation}:${item.json.id}`);
-		const expectedKeys = delivered.flatMap((d) => d.ids.map((id) => `${d.operation === 'insert' ? 'create' : 'edit'}:${id}`));
+		const expectedKeys = delivered.flatMap((d) =>
+			d.ids.map((id) => `${d.operation === 'insert' ? 'create' : 'edit'}:${id}`),
+		);
 		expect(new Set(emittedKeys).size).toBe(emittedKeys.length);
 		expect(emittedKeys.sort()).toEqual(expectedKeys.sort());
 		expect(x.emitted).toHaveLength(delivered.length);
@@ -125,16 +144,33 @@ describe('reliability › trigger under dropped and duplicated deliveries', () =
 	test('dedupe key: same channel + server_time + operation + ids (in any order), or for creates and deletes the same records', async () => {
 		const x = await activeTrigger({ modules: ['Leads'], events: ['create'], output: 'ids' });
 		const { channelId, token } = x.state();
-		const body = { server_time: Date.now(), module: 'Leads', ids: ['1001', '1002'], operation: 'insert', channel_id: channelId, token, affected_fields: [] };
+		const body = {
+			server_time: Date.now(),
+			module: 'Leads',
+			ids: ['1001', '1002'],
+			operation: 'insert',
+			channel_id: channelId,
+			token,
+			affected_fields: [],
+		};
 		expect((await x.deliver(body)).result.workflowData?.[0]).toHaveLength(2);
 		// a repeat, ids reordered: 200 and no execution
 		const repeat = await x.deliver({ ...body, ids: ['1002', '1001'] });
-		expect(repeat).toMatchObject({ status: 200, result: { webhookResponse: { status: 'duplicate' } } });
+		expect(repeat).toMatchObject({
+			status: 200,
+			result: { webhookResponse: { status: 'duplicate' } },
+		});
 		expect(repeat.result.workflowData).toBeUndefined();
 		// the create re-sent with a new server_time: the same records, so the same change
-		expect((await x.deliver({ ...body, server_time: body.server_time + 1 })).result.workflowData).toBeUndefined();
+		expect(
+			(await x.deliver({ ...body, server_time: body.server_time + 1 })).result.workflowData,
+		).toBeUndefined();
 		// partly known records: only the new one is emitted
-		expect((await x.deliver({ ...body, server_time: body.server_time + 2, ids: ['1002', '1003'] })).result.workflowData?.[0].map((i) => i.json.id)).toEqual(['1003']);
+		expect(
+			(
+				await x.deliver({ ...body, server_time: body.server_time + 2, ids: ['1002', '1003'] })
+			).result.workflowData?.[0].map((i) => i.json.id),
+		).toEqual(['1003']);
 		// an edit of the same records is another change
 		expect((await x.deliver({ ...body, operation: 'update' })).result.workflowData).toBeDefined();
 		// a forged repeat is still refused before any dedupe bookkeeping
@@ -146,7 +182,9 @@ describe('reliability › trigger under dropped and duplicated deliveries', () =
 		// execution's claim in n8n's deduplication store stops it (once.test.ts)
 		latch.clear();
 		expect((await x.deliver(body, false)).result.workflowData).toBeDefined();
-		console.log(`trigger dedupe: deliveries tried: ${x.results.length}, executions: ${x.emitted.length}`);
+		console.log(
+			`trigger dedupe: deliveries tried: ${x.results.length}, executions: ${x.emitted.length}`,
+		);
 		await x.deactivate();
 		expect(x.state()).toEqual({});
 	});
@@ -168,7 +206,9 @@ describe('reliability › trigger under dropped and duplicated deliveries', () =
 		const x = await activeTrigger({ modules: ['Leads'], events: ['create'], output: 'ids' });
 		const lost = x.state().channelId as string;
 		// the CRM forgets the channel (expired, removed by an admin…): deliveries stop
-		expect((await crm.api('DELETE', `/crm/v2.1/actions/watch?channel_ids=${lost}`)).status).toBe(200);
+		expect((await crm.api('DELETE', `/crm/v2.1/actions/watch?channel_ids=${lost}`)).status).toBe(
+			200,
+		);
 		await createLead('While lost');
 		// the sandbox logs a change's deliveries when it commits: none for the lost channel
 		await deliveriesSettled(crm.url, 0, { channelId: lost });
@@ -181,12 +221,17 @@ describe('reliability › trigger under dropped and duplicated deliveries', () =
 		const rows = (await crm.api('GET', `/crm/v2.1/actions/watch?channel_id=${fresh}`)).body.watch;
 		expect(rows).toHaveLength(1);
 		const id = await createLead('After recovery');
-		await until(() => x.emitted.length, (n) => n === 1);
+		await until(
+			() => x.emitted.length,
+			(n) => n === 1,
+		);
 		expect(x.emitted[0].map((i) => i.json.id)).toEqual([id]);
 		// a second activation keeps (and renews) the recovered channel
 		expect(await x.activate()).toBe(false);
 		expect(x.state().channelId).toBe(fresh);
-		console.log(`trigger recovery: lost channel ${lost} re-created as ${fresh}; records checked: 1`);
+		console.log(
+			`trigger recovery: lost channel ${lost} re-created as ${fresh}; records checked: 1`,
+		);
 		await x.deactivate();
 	});
 });

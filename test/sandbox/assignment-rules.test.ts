@@ -29,29 +29,61 @@ describe('GetAssignmentRules', () => {
 	it('is v2.1 only and needs the assignment-rules scope', async () => {
 		expect((await call('GET', '/crm/v2/settings/automation/assignment_rules')).status).toBe(404);
 		const narrow = (await grantToken(sb.url, { scope: 'CRM.settings.wizards.READ' })).access_token;
-		expect((await api(`${sb.url}/crm/v2.1/settings/automation/assignment_rules`, narrow)).status).toBe(401);
-		const rules = (await grantToken(sb.url, { scope: 'CRM.settings.assignment_rules.READ' })).access_token;
-		expect((await api(`${sb.url}/crm/v2.1/settings/automation/assignment_rules`, rules)).status).toBe(200);
+		expect(
+			(await api(`${sb.url}/crm/v2.1/settings/automation/assignment_rules`, narrow)).status,
+		).toBe(401);
+		const rules = (await grantToken(sb.url, { scope: 'CRM.settings.assignment_rules.READ' }))
+			.access_token;
+		expect(
+			(await api(`${sb.url}/crm/v2.1/settings/automation/assignment_rules`, rules)).status,
+		).toBe(200);
 	});
 });
 
 describe('GetAssignmentRule', () => {
 	it('answers one rule of the given module', async () => {
-		const rules = (await call('GET', '/crm/v2.1/settings/automation/assignment_rules')).body.assignment_rules;
-		const res = await call('GET', `/crm/v2.1/settings/automation/assignment_rules/${rules[2].id}`, { query: { module: 'deals' } });
+		const rules = (await call('GET', '/crm/v2.1/settings/automation/assignment_rules')).body
+			.assignment_rules;
+		const res = await call('GET', `/crm/v2.1/settings/automation/assignment_rules/${rules[2].id}`, {
+			query: { module: 'deals' },
+		});
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({ assignment_rules: [rules[2]] });
 	});
 
-	it('module is required and must be the rule\'s module; unknown ids answer INVALID_DATA', async () => {
-		const rules = (await call('GET', '/crm/v2.1/settings/automation/assignment_rules')).body.assignment_rules;
-		const missing = await call('GET', `/crm/v2.1/settings/automation/assignment_rules/${rules[0].id}`);
-		expect(missing.body).toMatchObject({ code: 'REQUIRED_PARAM_MISSING', details: { param_name: 'module' } });
-		const other = await call('GET', `/crm/v2.1/settings/automation/assignment_rules/${rules[0].id}`, { query: { module: 'Cases' } });
+	it("module is required and must be the rule's module; unknown ids answer INVALID_DATA", async () => {
+		const rules = (await call('GET', '/crm/v2.1/settings/automation/assignment_rules')).body
+			.assignment_rules;
+		const missing = await call(
+			'GET',
+			`/crm/v2.1/settings/automation/assignment_rules/${rules[0].id}`,
+		);
+		expect(missing.body).toMatchObject({
+			code: 'REQUIRED_PARAM_MISSING',
+			details: { param_name: 'module' },
+		});
+		const other = await call(
+			'GET',
+			`/crm/v2.1/settings/automation/assignment_rules/${rules[0].id}`,
+			{ query: { module: 'Cases' } },
+		);
 		expect(other.status).toBe(400);
 		expect(other.body).toMatchObject({ code: 'INVALID_DATA', details: { param_name: 'module' } });
-		const unknown = await call('GET', '/crm/v2.1/settings/automation/assignment_rules/4876876000000000042', { query: { module: 'Leads' } });
-		expect(unknown.body).toMatchObject({ code: 'INVALID_DATA', details: { id: '4876876000000000042', resource_path_index: 3 } });
-		expect((await call('GET', `/crm/v2.1/settings/automation/assignment_rules/${rules[0].id}`, { query: { module: 'Nope' } })).body.code).toBe('INVALID_MODULE');
+		const unknown = await call(
+			'GET',
+			'/crm/v2.1/settings/automation/assignment_rules/4876876000000000042',
+			{ query: { module: 'Leads' } },
+		);
+		expect(unknown.body).toMatchObject({
+			code: 'INVALID_DATA',
+			details: { id: '4876876000000000042', resource_path_index: 3 },
+		});
+		expect(
+			(
+				await call('GET', `/crm/v2.1/settings/automation/assignment_rules/${rules[0].id}`, {
+					query: { module: 'Nope' },
+				})
+			).body.code,
+		).toBe('INVALID_MODULE');
 	});
 });

@@ -12,7 +12,11 @@ import { api, grantToken } from '../harness/sandbox.ts';
 import { waitFor } from '../harness/wait.ts';
 
 const SCOPE = 'CRM.bulk.ALL,CRM.modules.ALL';
-const FAST: SandboxOptions = { jobStepMs: 10, deliveryRetryDelaysMs: [0, 20, 40], knobs: { bulkReadDownloadsPerMinute: 1000 } };
+const FAST: SandboxOptions = {
+	jobStepMs: 10,
+	deliveryRetryDelaysMs: [0, 20, 40],
+	knobs: { bulkReadDownloadsPerMinute: 1000 },
+};
 
 interface Env {
 	sb: RunningSandbox;
@@ -28,7 +32,8 @@ async function env(options: SandboxOptions = FAST, scope = SCOPE): Promise<Env> 
 const create = async (e: Env, body: unknown, v = 'v2.1', tok = e.token) =>
 	await api(`${e.url}/crm/bulk/${v}/read`, tok, { method: 'POST', body });
 
-const details = async (e: Env, id: string, v = 'v2.1') => await api(`${e.url}/crm/bulk/${v}/read/${id}`, e.token);
+const details = async (e: Env, id: string, v = 'v2.1') =>
+	await api(`${e.url}/crm/bulk/${v}/read/${id}`, e.token);
 
 async function waitDone(e: Env, id: string, v = 'v2.1'): Promise<any> {
 	return await waitFor(
@@ -37,19 +42,33 @@ async function waitDone(e: Env, id: string, v = 'v2.1'): Promise<any> {
 			expect(res.status).toBe(200);
 			return res.body.data[0];
 		},
-		{ ok: (job) => job.state === 'COMPLETED' || job.state === 'FAILURE', what: `job ${id} finished` },
+		{
+			ok: (job) => job.state === 'COMPLETED' || job.state === 'FAILURE',
+			what: `job ${id} finished`,
+		},
 	);
 }
 
-async function download(e: Env, id: string, v = 'v2.1'): Promise<{ status: number; headers: Headers; bytes: Buffer; body?: any }> {
-	const res = await fetch(`${e.url}/crm/bulk/${v}/read/${id}/result`, { headers: { Authorization: `Bearer ${e.token}` } });
+async function download(
+	e: Env,
+	id: string,
+	v = 'v2.1',
+): Promise<{ status: number; headers: Headers; bytes: Buffer; body?: any }> {
+	const res = await fetch(`${e.url}/crm/bulk/${v}/read/${id}/result`, {
+		headers: { Authorization: `Bearer ${e.token}` },
+	});
 	const bytes = Buffer.from(await res.arrayBuffer());
-	const body = res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(bytes.toString('utf8')) : undefined;
+	const body = res.headers.get('content-type')?.startsWith('application/json')
+		? JSON.parse(bytes.toString('utf8'))
+		: undefined;
 	return { status: res.status, headers: res.headers, bytes, body };
 }
 
 async function advanceClock(ms: number): Promise<void> {
-	expect((await api(`${e.url}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: ms } })).status).toBe(200);
+	expect(
+		(await api(`${e.url}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: ms } }))
+			.status,
+	).toBe(200);
 }
 
 async function resultRows(e: Env, id: string): Promise<{ name: string; rows: string[][] }> {
@@ -68,10 +87,17 @@ async function countOf(e: Env, module: string): Promise<number> {
 }
 
 /** Every record of a module as GetRecords lists them, every page, in the service's order. */
-async function listAll(e: Env, module: string, fields: string, query: Record<string, string> = {}): Promise<any[]> {
+async function listAll(
+	e: Env,
+	module: string,
+	fields: string,
+	query: Record<string, string> = {},
+): Promise<any[]> {
 	const records: any[] = [];
 	for (let page = 1; ; page++) {
-		const res = await api(`${e.url}/crm/v2.1/${module}`, e.token, { query: { fields, per_page: 200, page, ...query } });
+		const res = await api(`${e.url}/crm/v2.1/${module}`, e.token, {
+			query: { fields, per_page: 200, page, ...query },
+		});
 		if (res.status === 204) return records;
 		expect(res.status).toBe(200);
 		records.push(...res.body.data);
@@ -83,20 +109,22 @@ let e: Env;
 beforeAll(async () => (e = await env()));
 afterAll(async () => await e.sb.close());
 
-const withConfig = (change: { jobStepMs?: number; knobs?: Record<string, unknown> }, fn: () => Promise<void>) =>
-	withSandboxConfig(e.sb, change, fn);
+const withConfig = (
+	change: { jobStepMs?: number; knobs?: Record<string, unknown> },
+	fn: () => Promise<void>,
+) => withSandboxConfig(e.sb, change, fn);
 
 /** Every job, oldest first (test hook GET /__sandbox/bulk/read). */
 const jobs = async () => (await api(`${e.url}/__sandbox/bulk/read`)).body.jobs;
 
 /** Waits until no job of earlier tests is still running (they count against the concurrency limit). */
 async function settle(): Promise<void> {
-	const running = async () => ((await jobs()) as any[]).filter((j) => j.state === 'ADDED' || j.state === 'IN PROGRESS');
+	const running = async () =>
+		((await jobs()) as any[]).filter((j) => j.state === 'ADDED' || j.state === 'IN PROGRESS');
 	await waitFor(running, { ok: (jobs) => jobs.length === 0, what: 'no job running' });
 }
 
 describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () => {
-
 	test('create answers 201 ADDED_SUCCESSFULLY with the job in state ADDED', async () => {
 		const res = await create(e, { query: { module: { api_name: 'Contacts' } } });
 		expect(res.status).toBe(201);
@@ -105,7 +133,11 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 			status: 'success',
 			code: 'ADDED_SUCCESSFULLY',
 			message: 'Added successfully.',
-			details: { operation: 'read', state: 'ADDED', created_by: { id: expect.any(String), name: 'Sandbox Admin' } },
+			details: {
+				operation: 'read',
+				state: 'ADDED',
+				created_by: { id: expect.any(String), name: 'Sandbox Admin' },
+			},
 		});
 		expect(res.body.data[0].details.id).toMatch(/^\d{19}$/);
 		expect(res.body.data[0].details.created_time).toMatch(/\+00:00$/);
@@ -126,11 +158,19 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 		);
 		const order = ['ADDED', 'IN PROGRESS', 'COMPLETED'];
 		expect(seen[seen.length - 1]).toBe('COMPLETED');
-		expect(seen.map((s) => order.indexOf(s))).toEqual([...seen.map((s) => order.indexOf(s))].sort());
+		expect(seen.map((s) => order.indexOf(s))).toEqual(
+			[...seen.map((s) => order.indexOf(s))].sort(),
+		);
 	});
 
 	test('completed job details carry query, file_type and result; the zip holds {jobId}.csv with Id first', async () => {
-		const res = await create(e, { query: { module: { api_name: 'Contacts' }, fields: ['Last_Name', 'Email', 'Account_Name', 'Owner'] }, file_type: 'csv' });
+		const res = await create(e, {
+			query: {
+				module: { api_name: 'Contacts' },
+				fields: ['Last_Name', 'Email', 'Account_Name', 'Owner'],
+			},
+			file_type: 'csv',
+		});
 		const id = res.body.data[0].details.id;
 		const job = await waitDone(e, id);
 		const total = await countOf(e, 'Contacts');
@@ -139,8 +179,18 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 			operation: 'read',
 			state: 'COMPLETED',
 			file_type: 'csv',
-			query: { module: { api_name: 'Contacts', id: expect.stringMatching(/^\d{19}$/) }, fields: ['Last_Name', 'Email', 'Account_Name', 'Owner'], page: 1 },
-			result: { page: 1, per_page: 200000, count: total, more_records: false, download_url: `/crm/bulk/v2.1/read/${id}/result` },
+			query: {
+				module: { api_name: 'Contacts', id: expect.stringMatching(/^\d{19}$/) },
+				fields: ['Last_Name', 'Email', 'Account_Name', 'Owner'],
+				page: 1,
+			},
+			result: {
+				page: 1,
+				per_page: 200000,
+				count: total,
+				more_records: false,
+				download_url: `/crm/bulk/v2.1/read/${id}/result`,
+			},
 		});
 		const file = await download(e, id);
 		expect(file.headers.get('content-type')).toBe('application/zip');
@@ -150,7 +200,9 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 		expect(rows[0]).toEqual(['Id', 'Last_Name', 'Email', 'Account_Name', 'Owner']);
 		expect(rows).toHaveLength(total + 1);
 		// lookups as the referenced id
-		const withAccount = (await listAll(e, 'Contacts', 'Last_Name,Account_Name,Owner')).find((r: any) => r.Account_Name?.id)!;
+		const withAccount = (await listAll(e, 'Contacts', 'Last_Name,Account_Name,Owner')).find(
+			(r: any) => r.Account_Name?.id,
+		)!;
 		const row = rows.find((r) => r[0] === withAccount.id)!;
 		expect(row[3]).toBe((withAccount.Account_Name as any).id);
 		expect(row[4]).toBe((withAccount.Owner as any).id);
@@ -165,7 +217,9 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 		expect(job.result.download_url).toBe(`/crm/bulk/v2/read/${job.id}/result`);
 		const { rows } = await resultRows(e, job.id);
 		expect(rows[0][0]).toBe('Id');
-		expect(rows[0]).toEqual(expect.arrayContaining(['Account_Name', 'Owner', 'Created_Time', 'Description']));
+		expect(rows[0]).toEqual(
+			expect.arrayContaining(['Account_Name', 'Owner', 'Created_Time', 'Description']),
+		);
 		expect(rows[0]).not.toContain('id');
 	});
 
@@ -192,7 +246,9 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 		expect(created.status).toBe(201);
 		const ids: string[] = created.body.data.map((r: any) => r.details.id);
 		const run = async (criteria: unknown) => {
-			const res = await create(e, { query: { module: { api_name: 'Leads' }, fields: ['Last_Name'], criteria } });
+			const res = await create(e, {
+				query: { module: { api_name: 'Leads' }, fields: ['Last_Name'], criteria },
+			});
 			expect(res.status).toBe(201);
 			const job = await waitDone(e, res.body.data[0].details.id);
 			const { rows } = await resultRows(e, job.id);
@@ -207,11 +263,19 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 				],
 			}),
 		).toEqual([ids[0], ids[1]]);
-		expect(await run({ field: { api_name: 'No_of_Employees' }, comparator: 'between', value: [10, 500] })).toEqual(
-			expect.arrayContaining([ids[1], ids[2]]),
+		expect(
+			await run({
+				field: { api_name: 'No_of_Employees' },
+				comparator: 'between',
+				value: [10, 500],
+			}),
+		).toEqual(expect.arrayContaining([ids[1], ids[2]]));
+		expect(
+			await run({ api_name: 'Last_Name', comparator: 'in', value: ['Crit-A', 'Crit-C'] }),
+		).toEqual([ids[0], ids[2]]);
+		expect(await run({ field: 'Last_Name', comparator: 'starts_with', value: 'crit-' })).toEqual(
+			ids,
 		);
-		expect(await run({ api_name: 'Last_Name', comparator: 'in', value: ['Crit-A', 'Crit-C'] })).toEqual([ids[0], ids[2]]);
-		expect(await run({ field: 'Last_Name', comparator: 'starts_with', value: 'crit-' })).toEqual(ids);
 		expect(
 			await run({
 				group_operator: 'or',
@@ -224,25 +288,84 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 		// lookup join: contacts whose account has a given name
 		const contacts = await listAll(e, 'Contacts', 'Account_Name');
 		const contact = contacts.find((r: any) => r.Account_Name?.id);
-		const account = (await api(`${e.url}/crm/v2.1/Accounts/${contact.Account_Name.id}`, e.token)).body.data[0];
+		const account = (await api(`${e.url}/crm/v2.1/Accounts/${contact.Account_Name.id}`, e.token))
+			.body.data[0];
 		const res = await create(e, {
-			query: { module: { api_name: 'Contacts' }, criteria: { api_name: 'Account_Name.Account_Name', comparator: 'equal', value: account.Account_Name } },
+			query: {
+				module: { api_name: 'Contacts' },
+				criteria: {
+					api_name: 'Account_Name.Account_Name',
+					comparator: 'equal',
+					value: account.Account_Name,
+				},
+			},
 		});
 		const job = await waitDone(e, res.body.data[0].details.id);
 		const { rows } = await resultRows(e, job.id);
 		expect(rows.slice(1).map((r) => r[0])).toContain(contact.id);
-		expect(rows.length - 1).toBe(contacts.filter((r: any) => r.Account_Name?.id === account.id).length);
+		expect(rows.length - 1).toBe(
+			contacts.filter((r: any) => r.Account_Name?.id === account.id).length,
+		);
 	});
 
 	test.each([
-		['unknown field', 'FIELD_IN_CRITERIA_NOT_AVAILABLE', { api_name: 'Nope', comparator: 'equal', value: 1 }],
-		['starts_with on a DateTime', 'FIELD_AND_COMPARATOR_IN_CRITERIA_NOT_COMPATIBLE', { api_name: 'Created_Time', comparator: 'starts_with', value: '2024' }],
-		['in without a list', 'COMPARATOR_AND_VALUE_IN_CRITERIA_NOT_COMPATIBLE', { api_name: 'Last_Name', comparator: 'in', value: 'x' }],
-		['text for an Integer', 'FIELD_AND_VALUE_IN_CRITERIA_NOT_COMPATIBLE', { api_name: 'No_of_Employees', comparator: 'equal', value: 'many' }],
-		['unknown comparator', 'INVALID_CRITERIA', { api_name: 'Last_Name', comparator: 'like', value: 'x' }],
-		['group operator xor', 'GROUP_OPERATOR_NOT_SUPPORTED', { group_operator: 'xor', group: [{ api_name: 'Last_Name', comparator: 'equal', value: 'a' }, { api_name: 'Last_Name', comparator: 'equal', value: 'b' }] }],
-		['26 conditions', 'CRITERIA_LIMIT_EXCEEDED', { group_operator: 'or', group: Array.from({ length: 26 }, (_, i) => ({ api_name: 'Last_Name', comparator: 'equal', value: `n${i}` })) }],
-		['51 values in in', 'VALUE_LIMIT_EXCEEDED_IN_CRITERIA', { api_name: 'Last_Name', comparator: 'in', value: Array.from({ length: 51 }, (_, i) => `n${i}`) }],
+		[
+			'unknown field',
+			'FIELD_IN_CRITERIA_NOT_AVAILABLE',
+			{ api_name: 'Nope', comparator: 'equal', value: 1 },
+		],
+		[
+			'starts_with on a DateTime',
+			'FIELD_AND_COMPARATOR_IN_CRITERIA_NOT_COMPATIBLE',
+			{ api_name: 'Created_Time', comparator: 'starts_with', value: '2024' },
+		],
+		[
+			'in without a list',
+			'COMPARATOR_AND_VALUE_IN_CRITERIA_NOT_COMPATIBLE',
+			{ api_name: 'Last_Name', comparator: 'in', value: 'x' },
+		],
+		[
+			'text for an Integer',
+			'FIELD_AND_VALUE_IN_CRITERIA_NOT_COMPATIBLE',
+			{ api_name: 'No_of_Employees', comparator: 'equal', value: 'many' },
+		],
+		[
+			'unknown comparator',
+			'INVALID_CRITERIA',
+			{ api_name: 'Last_Name', comparator: 'like', value: 'x' },
+		],
+		[
+			'group operator xor',
+			'GROUP_OPERATOR_NOT_SUPPORTED',
+			{
+				group_operator: 'xor',
+				group: [
+					{ api_name: 'Last_Name', comparator: 'equal', value: 'a' },
+					{ api_name: 'Last_Name', comparator: 'equal', value: 'b' },
+				],
+			},
+		],
+		[
+			'26 conditions',
+			'CRITERIA_LIMIT_EXCEEDED',
+			{
+				group_operator: 'or',
+				group: Array.from({ length: 26 }, (_, i) => ({
+					api_name: 'Last_Name',
+					comparator: 'equal',
+					value: `n${i}`,
+				})),
+			},
+		],
+		[
+			'51 values in in',
+			'VALUE_LIMIT_EXCEEDED_IN_CRITERIA',
+			{
+				api_name: 'Last_Name',
+				comparator: 'in',
+				value: Array.from({ length: 51 }, (_, i) => `n${i}`),
+			},
+		],
 	])('invalid criteria, %s: 400 %s', async (_label, code, criteria) => {
 		const res = await create(e, { query: { module: { api_name: 'Leads' }, criteria } });
 		expect(res.status).toBe(400);
@@ -258,9 +381,18 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 			});
 			return { status: res.status, body: JSON.parse(await res.text()) };
 		};
-		expect(await raw('query=1', 'application/x-www-form-urlencoded')).toMatchObject({ status: 415, body: { code: 'MEDIA_TYPE_NOT_SUPPORTED' } });
-		expect(await raw('', 'application/json')).toMatchObject({ status: 400, body: { code: 'REQUEST_BODY_IS_EMPTY' } });
-		expect(await raw('{nope', 'application/json')).toMatchObject({ status: 400, body: { code: 'REQUEST_BODY_NOT_READABLE' } });
+		expect(await raw('query=1', 'application/x-www-form-urlencoded')).toMatchObject({
+			status: 415,
+			body: { code: 'MEDIA_TYPE_NOT_SUPPORTED' },
+		});
+		expect(await raw('', 'application/json')).toMatchObject({
+			status: 400,
+			body: { code: 'REQUEST_BODY_IS_EMPTY' },
+		});
+		expect(await raw('{nope', 'application/json')).toMatchObject({
+			status: 400,
+			body: { code: 'REQUEST_BODY_NOT_READABLE' },
+		});
 		const cases: Array<[unknown, number, string]> = [
 			[{}, 400, 'MANDATORY_NOT_FOUND'],
 			[{ query: {} }, 400, 'MANDATORY_NOT_FOUND'],
@@ -270,9 +402,30 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 			[{ query: { module: { api_name: 'Leads' }, page: 0 } }, 400, 'INVALID_DATA'],
 			[{ query: { module: { api_name: 'Leads' } }, file_type: 'xlsx' }, 400, 'INVALID_DATA'],
 			[{ query: { module: { api_name: 'Leads' } }, file_type: 'ics' }, 400, 'JOB_NOT_SUPPORTED'],
-			[{ query: { module: { api_name: 'Leads' } }, callback: { url: 'not a url', method: 'post' } }, 400, 'INVALID_CALLBACK_URL'],
-			[{ query: { module: { api_name: 'Leads' } }, callback: { url: 'ftp://x.example/cb', method: 'post' } }, 400, 'INVALID_CALLBACK_URL'],
-			[{ query: { module: { api_name: 'Leads' } }, callback: { url: 'https://x.example/cb', method: 'get' } }, 400, 'INVALID_CALLBACK_METHOD'],
+			[
+				{
+					query: { module: { api_name: 'Leads' } },
+					callback: { url: 'not a url', method: 'post' },
+				},
+				400,
+				'INVALID_CALLBACK_URL',
+			],
+			[
+				{
+					query: { module: { api_name: 'Leads' } },
+					callback: { url: 'ftp://x.example/cb', method: 'post' },
+				},
+				400,
+				'INVALID_CALLBACK_URL',
+			],
+			[
+				{
+					query: { module: { api_name: 'Leads' } },
+					callback: { url: 'https://x.example/cb', method: 'get' },
+				},
+				400,
+				'INVALID_CALLBACK_METHOD',
+			],
 		];
 		for (const [body, status, code] of cases) {
 			const res = await create(e, body);
@@ -295,8 +448,13 @@ describe('CreateBulkReadJob → GetBulkReadJobDetails → DownloadResult', () =>
 	});
 
 	test('unknown job: 404 RESOURCE_NOT_FOUND on details and result', async () => {
-		expect(await details(e, '4876876999999999999')).toMatchObject({ status: 404, body: { code: 'RESOURCE_NOT_FOUND' } });
-		expect((await download(e, '4876876999999999999')).body).toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
+		expect(await details(e, '4876876999999999999')).toMatchObject({
+			status: 404,
+			body: { code: 'RESOURCE_NOT_FOUND' },
+		});
+		expect((await download(e, '4876876999999999999')).body).toMatchObject({
+			code: 'RESOURCE_NOT_FOUND',
+		});
 	});
 });
 
@@ -305,16 +463,34 @@ describe('paging, concurrency, download limits, failure and on-demand steps', ()
 		await withConfig({ knobs: { bulkReadPageSize: 10 } }, async () => {
 			// a bulk read exports converted leads too
 			const all = (await listAll(e, 'Leads', 'Last_Name', { converted: 'both' })).map((r) => r.id);
-			const first = await waitDone(e, (await create(e, { query: { module: { api_name: 'Leads' }, fields: ['Last_Name'] } })).body.data[0].details.id);
+			const first = await waitDone(
+				e,
+				(await create(e, { query: { module: { api_name: 'Leads' }, fields: ['Last_Name'] } })).body
+					.data[0].details.id,
+			);
 			expect(first.result).toMatchObject({ page: 1, per_page: 10, count: 10, more_records: true });
-			const second = await waitDone(e, (await create(e, { query: { module: { api_name: 'Leads' }, fields: ['Last_Name'], page: 2 } })).body.data[0].details.id);
+			const second = await waitDone(
+				e,
+				(
+					await create(e, {
+						query: { module: { api_name: 'Leads' }, fields: ['Last_Name'], page: 2 },
+					})
+				).body.data[0].details.id,
+			);
 			expect(second.result).toMatchObject({ page: 2, count: 10 });
 			const ids1 = (await resultRows(e, first.id)).rows.slice(1).map((r) => r[0]);
 			const ids2 = (await resultRows(e, second.id)).rows.slice(1).map((r) => r[0]);
 			expect([...ids1, ...ids2]).toEqual(all.slice(0, 20));
 			const lastPage = Math.ceil(all.length / 10);
-			const last = await waitDone(e, (await create(e, { query: { module: { api_name: 'Leads' }, page: lastPage } })).body.data[0].details.id);
-			expect(last.result).toMatchObject({ more_records: false, count: all.length - (lastPage - 1) * 10 });
+			const last = await waitDone(
+				e,
+				(await create(e, { query: { module: { api_name: 'Leads' }, page: lastPage } })).body.data[0]
+					.details.id,
+			);
+			expect(last.result).toMatchObject({
+				more_records: false,
+				count: all.length - (lastPage - 1) * 10,
+			});
 		});
 	});
 
@@ -330,7 +506,8 @@ describe('paging, concurrency, download limits, failure and on-demand steps', ()
 			expect(third.body).toEqual({
 				code: 'TOO_MANY_REQUESTS',
 				details: {},
-				message: 'Number of API requests for the 24 hour period is exceeded or the concurrency limit of the user for the app is exceeded',
+				message:
+					'Number of API requests for the 24 hour period is exceeded or the concurrency limit of the user for the app is exceeded',
 				status: 'error',
 			});
 			const early = await download(e, a.body.data[0].details.id);
@@ -338,9 +515,13 @@ describe('paging, concurrency, download limits, failure and on-demand steps', ()
 			expect(early.body.code).toBe('RESOURCE_NOT_FOUND');
 			// on-demand steps (test hook) finish a job and free a slot
 			const id = a.body.data[0].details.id;
-			const step1 = await api(`${e.url}/__sandbox/bulk/read/${id}/advance`, undefined, { method: 'POST' });
+			const step1 = await api(`${e.url}/__sandbox/bulk/read/${id}/advance`, undefined, {
+				method: 'POST',
+			});
 			expect(step1.body.state).toBe('IN PROGRESS');
-			const step2 = await api(`${e.url}/__sandbox/bulk/read/${id}/advance`, undefined, { method: 'POST' });
+			const step2 = await api(`${e.url}/__sandbox/bulk/read/${id}/advance`, undefined, {
+				method: 'POST',
+			});
 			expect(step2.body.state).toBe('COMPLETED');
 			expect((await create(e, body)).status).toBe(201);
 			for (const job of ((await jobs()) as any[]).filter((j) => j.state !== 'COMPLETED')) {
@@ -353,7 +534,10 @@ describe('paging, concurrency, download limits, failure and on-demand steps', ()
 	test('more than 10 result downloads per minute: 429', async () => {
 		await withConfig({ knobs: { bulkReadDownloadsPerMinute: 10 } }, async () => {
 			await advanceClock(61_000); // earlier downloads leave the one-minute window
-			const job = await waitDone(e, (await create(e, { query: { module: { api_name: 'Vendors' } } })).body.data[0].details.id);
+			const job = await waitDone(
+				e,
+				(await create(e, { query: { module: { api_name: 'Vendors' } } })).body.data[0].details.id,
+			);
 			for (let i = 0; i < 10; i++) expect((await download(e, job.id)).status).toBe(200);
 			const over = await download(e, job.id);
 			expect(over.status).toBe(429);
@@ -364,7 +548,8 @@ describe('paging, concurrency, download limits, failure and on-demand steps', ()
 
 	test('the failure hook ends the job in FAILURE without result', async () => {
 		await withConfig({ jobStepMs: 200 }, async () => {
-			const id = (await create(e, { query: { module: { api_name: 'Leads' } } })).body.data[0].details.id;
+			const id = (await create(e, { query: { module: { api_name: 'Leads' } } })).body.data[0]
+				.details.id;
 			await api(`${e.url}/__sandbox/bulk/read/${id}/fail`, undefined, { method: 'POST' });
 			const job = await waitDone(e, id);
 			expect(job.state).toBe('FAILURE');
@@ -374,14 +559,17 @@ describe('paging, concurrency, download limits, failure and on-demand steps', ()
 	});
 
 	test('scopes: CRM.bulk.READ and a module read scope are both needed', async () => {
-		const limited = (await grantToken(e.url, { scope: 'CRM.bulk.READ,CRM.modules.leads.READ' })).access_token;
+		const limited = (await grantToken(e.url, { scope: 'CRM.bulk.READ,CRM.modules.leads.READ' }))
+			.access_token;
 		const ok = await create(e, { query: { module: { api_name: 'Leads' } } }, 'v2.1', limited);
 		expect(ok.status).toBe(201);
 		const other = await create(e, { query: { module: { api_name: 'Contacts' } } }, 'v2.1', limited);
 		expect(other.status).toBe(401);
 		expect(other.body.code).toBe('OAUTH_SCOPE_MISMATCH');
 		const noBulk = (await grantToken(e.url, { scope: 'CRM.modules.ALL' })).access_token;
-		expect((await create(e, { query: { module: { api_name: 'Leads' } } }, 'v2.1', noBulk)).status).toBe(401);
+		expect(
+			(await create(e, { query: { module: { api_name: 'Leads' } } }, 'v2.1', noBulk)).status,
+		).toBe(401);
 		await waitDone(e, ok.body.data[0].details.id);
 	});
 });
@@ -418,15 +606,24 @@ describe('callbacks (§10.1)', () => {
 	};
 	/** the job's callback delivery, once it has the outcome (test hook GET /__sandbox/callbacks, docs/protocol.md §14) */
 	const callbackOf = async (id: string, outcome: string) => {
-		const logged = async () => (await api(`${e.url}/__sandbox/callbacks`, undefined, { query: { job_id: id } })).body.callbacks as any[];
-		const [log] = await waitFor(logged, { ok: (list) => list.some((l) => l.outcome === outcome), timeout: 3000, what: `callback ${outcome}` });
+		const logged = async () =>
+			(await api(`${e.url}/__sandbox/callbacks`, undefined, { query: { job_id: id } })).body
+				.callbacks as any[];
+		const [log] = await waitFor(logged, {
+			ok: (list) => list.some((l) => l.outcome === outcome),
+			timeout: 3000,
+			what: `callback ${outcome}`,
+		});
 		return log;
 	};
 
 	test('POSTs the §10.1 body once COMPLETED, retrying after a failed attempt', async () => {
 		{
 			failFirst = 1;
-			const res = await create(e, { query: { module: { api_name: 'Contacts' }, page: 1 }, callback: { url: `${hook}/read-done`, method: 'post' } });
+			const res = await create(e, {
+				query: { module: { api_name: 'Contacts' }, page: 1 },
+				callback: { url: `${hook}/read-done`, method: 'post' },
+			});
 			const id = res.body.data[0].details.id;
 			await until(() => received.filter((r) => r.path === '/read-done').length === 2);
 			const [first, second] = received.filter((r) => r.path === '/read-done');
@@ -437,7 +634,13 @@ describe('callbacks (§10.1)', () => {
 				operation: 'read',
 				state: 'COMPLETED',
 				query: { module: { api_name: 'Contacts', id: expect.any(String) }, page: 1 },
-				result: { page: 1, per_page: 200000, count: await countOf(e, 'Contacts'), download_url: `/crm/bulk/v2.1/read/${id}/result`, more_records: false },
+				result: {
+					page: 1,
+					per_page: 200000,
+					count: await countOf(e, 'Contacts'),
+					download_url: `/crm/bulk/v2.1/read/${id}/result`,
+					more_records: false,
+				},
 			});
 			expect((await callbackOf(id, 'delivered')).attempts).toHaveLength(2);
 		}
@@ -445,23 +648,37 @@ describe('callbacks (§10.1)', () => {
 
 	test('v2 body names the module as a String; FAILURE is posted without result', async () => {
 		await withConfig({ jobStepMs: 100 }, async () => {
-			const res = await create(e, { query: { module: 'Leads' }, callback: { url: `${hook}/v2-fail`, method: 'post' } }, 'v2');
+			const res = await create(
+				e,
+				{ query: { module: 'Leads' }, callback: { url: `${hook}/v2-fail`, method: 'post' } },
+				'v2',
+			);
 			const id = res.body.data[0].details.id;
 			await api(`${e.url}/__sandbox/bulk/read/${id}/fail`, undefined, { method: 'POST' });
 			await until(() => received.some((r) => r.path === '/v2-fail'));
-			expect(received.find((r) => r.path === '/v2-fail')!.body).toEqual({ job_id: id, operation: 'read', state: 'FAILURE', query: { module: 'Leads', page: 1 } });
+			expect(received.find((r) => r.path === '/v2-fail')!.body).toEqual({
+				job_id: id,
+				operation: 'read',
+				state: 'FAILURE',
+				query: { module: 'Leads', page: 1 },
+			});
 		});
 	});
 
 	test('after the last failed attempt the delivery is logged as CALLBACK_FAILURE; the job stays COMPLETED', async () => {
 		const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
 		try {
-			const res = await create(e, { query: { module: { api_name: 'Vendors' } }, callback: { url: `${hook}/always-fail`, method: 'post' } });
+			const res = await create(e, {
+				query: { module: { api_name: 'Vendors' } },
+				callback: { url: `${hook}/always-fail`, method: 'post' },
+			});
 			const id = res.body.data[0].details.id;
 			const log = await callbackOf(id, 'CALLBACK_FAILURE');
 			expect(log.attempts).toHaveLength(3);
 			expect(log.attempts.every((a: any) => a.status === 500)).toBe(true);
-			expect(warn).toHaveBeenCalledWith(expect.stringContaining('callback failed after 3 attempts'));
+			expect(warn).toHaveBeenCalledWith(
+				expect.stringContaining('callback failed after 3 attempts'),
+			);
 			expect((await details(e, id)).body.data[0].state).toBe('COMPLETED');
 		} finally {
 			warn.mockRestore();

@@ -6,7 +6,8 @@ import type { RunningSandbox } from '../harness/sandbox';
 
 let sb: RunningSandbox;
 let token: string;
-const admin = (path: string, method: string, body?: unknown) => api(`${sb.url}/__sandbox${path}`, undefined, { method, body });
+const admin = (path: string, method: string, body?: unknown) =>
+	api(`${sb.url}/__sandbox${path}`, undefined, { method, body });
 
 beforeAll(async () => {
 	sb = await startTestSandbox();
@@ -36,16 +37,24 @@ test('forced faults answer the next N API calls, then the service recovers', asy
 test('a 5xx before the call takes effect writes nothing; after, the record exists', async () => {
 	const before = (await api(`${sb.url}/crm/v2.1/Vendors?per_page=200`, token)).body.data.length;
 	await admin('/fault-plan', 'PUT', { rate500: 1 });
-	const failed = await api(`${sb.url}/crm/v2.1/Vendors`, token, { method: 'POST', body: { data: [{ Vendor_Name: 'Before Fault' }] } });
+	const failed = await api(`${sb.url}/crm/v2.1/Vendors`, token, {
+		method: 'POST',
+		body: { data: [{ Vendor_Name: 'Before Fault' }] },
+	});
 	expect(failed.status).toBe(500);
 	expect(failed.body.code).toBe('INTERNAL_ERROR');
 	await admin('/fault-plan', 'PUT', { rate503: 1, after: true });
-	const unknown = await api(`${sb.url}/crm/v2.1/Vendors`, token, { method: 'POST', body: { data: [{ Vendor_Name: 'After Fault' }] } });
+	const unknown = await api(`${sb.url}/crm/v2.1/Vendors`, token, {
+		method: 'POST',
+		body: { data: [{ Vendor_Name: 'After Fault' }] },
+	});
 	expect(unknown.status).toBe(503);
 	const stats = (await admin('/fault-plan', 'GET')).body.stats;
 	expect(stats).toMatchObject({ calls: 1, injected503: 1 });
 	await admin('/fault-plan', 'DELETE');
-	const names = (await api(`${sb.url}/crm/v2.1/Vendors?per_page=200`, token)).body.data.map((v: any) => v.Vendor_Name);
+	const names = (await api(`${sb.url}/crm/v2.1/Vendors?per_page=200`, token)).body.data.map(
+		(v: any) => v.Vendor_Name,
+	);
 	expect(names).toHaveLength(before + 1);
 	expect(names).toContain('After Fault');
 	expect(names).not.toContain('Before Fault');
@@ -55,7 +64,8 @@ test('random faults follow the configured share and are reproducible with a seed
 	const run = async () => {
 		await admin('/fault-plan', 'PUT', { rate429: 0.2, rate500: 0.1, seed: 42 });
 		const statuses: number[] = [];
-		for (let i = 0; i < 100; i++) statuses.push((await api(`${sb.url}/crm/v2.1/Leads?per_page=1`, token)).status);
+		for (let i = 0; i < 100; i++)
+			statuses.push((await api(`${sb.url}/crm/v2.1/Leads?per_page=1`, token)).status);
 		return statuses;
 	};
 	const a = await run();
@@ -72,7 +82,11 @@ test('random faults follow the configured share and are reproducible with a seed
 
 test('a dropped connection closes the socket mid-response', async () => {
 	await admin('/fault-plan', 'PUT', { dropConnectionRate: 1 });
-	await expect(fetch(`${sb.url}/crm/v2.1/Leads?per_page=1`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.text())).rejects.toThrow();
+	await expect(
+		fetch(`${sb.url}/crm/v2.1/Leads?per_page=1`, {
+			headers: { Authorization: `Bearer ${token}` },
+		}).then((r) => r.text()),
+	).rejects.toThrow();
 	await admin('/fault-plan', 'DELETE');
 	expect((await api(`${sb.url}/crm/v2.1/Leads?per_page=1`, token)).status).toBe(200);
 });
@@ -85,9 +99,14 @@ test('delays and short token lifetimes', async () => {
 	await admin('/fault-plan', 'DELETE');
 
 	await admin('/token-lifetime', 'PUT', { seconds: 5 });
-	const short = await api(`${sb.url}/__sandbox/tokens`, undefined, { method: 'POST', body: { scope: 'CRM.modules.ALL' } });
+	const short = await api(`${sb.url}/__sandbox/tokens`, undefined, {
+		method: 'POST',
+		body: { scope: 'CRM.modules.ALL' },
+	});
 	expect(short.body.expires_in).toBe(5);
-	expect((await api(`${sb.url}/crm/v2.1/Leads?per_page=1`, short.body.access_token)).status).toBe(200);
+	expect((await api(`${sb.url}/crm/v2.1/Leads?per_page=1`, short.body.access_token)).status).toBe(
+		200,
+	);
 	await admin('/clock', 'POST', { advance_ms: 6000 });
 	const expired = await api(`${sb.url}/crm/v2.1/Leads?per_page=1`, short.body.access_token);
 	expect(expired.status).toBe(401);

@@ -9,23 +9,41 @@ const ID = /^\d{19}$/;
 
 describe('GetLayouts', () => {
 	it('derives the sections and fields of the Standard layout from the module fields', async () => {
-		const fields = (await call('GET', '/crm/v2.1/settings/fields', { query: { module: 'Leads' } })).body.fields as any[];
+		const fields = (await call('GET', '/crm/v2.1/settings/fields', { query: { module: 'Leads' } }))
+			.body.fields as any[];
 		const res = await call('GET', '/crm/v2.1/settings/layouts', { query: { module: 'leads' } });
 		expect(res.status).toBe(200);
 		expect(res.body.layouts).toHaveLength(1);
 		const layout = res.body.layouts[0];
 		expect(layout).toMatchObject({ name: 'Standard', visible: true });
 		expect(layout.id).toMatch(ID);
-		expect(layout.sections.map((s: any) => s.display_label)).toEqual(['Lead Information', 'Address Information', 'Description Information']);
+		expect(layout.sections.map((s: any) => s.display_label)).toEqual([
+			'Lead Information',
+			'Address Information',
+			'Description Information',
+		]);
 		const placed = layout.sections.flatMap((s: any) => s.fields);
 		// every field but id and Tag is on the layout, with the field ids of GetFields
-		expect(placed.map((f: any) => f.api_name).sort()).toEqual(fields.map((f) => f.api_name).filter((n) => n !== 'id' && n !== 'Tag').sort());
+		expect(placed.map((f: any) => f.api_name).sort()).toEqual(
+			fields
+				.map((f) => f.api_name)
+				.filter((n) => n !== 'id' && n !== 'Tag')
+				.sort(),
+		);
 		for (const f of placed) expect(f.id).toBe(fields.find((x) => x.api_name === f.api_name).id);
 		const address = layout.sections.find((s: any) => s.display_label === 'Address Information');
-		expect(address.fields.map((f: any) => f.api_name)).toEqual(['Street', 'City', 'State', 'Zip_Code', 'Country']);
+		expect(address.fields.map((f: any) => f.api_name)).toEqual([
+			'Street',
+			'City',
+			'State',
+			'Zip_Code',
+			'Country',
+		]);
 		// Leads convert into Contacts, Accounts and Deals layouts
 		expect(Object.keys(layout.convert_mapping).sort()).toEqual(['Accounts', 'Contacts', 'Deals']);
-		expect(layout.profiles.map((p: any) => p.name)).toEqual(expect.arrayContaining(['Administrator', 'Standard']));
+		expect(layout.profiles.map((p: any) => p.name)).toEqual(
+			expect.arrayContaining(['Administrator', 'Standard']),
+		);
 	});
 
 	it('Deals has a second layout with fewer fields, seen by administrators only', async () => {
@@ -43,15 +61,23 @@ describe('GetLayouts', () => {
 
 	it('follows module metadata: a field added to a stored module shows on its layout', async () => {
 		const res = await call('GET', '/crm/v2.1/settings/layouts', { query: { module: 'Projects' } });
-		const placed = res.body.layouts[0].sections.flatMap((s: any) => s.fields.map((f: any) => f.api_name));
+		const placed = res.body.layouts[0].sections.flatMap((s: any) =>
+			s.fields.map((f: any) => f.api_name),
+		);
 		expect(placed).toContain('Contract_File');
 	});
 
 	it('module is required and must exist', async () => {
 		const missing = await call('GET', '/crm/v2.1/settings/layouts');
 		expect(missing.status).toBe(400);
-		expect(missing.body).toMatchObject({ code: 'REQUIRED_PARAM_MISSING', details: { param: 'module' }, status: 'error' });
-		const unknown = await call('GET', '/crm/v2.1/settings/layouts', { query: { module: 'Starships' } });
+		expect(missing.body).toMatchObject({
+			code: 'REQUIRED_PARAM_MISSING',
+			details: { param: 'module' },
+			status: 'error',
+		});
+		const unknown = await call('GET', '/crm/v2.1/settings/layouts', {
+			query: { module: 'Starships' },
+		});
 		expect(unknown.status).toBe(400);
 		expect(unknown.body.code).toBe('INVALID_MODULE');
 	});
@@ -59,8 +85,11 @@ describe('GetLayouts', () => {
 
 describe('GetLayout', () => {
 	it('answers one layout by id, with or without module', async () => {
-		const list = (await call('GET', '/crm/v2.1/settings/layouts', { query: { module: 'Deals' } })).body.layouts;
-		const byId = await call('GET', `/crm/v2.1/settings/layouts/${list[1].id}`, { query: { module: 'Deals' } });
+		const list = (await call('GET', '/crm/v2.1/settings/layouts', { query: { module: 'Deals' } }))
+			.body.layouts;
+		const byId = await call('GET', `/crm/v2.1/settings/layouts/${list[1].id}`, {
+			query: { module: 'Deals' },
+		});
 		expect(byId.status).toBe(200);
 		expect(byId.body).toEqual({ layouts: [list[1]] });
 		const bare = await call('GET', `/crm/v2.1/settings/layouts/${list[0].id}`);
@@ -68,7 +97,8 @@ describe('GetLayout', () => {
 	});
 
 	it('an unknown id, or a layout of another module, answers 400 INVALID_DATA', async () => {
-		const list = (await call('GET', '/crm/v2.1/settings/layouts', { query: { module: 'Deals' } })).body.layouts;
+		const list = (await call('GET', '/crm/v2.1/settings/layouts', { query: { module: 'Deals' } }))
+			.body.layouts;
 		const unknown = await call('GET', '/crm/v2.1/settings/layouts/4876876000000000042');
 		expect(unknown.status).toBe(400);
 		expect(unknown.body).toEqual({
@@ -77,7 +107,9 @@ describe('GetLayout', () => {
 			message: 'the id given seems to be invalid',
 			status: 'error',
 		});
-		const other = await call('GET', `/crm/v2/settings/layouts/${list[0].id}`, { query: { module: 'Leads' } });
+		const other = await call('GET', `/crm/v2/settings/layouts/${list[0].id}`, {
+			query: { module: 'Leads' },
+		});
 		expect(other.status).toBe(400);
 		expect(other.body.details).toEqual({ id: list[0].id });
 	});
@@ -87,7 +119,10 @@ describe('GetLayout', () => {
 		const res = await api(`${sb.url}/crm/v2.1/settings/layouts?module=Leads`, narrow);
 		expect(res.status).toBe(401);
 		expect(res.body.code).toBe('OAUTH_SCOPE_MISMATCH');
-		const layoutsOnly = (await grantToken(sb.url, { scope: 'CRM.settings.layouts.READ' })).access_token;
-		expect((await api(`${sb.url}/crm/v2.1/settings/layouts?module=Leads`, layoutsOnly)).status).toBe(200);
+		const layoutsOnly = (await grantToken(sb.url, { scope: 'CRM.settings.layouts.READ' }))
+			.access_token;
+		expect(
+			(await api(`${sb.url}/crm/v2.1/settings/layouts?module=Leads`, layoutsOnly)).status,
+		).toBe(200);
 	});
 });

@@ -26,13 +26,20 @@ beforeAll(async () => {
 afterAll(async () => await sb.close());
 
 const freshToken = async () =>
-	(await grantToken(url, { scope: 'CRM.modules.ALL,CRM.settings.ALL,CRM.send_mail.all.CREATE,CRM.files.ALL' })).access_token;
+	(
+		await grantToken(url, {
+			scope: 'CRM.modules.ALL,CRM.settings.ALL,CRM.send_mail.all.CREATE,CRM.files.ALL',
+		})
+	).access_token;
 
 async function call(method: string, path: string, init: Omit<ApiInit, 'method'> = {}, tok = token) {
 	return await api(`${url}${path}`, tok, { ...init, method });
 }
 
-const sendMail = async (data: unknown[], options: { v?: string; module?: string; id?: string; tok?: string } = {}) =>
+const sendMail = async (
+	data: unknown[],
+	options: { v?: string; module?: string; id?: string; tok?: string } = {},
+) =>
 	await call(
 		'POST',
 		`/crm/${options.v ?? 'v2.1'}/${options.module ?? 'Leads'}/${options.id ?? leadId}/actions/send_mail`,
@@ -56,8 +63,13 @@ async function outbox(query = ''): Promise<any[]> {
 
 async function upload(files: Array<{ name: string; bytes: number }>): Promise<string[]> {
 	const form = new FormData();
-	for (const f of files) form.append('file', new Blob([new Uint8Array(f.bytes)], { type: 'application/pdf' }), f.name);
-	const res = await fetch(`${url}/crm/v2.1/files?type=inline`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+	for (const f of files)
+		form.append('file', new Blob([new Uint8Array(f.bytes)], { type: 'application/pdf' }), f.name);
+	const res = await fetch(`${url}/crm/v2.1/files?type=inline`, {
+		method: 'POST',
+		headers: { Authorization: `Bearer ${token}` },
+		body: form,
+	});
 	const body = (await res.json()) as any;
 	expect(res.status).toBe(201);
 	return body.data.map((d: any) => d.details.id);
@@ -65,7 +77,10 @@ async function upload(files: Array<{ name: string; bytes: number }>): Promise<st
 
 /** `ms` after the sandbox clock's now (POST /__sandbox/clock moving it by 0 answers it, docs/protocol.md §14), in whole seconds */
 async function inFuture(ms: number): Promise<string> {
-	const now = Date.parse((await api(`${url}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: 0 } })).body.now);
+	const now = Date.parse(
+		(await api(`${url}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: 0 } }))
+			.body.now,
+	);
 	return new Date(now + ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 }
 
@@ -82,10 +97,14 @@ describe('GetEmailAddresses', () => {
 			default: true,
 		});
 		expect(addresses.filter((a: any) => a.default)).toHaveLength(1);
-		expect(addresses.find((a: any) => a.type === 'org_email')).toMatchObject({ email: 'sales@sandbox.example', default: false });
+		expect(addresses.find((a: any) => a.type === 'org_email')).toMatchObject({
+			email: 'sales@sandbox.example',
+			default: false,
+		});
 		// a disabled user has no from address
 		expect(addresses.some((a: any) => a.email === 'tom.becker@sandbox.example')).toBe(false);
-		for (const a of addresses) expect(Object.keys(a).sort()).toEqual(['default', 'email', 'id', 'type', 'user_name']);
+		for (const a of addresses)
+			expect(Object.keys(a).sort()).toEqual(['default', 'email', 'id', 'type', 'user_name']);
 	});
 
 	test('v2.1 only; needs CRM.settings.emails.READ', async () => {
@@ -93,9 +112,13 @@ describe('GetEmailAddresses', () => {
 		expect(v2.status).toBe(404);
 		expect(v2.body.code).toBe('INVALID_URL_PATTERN');
 		const narrow = (await grantToken(url, { scope: 'CRM.send_mail.all.CREATE' })).access_token;
-		expect((await call('GET', '/crm/v2.1/settings/emails/actions/from_addresses', {}, narrow)).status).toBe(401);
+		expect(
+			(await call('GET', '/crm/v2.1/settings/emails/actions/from_addresses', {}, narrow)).status,
+		).toBe(401);
 		const exact = (await grantToken(url, { scope: 'CRM.settings.emails.READ' })).access_token;
-		expect((await call('GET', '/crm/v2.1/settings/emails/actions/from_addresses', {}, exact)).status).toBe(200);
+		expect(
+			(await call('GET', '/crm/v2.1/settings/emails/actions/from_addresses', {}, exact)).status,
+		).toBe(200);
 	});
 });
 
@@ -105,11 +128,22 @@ describe('SendMail', () => {
 	});
 
 	test('immediate: 200 "sent successfully" with a message id; the outbox holds the sent mail', async () => {
-		const res = await sendMail([mail({ cc: [{ email: 'cc@example.com' }], bcc: [{ email: 'bcc@example.com' }], reply_to: { email: 'sales@sandbox.example' } })]);
+		const res = await sendMail([
+			mail({
+				cc: [{ email: 'cc@example.com' }],
+				bcc: [{ email: 'bcc@example.com' }],
+				reply_to: { email: 'sales@sandbox.example' },
+			}),
+		]);
 		expect(res.status).toBe(200);
 		expect(res.body.data).toHaveLength(1);
 		const [item] = res.body.data;
-		expect(item).toEqual({ code: 'SUCCESS', details: { message_id: expect.stringMatching(/^[0-9a-f]{32}$/) }, message: 'sent successfully', status: 'success' });
+		expect(item).toEqual({
+			code: 'SUCCESS',
+			details: { message_id: expect.stringMatching(/^[0-9a-f]{32}$/) },
+			message: 'sent successfully',
+			status: 'success',
+		});
 		const [stored] = await outbox();
 		expect(stored).toMatchObject({
 			message_id: item.details.message_id,
@@ -133,12 +167,23 @@ describe('SendMail', () => {
 		const at = await inFuture(3_600_000);
 		const res = await sendMail([mail({ scheduled_time: at })]);
 		expect(res.status).toBe(202);
-		expect(res.body.data[0]).toMatchObject({ code: 'SUCCESS', message: 'scheduled successfully', status: 'success' });
+		expect(res.body.data[0]).toMatchObject({
+			code: 'SUCCESS',
+			message: 'scheduled successfully',
+			status: 'success',
+		});
 		const id = res.body.data[0].details.message_id;
-		expect(await outbox('?status=scheduled')).toEqual([expect.objectContaining({ message_id: id, scheduled_time: at, status: 'scheduled' })]);
+		expect(await outbox('?status=scheduled')).toEqual([
+			expect.objectContaining({ message_id: id, scheduled_time: at, status: 'scheduled' }),
+		]);
 		expect(await outbox('?status=sent')).toEqual([]);
-		await api(`${url}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: 3_601_000 } });
-		expect(await outbox('?status=sent')).toEqual([expect.objectContaining({ message_id: id, status: 'sent' })]);
+		await api(`${url}/__sandbox/clock`, undefined, {
+			method: 'POST',
+			body: { advance_ms: 3_601_000 },
+		});
+		expect(await outbox('?status=sent')).toEqual([
+			expect.objectContaining({ message_id: id, status: 'sent' }),
+		]);
 		// the hour that passed expired the access token
 		token = await freshToken();
 	});
@@ -149,7 +194,10 @@ describe('SendMail', () => {
 		const id = res.body.data[0].details.message_id;
 		// the store's outbox row turns 'sent' when the timer fires (no request involved); read in the
 		// store, since every outbox read over HTTP (GET /__sandbox/outbox) first catches up itself
-		const stored = await waitFor(() => sb.sandbox.store.doc<any>('outbox', id), { ok: (doc) => doc?.status === 'sent', timeout: 5000 });
+		const stored = await waitFor(() => sb.sandbox.store.doc<any>('outbox', id), {
+			ok: (doc) => doc?.status === 'sent',
+			timeout: 5000,
+		});
 		expect(stored.status).toBe('sent');
 	});
 
@@ -168,20 +216,44 @@ describe('SendMail', () => {
 			mail({ mail_format: 'rtf' }),
 		]);
 		expect(res.status).toBe(200);
-		const [ok, from, to, subject, content, noTo, noFrom, past, badTime, file, format] = res.body.data;
+		const [ok, from, to, subject, content, noTo, noFrom, past, badTime, file, format] =
+			res.body.data;
 		expect(ok.status).toBe('success');
-		expect(from).toEqual({ code: 'NOT_ALLOWED', details: { api_name: 'from', json_path: '$.data[1].from' }, message: 'from address not allowed', status: 'error' });
+		expect(from).toEqual({
+			code: 'NOT_ALLOWED',
+			details: { api_name: 'from', json_path: '$.data[1].from' },
+			message: 'from address not allowed',
+			status: 'error',
+		});
 		expect(to).toMatchObject({
 			code: 'INVALID_DATA',
-			details: { api_name: 'email', parent_api_name: 'to', index: 1, json_path: '$.data[2].to[1].email' },
+			details: {
+				api_name: 'email',
+				parent_api_name: 'to',
+				index: 1,
+				json_path: '$.data[2].to[1].email',
+			},
 		});
-		expect(subject).toMatchObject({ code: 'MANDATORY_NOT_FOUND', details: { api_name: 'subject' } });
-		expect(content).toMatchObject({ code: 'MANDATORY_NOT_FOUND', details: { api_name: 'content' } });
+		expect(subject).toMatchObject({
+			code: 'MANDATORY_NOT_FOUND',
+			details: { api_name: 'subject' },
+		});
+		expect(content).toMatchObject({
+			code: 'MANDATORY_NOT_FOUND',
+			details: { api_name: 'content' },
+		});
 		expect(noTo).toMatchObject({ code: 'MANDATORY_NOT_FOUND', details: { api_name: 'to' } });
 		expect(noFrom).toMatchObject({ code: 'MANDATORY_NOT_FOUND', details: { api_name: 'from' } });
 		expect(past).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'scheduled_time' } });
-		expect(badTime).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'scheduled_time', expected_data_type: 'datetime' } });
-		expect(file).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'id', parent_api_name: 'attachments', index: 0 }, message: 'no file exists with the given id' });
+		expect(badTime).toMatchObject({
+			code: 'INVALID_DATA',
+			details: { api_name: 'scheduled_time', expected_data_type: 'datetime' },
+		});
+		expect(file).toMatchObject({
+			code: 'INVALID_DATA',
+			details: { api_name: 'id', parent_api_name: 'attachments', index: 0 },
+			message: 'no file exists with the given id',
+		});
 		expect(format).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'mail_format' } });
 		expect(await outbox()).toHaveLength(1);
 	});
@@ -213,7 +285,12 @@ describe('SendMail', () => {
 		expect(tooBig.status).toBe(400);
 		expect(tooBig.body.data[0]).toEqual({
 			code: 'FILE_SIZE_EXCEEDS',
-			details: { api_name: 'attachments', size: 11 * MB, allowed_limit: 10 * MB, json_path: '$.data[0].attachments' },
+			details: {
+				api_name: 'attachments',
+				size: 11 * MB,
+				allowed_limit: 10 * MB,
+				json_path: '$.data[0].attachments',
+			},
 			message: 'total file size should not exceed 10MB',
 			status: 'error',
 		});
@@ -224,10 +301,14 @@ describe('SendMail', () => {
 	test('a template of the module gives subject and content; another module’s template is refused', async () => {
 		// the templates as GetEmailTemplates lists them; the content from GetEmailTemplate
 		const reader = (await grantToken(url, { scope: 'CRM.templates.email.READ' })).access_token;
-		const listed = async (module: string) => (await call('GET', '/crm/v2.1/settings/email_templates', { query: { module } }, reader)).body.email_templates as any[];
+		const listed = async (module: string) =>
+			(await call('GET', '/crm/v2.1/settings/email_templates', { query: { module } }, reader)).body
+				.email_templates as any[];
 		const leadsId = (await listed('Leads')).find((t) => t.subject)?.id;
 		expect(leadsId).toBeDefined();
-		const leadsTemplate = (await call('GET', `/crm/v2.1/settings/email_templates/${leadsId}`, {}, reader)).body.email_templates[0];
+		const leadsTemplate = (
+			await call('GET', `/crm/v2.1/settings/email_templates/${leadsId}`, {}, reader)
+		).body.email_templates[0];
 		const [otherTemplate] = await listed('Contacts');
 		expect(otherTemplate).toBeDefined();
 		const res = await sendMail([
@@ -236,23 +317,44 @@ describe('SendMail', () => {
 			mail({ template: { id: '4876876000000999999' } }),
 		]);
 		expect(res.body.data[0].status).toBe('success');
-		expect(res.body.data[1]).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'template' } });
-		expect(res.body.data[2]).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'template' } });
+		expect(res.body.data[1]).toMatchObject({
+			code: 'INVALID_DATA',
+			details: { api_name: 'template' },
+		});
+		expect(res.body.data[2]).toMatchObject({
+			code: 'INVALID_DATA',
+			details: { api_name: 'template' },
+		});
 		const [stored] = await outbox();
-		expect(stored).toMatchObject({ subject: leadsTemplate.subject, content: leadsTemplate.content, template: { id: leadsTemplate.id } });
+		expect(stored).toMatchObject({
+			subject: leadsTemplate.subject,
+			content: leadsTemplate.content,
+			template: { id: leadsTemplate.id },
+		});
 	});
 
 	test('a recipient who opted out is refused', async () => {
 		const created = await call('POST', '/crm/v2.1/Contacts', {
-			body: { data: [{ Last_Name: 'Optout', Email: 'opted.out@example.com', Email_Opt_Out: true }] },
+			body: {
+				data: [{ Last_Name: 'Optout', Email: 'opted.out@example.com', Email_Opt_Out: true }],
+			},
 		});
 		const id = created.body.data[0].details.id;
-		const res = await sendMail([mail({ to: [{ email: 'OPTED.OUT@example.com' }] }), mail({ to: [{ email: 'someone.else@example.com' }] })], {
-			module: 'Contacts',
-			id,
-		});
+		const res = await sendMail(
+			[
+				mail({ to: [{ email: 'OPTED.OUT@example.com' }] }),
+				mail({ to: [{ email: 'someone.else@example.com' }] }),
+			],
+			{
+				module: 'Contacts',
+				id,
+			},
+		);
 		expect(res.status).toBe(200);
-		expect(res.body.data[0]).toMatchObject({ code: 'NOT_ALLOWED', details: { api_name: 'to', reason: 'recipient opted out' } });
+		expect(res.body.data[0]).toMatchObject({
+			code: 'NOT_ALLOWED',
+			details: { api_name: 'to', reason: 'recipient opted out' },
+		});
 		expect(res.body.data[1].status).toBe('success');
 	});
 
@@ -262,7 +364,11 @@ describe('SendMail', () => {
 			const res = await sendMail([mail(), mail(), mail()]);
 			expect(res.status).toBe(200);
 			expect(res.body.data.map((i: any) => i.status)).toEqual(['success', 'success', 'error']);
-			expect(res.body.data[2]).toMatchObject({ code: 'LIMIT_EXCEEDED', details: { period: 'day', allowed_limit: 2 }, message: 'daily limit exceeded' });
+			expect(res.body.data[2]).toMatchObject({
+				code: 'LIMIT_EXCEEDED',
+				details: { period: 'day', allowed_limit: 2 },
+				message: 'daily limit exceeded',
+			});
 			expect((await sendMail([mail()])).status).toBe(400);
 		} finally {
 			delete sb.sandbox.config.knobs.mailDailyLimit;
@@ -272,19 +378,34 @@ describe('SendMail', () => {
 	test('request-level errors: unknown record, unknown module, wrapper bounds, v2, scopes', async () => {
 		const unknown = await sendMail([mail()], { id: '4876876000000000999' });
 		expect(unknown.status).toBe(400);
-		expect(unknown.body).toMatchObject({ code: 'INVALID_DATA', details: { id: '4876876000000000999', resource_path_index: 1 } });
+		expect(unknown.body).toMatchObject({
+			code: 'INVALID_DATA',
+			details: { id: '4876876000000000999', resource_path_index: 1 },
+		});
 		const module = await sendMail([mail()], { module: 'Widgets' });
 		expect(module.body.code).toBe('INVALID_MODULE');
-		expect((await sendMail([])).body).toMatchObject({ code: 'MANDATORY_NOT_FOUND', details: { api_name: 'data' } });
-		expect((await sendMail(Array.from({ length: 101 }, () => mail()))).body).toMatchObject({ code: 'LIMIT_EXCEEDED', details: { limit: 100 } });
+		expect((await sendMail([])).body).toMatchObject({
+			code: 'MANDATORY_NOT_FOUND',
+			details: { api_name: 'data' },
+		});
+		expect((await sendMail(Array.from({ length: 101 }, () => mail()))).body).toMatchObject({
+			code: 'LIMIT_EXCEEDED',
+			details: { limit: 100 },
+		});
 		const v2 = await sendMail([mail()], { v: 'v2' });
 		expect(v2.status).toBe(404);
 		expect(v2.body.code).toBe('INVALID_URL_PATTERN');
 
 		const leadsOnly = (await grantToken(url, { scope: 'CRM.send_mail.leads.CREATE' })).access_token;
 		expect((await sendMail([mail()], { tok: leadsOnly })).status).toBe(200);
-		const contact = await call('POST', '/crm/v2.1/Contacts', { body: { data: [{ Last_Name: 'Scoped' }] } });
-		const denied = await sendMail([mail()], { tok: leadsOnly, module: 'Contacts', id: contact.body.data[0].details.id });
+		const contact = await call('POST', '/crm/v2.1/Contacts', {
+			body: { data: [{ Last_Name: 'Scoped' }] },
+		});
+		const denied = await sendMail([mail()], {
+			tok: leadsOnly,
+			module: 'Contacts',
+			id: contact.body.data[0].details.id,
+		});
 		expect(denied.status).toBe(401);
 		expect(denied.body.code).toBe('OAUTH_SCOPE_MISMATCH');
 	});

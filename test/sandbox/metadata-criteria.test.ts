@@ -1,6 +1,11 @@
- 
 // Unit tests of the pure JSON-criteria matcher and checker (docs/protocol.md §3.12), sandbox/criteria.ts.
-import { COMPARATORS, checkJsonCriteria, criteriaFields, criteriaLeaves, matchJsonCriteria } from '../../sandbox/criteria.ts';
+import {
+	COMPARATORS,
+	checkJsonCriteria,
+	criteriaFields,
+	criteriaLeaves,
+	matchJsonCriteria,
+} from '../../sandbox/criteria.ts';
 
 const deal = {
 	id: '4876876000000611001',
@@ -43,8 +48,16 @@ describe('matchJsonCriteria: comparators', () => {
 		['not_between', leaf('Amount', 'not_between', [1, 10]), true],
 		['date less_than', leaf('Closing_Date', 'less_than', '2025-03-01'), true],
 		['date between', leaf('Closing_Date', 'between', ['2025-01-01', '2025-03-31']), true],
-		['datetime with offset compares chronologically', leaf('Created_Time', 'less_than', '2025-01-10T04:00:01Z'), true],
-		['datetime with offset, later bound', leaf('Created_Time', 'greater_than', '2025-01-10T04:00:01Z'), false],
+		[
+			'datetime with offset compares chronologically',
+			leaf('Created_Time', 'less_than', '2025-01-10T04:00:01Z'),
+			true,
+		],
+		[
+			'datetime with offset, later bound',
+			leaf('Created_Time', 'greater_than', '2025-01-10T04:00:01Z'),
+			false,
+		],
 		['boolean false equals false', leaf('Email_Opt_Out', 'equal', false), true],
 		['boolean equals "false" text', leaf('Email_Opt_Out', 'equal', 'false'), true],
 		['boolean not true', leaf('Email_Opt_Out', 'equal', true), false],
@@ -79,7 +92,9 @@ describe('matchJsonCriteria: value kinds', () => {
 		expect(match(leaf('Owner', 'equal', '4876876000000225013'))).toBe(true);
 		expect(match(leaf('Owner', 'equal', { id: '4876876000000225013' }))).toBe(true);
 		expect(match(leaf('Account_Name', 'equal', 'acme corp'))).toBe(true);
-		expect(match(leaf('Account_Name', 'in', [{ id: '1' }, { id: '4876876000000611500' }]))).toBe(true);
+		expect(match(leaf('Account_Name', 'in', [{ id: '1' }, { id: '4876876000000611500' }]))).toBe(
+			true,
+		);
 		expect(match(leaf('Owner', 'not_equal', '4876876000000225013'))).toBe(false);
 		// 19-digit ids differ beyond 2^53: compared exactly, never as rounded numbers
 		expect(match(leaf('Owner', 'equal', '4876876000000225021'))).toBe(false);
@@ -119,7 +134,13 @@ describe('matchJsonCriteria: value kinds', () => {
 	});
 
 	it('field given as {api_name, id} (custom views) or api_name (bulk read)', () => {
-		expect(match({ field: { api_name: 'Stage', id: '4876876000218750004' }, comparator: 'equal', value: 'Needs Analysis' })).toBe(true);
+		expect(
+			match({
+				field: { api_name: 'Stage', id: '4876876000218750004' },
+				comparator: 'equal',
+				value: 'Needs Analysis',
+			}),
+		).toBe(true);
 		expect(match({ api_name: 'Amount', comparator: 'greater_than', value: 5 })).toBe(true);
 	});
 });
@@ -130,7 +151,15 @@ describe('matchJsonCriteria: groups and lists', () => {
 	it('and / or groups nest; group_operator is case-insensitive', () => {
 		expect(match({ group_operator: 'and', group: [open, big] })).toBe(false);
 		expect(match({ group_operator: 'OR', group: [open, big] })).toBe(true);
-		expect(match({ group_operator: 'and', group: [open, { group_operator: 'or', group: [big, leaf('Deal_Name', 'starts_with', 'Acme')] }] })).toBe(true);
+		expect(
+			match({
+				group_operator: 'and',
+				group: [
+					open,
+					{ group_operator: 'or', group: [big, leaf('Deal_Name', 'starts_with', 'Acme')] },
+				],
+			}),
+		).toBe(true);
 	});
 
 	it('a list is an and of its items; null/undefined criteria match everything', () => {
@@ -158,34 +187,83 @@ describe('matchJsonCriteria: groups and lists', () => {
 describe('checkJsonCriteria', () => {
 	it('accepts well-formed criteria', () => {
 		expect(checkJsonCriteria(leaf('Stage', 'equal', 'x'))).toBeUndefined();
-		expect(checkJsonCriteria({ group_operator: 'or', group: [leaf('A', 'in', [1]), leaf('B', 'between', [1, 2])] })).toBeUndefined();
+		expect(
+			checkJsonCriteria({
+				group_operator: 'or',
+				group: [leaf('A', 'in', [1]), leaf('B', 'between', [1, 2])],
+			}),
+		).toBeUndefined();
 		expect(checkJsonCriteria([leaf('A', 'equal', null)])).toBeUndefined();
 	});
 
 	it('names the problem and where it is', () => {
-		expect(checkJsonCriteria(leaf('Stage', 'is', 'x'))).toMatchObject({ reason: 'comparator', path: '$.comparator', comparator: 'is', api_name: 'Stage' });
-		expect(checkJsonCriteria({ group_operator: 'xor', group: [leaf('A', 'equal', 1)] })).toMatchObject({ reason: 'group_operator', path: '$.group_operator' });
-		expect(checkJsonCriteria({ group_operator: 'and', group: [] })).toMatchObject({ reason: 'shape' });
-		expect(checkJsonCriteria({ group_operator: 'and', group: [leaf('A', 'equal', 1), { comparator: 'equal', value: 1 }] })).toMatchObject({
+		expect(checkJsonCriteria(leaf('Stage', 'is', 'x'))).toMatchObject({
+			reason: 'comparator',
+			path: '$.comparator',
+			comparator: 'is',
+			api_name: 'Stage',
+		});
+		expect(
+			checkJsonCriteria({ group_operator: 'xor', group: [leaf('A', 'equal', 1)] }),
+		).toMatchObject({ reason: 'group_operator', path: '$.group_operator' });
+		expect(checkJsonCriteria({ group_operator: 'and', group: [] })).toMatchObject({
+			reason: 'shape',
+		});
+		expect(
+			checkJsonCriteria({
+				group_operator: 'and',
+				group: [leaf('A', 'equal', 1), { comparator: 'equal', value: 1 }],
+			}),
+		).toMatchObject({
 			reason: 'field',
 			path: '$.group[1].field',
 		});
-		expect(checkJsonCriteria(leaf('A', 'in', 'x'))).toMatchObject({ reason: 'value', path: '$.value' });
+		expect(checkJsonCriteria(leaf('A', 'in', 'x'))).toMatchObject({
+			reason: 'value',
+			path: '$.value',
+		});
 		expect(checkJsonCriteria(leaf('A', 'between', [1]))).toMatchObject({ reason: 'value' });
-		expect(checkJsonCriteria({ field: 'A', comparator: 'equal' })).toMatchObject({ reason: 'value' });
+		expect(checkJsonCriteria({ field: 'A', comparator: 'equal' })).toMatchObject({
+			reason: 'value',
+		});
 		expect(checkJsonCriteria(42)).toMatchObject({ reason: 'shape', path: '$' });
 	});
 
 	it('checks field names and limits when asked', () => {
-		expect(checkJsonCriteria(leaf('Nope', 'equal', 1), { fields: ['Stage'] })).toMatchObject({ reason: 'field', api_name: 'Nope' });
-		const three = { group_operator: 'and', group: [leaf('A', 'equal', 1), leaf('B', 'equal', 1), leaf('C', 'equal', 1)] };
-		expect(checkJsonCriteria(three, { maxConditions: 2 })).toMatchObject({ reason: 'conditions', limit: 2, path: '$.group[2]' });
+		expect(checkJsonCriteria(leaf('Nope', 'equal', 1), { fields: ['Stage'] })).toMatchObject({
+			reason: 'field',
+			api_name: 'Nope',
+		});
+		const three = {
+			group_operator: 'and',
+			group: [leaf('A', 'equal', 1), leaf('B', 'equal', 1), leaf('C', 'equal', 1)],
+		};
+		expect(checkJsonCriteria(three, { maxConditions: 2 })).toMatchObject({
+			reason: 'conditions',
+			limit: 2,
+			path: '$.group[2]',
+		});
 		expect(checkJsonCriteria(three, { maxConditions: 3 })).toBeUndefined();
-		expect(checkJsonCriteria(leaf('A', 'in', [1, 2, 3]), { maxValues: 2 })).toMatchObject({ reason: 'values', limit: 2 });
+		expect(checkJsonCriteria(leaf('A', 'in', [1, 2, 3]), { maxValues: 2 })).toMatchObject({
+			reason: 'values',
+			limit: 2,
+		});
 	});
 
 	it('lists leaves and fields', () => {
-		const c = { group_operator: 'and', group: [leaf('A', 'equal', 1), { group_operator: 'or', group: [{ api_name: 'B', comparator: 'equal', value: 2 }, { field: { api_name: 'A' }, comparator: 'in', value: [1] }] }] };
+		const c = {
+			group_operator: 'and',
+			group: [
+				leaf('A', 'equal', 1),
+				{
+					group_operator: 'or',
+					group: [
+						{ api_name: 'B', comparator: 'equal', value: 2 },
+						{ field: { api_name: 'A' }, comparator: 'in', value: [1] },
+					],
+				},
+			],
+		};
 		expect(criteriaLeaves(c)).toHaveLength(3);
 		expect(criteriaFields(c)).toEqual(['A', 'B']);
 	});

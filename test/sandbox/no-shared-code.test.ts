@@ -19,7 +19,10 @@ function sourceFiles(dir: string): string[] {
 function importsOf(path: string): string[] {
 	const text = readFileSync(path, 'utf8');
 	const found: string[] = [];
-	for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]/g)) found.push(m[1]);
+	for (const m of text.matchAll(
+		/(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]/g,
+	))
+		found.push(m[1]);
 	return found;
 }
 
@@ -35,14 +38,25 @@ describe('no shared code between the sandbox and the package', () => {
 
 	it('no package file imports from sandbox/', () => {
 		const files = [...sourceFiles(join(ROOT, 'nodes')), ...sourceFiles(join(ROOT, 'credentials'))];
-		const offenders = files.flatMap((file) => importsOf(file).filter((spec) => /(^|\/)sandbox\//.test(spec)).map((spec) => `${relative(ROOT, file)} → ${spec}`));
+		const offenders = files.flatMap((file) =>
+			importsOf(file)
+				.filter((spec) => /(^|\/)sandbox\//.test(spec))
+				.map((spec) => `${relative(ROOT, file)} → ${spec}`),
+		);
 		expect(offenders).toEqual([]);
 	});
 
 	it('the sandbox CSV library is a development dependency, never a runtime one', () => {
 		const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-		expect(pkg.devDependencies).toEqual(expect.objectContaining({ 'csv-parse': expect.any(String), 'csv-stringify': expect.any(String) }));
+		expect(pkg.devDependencies).toEqual(
+			expect.objectContaining({
+				'csv-parse': expect.any(String),
+				'csv-stringify': expect.any(String),
+			}),
+		);
 		expect(Object.keys(pkg.dependencies ?? {})).toEqual([]);
-		expect(importsOf(join(ROOT, 'sandbox', 'csv.ts'))).toEqual(expect.arrayContaining(['csv-parse/sync', 'csv-stringify/sync']));
+		expect(importsOf(join(ROOT, 'sandbox', 'csv.ts'))).toEqual(
+			expect.arrayContaining(['csv-parse/sync', 'csv-stringify/sync']),
+		);
 	});
 });

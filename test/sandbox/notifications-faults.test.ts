@@ -15,7 +15,10 @@ let receiver: Receiver;
 let nextChannel = 2000000068001;
 
 const RETRY_DELAYS = [0, 50, 100];
-const sb = useContractFixture({ scope: 'CRM.modules.ALL,CRM.notifications.ALL', sandbox: { demo: false, deliveryRetryDelaysMs: RETRY_DELAYS, deliveryTimeoutMs: 2000 } });
+const sb = useContractFixture({
+	scope: 'CRM.modules.ALL,CRM.notifications.ALL',
+	sandbox: { demo: false, deliveryRetryDelaysMs: RETRY_DELAYS, deliveryTimeoutMs: 2000 },
+});
 
 beforeAll(async () => {
 	receiver = await startReceiver();
@@ -35,13 +38,24 @@ beforeEach(async () => {
 	channelId = String(nextChannel++);
 	const res = await api(`${sb.url}/crm/v2.1/actions/watch`, sb.token, {
 		method: 'POST',
-		body: { watch: [{ channel_id: channelId, events: ['Leads.create'], notify_url: `${receiver.url}/hook`, token: 'tok-faults' }] },
+		body: {
+			watch: [
+				{
+					channel_id: channelId,
+					events: ['Leads.create'],
+					notify_url: `${receiver.url}/hook`,
+					token: 'tok-faults',
+				},
+			],
+		},
 	});
 	expect(res.status).toBe(200);
 });
 
 afterEach(async () => {
-	await api(`${sb.url}/crm/v2.1/actions/watch?channel_ids=${channelId}`, sb.token, { method: 'DELETE' });
+	await api(`${sb.url}/crm/v2.1/actions/watch?channel_ids=${channelId}`, sb.token, {
+		method: 'DELETE',
+	});
 });
 
 async function setPlan(plan: Record<string, unknown>): Promise<void> {
@@ -56,7 +70,10 @@ async function planStats(): Promise<Record<string, number>> {
 async function createLeads(count: number): Promise<string[]> {
 	const ids: string[] = [];
 	for (let i = 0; i < count; i++) {
-		const res = await api(`${sb.url}/crm/v2.1/Leads`, sb.token, { method: 'POST', body: { data: [{ Last_Name: `Fault ${i}` }] } });
+		const res = await api(`${sb.url}/crm/v2.1/Leads`, sb.token, {
+			method: 'POST',
+			body: { data: [{ Last_Name: `Fault ${i}` }] },
+		});
 		expect(res.status).toBe(201);
 		ids.push(res.body.data[0].details.id);
 	}
@@ -68,7 +85,11 @@ async function settled(expected: number, timeoutMs = 5000): Promise<any[]> {
 	return await waitFor(async () => await sandboxDeliveries(sb.url, channelId), {
 		timeout: timeoutMs,
 		what: 'deliveries settled',
-		ok: (list) => list.length >= expected && list.every((d) => isFinal(d) && (!(d as any).concurrent_copy || d.attempts.some((a) => a.copy))),
+		ok: (list) =>
+			list.length >= expected &&
+			list.every(
+				(d) => isFinal(d) && (!(d as any).concurrent_copy || d.attempts.some((a) => a.copy)),
+			),
 	});
 }
 
@@ -87,7 +108,11 @@ describe('delivery faults', () => {
 		expect(delivery.outcome).toBe('failed');
 		expect(delivery.attempts).toHaveLength(RETRY_DELAYS.length);
 		// every attempt reached the receiver and was answered 200; the CRM recorded a timeout
-		expect(delivery.attempts.every((a: any) => a.status === 200 && a.lost === true && a.error === 'timeout')).toBe(true);
+		expect(
+			delivery.attempts.every(
+				(a: any) => a.status === 200 && a.lost === true && a.error === 'timeout',
+			),
+		).toBe(true);
 		const got = await receiver.waitFor(RETRY_DELAYS.length);
 		expect(got).toHaveLength(RETRY_DELAYS.length);
 		expect(got.map((r) => r.body.ids)).toEqual(got.map(() => [id]));
@@ -148,12 +173,20 @@ describe('delivery faults', () => {
 		const server = createServer((req, res) => {
 			const slow = ++calls === 1;
 			req.resume();
-			req.on('end', () => setTimeout(() => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'), slow ? 1000 : 0));
+			req.on('end', () =>
+				setTimeout(
+					() => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'),
+					slow ? 1000 : 0,
+				),
+			);
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
 		try {
 			const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow-first`;
-			const patched = await api(`${sb.url}/crm/v2.1/actions/watch`, sb.token, { method: 'PATCH', body: { watch: [{ channel_id: channelId, notify_url: url }] } });
+			const patched = await api(`${sb.url}/crm/v2.1/actions/watch`, sb.token, {
+				method: 'PATCH',
+				body: { watch: [{ channel_id: channelId, notify_url: url }] },
+			});
 			expect(patched.status).toBe(200);
 			await setPlan({ deliveryTimeoutMs: 300 });
 			await createLeads(1);

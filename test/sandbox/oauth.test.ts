@@ -1,7 +1,14 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox OAuth server and token checks (docs/protocol.md §2.1–2.3) over HTTP.
 import type { RunningSandbox } from '../harness/sandbox.ts';
-import { api, grantToken, startTestSandbox, TEST_CLIENT_ID, TEST_CLIENT_SECRET, TEST_REDIRECT_URI } from '../harness/sandbox.ts';
+import {
+	api,
+	grantToken,
+	startTestSandbox,
+	TEST_CLIENT_ID,
+	TEST_CLIENT_SECRET,
+	TEST_REDIRECT_URI,
+} from '../harness/sandbox.ts';
 
 let sb: RunningSandbox;
 let url: string;
@@ -27,7 +34,11 @@ async function authorize(params: Record<string, string>): Promise<Response> {
 }
 
 /** Runs the first leg and answers the grant code. */
-async function codeFor(scope = 'CRM.modules.ALL', clientId = 'client-a', redirectUri = REDIRECT): Promise<string> {
+async function codeFor(
+	scope = 'CRM.modules.ALL',
+	clientId = 'client-a',
+	redirectUri = REDIRECT,
+): Promise<string> {
 	const res = await authorize({
 		response_type: 'code',
 		client_id: clientId,
@@ -40,13 +51,20 @@ async function codeFor(scope = 'CRM.modules.ALL', clientId = 'client-a', redirec
 	return new URL(res.headers.get('location')!).searchParams.get('code')!;
 }
 
-async function postToken(fields: Record<string, string>, headers: Record<string, string> = {}): Promise<{ status: number; body: any; contentType: string | null }> {
+async function postToken(
+	fields: Record<string, string>,
+	headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; contentType: string | null }> {
 	const res = await fetch(new URL('/oauth/v2/token', url), {
 		method: 'POST',
 		headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
 		body: new URLSearchParams(fields).toString(),
 	});
-	return { status: res.status, body: await res.json(), contentType: res.headers.get('content-type') };
+	return {
+		status: res.status,
+		body: await res.json(),
+		contentType: res.headers.get('content-type'),
+	};
 }
 
 async function exchange(code: string, overrides: Record<string, string> = {}) {
@@ -79,7 +97,12 @@ async function getLeads(token: string, prefix = 'Bearer') {
 
 function expectInvalidToken(res: { status: number; body: any }) {
 	expect(res.status).toBe(401);
-	expect(res.body).toEqual({ code: 'INVALID_TOKEN', details: {}, message: 'invalid oauth token', status: 'error' });
+	expect(res.body).toEqual({
+		code: 'INVALID_TOKEN',
+		details: {},
+		message: 'invalid oauth token',
+		status: 'error',
+	});
 }
 
 function expectScopeMismatch(res: { status: number; body: any }) {
@@ -111,7 +134,11 @@ describe('authorization-code grant', () => {
 	});
 
 	it('refuses an authorization request without response_type=code', async () => {
-		const res = await authorize({ client_id: 'client-a', redirect_uri: REDIRECT, scope: 'CRM.modules.ALL' });
+		const res = await authorize({
+			client_id: 'client-a',
+			redirect_uri: REDIRECT,
+			scope: 'CRM.modules.ALL',
+		});
 		expect(res.status).toBe(400);
 	});
 
@@ -165,10 +192,20 @@ describe('authorization-code grant', () => {
 
 	it('missing client credentials answer invalid_client', async () => {
 		const code = await codeFor();
-		const noSecret = await postToken({ grant_type: 'authorization_code', client_id: 'client-a', redirect_uri: REDIRECT, code });
+		const noSecret = await postToken({
+			grant_type: 'authorization_code',
+			client_id: 'client-a',
+			redirect_uri: REDIRECT,
+			code,
+		});
 		expect(noSecret.status).toBe(400);
 		expect(noSecret.body).toEqual({ error: 'invalid_client' });
-		const noId = await postToken({ grant_type: 'authorization_code', client_secret: 'secret-a', redirect_uri: REDIRECT, code });
+		const noId = await postToken({
+			grant_type: 'authorization_code',
+			client_secret: 'secret-a',
+			redirect_uri: REDIRECT,
+			code,
+		});
 		expect(noId.status).toBe(400);
 		expect(noId.body).toEqual({ error: 'invalid_client' });
 		// the refused attempts did not consume the code
@@ -186,7 +223,10 @@ describe('authorization-code grant', () => {
 	it('accepts client credentials in HTTP Basic', async () => {
 		const code = await codeFor();
 		const basic = Buffer.from('client-a:secret-a').toString('base64');
-		const res = await postToken({ grant_type: 'authorization_code', redirect_uri: REDIRECT, code }, { Authorization: `Basic ${basic}` });
+		const res = await postToken(
+			{ grant_type: 'authorization_code', redirect_uri: REDIRECT, code },
+			{ Authorization: `Basic ${basic}` },
+		);
 		expect(res.status).toBe(200);
 		expect(res.body.token_type).toBe('Bearer');
 		expect((await getLeads(res.body.access_token)).status).toBe(200);
@@ -217,7 +257,10 @@ describe('authorization-code grant', () => {
 
 	it('grant codes expire after 10 minutes', async () => {
 		const code = await codeFor();
-		const clock = await api(`${url}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: 10 * 60_000 + 1000 } });
+		const clock = await api(`${url}/__sandbox/clock`, undefined, {
+			method: 'POST',
+			body: { advance_ms: 10 * 60_000 + 1000 },
+		});
 		expect(clock.status).toBe(200);
 		const res = await exchange(code);
 		expect(res.status).toBe(400);
@@ -229,7 +272,11 @@ describe('authorization-code grant', () => {
 		expect(token.api_domain).toBe(url);
 		expect(token.expires_in).toBe(3600);
 		expect(typeof token.refresh_token).toBe('string');
-		const custom = await grantToken(url, { scope: 'CRM.modules.ALL', clientId: TEST_CLIENT_ID, clientSecret: TEST_CLIENT_SECRET });
+		const custom = await grantToken(url, {
+			scope: 'CRM.modules.ALL',
+			clientId: TEST_CLIENT_ID,
+			clientSecret: TEST_CLIENT_SECRET,
+		});
 		expect(custom.access_token).not.toBe(token.access_token);
 		expect(TEST_REDIRECT_URI).toMatch(/^http/);
 	});
@@ -241,7 +288,12 @@ describe('refresh grant and revoke', () => {
 		const res = await refresh(first.body.refresh_token);
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual(
-			expect.objectContaining({ access_token: expect.any(String), api_domain: url, token_type: 'Bearer', expires_in: 3600 }),
+			expect.objectContaining({
+				access_token: expect.any(String),
+				api_domain: url,
+				token_type: 'Bearer',
+				expires_in: 3600,
+			}),
 		);
 		expect(res.body).not.toHaveProperty('refresh_token');
 		expect(res.body.access_token).not.toBe(first.body.access_token);
@@ -273,7 +325,11 @@ describe('refresh grant and revoke', () => {
 	});
 
 	it('an unsupported grant_type is refused', async () => {
-		const res = await postToken({ grant_type: 'password', client_id: 'client-a', client_secret: 'secret-a' });
+		const res = await postToken({
+			grant_type: 'password',
+			client_id: 'client-a',
+			client_secret: 'secret-a',
+		});
 		expect(res.status).toBe(400);
 		expect(res.body).not.toHaveProperty('access_token');
 		expect(typeof res.body.error).toBe('string');
@@ -306,7 +362,10 @@ describe('token expiry', () => {
 	it('POST /__sandbox/tokens/expire expires one access token; refresh recovers', async () => {
 		const first = await exchange(await codeFor());
 		const other = await exchange(await codeFor());
-		const res = await api(`${url}/__sandbox/tokens/expire`, undefined, { method: 'POST', body: { access_token: first.body.access_token } });
+		const res = await api(`${url}/__sandbox/tokens/expire`, undefined, {
+			method: 'POST',
+			body: { access_token: first.body.access_token },
+		});
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({ expired: 1 });
 		expectInvalidToken(await getLeads(first.body.access_token));
@@ -318,10 +377,16 @@ describe('token expiry', () => {
 
 	it('access tokens expire after expires_in seconds of sandbox clock', async () => {
 		const first = await exchange(await codeFor());
-		let clock = await api(`${url}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: 3599_000 } });
+		let clock = await api(`${url}/__sandbox/clock`, undefined, {
+			method: 'POST',
+			body: { advance_ms: 3599_000 },
+		});
 		expect(clock.status).toBe(200);
 		expect((await getLeads(first.body.access_token)).status).toBe(200);
-		clock = await api(`${url}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: 2_000 } });
+		clock = await api(`${url}/__sandbox/clock`, undefined, {
+			method: 'POST',
+			body: { advance_ms: 2_000 },
+		});
 		expect(clock.status).toBe(200);
 		expectInvalidToken(await getLeads(first.body.access_token));
 		// the refresh token outlives the access token
@@ -352,7 +417,9 @@ describe('token presentation (§2.2)', () => {
 	});
 
 	it('does not accept the token in the query string', async () => {
-		const res = await api(`${url}/crm/v2.1/Leads`, undefined, { query: { access_token: token, authtoken: token } });
+		const res = await api(`${url}/crm/v2.1/Leads`, undefined, {
+			query: { access_token: token, authtoken: token },
+		});
 		expectInvalidToken(res);
 	});
 
@@ -378,19 +445,30 @@ describe('scope enforcement (§2.3)', () => {
 		expect(leads.status).toBe(200);
 		expect(leads.body.data).toHaveLength(2);
 		expectScopeMismatch(await api(`${url}/crm/v2.1/Contacts`, access_token));
-		const create = await api(`${url}/crm/v2.1/Leads`, access_token, { method: 'POST', body: { data: [{ Last_Name: 'Scoped' }] } });
+		const create = await api(`${url}/crm/v2.1/Leads`, access_token, {
+			method: 'POST',
+			body: { data: [{ Last_Name: 'Scoped' }] },
+		});
 		expectScopeMismatch(create);
-		expectScopeMismatch(await api(`${url}/crm/v2.1/Leads`, access_token, { method: 'DELETE', query: { ids: '1' } }));
+		expectScopeMismatch(
+			await api(`${url}/crm/v2.1/Leads`, access_token, { method: 'DELETE', query: { ids: '1' } }),
+		);
 		expectScopeMismatch(await api(`${url}/crm/v2.1/settings/modules`, access_token));
 	});
 
 	it('CRM.modules.leads.WRITE can create, update and delete Leads', async () => {
 		const { access_token } = await grantToken(url, { scope: 'CRM.modules.leads.WRITE' });
-		const create = await api(`${url}/crm/v2.1/Leads`, access_token, { method: 'POST', body: { data: [{ Last_Name: 'Writer' }] } });
+		const create = await api(`${url}/crm/v2.1/Leads`, access_token, {
+			method: 'POST',
+			body: { data: [{ Last_Name: 'Writer' }] },
+		});
 		expect(create.status).toBe(201);
 		expect(create.body.data[0].code).toBe('SUCCESS');
 		const id = create.body.data[0].details.id;
-		const update = await api(`${url}/crm/v2.1/Leads/${id}`, access_token, { method: 'PUT', body: { data: [{ Company: 'W Inc' }] } });
+		const update = await api(`${url}/crm/v2.1/Leads/${id}`, access_token, {
+			method: 'PUT',
+			body: { data: [{ Company: 'W Inc' }] },
+		});
 		expect(update.status).toBe(200);
 		// WRITE = CREATE + UPDATE + DELETE, not READ
 		expectScopeMismatch(await api(`${url}/crm/v2.1/Leads/${id}`, access_token));
@@ -401,26 +479,47 @@ describe('scope enforcement (§2.3)', () => {
 
 	it('CRM.modules.leads.CREATE can create but not update', async () => {
 		const { access_token } = await grantToken(url, { scope: 'CRM.modules.leads.CREATE' });
-		const create = await api(`${url}/crm/v2.1/Leads`, access_token, { method: 'POST', body: { data: [{ Last_Name: 'Creator' }] } });
+		const create = await api(`${url}/crm/v2.1/Leads`, access_token, {
+			method: 'POST',
+			body: { data: [{ Last_Name: 'Creator' }] },
+		});
 		expect(create.status).toBe(201);
 		const id = create.body.data[0].details.id;
-		expectScopeMismatch(await api(`${url}/crm/v2.1/Leads/${id}`, access_token, { method: 'PUT', body: { data: [{ Company: 'X' }] } }));
+		expectScopeMismatch(
+			await api(`${url}/crm/v2.1/Leads/${id}`, access_token, {
+				method: 'PUT',
+				body: { data: [{ Company: 'X' }] },
+			}),
+		);
 	});
 
 	it('scope names compare case-insensitively', async () => {
 		const lower = await grantToken(url, { scope: 'crm.modules.leads.read' });
-		expect((await api(`${url}/crm/v2.1/Leads`, lower.access_token, { query: { per_page: 1 } })).status).toBe(200);
+		expect(
+			(await api(`${url}/crm/v2.1/Leads`, lower.access_token, { query: { per_page: 1 } })).status,
+		).toBe(200);
 		const mixed = await grantToken(url, { scope: 'Crm.Modules.All' });
-		expect((await api(`${url}/crm/v2.1/Contacts`, mixed.access_token, { query: { per_page: 1 } })).status).toBe(200);
-		expect((await api(`${url}/crm/v2/leads`, mixed.access_token, { query: { per_page: 1 } })).status).toBe(200);
+		expect(
+			(await api(`${url}/crm/v2.1/Contacts`, mixed.access_token, { query: { per_page: 1 } }))
+				.status,
+		).toBe(200);
+		expect(
+			(await api(`${url}/crm/v2/leads`, mixed.access_token, { query: { per_page: 1 } })).status,
+		).toBe(200);
 	});
 
 	it('module sub-areas drop underscores and custom modules map to custom', async () => {
 		const so = await grantToken(url, { scope: 'CRM.modules.salesorders.READ' });
-		expect((await api(`${url}/crm/v2.1/Sales_Orders`, so.access_token, { query: { per_page: 1 } })).status).not.toBe(401);
+		expect(
+			(await api(`${url}/crm/v2.1/Sales_Orders`, so.access_token, { query: { per_page: 1 } }))
+				.status,
+		).not.toBe(401);
 		expectScopeMismatch(await api(`${url}/crm/v2.1/Leads`, so.access_token));
 		const custom = await grantToken(url, { scope: 'CRM.modules.custom.ALL' });
-		expect((await api(`${url}/crm/v2.1/Projects`, custom.access_token, { query: { per_page: 1 } })).status).not.toBe(401);
+		expect(
+			(await api(`${url}/crm/v2.1/Projects`, custom.access_token, { query: { per_page: 1 } }))
+				.status,
+		).not.toBe(401);
 		expectScopeMismatch(await api(`${url}/crm/v2.1/Leads`, custom.access_token));
 	});
 
@@ -428,15 +527,26 @@ describe('scope enforcement (§2.3)', () => {
 		const { access_token } = await grantToken(url, { scope: 'CRM.settings.modules.READ' });
 		expect((await api(`${url}/crm/v2.1/settings/modules`, access_token)).status).toBe(200);
 		expectScopeMismatch(
-			await api(`${url}/crm/v2.1/settings/modules/Leads`, access_token, { method: 'PUT', body: { modules: [{ plural_label: 'Leads' }] } }),
+			await api(`${url}/crm/v2.1/settings/modules/Leads`, access_token, {
+				method: 'PUT',
+				body: { modules: [{ plural_label: 'Leads' }] },
+			}),
 		);
-		expectScopeMismatch(await api(`${url}/crm/v2.1/settings/fields`, access_token, { query: { module: 'Leads' } }));
+		expectScopeMismatch(
+			await api(`${url}/crm/v2.1/settings/fields`, access_token, { query: { module: 'Leads' } }),
+		);
 	});
 
 	it('several granted scopes combine', async () => {
-		const { access_token } = await grantToken(url, { scope: 'CRM.modules.leads.READ,CRM.modules.contacts.ALL' });
-		expect((await api(`${url}/crm/v2.1/Leads`, access_token, { query: { per_page: 1 } })).status).toBe(200);
-		expect((await api(`${url}/crm/v2.1/Contacts`, access_token, { query: { per_page: 1 } })).status).toBe(200);
+		const { access_token } = await grantToken(url, {
+			scope: 'CRM.modules.leads.READ,CRM.modules.contacts.ALL',
+		});
+		expect(
+			(await api(`${url}/crm/v2.1/Leads`, access_token, { query: { per_page: 1 } })).status,
+		).toBe(200);
+		expect(
+			(await api(`${url}/crm/v2.1/Contacts`, access_token, { query: { per_page: 1 } })).status,
+		).toBe(200);
 		expectScopeMismatch(await api(`${url}/crm/v2.1/Accounts`, access_token));
 	});
 });

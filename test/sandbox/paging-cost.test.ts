@@ -20,21 +20,33 @@ let visibleTotal = 0;
 
 beforeAll(async () => {
 	for (let batch = 0; batch < EXTRA_LEADS / 100; batch++) {
-		const data = Array.from({ length: 100 }, (_, i) => ({ Last_Name: `Paged ${String(batch * 100 + i).padStart(5, '0')}`, Company: 'Paging Co' }));
+		const data = Array.from({ length: 100 }, (_, i) => ({
+			Last_Name: `Paged ${String(batch * 100 + i).padStart(5, '0')}`,
+			Company: 'Paging Co',
+		}));
 		const res = await call('POST', '/crm/v2.1/Leads', { body: { data } });
 		expect(res.status).toBe(201);
 	}
 	// a few converted leads spread over the module: hidden from the default listing
 	for (const page of [1, 40, 90]) {
-		const [first] = (await call('GET', '/crm/v2.1/Leads', { query: { page, per_page: PER_PAGE, fields: 'Last_Name' } })).body.data;
-		expect((await call('POST', `/crm/v2.1/Leads/${first.id}/actions/convert`, { body: { data: [{}] } })).status).toBe(200);
+		const [first] = (
+			await call('GET', '/crm/v2.1/Leads', {
+				query: { page, per_page: PER_PAGE, fields: 'Last_Name' },
+			})
+		).body.data;
+		expect(
+			(await call('POST', `/crm/v2.1/Leads/${first.id}/actions/convert`, { body: { data: [{}] } }))
+				.status,
+		).toBe(200);
 		converted.push(first.id);
 	}
 	visibleTotal = (await call('GET', '/crm/v2.1/Leads/actions/count')).body.count;
 }, 120_000);
 
 /** Rows the store decoded while answering one request. */
-async function rowsRead(query: Record<string, string | number>): Promise<{ rows: number; res: any }> {
+async function rowsRead(
+	query: Record<string, string | number>,
+): Promise<{ rows: number; res: any }> {
 	const stats = sb.sandbox.store.stats;
 	const before = stats.recordRowsRead;
 	const res = await call('GET', '/crm/v2.1/Leads', { query });
@@ -69,7 +81,12 @@ describe('GetRecords on 20,000 Leads', () => {
 	});
 
 	it('sorted pages (sort_by) decode only the page too, in the requested order', async () => {
-		const { rows, res } = await rowsRead({ page: 60, per_page: PER_PAGE, sort_by: 'Last_Name', sort_order: 'asc' });
+		const { rows, res } = await rowsRead({
+			page: 60,
+			per_page: PER_PAGE,
+			sort_by: 'Last_Name',
+			sort_order: 'asc',
+		});
 		expect(rows).toBeLessThanOrEqual(PER_PAGE + 1);
 		const names = res.body.data.map((r: any) => r.Last_Name);
 		expect(names).toEqual([...names].sort());
@@ -91,14 +108,21 @@ describe('GetRecords on 20,000 Leads', () => {
 		['sorted descending', { sortBy: 'Last_Name', sortOrder: 'desc' as const }],
 		['sorted ascending', { sortBy: 'Last_Name', sortOrder: 'asc' as const }],
 	])('the SQL plan of a deep page (%s) uses an index and no temporary sort', (_name, options) => {
-		const plan = sb.sandbox.store.explainList('Leads', { converted: false, ...options, offset: 19_000, limit: PER_PAGE + 1 });
+		const plan = sb.sandbox.store.explainList('Leads', {
+			converted: false,
+			...options,
+			offset: 19_000,
+			limit: PER_PAGE + 1,
+		});
 		expect(plan.join('\n')).toMatch(/USING (COVERING )?INDEX/);
 		expect(plan.join('\n')).not.toMatch(/TEMP B-TREE/);
 		expect(plan.join('\n')).not.toMatch(/^SCAN records$/m);
 	});
 
 	it('every module pages the same way (Accounts: default listing plan)', () => {
-		const plan = sb.sandbox.store.explainList('Accounts', { converted: false, offset: 100, limit: 11 }).join('\n');
+		const plan = sb.sandbox.store
+			.explainList('Accounts', { converted: false, offset: 100, limit: 11 })
+			.join('\n');
 		expect(plan).toMatch(/USING (COVERING )?INDEX/);
 		expect(plan).not.toMatch(/TEMP B-TREE/);
 	});
@@ -110,10 +134,20 @@ describe('a store written before the converted column existed', () => {
 		const path = join(dir, 'old.db');
 		try {
 			const old = new DatabaseSync(path);
-			old.exec(`CREATE TABLE records (id TEXT PRIMARY KEY, module TEXT NOT NULL, seq INTEGER NOT NULL, modified INTEGER NOT NULL, data TEXT NOT NULL)`);
-			const insert = old.prepare('INSERT INTO records (id, module, seq, modified, data) VALUES (?, ?, ?, ?, ?)');
+			old.exec(
+				`CREATE TABLE records (id TEXT PRIMARY KEY, module TEXT NOT NULL, seq INTEGER NOT NULL, modified INTEGER NOT NULL, data TEXT NOT NULL)`,
+			);
+			const insert = old.prepare(
+				'INSERT INTO records (id, module, seq, modified, data) VALUES (?, ?, ?, ?, ?)',
+			);
 			insert.run('1', 'Leads', 1, 0, JSON.stringify({ id: '1', Last_Name: 'Kept' }));
-			insert.run('2', 'Leads', 2, 0, JSON.stringify({ id: '2', Last_Name: 'Converted', $converted: true }));
+			insert.run(
+				'2',
+				'Leads',
+				2,
+				0,
+				JSON.stringify({ id: '2', Last_Name: 'Converted', $converted: true }),
+			);
 			old.close();
 			const store = new Store(path);
 			try {

@@ -10,12 +10,16 @@ let partnerLayout: string;
 let leadLayout: string;
 
 beforeAll(async () => {
-	const deals = (await call('GET', '/crm/v2.1/settings/layouts', { query: { module: 'Deals' } })).body.layouts;
+	const deals = (await call('GET', '/crm/v2.1/settings/layouts', { query: { module: 'Deals' } }))
+		.body.layouts;
 	[standardLayout, partnerLayout] = deals.map((l: any) => l.id);
-	leadLayout = (await call('GET', '/crm/v2.1/settings/layouts', { query: { module: 'Leads' } })).body.layouts[0].id;
+	leadLayout = (await call('GET', '/crm/v2.1/settings/layouts', { query: { module: 'Leads' } }))
+		.body.layouts[0].id;
 });
 
-const pipelines = async (layout = standardLayout) => (await call('GET', '/crm/v2.1/settings/pipeline', { query: { layout_id: layout } })).body.pipeline as any[];
+const pipelines = async (layout = standardLayout) =>
+	(await call('GET', '/crm/v2.1/settings/pipeline', { query: { layout_id: layout } })).body
+		.pipeline as any[];
 const stageId = (p: any, name: string) => p.maps.find((m: any) => m.display_value === name).id;
 const pipelinePicklist = async () =>
 	(await call('GET', '/crm/v2.1/settings/fields', { query: { module: 'Deals' } })).body.fields
@@ -24,7 +28,9 @@ const pipelinePicklist = async () =>
 
 describe('GetPipelines / GetPipeline', () => {
 	it('lists the pipelines of a Deals layout with their stages', async () => {
-		const res = await call('GET', '/crm/v2.1/settings/pipeline', { query: { layout_id: standardLayout } });
+		const res = await call('GET', '/crm/v2.1/settings/pipeline', {
+			query: { layout_id: standardLayout },
+		});
 		expect(res.status).toBe(200);
 		const [standard, enterprise] = res.body.pipeline;
 		expect(res.body.pipeline.map((p: any) => [p.display_value, p.default])).toEqual([
@@ -42,12 +48,24 @@ describe('GetPipelines / GetPipeline', () => {
 			'Closed Lost',
 			'Closed-Lost to Competition',
 		]);
-		expect(standard.maps[6]).toMatchObject({ forecast_type: 'Closed Won', forecast_category: { name: 'Closed' }, probability: 100, sequence_number: 7 });
-		expect(standard.maps[0]).toMatchObject({ forecast_type: 'Open', forecast_category: { name: 'Pipeline' } });
+		expect(standard.maps[6]).toMatchObject({
+			forecast_type: 'Closed Won',
+			forecast_category: { name: 'Closed' },
+			probability: 100,
+			sequence_number: 7,
+		});
+		expect(standard.maps[0]).toMatchObject({
+			forecast_type: 'Open',
+			forecast_category: { name: 'Pipeline' },
+		});
 		expect(enterprise.maps).toHaveLength(7);
 		// stage ids are the same stage across pipelines
 		expect(stageId(enterprise, 'Closed Won')).toBe(stageId(standard, 'Closed Won'));
-		expect(standard).toMatchObject({ actual_value: 'Standard', child_available: false, parent: null });
+		expect(standard).toMatchObject({
+			actual_value: 'Standard',
+			child_available: false,
+			parent: null,
+		});
 		const partner = await pipelines(partnerLayout);
 		expect(partner.map((p: any) => p.display_value)).toEqual(['Standard']);
 		expect(partner[0].id).not.toBe(standard.id);
@@ -55,10 +73,14 @@ describe('GetPipelines / GetPipeline', () => {
 
 	it('answers one pipeline by id', async () => {
 		const [, enterprise] = await pipelines();
-		const res = await call('GET', `/crm/v2.1/settings/pipeline/${enterprise.id}`, { query: { layout_id: standardLayout } });
+		const res = await call('GET', `/crm/v2.1/settings/pipeline/${enterprise.id}`, {
+			query: { layout_id: standardLayout },
+		});
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({ pipeline: [enterprise] });
-		const elsewhere = await call('GET', `/crm/v2.1/settings/pipeline/${enterprise.id}`, { query: { layout_id: partnerLayout } });
+		const elsewhere = await call('GET', `/crm/v2.1/settings/pipeline/${enterprise.id}`, {
+			query: { layout_id: partnerLayout },
+		});
 		expect(elsewhere.status).toBe(400);
 		expect(elsewhere.body).toMatchObject({ code: 'INVALID_DATA', details: { id: enterprise.id } });
 	});
@@ -66,16 +88,35 @@ describe('GetPipelines / GetPipeline', () => {
 	it('layout_id is required and must be a Deals layout; v2 answers 404; the scope is checked', async () => {
 		const missing = await call('GET', '/crm/v2.1/settings/pipeline');
 		expect(missing.status).toBe(400);
-		expect(missing.body).toMatchObject({ code: 'REQUIRED_PARAM_MISSING', details: { param_name: 'layout_id' } });
-		const leads = await call('GET', '/crm/v2.1/settings/pipeline', { query: { layout_id: leadLayout } });
-		expect(leads.body).toMatchObject({ code: 'INVALID_DATA', details: { param_name: 'layout_id' } });
-		expect((await call('GET', '/crm/v2/settings/pipeline', { query: { layout_id: standardLayout } })).status).toBe(404);
-		const readOnly = (await grantToken(sb.url, { scope: 'CRM.settings.pipeline.READ' })).access_token;
-		expect((await api(`${sb.url}/crm/v2.1/settings/pipeline?layout_id=${standardLayout}`, readOnly)).status).toBe(200);
-		const created = await api(`${sb.url}/crm/v2.1/settings/pipeline?layout_id=${standardLayout}`, readOnly, {
-			method: 'POST',
-			body: { pipeline: [{ display_value: 'X', maps: [{ display_value: 'Qualification' }] }] },
+		expect(missing.body).toMatchObject({
+			code: 'REQUIRED_PARAM_MISSING',
+			details: { param_name: 'layout_id' },
 		});
+		const leads = await call('GET', '/crm/v2.1/settings/pipeline', {
+			query: { layout_id: leadLayout },
+		});
+		expect(leads.body).toMatchObject({
+			code: 'INVALID_DATA',
+			details: { param_name: 'layout_id' },
+		});
+		expect(
+			(await call('GET', '/crm/v2/settings/pipeline', { query: { layout_id: standardLayout } }))
+				.status,
+		).toBe(404);
+		const readOnly = (await grantToken(sb.url, { scope: 'CRM.settings.pipeline.READ' }))
+			.access_token;
+		expect(
+			(await api(`${sb.url}/crm/v2.1/settings/pipeline?layout_id=${standardLayout}`, readOnly))
+				.status,
+		).toBe(200);
+		const created = await api(
+			`${sb.url}/crm/v2.1/settings/pipeline?layout_id=${standardLayout}`,
+			readOnly,
+			{
+				method: 'POST',
+				body: { pipeline: [{ display_value: 'X', maps: [{ display_value: 'Qualification' }] }] },
+			},
+		);
 		expect(created.body.code).toBe('OAUTH_SCOPE_MISMATCH');
 	});
 });
@@ -96,23 +137,51 @@ describe('CreatePipelines', () => {
 							{ display_value: 'Closed Won', sequence_number: 3 },
 						],
 					},
-					{ display_value: 'Channel', maps: [{ display_value: 'Qualification' }, { display_value: 'Closed Lost' }] },
+					{
+						display_value: 'Channel',
+						maps: [{ display_value: 'Qualification' }, { display_value: 'Closed Lost' }],
+					},
 				],
 			},
 		});
 		expect(res.status).toBe(201);
 		expect(res.body.pipeline).toEqual([
-			{ code: 'SUCCESS', details: { id: expect.stringMatching(/^\d{19}$/) }, message: 'Pipeline created', status: 'success' },
-			{ code: 'SUCCESS', details: { id: expect.stringMatching(/^\d{19}$/) }, message: 'Pipeline created', status: 'success' },
+			{
+				code: 'SUCCESS',
+				details: { id: expect.stringMatching(/^\d{19}$/) },
+				message: 'Pipeline created',
+				status: 'success',
+			},
+			{
+				code: 'SUCCESS',
+				details: { id: expect.stringMatching(/^\d{19}$/) },
+				message: 'Pipeline created',
+				status: 'success',
+			},
 		]);
 		const list = await pipelines();
 		const renewals = list.find((p) => p.display_value === 'Renewals');
 		expect(renewals.id).toBe(res.body.pipeline[0].details.id);
-		expect(renewals.maps.map((m: any) => m.display_value)).toEqual(['Qualification', 'Negotiation/Review', 'Closed Won']);
+		expect(renewals.maps.map((m: any) => m.display_value)).toEqual([
+			'Qualification',
+			'Negotiation/Review',
+			'Closed Won',
+		]);
 		// the Deals Pipeline picklist follows, so deals can use the new pipeline
-		expect(await pipelinePicklist()).toEqual(expect.arrayContaining(['Standard', 'Enterprise', 'Renewals', 'Channel']));
+		expect(await pipelinePicklist()).toEqual(
+			expect.arrayContaining(['Standard', 'Enterprise', 'Renewals', 'Channel']),
+		);
 		const deal = await call('POST', '/crm/v2.1/Deals', {
-			body: { data: [{ Deal_Name: 'Renewal deal', Stage: 'Qualification', Closing_Date: '2025-06-30', Pipeline: 'Renewals' }] },
+			body: {
+				data: [
+					{
+						Deal_Name: 'Renewal deal',
+						Stage: 'Qualification',
+						Closing_Date: '2025-06-30',
+						Pipeline: 'Renewals',
+					},
+				],
+			},
 		});
 		expect(deal.status).toBe(201);
 	});
@@ -126,8 +195,14 @@ describe('CreatePipelines', () => {
 					{ display_value: 'Upsell', maps: [{ display_value: 'Qualification' }] },
 					{ maps: [{ display_value: 'Qualification' }] },
 					{ display_value: 'No Stages', maps: [] },
-					{ display_value: 'Bad Stage', maps: [{ display_value: 'Qualification' }, { display_value: 'Dreaming' }] },
-					{ display_value: 'Twice', maps: [{ display_value: 'Qualification' }, { display_value: 'Qualification' }] },
+					{
+						display_value: 'Bad Stage',
+						maps: [{ display_value: 'Qualification' }, { display_value: 'Dreaming' }],
+					},
+					{
+						display_value: 'Twice',
+						maps: [{ display_value: 'Qualification' }, { display_value: 'Qualification' }],
+					},
 					{ display_value: 'Flag', default: 'yes', maps: [{ display_value: 'Qualification' }] },
 				],
 			},
@@ -142,19 +217,42 @@ describe('CreatePipelines', () => {
 			'DUPLICATE_DATA',
 			'INVALID_DATA',
 		]);
-		expect(mixed.body.pipeline[0].details).toMatchObject({ api_name: 'display_value', json_path: '$.pipeline[0].display_value' });
-		expect(mixed.body.pipeline[4]).toMatchObject({ details: { api_name: 'maps', json_path: '$.pipeline[4].maps[1]' }, message: 'pipeline does not contain the stage' });
-		const allBad = await call('POST', '/crm/v2.1/settings/pipeline', { query: { layout_id: standardLayout }, body: { pipeline: [{ display_value: 'Upsell', maps: [{ display_value: 'Qualification' }] }] } });
+		expect(mixed.body.pipeline[0].details).toMatchObject({
+			api_name: 'display_value',
+			json_path: '$.pipeline[0].display_value',
+		});
+		expect(mixed.body.pipeline[4]).toMatchObject({
+			details: { api_name: 'maps', json_path: '$.pipeline[4].maps[1]' },
+			message: 'pipeline does not contain the stage',
+		});
+		const allBad = await call('POST', '/crm/v2.1/settings/pipeline', {
+			query: { layout_id: standardLayout },
+			body: { pipeline: [{ display_value: 'Upsell', maps: [{ display_value: 'Qualification' }] }] },
+		});
 		expect(allBad.status).toBe(400);
 		expect(allBad.body.pipeline[0].code).toBe('DUPLICATE_DATA');
-		const empty = await call('POST', '/crm/v2.1/settings/pipeline', { query: { layout_id: standardLayout }, body: {} });
-		expect(empty.body).toMatchObject({ code: 'MANDATORY_NOT_FOUND', details: { api_name: 'pipeline' } });
+		const empty = await call('POST', '/crm/v2.1/settings/pipeline', {
+			query: { layout_id: standardLayout },
+			body: {},
+		});
+		expect(empty.body).toMatchObject({
+			code: 'MANDATORY_NOT_FOUND',
+			details: { api_name: 'pipeline' },
+		});
 	});
 
 	it('a new default pipeline takes the flag from the old one', async () => {
 		const res = await call('POST', '/crm/v2.1/settings/pipeline', {
 			query: { layout_id: partnerLayout },
-			body: { pipeline: [{ display_value: 'Partner Fast Track', default: true, maps: [{ display_value: 'Qualification' }, { display_value: 'Closed Won' }] }] },
+			body: {
+				pipeline: [
+					{
+						display_value: 'Partner Fast Track',
+						default: true,
+						maps: [{ display_value: 'Qualification' }, { display_value: 'Closed Won' }],
+					},
+				],
+			},
 		});
 		expect(res.status).toBe(201);
 		expect((await pipelines(partnerLayout)).map((p) => [p.display_value, p.default])).toEqual([
@@ -170,28 +268,64 @@ describe('UpdatePipelines / UpdatePipeline', () => {
 	it('updates many by id (200): names, stages; a rename renames the pipeline of its deals', async () => {
 		const created = await call('POST', '/crm/v2.1/settings/pipeline', {
 			query: { layout_id: standardLayout },
-			body: { pipeline: [{ display_value: 'Old Name', maps: [{ display_value: 'Qualification' }, { display_value: 'Closed Won' }] }] },
+			body: {
+				pipeline: [
+					{
+						display_value: 'Old Name',
+						maps: [{ display_value: 'Qualification' }, { display_value: 'Closed Won' }],
+					},
+				],
+			},
 		});
 		const id = created.body.pipeline[0].details.id;
 		const deal = await call('POST', '/crm/v2.1/Deals', {
-			body: { data: [{ Deal_Name: 'Pipeline rename deal', Stage: 'Qualification', Closing_Date: '2025-06-30', Pipeline: 'Old Name' }] },
+			body: {
+				data: [
+					{
+						Deal_Name: 'Pipeline rename deal',
+						Stage: 'Qualification',
+						Closing_Date: '2025-06-30',
+						Pipeline: 'Old Name',
+					},
+				],
+			},
 		});
 		const dealId = deal.body.data[0].details.id;
 		const res = await call('PUT', '/crm/v2.1/settings/pipeline', {
 			query: { layout_id: standardLayout },
 			body: {
 				pipeline: [
-					{ id, display_value: 'New Name', maps: [{ display_value: 'Qualification' }, { display_value: 'Value Proposition' }, { display_value: 'Closed Won' }] },
+					{
+						id,
+						display_value: 'New Name',
+						maps: [
+							{ display_value: 'Qualification' },
+							{ display_value: 'Value Proposition' },
+							{ display_value: 'Closed Won' },
+						],
+					},
 					{ id: '4876876000000000042', display_value: 'Ghost' },
 				],
 			},
 		});
 		expect(res.status).toBe(200);
-		expect(res.body.pipeline[0]).toEqual({ code: 'SUCCESS', details: { id }, message: 'Pipeline updated', status: 'success' });
-		expect(res.body.pipeline[1]).toMatchObject({ code: 'INVALID_DATA', details: { id: '4876876000000000042' } });
+		expect(res.body.pipeline[0]).toEqual({
+			code: 'SUCCESS',
+			details: { id },
+			message: 'Pipeline updated',
+			status: 'success',
+		});
+		expect(res.body.pipeline[1]).toMatchObject({
+			code: 'INVALID_DATA',
+			details: { id: '4876876000000000042' },
+		});
 		const updated = (await pipelines()).find((p) => p.id === id);
 		expect(updated.display_value).toBe('New Name');
-		expect(updated.maps.map((m: any) => m.display_value)).toEqual(['Qualification', 'Value Proposition', 'Closed Won']);
+		expect(updated.maps.map((m: any) => m.display_value)).toEqual([
+			'Qualification',
+			'Value Proposition',
+			'Closed Won',
+		]);
 		expect((await call('GET', `/crm/v2.1/Deals/${dealId}`)).body.data[0].Pipeline).toBe('New Name');
 		const picklist = await pipelinePicklist();
 		expect(picklist).toContain('New Name');
@@ -205,18 +339,40 @@ describe('UpdatePipelines / UpdatePipeline', () => {
 			body: { pipeline: [{ default: true }] },
 		});
 		expect(one.status).toBe(200);
-		expect(one.body.pipeline[0]).toMatchObject({ code: 'SUCCESS', details: { id: enterprise.id }, message: 'Pipeline updated' });
+		expect(one.body.pipeline[0]).toMatchObject({
+			code: 'SUCCESS',
+			details: { id: enterprise.id },
+			message: 'Pipeline updated',
+		});
 		const after = await pipelines();
 		expect(after.filter((p) => p.default).map((p) => p.id)).toEqual([enterprise.id]);
-		const undefault = await call('PUT', `/crm/v2.1/settings/pipeline/${enterprise.id}`, { query: { layout_id: standardLayout }, body: { pipeline: [{ default: false }] } });
+		const undefault = await call('PUT', `/crm/v2.1/settings/pipeline/${enterprise.id}`, {
+			query: { layout_id: standardLayout },
+			body: { pipeline: [{ default: false }] },
+		});
 		expect(undefault.status).toBe(400);
-		expect(undefault.body.pipeline[0]).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'default' } });
+		expect(undefault.body.pipeline[0]).toMatchObject({
+			code: 'INVALID_DATA',
+			details: { api_name: 'default' },
+		});
 		// restore
-		await call('PUT', `/crm/v2.1/settings/pipeline/${standard.id}`, { query: { layout_id: standardLayout }, body: { pipeline: [{ default: true }] } });
-		const two = await call('PUT', `/crm/v2.1/settings/pipeline/${standard.id}`, { query: { layout_id: standardLayout }, body: { pipeline: [{}, {}] } });
+		await call('PUT', `/crm/v2.1/settings/pipeline/${standard.id}`, {
+			query: { layout_id: standardLayout },
+			body: { pipeline: [{ default: true }] },
+		});
+		const two = await call('PUT', `/crm/v2.1/settings/pipeline/${standard.id}`, {
+			query: { layout_id: standardLayout },
+			body: { pipeline: [{}, {}] },
+		});
 		expect(two.body).toMatchObject({ code: 'LIMIT_EXCEEDED', details: { limit: 1 } });
-		const unknown = await call('PUT', '/crm/v2.1/settings/pipeline/4876876000000000042', { query: { layout_id: standardLayout }, body: { pipeline: [{ display_value: 'X' }] } });
-		expect(unknown.body).toMatchObject({ code: 'INVALID_DATA', details: { id: '4876876000000000042' } });
+		const unknown = await call('PUT', '/crm/v2.1/settings/pipeline/4876876000000000042', {
+			query: { layout_id: standardLayout },
+			body: { pipeline: [{ display_value: 'X' }] },
+		});
+		expect(unknown.body).toMatchObject({
+			code: 'INVALID_DATA',
+			details: { id: '4876876000000000042' },
+		});
 	});
 });
 
@@ -225,14 +381,37 @@ describe('TransferAndDelete', () => {
 		const [standard] = await pipelines();
 		const created = await call('POST', '/crm/v2.1/settings/pipeline', {
 			query: { layout_id: standardLayout },
-			body: { pipeline: [{ display_value: 'Short Cycle', maps: [{ display_value: 'Qualification' }, { display_value: 'Closed Won' }, { display_value: 'Closed Lost' }] }] },
+			body: {
+				pipeline: [
+					{
+						display_value: 'Short Cycle',
+						maps: [
+							{ display_value: 'Qualification' },
+							{ display_value: 'Closed Won' },
+							{ display_value: 'Closed Lost' },
+						],
+					},
+				],
+			},
 		});
-		const shortCycle = (await pipelines()).find((p) => p.id === created.body.pipeline[0].details.id);
+		const shortCycle = (await pipelines()).find(
+			(p) => p.id === created.body.pipeline[0].details.id,
+		);
 		const deals = await call('POST', '/crm/v2.1/Deals', {
 			body: {
 				data: [
-					{ Deal_Name: 'Short A', Stage: 'Qualification', Closing_Date: '2025-06-30', Pipeline: 'Short Cycle' },
-					{ Deal_Name: 'Short B', Stage: 'Closed Won', Closing_Date: '2025-06-30', Pipeline: 'Short Cycle' },
+					{
+						Deal_Name: 'Short A',
+						Stage: 'Qualification',
+						Closing_Date: '2025-06-30',
+						Pipeline: 'Short Cycle',
+					},
+					{
+						Deal_Name: 'Short B',
+						Stage: 'Closed Won',
+						Closing_Date: '2025-06-30',
+						Pipeline: 'Short Cycle',
+					},
 				],
 			},
 		});
@@ -243,14 +422,24 @@ describe('TransferAndDelete', () => {
 				transfer_pipeline: [
 					{
 						pipeline: { from: shortCycle.id, to: standard.id },
-						stages: [{ from: stageId(shortCycle, 'Qualification'), to: stageId(standard, 'Needs Analysis') }],
+						stages: [
+							{
+								from: stageId(shortCycle, 'Qualification'),
+								to: stageId(standard, 'Needs Analysis'),
+							},
+						],
 					},
 				],
 			},
 		});
 		expect(res.status).toBe(202);
 		expect(res.body.transfer_pipeline).toEqual([
-			{ code: 'SUCCESS', details: { from: shortCycle.id, to: standard.id, transferred_count: 2 }, message: 'transfer pipeline scheduled successfully', status: 'success' },
+			{
+				code: 'SUCCESS',
+				details: { from: shortCycle.id, to: standard.id, transferred_count: 2 },
+				message: 'transfer pipeline scheduled successfully',
+				status: 'success',
+			},
 		]);
 		expect((await pipelines()).some((p) => p.id === shortCycle.id)).toBe(false);
 		expect(await pipelinePicklist()).not.toContain('Short Cycle');
@@ -269,7 +458,15 @@ describe('TransferAndDelete', () => {
 					{ pipeline: { from: standard.id, to: enterprise.id }, stages: [] },
 					{ pipeline: { from: enterprise.id, to: enterprise.id }, stages: [] },
 					{ pipeline: { from: '4876876000000000042', to: standard.id }, stages: [] },
-					{ pipeline: { from: enterprise.id, to: standard.id }, stages: [{ from: stageId(standard, 'Identify Decision Makers'), to: stageId(standard, 'Qualification') }] },
+					{
+						pipeline: { from: enterprise.id, to: standard.id },
+						stages: [
+							{
+								from: stageId(standard, 'Identify Decision Makers'),
+								to: stageId(standard, 'Qualification'),
+							},
+						],
+					},
 					{ stages: [] },
 				],
 			},

@@ -6,11 +6,17 @@ import { api, grantToken } from '../harness/sandbox.ts';
 const sb = useContractFixture({ scope: 'CRM.coql.READ,CRM.modules.ALL' });
 
 const coql = async (selectQuery: unknown, options: { v?: string; tok?: string } = {}) =>
-	await api(`${sb.url}/crm/${options.v ?? 'v2.1'}/coql`, options.tok ?? sb.token, { method: 'POST', body: { select_query: selectQuery } });
+	await api(`${sb.url}/crm/${options.v ?? 'v2.1'}/coql`, options.tok ?? sb.token, {
+		method: 'POST',
+		body: { select_query: selectQuery },
+	});
 
 describe('Query', () => {
 	test.each(['v2', 'v2.1'])('%s: 200 with data and info {count, more_records}', async (v) => {
-		const res = await coql('SELECT Last_Name, Email FROM Leads WHERE Last_Name is not null LIMIT 3', { v });
+		const res = await coql(
+			'SELECT Last_Name, Email FROM Leads WHERE Last_Name is not null LIMIT 3',
+			{ v },
+		);
 		expect(res.status).toBe(200);
 		expect(res.headers.get('content-type')).toBe('application/json;charset=UTF-8');
 		expect(Object.keys(res.body).sort()).toEqual(['data', 'info']);
@@ -55,21 +61,38 @@ describe('Query', () => {
 		});
 		const limit = await coql("SELECT Last_Name FROM Leads WHERE Last_Name = 'x' LIMIT 500");
 		expect(limit.status).toBe(400);
-		expect(limit.body).toMatchObject({ code: 'LIMIT_EXCEEDED', details: { by: 'limit', limit: 200 }, status: 'error' });
+		expect(limit.body).toMatchObject({
+			code: 'LIMIT_EXCEEDED',
+			details: { by: 'limit', limit: 200 },
+			status: 'error',
+		});
 		const module = await coql("SELECT Name FROM Widgets WHERE Name = 'x'");
 		expect(module.status).toBe(400);
 		expect(module.body).toMatchObject({ code: 'INVALID_MODULE', details: { module: 'Widgets' } });
 		const query = await coql("SELECT Last_Name FROM Leads WHERE Description = 'x'");
-		expect(query.body).toMatchObject({ code: 'INVALID_QUERY', details: { column_name: 'Description' } });
+		expect(query.body).toMatchObject({
+			code: 'INVALID_QUERY',
+			details: { column_name: 'Description' },
+		});
 	});
 
 	test('body problems: missing or empty select_query, not a string, not JSON', async () => {
 		const missing = await api(`${sb.url}/crm/v2.1/coql`, sb.token, { method: 'POST', body: {} });
 		expect(missing.status).toBe(400);
-		expect(missing.body).toMatchObject({ code: 'MANDATORY_NOT_FOUND', details: { api_name: 'select_query' } });
+		expect(missing.body).toMatchObject({
+			code: 'MANDATORY_NOT_FOUND',
+			details: { api_name: 'select_query' },
+		});
 		expect((await coql('  ')).body).toMatchObject({ code: 'MANDATORY_NOT_FOUND' });
-		expect((await coql(42)).body).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'select_query', expected_data_type: 'string' } });
-		const notJson = await api(`${sb.url}/crm/v2.1/coql`, sb.token, { method: 'POST', body: '{nope', headers: { 'Content-Type': 'application/json' } });
+		expect((await coql(42)).body).toMatchObject({
+			code: 'INVALID_DATA',
+			details: { api_name: 'select_query', expected_data_type: 'string' },
+		});
+		const notJson = await api(`${sb.url}/crm/v2.1/coql`, sb.token, {
+			method: 'POST',
+			body: '{nope',
+			headers: { 'Content-Type': 'application/json' },
+		});
 		expect(notJson.status).toBe(400);
 		expect(notJson.body.code).toBe('INVALID_DATA');
 	});
@@ -97,15 +120,25 @@ describe('Query scopes (§2.3): CRM.coql.READ and a read scope of the queried mo
 
 	test('a module read scope covers that module only; custom modules map to `custom`', async () => {
 		const leadsOnly = await tokenFor('CRM.coql.READ,CRM.modules.leads.READ');
-		expect((await coql("SELECT Last_Name FROM leads WHERE Last_Name = 'x'", { tok: leadsOnly })).status).toBe(204);
-		expect((await coql("SELECT Last_Name FROM Contacts WHERE Last_Name = 'x'", { tok: leadsOnly })).status).toBe(401);
+		expect(
+			(await coql("SELECT Last_Name FROM leads WHERE Last_Name = 'x'", { tok: leadsOnly })).status,
+		).toBe(204);
+		expect(
+			(await coql("SELECT Last_Name FROM Contacts WHERE Last_Name = 'x'", { tok: leadsOnly }))
+				.status,
+		).toBe(401);
 		const custom = await tokenFor('CRM.coql.READ,CRM.modules.custom.READ');
-		expect((await coql("SELECT Name FROM Projects WHERE Name is not null LIMIT 1", { tok: custom })).status).toBe(200);
+		expect(
+			(await coql('SELECT Name FROM Projects WHERE Name is not null LIMIT 1', { tok: custom }))
+				.status,
+		).toBe(200);
 	});
 
 	test('CRM.modules.ALL without CRM.coql.READ is refused', async () => {
 		const modulesOnly = await tokenFor('CRM.modules.ALL');
-		const res = await coql("SELECT Last_Name FROM Leads WHERE Last_Name = 'x'", { tok: modulesOnly });
+		const res = await coql("SELECT Last_Name FROM Leads WHERE Last_Name = 'x'", {
+			tok: modulesOnly,
+		});
 		expect(res.status).toBe(401);
 		expect(res.body.code).toBe('OAUTH_SCOPE_MISMATCH');
 	});

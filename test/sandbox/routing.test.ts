@@ -26,41 +26,189 @@ interface Row {
 
 const rows: Row[] = [
 	// unknown module: 400 INVALID_MODULE; resource_path_index in v2.1 only (§11.1)
-	{ method: 'GET', url: '/crm/v2.1/Foo', status: 400, code: 'INVALID_MODULE', details: { resource_path_index: 0 } },
+	{
+		method: 'GET',
+		url: '/crm/v2.1/Foo',
+		status: 400,
+		code: 'INVALID_MODULE',
+		details: { resource_path_index: 0 },
+	},
 	{ method: 'GET', url: '/crm/v2/Foo', status: 400, code: 'INVALID_MODULE', details: {} },
-	{ method: 'GET', url: '/crm/v2.1/Foo/4876876000000611001', status: 400, code: 'INVALID_MODULE', details: { resource_path_index: 0 } },
-	{ method: 'GET', url: '/crm/v2/Foo/4876876000000611001', status: 400, code: 'INVALID_MODULE', details: {} },
-	{ method: 'POST', url: '/crm/v2.1/Widgets', status: 400, code: 'INVALID_MODULE', details: { resource_path_index: 0 }, body: { data: [{ Name: 'x' }] } },
-	{ method: 'DELETE', url: '/crm/v2.1/Foo?ids=1', status: 400, code: 'INVALID_MODULE', details: { resource_path_index: 0 } },
+	{
+		method: 'GET',
+		url: '/crm/v2.1/Foo/4876876000000611001',
+		status: 400,
+		code: 'INVALID_MODULE',
+		details: { resource_path_index: 0 },
+	},
+	{
+		method: 'GET',
+		url: '/crm/v2/Foo/4876876000000611001',
+		status: 400,
+		code: 'INVALID_MODULE',
+		details: {},
+	},
+	{
+		method: 'POST',
+		url: '/crm/v2.1/Widgets',
+		status: 400,
+		code: 'INVALID_MODULE',
+		details: { resource_path_index: 0 },
+		body: { data: [{ Name: 'x' }] },
+	},
+	{
+		method: 'DELETE',
+		url: '/crm/v2.1/Foo?ids=1',
+		status: 400,
+		code: 'INVALID_MODULE',
+		details: { resource_path_index: 0 },
+	},
 	// unknown route: 404 INVALID_URL_PATTERN
-	{ method: 'GET', url: '/crm/v2.1/Leads/4876876000000611001/a/b/c/d', status: 404, code: 'INVALID_URL_PATTERN', details: {} },
-	{ method: 'GET', url: '/crm/v2/settings/nothing_here', status: 404, code: 'INVALID_URL_PATTERN', details: {} },
-	{ method: 'GET', url: '/crm/v2.1/settings', status: 404, code: 'INVALID_URL_PATTERN', details: {} },
+	{
+		method: 'GET',
+		url: '/crm/v2.1/Leads/4876876000000611001/a/b/c/d',
+		status: 404,
+		code: 'INVALID_URL_PATTERN',
+		details: {},
+	},
+	{
+		method: 'GET',
+		url: '/crm/v2/settings/nothing_here',
+		status: 404,
+		code: 'INVALID_URL_PATTERN',
+		details: {},
+	},
+	{
+		method: 'GET',
+		url: '/crm/v2.1/settings',
+		status: 404,
+		code: 'INVALID_URL_PATTERN',
+		details: {},
+	},
 	{ method: 'GET', url: '/crm/v3/Leads', status: 404, code: 'INVALID_URL_PATTERN', details: {} },
 	{ method: 'GET', url: '/api/Leads', status: 404, code: 'INVALID_URL_PATTERN', details: {} },
-	{ method: 'GET', url: '/crm/v2.1/Leads/not-a-number', status: 404, code: 'INVALID_URL_PATTERN', details: {} },
+	{
+		method: 'GET',
+		url: '/crm/v2.1/Leads/not-a-number',
+		status: 404,
+		code: 'INVALID_URL_PATTERN',
+		details: {},
+	},
 	// matching route, wrong method: 400 INVALID_REQUEST_METHOD
-	{ method: 'PATCH', url: '/crm/v2.1/Leads', status: 400, code: 'INVALID_REQUEST_METHOD', details: {} },
-	{ method: 'PATCH', url: '/crm/v2/Leads', status: 400, code: 'INVALID_REQUEST_METHOD', details: {} },
-	{ method: 'POST', url: '/crm/v2.1/Leads/4876876000000611001', status: 400, code: 'INVALID_REQUEST_METHOD', details: {}, body: { data: [{}] } },
-	{ method: 'POST', url: '/crm/v2.1/settings/modules', status: 400, code: 'INVALID_REQUEST_METHOD', details: {}, body: { modules: [{}] } },
-	{ method: 'DELETE', url: '/crm/v2.1/settings/fields?module=Leads', status: 400, code: 'INVALID_REQUEST_METHOD', details: {} },
+	{
+		method: 'PATCH',
+		url: '/crm/v2.1/Leads',
+		status: 400,
+		code: 'INVALID_REQUEST_METHOD',
+		details: {},
+	},
+	{
+		method: 'PATCH',
+		url: '/crm/v2/Leads',
+		status: 400,
+		code: 'INVALID_REQUEST_METHOD',
+		details: {},
+	},
+	{
+		method: 'POST',
+		url: '/crm/v2.1/Leads/4876876000000611001',
+		status: 400,
+		code: 'INVALID_REQUEST_METHOD',
+		details: {},
+		body: { data: [{}] },
+	},
+	{
+		method: 'POST',
+		url: '/crm/v2.1/settings/modules',
+		status: 400,
+		code: 'INVALID_REQUEST_METHOD',
+		details: {},
+		body: { modules: [{}] },
+	},
+	{
+		method: 'DELETE',
+		url: '/crm/v2.1/settings/fields?module=Leads',
+		status: 400,
+		code: 'INVALID_REQUEST_METHOD',
+		details: {},
+	},
 	// missing or invalid token: 401 INVALID_TOKEN
-	{ method: 'GET', url: '/crm/v2.1/Leads', status: 401, code: 'INVALID_TOKEN', details: {}, auth: '' },
-	{ method: 'GET', url: '/crm/v2/Leads', status: 401, code: 'INVALID_TOKEN', details: {}, auth: '' },
-	{ method: 'GET', url: '/crm/v2.1/Leads', status: 401, code: 'INVALID_TOKEN', details: {}, auth: 'Bearer at.not-a-token' },
-	{ method: 'GET', url: '/crm/v2.1/Leads', status: 401, code: 'INVALID_TOKEN', details: {}, auth: 'Bearer' },
-	{ method: 'GET', url: '/crm/v2.1/Leads', status: 401, code: 'INVALID_TOKEN', details: {}, auth: 'Basic dGVzdDp0ZXN0' },
-	{ method: 'GET', url: '/crm/v2.1/settings/modules', status: 401, code: 'INVALID_TOKEN', details: {}, auth: 'Bearer nope' },
-	{ method: 'POST', url: '/crm/v2.1/Leads', status: 401, code: 'INVALID_TOKEN', details: {}, auth: '', body: { data: [{ Last_Name: 'x' }] } },
-	{ method: 'DELETE', url: '/crm/v2.1/Leads?ids=1', status: 401, code: 'INVALID_TOKEN', details: {}, auth: 'Bearer x.y' },
+	{
+		method: 'GET',
+		url: '/crm/v2.1/Leads',
+		status: 401,
+		code: 'INVALID_TOKEN',
+		details: {},
+		auth: '',
+	},
+	{
+		method: 'GET',
+		url: '/crm/v2/Leads',
+		status: 401,
+		code: 'INVALID_TOKEN',
+		details: {},
+		auth: '',
+	},
+	{
+		method: 'GET',
+		url: '/crm/v2.1/Leads',
+		status: 401,
+		code: 'INVALID_TOKEN',
+		details: {},
+		auth: 'Bearer at.not-a-token',
+	},
+	{
+		method: 'GET',
+		url: '/crm/v2.1/Leads',
+		status: 401,
+		code: 'INVALID_TOKEN',
+		details: {},
+		auth: 'Bearer',
+	},
+	{
+		method: 'GET',
+		url: '/crm/v2.1/Leads',
+		status: 401,
+		code: 'INVALID_TOKEN',
+		details: {},
+		auth: 'Basic dGVzdDp0ZXN0',
+	},
+	{
+		method: 'GET',
+		url: '/crm/v2.1/settings/modules',
+		status: 401,
+		code: 'INVALID_TOKEN',
+		details: {},
+		auth: 'Bearer nope',
+	},
+	{
+		method: 'POST',
+		url: '/crm/v2.1/Leads',
+		status: 401,
+		code: 'INVALID_TOKEN',
+		details: {},
+		auth: '',
+		body: { data: [{ Last_Name: 'x' }] },
+	},
+	{
+		method: 'DELETE',
+		url: '/crm/v2.1/Leads?ids=1',
+		status: 401,
+		code: 'INVALID_TOKEN',
+		details: {},
+		auth: 'Bearer x.y',
+	},
 ];
 
 describe('routing errors (table)', () => {
 	it.each(rows)('$method $url → $status $code', async (row) => {
 		const headers: Record<string, string> = {};
 		if (row.auth !== undefined) headers.Authorization = row.auth;
-		const res = await api(`${sb.url}${row.url}`, sb.token, { method: row.method, headers, body: row.body });
+		const res = await api(`${sb.url}${row.url}`, sb.token, {
+			method: row.method,
+			headers,
+			body: row.body,
+		});
 		expect(res.status).toBe(row.status);
 		expect(res.headers.get('content-type')).toBe(JSON_CT);
 		expect(res.body.code).toBe(row.code);
@@ -76,20 +224,33 @@ describe('module names and roots (§1.2, §3.10)', () => {
 		const res = await api(`${sb.url}${root}/Leads`, sb.token, { query: { per_page: 3 } });
 		expect(res.status).toBe(200);
 		expect(res.body.data).toHaveLength(3);
-		expect(res.body.info).toEqual(expect.objectContaining({ per_page: 3, count: 3, page: 1, more_records: true }));
+		expect(res.body.info).toEqual(
+			expect.objectContaining({ per_page: 3, count: 3, page: 1, more_records: true }),
+		);
 	});
 
-	it.each(['leads', 'LEADS', 'lEaDs'])('module name %s resolves case-insensitively', async (name) => {
-		const canonical = await api(`${sb.url}/crm/v2/Leads`, sb.token, { query: { per_page: 5 } });
-		const res = await api(`${sb.url}/crm/v2/${name}`, sb.token, { query: { per_page: 5 } });
-		expect(res.status).toBe(200);
-		expect(res.body.data.map((r: any) => r.id)).toEqual(canonical.body.data.map((r: any) => r.id));
-	});
+	it.each(['leads', 'LEADS', 'lEaDs'])(
+		'module name %s resolves case-insensitively',
+		async (name) => {
+			const canonical = await api(`${sb.url}/crm/v2/Leads`, sb.token, { query: { per_page: 5 } });
+			const res = await api(`${sb.url}/crm/v2/${name}`, sb.token, { query: { per_page: 5 } });
+			expect(res.status).toBe(200);
+			expect(res.body.data.map((r: any) => r.id)).toEqual(
+				canonical.body.data.map((r: any) => r.id),
+			);
+		},
+	);
 
 	it('lower-case module paths answer canonical names in write results and reads', async () => {
-		const create = await api(`${sb.url}/crm/v2/sales_orders`, sb.token, { method: 'GET', query: { per_page: 1 } });
+		const create = await api(`${sb.url}/crm/v2/sales_orders`, sb.token, {
+			method: 'GET',
+			query: { per_page: 1 },
+		});
 		expect([200, 204]).toContain(create.status);
-		const created = await api(`${sb.url}/crm/v2.1/leads`, sb.token, { method: 'POST', body: { data: [{ Last_Name: 'Lowercase' }] } });
+		const created = await api(`${sb.url}/crm/v2.1/leads`, sb.token, {
+			method: 'POST',
+			body: { data: [{ Last_Name: 'Lowercase' }] },
+		});
 		expect(created.status).toBe(201);
 		const id = created.body.data[0].details.id;
 		const read = await api(`${sb.url}/crm/v2.1/LEADS/${id}`, sb.token);
@@ -99,7 +260,9 @@ describe('module names and roots (§1.2, §3.10)', () => {
 		const module = await api(`${sb.url}/crm/v2/settings/modules/leads`, sb.token);
 		expect(module.status).toBe(200);
 		expect(module.body.modules[0].api_name).toBe('Leads');
-		const fields = await api(`${sb.url}/crm/v2/settings/fields`, sb.token, { query: { module: 'leads' } });
+		const fields = await api(`${sb.url}/crm/v2/settings/fields`, sb.token, {
+			query: { module: 'leads' },
+		});
 		expect(fields.status).toBe(200);
 		expect(fields.body.fields.some((f: any) => f.api_name === 'Last_Name')).toBe(true);
 	});
@@ -112,14 +275,19 @@ describe('module names and roots (§1.2, §3.10)', () => {
 });
 
 describe('request bodies (§3.1)', () => {
-	const post = async (body: unknown, headers: Record<string, string> = {}, path = '/crm/v2.1/Leads') =>
-		await api(`${sb.url}${path}`, sb.token, { method: 'POST', body, headers });
+	const post = async (
+		body: unknown,
+		headers: Record<string, string> = {},
+		path = '/crm/v2.1/Leads',
+	) => await api(`${sb.url}${path}`, sb.token, { method: 'POST', body, headers });
 
 	it('a body that is not JSON answers 400 INVALID_DATA', async () => {
 		const res = await post('{"data": [', { 'Content-Type': 'application/json' });
 		expect(res.status).toBe(400);
 		expect(res.headers.get('content-type')).toBe(JSON_CT);
-		expect(res.body).toEqual(expect.objectContaining({ code: 'INVALID_DATA', status: 'error', details: {} }));
+		expect(res.body).toEqual(
+			expect.objectContaining({ code: 'INVALID_DATA', status: 'error', details: {} }),
+		);
 	});
 
 	it('an empty body answers 400 INVALID_DATA', async () => {
@@ -137,11 +305,19 @@ describe('request bodies (§3.1)', () => {
 	it('a body without the wrapper key answers 400 MANDATORY_NOT_FOUND (api_name data)', async () => {
 		const res = await post({ records: [{ Last_Name: 'x' }] });
 		expect(res.status).toBe(400);
-		expect(res.body).toEqual({ code: 'MANDATORY_NOT_FOUND', details: { api_name: 'data' }, message: expect.any(String), status: 'error' });
+		expect(res.body).toEqual({
+			code: 'MANDATORY_NOT_FOUND',
+			details: { api_name: 'data' },
+			message: expect.any(String),
+			status: 'error',
+		});
 	});
 
 	it('the settings wrapper key is named in details too', async () => {
-		const res = await api(`${sb.url}/crm/v2.1/settings/modules/Leads`, sb.token, { method: 'PUT', body: { data: [{ plural_label: 'x' }] } });
+		const res = await api(`${sb.url}/crm/v2.1/settings/modules/Leads`, sb.token, {
+			method: 'PUT',
+			body: { data: [{ plural_label: 'x' }] },
+		});
 		expect(res.status).toBe(400);
 		expect(res.body.code).toBe('MANDATORY_NOT_FOUND');
 		expect(res.body.details).toEqual({ api_name: 'modules' });
@@ -163,7 +339,9 @@ describe('request bodies (§3.1)', () => {
 		expect(res.body.details).toEqual(expect.objectContaining({ limit: 100 }));
 		expect(res.body.status).toBe('error');
 		expect(res.body.data).toBeUndefined();
-		const search = await api(`${sb.url}/crm/v2.1/Leads`, sb.token, { query: { sort_by: 'Created_Time', per_page: 200 } });
+		const search = await api(`${sb.url}/crm/v2.1/Leads`, sb.token, {
+			query: { sort_by: 'Created_Time', per_page: 200 },
+		});
 		expect(search.body.data.some((r: any) => String(r.Last_Name).startsWith(marker))).toBe(false);
 	});
 
@@ -183,7 +361,9 @@ describe('request bodies (§3.1)', () => {
 	});
 
 	it('accepts JSON without a Content-Type header', async () => {
-		const bytes = new TextEncoder().encode(JSON.stringify({ data: [{ Last_Name: 'NoContentType' }] }));
+		const bytes = new TextEncoder().encode(
+			JSON.stringify({ data: [{ Last_Name: 'NoContentType' }] }),
+		);
 		const res = await post(bytes);
 		expect(res.status).toBe(201);
 		const id = res.body.data[0].details.id;
@@ -192,7 +372,9 @@ describe('request bodies (§3.1)', () => {
 	});
 
 	it('accepts JSON sent as text/plain', async () => {
-		const res = await post(JSON.stringify({ data: [{ Last_Name: 'TextPlain' }] }), { 'Content-Type': 'text/plain;charset=UTF-8' });
+		const res = await post(JSON.stringify({ data: [{ Last_Name: 'TextPlain' }] }), {
+			'Content-Type': 'text/plain;charset=UTF-8',
+		});
 		expect(res.status).toBe(201);
 		const id = res.body.data[0].details.id;
 		const read = await api(`${sb.url}/crm/v2.1/Leads/${id}`, sb.token);
@@ -200,7 +382,9 @@ describe('request bodies (§3.1)', () => {
 	});
 
 	it('accepts application/json with a charset', async () => {
-		const res = await post(JSON.stringify({ data: [{ Last_Name: 'Charset' }] }), { 'Content-Type': 'application/json; charset=utf-8' });
+		const res = await post(JSON.stringify({ data: [{ Last_Name: 'Charset' }] }), {
+			'Content-Type': 'application/json; charset=utf-8',
+		});
 		expect(res.status).toBe(201);
 		expect(res.body.data[0].code).toBe('SUCCESS');
 	});
@@ -210,7 +394,11 @@ describe('request bodies (§3.1)', () => {
 		const id: string = created.body.data[0].details.id;
 		// a 19-digit id cannot be a JS number; send it as a raw JSON number token
 		const raw = `{"data":[{"id":${id},"Company":"Numeric Co"}]}`;
-		const res = await api(`${sb.url}/crm/v2.1/Leads`, sb.token, { method: 'PUT', body: raw, headers: { 'Content-Type': 'application/json' } });
+		const res = await api(`${sb.url}/crm/v2.1/Leads`, sb.token, {
+			method: 'PUT',
+			body: raw,
+			headers: { 'Content-Type': 'application/json' },
+		});
 		expect(res.status).toBe(200);
 		expect(res.body.data[0].code).toBe('SUCCESS');
 		expect(res.body.data[0].details.id).toBe(id);
@@ -225,7 +413,10 @@ describe('response envelopes (§3.5, §3.7)', () => {
 		expect(read.headers.get('content-type')).toBe(JSON_CT);
 		const modules = await api(`${sb.url}/crm/v2/settings/modules`, sb.token);
 		expect(modules.headers.get('content-type')).toBe(JSON_CT);
-		const created = await api(`${sb.url}/crm/v2.1/Leads`, sb.token, { method: 'POST', body: { data: [{ Last_Name: 'Ct' }] } });
+		const created = await api(`${sb.url}/crm/v2.1/Leads`, sb.token, {
+			method: 'POST',
+			body: { data: [{ Last_Name: 'Ct' }] },
+		});
 		expect(created.headers.get('content-type')).toBe(JSON_CT);
 	});
 

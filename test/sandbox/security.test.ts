@@ -13,7 +13,8 @@ let sb: RunningSandbox;
 let url: string;
 let token: string;
 
-const SCOPE = 'CRM.modules.ALL,CRM.settings.ALL,CRM.coql.READ,CRM.files.ALL,CRM.bulk.ALL,CRM.notifications.ALL';
+const SCOPE =
+	'CRM.modules.ALL,CRM.settings.ALL,CRM.coql.READ,CRM.files.ALL,CRM.bulk.ALL,CRM.notifications.ALL';
 const REDIRECT = 'http://localhost:5678/callback';
 
 beforeAll(async () => {
@@ -35,7 +36,13 @@ async function authorize(base: string, params: Record<string, string>) {
 }
 
 async function codeFor(base: string, redirectUri = REDIRECT): Promise<string> {
-	const res = await authorize(base, { response_type: 'code', client_id: 'c1', redirect_uri: redirectUri, scope: 'CRM.modules.ALL', access_type: 'offline' });
+	const res = await authorize(base, {
+		response_type: 'code',
+		client_id: 'c1',
+		redirect_uri: redirectUri,
+		scope: 'CRM.modules.ALL',
+		access_type: 'offline',
+	});
 	expect(res.status).toBe(302);
 	return new URL(res.location!).searchParams.get('code')!;
 }
@@ -49,17 +56,36 @@ async function postToken(base: string, fields: Record<string, string>) {
 	return { status: res.status, body: (await res.json()) as any };
 }
 
-const exchange = async (base: string, code: string, extra: Record<string, string> = { redirect_uri: REDIRECT }) =>
-	await postToken(base, { grant_type: 'authorization_code', client_id: 'c1', client_secret: 's1', code, ...extra });
+const exchange = async (
+	base: string,
+	code: string,
+	extra: Record<string, string> = { redirect_uri: REDIRECT },
+) =>
+	await postToken(base, {
+		grant_type: 'authorization_code',
+		client_id: 'c1',
+		client_secret: 's1',
+		code,
+		...extra,
+	});
 
 const refresh = async (base: string, refreshToken: string) =>
-	await postToken(base, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: 'c1', client_secret: 's1' });
+	await postToken(base, {
+		grant_type: 'refresh_token',
+		refresh_token: refreshToken,
+		client_id: 'c1',
+		client_secret: 's1',
+	});
 
 const advance = async (base: string, ms: number) => {
-	expect((await api(`${base}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: ms } })).status).toBe(200);
+	expect(
+		(await api(`${base}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: ms } }))
+			.status,
+	).toBe(200);
 };
 
-const leadsStatus = async (base: string, accessToken: string) => (await api(`${base}/crm/v2.1/Leads`, accessToken, { query: { per_page: 1 } })).status;
+const leadsStatus = async (base: string, accessToken: string) =>
+	(await api(`${base}/crm/v2.1/Leads`, accessToken, { query: { per_page: 1 } })).status;
 
 describe('OAuth input checks', () => {
 	it('the token exchange requires the redirect_uri sent at authorization', async () => {
@@ -76,15 +102,25 @@ describe('OAuth input checks', () => {
 		expect(typeof ok.body.access_token).toBe('string');
 	});
 
-	it.each([['not a url'], ['/relative/callback'], ['http//missing-colon'], ['javascript:alert(1)'], ['data:text/html,<b>x</b>'], ['ftp://files.example/cb'], ['file:///etc/passwd']])(
-		'an unusable redirect_uri %j answers 400 invalid_request',
-		async (redirectUri) => {
-			const res = await authorize(url, { response_type: 'code', client_id: 'c1', redirect_uri: redirectUri, scope: 'CRM.modules.ALL' });
-			expect(res.status).toBe(400);
-			expect(JSON.parse(res.text)).toEqual({ error: 'invalid_request' });
-			expect(res.location).toBeNull();
-		},
-	);
+	it.each([
+		['not a url'],
+		['/relative/callback'],
+		['http//missing-colon'],
+		['javascript:alert(1)'],
+		['data:text/html,<b>x</b>'],
+		['ftp://files.example/cb'],
+		['file:///etc/passwd'],
+	])('an unusable redirect_uri %j answers 400 invalid_request', async (redirectUri) => {
+		const res = await authorize(url, {
+			response_type: 'code',
+			client_id: 'c1',
+			redirect_uri: redirectUri,
+			scope: 'CRM.modules.ALL',
+		});
+		expect(res.status).toBe(400);
+		expect(JSON.parse(res.text)).toEqual({ error: 'invalid_request' });
+		expect(res.location).toBeNull();
+	});
 
 	it('the HTML body of the redirect escapes what it echoes', async () => {
 		const res = await authorize(url, {
@@ -99,9 +135,14 @@ describe('OAuth input checks', () => {
 		// every `&` in the body starts an entity; decoding the href gives back the Location exactly
 		expect(res.text).not.toMatch(/&(?!amp;|lt;|gt;|quot;|#39;)/);
 		const href = /href="([^"]*)"/.exec(res.text)![1];
-		const decoded = href.replace(/&(amp|lt|gt|quot|#39);/g, (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
+		const decoded = href.replace(
+			/&(amp|lt|gt|quot|#39);/g,
+			(_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!,
+		);
 		expect(decoded).toBe(res.location);
-		expect(new URL(res.location!).searchParams.get('state')).toBe(`"><script>alert(1)</script>&amp;`);
+		expect(new URL(res.location!).searchParams.get('state')).toBe(
+			`"><script>alert(1)</script>&amp;`,
+		);
 	});
 });
 
@@ -117,7 +158,8 @@ describe('OAuth issuance limits (§2.1, oauthLimits on)', () => {
 	});
 
 	it('at most 5 refresh tokens per minute; the sixth code grant answers 400 access_denied', async () => {
-		for (let i = 0; i < 5; i++) expect((await exchange(lim.url, await codeFor(lim.url))).status).toBe(200);
+		for (let i = 0; i < 5; i++)
+			expect((await exchange(lim.url, await codeFor(lim.url))).status).toBe(200);
 		const sixth = await exchange(lim.url, await codeFor(lim.url));
 		expect(sixth.status).toBe(400);
 		expect(sixth.body).toEqual({ error: 'access_denied' });
@@ -128,7 +170,8 @@ describe('OAuth issuance limits (§2.1, oauthLimits on)', () => {
 	it('at most 10 access tokens per refresh token per 10 minutes; further refreshes are refused for the window', async () => {
 		const first = await exchange(lim.url, await codeFor(lim.url)); // access token 1
 		expect(first.status).toBe(200);
-		for (let i = 2; i <= 10; i++) expect((await refresh(lim.url, first.body.refresh_token)).status).toBe(200);
+		for (let i = 2; i <= 10; i++)
+			expect((await refresh(lim.url, first.body.refresh_token)).status).toBe(200);
 		const eleventh = await refresh(lim.url, first.body.refresh_token);
 		expect(eleventh.status).toBe(400);
 		expect(eleventh.body).toEqual({ error: 'access_denied' });
@@ -144,7 +187,10 @@ describe('OAuth issuance limits (§2.1, oauthLimits on)', () => {
 			expect(res.status).toBe(200);
 			grants.push(res.body);
 		}
-		expect(await refresh(lim.url, grants[0].refresh_token)).toEqual({ status: 400, body: { error: 'invalid_grant' } });
+		expect(await refresh(lim.url, grants[0].refresh_token)).toEqual({
+			status: 400,
+			body: { error: 'invalid_grant' },
+		});
 		expect(await leadsStatus(lim.url, grants[0].access_token)).toBe(401);
 		expect((await refresh(lim.url, grants[1].refresh_token)).status).toBe(200);
 		expect(await leadsStatus(lim.url, grants[20].access_token)).toBe(204);
@@ -170,13 +216,33 @@ describe('OAuth issuance limits (§2.1, oauthLimits on)', () => {
 });
 
 /** A raw POST announcing `length` bytes, of which only `first` are sent; resolves with the response. */
-function partialPost(target: string, headers: Record<string, string>, length: number, first: number) {
-	return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any; req: http.ClientRequest }>((resolve, reject) => {
-		const req = http.request(target, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': String(length), ...headers } });
+function partialPost(
+	target: string,
+	headers: Record<string, string>,
+	length: number,
+	first: number,
+) {
+	return new Promise<{
+		status: number;
+		headers: http.IncomingHttpHeaders;
+		body: any;
+		req: http.ClientRequest;
+	}>((resolve, reject) => {
+		const req = http.request(target, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', 'Content-Length': String(length), ...headers },
+		});
 		req.on('response', (res) => {
 			const chunks: Buffer[] = [];
 			res.on('data', (c: Buffer) => chunks.push(c));
-			res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString() || 'null'), req }));
+			res.on('end', () =>
+				resolve({
+					status: res.statusCode!,
+					headers: res.headers,
+					body: JSON.parse(Buffer.concat(chunks).toString() || 'null'),
+					req,
+				}),
+			);
 		});
 		// the sandbox ends the connection after answering; what the client then sees is irrelevant
 		req.on('error', (error) => (req.writableEnded ? undefined : reject(error)));
@@ -200,15 +266,25 @@ describe('authentication and size checks come before the body is read', () => {
 		const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 		try {
 			const body = Buffer.alloc(10 * 1024 * 1024, 0x61);
-			const refused = await agentRequest(agent, `${url}/crm/v2.1/Leads`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+			const refused = await agentRequest(agent, `${url}/crm/v2.1/Leads`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body,
+			});
 			expect(refused.status).toBe(401);
 			expect(JSON.parse(refused.text)).toMatchObject({ code: 'INVALID_TOKEN' });
-			const next = await agentRequest(agent, `${url}/crm/v2.1/Leads?per_page=1`, { method: 'GET', headers: { Authorization: `Bearer ${token}` } });
+			const next = await agentRequest(agent, `${url}/crm/v2.1/Leads?per_page=1`, {
+				method: 'GET',
+				headers: { Authorization: `Bearer ${token}` },
+			});
 			expect([200, 204]).toContain(next.status);
 		} finally {
 			agent.destroy();
 		}
-		const viaFetch = await fetch(`${url}/crm/v2.1/Leads`, { method: 'POST', body: new Uint8Array(10 * 1024 * 1024) });
+		const viaFetch = await fetch(`${url}/crm/v2.1/Leads`, {
+			method: 'POST',
+			body: new Uint8Array(10 * 1024 * 1024),
+		});
 		expect(viaFetch.status).toBe(401);
 		expect(await viaFetch.json()).toMatchObject({ code: 'INVALID_TOKEN' });
 	});
@@ -218,7 +294,12 @@ describe('authentication and size checks come before the body is read', () => {
 		try {
 			const tok = (await grantToken(small.url, { scope: 'CRM.modules.ALL' })).access_token;
 			const before = small.sandbox.bodyBytesRead;
-			const res = await partialPost(`${small.url}/crm/v2.1/Leads`, { Authorization: `Bearer ${tok}` }, 40 * 1024 * 1024, 16 * 1024);
+			const res = await partialPost(
+				`${small.url}/crm/v2.1/Leads`,
+				{ Authorization: `Bearer ${tok}` },
+				40 * 1024 * 1024,
+				16 * 1024,
+			);
 			expect(res.status).toBe(413);
 			expect(res.body).toMatchObject({ code: 'FILE_SIZE_MORE_THAN_ALLOWED_SIZE', status: 'error' });
 			expect(res.headers.connection).toBe('close');
@@ -231,24 +312,36 @@ describe('authentication and size checks come before the body is read', () => {
 });
 
 /** One request through an agent; answers status, headers and body text, or rejects with the socket error. */
-function agentRequest(agent: http.Agent, target: string, init: { method: string; headers?: Record<string, string>; body?: Buffer; chunked?: boolean }) {
-	return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
-		const headers = { ...init.headers };
-		if (init.body && !init.chunked) headers['Content-Length'] = String(init.body.length);
-		const req = http.request(target, { method: init.method, agent, headers });
-		req.on('response', (res) => {
-			const chunks: Buffer[] = [];
-			res.on('data', (c: Buffer) => chunks.push(c));
-			res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString() }));
-			res.on('error', reject);
-		});
-		req.on('error', reject);
-		if (init.body) {
-			// in pieces, as a streaming client sends them
-			for (let i = 0; i < init.body.length; i += 4096) req.write(init.body.subarray(i, i + 4096));
-		}
-		req.end();
-	});
+function agentRequest(
+	agent: http.Agent,
+	target: string,
+	init: { method: string; headers?: Record<string, string>; body?: Buffer; chunked?: boolean },
+) {
+	return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>(
+		(resolve, reject) => {
+			const headers = { ...init.headers };
+			if (init.body && !init.chunked) headers['Content-Length'] = String(init.body.length);
+			const req = http.request(target, { method: init.method, agent, headers });
+			req.on('response', (res) => {
+				const chunks: Buffer[] = [];
+				res.on('data', (c: Buffer) => chunks.push(c));
+				res.on('end', () =>
+					resolve({
+						status: res.statusCode!,
+						headers: res.headers,
+						text: Buffer.concat(chunks).toString(),
+					}),
+				);
+				res.on('error', reject);
+			});
+			req.on('error', reject);
+			if (init.body) {
+				// in pieces, as a streaming client sends them
+				for (let i = 0; i < init.body.length; i += 4096) req.write(init.body.subarray(i, i + 4096));
+			}
+			req.end();
+		},
+	);
 }
 
 describe('413 ends the connection cleanly', () => {
@@ -267,29 +360,40 @@ describe('413 ends the connection cleanly', () => {
 	it.each([
 		['a sized body', false],
 		['a chunked body', true],
-	])('%s over the limit: 413 with Connection: close, then the pooled client succeeds', async (_label, chunked) => {
-		const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-		try {
-			const auth = { Authorization: `Bearer ${tok}` };
-			const warm = await agentRequest(agent, `${small.url}/crm/v2.1/Leads?per_page=1`, { method: 'GET', headers: auth });
-			expect([200, 204]).toContain(warm.status);
-			const body = Buffer.from(JSON.stringify({ data: [{ Last_Name: 'x'.repeat(64 * 1024) }] }));
-			const big = await agentRequest(agent, `${small.url}/crm/v2.1/Leads`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body, chunked });
-			expect(big.status).toBe(413);
-			expect(JSON.parse(big.text)).toMatchObject({ code: 'FILE_SIZE_MORE_THAN_ALLOWED_SIZE' });
-			expect(big.headers.connection).toBe('close');
-			for (let i = 0; i < 3; i++) {
-				const next = await agentRequest(agent, `${small.url}/crm/v2.1/Leads`, {
+	])(
+		'%s over the limit: 413 with Connection: close, then the pooled client succeeds',
+		async (_label, chunked) => {
+			const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+			try {
+				const auth = { Authorization: `Bearer ${tok}` };
+				const warm = await agentRequest(agent, `${small.url}/crm/v2.1/Leads?per_page=1`, {
+					method: 'GET',
+					headers: auth,
+				});
+				expect([200, 204]).toContain(warm.status);
+				const body = Buffer.from(JSON.stringify({ data: [{ Last_Name: 'x'.repeat(64 * 1024) }] }));
+				const big = await agentRequest(agent, `${small.url}/crm/v2.1/Leads`, {
 					method: 'POST',
 					headers: { ...auth, 'Content-Type': 'application/json' },
-					body: Buffer.from(JSON.stringify({ data: [{ Last_Name: `after-${i}` }] })),
+					body,
+					chunked,
 				});
-				expect(next.status).toBe(201);
+				expect(big.status).toBe(413);
+				expect(JSON.parse(big.text)).toMatchObject({ code: 'FILE_SIZE_MORE_THAN_ALLOWED_SIZE' });
+				expect(big.headers.connection).toBe('close');
+				for (let i = 0; i < 3; i++) {
+					const next = await agentRequest(agent, `${small.url}/crm/v2.1/Leads`, {
+						method: 'POST',
+						headers: { ...auth, 'Content-Type': 'application/json' },
+						body: Buffer.from(JSON.stringify({ data: [{ Last_Name: `after-${i}` }] })),
+					});
+					expect(next.status).toBe(201);
+				}
+			} finally {
+				agent.destroy();
 			}
-		} finally {
-			agent.destroy();
-		}
-	});
+		},
+	);
 });
 
 describe('test hooks', () => {
@@ -302,18 +406,28 @@ describe('test hooks', () => {
 			const key = wide.sandbox.config.hookKey!;
 			expect(key).toMatch(/\S{6,}/);
 			const health = `http://127.0.0.1:${wide.port}/__sandbox/health`;
-			const attempts: Array<Record<string, string>> = [{}, { 'X-Sandbox-Hook-Key': 'wrong' }, { 'X-Sandbox-Hook-Key': `${key}x` }];
+			const attempts: Array<Record<string, string>> = [
+				{},
+				{ 'X-Sandbox-Hook-Key': 'wrong' },
+				{ 'X-Sandbox-Hook-Key': `${key}x` },
+			];
 			for (const headers of attempts) {
 				const res = await api(health, undefined, { headers });
 				expect(res.status).toBe(401);
 				expect(res.body).toMatchObject({ code: 'AUTHENTICATION_FAILURE', status: 'error' });
 			}
-			const clock = await api(`http://127.0.0.1:${wide.port}/__sandbox/clock`, undefined, { method: 'POST', body: { advance_ms: 5000 } });
+			const clock = await api(`http://127.0.0.1:${wide.port}/__sandbox/clock`, undefined, {
+				method: 'POST',
+				body: { advance_ms: 5000 },
+			});
 			expect(clock.status).toBe(401);
 			expect(wide.sandbox.clockOffsetMs).toBe(0);
-			expect((await api(health, undefined, { headers: { 'X-Sandbox-Hook-Key': key } })).status).toBe(200);
+			expect(
+				(await api(health, undefined, { headers: { 'X-Sandbox-Hook-Key': key } })).status,
+			).toBe(200);
 			// the API itself is unaffected
-			const tok = (await grantToken(`http://127.0.0.1:${wide.port}`, { scope: 'CRM.modules.ALL' })).access_token;
+			const tok = (await grantToken(`http://127.0.0.1:${wide.port}`, { scope: 'CRM.modules.ALL' }))
+				.access_token;
 			expect((await api(`http://127.0.0.1:${wide.port}/crm/v2.1/Leads`, tok)).status).toBe(204);
 		} finally {
 			await wide.close();
@@ -344,28 +458,57 @@ describe('test hooks', () => {
 
 	it('a watch notify_url pointing at the sandbox itself is refused at subscribe time', async () => {
 		const urls = selfUrls();
-		const items = urls.map((notifyUrl, i) => ({ channel_id: String(1000000090001 + i), events: ['Leads.create'], notify_url: notifyUrl }));
-		const res = await api(`${url}/crm/v2.1/actions/watch`, token, { method: 'POST', body: { watch: items } });
+		const items = urls.map((notifyUrl, i) => ({
+			channel_id: String(1000000090001 + i),
+			events: ['Leads.create'],
+			notify_url: notifyUrl,
+		}));
+		const res = await api(`${url}/crm/v2.1/actions/watch`, token, {
+			method: 'POST',
+			body: { watch: items },
+		});
 		expect(res.status).toBe(400);
 		expect(res.body.watch).toHaveLength(urls.length);
 		for (const item of res.body.watch) {
-			expect(item).toMatchObject({ code: 'INVALID_DATA', status: 'error', details: { api_name: 'notify_url' } });
+			expect(item).toMatchObject({
+				code: 'INVALID_DATA',
+				status: 'error',
+				details: { api_name: 'notify_url' },
+			});
 		}
 		expect((await api(`${url}/crm/v2.1/actions/watch`, token)).status).toBe(204);
 		// another port on the same host is an ordinary receiver
 		const other = await api(`${url}/crm/v2.1/actions/watch`, token, {
 			method: 'POST',
-			body: { watch: [{ channel_id: '1000000090100', events: ['Leads.create'], notify_url: `http://127.0.0.1:${sb.port === 9 ? 10 : 9}/hook` }] },
+			body: {
+				watch: [
+					{
+						channel_id: '1000000090100',
+						events: ['Leads.create'],
+						notify_url: `http://127.0.0.1:${sb.port === 9 ? 10 : 9}/hook`,
+					},
+				],
+			},
 		});
 		expect(other.status).toBe(200);
-		expect((await api(`${url}/crm/v2.1/actions/watch`, token, { method: 'DELETE', query: { channel_ids: '1000000090100' } })).status).toBe(200);
+		expect(
+			(
+				await api(`${url}/crm/v2.1/actions/watch`, token, {
+					method: 'DELETE',
+					query: { channel_ids: '1000000090100' },
+				})
+			).status,
+		).toBe(200);
 	});
 
 	it('a bulk-job callback URL pointing at the sandbox itself is refused at create time', async () => {
 		for (const callbackUrl of selfUrls()) {
 			const res = await api(`${url}/crm/bulk/v2.1/read`, token, {
 				method: 'POST',
-				body: { query: { module: { api_name: 'Leads' } }, callback: { url: callbackUrl, method: 'post' } },
+				body: {
+					query: { module: { api_name: 'Leads' } },
+					callback: { url: callbackUrl, method: 'post' },
+				},
 			});
 			expect(res.status).toBe(400);
 			expect(res.body).toMatchObject({ code: 'INVALID_CALLBACK_URL', status: 'error' });
@@ -374,26 +517,40 @@ describe('test hooks', () => {
 });
 
 describe('COQL bounds', () => {
-	const coql = async (query: string, tok = token) => await api(`${url}/crm/v2.1/coql`, tok, { method: 'POST', body: { select_query: query } });
+	const coql = async (query: string, tok = token) =>
+		await api(`${url}/crm/v2.1/coql`, tok, { method: 'POST', body: { select_query: query } });
 
 	it('deeply nested brackets answer SYNTAX_ERROR, never 500', async () => {
 		for (const depth of [65, 1000, 100_000]) {
-			const res = await coql(`select Last_Name from Leads where ${'('.repeat(depth)}Last_Name = 'x'${')'.repeat(depth)}`);
+			const res = await coql(
+				`select Last_Name from Leads where ${'('.repeat(depth)}Last_Name = 'x'${')'.repeat(depth)}`,
+			);
 			expect(res.status).toBe(400);
-			expect(res.body).toMatchObject({ code: 'SYNTAX_ERROR', status: 'error', details: { clause: 'where' } });
+			expect(res.body).toMatchObject({
+				code: 'SYNTAX_ERROR',
+				status: 'error',
+				details: { clause: 'where' },
+			});
 		}
 		// moderate redundant nesting is still accepted
-		const ok = await coql(`select Last_Name from Leads where ${'('.repeat(30)}Last_Name = 'nobody'${')'.repeat(30)}`);
+		const ok = await coql(
+			`select Last_Name from Leads where ${'('.repeat(30)}Last_Name = 'nobody'${')'.repeat(30)}`,
+		);
 		expect(ok.status).toBe(204);
 	});
 
 	it('like runs in linear time: ten % on a long value answer at once, with the right rows', async () => {
 		const value = 'a'.repeat(80); // the longest Last_Name the module accepts
-		const created = await api(`${url}/crm/v2.1/Leads`, token, { method: 'POST', body: { data: [{ Last_Name: value }] } });
+		const created = await api(`${url}/crm/v2.1/Leads`, token, {
+			method: 'POST',
+			body: { data: [{ Last_Name: value }] },
+		});
 		expect(created.status).toBe(201);
 		const started = Date.now();
 		// a backtracking regex would try ~10^11 splits here before failing
-		const miss = await coql(`select Last_Name from Leads where Last_Name like '${'%a'.repeat(9)}%b'`);
+		const miss = await coql(
+			`select Last_Name from Leads where Last_Name like '${'%a'.repeat(9)}%b'`,
+		);
 		const hit = await coql(`select Last_Name from Leads where Last_Name like '${'%a'.repeat(9)}%'`);
 		// sanity bound only: a backtracking matcher takes hours, a linear one microseconds
 		expect(Date.now() - started).toBeLessThan(1000);
@@ -403,7 +560,10 @@ describe('COQL bounds', () => {
 	});
 
 	it('like keeps its meaning: starts with, ends with, contains, pieces in order', async () => {
-		const created = await api(`${url}/crm/v2.1/Leads`, token, { method: 'POST', body: { data: [{ Last_Name: 'Zx-Alpha.Beta(1)' }] } });
+		const created = await api(`${url}/crm/v2.1/Leads`, token, {
+			method: 'POST',
+			body: { data: [{ Last_Name: 'Zx-Alpha.Beta(1)' }] },
+		});
 		expect(created.status).toBe(201);
 		const names = async (pattern: string) => {
 			const res = await coql(`select Last_Name from Leads where Last_Name like '${pattern}'`);
@@ -420,7 +580,9 @@ describe('COQL bounds', () => {
 	});
 
 	it("a join reads another module only with that module's read scope", async () => {
-		const mint = async (scope: string) => (await api(`${url}/__sandbox/tokens`, undefined, { method: 'POST', body: { scope } })).body.access_token as string;
+		const mint = async (scope: string) =>
+			(await api(`${url}/__sandbox/tokens`, undefined, { method: 'POST', body: { scope } })).body
+				.access_token as string;
 		const contactsOnly = await mint('CRM.coql.READ,CRM.modules.contacts.READ');
 		const both = await mint('CRM.coql.READ,CRM.modules.contacts.READ,CRM.modules.accounts.READ');
 		const queries = [
@@ -435,7 +597,10 @@ describe('COQL bounds', () => {
 			expect([200, 204]).toContain((await coql(query, both)).status);
 		}
 		// no join: the module's own scope is enough
-		expect([200, 204]).toContain((await coql(`select Last_Name from Contacts where Last_Name is not null`, contactsOnly)).status);
+		expect([200, 204]).toContain(
+			(await coql(`select Last_Name from Contacts where Last_Name is not null`, contactsOnly))
+				.status,
+		);
 	});
 });
 
@@ -443,7 +608,10 @@ describe('COQL bounds', () => {
 function multipart(disposition: string, data = 'hello'): { body: Buffer; type: string } {
 	const boundary = 'sec-boundary-7f3c';
 	const body = Buffer.concat([
-		Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; ${disposition}\r\nContent-Type: text/plain\r\n\r\n`, 'latin1'),
+		Buffer.from(
+			`--${boundary}\r\nContent-Disposition: form-data; name="file"; ${disposition}\r\nContent-Type: text/plain\r\n\r\n`,
+			'latin1',
+		),
 		Buffer.from(data),
 		Buffer.from(`\r\n--${boundary}--\r\n`),
 	]);
@@ -457,17 +625,24 @@ function dispositionName(header: string): string {
 	return /filename="(.*)"$/.exec(header)![1];
 }
 
-const VALID_DISPOSITION = /^attachment; (filename="[\x20-\x21\x23-\x5b\x5d-\x7e]*"|filename\*=UTF-8''[A-Za-z0-9!#$&+\-.^_`|~%]+)$/;
+const VALID_DISPOSITION =
+	/^attachment; (filename="[\x20-\x21\x23-\x5b\x5d-\x7e]*"|filename\*=UTF-8''[A-Za-z0-9!#$&+\-.^_`|~%]+)$/;
 
 describe('file names', () => {
 	const upload = async (disposition: string) => {
 		const { body, type } = multipart(disposition);
-		const res = await api(`${url}/crm/v2.1/files`, token, { method: 'POST', body, headers: { 'Content-Type': type } });
+		const res = await api(`${url}/crm/v2.1/files`, token, {
+			method: 'POST',
+			body,
+			headers: { 'Content-Type': type },
+		});
 		expect(res.status).toBe(201);
 		return res.body.data[0].details as { name: string; id: string };
 	};
 	const download = async (id: string) => {
-		const res = await fetch(`${url}/crm/v2.1/files?id=${id}`, { headers: { Authorization: `Bearer ${token}` } });
+		const res = await fetch(`${url}/crm/v2.1/files?id=${id}`, {
+			headers: { Authorization: `Bearer ${token}` },
+		});
 		await res.arrayBuffer();
 		expect(res.status).toBe(200);
 		return res.headers.get('content-disposition')!;
@@ -475,7 +650,11 @@ describe('file names', () => {
 
 	it.each([
 		['NUL and other C0 in the plain form', 'filename="re\x00po\x01rt\x1b.txt"', 'report.txt'],
-		['CR, LF, TAB through the RFC 5987 form', "filename*=UTF-8''re%0D%0Apo%09rt%7F.txt", 'report.txt'],
+		[
+			'CR, LF, TAB through the RFC 5987 form',
+			"filename*=UTF-8''re%0D%0Apo%09rt%7F.txt",
+			'report.txt',
+		],
 		['only control characters', "filename*=UTF-8''%00%0A%0D", 'file'],
 	])('control characters are stripped (%s)', async (_label, disposition, expected) => {
 		const file = await upload(disposition);
@@ -500,7 +679,11 @@ describe('file names', () => {
 		['plain name.txt', 'attachment; filename="plain name.txt"'],
 	])('downloads of %j carry a valid RFC 6266 Content-Disposition', async (name, expected) => {
 		const isAscii = /^[\x20-\x7e]*$/.test(name);
-		const file = await upload(isAscii && !name.includes('"') ? `filename="${name}"` : `filename*=UTF-8''${encodeURIComponent(name)}`);
+		const file = await upload(
+			isAscii && !name.includes('"')
+				? `filename="${name}"`
+				: `filename*=UTF-8''${encodeURIComponent(name)}`,
+		);
 		const header = await download(file.id);
 		expect(header).toBe(expected);
 		expect(header).toMatch(VALID_DISPOSITION);
@@ -508,13 +691,22 @@ describe('file names', () => {
 	});
 
 	it('attachments and link attachments store clean names and download with a valid header', async () => {
-		const lead = await api(`${url}/crm/v2.1/Leads`, token, { method: 'POST', body: { data: [{ Last_Name: 'Attach' }] } });
+		const lead = await api(`${url}/crm/v2.1/Leads`, token, {
+			method: 'POST',
+			body: { data: [{ Last_Name: 'Attach' }] },
+		});
 		const leadId = lead.body.data[0].details.id;
 		const { body, type } = multipart("filename*=UTF-8''a%0D%0AContent-Type%3A%20x%00.txt");
-		const up = await api(`${url}/crm/v2.1/Leads/${leadId}/Attachments`, token, { method: 'POST', body, headers: { 'Content-Type': type } });
+		const up = await api(`${url}/crm/v2.1/Leads/${leadId}/Attachments`, token, {
+			method: 'POST',
+			body,
+			headers: { 'Content-Type': type },
+		});
 		expect(up.status).toBe(201);
 		const attachmentId = up.body.data[0].details.id;
-		const res = await fetch(`${url}/crm/v2.1/Leads/${leadId}/Attachments/${attachmentId}`, { headers: { Authorization: `Bearer ${token}` } });
+		const res = await fetch(`${url}/crm/v2.1/Leads/${leadId}/Attachments/${attachmentId}`, {
+			headers: { Authorization: `Bearer ${token}` },
+		});
 		await res.arrayBuffer();
 		expect(res.status).toBe(200);
 		const header = res.headers.get('content-disposition')!;
@@ -526,8 +718,13 @@ describe('file names', () => {
 			query: { attachmentUrl: 'https://files.example/docs/re\nport\x00.pdf' },
 		});
 		expect(link.status).toBe(201);
-		const list = await api(`${url}/crm/v2.1/Leads/${leadId}/Attachments`, token, { query: { fields: 'File_Name' } });
-		expect(list.body.data.map((a: any) => a.File_Name).sort()).toEqual(['aContent-Type: x.txt', 'report.pdf']);
+		const list = await api(`${url}/crm/v2.1/Leads/${leadId}/Attachments`, token, {
+			query: { fields: 'File_Name' },
+		});
+		expect(list.body.data.map((a: any) => a.File_Name).sort()).toEqual([
+			'aContent-Type: x.txt',
+			'report.pdf',
+		]);
 	});
 });
 

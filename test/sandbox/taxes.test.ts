@@ -10,9 +10,14 @@ const SERVICE_TAX = '4876876000000381005';
 
 const sb = useContractFixture({ scope: 'CRM.org.ALL' });
 
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}, bearer = sb.token) =>
-	await api(`${sb.url}/crm/v2.1${path}`, bearer, { ...init, method });
-const names = async () => (await call('GET', '/org/taxes')).body.taxes.map((t: any) => `${t.sequence_number}:${t.name}`);
+const call = async (
+	method: string,
+	path: string,
+	init: Omit<ApiInit, 'method'> = {},
+	bearer = sb.token,
+) => await api(`${sb.url}/crm/v2.1${path}`, bearer, { ...init, method });
+const names = async () =>
+	(await call('GET', '/org/taxes')).body.taxes.map((t: any) => `${t.sequence_number}:${t.name}`);
 
 describe('GetTaxes / GetTax', () => {
 	it('answers the preference and the taxes in sequence order', async () => {
@@ -20,9 +25,21 @@ describe('GetTaxes / GetTax', () => {
 		expect(res.status).toBe(200);
 		expect(res.body.preference).toEqual({ modify_tax_rates: true, auto_populate_tax: false });
 		expect(res.body.taxes).toEqual([
-			{ id: SALES_TAX, name: 'Sales Tax', display_label: 'Sales Tax - 8.25 %', value: 8.25, sequence_number: 1 },
+			{
+				id: SALES_TAX,
+				name: 'Sales Tax',
+				display_label: 'Sales Tax - 8.25 %',
+				value: 8.25,
+				sequence_number: 1,
+			},
 			{ id: VAT, name: 'VAT', display_label: 'VAT - 20 %', value: 20, sequence_number: 2 },
-			{ id: SERVICE_TAX, name: 'Service Tax', display_label: 'Service Tax - 5 %', value: 5, sequence_number: 3 },
+			{
+				id: SERVICE_TAX,
+				name: 'Service Tax',
+				display_label: 'Service Tax - 5 %',
+				value: 5,
+				sequence_number: 3,
+			},
 		]);
 		const one = await call('GET', `/org/taxes/${VAT}`);
 		expect(one.body).toEqual({ preference: res.body.preference, taxes: [res.body.taxes[1]] });
@@ -39,13 +56,36 @@ describe('GetTaxes / GetTax', () => {
 
 describe('CreateTaxes', () => {
 	it('adds taxes (201 tax added), at a given position or at the end', async () => {
-		const res = await call('POST', '/org/taxes', { body: { taxes: [{ name: 'Luxury Tax', value: 12.5, sequence_number: 1 }, { name: 'Eco Fee', value: 1 }] } });
+		const res = await call('POST', '/org/taxes', {
+			body: {
+				taxes: [
+					{ name: 'Luxury Tax', value: 12.5, sequence_number: 1 },
+					{ name: 'Eco Fee', value: 1 },
+				],
+			},
+		});
 		expect(res.status).toBe(201);
 		expect(res.body.taxes).toEqual([
-			{ code: 'SUCCESS', details: { id: expect.stringMatching(/^\d{19}$/) }, message: 'tax added', status: 'success' },
-			{ code: 'SUCCESS', details: { id: expect.stringMatching(/^\d{19}$/) }, message: 'tax added', status: 'success' },
+			{
+				code: 'SUCCESS',
+				details: { id: expect.stringMatching(/^\d{19}$/) },
+				message: 'tax added',
+				status: 'success',
+			},
+			{
+				code: 'SUCCESS',
+				details: { id: expect.stringMatching(/^\d{19}$/) },
+				message: 'tax added',
+				status: 'success',
+			},
 		]);
-		expect(await names()).toEqual(['1:Luxury Tax', '2:Sales Tax', '3:VAT', '4:Service Tax', '5:Eco Fee']);
+		expect(await names()).toEqual([
+			'1:Luxury Tax',
+			'2:Sales Tax',
+			'3:VAT',
+			'4:Service Tax',
+			'5:Eco Fee',
+		]);
 	});
 
 	it('refuses per item with the tax group codes; all failed is 400', async () => {
@@ -75,28 +115,52 @@ describe('CreateTaxes', () => {
 			['INVALID_DATA', 'value', 'the tax value must be between 0 and 100'],
 		]);
 		expect(res.body.taxes[0].details.json_path).toBe('$.taxes[0].name');
-		const v2 = await api(`${sb.url}/crm/v2/org/taxes`, sb.token, { method: 'POST', body: { taxes: [{ value: 3 }] } });
+		const v2 = await api(`${sb.url}/crm/v2/org/taxes`, sb.token, {
+			method: 'POST',
+			body: { taxes: [{ value: 3 }] },
+		});
 		expect(v2.body.taxes[0].details).toEqual({ api_name: 'name' });
 	});
 
 	it('bounds: 1..100 items', async () => {
-		const many = await call('POST', '/org/taxes', { body: { taxes: Array.from({ length: 101 }, (_, i) => ({ name: `T${i}`, value: 1 })) } });
+		const many = await call('POST', '/org/taxes', {
+			body: { taxes: Array.from({ length: 101 }, (_, i) => ({ name: `T${i}`, value: 1 })) },
+		});
 		expect(many.body).toMatchObject({ code: 'LIMIT_EXCEEDED', details: { limit: 100 } });
 		const none = await call('POST', '/org/taxes', { body: { taxes: [] } });
-		expect(none.body).toMatchObject({ code: 'MANDATORY_NOT_FOUND', details: { api_name: 'taxes' } });
+		expect(none.body).toMatchObject({
+			code: 'MANDATORY_NOT_FOUND',
+			details: { api_name: 'taxes' },
+		});
 	});
 });
 
 describe('UpdateTaxes', () => {
 	it('updates by id, moves within the sequence, keeps the label in step', async () => {
-		const res = await call('PUT', '/org/taxes', { body: { taxes: [{ id: VAT, value: 19, sequence_number: 1 }, { id: SERVICE_TAX, name: 'Service Fee' }] } });
+		const res = await call('PUT', '/org/taxes', {
+			body: {
+				taxes: [
+					{ id: VAT, value: 19, sequence_number: 1 },
+					{ id: SERVICE_TAX, name: 'Service Fee' },
+				],
+			},
+		});
 		expect(res.status).toBe(200);
 		expect(res.body.taxes.map((t: any) => [t.code, t.message, t.details.id])).toEqual([
 			['SUCCESS', 'record updated', VAT],
 			['SUCCESS', 'record updated', SERVICE_TAX],
 		]);
-		expect(await names()).toEqual(['1:VAT', '2:Luxury Tax', '3:Sales Tax', '4:Service Fee', '5:Eco Fee']);
-		expect((await call('GET', `/org/taxes/${VAT}`)).body.taxes[0]).toMatchObject({ value: 19, display_label: 'VAT - 19 %' });
+		expect(await names()).toEqual([
+			'1:VAT',
+			'2:Luxury Tax',
+			'3:Sales Tax',
+			'4:Service Fee',
+			'5:Eco Fee',
+		]);
+		expect((await call('GET', `/org/taxes/${VAT}`)).body.taxes[0]).toMatchObject({
+			value: 19,
+			display_label: 'VAT - 19 %',
+		});
 	});
 
 	it('refuses missing or unknown ids, name clashes and repeated positions', async () => {
@@ -129,12 +193,20 @@ describe('DeleteTaxes / DeleteTax', () => {
 		expect(res.status).toBe(200);
 		expect(res.body.taxes).toEqual([
 			{ code: 'SUCCESS', details: { id: SALES_TAX }, message: 'tax deleted', status: 'success' },
-			{ code: 'INVALID_DATA', details: { id: '4876876000000999999' }, message: 'given ID does not exist', status: 'error' },
+			{
+				code: 'INVALID_DATA',
+				details: { id: '4876876000000999999' },
+				message: 'given ID does not exist',
+				status: 'error',
+			},
 		]);
 		expect(await names()).toEqual(['1:VAT', '2:Luxury Tax', '3:Service Fee', '4:Eco Fee']);
 		const missing = await call('DELETE', '/org/taxes');
 		expect(missing.status).toBe(400);
-		expect(missing.body).toMatchObject({ code: 'REQUIRED_PARAM_MISSING', details: { param: 'ids' } });
+		expect(missing.body).toMatchObject({
+			code: 'REQUIRED_PARAM_MISSING',
+			details: { param: 'ids' },
+		});
 	});
 
 	it('deletes one by path; a second time all failed is 400', async () => {

@@ -12,7 +12,14 @@ describe('GetTerritories / GetTerritory', () => {
 		const v21 = await get('/crm/v2.1/settings/territories');
 		expect(v21.status).toBe(200);
 		const list = v21.body.territories as any[];
-		expect(list.map((t) => t.name)).toEqual(['Global', 'North America', 'Europe', 'Texas', 'California', 'DACH']);
+		expect(list.map((t) => t.name)).toEqual([
+			'Global',
+			'North America',
+			'Europe',
+			'Texas',
+			'California',
+			'DACH',
+		]);
 		expect(v21.body.info).toEqual({ per_page: 200, count: 6, page: 1, more_records: false });
 		const byId = new Map(list.map((t) => [t.id, t]));
 		for (const t of list) {
@@ -32,19 +39,32 @@ describe('GetTerritories / GetTerritory', () => {
 	});
 
 	it('record operations know exactly the territories GetTerritories lists', async () => {
-		const ids = (await get('/crm/v2.1/settings/territories')).body.territories.map((t: any) => t.id as string);
+		const ids = (await get('/crm/v2.1/settings/territories')).body.territories.map(
+			(t: any) => t.id as string,
+		);
 		// GetRecords by territory accepts each listed territory (DACH and California included) and refuses any other id
-		for (const id of ids) expect([200, 204]).toContain((await get(`/crm/v2.1/Accounts?territory_id=${id}`)).status);
+		for (const id of ids)
+			expect([200, 204]).toContain((await get(`/crm/v2.1/Accounts?territory_id=${id}`)).status);
 		const unknown = await get('/crm/v2.1/Accounts?territory_id=4876876000000361099');
 		expect(unknown.status).toBe(400);
-		expect(unknown.body).toMatchObject({ code: 'INVALID_DATA', details: { param_name: 'territory_id' } });
+		expect(unknown.body).toMatchObject({
+			code: 'INVALID_DATA',
+			details: { param_name: 'territory_id' },
+		});
 	});
 
 	it('GetTerritory: one territory (+ info in v2.1); unknown id 204', async () => {
 		const res = await get('/crm/v2.1/settings/territories/4876876000000361011');
-		expect(res.body.territories).toEqual([expect.objectContaining({ name: 'DACH', reporting_to: { id: '4876876000000361005', name: 'Europe' } })]);
+		expect(res.body.territories).toEqual([
+			expect.objectContaining({
+				name: 'DACH',
+				reporting_to: { id: '4876876000000361005', name: 'Europe' },
+			}),
+		]);
 		expect(res.body.info.count).toBe(1);
-		expect((await get('/crm/v2/settings/territories/4876876000000361011')).body).not.toHaveProperty('info');
+		expect((await get('/crm/v2/settings/territories/4876876000000361011')).body).not.toHaveProperty(
+			'info',
+		);
 		expect((await get('/crm/v2.1/settings/territories/4876876000000999999')).status).toBe(204);
 	});
 });
@@ -55,7 +75,12 @@ describe('territory feature switched off', () => {
 		try {
 			const res = await get('/crm/v2.1/settings/territories');
 			expect(res.status).toBe(403);
-			expect(res.body).toEqual({ code: 'FEATURE_NOT_SUPPORTED', details: {}, message: 'territory feature not enabled', status: 'error' });
+			expect(res.body).toEqual({
+				code: 'FEATURE_NOT_SUPPORTED',
+				details: {},
+				message: 'territory feature not enabled',
+				status: 'error',
+			});
 		} finally {
 			delete sb.sandbox.config.knobs.territoriesEnabled;
 		}

@@ -9,7 +9,10 @@ const XGID = '4876876000000000002';
 const SCOPE = 'CRM.bulk.ALL,CRM.files.ALL,CRM.modules.ALL';
 const zip = writeZip([{ name: 'Leads.csv', data: Buffer.from('Last_Name\nHosted\n', 'utf8') }]);
 
-async function uploadTo(origin: string, token: string): Promise<{ status: number; body: Record<string, unknown> }> {
+async function uploadTo(
+	origin: string,
+	token: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
 	const form = new FormData();
 	form.append('file', new Blob([new Uint8Array(zip)]), 'upload.zip');
 	const res = await fetch(`${origin}/crm/v2.1/upload`, {
@@ -28,7 +31,12 @@ describe('upload host: its own origin by default', () => {
 		const res = await uploadTo(sb.uploadUrl, sb.token);
 		expect(res.status).toBe(200);
 		expect(res.body).toMatchObject({ code: 'FILE_UPLOAD_SUCCESS' });
-		expect((await api(`${sb.url}/__sandbox/requests`)).body.requests.at(-1)).toMatchObject({ method: 'POST', url: '/crm/v2.1/upload', status: 200, host: 'upload' });
+		expect((await api(`${sb.url}/__sandbox/requests`)).body.requests.at(-1)).toMatchObject({
+			method: 'POST',
+			url: '/crm/v2.1/upload',
+			status: 200,
+			host: 'upload',
+		});
 		const health = await api(`${sb.url}/__sandbox/health`);
 		expect(health.body).toEqual({ status: 'ok', origin: sb.url, upload_origin: sb.uploadUrl });
 	});
@@ -45,9 +53,18 @@ describe('upload host: its own origin by default', () => {
 	});
 
 	test('the upload origin serves nothing else: API routes, bulk jobs, OAuth and hooks answer 404', async () => {
-		for (const path of ['/crm/v2.1/Leads', '/crm/bulk/v2.1/write/1', '/oauth/v2/token', '/__sandbox/health']) {
+		for (const path of [
+			'/crm/v2.1/Leads',
+			'/crm/bulk/v2.1/write/1',
+			'/oauth/v2/token',
+			'/__sandbox/health',
+		]) {
 			const res = await api(`${sb.uploadUrl}${path}`, sb.token);
-			expect({ path, status: res.status, code: res.body?.code }).toEqual({ path, status: 404, code: 'INVALID_URL_PATTERN' });
+			expect({ path, status: res.status, code: res.body?.code }).toEqual({
+				path,
+				status: 404,
+				code: 'INVALID_URL_PATTERN',
+			});
 		}
 	});
 });

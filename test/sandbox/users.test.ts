@@ -15,8 +15,12 @@ const ID = /^\d{19}$/;
 
 const sb = useContractFixture({ scope: 'CRM.users.ALL,CRM.org.READ' });
 
-const call = async (method: string, path: string, init: Omit<ApiInit, 'method'> = {}, bearer = sb.token) =>
-	await api(`${sb.url}${path}`, bearer, { ...init, method });
+const call = async (
+	method: string,
+	path: string,
+	init: Omit<ApiInit, 'method'> = {},
+	bearer = sb.token,
+) => await api(`${sb.url}${path}`, bearer, { ...init, method });
 
 const newUser = (n: string, extra: Record<string, unknown> = {}) => ({
 	last_name: `Tester ${n}`,
@@ -36,7 +40,13 @@ describe('GetUsers', () => {
 		expect(ids(res)).toEqual([ADMIN, MARIA, JAMES, '4876876000000225037', TOM, NINA].sort());
 		for (const u of res.body.users) {
 			expect(u.id).toMatch(ID);
-			expect(u).toEqual(expect.objectContaining({ full_name: expect.any(String), email: expect.any(String), status: expect.any(String) }));
+			expect(u).toEqual(
+				expect.objectContaining({
+					full_name: expect.any(String),
+					email: expect.any(String),
+					status: expect.any(String),
+				}),
+			);
 			expect(u.role).toEqual({ id: expect.stringMatching(ID), name: expect.any(String) });
 			expect(u.profile).toEqual({ id: expect.stringMatching(ID), name: expect.any(String) });
 		}
@@ -58,12 +68,22 @@ describe('GetUsers', () => {
 	});
 
 	it('DeletedUsers with nobody deleted answers 204', async () => {
-		expect((await call('GET', '/crm/v2.1/users', { query: { type: 'DeletedUsers' } })).status).toBe(204);
+		expect((await call('GET', '/crm/v2.1/users', { query: { type: 'DeletedUsers' } })).status).toBe(
+			204,
+		);
 	});
 
 	it('CurrentUser is the token user', async () => {
-		const minted = await api(`${sb.url}/__sandbox/tokens`, undefined, { method: 'POST', body: { scope: 'CRM.users.READ', user_id: JAMES } });
-		const res = await call('GET', '/crm/v2.1/users', { query: { type: 'CurrentUser' } }, minted.body.access_token);
+		const minted = await api(`${sb.url}/__sandbox/tokens`, undefined, {
+			method: 'POST',
+			body: { scope: 'CRM.users.READ', user_id: JAMES },
+		});
+		const res = await call(
+			'GET',
+			'/crm/v2.1/users',
+			{ query: { type: 'CurrentUser' } },
+			minted.body.access_token,
+		);
 		expect(ids(res)).toEqual([JAMES]);
 	});
 
@@ -73,7 +93,9 @@ describe('GetUsers', () => {
 		const second = await call('GET', '/crm/v2.1/users', { query: { per_page: 4, page: 2 } });
 		expect(second.body.info).toEqual({ per_page: 4, count: 2, page: 2, more_records: false });
 		expect(new Set([...ids(first), ...ids(second)]).size).toBe(6);
-		expect((await call('GET', '/crm/v2.1/users', { query: { per_page: 4, page: 3 } })).status).toBe(204);
+		expect((await call('GET', '/crm/v2.1/users', { query: { per_page: 4, page: 3 } })).status).toBe(
+			204,
+		);
 		const bad = await call('GET', '/crm/v2.1/users', { query: { per_page: 201 } });
 		expect(bad.status).toBe(400);
 		expect(bad.body).toMatchObject({ code: 'INVALID_DATA', details: { param_name: 'per_page' } });
@@ -82,7 +104,11 @@ describe('GetUsers', () => {
 	it('an unknown type is 400 INVALID_DATA naming the parameter', async () => {
 		const v21 = await call('GET', '/crm/v2.1/users', { query: { type: 'SomeUsers' } });
 		expect(v21.status).toBe(400);
-		expect(v21.body).toMatchObject({ code: 'INVALID_DATA', details: { param_name: 'type' }, status: 'error' });
+		expect(v21.body).toMatchObject({
+			code: 'INVALID_DATA',
+			details: { param_name: 'type' },
+			status: 'error',
+		});
 		const v2 = await call('GET', '/crm/v2/users', { query: { type: 'SomeUsers' } });
 		expect(v2.body.details).toEqual({ param: 'type' });
 	});
@@ -94,15 +120,24 @@ describe('GetUsers', () => {
 			expect(v21).toHaveProperty(key);
 			expect(v2).not.toHaveProperty(key);
 		}
-		expect(v2.territories).toEqual([{ id: '4876876000000361003', name: 'North America', manager: true }]);
+		expect(v2.territories).toEqual([
+			{ id: '4876876000000361003', name: 'North America', manager: true },
+		]);
 		expect(v2.Reporting_To).toEqual({ id: ADMIN, name: 'Sandbox Admin' });
 	});
 
 	it('If-Modified-Since: 304 when nothing changed, else only the changed users', async () => {
 		const future = '2999-01-01T00:00:00+00:00';
-		expect((await call('GET', '/crm/v2.1/users', { headers: { 'If-Modified-Since': future } })).status).toBe(304);
-		expect((await call('GET', `/crm/v2.1/users/${ADMIN}`, { headers: { 'If-Modified-Since': future } })).status).toBe(304);
-		const past = await call('GET', '/crm/v2.1/users', { headers: { 'If-Modified-Since': '2000-01-01T00:00:00Z' } });
+		expect(
+			(await call('GET', '/crm/v2.1/users', { headers: { 'If-Modified-Since': future } })).status,
+		).toBe(304);
+		expect(
+			(await call('GET', `/crm/v2.1/users/${ADMIN}`, { headers: { 'If-Modified-Since': future } }))
+				.status,
+		).toBe(304);
+		const past = await call('GET', '/crm/v2.1/users', {
+			headers: { 'If-Modified-Since': '2000-01-01T00:00:00Z' },
+		});
 		expect(past.body.users).toHaveLength(6);
 	});
 });
@@ -112,7 +147,11 @@ describe('GetUser', () => {
 		const res = await call('GET', `/crm/v2.1/users/${JAMES}`);
 		expect(res.status).toBe(200);
 		expect(res.body.users).toHaveLength(1);
-		expect(res.body.users[0]).toMatchObject({ id: JAMES, full_name: 'James Carter', role: { name: 'Sales Rep' } });
+		expect(res.body.users[0]).toMatchObject({
+			id: JAMES,
+			full_name: 'James Carter',
+			role: { name: 'Sales Rep' },
+		});
 		expect(res.body.info).toMatchObject({ count: 1, more_records: false });
 		expect((await call('GET', '/crm/v2.1/users/4876876000000999999')).status).toBe(204);
 		const notId = await call('GET', '/crm/v2.1/users/james');
@@ -123,9 +162,18 @@ describe('GetUser', () => {
 
 describe('CreateUser', () => {
 	it('creates a user: 201 User added with details.id; stored as active, not confirmed', async () => {
-		const res = await call('POST', '/crm/v2.1/users', { body: { users: [newUser('one', { first_name: 'Ann', Reporting_To: { id: MARIA } })] } });
+		const res = await call('POST', '/crm/v2.1/users', {
+			body: { users: [newUser('one', { first_name: 'Ann', Reporting_To: { id: MARIA } })] },
+		});
 		expect(res.status).toBe(201);
-		expect(res.body.users).toEqual([{ code: 'SUCCESS', details: { id: expect.stringMatching(ID) }, message: 'User added', status: 'success' }]);
+		expect(res.body.users).toEqual([
+			{
+				code: 'SUCCESS',
+				details: { id: expect.stringMatching(ID) },
+				message: 'User added',
+				status: 'success',
+			},
+		]);
 		const id = res.body.users[0].details.id;
 		const stored = (await call('GET', `/crm/v2.1/users/${id}`)).body.users[0];
 		expect(stored).toMatchObject({
@@ -172,28 +220,51 @@ describe('CreateUser', () => {
 			message: 'same email already present',
 			status: 'error',
 		});
-		expect(res.body.users[2].details).toEqual({ api_name: 'last_name', json_path: '$.users[2].last_name' });
+		expect(res.body.users[2].details).toEqual({
+			api_name: 'last_name',
+			json_path: '$.users[2].last_name',
+		});
 		expect(res.body.users[4].details.api_name).toBe('role');
 		expect(res.body.users[5].details.api_name).toBe('profile');
 
-		const v2 = await call('POST', '/crm/v2/users', { body: { users: [newUser('q', { last_name: undefined })] } });
+		const v2 = await call('POST', '/crm/v2/users', {
+			body: { users: [newUser('q', { last_name: undefined })] },
+		});
 		expect(v2.status).toBe(400);
-		expect(v2.body.users[0]).toEqual({ code: 'MANDATORY_NOT_FOUND', details: { api_name: 'last_name' }, message: 'required field not found', status: 'error' });
+		expect(v2.body.users[0]).toEqual({
+			code: 'MANDATORY_NOT_FOUND',
+			details: { api_name: 'last_name' },
+			message: 'required field not found',
+			status: 'error',
+		});
 	});
 
 	it('wrapper bounds: missing key MANDATORY_NOT_FOUND, more than 100 LIMIT_EXCEEDED', async () => {
 		const missing = await call('POST', '/crm/v2.1/users', { body: { user: [] } });
 		expect(missing.status).toBe(400);
-		expect(missing.body).toMatchObject({ code: 'MANDATORY_NOT_FOUND', details: { api_name: 'users' } });
-		const many = await call('POST', '/crm/v2.1/users', { body: { users: Array.from({ length: 101 }, (_, i) => newUser(`m${i}`)) } });
+		expect(missing.body).toMatchObject({
+			code: 'MANDATORY_NOT_FOUND',
+			details: { api_name: 'users' },
+		});
+		const many = await call('POST', '/crm/v2.1/users', {
+			body: { users: Array.from({ length: 101 }, (_, i) => newUser(`m${i}`)) },
+		});
 		expect(many.status).toBe(400);
-		expect(many.body).toMatchObject({ code: 'LIMIT_EXCEEDED', details: { limit: 100, api_name: 'users' } });
+		expect(many.body).toMatchObject({
+			code: 'LIMIT_EXCEEDED',
+			details: { limit: 100, api_name: 'users' },
+		});
 	});
 
 	it('a token with CRM.users.READ only cannot create (OAUTH_SCOPE_MISMATCH)', async () => {
 		const read = (await grantToken(sb.url, { scope: 'CRM.users.READ' })).access_token;
 		expect((await call('GET', '/crm/v2.1/users', {}, read)).status).toBe(200);
-		const res = await call('POST', '/crm/v2.1/users', { body: { users: [newUser('scope')] } }, read);
+		const res = await call(
+			'POST',
+			'/crm/v2.1/users',
+			{ body: { users: [newUser('scope')] } },
+			read,
+		);
 		expect(res.status).toBe(401);
 		expect(res.body.code).toBe('OAUTH_SCOPE_MISMATCH');
 	});
@@ -202,15 +273,34 @@ describe('CreateUser', () => {
 describe('UpdateUsers / UpdateUser', () => {
 	it('updates several users by id: User updated with details {id, email}', async () => {
 		const res = await call('PUT', '/crm/v2.1/users', {
-			body: { users: [{ id: JAMES, phone: '+1 713 555 0199', role: { id: '4876876000000026008' } }, { id: NINA, email: 'nina.o@sandbox.example' }] },
+			body: {
+				users: [
+					{ id: JAMES, phone: '+1 713 555 0199', role: { id: '4876876000000026008' } },
+					{ id: NINA, email: 'nina.o@sandbox.example' },
+				],
+			},
 		});
 		expect(res.status).toBe(200);
 		expect(res.body.users).toEqual([
-			{ code: 'SUCCESS', details: { id: JAMES, email: 'james.carter@sandbox.example' }, message: 'User updated', status: 'success' },
-			{ code: 'SUCCESS', details: { id: NINA, email: 'nina.o@sandbox.example' }, message: 'User updated', status: 'success' },
+			{
+				code: 'SUCCESS',
+				details: { id: JAMES, email: 'james.carter@sandbox.example' },
+				message: 'User updated',
+				status: 'success',
+			},
+			{
+				code: 'SUCCESS',
+				details: { id: NINA, email: 'nina.o@sandbox.example' },
+				message: 'User updated',
+				status: 'success',
+			},
 		]);
 		const james = (await call('GET', `/crm/v2.1/users/${JAMES}`)).body.users[0];
-		expect(james).toMatchObject({ phone: '+1 713 555 0199', role: { id: '4876876000000026008', name: 'Manager' }, Modified_By: { id: ADMIN } });
+		expect(james).toMatchObject({
+			phone: '+1 713 555 0199',
+			role: { id: '4876876000000026008', name: 'Manager' },
+			Modified_By: { id: ADMIN },
+		});
 	});
 
 	it('refuses by rule: confirmed e-mail, repeated status, primary contact, other user time zone, missing / unknown id', async () => {
@@ -240,36 +330,61 @@ describe('UpdateUsers / UpdateUser', () => {
 			['INVALID_DATA', 'invalid data'],
 		]);
 		// the token user may change their own time zone
-		const own = await call('PUT', `/crm/v2.1/users/${ADMIN}`, { body: { users: [{ time_zone: 'America/Chicago' }] } });
+		const own = await call('PUT', `/crm/v2.1/users/${ADMIN}`, {
+			body: { users: [{ time_zone: 'America/Chicago' }] },
+		});
 		expect(own.body.users[0].code).toBe('SUCCESS');
 	});
 
 	it('UpdateUser takes exactly one item and the id from the path', async () => {
-		const two = await call('PUT', `/crm/v2.1/users/${JAMES}`, { body: { users: [{ city: 'A' }, { city: 'B' }] } });
+		const two = await call('PUT', `/crm/v2.1/users/${JAMES}`, {
+			body: { users: [{ city: 'A' }, { city: 'B' }] },
+		});
 		expect(two.status).toBe(400);
 		expect(two.body).toMatchObject({ code: 'LIMIT_EXCEEDED', details: { limit: 1 } });
-		const one = await call('PUT', `/crm/v2.1/users/${JAMES}`, { body: { users: [{ first_name: 'Jim' }] } });
+		const one = await call('PUT', `/crm/v2.1/users/${JAMES}`, {
+			body: { users: [{ first_name: 'Jim' }] },
+		});
 		expect(one.status).toBe(200);
-		expect((await call('GET', `/crm/v2.1/users/${JAMES}`)).body.users[0].full_name).toBe('Jim Carter');
+		expect((await call('GET', `/crm/v2.1/users/${JAMES}`)).body.users[0].full_name).toBe(
+			'Jim Carter',
+		);
 	});
 });
 
 describe('licence limit', () => {
 	it('creating or re-activating beyond users_license_purchased answers LICENSE_LIMIT_EXCEEDED', async () => {
-		const limit = (await call('GET', '/crm/v2.1/org')).body.org[0].license_details.users_license_purchased;
-		const active = (await call('GET', '/crm/v2.1/users', { query: { type: 'ActiveUsers' } })).body.users.length;
+		const limit = (await call('GET', '/crm/v2.1/org')).body.org[0].license_details
+			.users_license_purchased;
+		const active = (await call('GET', '/crm/v2.1/users', { query: { type: 'ActiveUsers' } })).body
+			.users.length;
 		const free = limit - active;
 		expect(free).toBeGreaterThan(0);
-		const res = await call('POST', '/crm/v2.1/users', { body: { users: Array.from({ length: free + 1 }, (_, i) => newUser(`lic${i}`)) } });
+		const res = await call('POST', '/crm/v2.1/users', {
+			body: { users: Array.from({ length: free + 1 }, (_, i) => newUser(`lic${i}`)) },
+		});
 		expect(res.status).toBe(201);
 		expect(res.body.users.slice(0, free).every((u: any) => u.code === 'SUCCESS')).toBe(true);
-		expect(res.body.users[free]).toEqual({ code: 'LICENSE_LIMIT_EXCEEDED', details: {}, message: 'licence limit exceeded', status: 'error' });
-		const reactivate = await call('PUT', `/crm/v2.1/users/${TOM}`, { body: { users: [{ status: 'active' }] } });
+		expect(res.body.users[free]).toEqual({
+			code: 'LICENSE_LIMIT_EXCEEDED',
+			details: {},
+			message: 'licence limit exceeded',
+			status: 'error',
+		});
+		const reactivate = await call('PUT', `/crm/v2.1/users/${TOM}`, {
+			body: { users: [{ status: 'active' }] },
+		});
 		expect(reactivate.status).toBe(400);
 		expect(reactivate.body.users[0].code).toBe('LICENSE_LIMIT_EXCEEDED');
 		// deactivating someone frees a licence
-		expect((await call('PUT', `/crm/v2.1/users/${NINA}`, { body: { users: [{ status: 'disabled' }] } })).body.users[0].code).toBe('SUCCESS');
-		expect((await call('PUT', `/crm/v2.1/users/${TOM}`, { body: { users: [{ status: 'active' }] } })).body.users[0].code).toBe('SUCCESS');
+		expect(
+			(await call('PUT', `/crm/v2.1/users/${NINA}`, { body: { users: [{ status: 'disabled' }] } }))
+				.body.users[0].code,
+		).toBe('SUCCESS');
+		expect(
+			(await call('PUT', `/crm/v2.1/users/${TOM}`, { body: { users: [{ status: 'active' }] } }))
+				.body.users[0].code,
+		).toBe('SUCCESS');
 	});
 });
 
@@ -277,24 +392,41 @@ describe('DeleteUser', () => {
 	it('deletes: User deleted; the user moves to DeletedUsers; again ID_ALREADY_DELETED; no more updates', async () => {
 		const res = await call('DELETE', `/crm/v2.1/users/${TOM}`);
 		expect(res.status).toBe(200);
-		expect(res.body.users).toEqual([{ code: 'SUCCESS', details: { id: TOM }, message: 'User deleted', status: 'success' }]);
-		expect(ids(await call('GET', '/crm/v2.1/users', { query: { type: 'DeletedUsers' } }))).toEqual([TOM]);
+		expect(res.body.users).toEqual([
+			{ code: 'SUCCESS', details: { id: TOM }, message: 'User deleted', status: 'success' },
+		]);
+		expect(ids(await call('GET', '/crm/v2.1/users', { query: { type: 'DeletedUsers' } }))).toEqual([
+			TOM,
+		]);
 		expect(ids(await call('GET', '/crm/v2.1/users')).includes(TOM)).toBe(false);
 		const again = await call('DELETE', `/crm/v2.1/users/${TOM}`);
 		expect(again.status).toBe(400);
 		expect(again.body.users[0]).toMatchObject({ code: 'ID_ALREADY_DELETED', details: { id: TOM } });
-		const update = await call('PUT', `/crm/v2.1/users/${TOM}`, { body: { users: [{ city: 'X' }] } });
-		expect(update.body.users[0]).toMatchObject({ code: 'CANNOT_UPDATE_DELETED_USER', message: 'deleted user cannot be updated' });
+		const update = await call('PUT', `/crm/v2.1/users/${TOM}`, {
+			body: { users: [{ city: 'X' }] },
+		});
+		expect(update.body.users[0]).toMatchObject({
+			code: 'CANNOT_UPDATE_DELETED_USER',
+			message: 'deleted user cannot be updated',
+		});
 		// the deleted user's e-mail is free again
-		const reuse = await call('POST', '/crm/v2.1/users', { body: { users: [newUser('tom', { email: 'tom.becker@sandbox.example' })] } });
+		const reuse = await call('POST', '/crm/v2.1/users', {
+			body: { users: [newUser('tom', { email: 'tom.becker@sandbox.example' })] },
+		});
 		expect(reuse.body.users[0].code).not.toBe('DUPLICATE_DATA');
 	});
 
 	it('the primary contact cannot be deleted; an unknown id is INVALID_DATA', async () => {
 		const primary = await call('DELETE', `/crm/v2.1/users/${ADMIN}`);
 		expect(primary.status).toBe(400);
-		expect(primary.body.users[0]).toMatchObject({ code: 'INVALID_REQUEST', message: 'primary contact cannot be deleted or deactivated' });
+		expect(primary.body.users[0]).toMatchObject({
+			code: 'INVALID_REQUEST',
+			message: 'primary contact cannot be deleted or deactivated',
+		});
 		const unknown = await call('DELETE', '/crm/v2.1/users/4876876000000999999');
-		expect(unknown.body.users[0]).toMatchObject({ code: 'INVALID_DATA', details: { id: '4876876000000999999' } });
+		expect(unknown.body.users[0]).toMatchObject({
+			code: 'INVALID_DATA',
+			details: { id: '4876876000000999999' },
+		});
 	});
 });

@@ -23,12 +23,20 @@ export const API_NAME_RE = /^(?!\d+$)\S+$/;
 
 /** `key` as given; NodeOperationError unless an API name (API_NAME_RE). */
 export function checkApiName(node: INode, key: string, label: string, itemIndex: number): string {
-	if (!API_NAME_RE.test(key)) throw new NodeOperationError(node, `${label} must be a non-numeric API name, got "${key}"`, { itemIndex });
+	if (!API_NAME_RE.test(key))
+		throw new NodeOperationError(node, `${label} must be a non-numeric API name, got "${key}"`, {
+			itemIndex,
+		});
 	return key;
 }
 
 /** Routing of a request to `path/{id}`, the ID parameter checked to be digits before sending. */
-export function byIdRouting(method: 'GET' | 'DELETE', path: string, idParameter: string, label: string): INodePropertyRouting {
+export function byIdRouting(
+	method: 'GET' | 'DELETE',
+	path: string,
+	idParameter: string,
+	label: string,
+): INodePropertyRouting {
 	return {
 		request: { method, url: `=${path}/${idPathSegment(idParameter)}` },
 		send: { preSend: [requireDigits(idParameter, label)] },
@@ -60,14 +68,21 @@ interface KeyParameters {
 
 function keyOf(this: IExecuteSingleFunctions, keys: KeyParameters): { byId: boolean; key: string } {
 	const byId = this.getNodeParameter('getBy', 'id') === 'id';
-	return { byId, key: String(this.getNodeParameter(byId ? keys.id : keys.apiName, '') ?? '').trim() };
+	return {
+		byId,
+		key: String(this.getNodeParameter(byId ? keys.id : keys.apiName, '') ?? '').trim(),
+	};
 }
 
 /** preSend: the path key checked before sending, digits by ID, an API name otherwise (§3.10). */
 function keyPreSend(keys: KeyParameters) {
-	return async function (this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	return async function (
+		this: IExecuteSingleFunctions,
+		request: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
 		const { byId, key } = keyOf.call(this, keys);
-		if (byId) checkDigits(this.getNode(), key, `${keys.label} ID`, { itemIndex: this.getItemIndex() });
+		if (byId)
+			checkDigits(this.getNode(), key, `${keys.label} ID`, { itemIndex: this.getItemIndex() });
 		else checkApiName(this.getNode(), key, `${keys.label} API Name`, this.getItemIndex());
 		return request;
 	};
@@ -93,12 +108,18 @@ export function noneWithKey(thing: string, keys: KeyParameters): NotFound {
 }
 
 /** A numeric ID parameter, trimmed; NodeOperationError naming the parameter otherwise. */
-export function idParameter(this: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
+export function idParameter(
+	this: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string {
 	const raw = this.getNodeParameter(name, itemIndex);
 	if (typeof raw === 'number') {
 		throw new NodeOperationError(this.getNode(), `${label} must be given as text`, {
 			itemIndex,
-			description: 'IDs exceed JavaScript number precision; pass them as strings, e.g. "4876876000000225013".',
+			description:
+				'IDs exceed JavaScript number precision; pass them as strings, e.g. "4876876000000225013".',
 		});
 	}
 	const id = String(raw ?? '').trim();
@@ -122,7 +143,8 @@ export async function writeResults(
 	const body = (response.body ?? {}) as IDataObject;
 	if (typeof body.status === 'string') return [{ json: writeResult(body) }];
 	for (const value of Object.values(body)) {
-		if (Array.isArray(value)) return (value as IDataObject[]).map((item) => ({ json: writeResult(item) }));
+		if (Array.isArray(value))
+			return (value as IDataObject[]).map((item) => ({ json: writeResult(item) }));
 		if (value && typeof value === 'object' && typeof (value as IDataObject).status === 'string') {
 			return [{ json: writeResult(value as IDataObject) }];
 		}
@@ -144,9 +166,16 @@ export function collectionValues(values: IDataObject): IDataObject {
 export const lookup = (id: unknown): IDataObject => ({ id: String(id).trim() });
 
 /** A collection that must hold at least one field (update operations). */
-export function requireSome(this: IExecuteFunctions | IExecuteSingleFunctions, values: IDataObject, label: string, itemIndex: number): void {
+export function requireSome(
+	this: IExecuteFunctions | IExecuteSingleFunctions,
+	values: IDataObject,
+	label: string,
+	itemIndex: number,
+): void {
 	if (Object.keys(values).length === 0) {
-		throw new NodeOperationError(this.getNode(), `Add at least one field to "${label}"`, { itemIndex });
+		throw new NodeOperationError(this.getNode(), `Add at least one field to "${label}"`, {
+			itemIndex,
+		});
 	}
 }
 
@@ -154,7 +183,12 @@ export function requireSome(this: IExecuteFunctions | IExecuteSingleFunctions, v
  * PUT of a chunk of items to `path`; a chunk of one goes to the single-item form `path/{key}`, its
  * key (the first of `keyNames` it holds) moved from the item into the path.
  */
-export function putItemsRequest(path: string, listKey: string, items: IDataObject[], keyNames = ['id']): CrmListRequest {
+export function putItemsRequest(
+	path: string,
+	listKey: string,
+	items: IDataObject[],
+	keyNames = ['id'],
+): CrmListRequest {
 	if (items.length !== 1) return itemListRequest({ method: 'PUT', path }, listKey, items);
 	const item = { ...items[0] };
 	let key: unknown;
@@ -162,11 +196,19 @@ export function putItemsRequest(path: string, listKey: string, items: IDataObjec
 		key ??= item[name];
 		delete item[name];
 	}
-	return itemListRequest({ method: 'PUT', path: `${path}/${encodeURIComponent(String(key))}` }, listKey, [item]);
+	return itemListRequest(
+		{ method: 'PUT', path: `${path}/${encodeURIComponent(String(key))}` },
+		listKey,
+		[item],
+	);
 }
 
 /** DELETE of a chunk of IDs: `path?ids=…`, or the single-item form `path/{id}` for a chunk of one. */
-export function deleteIdsRequest(path: string, listKey: string, items: IDataObject[]): CrmListRequest {
+export function deleteIdsRequest(
+	path: string,
+	listKey: string,
+	items: IDataObject[],
+): CrmListRequest {
 	const ids = items.map((item) => String(item.id));
 	return ids.length === 1
 		? { method: 'DELETE', path: `${path}/${encodeURIComponent(ids[0])}`, itemListKey: listKey }

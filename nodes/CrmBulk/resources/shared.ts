@@ -15,7 +15,13 @@ import { toCrmDate } from '../../shared/dates';
 import { multipartBody } from '../../shared/multipart';
 import { optionsCollection } from '../../shared/optionsCollection';
 import { loadFieldMeta } from '../../shared/recordFields';
-import { asNodeError, baseUrlExpression, crmRequest, responseOfError, runPerItem } from '../../shared/transport';
+import {
+	asNodeError,
+	baseUrlExpression,
+	crmRequest,
+	responseOfError,
+	runPerItem,
+} from '../../shared/transport';
 import { createZip, isZip, readZip } from '../../shared/zip';
 
 // ---- limits of docs/protocol.md §6 (checked before anything is sent) ------------------------------
@@ -53,7 +59,7 @@ export function megabytes(bytes: number): string {
 /** What the job operations show first: n8n runs them once per input item, each item its own job. */
 export const jobPerItemNotice: INodeProperties = {
 	displayName:
-		'One job per input item: this node runs once for every item it receives, and each item starts its own job. For a single job (one export) after a node that outputs many items, turn on <b>Execute Once</b> in the node\'s Settings.',
+		"One job per input item: this node runs once for every item it receives, and each item starts its own job. For a single job (one export) after a node that outputs many items, turn on <b>Execute Once</b> in the node's Settings.",
 	name: 'jobPerItemNotice',
 	type: 'notice',
 	default: '',
@@ -83,7 +89,8 @@ export async function forEachJobItem(
 		try {
 			return await work(itemIndex, started);
 		} catch (error) {
-			if (items < 2 || jobs === 0 || !isTooManyRequests(error)) throw asNodeError(this, error, itemIndex);
+			if (items < 2 || jobs === 0 || !isTooManyRequests(error))
+				throw asNodeError(this, error, itemIndex);
 			const said = (error as { description?: string }).description;
 			throw new NodeOperationError(
 				this.getNode(),
@@ -120,7 +127,8 @@ export const waitOptionsField: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0.01, numberPrecision: 2 },
 			default: 2,
-			description: 'Seconds to wait before the first status check; later checks back off (×1.5) up to the maximum interval',
+			description:
+				'Seconds to wait before the first status check; later checks back off (×1.5) up to the maximum interval',
 		},
 		{
 			displayName: 'Max Poll Interval (Seconds)',
@@ -150,7 +158,11 @@ export const waitForCompletionField: INodeProperties = {
 };
 
 export function pollOptions(this: IExecuteFunctions, itemIndex: number): PollOptions {
-	const o = this.getNodeParameter('polling', itemIndex, {}) as { initialInterval?: number; maxInterval?: number; timeout?: number };
+	const o = this.getNodeParameter('polling', itemIndex, {}) as {
+		initialInterval?: number;
+		maxInterval?: number;
+		timeout?: number;
+	};
 	const initialMs = Math.max(10, Math.round((o.initialInterval ?? 2) * 1000));
 	return {
 		initialMs,
@@ -177,10 +189,14 @@ export async function pollUntil(
 		const job = await check();
 		if (done(job)) return job;
 		if (Date.now() - started >= options.timeoutMs) {
-			throw new NodeOperationError(this.getNode(), `${context.what} has not finished after ${Math.round(options.timeoutMs / 1000)} s`, {
-				itemIndex: context.itemIndex,
-				description: `Its last state was ${String(job.state ?? job.status)}. Raise "Polling → Timeout", or turn off "Wait for Completion" and fetch the result later with its job ID.`,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`${context.what} has not finished after ${Math.round(options.timeoutMs / 1000)} s`,
+				{
+					itemIndex: context.itemIndex,
+					description: `Its last state was ${String(job.state ?? job.status)}. Raise "Polling → Timeout", or turn off "Wait for Completion" and fetch the result later with its job ID.`,
+				},
+			);
 		}
 		wait = Math.min(options.maxMs, Math.round(wait * 1.5));
 	}
@@ -189,7 +205,10 @@ export async function pollUntil(
 // ---- job options (docs/protocol.md §5.11; callbacks §10) ---------------------------------------
 
 /** The "Options" collection of a job: Callback URL first, then the job's own options. */
-export function jobOptionsField(callbackPlaceholder: string, options: INodeProperties[]): INodeProperties {
+export function jobOptionsField(
+	callbackPlaceholder: string,
+	options: INodeProperties[],
+): INodeProperties {
 	return optionsCollection([
 		{
 			displayName: 'Callback URL',
@@ -204,11 +223,19 @@ export function jobOptionsField(callbackPlaceholder: string, options: INodePrope
 }
 
 /** The job's `callback` from the Callback URL option (absolute http(s)), or undefined when none is given. */
-export function callbackOf(this: IExecuteFunctions, url: string | undefined, itemIndex: number): IDataObject | undefined {
+export function callbackOf(
+	this: IExecuteFunctions,
+	url: string | undefined,
+	itemIndex: number,
+): IDataObject | undefined {
 	const callbackUrl = url?.trim();
 	if (!callbackUrl) return undefined;
 	if (!/^https?:\/\/\S+$/i.test(callbackUrl)) {
-		throw new NodeOperationError(this.getNode(), `Callback URL must be an absolute http(s) URL, got "${callbackUrl}"`, { itemIndex });
+		throw new NodeOperationError(
+			this.getNode(),
+			`Callback URL must be an absolute http(s) URL, got "${callbackUrl}"`,
+			{ itemIndex },
+		);
 	}
 	return { url: callbackUrl, method: 'post' };
 }
@@ -224,8 +251,16 @@ export const resultOutputFields = (
 		name: 'output',
 		type: 'options',
 		options: [
-			{ name: 'Zip File', value: 'binary', description: 'One item with the result zip as binary data' },
-			{ name: 'Parsed Records', value: 'records', description: 'One item per CSV row of the result file' },
+			{
+				name: 'Zip File',
+				value: 'binary',
+				description: 'One item with the result zip as binary data',
+			},
+			{
+				name: 'Parsed Records',
+				value: 'records',
+				description: 'One item per CSV row of the result file',
+			},
 		],
 		default: 'binary',
 		displayOptions: { show },
@@ -266,7 +301,11 @@ export function zipRecords(node: INode, zip: Buffer, itemIndex: number): IDataOb
 	try {
 		files = readZip(zip);
 	} catch (error) {
-		throw new NodeOperationError(node, `The result file is not a readable zip: ${(error as Error).message}`, { itemIndex });
+		throw new NodeOperationError(
+			node,
+			`The result file is not a readable zip: ${(error as Error).message}`,
+			{ itemIndex },
+		);
 	}
 	const csv = files.find((f) => f.name.toLowerCase().endsWith('.csv'));
 	if (!csv) {
@@ -290,7 +329,8 @@ function typedCell(dataType: string | undefined, text: string): IDataObject[stri
 		const n = Number(text);
 		return Number.isFinite(n) ? n : text;
 	}
-	if (dataType === 'boolean') return /^true$/i.test(text) ? true : /^false$/i.test(text) ? false : text;
+	if (dataType === 'boolean')
+		return /^true$/i.test(text) ? true : /^false$/i.test(text) ? false : text;
 	if (dataType === 'multiselectpicklist') return text.split(';').filter(Boolean);
 	if (LOOKUP_TYPES.has(dataType)) return { id: text };
 	// dates, datetimes and texts: the CSV carries the JSON forms already (§4)
@@ -322,7 +362,9 @@ export async function typedReadRows(
 /** The module API name of a bulk-read job (`query.module`: v2 a name, v2.1 `{api_name, id}`, §13). */
 export function jobModule(job: IDataObject): string {
 	const module = (job.query as IDataObject | undefined)?.module;
-	return String(module && typeof module === 'object' ? (module as IDataObject).api_name : (module ?? ''));
+	return String(
+		module && typeof module === 'object' ? (module as IDataObject).api_name : (module ?? ''),
+	);
 }
 
 /**
@@ -331,7 +373,11 @@ export function jobModule(job: IDataObject): string {
  */
 export function exportFileName(job: IDataObject, extension = 'zip'): string {
 	const date = toCrmDate(job.created_time) ?? toCrmDate(new Date());
-	const page = Number((job.result as IDataObject | undefined)?.page ?? (job.query as IDataObject | undefined)?.page ?? 1);
+	const page = Number(
+		(job.result as IDataObject | undefined)?.page ??
+			(job.query as IDataObject | undefined)?.page ??
+			1,
+	);
 	return `${jobModule(job) || 'export'}-${date}${page > 1 ? `-page-${page}` : ''}.${extension}`;
 }
 
@@ -342,7 +388,11 @@ export async function binaryItem(
 	property: string,
 	file: { data: Buffer; fileName: string; mimeType: string },
 ): Promise<INodeExecutionData> {
-	const binary: IBinaryData = await helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
+	const binary: IBinaryData = await helpers.prepareBinaryData(
+		file.data,
+		file.fileName,
+		file.mimeType,
+	);
 	return { json, binary: { [property]: binary } };
 }
 
@@ -353,7 +403,12 @@ export async function downloadedFileItems(
 	file: { data: Buffer; fileName: string; mimeType: string },
 ): Promise<INodeExecutionData[]> {
 	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
-	const json: IDataObject = { ...ref, fileName: file.fileName, mimeType: file.mimeType, fileSize: file.data.length };
+	const json: IDataObject = {
+		...ref,
+		fileName: file.fileName,
+		mimeType: file.mimeType,
+		fileSize: file.data.length,
+	};
 	return [await binaryItem(this.helpers, json, property, file)];
 }
 
@@ -373,19 +428,26 @@ export async function bulkWriteZip(
 	const data = await this.helpers.getBinaryDataBuffer(itemIndex, property);
 	const name = meta.fileName || 'data.csv';
 	const zipInput = format === 'zip' || (format === 'auto' && isZip(data));
-	const fail = (message: string, description: string) => new NodeOperationError(this.getNode(), message, { itemIndex, description });
+	const fail = (message: string, description: string) =>
+		new NodeOperationError(this.getNode(), message, { itemIndex, description });
 	let zip: Buffer;
 	let csvText: string;
 	let fileName: string;
 	if (zipInput) {
 		if (data.length > LIMITS.writeZipBytes) {
-			throw fail(`The zip "${name}" is ${megabytes(data.length)}; bulk write accepts at most 25 MB`, 'Split the CSV into several files.');
+			throw fail(
+				`The zip "${name}" is ${megabytes(data.length)}; bulk write accepts at most 25 MB`,
+				'Split the CSV into several files.',
+			);
 		}
 		let files: ReturnType<typeof readZip>;
 		try {
 			files = readZip(data);
 		} catch (error) {
-			throw fail(`The binary "${property}" is not a readable zip: ${(error as Error).message}`, 'Set "File Format" to CSV to upload a CSV file.');
+			throw fail(
+				`The binary "${property}" is not a readable zip: ${(error as Error).message}`,
+				'Set "File Format" to CSV to upload a CSV file.',
+			);
 		}
 		const csvs = files.filter((f) => f.name.toLowerCase().endsWith('.csv'));
 		if (files.length !== 1 || csvs.length !== 1) {
@@ -403,12 +465,18 @@ export async function bulkWriteZip(
 		zip = createZip([{ name: csvName, data }]);
 		fileName = `${csvName.replace(/\.csv$/i, '')}.zip`;
 		if (zip.length > LIMITS.writeZipBytes) {
-			throw fail(`The CSV "${name}" packs into a ${megabytes(zip.length)} zip; bulk write accepts at most 25 MB`, 'Split the CSV into several files.');
+			throw fail(
+				`The CSV "${name}" packs into a ${megabytes(zip.length)} zip; bulk write accepts at most 25 MB`,
+				'Split the CSV into several files.',
+			);
 		}
 	}
 	const rows = countCsvRecords(csvText);
 	if (rows > LIMITS.writeRows) {
-		throw fail(`The CSV has ${rows.toLocaleString('en-US')} records; bulk write accepts at most 25,000 per file`, 'Split the CSV into several files of at most 25,000 records.');
+		throw fail(
+			`The CSV has ${rows.toLocaleString('en-US')} records; bulk write accepts at most 25,000 per file`,
+			'Split the CSV into several files of at most 25,000 records.',
+		);
 	}
 	return { zip, fileName, rows };
 }
@@ -419,9 +487,13 @@ export async function orgXgid(this: IExecuteFunctions, itemIndex: number): Promi
 	const org = (Array.isArray(body.org) ? body.org[0] : undefined) as IDataObject | undefined;
 	const xgid = org?.xgid;
 	if (typeof xgid !== 'string' && typeof xgid !== 'number') {
-		throw new NodeOperationError(this.getNode(), 'GetOrganization answered no xgid; it is needed for the bulk-write upload header X-CRM-ORG', {
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'GetOrganization answered no xgid; it is needed for the bulk-write upload header X-CRM-ORG',
+			{
+				itemIndex,
+			},
+		);
 	}
 	return String(xgid);
 }

@@ -3,10 +3,19 @@ import type { INodeProperties } from 'n8n-workflow';
 import { moduleSelect } from '../../shared/descriptions';
 
 /** The module picker sent as the `module` query parameter (the settings reads of one module). */
-export const moduleQueryField: INodeProperties = { ...moduleSelect, routing: { send: { type: 'query', property: 'module' } } };
+export const moduleQueryField: INodeProperties = {
+	...moduleSelect,
+	routing: { send: { type: 'query', property: 'module' } },
+};
 
 /** A numeric ID typed by hand or chosen from a list. */
-export function idOptions(displayName: string, name: string, loadOptionsMethod: string, dependsOn: string[], description: string): INodeProperties {
+export function idOptions(
+	displayName: string,
+	name: string,
+	loadOptionsMethod: string,
+	dependsOn: string[],
+	description: string,
+): INodeProperties {
 	return {
 		displayName,
 		name,

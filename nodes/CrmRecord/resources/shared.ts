@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { itemListRequest } from '../../shared/itemLists';
@@ -36,10 +41,16 @@ function idOf(this: IExecuteFunctions, target: IdListTarget, itemIndex: number):
 }
 
 /** DELETE {path}?ids=…, the item IDs batched. */
-export async function deleteByIds(this: IExecuteFunctions, target: IdListTarget): Promise<INodeExecutionData[][]> {
+export async function deleteByIds(
+	this: IExecuteFunctions,
+	target: IdListTarget,
+): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
 		batchSize: target.batchSize,
-		build: (itemIndex) => ({ key: target.path, payload: { id: idOf.call(this, target, itemIndex) } }),
+		build: (itemIndex) => ({
+			key: target.path,
+			payload: { id: idOf.call(this, target, itemIndex) },
+		}),
 		request: (_key, payloads) => ({
 			method: 'DELETE',
 			path: target.path,
@@ -50,17 +61,25 @@ export async function deleteByIds(this: IExecuteFunctions, target: IdListTarget)
 }
 
 /** PUT {path} with the items' "Update Fields" (at least one) and IDs, batched. */
-export async function updateByIds(this: IExecuteFunctions, target: IdListTarget): Promise<INodeExecutionData[][]> {
+export async function updateByIds(
+	this: IExecuteFunctions,
+	target: IdListTarget,
+): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
 		batchSize: target.batchSize,
 		build: (itemIndex) => {
 			const id = idOf.call(this, target, itemIndex);
 			const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 			if (Object.keys(fields).length === 0) {
-				throw new NodeOperationError(this.getNode(), 'Nothing to update: add a field under "Update Fields"', { itemIndex });
+				throw new NodeOperationError(
+					this.getNode(),
+					'Nothing to update: add a field under "Update Fields"',
+					{ itemIndex },
+				);
 			}
 			return { key: target.path, payload: { id, ...fields } };
 		},
-		request: (_key, items) => itemListRequest({ method: 'PUT', path: target.path }, target.listKey, items),
+		request: (_key, items) =>
+			itemListRequest({ method: 'PUT', path: target.path }, target.listKey, items),
 	});
 }

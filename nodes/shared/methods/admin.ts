@@ -9,15 +9,25 @@ const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.loca
 
 /** Active users (GetUsers `type=ActiveUsers`, every page): for owner and user fields. */
 export async function getUsers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const users = await crmRequestAllItems.call(this, { path: '/users', rootProperty: 'users', qs: { type: 'ActiveUsers' } });
+	const users = await crmRequestAllItems.call(this, {
+		path: '/users',
+		rootProperty: 'users',
+		qs: { type: 'ActiveUsers' },
+	});
 	return users
-		.map((u) => ({ name: String(u.full_name ?? u.email ?? u.id), value: String(u.id), description: String(u.email ?? '') }))
+		.map((u) => ({
+			name: String(u.full_name ?? u.email ?? u.id),
+			value: String(u.id),
+			description: String(u.email ?? ''),
+		}))
 		.sort(byName);
 }
 
 /** Roles (GetRoles), with the role each reports to. */
 export async function getRoles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { roles = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/roles' })) as { roles?: IDataObject[] };
+	const { roles = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/roles' })) as {
+		roles?: IDataObject[];
+	};
 	return roles
 		.map((r) => {
 			const reportsTo = (r.reporting_to as IDataObject | null)?.name;
@@ -32,25 +42,44 @@ export async function getRoles(this: ILoadOptionsFunctions): Promise<INodeProper
 
 /** Profiles (GetProfiles). */
 export async function getProfiles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { profiles = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/profiles' })) as {
+	const { profiles = [] } = (await crmRequest(this, {
+		method: 'GET',
+		path: '/settings/profiles',
+	})) as {
 		profiles?: IDataObject[];
 	};
 	return profiles
-		.map((p) => ({ name: String(p.display_label ?? p.name), value: String(p.id), description: String(p.description ?? '') }))
+		.map((p) => ({
+			name: String(p.display_label ?? p.name),
+			value: String(p.id),
+			description: String(p.description ?? ''),
+		}))
 		.sort(byName);
 }
 
 /** Territories (GetTerritories). */
 export async function getTerritories(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { territories = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/territories' })) as {
+	const { territories = [] } = (await crmRequest(this, {
+		method: 'GET',
+		path: '/settings/territories',
+	})) as {
 		territories?: IDataObject[];
 	};
-	return territories.map((t) => ({ name: String(t.name), value: String(t.id), description: String(t.description ?? '') })).sort(byName);
+	return territories
+		.map((t) => ({
+			name: String(t.name),
+			value: String(t.id),
+			description: String(t.description ?? ''),
+		}))
+		.sort(byName);
 }
 
 /** Currencies of the organisation (GetCurrencies). */
 export async function getCurrencies(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { currencies = [] } = (await crmRequest(this, { method: 'GET', path: '/org/currencies' })) as {
+	const { currencies = [] } = (await crmRequest(this, {
+		method: 'GET',
+		path: '/org/currencies',
+	})) as {
 		currencies?: IDataObject[];
 	};
 	return currencies
@@ -64,13 +93,22 @@ export async function getCurrencies(this: ILoadOptionsFunctions): Promise<INodeP
 
 /** Taxes of the organisation (GetTaxes). */
 export async function getTaxes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { taxes = [] } = (await crmRequest(this, { method: 'GET', path: '/org/taxes' })) as { taxes?: IDataObject[] };
-	return taxes.map((t) => ({ name: String(t.display_label ?? t.name), value: String(t.id) })).sort(byName);
+	const { taxes = [] } = (await crmRequest(this, { method: 'GET', path: '/org/taxes' })) as {
+		taxes?: IDataObject[];
+	};
+	return taxes
+		.map((t) => ({ name: String(t.display_label ?? t.name), value: String(t.id) }))
+		.sort(byName);
 }
 
 /** Variable groups (GetVariableGroups). */
-export async function getVariableGroups(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { variable_groups: groups = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/variable_groups' })) as {
+export async function getVariableGroups(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	const { variable_groups: groups = [] } = (await crmRequest(this, {
+		method: 'GET',
+		path: '/settings/variable_groups',
+	})) as {
 		variable_groups?: IDataObject[];
 	};
 	return groups

@@ -1,7 +1,15 @@
 // Methods every node of the package can offer (load options, list searches, resource mappers).
 // Each file owns one kind of lookup; add a file and spread it here.
 import { adminLoadOptions } from './admin';
-import { getCriteriaFields, getCriteriaValues, getDealStages, getFields, getModules, getReadableFields, getSortableFields } from './loadOptions';
+import {
+	getCriteriaFields,
+	getCriteriaValues,
+	getDealStages,
+	getFields,
+	getModules,
+	getReadableFields,
+	getSortableFields,
+} from './loadOptions';
 import { metadataLoadOptions } from './metadata';
 import { recordRelationLoadOptions } from './recordRelations';
 import { listSearch } from './listSearch';

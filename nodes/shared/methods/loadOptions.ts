@@ -4,21 +4,36 @@ import { pickedValue } from '../descriptions';
 import { crmRequest } from '../transport';
 
 /** Spelling-insensitive form of a name: "Sales_Orders" and "Sales Orders" say the same. */
-const plain = (text: string) => text.toLowerCase().replace(/[\s_]+/g, ' ').trim();
+const plain = (text: string) =>
+	text
+		.toLowerCase()
+		.replace(/[\s_]+/g, ' ')
+		.trim();
 
 /** An option whose description is left out when it only repeats the option's name. */
 export function option(name: string, value: string, description?: string): INodePropertyOptions {
-	return description && plain(description) !== plain(name) ? { name, value, description } : { name, value };
+	return description && plain(description) !== plain(name)
+		? { name, value, description }
+		: { name, value };
 }
 
 /** Modules that hold records (standard and custom), from GetModules. */
 export async function getModules(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { modules = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/modules' })) as {
+	const { modules = [] } = (await crmRequest(this, {
+		method: 'GET',
+		path: '/settings/modules',
+	})) as {
 		modules?: IDataObject[];
 	};
 	return modules
 		.filter((m) => m.api_supported !== false && m.generated_type !== 'linking')
-		.map((m) => option(`${m.plural_label as string}${m.generated_type === 'custom' ? ' (Custom)' : ''}`, m.api_name as string, m.api_name as string))
+		.map((m) =>
+			option(
+				`${m.plural_label as string}${m.generated_type === 'custom' ? ' (Custom)' : ''}`,
+				m.api_name as string,
+				m.api_name as string,
+			),
+		)
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -30,7 +45,9 @@ async function fieldOptions(
 ): Promise<INodePropertyOptions[]> {
 	const single = pickedValue(this, 'module') || undefined;
 	// nodes that watch several modules (parameter `modules`) get the fields of all of them, once each
-	const modules = single ? [single] : ((this.getCurrentNodeParameter('modules') as string[] | undefined) ?? []);
+	const modules = single
+		? [single]
+		: ((this.getCurrentNodeParameter('modules') as string[] | undefined) ?? []);
 	const options = new Map<string, INodePropertyOptions>();
 	for (const module of modules) {
 		const { fields = [] } = (await crmRequest(this, {
@@ -53,12 +70,21 @@ async function fieldOptions(
 
 /** The Stage picklist of Deals (GetFields of Deals), as the CRM stores the values: a converted lead's deal stage. */
 export async function getDealStages(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { fields = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/fields', qs: { module: 'Deals' } })) as {
+	const { fields = [] } = (await crmRequest(this, {
+		method: 'GET',
+		path: '/settings/fields',
+		qs: { module: 'Deals' },
+	})) as {
 		fields?: IDataObject[];
 	};
 	const stage = fields.find((f) => f.api_name === 'Stage');
-	const values = (stage?.pick_list_values ?? []) as Array<{ actual_value: string; display_value?: string }>;
-	return values.map((v) => option(v.display_value ?? v.actual_value, v.actual_value, v.actual_value));
+	const values = (stage?.pick_list_values ?? []) as Array<{
+		actual_value: string;
+		display_value?: string;
+	}>;
+	return values.map((v) =>
+		option(v.display_value ?? v.actual_value, v.actual_value, v.actual_value),
+	);
 }
 
 /** Fields that can be written (read-only system fields left out). */
@@ -67,12 +93,16 @@ export async function getFields(this: ILoadOptionsFunctions): Promise<INodePrope
 }
 
 /** Every field, system fields included: for choosing what a read returns. */
-export async function getReadableFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getReadableFields(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	return await fieldOptions.call(this, () => true);
 }
 
 /** Fields a list can be sorted by (`sortable` in the metadata: Modified_Time, Created_Time, id …). */
-export async function getSortableFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getSortableFields(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	return await fieldOptions.call(this, (f) => f.sortable !== false);
 }
 
@@ -83,27 +113,47 @@ export async function getSortableFields(this: ILoadOptionsFunctions): Promise<IN
  */
 export const PICKLIST_MARK = '|picklist';
 
-export const criteriaFieldName = (value: unknown) => String(value ?? '').trim().replace(PICKLIST_MARK, '');
+export const criteriaFieldName = (value: unknown) =>
+	String(value ?? '')
+		.trim()
+		.replace(PICKLIST_MARK, '');
 
 /**
  * Every field of the module for criteria (system fields such as Created_Time included), picklists
  * marked. A condition saved with a picklist's plain API name (before the mark, or typed) keeps it:
  * its option stays unmarked for that condition, so it opens with its typed Value, not as unsupported.
  */
-export async function getCriteriaFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getCriteriaFields(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const saved = String(this.getCurrentNodeParameter('&field') ?? '');
-	return await fieldOptions.call(this, () => true, (f) => (f.data_type === 'picklist' && f.api_name !== saved ? PICKLIST_MARK : ''));
+	return await fieldOptions.call(
+		this,
+		() => true,
+		(f) => (f.data_type === 'picklist' && f.api_name !== saved ? PICKLIST_MARK : ''),
+	);
 }
 
 /** The values of the picklist chosen in the same condition (`&field`), as the CRM compares them (actual values). */
-export async function getCriteriaValues(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getCriteriaValues(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const module = pickedValue(this, 'module') || undefined;
 	const field = criteriaFieldName(this.getCurrentNodeParameter('&field'));
 	if (!module || !field) return [];
-	const { fields = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/fields', qs: { module } })) as {
+	const { fields = [] } = (await crmRequest(this, {
+		method: 'GET',
+		path: '/settings/fields',
+		qs: { module },
+	})) as {
 		fields?: IDataObject[];
 	};
 	const meta = fields.find((f) => f.api_name === field);
-	const values = (meta?.pick_list_values ?? []) as Array<{ actual_value: string; display_value?: string }>;
-	return values.map((v) => option(v.display_value ?? v.actual_value, v.actual_value, v.actual_value));
+	const values = (meta?.pick_list_values ?? []) as Array<{
+		actual_value: string;
+		display_value?: string;
+	}>;
+	return values.map((v) =>
+		option(v.display_value ?? v.actual_value, v.actual_value, v.actual_value),
+	);
 }

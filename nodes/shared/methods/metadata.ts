@@ -13,7 +13,9 @@ import { isDigits } from '../validation';
 export const INVENTORY_MODULES = ['Quotes', 'Sales_Orders', 'Purchase_Orders', 'Invoices'];
 
 function current(ctx: ILoadOptionsFunctions, name: string): string | undefined {
-	return ['module', 'recordId'].includes(name) ? pickedValue(ctx, name) || undefined : plainCurrent(ctx, name);
+	return ['module', 'recordId'].includes(name)
+		? pickedValue(ctx, name) || undefined
+		: plainCurrent(ctx, name);
 }
 
 function plainCurrent(ctx: ILoadOptionsFunctions, name: string): string | undefined {
@@ -22,7 +24,12 @@ function plainCurrent(ctx: ILoadOptionsFunctions, name: string): string | undefi
 	return String(value);
 }
 
-async function list(ctx: ILoadOptionsFunctions, path: string, key: string, qs?: IDataObject): Promise<IDataObject[]> {
+async function list(
+	ctx: ILoadOptionsFunctions,
+	path: string,
+	key: string,
+	qs?: IDataObject,
+): Promise<IDataObject[]> {
 	const body = await crmRequest(ctx, { method: 'GET', path, qs });
 	return (body[key] as IDataObject[] | undefined) ?? [];
 }
@@ -35,7 +42,11 @@ export async function getFieldIds(this: ILoadOptionsFunctions): Promise<INodePro
 	if (!module) return [];
 	const fields = await list(this, '/settings/fields', 'fields', { module });
 	return fields
-		.map((f) => ({ name: String(f.field_label), value: String(f.id), description: `${String(f.api_name)} (${String(f.data_type)})` }))
+		.map((f) => ({
+			name: String(f.field_label),
+			value: String(f.id),
+			description: `${String(f.api_name)} (${String(f.data_type)})`,
+		}))
 		.sort(byName);
 }
 
@@ -54,7 +65,9 @@ export async function getDealLayouts(this: ILoadOptionsFunctions): Promise<INode
 }
 
 /** Related lists of the chosen module with their IDs as values (GetRelatedList takes an ID). */
-export async function getRelatedListIds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getRelatedListIds(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const module = current(this, 'module');
 	if (!module) return [];
 	const lists = await list(this, '/settings/related_lists', 'related_lists', { module });
@@ -67,7 +80,11 @@ export async function getCustomViews(this: ILoadOptionsFunctions): Promise<INode
 	if (!module) return [];
 	const views: IDataObject[] = [];
 	for (let page = 1; page <= 50; page++) {
-		const body = await crmRequest(this, { method: 'GET', path: '/settings/custom_views', qs: { module, page, per_page: 200 } });
+		const body = await crmRequest(this, {
+			method: 'GET',
+			path: '/settings/custom_views',
+			qs: { module, page, per_page: 200 },
+		});
 		views.push(...((body.custom_views as IDataObject[] | undefined) ?? []));
 		if ((body.info as IDataObject | undefined)?.more_records !== true) break;
 	}
@@ -84,11 +101,16 @@ export async function getPipelines(this: ILoadOptionsFunctions): Promise<INodePr
 	const layoutId = current(this, 'layoutId');
 	if (!layoutId) return [];
 	const pipelines = await list(this, '/settings/pipeline', 'pipeline', { layout_id: layoutId });
-	return pipelines.map((p) => ({ name: `${String(p.display_value)}${p.default === true ? ' (Default)' : ''}`, value: String(p.id) }));
+	return pipelines.map((p) => ({
+		name: `${String(p.display_value)}${p.default === true ? ' (Default)' : ''}`,
+		value: String(p.id),
+	}));
 }
 
 /** Stages used by the pipelines of the chosen Deals layout, with their stage IDs (GetPipelines, v2.1). */
-export async function getPipelineStages(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getPipelineStages(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	await assertV21.call(this, 'The list of pipelines');
 	const layoutId = current(this, 'layoutId');
 	if (!layoutId) return [];
@@ -97,7 +119,12 @@ export async function getPipelineStages(this: ILoadOptionsFunctions): Promise<IN
 	for (const p of pipelines) {
 		for (const m of (p.maps as IDataObject[] | undefined) ?? []) {
 			const id = String(m.id);
-			if (!stages.has(id)) stages.set(id, { name: String(m.display_value), value: id, description: String(m.forecast_type ?? '') });
+			if (!stages.has(id))
+				stages.set(id, {
+					name: String(m.display_value),
+					value: id,
+					description: String(m.forecast_type ?? ''),
+				});
 		}
 	}
 	return [...stages.values()];
@@ -115,11 +142,15 @@ export async function getWizards(this: ILoadOptionsFunctions): Promise<INodeProp
 }
 
 /** Layouts of the chosen wizard's module (GetWizards, then GetLayouts). */
-export async function getWizardLayouts(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getWizardLayouts(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	await assertV21.call(this, 'The list of wizards');
 	const wizardId = current(this, 'wizardId');
 	if (!wizardId) return [];
-	const wizard = (await list(this, '/settings/wizards', 'wizards')).find((w) => String(w.id) === wizardId);
+	const wizard = (await list(this, '/settings/wizards', 'wizards')).find(
+		(w) => String(w.id) === wizardId,
+	);
 	const module = (wizard?.module as IDataObject | undefined)?.api_name;
 	if (!module) return [];
 	const layouts = await list(this, '/settings/layouts', 'layouts', { module: String(module) });
@@ -127,39 +158,69 @@ export async function getWizardLayouts(this: ILoadOptionsFunctions): Promise<INo
 }
 
 /** Assignment rules of the chosen module (GetAssignmentRules, v2.1). */
-export async function getAssignmentRules(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getAssignmentRules(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	await assertV21.call(this, 'The list of assignment rules');
 	const module = current(this, 'module');
 	const rules = await list(this, '/settings/automation/assignment_rules', 'assignment_rules');
 	return rules
-		.filter((r) => !module || String((r.module as IDataObject | undefined)?.api_name).toLowerCase() === module.toLowerCase())
-		.map((r) => ({ name: String(r.name), value: String(r.id), description: String(r.description ?? '') }));
+		.filter(
+			(r) =>
+				!module ||
+				String((r.module as IDataObject | undefined)?.api_name).toLowerCase() ===
+					module.toLowerCase(),
+		)
+		.map((r) => ({
+			name: String(r.name),
+			value: String(r.id),
+			description: String(r.description ?? ''),
+		}));
 }
 
 /** Email templates of the chosen module (GetEmailTemplates, v2.1). */
-export async function getEmailTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getEmailTemplates(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	await assertV21.call(this, 'The list of email templates');
 	const module = current(this, 'module');
 	if (!module) return [];
 	const templates = await list(this, '/settings/email_templates', 'email_templates', { module });
-	return templates.map((t) => ({ name: String(t.name), value: String(t.id), description: String(t.subject ?? '') })).sort(byName);
+	return templates
+		.map((t) => ({
+			name: String(t.name),
+			value: String(t.id),
+			description: String(t.subject ?? ''),
+		}))
+		.sort(byName);
 }
 
 /** Inventory templates of every inventory module (GetInventoryTemplates, v2.1). */
-export async function getInventoryTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getInventoryTemplates(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	await assertV21.call(this, 'The list of inventory templates');
 	const selected = current(this, 'module');
 	const modules = selected && INVENTORY_MODULES.includes(selected) ? [selected] : INVENTORY_MODULES;
 	const options: INodePropertyOptions[] = [];
 	for (const module of modules) {
-		const templates = await list(this, '/settings/inventory_templates', 'inventory_templates', { module });
-		options.push(...templates.map((t) => ({ name: `${module.replace(/_/g, ' ')}: ${String(t.name)}`, value: String(t.id) })));
+		const templates = await list(this, '/settings/inventory_templates', 'inventory_templates', {
+			module,
+		});
+		options.push(
+			...templates.map((t) => ({
+				name: `${module.replace(/_/g, ' ')}: ${String(t.name)}`,
+				value: String(t.id),
+			})),
+		);
 	}
 	return options.sort(byName);
 }
 
 /** Transitions available to the chosen record of the chosen module (GetBlueprint). */
-export async function getBlueprintTransitions(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getBlueprintTransitions(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const module = current(this, 'module');
 	const recordId = current(this, 'recordId');
 	if (!module || !recordId || !isDigits(recordId)) return [];
@@ -167,7 +228,8 @@ export async function getBlueprintTransitions(this: ILoadOptionsFunctions): Prom
 		method: 'GET',
 		path: `/${encodeURIComponent(module)}/${encodeURIComponent(recordId)}/actions/blueprint`,
 	});
-	const transitions = ((body.blueprint as IDataObject | undefined)?.transitions as IDataObject[] | undefined) ?? [];
+	const transitions =
+		((body.blueprint as IDataObject | undefined)?.transitions as IDataObject[] | undefined) ?? [];
 	return transitions.map((t) => ({
 		name: String(t.name),
 		value: String(t.id),

@@ -8,7 +8,9 @@ import { crmRequest } from '../transport';
 const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
 
 /** Related lists of the chosen module (GetRelatedLists), attachments left out (own resource). */
-export async function getRelatedLists(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getRelatedLists(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const module = pickedValue(this, 'module') || undefined;
 	if (!module) return [];
 	const { related_lists: lists = [] } = (await crmRequest(this, {
@@ -30,15 +32,24 @@ export async function getRelatedLists(this: ILoadOptionsFunctions): Promise<INod
 export async function getTags(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const module = pickedValue(this, 'module') || undefined;
 	if (!module) return [];
-	const { tags = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/tags', qs: { module } })) as {
+	const { tags = [] } = (await crmRequest(this, {
+		method: 'GET',
+		path: '/settings/tags',
+		qs: { module },
+	})) as {
 		tags?: IDataObject[];
 	};
 	return tags.map((t) => ({ name: String(t.name), value: String(t.id) })).sort(byName);
 }
 
 /** Contact roles of the organisation (GetContactRoles), in their sequence. */
-export async function getContactRoles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { contact_roles: roles = [] } = (await crmRequest(this, { method: 'GET', path: '/Contacts/roles' })) as {
+export async function getContactRoles(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	const { contact_roles: roles = [] } = (await crmRequest(this, {
+		method: 'GET',
+		path: '/Contacts/roles',
+	})) as {
 		contact_roles?: IDataObject[];
 	};
 	return roles.map((r) => ({ name: String(r.name), value: String(r.id) }));

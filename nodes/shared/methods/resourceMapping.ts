@@ -23,7 +23,11 @@ interface FieldMetadata extends IDataObject {
 }
 
 async function moduleFields(this: ILoadOptionsFunctions, module: string): Promise<FieldMetadata[]> {
-	const { fields = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/fields', qs: { module } })) as {
+	const { fields = [] } = (await crmRequest(this, {
+		method: 'GET',
+		path: '/settings/fields',
+		qs: { module },
+	})) as {
 		fields?: FieldMetadata[];
 	};
 	return fields;
@@ -50,15 +54,23 @@ const TYPE_OF: Record<string, FieldType> = {
 	subform: 'array',
 };
 
-const isUnique = (f: FieldMetadata) => !!f.unique && (typeof f.unique !== 'object' || Object.keys(f.unique).length > 0);
+const isUnique = (f: FieldMetadata) =>
+	!!f.unique && (typeof f.unique !== 'object' || Object.keys(f.unique).length > 0);
 
 /** Active users for owner and user-lookup fields; empty when the users API is not reachable. */
 async function userOptions(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	try {
-		const { users = [] } = (await crmRequest(this, { method: 'GET', path: '/users', qs: { type: 'ActiveUsers' } })) as {
+		const { users = [] } = (await crmRequest(this, {
+			method: 'GET',
+			path: '/users',
+			qs: { type: 'ActiveUsers' },
+		})) as {
 			users?: IDataObject[];
 		};
-		return users.map((u) => ({ name: String(u.full_name ?? u.email ?? u.id), value: String(u.id) }));
+		return users.map((u) => ({
+			name: String(u.full_name ?? u.email ?? u.id),
+			value: String(u.id),
+		}));
 	} catch {
 		return [];
 	}
@@ -69,13 +81,17 @@ async function userOptions(this: ILoadOptionsFunctions): Promise<INodePropertyOp
  * typed, picklists with their values, mandatory fields required on create. Update matches on `id` or an
  * external-ID field; upsert matches on the columns chosen (sent as `duplicate_check_fields`).
  */
-export async function getRecordMappingFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+export async function getRecordMappingFields(
+	this: ILoadOptionsFunctions,
+): Promise<ResourceMapperFields> {
 	const module = pickedValue(this, 'module') || undefined;
 	// no module yet: nothing to map and nothing to report (the mapper hides its "no fields" error)
 	if (!module) return { fields: [] };
 	const operation = this.getCurrentNodeParameter('operation') as string;
 	const metadata = await moduleFields.call(this, module);
-	const needsUsers = metadata.some((f) => ['ownerlookup', 'userlookup'].includes(f.data_type) && !f.read_only);
+	const needsUsers = metadata.some(
+		(f) => ['ownerlookup', 'userlookup'].includes(f.data_type) && !f.read_only,
+	);
 	const users = needsUsers ? await userOptions.call(this) : [];
 	const fields: ResourceMapperField[] = [];
 	for (const f of metadata) {
@@ -86,7 +102,15 @@ export async function getRecordMappingFields(this: ILoadOptionsFunctions): Promi
 				// default matching column included, until that column is picked again; a required field
 				// stays. The mapper checks required fields in "add" mode only, so an external-ID match is
 				// not held up by an empty Record ID.
-				fields.push({ id: 'id', displayName: 'Record ID', required: true, defaultMatch: true, canBeUsedToMatch: true, display: true, type: 'string' });
+				fields.push({
+					id: 'id',
+					displayName: 'Record ID',
+					required: true,
+					defaultMatch: true,
+					canBeUsedToMatch: true,
+					display: true,
+					type: 'string',
+				});
 			}
 			continue;
 		}
@@ -96,12 +120,20 @@ export async function getRecordMappingFields(this: ILoadOptionsFunctions): Promi
 			displayName: label,
 			required: f.mandatory === true && operation !== 'update',
 			defaultMatch: false,
-			canBeUsedToMatch: operation === 'update' ? !!f.external : operation === 'upsert' ? isUnique(f) || ['text', 'email', 'phone'].includes(f.data_type) : false,
+			canBeUsedToMatch:
+				operation === 'update'
+					? !!f.external
+					: operation === 'upsert'
+						? isUnique(f) || ['text', 'email', 'phone'].includes(f.data_type)
+						: false,
 			display: true,
 			type: TYPE_OF[f.data_type] ?? 'string',
 		};
 		if (f.data_type === 'picklist') {
-			field.options = (f.pick_list_values ?? []).map((v) => ({ name: v.display_value ?? v.actual_value, value: v.actual_value }));
+			field.options = (f.pick_list_values ?? []).map((v) => ({
+				name: v.display_value ?? v.actual_value,
+				value: v.actual_value,
+			}));
 		} else if (f.data_type === 'multiselectpicklist') {
 			field.displayName = `${label} (Comma-Separated)`;
 		} else if (f.data_type === 'date') {
@@ -116,12 +148,18 @@ export async function getRecordMappingFields(this: ILoadOptionsFunctions): Promi
 		}
 		fields.push(field);
 	}
-	if (fields.length === 0) return { fields, emptyFieldsNotice: `The module ${module} has no fields this operation can write.` };
+	if (fields.length === 0)
+		return {
+			fields,
+			emptyFieldsNotice: `The module ${module} has no fields this operation can write.`,
+		};
 	return { fields };
 }
 
 /** External-ID fields of the chosen module (for X-EXTERNAL, §3.9). */
-export async function getExternalIdFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getExternalIdFields(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const module = pickedValue(this, 'module') || undefined;
 	if (!module) return [];
 	return (await moduleFields.call(this, module))

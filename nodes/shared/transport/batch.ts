@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeApiError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeApiError,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { crmApiError, isErrorItem } from './errors';
@@ -39,7 +44,12 @@ export interface BatchOptions<K = string> {
 	 * result per payload (an Error fails that item alone). Without it, or when it throws, every item
 	 * of the chunk fails with the error.
 	 */
-	recover?: (key: K, payloads: IDataObject[], itemIndexes: number[], failure: NodeApiError) => Promise<BatchResult[]>;
+	recover?: (
+		key: K,
+		payloads: IDataObject[],
+		itemIndexes: number[],
+		failure: NodeApiError,
+	) => Promise<BatchResult[]>;
 	/** field labels for the error messages of a group's items (e.g. from the module's metadata loaded by `build`) */
 	labels?: (key: K) => FieldLabels | undefined;
 }
@@ -55,11 +65,19 @@ type Outcome = { json: IDataObject } | { error: NodeApiError | NodeOperationErro
  */
 function errorJson(error: NodeApiError | NodeOperationError): IDataObject {
 	const crm = (error.context?.crm ?? {}) as IDataObject;
-	return { error: error.message, message: error.description ?? '', details: { status: 'error', ...crm } };
+	return {
+		error: error.message,
+		message: error.description ?? '',
+		details: { status: 'error', ...crm },
+	};
 }
 
 /** An error as the NodeApiError / NodeOperationError of its input item. */
-export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+export function asNodeError(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeOperationError || (error as NodeApiError).name === 'NodeApiError') {
 		const known = error as NodeApiError | NodeOperationError;
 		if (known.context && known.context.itemIndex === undefined) known.context.itemIndex = itemIndex;
@@ -73,12 +91,16 @@ export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: n
  * whose request is an item's own (a job, a file, the list an item holds). With "continue on fail" a
  * failing item yields one error item, the shape runBatched gives; otherwise the node fails.
  */
-export async function runPerItem(ctx: IExecuteFunctions, work: (itemIndex: number) => Promise<INodeExecutionData[]>): Promise<INodeExecutionData[][]> {
+export async function runPerItem(
+	ctx: IExecuteFunctions,
+	work: (itemIndex: number) => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[][]> {
 	const out: INodeExecutionData[] = [];
 	const items = ctx.getInputData();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			for (const item of await work(itemIndex)) out.push({ ...item, pairedItem: { item: itemIndex } });
+			for (const item of await work(itemIndex))
+				out.push({ ...item, pairedItem: { item: itemIndex } });
 		} catch (error) {
 			const nodeError = asNodeError(ctx, error, itemIndex);
 			if (!ctx.continueOnFail()) throw nodeError;
@@ -94,13 +116,19 @@ export async function runPerItem(ctx: IExecuteFunctions, work: (itemIndex: numbe
  * With "continue on fail" each failed item is output as an error item; otherwise the node fails
  * after the batch, and the error states which items were written and which failed.
  */
-export async function runBatched<K = string>(ctx: IExecuteFunctions, options: BatchOptions<K>): Promise<INodeExecutionData[][]> {
+export async function runBatched<K = string>(
+	ctx: IExecuteFunctions,
+	options: BatchOptions<K>,
+): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
 	const size = options.batchSize ?? BATCH_SIZE;
 	const continueOnFail = ctx.continueOnFail();
 	const outcomes: Outcome[] = new Array(items.length);
 	// equal keys by value: the serialized key identifies the group, the key itself is kept typed
-	const groups = new Map<string, { key: K; members: Array<{ itemIndex: number; payload: IDataObject }> }>();
+	const groups = new Map<
+		string,
+		{ key: K; members: Array<{ itemIndex: number; payload: IDataObject }> }
+	>();
 
 	// build every item first: bad input is reported before anything is sent
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -122,16 +150,23 @@ export async function runBatched<K = string>(ctx: IExecuteFunctions, options: Ba
 			const result = results[i];
 			if (!result) {
 				outcomes[itemIndex] = {
-					error: new NodeOperationError(ctx.getNode(), 'The CRM answered no result for this item', { itemIndex }),
+					error: new NodeOperationError(ctx.getNode(), 'The CRM answered no result for this item', {
+						itemIndex,
+					}),
 				};
 			} else if (result instanceof Error) {
 				outcomes[itemIndex] = { error: result };
 			} else if (isErrorItem(result)) {
 				outcomes[itemIndex] = {
-					error: crmApiError(ctx.getNode(), result as CrmErrorBody, { itemIndex, labels: options.labels?.(key) }),
+					error: crmApiError(ctx.getNode(), result as CrmErrorBody, {
+						itemIndex,
+						labels: options.labels?.(key),
+					}),
 				};
 			} else {
-				outcomes[itemIndex] = { json: options.toJson ? options.toJson(result, itemIndex) : writeResult(result) };
+				outcomes[itemIndex] = {
+					json: options.toJson ? options.toJson(result, itemIndex) : writeResult(result),
+				};
 			}
 		});
 	};
@@ -146,7 +181,9 @@ export async function runBatched<K = string>(ctx: IExecuteFunctions, options: Ba
 				settle(
 					key,
 					chunk,
-					options.request ? await crmRequest(ctx, options.request(key, payloads, itemIndexes)) : await options.send!(key, payloads, itemIndexes),
+					options.request
+						? await crmRequest(ctx, options.request(key, payloads, itemIndexes))
+						: await options.send!(key, payloads, itemIndexes),
 				);
 			} catch (error) {
 				let failure = error as NodeApiError;
@@ -191,7 +228,8 @@ export function indexRanges(indexes: number[]): string {
 const MAX_FAILURE_KINDS = 10;
 
 /** "item 4" / "items 0–41, 43–99" */
-const itemsLabel = (indexes: number[]) => `${indexes.length === 1 ? 'item' : 'items'} ${indexRanges(indexes)}`;
+const itemsLabel = (indexes: number[]) =>
+	`${indexes.length === 1 ? 'item' : 'items'} ${indexRanges(indexes)}`;
 
 /**
  * The error a batched write stops with (Continue On Fail off): its message states which items were
@@ -208,15 +246,22 @@ function batchFailure(outcomes: Outcome[], failed: number[]): NodeApiError | Nod
 		byMessage.set(message, [...(byMessage.get(message) ?? []), i]);
 	}
 	// "written" = confirmed by the CRM; a failed request may still have written (outcome unknown)
-	const head = written.length ? `${itemsLabel(written).replace(/^i/, 'I')} written (${written.length}); ` : 'No item confirmed written; ';
+	const head = written.length
+		? `${itemsLabel(written).replace(/^i/, 'I')} written (${written.length}); `
+		: 'No item confirmed written; ';
 	const failures =
 		byMessage.size === 1 && failed.length === 1
 			? `item ${failed[0]} failed: ${first.message}`
 			: `${itemsLabel(failed)} failed (${failed.length}): ${byMessage.size === 1 ? first.message : `first, item ${failed[0]}: ${first.message}`}`;
 	// every failed item is named: the first kinds of failure in full, the rest as ranges
 	const kinds = [...byMessage];
-	const shown = kinds.slice(0, MAX_FAILURE_KINDS).map(([message, items]) => `${itemsLabel(items)}: ${message}`);
-	const rest = kinds.slice(MAX_FAILURE_KINDS).flatMap(([, items]) => items).sort((a, b) => a - b);
+	const shown = kinds
+		.slice(0, MAX_FAILURE_KINDS)
+		.map(([message, items]) => `${itemsLabel(items)}: ${message}`);
+	const rest = kinds
+		.slice(MAX_FAILURE_KINDS)
+		.flatMap(([, items]) => items)
+		.sort((a, b) => a - b);
 	if (rest.length) shown.push(`${itemsLabel(rest)}: other errors (${rest.length})`);
 	const list = byMessage.size > 1 ? shown.join('; ') : '';
 	first.description = [
@@ -234,7 +279,10 @@ function batchFailure(outcomes: Outcome[], failed: number[]): NodeApiError | Nod
 
 /** A scalar, non-empty value of a unique field: something an upsert can match a record by. */
 function matchValue(value: unknown): boolean {
-	return (typeof value === 'string' && value.trim() !== '') || (typeof value === 'number' && Number.isFinite(value));
+	return (
+		(typeof value === 'string' && value.trim() !== '') ||
+		(typeof value === 'number' && Number.isFinite(value))
+	);
 }
 
 /**
@@ -266,7 +314,9 @@ export async function upsertUnknownOutcome(
 		const field = request.uniqueFields.find((name) => matchValue(payload[name]));
 		if (field === undefined) {
 			const itemIndex = request.itemIndexes[i];
-			const unique = request.uniqueFields.length ? request.uniqueFields.join(', ') : 'none in this module';
+			const unique = request.uniqueFields.length
+				? request.uniqueFields.join(', ')
+				: 'none in this module';
 			results[i] = new NodeOperationError(
 				this.getNode(),
 				`Outcome unknown: the create request failed (${request.failure.message}) and this record may or may not have been created`,
@@ -284,7 +334,11 @@ export async function upsertUnknownOutcome(
 			const data = await crmRequest(this, {
 				method: 'POST',
 				path: `${request.path}/upsert`,
-				body: { ...request.extras, duplicate_check_fields: [field], data: indexes.map((i) => request.payloads[i]) },
+				body: {
+					...request.extras,
+					duplicate_check_fields: [field],
+					data: indexes.map((i) => request.payloads[i]),
+				},
 				headers: request.headers,
 				itemListKey: 'data',
 				idempotent: true,

@@ -41,7 +41,8 @@ export type FieldLabels = (apiName: string) => string | undefined;
 const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
 
 /** The API name (or parameter) an error is about. */
-const apiNameOf = (details: IDataObject) => text(details.api_name ?? details.param ?? details.param_name);
+const apiNameOf = (details: IDataObject) =>
+	text(details.api_name ?? details.param ?? details.param_name);
 
 function fieldName(details: IDataObject, labels?: FieldLabels): string {
 	const apiName = apiNameOf(details);
@@ -75,54 +76,78 @@ const PLAIN: Record<string, Plain> = {
 	TERRITORY_NOT_ENABLED: () => 'Territory management is not enabled in the CRM account',
 	CURRENCIES_NOT_ENABLED: () => 'Multiple currencies are not enabled in the CRM account',
 	INVALID_URL_PATTERN: () => 'The CRM does not offer this operation at this address',
-	RESOURCE_NOT_FOUND: (d, f) => (f ? `Nothing found for ${f}${d.value ? ` ${text(d.value)}` : ''}` : 'The CRM found no such resource'),
+	RESOURCE_NOT_FOUND: (d, f) =>
+		f
+			? `Nothing found for ${f}${d.value ? ` ${text(d.value)}` : ''}`
+			: 'The CRM found no such resource',
 	NOT_FOUND: () => 'The CRM found nothing at this address',
 	NO_RECORDS_FOUND: () => 'No matching records were found',
 	INVALID_REQUEST_METHOD: () => 'The CRM does not take this request method here',
 	INVALID_MODULE: () => 'The module does not exist or cannot be used through the API',
 	MODULE_NOT_AVAILABLE: () => 'The module cannot be used for this job',
 	MODULE_NOT_SUPPORTED: () => 'The module cannot be used for this job',
-	REQUIRED_PARAM_MISSING: (_d, f) => (f ? `Required parameter ${f} is missing` : 'A required parameter is missing'),
-	MANDATORY_NOT_FOUND: (_d, f) => (f ? `Required field ${f} is missing` : 'A required value is missing'),
-	MISSING_REQUIRED_KEY: (_d, f) => (f ? `Required key ${f} is missing` : 'A required key is missing'),
-	EXPECTED_FIELD_MISSING: (_d, f) => (f ? `Field ${f} is expected but missing` : 'An expected field is missing'),
-	DEPENDENT_FIELD_MISSING: (_d, f) => (f ? `Field ${f} needs a value in the field it depends on` : 'A dependent field is missing'),
-	MANDATORY_FIELDS_NOT_MAPPED: (_d, f) => (f ? `Required field ${f} is not mapped to a column` : 'Not every required field is mapped to a column'),
+	REQUIRED_PARAM_MISSING: (_d, f) =>
+		f ? `Required parameter ${f} is missing` : 'A required parameter is missing',
+	MANDATORY_NOT_FOUND: (_d, f) =>
+		f ? `Required field ${f} is missing` : 'A required value is missing',
+	MISSING_REQUIRED_KEY: (_d, f) =>
+		f ? `Required key ${f} is missing` : 'A required key is missing',
+	EXPECTED_FIELD_MISSING: (_d, f) =>
+		f ? `Field ${f} is expected but missing` : 'An expected field is missing',
+	DEPENDENT_FIELD_MISSING: (_d, f) =>
+		f ? `Field ${f} needs a value in the field it depends on` : 'A dependent field is missing',
+	MANDATORY_FIELDS_NOT_MAPPED: (_d, f) =>
+		f
+			? `Required field ${f} is not mapped to a column`
+			: 'Not every required field is mapped to a column',
 	INVALID_DATA: (d, f, m) => {
-		if (f && d.maximum_length !== undefined) return `Field ${f} is too long (at most ${text(d.maximum_length)} characters)`;
-		if (f && d.expected_data_type) return `Field ${f} has an invalid value (expected ${text(d.expected_data_type)})`;
+		if (f && d.maximum_length !== undefined)
+			return `Field ${f} is too long (at most ${text(d.maximum_length)} characters)`;
+		if (f && d.expected_data_type)
+			return `Field ${f} has an invalid value (expected ${text(d.expected_data_type)})`;
 		if (f) return `Field ${f} has an invalid value`;
 		if (d.id) return `No record with ID ${text(d.id)} was found, or the ID is invalid`;
 		return `The CRM refused a value: ${sentence(m).toLowerCase()}`;
 	},
-	PATTERN_NOT_MATCHED: (_d, f) => (f ? `Field ${f} does not match the required pattern` : 'A value does not match the required pattern'),
-	UNABLE_TO_PARSE_DATA_TYPE: (_d, f) => (f ? `The value of ${f} is not of the field's type` : 'A value is not of its field\'s type'),
+	PATTERN_NOT_MATCHED: (_d, f) =>
+		f
+			? `Field ${f} does not match the required pattern`
+			: 'A value does not match the required pattern',
+	UNABLE_TO_PARSE_DATA_TYPE: (_d, f) =>
+		f ? `The value of ${f} is not of the field's type` : "A value is not of its field's type",
 	DUPLICATE_DATA: (d, f) =>
 		`A record with the same ${f || 'unique value'} already exists${d.id ? ` (ID ${text(d.id)})` : ''}`,
 	LIMIT_EXCEEDED: (d, f) =>
-		d.limit !== undefined ? `Too many ${f || 'items'} in one request (at most ${text(d.limit)})` : `A limit of the CRM was exceeded${f ? ` (${f})` : ''}`,
-	LICENSE_LIMIT_EXCEEDED: () => 'The CRM account\'s licence limit was reached',
-	TOO_MANY_REQUESTS: () => 'The CRM\'s rate limit or API credit allowance was reached',
+		d.limit !== undefined
+			? `Too many ${f || 'items'} in one request (at most ${text(d.limit)})`
+			: `A limit of the CRM was exceeded${f ? ` (${f})` : ''}`,
+	LICENSE_LIMIT_EXCEEDED: () => "The CRM account's licence limit was reached",
+	TOO_MANY_REQUESTS: () => "The CRM's rate limit or API credit allowance was reached",
 	INTERNAL_ERROR: () => 'The CRM had an internal error',
 	INTERNAL_SERVER_ERROR: () => 'The CRM had an internal error',
 	RECORD_LOCKED: () => 'The record is locked (e.g. waiting for approval)',
-	RECORD_IN_BLUEPRINT: (_d, f) => `The record is in a blueprint${f ? `: ${f} can only change through a transition` : ''}`,
+	RECORD_IN_BLUEPRINT: (_d, f) =>
+		`The record is in a blueprint${f ? `: ${f} can only change through a transition` : ''}`,
 	RECORD_NOT_IN_PROCESS: () => 'The record is not in this process',
 	CONVERTED_RECORD: () => 'The lead has already been converted and cannot be changed',
 	ID_ALREADY_CONVERTED: () => 'The lead has already been converted',
 	NOT_APPROVED: () => 'The record is not approved yet',
 	CANNOT_DELETE: (_d, _f, m) => `Cannot delete: ${sentence(m).toLowerCase()}`,
-	INVALID_FILE_ID: (d) => `The CRM knows no uploaded file${d.file_id ? ` with ID ${text(d.file_id)}` : ''}`,
+	INVALID_FILE_ID: (d) =>
+		`The CRM knows no uploaded file${d.file_id ? ` with ID ${text(d.file_id)}` : ''}`,
 	INVALID_FILE_FORMAT: () => 'The file is not in a format the CRM takes',
 	FILE_TOO_LARGE: () => 'The file is too large for the CRM',
 	FILE_SIZE_MORE_THAN_ALLOWED_SIZE: () => 'The file is too large for the CRM',
 	FILE_SIZE_EXCEEDS: () => 'The file is too large for the CRM',
 	HEADER_LIMIT_EXCEEDED: () => 'The file has more columns than the CRM takes',
-	INVALID_FIELD: (_d, f) => (f ? `The module has no field ${f}` : 'A field is unknown to the module'),
-	INVALID_FIELD_NAME: (_d, f) => (f ? `The module has no field ${f}` : 'A field is unknown to the module'),
+	INVALID_FIELD: (_d, f) =>
+		f ? `The module has no field ${f}` : 'A field is unknown to the module',
+	INVALID_FIELD_NAME: (_d, f) =>
+		f ? `The module has no field ${f}` : 'A field is unknown to the module',
 	SYNTAX_ERROR: (d) =>
 		`The query has a syntax error${d.near ? ` near "${text(d.near)}"` : ''}${d.line !== undefined ? ` at line ${text(d.line)}, column ${text(d.column)}` : ''}`,
-	INVALID_QUERY: (d) => `The query is invalid${d.column_name ? ` (column ${text(d.column_name)})` : ''}`,
+	INVALID_QUERY: (d) =>
+		`The query is invalid${d.column_name ? ` (column ${text(d.column_name)})` : ''}`,
 	INVALID_CRITERIA: (_d, f) => `The criteria are invalid${f ? ` (field ${f})` : ''}`,
 	FIELD_AND_COMPARATOR_IN_CRITERIA_NOT_COMPATIBLE: (d, f) =>
 		`Field ${f || 'of a condition'} cannot be compared with ${text(d.comparator) || 'this comparator'}`,
@@ -131,7 +156,7 @@ const PLAIN: Record<string, Plain> = {
 	ID_ALREADY_DEACTIVATED: () => 'The user is already deactivated',
 	ID_ALREADY_DELETED: () => 'The user is already deleted',
 	CANNOT_UPDATE_DELETED_USER: () => 'A deleted user cannot be changed',
-	EMAIL_UPDATE_NOT_ALLOWED: () => 'The user\'s email address cannot be changed',
+	EMAIL_UPDATE_NOT_ALLOWED: () => "The user's email address cannot be changed",
 	TAG_ID_NOT_FOUND: (d) => `No tag${d.id ? ` with ID ${text(d.id)}` : ''} was found`,
 	SHARE_LIMIT_EXCEEDED: () => 'The record is shared with too many users',
 };
@@ -140,7 +165,10 @@ const PLAIN: Record<string, Plain> = {
  * The person-facing sentence of a service error, followed by its code: "Required field Last Name
  * (Last_Name) is missing [MANDATORY_NOT_FOUND]". `labels` names fields by their label when known.
  */
-export function plainErrorMessage(body: Pick<CrmErrorBody, 'code' | 'message' | 'details'>, labels?: FieldLabels): string {
+export function plainErrorMessage(
+	body: Pick<CrmErrorBody, 'code' | 'message' | 'details'>,
+	labels?: FieldLabels,
+): string {
 	const details = body.details ?? {};
 	const field = fieldName(details, labels);
 	const plain = PLAIN[body.code];
@@ -156,16 +184,20 @@ export function plainErrorMessage(body: Pick<CrmErrorBody, 'code' | 'message' | 
 const HINTS: Record<string, (d: IDataObject, field: string) => string> = {
 	INVALID_TOKEN: () => 'Reconnect the CRM credential.',
 	OAUTH_SCOPE_MISMATCH: () =>
-		'Add the scope to the credential\'s Scope (the default list covers every operation) and reconnect.',
+		"Add the scope to the credential's Scope (the default list covers every operation) and reconnect.",
 	MANDATORY_NOT_FOUND: (_d, f) => `Provide a value for ${f || 'the required field'}.`,
 	REQUIRED_PARAM_MISSING: (_d, f) => `Set ${f || 'the parameter'}.`,
-	INVALID_DATA: (d, f) => (f ? `Change the value of ${f}.` : d.id ? 'Check the record ID.' : 'Check the values sent.'),
+	INVALID_DATA: (d, f) =>
+		f ? `Change the value of ${f}.` : d.id ? 'Check the record ID.' : 'Check the values sent.',
 	DUPLICATE_DATA: () => 'Use Create or Update (upsert) to update the existing record instead.',
 	INVALID_MODULE: () => 'Check the module API name (see CRM Metadata → Module → Get Many).',
 	TOO_MANY_REQUESTS: () => 'The retries ran out. Try again later or send fewer items per run.',
-	RECORD_IN_BLUEPRINT: () => 'Move the record with a blueprint transition (CRM Metadata → Blueprint) instead.',
-	NO_PERMISSION: () => 'Ask a CRM administrator for the permission, or use a credential of a user who has it.',
-	INVALID_URL_PATTERN: () => 'The operation may need API v2.1 (see the credential\'s API Variant), or the URL is wrong.',
+	RECORD_IN_BLUEPRINT: () =>
+		'Move the record with a blueprint transition (CRM Metadata → Blueprint) instead.',
+	NO_PERMISSION: () =>
+		'Ask a CRM administrator for the permission, or use a credential of a user who has it.',
+	INVALID_URL_PATTERN: () =>
+		"The operation may need API v2.1 (see the credential's API Variant), or the URL is wrong.",
 	INTERNAL_ERROR: () => 'Try again later.',
 	INTERNAL_SERVER_ERROR: () => 'Try again later.',
 };
@@ -189,10 +221,16 @@ export interface CrmErrorOptions {
  * A NodeApiError whose message is a plain sentence followed by the code; the description says what
  * to do, and keeps the service's own message, code and details (api_name, json_path, …).
  */
-export function crmApiError(node: INode, body: CrmErrorBody, options: CrmErrorOptions = {}): NodeApiError {
+export function crmApiError(
+	node: INode,
+	body: CrmErrorBody,
+	options: CrmErrorOptions = {},
+): NodeApiError {
 	const details = body.details ?? {};
 	const hint = HINTS[body.code]?.(details, fieldName(details, options.labels)) ?? '';
-	const said = body.message ? `The CRM answered ${body.code}: ${body.message.trim().replace(/\.$/, '')}.` : '';
+	const said = body.message
+		? `The CRM answered ${body.code}: ${body.message.trim().replace(/\.$/, '')}.`
+		: '';
 	const description = [hint, said, describeDetails(details)].filter(Boolean).join(' ');
 	const error = new NodeApiError(node, body as unknown as JsonObject, {
 		message: `${options.prefix ?? ''}${plainErrorMessage(body, options.labels)}`,
@@ -214,7 +252,10 @@ export function responseOfError(error: unknown): { status?: number; body?: unkno
 		response?: { status?: number; data?: unknown };
 	};
 	const status =
-		(e.httpCode ? Number(e.httpCode) : undefined) ?? e.cause?.response?.status ?? e.response?.status ?? e.cause?.status;
+		(e.httpCode ? Number(e.httpCode) : undefined) ??
+		e.cause?.response?.status ??
+		e.response?.status ??
+		e.cause?.status;
 	const body = e.context?.data ?? e.cause?.response?.data ?? e.response?.data;
 	return { status: Number.isFinite(status) ? status : undefined, body: decodeBytes(body) };
 }
@@ -227,8 +268,14 @@ function decodeBytes(body: unknown): unknown {
 	let bytes: Buffer | undefined;
 	if (Buffer.isBuffer(body)) bytes = body;
 	else if (body instanceof ArrayBuffer) bytes = Buffer.from(new Uint8Array(body));
-	else if (ArrayBuffer.isView(body)) bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-	else if (body && typeof body === 'object' && (body as IDataObject).type === 'Buffer' && Array.isArray((body as IDataObject).data)) {
+	else if (ArrayBuffer.isView(body))
+		bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+	else if (
+		body &&
+		typeof body === 'object' &&
+		(body as IDataObject).type === 'Buffer' &&
+		Array.isArray((body as IDataObject).data)
+	) {
 		bytes = Buffer.from((body as { data: number[] }).data);
 	}
 	if (!bytes) return body;

@@ -14,7 +14,14 @@ export const MAX_PER_PAGE = 200;
  */
 export async function crmRequestAllItems(
 	this: CrmContext,
-	request: { method?: IHttpRequestMethods; path: string; root?: CrmRoot; rootProperty: string; qs?: IDataObject; headers?: IDataObject },
+	request: {
+		method?: IHttpRequestMethods;
+		path: string;
+		root?: CrmRoot;
+		rootProperty: string;
+		qs?: IDataObject;
+		headers?: IDataObject;
+	},
 	limit = 0,
 ): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
@@ -24,7 +31,11 @@ export async function crmRequestAllItems(
 			path: request.path,
 			root: request.root,
 			headers: request.headers,
-			qs: { ...request.qs, page, per_page: limit > 0 ? Math.min(MAX_PER_PAGE, limit) : MAX_PER_PAGE },
+			qs: {
+				...request.qs,
+				page,
+				per_page: limit > 0 ? Math.min(MAX_PER_PAGE, limit) : MAX_PER_PAGE,
+			},
 		});
 		const { items: pageItems, more } = unwrapBody(body, request.rootProperty);
 		items.push(...pageItems);

@@ -53,7 +53,9 @@ export interface CrmCredentials {
 
 /** The accounts server the credential names: the service's, or the sandbox when chosen. */
 export function accountsOrigin(credentials: CrmCredentials): string {
-	return (credentials.environment === 'sandbox' ? credentials.sandboxUrl : credentials.accountsUrl) ?? '';
+	return (
+		(credentials.environment === 'sandbox' ? credentials.sandboxUrl : credentials.accountsUrl) ?? ''
+	);
 }
 
 /**
@@ -131,12 +133,20 @@ export const RETRY: RetryPolicy = { tries: 5, baseMs: 1000, capMs: 16_000 };
 const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 
 /** Error codes of a connection closed or timed out after the request was sent (its effect is unknown). */
-const CONNECTION_LOST: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
+const CONNECTION_LOST: ReadonlySet<string> = new Set([
+	'ECONNRESET',
+	'EPIPE',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+]);
 
 /** Was the connection lost after the request went out (no HTTP status to judge by)? */
 export function isConnectionLost(error: unknown): boolean {
 	const e = error as { httpCode?: unknown; code?: unknown; cause?: { code?: unknown } } | undefined;
-	return [e?.httpCode, e?.code, e?.cause?.code].some((code) => typeof code === 'string' && CONNECTION_LOST.has(code));
+	return [e?.httpCode, e?.code, e?.cause?.code].some(
+		(code) => typeof code === 'string' && CONNECTION_LOST.has(code),
+	);
 }
 
 /**
@@ -154,7 +164,11 @@ export function isOutcomeUnknown(error: unknown): boolean {
  * calls are retried (a create is never sent twice). `idempotent` defaults to the method's nature;
  * an upsert matching on a unique field is idempotent too (see batch.ts).
  */
-export function isRetryable(status: number | undefined, method: string, idempotent = IDEMPOTENT.has(method.toUpperCase())): boolean {
+export function isRetryable(
+	status: number | undefined,
+	method: string,
+	idempotent = IDEMPOTENT.has(method.toUpperCase()),
+): boolean {
 	if (status === 429) return true;
 	return idempotent && status !== undefined && status >= 500;
 }
@@ -177,7 +191,9 @@ export function retryWait(
 ): number | undefined {
 	if (attempt + 1 >= policy.tries) return undefined;
 	const { status } = responseOfError(error);
-	const again = isRetryable(status, method, idempotent) || (idempotent && status === undefined && isConnectionLost(error));
+	const again =
+		isRetryable(status, method, idempotent) ||
+		(idempotent && status === undefined && isConnectionLost(error));
 	return again ? backoffMs(attempt, policy) : undefined;
 }
 
@@ -185,7 +201,11 @@ export function retryWait(
 export function toCrmError(ctx: CrmContext, error: unknown, itemIndex?: number): NodeApiError {
 	const { status, body } = responseOfError(error);
 	const envelope = errorBodyOf(body);
-	if (envelope) return crmApiError(ctx.getNode(), envelope, { httpCode: status ? String(status) : undefined, itemIndex });
+	if (envelope)
+		return crmApiError(ctx.getNode(), envelope, {
+			httpCode: status ? String(status) : undefined,
+			itemIndex,
+		});
 	if (error instanceof NodeApiError) return error;
 	return new NodeApiError(ctx.getNode(), error as never, { itemIndex });
 }
@@ -221,17 +241,28 @@ export type CrmListRequest = CrmRequest & { itemListKey: string };
  * the parsed body (`{}` for a 204), the result list under `itemListKey`, or with `full` the response.
  */
 export async function crmRequest(ctx: CrmContext, request: CrmListRequest): Promise<IDataObject[]>;
-export async function crmRequest(ctx: CrmContext, request: CrmRequest & { full: true }): Promise<IN8nHttpFullResponse>;
+export async function crmRequest(
+	ctx: CrmContext,
+	request: CrmRequest & { full: true },
+): Promise<IN8nHttpFullResponse>;
 export async function crmRequest(ctx: CrmContext, request: CrmRequest): Promise<IDataObject>;
-export async function crmRequest(ctx: CrmContext, request: CrmRequest): Promise<IDataObject | IDataObject[] | IN8nHttpFullResponse> {
+export async function crmRequest(
+	ctx: CrmContext,
+	request: CrmRequest,
+): Promise<IDataObject | IDataObject[] | IN8nHttpFullResponse> {
 	const credentials = (await ctx.getCredentials(CREDENTIAL)) as CrmCredentials;
 	if (!apiDomain(credentials)) {
 		throw new NodeOperationError(ctx.getNode(), 'The CRM credential names no server', {
 			description: 'Set its Accounts URL (or choose the sandbox as its server) and connect it',
 		});
 	}
-	const url = /^https?:\/\//.test(request.path) ? request.path : `${baseUrl(credentials, request.root)}${request.path}`;
-	const isJsonBody = request.body !== undefined && !(request.body instanceof FormData) && !Buffer.isBuffer(request.body);
+	const url = /^https?:\/\//.test(request.path)
+		? request.path
+		: `${baseUrl(credentials, request.root)}${request.path}`;
+	const isJsonBody =
+		request.body !== undefined &&
+		!(request.body instanceof FormData) &&
+		!Buffer.isBuffer(request.body);
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url,
@@ -249,7 +280,11 @@ export async function crmRequest(ctx: CrmContext, request: CrmRequest): Promise<
 	let response: IN8nHttpFullResponse;
 	for (let attempt = 0; ; attempt++) {
 		try {
-			response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL, options)) as IN8nHttpFullResponse;
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				CREDENTIAL,
+				options,
+			)) as IN8nHttpFullResponse;
 			break;
 		} catch (error) {
 			const wait = retryWait(error, attempt, request.method, request.idempotent);
@@ -260,17 +295,34 @@ export async function crmRequest(ctx: CrmContext, request: CrmRequest): Promise<
 			const { status, body } = responseOfError(error);
 			// If-Modified-Since and nothing changed (§3.7): an empty answer, not an error
 			if (status === 304) {
-				response = { statusCode: 304, headers: {}, body: undefined, statusMessage: 'Not Modified' } as IN8nHttpFullResponse;
+				response = {
+					statusCode: 304,
+					headers: {},
+					body: undefined,
+					statusMessage: 'Not Modified',
+				} as IN8nHttpFullResponse;
 				break;
 			}
-			if (request.itemListKey && status === 400 && body && Array.isArray((body as IDataObject)[request.itemListKey])) {
-				response = { statusCode: 400, headers: {}, body, statusMessage: 'Bad Request' } as IN8nHttpFullResponse;
+			if (
+				request.itemListKey &&
+				status === 400 &&
+				body &&
+				Array.isArray((body as IDataObject)[request.itemListKey])
+			) {
+				response = {
+					statusCode: 400,
+					headers: {},
+					body,
+					statusMessage: 'Bad Request',
+				} as IN8nHttpFullResponse;
 				break;
 			}
 			throw toCrmError(ctx, error, request.itemIndex);
 		}
 	}
 	if (request.full) return response;
-	const body = (response.body && typeof response.body === 'object' ? response.body : {}) as IDataObject;
+	const body = (
+		response.body && typeof response.body === 'object' ? response.body : {}
+	) as IDataObject;
 	return request.itemListKey ? ((body[request.itemListKey] ?? []) as IDataObject[]) : body;
 }

@@ -89,7 +89,11 @@ function isMissingId(error: NodeApiError): boolean {
 	const crm = error.context?.crm as { code?: string; details?: IDataObject } | undefined;
 	if (!crm?.code) return false;
 	if (crm.code === 'RESOURCE_NOT_FOUND') return true;
-	return (crm.code === 'INVALID_DATA' || crm.code === 'ENTITY_ID_INVALID') && crm.details?.id !== undefined && crm.details.api_name === undefined;
+	return (
+		(crm.code === 'INVALID_DATA' || crm.code === 'ENTITY_ID_INVALID') &&
+		crm.details?.id !== undefined &&
+		crm.details.api_name === undefined
+	);
 }
 
 /**
@@ -112,7 +116,10 @@ export function crmRequestRunner(routes: Routes) {
 		this: IExecutePaginationFunctions,
 		requestData: RequestData,
 	): Promise<INodeExecutionData[]> {
-		const route = routes[String(this.getNodeParameter('resource', ''))]?.[String(this.getNodeParameter('operation', ''))] ?? {};
+		const route =
+			routes[String(this.getNodeParameter('resource', ''))]?.[
+				String(this.getNodeParameter('operation', ''))
+			] ?? {};
 		const pager = (route.paging ?? pageParameters).call(this, requestData);
 		const method = String(requestData.options.method ?? 'GET');
 		const output: INodeExecutionData[] = [];
@@ -161,7 +168,8 @@ export function crmRequestRunner(routes: Routes) {
 			}
 			if (!more || received === 0 || (pager.limit > 0 && output.length >= pager.limit)) break;
 		}
-		if (route.notFound && output.length === 0 && !notModified) return notFound.call(this, route.notFound);
+		if (route.notFound && output.length === 0 && !notModified)
+			return notFound.call(this, route.notFound);
 		return pager.limit > 0 ? output.slice(0, pager.limit) : output;
 	};
 }

@@ -14,13 +14,20 @@ export class InflateLimitError extends InflateError {
 	}
 }
 
-const LENGTH_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
-const LENGTH_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
-const DIST_BASE = [
-	1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385,
-	24577,
+const LENGTH_BASE = [
+	3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131,
+	163, 195, 227, 258,
 ];
-const DIST_EXTRA = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
+const LENGTH_EXTRA = [
+	0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
+];
+const DIST_BASE = [
+	1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049,
+	3073, 4097, 6145, 8193, 12289, 16385, 24577,
+];
+const DIST_EXTRA = [
+	0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
+];
 /** Order of the code-length code lengths in a dynamic block header. */
 const CLEN_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
 
@@ -95,7 +102,8 @@ class Inflater {
 	private need(n: number): void {
 		while (this.bitCnt < n) {
 			if (this.inPos < this.input.length) this.bitBuf |= this.input[this.inPos] << this.bitCnt;
-			else if (this.inPos >= this.input.length + 4) throw new InflateError('unexpected end of compressed data');
+			else if (this.inPos >= this.input.length + 4)
+				throw new InflateError('unexpected end of compressed data');
 			this.inPos++;
 			this.bitCnt += 8;
 		}
@@ -146,7 +154,8 @@ class Inflater {
 			copied++;
 		}
 		const rest = len - copied;
-		if (this.inPos + rest > this.input.length) throw new InflateError('unexpected end of compressed data');
+		if (this.inPos + rest > this.input.length)
+			throw new InflateError('unexpected end of compressed data');
 		this.out.set(this.input.subarray(this.inPos, this.inPos + rest), this.outPos);
 		this.outPos += rest;
 		this.inPos += rest;
@@ -210,7 +219,8 @@ class Inflater {
 
 	/** Refuses streams that needed bits beyond their end. */
 	finish(): Uint8Array {
-		if (this.inPos * 8 - this.bitCnt > this.input.length * 8) throw new InflateError('unexpected end of compressed data');
+		if (this.inPos * 8 - this.bitCnt > this.input.length * 8)
+			throw new InflateError('unexpected end of compressed data');
 		return this.out.subarray(0, this.outPos);
 	}
 }

@@ -26,7 +26,10 @@ export const MAX_UNZIPPED_BYTES = 512 * 1024 * 1024;
 function dosTime(date: Date): { time: number; date: number } {
 	const year = Math.min(2107, Math.max(1980, date.getUTCFullYear()));
 	return {
-		time: (date.getUTCHours() << 11) | (date.getUTCMinutes() << 5) | Math.floor(date.getUTCSeconds() / 2),
+		time:
+			(date.getUTCHours() << 11) |
+			(date.getUTCMinutes() << 5) |
+			Math.floor(date.getUTCSeconds() / 2),
 		date: ((year - 1980) << 9) | ((date.getUTCMonth() + 1) << 5) | date.getUTCDate(),
 	};
 }
@@ -36,14 +39,17 @@ function dosTime(date: Date): { time: number; date: number } {
  * what the bulk-write upload needs (§1.2: one zip holding one CSV).
  */
 export function createZip(files: ZipFile[], modified: Date = new Date(0)): Buffer {
-	const { time, date } = dosTime(modified.getTime() > 0 ? modified : new Date(Date.UTC(1980, 0, 1)));
+	const { time, date } = dosTime(
+		modified.getTime() > 0 ? modified : new Date(Date.UTC(1980, 0, 1)),
+	);
 	const parts: Buffer[] = [];
 	const central: Buffer[] = [];
 	let offset = 0;
 	for (const file of files) {
 		const name = Buffer.from(file.name, 'utf8');
 		const crc = crc32(file.data);
-		if (file.data.length >= MAX_32 || offset >= MAX_32) throw new ZipError('zip entries above 4 GB are not supported');
+		if (file.data.length >= MAX_32 || offset >= MAX_32)
+			throw new ZipError('zip entries above 4 GB are not supported');
 		const local = Buffer.alloc(30);
 		local.writeUInt32LE(LOCAL_SIG, 0);
 		local.writeUInt16LE(10, 4); // version needed: stored
@@ -97,7 +103,9 @@ export function isZip(data: Uint8Array): boolean {
  * stops there).
  */
 export function readZip(input: Uint8Array, maxBytes = MAX_UNZIPPED_BYTES): ZipFile[] {
-	const data = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+	const data = Buffer.isBuffer(input)
+		? input
+		: Buffer.from(input.buffer, input.byteOffset, input.byteLength);
 	if (!isZip(data)) throw new ZipError('not a zip archive');
 	let end = -1;
 	for (let i = data.length - 22; i >= Math.max(0, data.length - 22 - 0xffff); i--) {
@@ -112,17 +120,22 @@ export function readZip(input: Uint8Array, maxBytes = MAX_UNZIPPED_BYTES): ZipFi
 	// the declared sizes first: an archive promising too much is refused before anything is inflated
 	let declared = 0;
 	for (let n = 0, pos = directory; n < count; n++) {
-		if (pos + 46 > data.length || data.readUInt32LE(pos) !== CENTRAL_SIG) throw new ZipError('the zip central directory is damaged');
+		if (pos + 46 > data.length || data.readUInt32LE(pos) !== CENTRAL_SIG)
+			throw new ZipError('the zip central directory is damaged');
 		declared += data.readUInt32LE(pos + 24);
-		pos += 46 + data.readUInt16LE(pos + 28) + data.readUInt16LE(pos + 30) + data.readUInt16LE(pos + 32);
+		pos +=
+			46 + data.readUInt16LE(pos + 28) + data.readUInt16LE(pos + 30) + data.readUInt16LE(pos + 32);
 	}
 	if (declared > maxBytes) {
-		throw new ZipError(`the zip holds ${declared} bytes uncompressed; at most ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB) are read`);
+		throw new ZipError(
+			`the zip holds ${declared} bytes uncompressed; at most ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB) are read`,
+		);
 	}
 	let pos = directory;
 	const files: ZipFile[] = [];
 	for (let n = 0; n < count; n++) {
-		if (pos + 46 > data.length || data.readUInt32LE(pos) !== CENTRAL_SIG) throw new ZipError('the zip central directory is damaged');
+		if (pos + 46 > data.length || data.readUInt32LE(pos) !== CENTRAL_SIG)
+			throw new ZipError('the zip central directory is damaged');
 		const flags = data.readUInt16LE(pos + 8);
 		const method = data.readUInt16LE(pos + 10);
 		const crc = data.readUInt32LE(pos + 16);
@@ -135,22 +148,38 @@ export function readZip(input: Uint8Array, maxBytes = MAX_UNZIPPED_BYTES): ZipFi
 		const name = data.toString(flags & 0x0800 ? 'utf8' : 'latin1', pos + 46, pos + 46 + nameLength);
 		pos += 46 + nameLength + extraLength + commentLength;
 		if (flags & 0x0001) throw new ZipError(`zip entry "${name}" is encrypted`);
-		if (compressedSize === MAX_32 || size === MAX_32 || localOffset === MAX_32) throw new ZipError('zip64 archives are not supported');
+		if (compressedSize === MAX_32 || size === MAX_32 || localOffset === MAX_32)
+			throw new ZipError('zip64 archives are not supported');
 		if (name.endsWith('/')) continue;
 		if (localOffset + 30 > data.length || data.readUInt32LE(localOffset) !== LOCAL_SIG) {
 			throw new ZipError(`zip entry "${name}" has no local header`);
 		}
-		const start = localOffset + 30 + data.readUInt16LE(localOffset + 26) + data.readUInt16LE(localOffset + 28);
-		if (start + compressedSize > data.length) throw new ZipError(`zip entry "${name}" is truncated`);
+		const start =
+			localOffset + 30 + data.readUInt16LE(localOffset + 26) + data.readUInt16LE(localOffset + 28);
+		if (start + compressedSize > data.length)
+			throw new ZipError(`zip entry "${name}" is truncated`);
 		const raw = data.subarray(start, start + compressedSize);
 		let content: Uint8Array;
 		if (method === 0) content = raw;
 		// inflating stops at the declared size (InflateError on a damaged stream)
-		else if (method === 8) content = inflateRaw(raw, size, size, () => new ZipError(`zip entry "${name}" inflates to more than its declared ${size} bytes`));
+		else if (method === 8)
+			content = inflateRaw(
+				raw,
+				size,
+				size,
+				() => new ZipError(`zip entry "${name}" inflates to more than its declared ${size} bytes`),
+			);
 		else throw new ZipError(`zip entry "${name}" uses unsupported compression method ${method}`);
-		if (content.length !== size || crc32(content) !== crc) throw new ZipError(`zip entry "${name}" is corrupt (size or CRC-32 mismatch)`);
+		if (content.length !== size || crc32(content) !== crc)
+			throw new ZipError(`zip entry "${name}" is corrupt (size or CRC-32 mismatch)`);
 		// an inflated entry is a fresh array: wrapped, not copied (a stored one is copied out of the input)
-		files.push({ name, data: method === 0 ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength) });
+		files.push({
+			name,
+			data:
+				method === 0
+					? Buffer.from(content)
+					: Buffer.from(content.buffer, content.byteOffset, content.byteLength),
+		});
 	}
 	return files;
 }

@@ -44,14 +44,30 @@ export interface ProcessRecordDoc {
 	history: Json[];
 }
 
-const OPEN_STATES = ['Qualification', 'Needs Analysis', 'Value Proposition', 'Proposal/Price Quote', 'Negotiation/Review'];
+const OPEN_STATES = [
+	'Qualification',
+	'Needs Analysis',
+	'Value Proposition',
+	'Proposal/Price Quote',
+	'Negotiation/Review',
+];
 const AMOUNT_SET: JsonCriterion = { field: 'Amount', comparator: 'greater_than', value: 0 };
 
 type TransitionSeed = Omit<TransitionDef, 'id'>;
 
 const TRANSITIONS: TransitionSeed[] = [
-	{ name: 'Qualify', from: ['Qualification'], to: 'Needs Analysis', fields: [{ api_name: 'Probability', mandatory: true }] },
-	{ name: 'Analyse Needs', from: ['Needs Analysis'], to: 'Value Proposition', fields: [{ api_name: 'Next_Step', mandatory: true }] },
+	{
+		name: 'Qualify',
+		from: ['Qualification'],
+		to: 'Needs Analysis',
+		fields: [{ api_name: 'Probability', mandatory: true }],
+	},
+	{
+		name: 'Analyse Needs',
+		from: ['Needs Analysis'],
+		to: 'Value Proposition',
+		fields: [{ api_name: 'Next_Step', mandatory: true }],
+	},
 	{
 		name: 'Send Proposal',
 		from: ['Value Proposition'],
@@ -77,7 +93,12 @@ const TRANSITIONS: TransitionSeed[] = [
 		criteria: AMOUNT_SET,
 		criteria_message: 'The deal needs an amount to be won',
 	},
-	{ name: 'Close Lost', from: OPEN_STATES, to: 'Closed Lost', fields: [{ api_name: 'Description', mandatory: true }] },
+	{
+		name: 'Close Lost',
+		from: OPEN_STATES,
+		to: 'Closed Lost',
+		fields: [{ api_name: 'Description', mandatory: true }],
+	},
 ];
 
 export const membershipKey = (module: string, id: string) => `${module}:${id}`;
@@ -91,11 +112,19 @@ export function processOf(sandbox: Sandbox, module: string): ProcessDoc | undefi
 }
 
 /** The running process of a record, or undefined (never entered, or completed). */
-export function runningProcess(sandbox: Sandbox, module: string, record: StoredRecord): { process: ProcessDoc; membership: ProcessRecordDoc } | undefined {
+export function runningProcess(
+	sandbox: Sandbox,
+	module: string,
+	record: StoredRecord,
+): { process: ProcessDoc; membership: ProcessRecordDoc } | undefined {
 	const process = processOf(sandbox, module);
 	if (!process) return undefined;
-	const membership = sandbox.store.doc<ProcessRecordDoc>('blueprint_records', membershipKey(module, record.id));
-	if (!membership || membership.status !== 'active' || membership.process_id !== process.id) return undefined;
+	const membership = sandbox.store.doc<ProcessRecordDoc>(
+		'blueprint_records',
+		membershipKey(module, record.id),
+	);
+	if (!membership || membership.status !== 'active' || membership.process_id !== process.id)
+		return undefined;
 	if (!process.open_states.includes(String(record[process.field]))) return undefined;
 	return { process, membership };
 }
@@ -133,8 +162,13 @@ export function seedBlueprint(sandbox: Sandbox): void {
 		open_states: OPEN_STATES,
 		transitions: TRANSITIONS.map((t) => ({ ...t, id: sandbox.store.nextId() })),
 	};
-	for (const name of [process.field, ...criteriaFields(process.entry_criteria), ...TRANSITIONS.flatMap((t) => t.fields.map((f) => f.api_name))]) {
-		if (!deals.fields.some((f) => f.api_name === name)) throw new Error(`blueprint seed names unknown field Deals.${name}`);
+	for (const name of [
+		process.field,
+		...criteriaFields(process.entry_criteria),
+		...TRANSITIONS.flatMap((t) => t.fields.map((f) => f.api_name)),
+	]) {
+		if (!deals.fields.some((f) => f.api_name === name))
+			throw new Error(`blueprint seed names unknown field Deals.${name}`);
 	}
 	sandbox.store.putDoc('blueprints', process.id, process);
 	for (const record of sandbox.store.iterateRecords('Deals')) enter(sandbox, process, record);
@@ -145,12 +179,21 @@ export const BLUEPRINT_GUARDS = new WeakSet<RecordGuard>();
 
 /** Refuses plain updates that change the process field of a record in a running process. */
 export function blueprintGuard(sandbox: Sandbox): RecordGuard {
-	const guard: RecordGuard = (module: ModuleDef, existing: StoredRecord, changes: Json): ErrorBody | undefined => {
+	const guard: RecordGuard = (
+		module: ModuleDef,
+		existing: StoredRecord,
+		changes: Json,
+	): ErrorBody | undefined => {
 		const process = processOf(sandbox, module.api_name);
 		if (!process || !(process.field in changes)) return undefined;
-		if (JSON.stringify(changes[process.field]) === JSON.stringify(existing[process.field])) return undefined;
+		if (JSON.stringify(changes[process.field]) === JSON.stringify(existing[process.field]))
+			return undefined;
 		if (!runningProcess(sandbox, module.api_name, existing)) return undefined;
-		return errorItem('RECORD_IN_BLUEPRINT', { api_name: process.field, id: existing.id }, 'the record is in a blueprint');
+		return errorItem(
+			'RECORD_IN_BLUEPRINT',
+			{ api_name: process.field, id: existing.id },
+			'the record is in a blueprint',
+		);
 	};
 	BLUEPRINT_GUARDS.add(guard);
 	return guard;
@@ -163,20 +206,33 @@ export function available(process: ProcessDoc, record: StoredRecord): Transition
 	return process.transitions.filter((t) => t.from.includes(state));
 }
 
-export function transitionJson(module: StoredModule, process: ProcessDoc, t: TransitionDef, record: StoredRecord, v: string): Json {
+export function transitionJson(
+	module: StoredModule,
+	process: ProcessDoc,
+	t: TransitionDef,
+	record: StoredRecord,
+	v: string,
+): Json {
 	const matched = t.criteria ? matchJsonCriteria(record, t.criteria) : true;
 	const data: Json = {};
 	const fields = t.fields.map((tf, i) => {
 		const index = module.fields.findIndex((f) => f.api_name === tf.api_name);
 		data[tf.api_name] = record[tf.api_name] ?? null;
-		return { ...fieldJson(module, module.fields[index], index, v), mandatory: tf.mandatory, system_mandatory: tf.mandatory, transition_sequence: i + 1 };
+		return {
+			...fieldJson(module, module.fields[index], index, v),
+			mandatory: tf.mandatory,
+			system_mandatory: tf.mandatory,
+			transition_sequence: i + 1,
+		};
 	});
 	return {
 		id: t.id,
 		name: t.name,
 		type: 'manual',
 		next_field_value: t.to,
-		next_transitions: process.transitions.filter((n) => n.from.includes(t.to)).map((n) => ({ id: n.id, name: n.name })),
+		next_transitions: process.transitions
+			.filter((n) => n.from.includes(t.to))
+			.map((n) => ({ id: n.id, name: n.name })),
 		parent_transition: null,
 		execution_time: null,
 		criteria_matched: matched,
@@ -208,16 +264,33 @@ export function processInfo(module: StoredModule, process: ProcessDoc, record: S
 
 export function recordOf(ctx: Ctx): StoredRecord {
 	const record = ctx.sandbox.store.getRecord(ctx.module!.api_name, ctx.params.id);
-	if (!record) throw new HttpError('INVALID_DATA', ctx.v === 'v2.1' ? { id: ctx.params.id, resource_path_index: 1 } : { id: ctx.params.id }, 'the id given seems to be invalid');
+	if (!record)
+		throw new HttpError(
+			'INVALID_DATA',
+			ctx.v === 'v2.1' ? { id: ctx.params.id, resource_path_index: 1 } : { id: ctx.params.id },
+			'the id given seems to be invalid',
+		);
 	return record;
 }
 
 export function notInProcess(ctx: Ctx, id: string): HttpError {
-	return new HttpError('RECORD_NOT_IN_PROCESS', ctx.v === 'v2.1' ? { id, resource_path_index: 1 } : { id }, 'the record is not in a process');
+	return new HttpError(
+		'RECORD_NOT_IN_PROCESS',
+		ctx.v === 'v2.1' ? { id, resource_path_index: 1 } : { id },
+		'the record is not in a process',
+	);
 }
 
-export function validationError(ctx: Ctx, apiName: string, message: string, extra: Json = {}): Json {
-	return ctx.v === 'v2.1' ? { api_name: apiName, message, index: 0, parent_api_name: null, info_message: null, ...extra } : { api_name: apiName, message, ...extra };
+export function validationError(
+	ctx: Ctx,
+	apiName: string,
+	message: string,
+	extra: Json = {},
+): Json {
+	return ctx.v === 'v2.1'
+		? { api_name: apiName, message, index: 0, parent_api_name: null, info_message: null, ...extra }
+		: { api_name: apiName, message, ...extra };
 }
 
-export const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+export const isEmpty = (v: unknown) =>
+	v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);

@@ -20,7 +20,15 @@ import { advanceBulkRead, failBulkRead, listBulkReads } from './test-hooks.ts';
 export function registerBulkRead(router: Router, sandbox: Sandbox): void {
 	// jobs left unfinished by a previous run of a file-backed store carry on
 	for (const job of sandbox.store.docs<BulkReadJob>(READ_JOBS)) {
-		if (job.state === 'ADDED' || job.state === 'IN PROGRESS') scheduleStep(sandbox, READ_JOBS, job.id, stepper(sandbox));
+		if (job.state === 'ADDED' || job.state === 'IN PROGRESS')
+			scheduleStep(sandbox, READ_JOBS, job.id, stepper(sandbox));
 	}
-	router.register([createBulkReadJob, getBulkReadJobDetails, downloadResult, listBulkReads, advanceBulkRead, failBulkRead]);
+	router.register([
+		createBulkReadJob,
+		getBulkReadJobDetails,
+		downloadResult,
+		listBulkReads,
+		advanceBulkRead,
+		failBulkRead,
+	]);
 }

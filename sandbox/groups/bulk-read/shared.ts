@@ -34,14 +34,22 @@ export interface BulkReadJob extends JobBase {
 	v: Version;
 	query: { fields?: string[]; criteria?: Json; cvid?: string; page: number };
 	callback?: Callback;
-	result?: { page: number; per_page: number; count: number; download_url: string; more_records: boolean };
+	result?: {
+		page: number;
+		per_page: number;
+		count: number;
+		download_url: string;
+		more_records: boolean;
+	};
 }
 
 export const UNSUPPORTED_MODULES = new Set(['notes', 'attachments', 'emails']);
 
 /** Module scope sub-area of §2.3 rule 4. */
 export function moduleScope(module: ModuleDef): string {
-	return module.generated_type === 'custom' ? 'custom' : module.api_name.toLowerCase().replace(/_/g, '');
+	return module.generated_type === 'custom'
+		? 'custom'
+		: module.api_name.toLowerCase().replace(/_/g, '');
 }
 
 // ---- JSON criteria (§3.12) ------------------------------------------------------------------
@@ -52,13 +60,26 @@ const TEXT_TYPES = new Set(['text', 'textarea', 'email', 'phone', 'website', 'au
 const NUMBER_TYPES = new Set(['integer', 'bigint', 'double', 'currency', 'percent']);
 const LOOKUP_TYPES = new Set(['lookup', 'ownerlookup', 'userlookup']);
 const EQUALITY = ['equal', 'not_equal', 'in', 'not_in'];
-const ORDERING = [...EQUALITY, 'less_than', 'less_equal', 'greater_than', 'greater_equal', 'between', 'not_between'];
+const ORDERING = [
+	...EQUALITY,
+	'less_than',
+	'less_equal',
+	'greater_than',
+	'greater_equal',
+	'between',
+	'not_between',
+];
 const TEXTUAL = [...EQUALITY, 'contains', 'not_contains', 'starts_with', 'ends_with'];
 
 function comparatorsFor(field: FieldDef): string[] {
 	if (field.api_name === 'id') return EQUALITY;
 	if (TEXT_TYPES.has(field.data_type)) return TEXTUAL;
-	if (NUMBER_TYPES.has(field.data_type) || field.data_type === 'date' || field.data_type === 'datetime') return ORDERING;
+	if (
+		NUMBER_TYPES.has(field.data_type) ||
+		field.data_type === 'date' ||
+		field.data_type === 'datetime'
+	)
+		return ORDERING;
 	if (field.data_type === 'boolean') return ['equal', 'not_equal'];
 	if (field.data_type === 'multiselectpicklist') return [...EQUALITY, 'contains', 'not_contains'];
 	if (field.data_type === 'picklist') return TEXTUAL;
@@ -79,7 +100,8 @@ interface CompileState {
 	reads: Map<string, (record: StoredRecord) => unknown>;
 }
 
-const criteriaError = (code: string, details: Json, message: string) => new HttpError(code, details, message);
+const criteriaError = (code: string, details: Json, message: string) =>
+	new HttpError(code, details, message);
 
 /** A comparable form of a value for the field type; undefined when the value does not fit. */
 function normalise(field: FieldDef, value: unknown): unknown {
@@ -89,7 +111,12 @@ function normalise(field: FieldDef, value: unknown): unknown {
 		return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 	}
 	if (NUMBER_TYPES.has(field.data_type)) {
-		const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+		const n =
+			typeof value === 'number'
+				? value
+				: typeof value === 'string' && value.trim() !== ''
+					? Number(value)
+					: NaN;
 		return Number.isFinite(n) ? n : undefined;
 	}
 	if (field.data_type === 'datetime') return parseDateTime(value);
@@ -103,33 +130,61 @@ function normalise(field: FieldDef, value: unknown): unknown {
 }
 
 function fieldOf(module: ModuleDef, name: string): FieldDef | undefined {
-	return module.fields.find((f) => f.api_name === name) ?? (name === 'Id' ? module.fields.find((f) => f.api_name === 'id') : undefined);
+	return (
+		module.fields.find((f) => f.api_name === name) ??
+		(name === 'Id' ? module.fields.find((f) => f.api_name === 'id') : undefined)
+	);
 }
 
 function compileLeaf(leaf: Json, s: CompileState): JsonCriterion {
 	const rawField = leaf.api_name ?? leaf.field;
 	const name =
-		typeof rawField === 'string' ? rawField : rawField && typeof rawField === 'object' ? (rawField as Json).api_name : undefined;
-	if (typeof name !== 'string' || !name) throw criteriaError('INVALID_CRITERIA', { api_name: 'api_name' }, 'the criteria is invalid');
+		typeof rawField === 'string'
+			? rawField
+			: rawField && typeof rawField === 'object'
+				? (rawField as Json).api_name
+				: undefined;
+	if (typeof name !== 'string' || !name)
+		throw criteriaError('INVALID_CRITERIA', { api_name: 'api_name' }, 'the criteria is invalid');
 	s.conditions++;
 	if (s.conditions > LIMITS.conditions) {
-		throw criteriaError('CRITERIA_LIMIT_EXCEEDED', { info_message: `at most ${LIMITS.conditions} conditions` }, 'criteria limit exceeded');
+		throw criteriaError(
+			'CRITERIA_LIMIT_EXCEEDED',
+			{ info_message: `at most ${LIMITS.conditions} conditions` },
+			'criteria limit exceeded',
+		);
 	}
 	// `Lookup_Field.Target_Field` follows a lookup (a join)
 	const [head, tail] = name.split('.', 2);
 	const headField = fieldOf(s.module, head);
-	if (!headField) throw criteriaError('FIELD_IN_CRITERIA_NOT_AVAILABLE', { api_name: name }, 'the field in the criteria is not available');
+	if (!headField)
+		throw criteriaError(
+			'FIELD_IN_CRITERIA_NOT_AVAILABLE',
+			{ api_name: name },
+			'the field in the criteria is not available',
+		);
 	let field = headField;
 	let read: (record: StoredRecord) => unknown = (r) => r[headField.api_name];
 	if (tail !== undefined) {
-		const target = headField.data_type === 'lookup' && headField.lookup_module ? s.sandbox.module(headField.lookup_module) : undefined;
+		const target =
+			headField.data_type === 'lookup' && headField.lookup_module
+				? s.sandbox.module(headField.lookup_module)
+				: undefined;
 		const targetField = target ? fieldOf(target, tail) : undefined;
 		if (!target || !targetField) {
-			throw criteriaError('FIELD_IN_CRITERIA_NOT_AVAILABLE', { api_name: name }, 'the field in the criteria is not available');
+			throw criteriaError(
+				'FIELD_IN_CRITERIA_NOT_AVAILABLE',
+				{ api_name: name },
+				'the field in the criteria is not available',
+			);
 		}
 		s.joins.add(headField.api_name);
 		if (s.joins.size > LIMITS.joins) {
-			throw criteriaError('JOIN_LIMIT_EXCEEDED', { api_name: name, info_message: `at most ${LIMITS.joins} joins` }, 'join limit exceeded');
+			throw criteriaError(
+				'JOIN_LIMIT_EXCEEDED',
+				{ api_name: name, info_message: `at most ${LIMITS.joins} joins` },
+				'join limit exceeded',
+			);
 		}
 		field = targetField;
 		read = (r) => {
@@ -143,7 +198,11 @@ function compileLeaf(leaf: Json, s: CompileState): JsonCriterion {
 	}
 	const comparator = leaf.comparator;
 	if (typeof comparator !== 'string' || !(COMPARATORS as readonly string[]).includes(comparator)) {
-		throw criteriaError('INVALID_CRITERIA', { api_name: name, comparator: comparator as string }, 'the criteria is invalid');
+		throw criteriaError(
+			'INVALID_CRITERIA',
+			{ api_name: name, comparator: comparator as string },
+			'the criteria is invalid',
+		);
 	}
 	if (!comparatorsFor(field).includes(comparator)) {
 		throw criteriaError(
@@ -165,10 +224,22 @@ function compileLeaf(leaf: Json, s: CompileState): JsonCriterion {
 		if (!Array.isArray(value)) throw incompatible();
 		if (rangeComparator && value.length !== 2) throw incompatible();
 		if (listComparator && value.length > LIMITS.values) {
-			throw criteriaError('VALUE_LIMIT_EXCEEDED_IN_CRITERIA', { api_name: name, info_message: `at most ${LIMITS.values} values` }, 'value limit exceeded');
+			throw criteriaError(
+				'VALUE_LIMIT_EXCEEDED_IN_CRITERIA',
+				{ api_name: name, info_message: `at most ${LIMITS.values} values` },
+				'value limit exceeded',
+			);
 		}
 	} else if (Array.isArray(value) || (value !== null && typeof value === 'object')) {
-		if (!(LOOKUP_TYPES.has(field.data_type) && value && typeof value === 'object' && !Array.isArray(value))) throw incompatible();
+		if (
+			!(
+				LOOKUP_TYPES.has(field.data_type) &&
+				value &&
+				typeof value === 'object' &&
+				!Array.isArray(value)
+			)
+		)
+			throw incompatible();
 	}
 	const wanted = (Array.isArray(value) ? value : [value]).map((v) => {
 		const n = normalise(field, v);
@@ -188,8 +259,17 @@ function compileLeaf(leaf: Json, s: CompileState): JsonCriterion {
 		return Array.isArray(raw) ? raw.map((v) => normalise(field, v)) : [];
 	});
 	// a multi-select list contains a value when one of its entries is that value
-	const matcherComparator = multi && comparator === 'contains' ? 'equal' : multi && comparator === 'not_contains' ? 'not_equal' : comparator;
-	return { field: name, comparator: matcherComparator, value: listComparator || rangeComparator ? wanted : wanted[0] };
+	const matcherComparator =
+		multi && comparator === 'contains'
+			? 'equal'
+			: multi && comparator === 'not_contains'
+				? 'not_equal'
+				: comparator;
+	return {
+		field: name,
+		comparator: matcherComparator,
+		value: listComparator || rangeComparator ? wanted : wanted[0],
+	};
 }
 
 function compileNode(node: unknown, s: CompileState): JsonCriterion {
@@ -203,13 +283,22 @@ function compileNode(node: unknown, s: CompileState): JsonCriterion {
 		}
 		const operator = String(criterion.group_operator ?? '').toLowerCase();
 		if (operator !== 'and' && operator !== 'or') {
-			if (criterion.group.length === 1 && criterion.group_operator === undefined) return compileNode(criterion.group[0], s);
-			throw criteriaError('GROUP_OPERATOR_NOT_SUPPORTED', { api_name: 'group_operator' }, 'the group operator is not supported');
+			if (criterion.group.length === 1 && criterion.group_operator === undefined)
+				return compileNode(criterion.group[0], s);
+			throw criteriaError(
+				'GROUP_OPERATOR_NOT_SUPPORTED',
+				{ api_name: 'group_operator' },
+				'the group operator is not supported',
+			);
 		}
 		return { group_operator: operator, group: criterion.group.map((c) => compileNode(c, s)) };
 	}
 	if (criterion.group_operator !== undefined) {
-		throw criteriaError('AMBIGUOUS_GROUP_IN_CRITERIA', { api_name: 'group' }, 'the group in the criteria is ambiguous');
+		throw criteriaError(
+			'AMBIGUOUS_GROUP_IN_CRITERIA',
+			{ api_name: 'group' },
+			'the group in the criteria is ambiguous',
+		);
 	}
 	return compileLeaf(criterion, s);
 }
@@ -217,7 +306,14 @@ function compileNode(node: unknown, s: CompileState): JsonCriterion {
 /** Validates JSON criteria against the module and answers a record predicate (throws the §3.12/§6 errors). */
 export function compileCriteria(sandbox: Sandbox, module: ModuleDef, criteria: unknown): Predicate {
 	if (criteria === undefined || criteria === null) return () => true;
-	const s: CompileState = { sandbox, module, conditions: 0, joins: new Set(), cache: new Map(), reads: new Map() };
+	const s: CompileState = {
+		sandbox,
+		module,
+		conditions: 0,
+		joins: new Set(),
+		cache: new Map(),
+		reads: new Map(),
+	};
 	const typed = compileNode(criteria, s);
 	return (record) => {
 		const values: Json = {};
@@ -231,18 +327,29 @@ export function compileCriteria(sandbox: Sandbox, module: ModuleDef, criteria: u
 /** A record value as CSV text: lookups as the referenced id, lists joined by `;`. */
 function cellOf(value: unknown): unknown {
 	if (value === null || value === undefined) return '';
-	if (Array.isArray(value)) return value.map((v) => (v && typeof v === 'object' ? ((v as Json).name ?? (v as Json).id) : v)).join(';');
+	if (Array.isArray(value))
+		return value
+			.map((v) => (v && typeof v === 'object' ? ((v as Json).name ?? (v as Json).id) : v))
+			.join(';');
 	if (typeof value === 'object') return (value as Json).id ?? JSON.stringify(value);
 	return value;
 }
 
 function icsDate(value: unknown): string | undefined {
 	const ms = parseDateTime(value);
-	return ms === undefined ? undefined : new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+	return ms === undefined
+		? undefined
+		: new Date(ms)
+				.toISOString()
+				.replace(/[-:]/g, '')
+				.replace(/\.\d{3}/, '');
 }
 
 function icsText(value: unknown): string {
-	return String(value ?? '').replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/([,;])/g, '\\$1');
+	return String(value ?? '')
+		.replace(/\\/g, '\\\\')
+		.replace(/\n/g, '\\n')
+		.replace(/([,;])/g, '\\$1');
 }
 
 function icsEvent(record: StoredRecord, stamp: string): string {
@@ -259,7 +366,11 @@ function icsEvent(record: StoredRecord, stamp: string): string {
 }
 
 /** Extracts the job's page: matching records after (page - 1) × pageSize, at most pageSize of them. */
-function extract(sandbox: Sandbox, job: BulkReadJob, pageSize: number): { file: Buffer; count: number; more: boolean } {
+function extract(
+	sandbox: Sandbox,
+	job: BulkReadJob,
+	pageSize: number,
+): { file: Buffer; count: number; more: boolean } {
 	const module = sandbox.module(job.module)!;
 	let match = compileCriteria(sandbox, module, job.query.criteria);
 	const view = job.query.cvid ? findCustomView(sandbox, job.query.cvid) : undefined;
@@ -284,13 +395,27 @@ function extract(sandbox: Sandbox, job: BulkReadJob, pageSize: number): { file: 
 			more = true;
 			break;
 		}
-		lines.push(job.file_type === 'ics' ? icsEvent(record, stamp) : csvLine([record.id, ...fields.map((f) => cellOf(record[f]))]));
+		lines.push(
+			job.file_type === 'ics'
+				? icsEvent(record, stamp)
+				: csvLine([record.id, ...fields.map((f) => cellOf(record[f]))]),
+		);
 	}
 	const text =
 		job.file_type === 'ics'
-			? ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//CRM Sandbox//Bulk Read//EN', ...lines, 'END:VCALENDAR', ''].join('\r\n')
+			? [
+					'BEGIN:VCALENDAR',
+					'VERSION:2.0',
+					'PRODID:-//CRM Sandbox//Bulk Read//EN',
+					...lines,
+					'END:VCALENDAR',
+					'',
+				].join('\r\n')
 			: [csvLine(['Id', ...fields]), ...lines, ''].join('\r\n');
-	const file = writeZip([{ name: `${job.id}.${job.file_type}`, data: Buffer.from(text, 'utf8') }], new Date(sandbox.now()));
+	const file = writeZip(
+		[{ name: `${job.id}.${job.file_type}`, data: Buffer.from(text, 'utf8') }],
+		new Date(sandbox.now()),
+	);
 	return { file, count: lines.length, more };
 }
 
@@ -321,7 +446,12 @@ export function readJobJson(job: BulkReadJob, v: Version): Json {
 
 /** Callback body of §10.1: `job_id`, the module and page only. */
 function callbackBody(job: BulkReadJob): Json {
-	const body: Json = { job_id: job.id, operation: 'read', state: job.state, query: { module: moduleRef(job, job.v), page: job.query.page } };
+	const body: Json = {
+		job_id: job.id,
+		operation: 'read',
+		state: job.state,
+		query: { module: moduleRef(job, job.v), page: job.query.page },
+	};
 	if (job.result) body.result = job.result;
 	return body;
 }
@@ -332,7 +462,11 @@ function callbackBody(job: BulkReadJob): Json {
 export function readBody(ctx: Ctx): Json {
 	const type = ctx.header('content-type');
 	if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type.trim())) {
-		throw new HttpError('MEDIA_TYPE_NOT_SUPPORTED', {}, 'the media type is not supported, use application/json');
+		throw new HttpError(
+			'MEDIA_TYPE_NOT_SUPPORTED',
+			{},
+			'the media type is not supported, use application/json',
+		);
 	}
 	const text = ctx.rawBody.toString('utf8').trim();
 	if (!text) throw new HttpError('REQUEST_BODY_IS_EMPTY', {}, 'the request body is empty');
@@ -350,12 +484,22 @@ export function readBody(ctx: Ctx): Json {
 
 export function moduleName(v: Version, value: unknown): string {
 	if (v === 'v2') {
-		if (typeof value !== 'string') throw HttpError.invalidData({ api_name: 'module', expected_data_type: 'string' }, 'query.module must be a String in v2');
+		if (typeof value !== 'string')
+			throw HttpError.invalidData(
+				{ api_name: 'module', expected_data_type: 'string' },
+				'query.module must be a String in v2',
+			);
 		return value;
 	}
-	const apiName = value && typeof value === 'object' && !Array.isArray(value) ? (value as Json).api_name : undefined;
+	const apiName =
+		value && typeof value === 'object' && !Array.isArray(value)
+			? (value as Json).api_name
+			: undefined;
 	if (typeof apiName !== 'string') {
-		throw HttpError.invalidData({ api_name: 'module', expected_data_type: 'jsonobject' }, 'query.module must be {"api_name": …} in v2.1');
+		throw HttpError.invalidData(
+			{ api_name: 'module', expected_data_type: 'jsonobject' },
+			'query.module must be {"api_name": …} in v2.1',
+		);
 	}
 	return apiName;
 }
@@ -364,7 +508,12 @@ function peekModule(sandbox: Sandbox, ctx: Ctx): ModuleDef | undefined {
 	try {
 		const module = (JSON.parse(ctx.rawBody.toString('utf8')) as Json)?.query as Json | undefined;
 		const value = module?.module;
-		const name = typeof value === 'string' ? value : value && typeof value === 'object' ? (value as Json).api_name : undefined;
+		const name =
+			typeof value === 'string'
+				? value
+				: value && typeof value === 'object'
+					? (value as Json).api_name
+					: undefined;
 		return typeof name === 'string' ? sandbox.module(name) : undefined;
 	} catch {
 		return undefined;
@@ -372,7 +521,11 @@ function peekModule(sandbox: Sandbox, ctx: Ctx): ModuleDef | undefined {
 }
 
 const BULK_READ = ['CRM.bulk.READ', 'CRM.bulk.ALL'];
-const moduleRead = (module: ModuleDef) => ['CRM.modules.ALL', `CRM.modules.${moduleScope(module)}.ALL`, `CRM.modules.${moduleScope(module)}.READ`];
+const moduleRead = (module: ModuleDef) => [
+	'CRM.modules.ALL',
+	`CRM.modules.${moduleScope(module)}.ALL`,
+	`CRM.modules.${moduleScope(module)}.READ`,
+];
 
 function finish(sandbox: Sandbox, job: BulkReadJob): void {
 	if (job.callback) deliverCallback(sandbox, job.id, job.callback, callbackBody(job));
@@ -406,7 +559,11 @@ export function stepBulkRead(sandbox: Sandbox, job: BulkReadJob): void {
 		return;
 	}
 	store.transaction(() => {
-		store.putDoc(READ_FILES, job.id, { id: job.id, name: `${job.id}.zip`, data: extracted.file.toString('base64') });
+		store.putDoc(READ_FILES, job.id, {
+			id: job.id,
+			name: `${job.id}.zip`,
+			data: extracted.file.toString('base64'),
+		});
 		job.state = 'COMPLETED';
 		job.result = {
 			page: job.query.page,
@@ -426,7 +583,12 @@ export const stepper = (sandbox: Sandbox) => (job: BulkReadJob) => stepBulkRead(
 /** The job of `:jobId`, or a thrown 404. */
 export function jobOf(ctx: Ctx): BulkReadJob {
 	const job = ctx.sandbox.store.doc<BulkReadJob>(READ_JOBS, ctx.params.jobId);
-	if (!job) throw HttpError.notFound('RESOURCE_NOT_FOUND', { api_name: 'job_id', value: ctx.params.jobId }, 'the requested resource is not found');
+	if (!job)
+		throw HttpError.notFound(
+			'RESOURCE_NOT_FOUND',
+			{ api_name: 'job_id', value: ctx.params.jobId },
+			'the requested resource is not found',
+		);
 	return job;
 }
 

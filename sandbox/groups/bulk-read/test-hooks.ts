@@ -9,7 +9,9 @@ const admin = { root: 'admin' as const, public: true };
 
 /** every bulk read job, oldest first, as GetBulkReadJobDetails renders it plus its `callback` (the service lists none) */
 export const listBulkReads = operation('GET', '/bulk/read', admin, (ctx) => {
-	const jobs = ctx.sandbox.store.docs<BulkReadJob>(READ_JOBS).map((job) => ({ ...readJobJson(job, 'v2.1'), callback: job.callback ?? null }));
+	const jobs = ctx.sandbox.store
+		.docs<BulkReadJob>(READ_JOBS)
+		.map((job) => ({ ...readJobJson(job, 'v2.1'), callback: job.callback ?? null }));
 	return { body: { jobs } };
 });
 

@@ -20,6 +20,15 @@ export { WRITE_JOBS } from './shared.ts';
 export type { FieldMapping } from './shared.ts';
 
 export function registerBulkWrite(router: Router, sandbox: Sandbox): void {
-	router.register([uploadFile, createBulkWriteJob, getBulkWriteJobDetails, downloadBulkWriteResult, advanceBulkWrite, failBulkWrite, listBulkWrites, getUploadedFile]);
+	router.register([
+		uploadFile,
+		createBulkWriteJob,
+		getBulkWriteJobDetails,
+		downloadBulkWriteResult,
+		advanceBulkWrite,
+		failBulkWrite,
+		listBulkWrites,
+		getUploadedFile,
+	]);
 	resumeBulkWrites(sandbox);
 }

@@ -49,7 +49,14 @@ export interface WriteResource {
 	ignore_empty: boolean;
 	field_mappings: FieldMapping[];
 	status: Status;
-	file: { status: Status; name: string; added_count: number; updated_count: number; skipped_count: number; total_count: number };
+	file: {
+		status: Status;
+		name: string;
+		added_count: number;
+		updated_count: number;
+		skipped_count: number;
+		total_count: number;
+	};
 	/** rows processed so far and result chunks written */
 	$processed: number;
 	$chunks: number;
@@ -86,7 +93,10 @@ export function bulkWriteShape(error: HttpError): HttpError {
 export const TOKEN_RE = /yyyy|MM|dd|HH|mm|ss|'[^']*'|./g;
 
 /** Parses text with a date pattern of yyyy, MM, dd, HH, mm, ss and literals ('T' quoted or plain). */
-export function parsePattern(text: string, pattern: string): { y: number; M: number; d: number; H: number; m: number; s: number } | undefined {
+export function parsePattern(
+	text: string,
+	pattern: string,
+): { y: number; M: number; d: number; H: number; m: number; s: number } | undefined {
 	const parts: Record<string, number> = { yyyy: 0, MM: 1, dd: 1, HH: 0, mm: 0, ss: 0 };
 	let pos = 0;
 	for (const token of pattern.match(TOKEN_RE) ?? []) {
@@ -105,7 +115,8 @@ export function parsePattern(text: string, pattern: string): { y: number; M: num
 	if (pos !== text.length) return undefined;
 	const { yyyy: y, MM: M, dd: d, HH: H, mm: m, ss: s } = parts;
 	const date = new Date(Date.UTC(y, M - 1, d, H, m, s));
-	if (date.getUTCMonth() !== M - 1 || date.getUTCDate() !== d || H > 23 || m > 59 || s > 59) return undefined;
+	if (date.getUTCMonth() !== M - 1 || date.getUTCDate() !== d || H > 23 || m > 59 || s > 59)
+		return undefined;
 	return { y, M, d, H, m, s };
 }
 
@@ -118,7 +129,11 @@ export interface RowContext {
 }
 
 /** Converts one CSV cell for a field (§4: Date `MM/dd/yyyy`, DateTime `MM/dd/yyyy HH:mm:ss` unless `format`). */
-export function cellValue(c: RowContext, mapping: FieldMapping, text: string): { value: unknown } | { error: string } {
+export function cellValue(
+	c: RowContext,
+	mapping: FieldMapping,
+	text: string,
+): { value: unknown } | { error: string } {
 	const field = c.fields.get(mapping.api_name);
 	if (!field || mapping.api_name === 'id') return { value: text };
 	const bad = { error: `INVALID_DATA-${mapping.api_name}` };
@@ -160,7 +175,12 @@ export function cellValue(c: RowContext, mapping: FieldMapping, text: string): {
 }
 
 /** A row's record input from the mappings; empty cells use default_value, are left out, or clear. */
-export function rowInput(c: RowContext, resource: WriteResource, row: string[], clearEmpty: boolean): { input: Json } | { error: string } {
+export function rowInput(
+	c: RowContext,
+	resource: WriteResource,
+	row: string[],
+	clearEmpty: boolean,
+): { input: Json } | { error: string } {
 	const input: Json = {};
 	const errors: string[] = [];
 	for (const mapping of resource.field_mappings) {
@@ -169,7 +189,8 @@ export function rowInput(c: RowContext, resource: WriteResource, row: string[], 
 			const fallback = mapping.default_value?.value;
 			if (fallback !== undefined && fallback !== null && fallback !== '') text = String(fallback);
 			else {
-				if (clearEmpty && !resource.ignore_empty && mapping.api_name !== 'id') input[mapping.api_name] = null;
+				if (clearEmpty && !resource.ignore_empty && mapping.api_name !== 'id')
+					input[mapping.api_name] = null;
 				continue;
 			}
 		}
@@ -188,7 +209,12 @@ export function errorText(result: ItemResult): string {
 	return column ? `${result.body.code}-${String(column)}` : result.body.code;
 }
 
-export function findExisting(sandbox: Sandbox, module: ModuleDef, findBy: string, key: unknown): StoredRecord | undefined {
+export function findExisting(
+	sandbox: Sandbox,
+	module: ModuleDef,
+	findBy: string,
+	key: unknown,
+): StoredRecord | undefined {
 	if (findBy === 'id') return sandbox.store.getRecord(module.api_name, String(key));
 	return typeof key === 'string'
 		? sandbox.store.findRecordByText(module.api_name, findBy, key)
@@ -196,7 +222,13 @@ export function findExisting(sandbox: Sandbox, module: ModuleDef, findBy: string
 }
 
 /** One row through the record service: [STATUS, RECORD_ID, ERRORS]. */
-export function writeRow(c: RowContext, job: BulkWriteJob, resource: WriteResource, row: string[], index: number): [string, string, string] {
+export function writeRow(
+	c: RowContext,
+	job: BulkWriteJob,
+	resource: WriteResource,
+	row: string[],
+	index: number,
+): [string, string, string] {
 	const options: WriteOptions = {
 		v: job.v,
 		user: { id: job.created_by.id, name: job.created_by.name },
@@ -212,9 +244,15 @@ export function writeRow(c: RowContext, job: BulkWriteJob, resource: WriteResour
 		} else {
 			const key = findBy === 'id' ? keyText : cellValue(c, keyMapping, keyText);
 			if (typeof key === 'object' && 'error' in key) return ['SKIPPED', '', key.error];
-			existing = findExisting(c.sandbox, c.module, findBy, typeof key === 'object' ? key.value : key);
+			existing = findExisting(
+				c.sandbox,
+				c.module,
+				findBy,
+				typeof key === 'object' ? key.value : key,
+			);
 		}
-		if (!existing && job.operation === 'update') return ['SKIPPED', '', `RESOURCE_NOT_FOUND-${findBy}`];
+		if (!existing && job.operation === 'update')
+			return ['SKIPPED', '', `RESOURCE_NOT_FOUND-${findBy}`];
 	}
 	const converted = rowInput(c, resource, row, !!existing);
 	if ('error' in converted) return ['SKIPPED', existing?.id ?? '', converted.error];
@@ -222,7 +260,9 @@ export function writeRow(c: RowContext, job: BulkWriteJob, resource: WriteResour
 	delete input.id;
 	if (existing) {
 		const result = updateRecord(c.sandbox, c.module, existing, input, options);
-		return result.ok ? ['UPDATED', result.record.id, ''] : ['SKIPPED', existing.id, errorText(result)];
+		return result.ok
+			? ['UPDATED', result.record.id, '']
+			: ['SKIPPED', existing.id, errorText(result)];
 	}
 	const result = createRecord(c.sandbox, c.module, input, options);
 	return result.ok ? ['ADDED', result.record.id, ''] : ['SKIPPED', '', errorText(result)];
@@ -267,27 +307,50 @@ export function writeJobJson(job: BulkWriteJob, v: Version, idKey: 'id' | 'job_i
 export function moduleOf(sandbox: Sandbox, v: Version, value: unknown): ModuleDef {
 	let name: unknown;
 	if (v === 'v2') {
-		if (typeof value !== 'string') throw HttpError.invalidData({ api_name: 'module', expected_data_type: 'string' }, 'resource.module must be a String in v2');
+		if (typeof value !== 'string')
+			throw HttpError.invalidData(
+				{ api_name: 'module', expected_data_type: 'string' },
+				'resource.module must be a String in v2',
+			);
 		name = value;
 	} else {
-		name = value && typeof value === 'object' && !Array.isArray(value) ? (value as Json).api_name : undefined;
+		name =
+			value && typeof value === 'object' && !Array.isArray(value)
+				? (value as Json).api_name
+				: undefined;
 		if (typeof name !== 'string') {
-			throw HttpError.invalidData({ api_name: 'module', expected_data_type: 'jsonobject' }, 'resource.module must be {"api_name": …} in v2.1');
+			throw HttpError.invalidData(
+				{ api_name: 'module', expected_data_type: 'jsonobject' },
+				'resource.module must be {"api_name": …} in v2.1',
+			);
 		}
 	}
 	const module = sandbox.module(name as string);
-	if (!module) throw new HttpError('MODULE_NOT_AVAILABLE', { api_name: 'module', value: name }, 'the module is not available');
+	if (!module)
+		throw new HttpError(
+			'MODULE_NOT_AVAILABLE',
+			{ api_name: 'module', value: name },
+			'the module is not available',
+		);
 	return module;
 }
 
-export function peekModules(sandbox: Sandbox, ctx: Ctx): { operation: string; modules: ModuleDef[] } {
+export function peekModules(
+	sandbox: Sandbox,
+	ctx: Ctx,
+): { operation: string; modules: ModuleDef[] } {
 	try {
 		const body = JSON.parse(ctx.rawBody.toString('utf8')) as Json;
 		const resources = Array.isArray(body.resource) ? (body.resource as Json[]) : [];
 		const modules = resources
 			.map((r) => {
 				const value = r?.module;
-				const name = typeof value === 'string' ? value : value && typeof value === 'object' ? (value as Json).api_name : undefined;
+				const name =
+					typeof value === 'string'
+						? value
+						: value && typeof value === 'object'
+							? (value as Json).api_name
+							: undefined;
 				return typeof name === 'string' ? sandbox.module(name) : undefined;
 			})
 			.filter((m): m is ModuleDef => !!m);
@@ -312,7 +375,9 @@ export const KNOWN_ENCODINGS: Record<string, BufferEncoding> = {
 };
 
 export function csvOf(sandbox: Sandbox, file: UploadedFile, encoding: BufferEncoding): string[][] {
-	const [entry] = readZip(Buffer.from(file.data, 'base64')).filter((e) => e.name.toLowerCase().endsWith('.csv'));
+	const [entry] = readZip(Buffer.from(file.data, 'base64')).filter((e) =>
+		e.name.toLowerCase().endsWith('.csv'),
+	);
 	return parseCsv(entry.data.toString(encoding));
 }
 
@@ -353,20 +418,31 @@ function buildResult(sandbox: Sandbox, job: BulkWriteJob): void {
 		const [header = [], ...data] = rows;
 		const results: Array<[string, string, string]> = [];
 		for (let chunk = 0; chunk < resource.$chunks; chunk++) {
-			results.push(...(store.doc<{ rows: Array<[string, string, string]> }>(WRITE_RESULTS, `${job.id}:${index}:${chunk}`)?.rows ?? []));
+			results.push(
+				...(store.doc<{ rows: Array<[string, string, string]> }>(
+					WRITE_RESULTS,
+					`${job.id}:${index}:${chunk}`,
+				)?.rows ?? []),
+			);
 		}
 		const lines = [csvLine([...header, 'STATUS', 'RECORD_ID', 'ERRORS'])];
 		data.forEach((row, i) => {
 			const cells = header.map((_, c) => row[c] ?? '');
 			lines.push(csvLine([...cells, ...(results[i] ?? ['UNPROCESSED', '', ''])]));
 		});
-		let name = store.doc<UploadedFile>(WRITE_FILES, resource.file_id)?.name ?? `${resource.module}.csv`;
+		let name =
+			store.doc<UploadedFile>(WRITE_FILES, resource.file_id)?.name ?? `${resource.module}.csv`;
 		if (used.has(name)) name = `${index + 1}_${name}`;
 		used.add(name);
 		return { name, data: Buffer.from(lines.join('\r\n') + '\r\n', 'utf8') };
 	});
-	store.putDoc(WRITE_OUTPUT, job.id, { id: job.id, data: writeZip(entries, new Date(sandbox.now())).toString('base64') });
-	job.result = { download_url: `${sandbox.config.publicOrigin}/v2/crm/${orgXgid(sandbox)}/bulk-write/${job.id}/${job.id}.zip` };
+	store.putDoc(WRITE_OUTPUT, job.id, {
+		id: job.id,
+		data: writeZip(entries, new Date(sandbox.now())).toString('base64'),
+	});
+	job.result = {
+		download_url: `${sandbox.config.publicOrigin}/v2/crm/${orgXgid(sandbox)}/bulk-write/${job.id}/${job.id}.zip`,
+	};
 }
 
 function finish(sandbox: Sandbox, job: BulkWriteJob, status: 'COMPLETED' | 'FAILED'): void {
@@ -376,7 +452,8 @@ function finish(sandbox: Sandbox, job: BulkWriteJob, status: 'COMPLETED' | 'FAIL
 		saveJob(sandbox, WRITE_JOBS, job);
 	});
 	job.resource.forEach((_, i) => parsedOf(sandbox).delete(`${job.id}:${i}`));
-	if (job.callback) deliverCallback(sandbox, job.id, job.callback, writeJobJson(job, job.v, 'job_id'));
+	if (job.callback)
+		deliverCallback(sandbox, job.id, job.callback, writeJobJson(job, job.v, 'job_id'));
 }
 
 function setStatus(resource: WriteResource, status: Status): void {
@@ -422,7 +499,11 @@ export function stepBulkWrite(sandbox: Sandbox, job: BulkWriteJob): void {
 		setStatus(resource, 'IN PROGRESS');
 	}
 	const module = sandbox.module(resource.module)!;
-	const c: RowContext = { sandbox, module, fields: new Map(module.fields.map((f) => [f.api_name, f])) };
+	const c: RowContext = {
+		sandbox,
+		module,
+		fields: new Map(module.fields.map((f) => [f.api_name, f])),
+	};
 	const size = Math.max(1, knobOr(sandbox.config.knobs.bulkWriteChunk, 1000));
 	const start = resource.$processed;
 	const end = Math.min(total, start + size);
@@ -435,21 +516,30 @@ export function stepBulkWrite(sandbox: Sandbox, job: BulkWriteJob): void {
 			else if (result[0] === 'UPDATED') resource.file.updated_count++;
 			else resource.file.skipped_count++;
 		}
-		store.putDoc(WRITE_RESULTS, `${job.id}:${index}:${resource.$chunks}`, { id: `${job.id}:${index}:${resource.$chunks}`, rows: results });
+		store.putDoc(WRITE_RESULTS, `${job.id}:${index}:${resource.$chunks}`, {
+			id: `${job.id}:${index}:${resource.$chunks}`,
+			rows: results,
+		});
 		resource.$chunks++;
 		resource.$processed = end;
 		if (end >= total) setStatus(resource, 'COMPLETED');
 		saveJob(sandbox, WRITE_JOBS, job);
 	});
 	// the next chunk (or resource) after yielding to the event loop
-	scheduleStep(sandbox, WRITE_JOBS, job.id, stepper(sandbox), knobOr(sandbox.config.knobs.bulkWriteChunkDelayMs, 0));
+	scheduleStep(
+		sandbox,
+		WRITE_JOBS,
+		job.id,
+		stepper(sandbox),
+		knobOr(sandbox.config.knobs.bulkWriteChunkDelayMs, 0),
+	);
 }
-
 
 /** Picks up the jobs a previous run left unfinished (file-backed store). */
 export function resumeBulkWrites(sandbox: Sandbox): void {
 	for (const job of sandbox.store.docs<BulkWriteJob>(WRITE_JOBS)) {
-		if (job.status === 'ADDED' || job.status === 'IN PROGRESS') scheduleStep(sandbox, WRITE_JOBS, job.id, stepper(sandbox));
+		if (job.status === 'ADDED' || job.status === 'IN PROGRESS')
+			scheduleStep(sandbox, WRITE_JOBS, job.id, stepper(sandbox));
 	}
 }
 
@@ -458,6 +548,11 @@ export const BULK_CREATE = ['CRM.bulk.CREATE', 'CRM.bulk.ALL'];
 /** The job `:jobId` addresses; 404 RESOURCE_NOT_FOUND when unknown. */
 export function jobOf(ctx: Ctx): BulkWriteJob {
 	const job = ctx.sandbox.store.doc<BulkWriteJob>(WRITE_JOBS, ctx.params.jobId);
-	if (!job) throw HttpError.notFound('RESOURCE_NOT_FOUND', { job_id: ctx.params.jobId }, 'the requested resource is not found');
+	if (!job)
+		throw HttpError.notFound(
+			'RESOURCE_NOT_FOUND',
+			{ job_id: ctx.params.jobId },
+			'the requested resource is not found',
+		);
 	return job;
 }

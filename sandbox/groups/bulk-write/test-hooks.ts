@@ -27,12 +27,20 @@ export const failBulkWrite = operation('POST', '/bulk/write/:jobId/fail', admin,
 
 /** every bulk write job, oldest first, as GetBulkWriteJobDetails renders it */
 export const listBulkWrites = operation('GET', '/bulk/write', admin, (ctx) => ({
-	body: { jobs: ctx.sandbox.store.docs<BulkWriteJob>(WRITE_JOBS).map((job) => writeJobJson(job, 'v2.1')) },
+	body: {
+		jobs: ctx.sandbox.store.docs<BulkWriteJob>(WRITE_JOBS).map((job) => writeJobJson(job, 'v2.1')),
+	},
 }));
 
 /** an uploaded file as stored: the zip's bytes, the CSV's name in `Content-Disposition` */
 export const getUploadedFile = operation('GET', '/bulk/write/files/:fileId', admin, (ctx) => {
 	const file = ctx.sandbox.store.doc<UploadedFile>(WRITE_FILES, ctx.params.fileId);
 	if (!file) throw HttpError.notFound();
-	return { raw: Buffer.from(file.data, 'base64'), headers: { 'Content-Type': 'application/zip', 'Content-Disposition': contentDisposition(file.name) } };
+	return {
+		raw: Buffer.from(file.data, 'base64'),
+		headers: {
+			'Content-Type': 'application/zip',
+			'Content-Disposition': contentDisposition(file.name),
+		},
+	};
 });

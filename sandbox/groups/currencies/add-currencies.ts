@@ -2,7 +2,16 @@ import { operation } from '../../router.ts';
 import type { Json } from '../../store.ts';
 import { wrapperList } from '../../wire.ts';
 import { eachItem, resultsReply } from '../shared.ts';
-import { activeLimit, audit, checkCurrency, CURRENCIES, currencies, fail, requireEnabled, SCOPES } from './shared.ts';
+import {
+	activeLimit,
+	audit,
+	checkCurrency,
+	CURRENCIES,
+	currencies,
+	fail,
+	requireEnabled,
+	SCOPES,
+} from './shared.ts';
 import type { CurrencyDoc, Path } from './shared.ts';
 
 /** AddCurrencies: POST /crm/{v}/org/currencies (docs/protocol.md §5.9). */
@@ -13,20 +22,40 @@ export const addCurrencies = operation('POST', '/org/currencies', { scopes: SCOP
 	const items = wrapperList(ctx, 'currencies', 10);
 	const results = eachItem(ctx, items, (raw, index) => {
 		const path: Path = (key) => `$.currencies[${index}].${key}`;
-		if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(ctx, 'INVALID_DATA', 'currencies', path, 'invalid data');
+		if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+			return fail(ctx, 'INVALID_DATA', 'currencies', path, 'invalid data');
 		const input = raw as Json;
-		const checked = checkCurrency(ctx, input, ['name', 'iso_code', 'symbol', 'exchange_rate', 'format'], path);
+		const checked = checkCurrency(
+			ctx,
+			input,
+			['name', 'iso_code', 'symbol', 'exchange_rate', 'format'],
+			path,
+		);
 		if ('error' in checked) return checked.error;
 		const v = checked.values;
-		if (input.is_base === true) return fail(ctx, 'NOT_ALLOWED', 'is_base', path, 'use UpdateBaseCurrency to change the base currency');
+		if (input.is_base === true)
+			return fail(
+				ctx,
+				'NOT_ALLOWED',
+				'is_base',
+				path,
+				'use UpdateBaseCurrency to change the base currency',
+			);
 		if (currencies(sandbox).some((c) => c.iso_code === v.iso_code)) {
 			return fail(ctx, 'DUPLICATE_DATA', 'iso_code', path, 'the currency already exists');
 		}
 		const active = v.is_active ?? true;
 		if (active && currencies(sandbox).filter((c) => c.is_active).length >= activeLimit(sandbox)) {
-			return fail(ctx, 'ACTIVE_STATE_LIMIT_EXCEEDED', 'is_active', path, 'the limit of active currencies has been reached', {
-				limit: activeLimit(sandbox),
-			});
+			return fail(
+				ctx,
+				'ACTIVE_STATE_LIMIT_EXCEEDED',
+				'is_active',
+				path,
+				'the limit of active currencies has been reached',
+				{
+					limit: activeLimit(sandbox),
+				},
+			);
 		}
 		const { time, by } = audit(sandbox, ctx);
 		const doc: CurrencyDoc = {
@@ -45,7 +74,12 @@ export const addCurrencies = operation('POST', '/org/currencies', { scopes: SCOP
 			modified_by: by,
 		};
 		store.putDoc(CURRENCIES, doc.id, doc);
-		return { code: 'SUCCESS', details: { id: doc.id }, message: 'currency created', status: 'success' };
+		return {
+			code: 'SUCCESS',
+			details: { id: doc.id },
+			message: 'currency created',
+			status: 'success',
+		};
 	});
 	return resultsReply('currencies', 201, results);
 });

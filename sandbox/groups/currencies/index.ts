@@ -20,5 +20,13 @@ import { updateCurrency } from './update-currency.ts';
 
 export function registerCurrencies(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'currencies', seedCurrencies);
-	router.register([getCurrencies, getCurrency, addCurrencies, updateCurrencies, updateCurrency, enableMultipleCurrencies, updateBaseCurrency]);
+	router.register([
+		getCurrencies,
+		getCurrency,
+		addCurrencies,
+		updateCurrencies,
+		updateCurrency,
+		enableMultipleCurrencies,
+		updateBaseCurrency,
+	]);
 }

@@ -1,4 +1,3 @@
- 
 // Helpers of the currency operations (docs/protocol.md §5.9): the ISO table, validation, the org's
 // multi-currency state, and the seed.
 import { DEMO_USERS } from '../../catalogue/org.ts';
@@ -104,7 +103,8 @@ export const baseCurrency = (sandbox: Sandbox) => currencies(sandbox).find((c) =
 export const multiCurrencyEnabled = (sandbox: Sandbox) => orgDoc(sandbox).mc_status === true;
 
 export function requireEnabled(sandbox: Sandbox): void {
-	if (!multiCurrencyEnabled(sandbox)) throw new HttpError('CURRENCIES_NOT_ENABLED', {}, 'multi currency is not enabled');
+	if (!multiCurrencyEnabled(sandbox))
+		throw new HttpError('CURRENCIES_NOT_ENABLED', {}, 'multi currency is not enabled');
 }
 
 export function activeLimit(sandbox: Sandbox): number {
@@ -115,26 +115,42 @@ export function activeLimit(sandbox: Sandbox): number {
 /** Where an item's error points: `$.currencies[i].key` (list) or `$.base_currency.key` (v2.1 json_path). */
 export type Path = (key: string) => string;
 
-export function fail(ctx: Ctx, code: string, apiName: string, path: Path, message: string, extra: Json = {}): ErrorBody {
+export function fail(
+	ctx: Ctx,
+	code: string,
+	apiName: string,
+	path: Path,
+	message: string,
+	extra: Json = {},
+): ErrorBody {
 	const details: Json = { api_name: apiName, ...extra };
 	if (ctx.v === 'v2.1') details.json_path = path(apiName);
 	return errorItem(code, details, message);
 }
 
-export const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+export const isBlank = (v: unknown) =>
+	v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /**
  * Checks the given keys of a currency item and answers the normalised values, or an error item.
  * `required` lists keys that must be present (AddCurrencies: every one of the interface spec).
  */
-export function checkCurrency(ctx: Ctx, input: Json, required: string[], path: Path): { values: Partial<CurrencyDoc> } | { error: ErrorBody } {
-	const err = (code: string, key: string, message: string, extra: Json = {}) => ({ error: fail(ctx, code, key, path, message, extra) });
+export function checkCurrency(
+	ctx: Ctx,
+	input: Json,
+	required: string[],
+	path: Path,
+): { values: Partial<CurrencyDoc> } | { error: ErrorBody } {
+	const err = (code: string, key: string, message: string, extra: Json = {}) => ({
+		error: fail(ctx, code, key, path, message, extra),
+	});
 	for (const key of required) {
 		if (isBlank(input[key])) return err('MANDATORY_NOT_FOUND', key, 'required field not found');
 	}
 	const values: Partial<CurrencyDoc> = {};
 	if (input.iso_code !== undefined) {
-		if (typeof input.iso_code !== 'string' || !ISO_CURRENCIES[input.iso_code]) return err('INVALID_DATA', 'iso_code', 'invalid ISO code');
+		if (typeof input.iso_code !== 'string' || !ISO_CURRENCIES[input.iso_code])
+			return err('INVALID_DATA', 'iso_code', 'invalid ISO code');
 		values.iso_code = input.iso_code;
 	}
 	if (input.name !== undefined) {
@@ -150,8 +166,17 @@ export function checkCurrency(ctx: Ctx, input: Json, required: string[], path: P
 		values.symbol = input.symbol.trim();
 	}
 	if (input.exchange_rate !== undefined) {
-		const n = typeof input.exchange_rate === 'number' ? input.exchange_rate : typeof input.exchange_rate === 'string' ? Number(input.exchange_rate) : NaN;
-		if (!Number.isFinite(n) || n <= 0 || (typeof input.exchange_rate === 'string' && input.exchange_rate.trim() === '')) {
+		const n =
+			typeof input.exchange_rate === 'number'
+				? input.exchange_rate
+				: typeof input.exchange_rate === 'string'
+					? Number(input.exchange_rate)
+					: NaN;
+		if (
+			!Number.isFinite(n) ||
+			n <= 0 ||
+			(typeof input.exchange_rate === 'string' && input.exchange_rate.trim() === '')
+		) {
 			return err('INVALID_DATA', 'exchange_rate', 'invalid data', { expected_data_type: 'double' });
 		}
 		values.exchange_rate = rate(n);
@@ -165,40 +190,61 @@ export function checkCurrency(ctx: Ctx, input: Json, required: string[], path: P
 	if (typeof input.prefix_symbol === 'boolean') values.prefix_symbol = input.prefix_symbol;
 	if (input.format !== undefined) {
 		const f = input.format as Json;
-		if (!f || typeof f !== 'object' || Array.isArray(f)) return err('INVALID_DATA', 'format', 'invalid data', { expected_data_type: 'jsonobject' });
+		if (!f || typeof f !== 'object' || Array.isArray(f))
+			return err('INVALID_DATA', 'format', 'invalid data', { expected_data_type: 'jsonobject' });
 		const formatPath: Path = (key) => path(`format.${key}`);
-		const ferr = (code: string, key: string, message: string, extra: Json = {}) => ({ error: fail(ctx, code, key, formatPath, message, extra) });
+		const ferr = (code: string, key: string, message: string, extra: Json = {}) => ({
+			error: fail(ctx, code, key, formatPath, message, extra),
+		});
 		const requiredFormat = required.includes('format');
 		for (const key of ['thousand_separator', 'decimal_separator', 'decimal_places']) {
-			if (requiredFormat && isBlank(f[key])) return ferr('MANDATORY_NOT_FOUND', key, 'required field not found');
+			if (requiredFormat && isBlank(f[key]))
+				return ferr('MANDATORY_NOT_FOUND', key, 'required field not found');
 		}
 		const places = f.decimal_places === undefined ? undefined : String(f.decimal_places);
-		if (f.thousand_separator !== undefined && !THOUSAND_SEPARATORS.includes(String(f.thousand_separator))) {
+		if (
+			f.thousand_separator !== undefined &&
+			!THOUSAND_SEPARATORS.includes(String(f.thousand_separator))
+		) {
 			return ferr('INVALID_DATA', 'thousand_separator', 'invalid data');
 		}
-		if (f.decimal_separator !== undefined && !DECIMAL_SEPARATORS.includes(String(f.decimal_separator))) {
+		if (
+			f.decimal_separator !== undefined &&
+			!DECIMAL_SEPARATORS.includes(String(f.decimal_separator))
+		) {
 			return ferr('INVALID_DATA', 'decimal_separator', 'invalid data');
 		}
-		if (places !== undefined && !DECIMAL_PLACES.includes(places)) return ferr('INVALID_DATA', 'decimal_places', 'invalid data');
+		if (places !== undefined && !DECIMAL_PLACES.includes(places))
+			return ferr('INVALID_DATA', 'decimal_places', 'invalid data');
 		values.format = {
 			thousand_separator: String(f.thousand_separator ?? 'Comma'),
 			decimal_separator: String(f.decimal_separator ?? 'Period'),
 			decimal_places: places ?? '2',
 		};
 		if (f.thousand_separator !== undefined && f.thousand_separator === f.decimal_separator) {
-			return ferr('INVALID_DATA', 'decimal_separator', 'the thousand and decimal separators must differ');
+			return ferr(
+				'INVALID_DATA',
+				'decimal_separator',
+				'the thousand and decimal separators must differ',
+			);
 		}
 	}
 	return { values };
 }
 
 /** Format changes merge with the current format (and must still differ). */
-export function mergeFormat(current: CurrencyDoc['format'], input: unknown, given: CurrencyDoc['format'] | undefined): CurrencyDoc['format'] {
+export function mergeFormat(
+	current: CurrencyDoc['format'],
+	input: unknown,
+	given: CurrencyDoc['format'] | undefined,
+): CurrencyDoc['format'] {
 	if (!given) return current;
 	const f = input as Json;
 	return {
-		thousand_separator: f.thousand_separator !== undefined ? given.thousand_separator : current.thousand_separator,
-		decimal_separator: f.decimal_separator !== undefined ? given.decimal_separator : current.decimal_separator,
+		thousand_separator:
+			f.thousand_separator !== undefined ? given.thousand_separator : current.thousand_separator,
+		decimal_separator:
+			f.decimal_separator !== undefined ? given.decimal_separator : current.decimal_separator,
 		decimal_places: f.decimal_places !== undefined ? given.decimal_places : current.decimal_places,
 	};
 }
@@ -225,34 +271,71 @@ export function updateOne(ctx: Ctx, raw: unknown, index: number, id: string | un
 	const { sandbox } = ctx;
 	const { store } = sandbox;
 	const path: Path = (key) => `$.currencies[${index}].${key}`;
-	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(ctx, 'INVALID_DATA', 'currencies', path, 'invalid data');
+	if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+		return fail(ctx, 'INVALID_DATA', 'currencies', path, 'invalid data');
 	const input = raw as Json;
 	if (!id) return fail(ctx, 'MANDATORY_NOT_FOUND', 'id', path, 'required field not found');
 	const existing = store.doc<CurrencyDoc>(CURRENCIES, id);
-	if (!existing) return fail(ctx, 'INVALID_DATA', 'id', path, 'the id given seems to be invalid', { id });
+	if (!existing)
+		return fail(ctx, 'INVALID_DATA', 'id', path, 'the id given seems to be invalid', { id });
 	const checked = checkCurrency(ctx, input, [], path);
 	if ('error' in checked) return checked.error;
 	const v = checked.values;
 	if (v.iso_code !== undefined && v.iso_code !== existing.iso_code) {
-		return fail(ctx, 'NOT_ALLOWED', 'iso_code', path, 'the ISO code of a currency cannot be changed');
+		return fail(
+			ctx,
+			'NOT_ALLOWED',
+			'iso_code',
+			path,
+			'the ISO code of a currency cannot be changed',
+		);
 	}
 	if (input.is_base !== undefined && input.is_base !== existing.is_base) {
-		return fail(ctx, 'NOT_ALLOWED', 'is_base', path, 'use UpdateBaseCurrency to change the base currency');
+		return fail(
+			ctx,
+			'NOT_ALLOWED',
+			'is_base',
+			path,
+			'use UpdateBaseCurrency to change the base currency',
+		);
 	}
 	if (existing.is_base && v.is_active === false) {
 		return fail(ctx, 'NOT_ALLOWED', 'is_active', path, 'the base currency cannot be deactivated');
 	}
 	if (existing.is_base && v.exchange_rate !== undefined && Number(v.exchange_rate) !== 1) {
-		return fail(ctx, 'NOT_ALLOWED', 'exchange_rate', path, 'the exchange rate of the base currency is always 1');
+		return fail(
+			ctx,
+			'NOT_ALLOWED',
+			'exchange_rate',
+			path,
+			'the exchange rate of the base currency is always 1',
+		);
 	}
-	if (v.is_active === true && !existing.is_active && currencies(sandbox).filter((c) => c.is_active).length >= activeLimit(sandbox)) {
-		return fail(ctx, 'ACTIVE_STATE_LIMIT_EXCEEDED', 'is_active', path, 'the limit of active currencies has been reached', {
-			limit: activeLimit(sandbox),
-		});
+	if (
+		v.is_active === true &&
+		!existing.is_active &&
+		currencies(sandbox).filter((c) => c.is_active).length >= activeLimit(sandbox)
+	) {
+		return fail(
+			ctx,
+			'ACTIVE_STATE_LIMIT_EXCEEDED',
+			'is_active',
+			path,
+			'the limit of active currencies has been reached',
+			{
+				limit: activeLimit(sandbox),
+			},
+		);
 	}
 	const format = mergeFormat(existing.format, input.format, v.format);
 	if (format.thousand_separator === format.decimal_separator) {
-		return fail(ctx, 'INVALID_DATA', 'decimal_separator', (key) => path(`format.${key}`), 'the thousand and decimal separators must differ');
+		return fail(
+			ctx,
+			'INVALID_DATA',
+			'decimal_separator',
+			(key) => path(`format.${key}`),
+			'the thousand and decimal separators must differ',
+		);
 	}
 	const { time, by } = audit(sandbox, ctx);
 	const next: CurrencyDoc = { ...existing, ...v, format, modified_time: time, modified_by: by };

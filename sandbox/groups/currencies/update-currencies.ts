@@ -6,5 +6,7 @@ import { idOf, requireEnabled, SCOPES, updateOne } from './shared.ts';
 export const updateCurrencies = operation('PUT', '/org/currencies', { scopes: SCOPES }, (ctx) => {
 	const { sandbox } = ctx;
 	requireEnabled(sandbox);
-	return writeEach(ctx, 'currencies', 10, 200, (raw, index) => updateOne(ctx, raw, index, idOf(raw)));
+	return writeEach(ctx, 'currencies', 10, 200, (raw, index) =>
+		updateOne(ctx, raw, index, idOf(raw)),
+	);
 });

@@ -12,7 +12,13 @@ export const updateCurrency = operation('PUT', '/org/currencies/:id', { scopes: 
 	const results = eachItem(ctx, items, (raw, index) =>
 		index === 0
 			? updateOne(ctx, raw, 0, ctx.params.id)
-			: fail(ctx, 'INVALID_DATA', 'currencies', (key) => `$.currencies[${index}].${key}`, 'only one currency can be updated by id'),
+			: fail(
+					ctx,
+					'INVALID_DATA',
+					'currencies',
+					(key) => `$.currencies[${index}].${key}`,
+					'only one currency can be updated by id',
+				),
 	);
 	return resultsReply('currencies', 200, results);
 });

@@ -21,7 +21,8 @@ export function registerMail(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'mail', seedMail);
 	// scheduled mails of an earlier run (file-backed store) keep their timers
 	for (const mail of store.docs<OutboxMail>(OUTBOX)) {
-		if (mail.status === 'scheduled') scheduleDelivery(sandbox, parseDateTime(mail.scheduled_time) ?? 0);
+		if (mail.status === 'scheduled')
+			scheduleDelivery(sandbox, parseDateTime(mail.scheduled_time) ?? 0);
 	}
 	router.register([getEmailAddresses, sendMail, getOutbox, clearOutbox]);
 }

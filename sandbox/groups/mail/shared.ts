@@ -68,10 +68,24 @@ export function fromAddresses(sandbox: Sandbox, ctx?: Pick<Ctx, 'token'>): FromA
 	const users = sandbox.store
 		.docs<{ id: string; full_name: string; email: string; status?: string }>('users')
 		.filter((u) => (u.status === undefined || u.status === 'active') && u.email);
-	const org = sandbox.store.docs<{ id: string; email: string; user_name: string; type?: string }>(ORG_ADDRESSES);
+	const org = sandbox.store.docs<{ id: string; email: string; user_name: string; type?: string }>(
+		ORG_ADDRESSES,
+	);
 	return [
-		...users.map((u) => ({ email: u.email, type: 'primary', id: u.id, user_name: u.full_name, default: u.id === me.id })),
-		...org.map((o) => ({ email: o.email, type: o.type ?? 'org_email', id: o.id, user_name: o.user_name, default: false })),
+		...users.map((u) => ({
+			email: u.email,
+			type: 'primary',
+			id: u.id,
+			user_name: u.full_name,
+			default: u.id === me.id,
+		})),
+		...org.map((o) => ({
+			email: o.email,
+			type: o.type ?? 'org_email',
+			id: o.id,
+			user_name: o.user_name,
+			default: false,
+		})),
 	];
 }
 
@@ -82,7 +96,11 @@ export function deliverDue(sandbox: Sandbox): number {
 	let delivered = 0;
 	for (const mail of sandbox.store.docs<OutboxMail>(OUTBOX)) {
 		if (mail.status !== 'scheduled' || (parseDateTime(mail.scheduled_time) ?? 0) > now) continue;
-		sandbox.store.putDoc(OUTBOX, mail.message_id, { ...mail, status: 'sent', sent_time: sandbox.formatTime(now) });
+		sandbox.store.putDoc(OUTBOX, mail.message_id, {
+			...mail,
+			status: 'sent',
+			sent_time: sandbox.formatTime(now),
+		});
 		delivered++;
 	}
 	return delivered;
@@ -109,35 +127,62 @@ export class MailChecker {
 		this.record = record;
 		this.allowedFrom = new Set(fromAddresses(ctx.sandbox, ctx).map((a) => a.email.toLowerCase()));
 		const today = dayOf(ctx.sandbox.now());
-		this.sentToday = ctx.sandbox.store.docs<OutboxMail>(OUTBOX).filter((m) => dayOf(parseDateTime(m.created_time) ?? 0) === today).length;
+		this.sentToday = ctx.sandbox.store
+			.docs<OutboxMail>(OUTBOX)
+			.filter((m) => dayOf(parseDateTime(m.created_time) ?? 0) === today).length;
 	}
 
 	/** An error item; v2.1 adds `json_path` (`$.data[0].to[2].email`). */
 	private fail(index: number, code: string, details: Json, message?: string): ErrorBody {
-		if (this.ctx.v !== 'v2.1' || typeof details.api_name !== 'string') return errorItem(code, details, message);
-		const parent = typeof details.parent_api_name === 'string' ? details.parent_api_name : undefined;
+		if (this.ctx.v !== 'v2.1' || typeof details.api_name !== 'string')
+			return errorItem(code, details, message);
+		const parent =
+			typeof details.parent_api_name === 'string' ? details.parent_api_name : undefined;
 		const position = typeof details.index === 'number' ? `[${details.index}]` : '';
 		const path = parent ? `${parent}${position}.${details.api_name}` : details.api_name;
 		return errorItem(code, { ...details, json_path: `$.data[${index}].${path}` }, message);
 	}
 
-	private address(index: number, value: unknown, key: string, position?: number): MailAddress | ErrorBody {
-		const where = position === undefined ? { parent_api_name: key } : { parent_api_name: key, index: position };
+	private address(
+		index: number,
+		value: unknown,
+		key: string,
+		position?: number,
+	): MailAddress | ErrorBody {
+		const where =
+			position === undefined ? { parent_api_name: key } : { parent_api_name: key, index: position };
 		if (!value || typeof value !== 'object' || Array.isArray(value)) {
-			return this.fail(index, 'INVALID_DATA', { api_name: 'email', ...where, expected_data_type: 'jsonobject' });
+			return this.fail(index, 'INVALID_DATA', {
+				api_name: 'email',
+				...where,
+				expected_data_type: 'jsonobject',
+			});
 		}
 		const { email, user_name } = value as Json;
 		if (typeof email !== 'string' || !EMAIL_RE.test(email.trim())) {
-			return this.fail(index, 'INVALID_DATA', { api_name: 'email', ...where }, 'invalid email address');
+			return this.fail(
+				index,
+				'INVALID_DATA',
+				{ api_name: 'email', ...where },
+				'invalid email address',
+			);
 		}
-		return typeof user_name === 'string' && user_name !== '' ? { email: email.trim(), user_name } : { email: email.trim() };
+		return typeof user_name === 'string' && user_name !== ''
+			? { email: email.trim(), user_name }
+			: { email: email.trim() };
 	}
 
-	private addressList(index: number, value: unknown, key: string, required: boolean): MailAddress[] | ErrorBody {
+	private addressList(
+		index: number,
+		value: unknown,
+		key: string,
+		required: boolean,
+	): MailAddress[] | ErrorBody {
 		if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) {
 			return required ? this.fail(index, 'MANDATORY_NOT_FOUND', { api_name: key }) : [];
 		}
-		if (!Array.isArray(value)) return this.fail(index, 'INVALID_DATA', { api_name: key, expected_data_type: 'jsonarray' });
+		if (!Array.isArray(value))
+			return this.fail(index, 'INVALID_DATA', { api_name: key, expected_data_type: 'jsonarray' });
 		const out: MailAddress[] = [];
 		for (let i = 0; i < value.length; i++) {
 			const address = this.address(index, value[i], key, i);
@@ -149,10 +194,12 @@ export class MailChecker {
 
 	check(input: unknown, index: number): OutboxMail | ErrorBody {
 		const { sandbox } = this;
-		if (!input || typeof input !== 'object' || Array.isArray(input)) return errorItem('INVALID_DATA', {}, 'invalid data');
+		if (!input || typeof input !== 'object' || Array.isArray(input))
+			return errorItem('INVALID_DATA', {}, 'invalid data');
 		const item = input as Json;
 
-		if (item.from === undefined || item.from === null) return this.fail(index, 'MANDATORY_NOT_FOUND', { api_name: 'from' });
+		if (item.from === undefined || item.from === null)
+			return this.fail(index, 'MANDATORY_NOT_FOUND', { api_name: 'from' });
 		const from = this.address(index, item.from, 'from');
 		if ('code' in from) return from;
 		if (!this.allowedFrom.has(from.email.toLowerCase())) {
@@ -178,29 +225,63 @@ export class MailChecker {
 		if (item.template !== undefined && item.template !== null) {
 			const id = typeof item.template === 'object' ? (item.template as Json).id : item.template;
 			// email templates belong to the metadata group; read defensively (collection `email_templates`)
-			const doc = id === undefined || id === null ? undefined : sandbox.store.doc<Json>('email_templates', String(id));
-			if (!doc) return this.fail(index, 'INVALID_DATA', { api_name: 'template' }, 'the id given seems to be invalid');
+			const doc =
+				id === undefined || id === null
+					? undefined
+					: sandbox.store.doc<Json>('email_templates', String(id));
+			if (!doc)
+				return this.fail(
+					index,
+					'INVALID_DATA',
+					{ api_name: 'template' },
+					'the id given seems to be invalid',
+				);
 			if (typeof doc.module === 'string' && doc.module !== this.ctx.module!.api_name) {
-				return this.fail(index, 'INVALID_DATA', { api_name: 'template' }, 'the template does not belong to the module');
+				return this.fail(
+					index,
+					'INVALID_DATA',
+					{ api_name: 'template' },
+					'the template does not belong to the module',
+				);
 			}
 			template = { id: String(id) };
 			subject = subject || doc.subject;
 			content = content || doc.content || doc.body;
 		}
-		if (typeof subject !== 'string' || subject.trim() === '') return this.fail(index, 'MANDATORY_NOT_FOUND', { api_name: 'subject' });
-		if (typeof content !== 'string' || content === '') return this.fail(index, 'MANDATORY_NOT_FOUND', { api_name: 'content' });
+		if (typeof subject !== 'string' || subject.trim() === '')
+			return this.fail(index, 'MANDATORY_NOT_FOUND', { api_name: 'subject' });
+		if (typeof content !== 'string' || content === '')
+			return this.fail(index, 'MANDATORY_NOT_FOUND', { api_name: 'content' });
 
 		const format = item.mail_format ?? 'html';
 		if (format !== 'html' && format !== 'text') {
-			return this.fail(index, 'INVALID_DATA', { api_name: 'mail_format' }, 'mail_format must be html or text');
+			return this.fail(
+				index,
+				'INVALID_DATA',
+				{ api_name: 'mail_format' },
+				'mail_format must be html or text',
+			);
 		}
 
 		let scheduledTime: string | undefined;
-		if (item.scheduled_time !== undefined && item.scheduled_time !== null && item.scheduled_time !== '') {
+		if (
+			item.scheduled_time !== undefined &&
+			item.scheduled_time !== null &&
+			item.scheduled_time !== ''
+		) {
 			const at = parseDateTime(item.scheduled_time);
-			if (at === undefined) return this.fail(index, 'INVALID_DATA', { api_name: 'scheduled_time', expected_data_type: 'datetime' });
+			if (at === undefined)
+				return this.fail(index, 'INVALID_DATA', {
+					api_name: 'scheduled_time',
+					expected_data_type: 'datetime',
+				});
 			if (at <= sandbox.now()) {
-				return this.fail(index, 'INVALID_DATA', { api_name: 'scheduled_time' }, 'the scheduled time must be in the future');
+				return this.fail(
+					index,
+					'INVALID_DATA',
+					{ api_name: 'scheduled_time' },
+					'the scheduled time must be in the future',
+				);
 			}
 			scheduledTime = sandbox.formatTime(at);
 		}
@@ -208,17 +289,33 @@ export class MailChecker {
 		const attachments: OutboxMail['attachments'] = [];
 		if (item.attachments !== undefined && item.attachments !== null) {
 			if (!Array.isArray(item.attachments)) {
-				return this.fail(index, 'INVALID_DATA', { api_name: 'attachments', expected_data_type: 'jsonarray' });
+				return this.fail(index, 'INVALID_DATA', {
+					api_name: 'attachments',
+					expected_data_type: 'jsonarray',
+				});
 			}
 			for (let i = 0; i < item.attachments.length; i++) {
 				const ref = item.attachments[i] as Json | undefined;
 				const id = ref && typeof ref === 'object' ? ref.id : undefined;
 				const file = typeof id === 'string' ? sandbox.store.doc<Json>('files', id) : undefined;
 				if (!file) {
-					return this.fail(index, 'INVALID_DATA', { api_name: 'id', parent_api_name: 'attachments', index: i }, 'no file exists with the given id');
+					return this.fail(
+						index,
+						'INVALID_DATA',
+						{ api_name: 'id', parent_api_name: 'attachments', index: i },
+						'no file exists with the given id',
+					);
 				}
-				const size = typeof file.size === 'number' ? file.size : Buffer.from(String(file.data ?? ''), 'base64').length;
-				attachments.push({ id: String(id), name: String(file.name ?? ''), size, content_type: String(file.contentType ?? 'application/octet-stream') });
+				const size =
+					typeof file.size === 'number'
+						? file.size
+						: Buffer.from(String(file.data ?? ''), 'base64').length;
+				attachments.push({
+					id: String(id),
+					name: String(file.name ?? ''),
+					size,
+					content_type: String(file.contentType ?? 'application/octet-stream'),
+				});
 			}
 			const total = attachments.reduce((sum, a) => sum + a.size, 0);
 			if (total > MAIL_ATTACHMENTS_MAX_BYTES) {
@@ -232,19 +329,41 @@ export class MailChecker {
 		}
 
 		// the record's own address opted out of mail
-		const recordEmail = typeof this.record.Email === 'string' ? this.record.Email.toLowerCase() : undefined;
-		if (this.record.Email_Opt_Out === true && recordEmail && to.some((a) => a.email.toLowerCase() === recordEmail)) {
-			return this.fail(index, 'NOT_ALLOWED', { api_name: 'to', reason: 'recipient opted out' }, 'recipient opted out');
+		const recordEmail =
+			typeof this.record.Email === 'string' ? this.record.Email.toLowerCase() : undefined;
+		if (
+			this.record.Email_Opt_Out === true &&
+			recordEmail &&
+			to.some((a) => a.email.toLowerCase() === recordEmail)
+		) {
+			return this.fail(
+				index,
+				'NOT_ALLOWED',
+				{ api_name: 'to', reason: 'recipient opted out' },
+				'recipient opted out',
+			);
 		}
 
 		const dailyLimit = Number(sandbox.config.knobs.mailDailyLimit ?? 0);
 		if (dailyLimit > 0 && this.sentToday >= dailyLimit) {
-			return this.fail(index, 'LIMIT_EXCEEDED', { period: 'day', allowed_limit: dailyLimit }, 'daily limit exceeded');
+			return this.fail(
+				index,
+				'LIMIT_EXCEEDED',
+				{ period: 'day', allowed_limit: dailyLimit },
+				'daily limit exceeded',
+			);
 		}
 		this.sentToday++;
 
 		const extra: Json = {};
-		for (const key of ['in_reply_to', 'org_email', 'consent_email', 'paper_type', 'view_type', 'inventory_details']) {
+		for (const key of [
+			'in_reply_to',
+			'org_email',
+			'consent_email',
+			'paper_type',
+			'view_type',
+			'inventory_details',
+		]) {
 			if (item[key] !== undefined) extra[key] = item[key];
 		}
 		return {

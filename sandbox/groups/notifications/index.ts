@@ -15,5 +15,13 @@ import { updateNotifications } from './update-notifications.ts';
 
 export function registerNotifications(router: Router, sandbox: Sandbox): void {
 	startDeliveries(sandbox);
-	router.register([enableNotifications, getNotificationDetails, updateNotifications, updateNotification, disableNotifications, getDeliveries, clearDeliveries]);
+	router.register([
+		enableNotifications,
+		getNotificationDetails,
+		updateNotifications,
+		updateNotification,
+		disableNotifications,
+		getDeliveries,
+		clearDeliveries,
+	]);
 }

@@ -9,8 +9,12 @@ export const getDeliveries = operation('GET', '/deliveries', admin, (ctx) => {
 	const channelId = ctx.q('channel_id');
 	const outcome = ctx.q('outcome');
 	const log = deliveriesOf(ctx.sandbox)?.log ?? [];
-	const deliveries = log.filter((d) => (!channelId || d.channel_id === channelId) && (!outcome || d.outcome === outcome));
+	const deliveries = log.filter(
+		(d) => (!channelId || d.channel_id === channelId) && (!outcome || d.outcome === outcome),
+	);
 	return { body: { deliveries } };
 });
 
-export const clearDeliveries = operation('DELETE', '/deliveries', admin, (ctx) => ({ body: { cleared: (deliveriesOf(ctx.sandbox)?.log ?? []).splice(0).length } }));
+export const clearDeliveries = operation('DELETE', '/deliveries', admin, (ctx) => ({
+	body: { cleared: (deliveriesOf(ctx.sandbox)?.log ?? []).splice(0).length },
+}));

@@ -11,8 +11,12 @@ export const updateNotification = operation('PATCH', '/actions/watch', { scopes:
 	writeEach(ctx, 'watch', WATCH_MAX, 200, (raw, index) => {
 		const flag = raw && typeof raw === 'object' ? (raw as Json)._delete_events : undefined;
 		if (flag !== undefined && flag !== null && typeof flag !== 'boolean') {
-			fail(ctx, index, 'INVALID_DATA', { api_name: '_delete_events', expected_data_type: 'boolean' });
+			fail(ctx, index, 'INVALID_DATA', {
+				api_name: '_delete_events',
+				expected_data_type: 'boolean',
+			});
 		}
 		if (flag === true) return removeEvents(ctx, index, parseItem(ctx, index, raw, 'remove'));
 		return mergeInto(ctx, index, parseItem(ctx, index, raw, 'patch'));
-	}));
+	}),
+);

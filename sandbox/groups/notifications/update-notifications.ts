@@ -1,7 +1,15 @@
 import { CHANNELS, liveChannel } from '../../deliveries.ts';
 import { operation } from '../../router.ts';
 import { writeEach } from '../shared.ts';
-import { fromInput, MESSAGES, notSubscribed, parseItem, SCOPES, success, WATCH_MAX } from './shared.ts';
+import {
+	fromInput,
+	MESSAGES,
+	notSubscribed,
+	parseItem,
+	SCOPES,
+	success,
+	WATCH_MAX,
+} from './shared.ts';
 
 /** UpdateNotifications: PUT /crm/{v}/actions/watch, replaces every detail of each channel (docs/protocol.md §5.14). */
 export const updateNotifications = operation('PUT', '/actions/watch', { scopes: SCOPES }, (ctx) => {

@@ -22,5 +22,12 @@ import { updatePipelines } from './update-pipelines.ts';
 
 export function registerPipelines(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'pipelines', seedPipelines);
-	router.register([getPipelines, getPipeline, createPipelines, updatePipelines, updatePipeline, transferAndDelete]);
+	router.register([
+		getPipelines,
+		getPipeline,
+		createPipelines,
+		updatePipelines,
+		updatePipeline,
+		transferAndDelete,
+	]);
 }

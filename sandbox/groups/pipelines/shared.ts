@@ -99,11 +99,19 @@ export function pipelineJson(pipeline: PipelineDoc, stages: Stage[]): Json {
 /** Keeps the Deals `Pipeline` picklist equal to the pipeline names (in creation order). */
 function syncPipelinePicklist(sandbox: Sandbox): void {
 	const deals = dealsModule(sandbox);
-	const names = [...new Set(sandbox.store.docs<PipelineDoc>('pipelines').map((p) => p.display_value))];
-	const fields = deals.fields.map((f) => (f.api_name === 'Pipeline' ? { ...f, pick_list_values: names } : f));
+	const names = [
+		...new Set(sandbox.store.docs<PipelineDoc>('pipelines').map((p) => p.display_value)),
+	];
+	const fields = deals.fields.map((f) =>
+		f.api_name === 'Pipeline' ? { ...f, pick_list_values: names } : f,
+	);
 	const before = deals.fields.find((f) => f.api_name === 'Pipeline')?.pick_list_values ?? [];
 	if (JSON.stringify(before) === JSON.stringify(names)) return;
-	sandbox.store.putDoc('modules', deals.api_name, { ...deals, fields, modified_time: sandbox.formatTime() });
+	sandbox.store.putDoc('modules', deals.api_name, {
+		...deals,
+		fields,
+		modified_time: sandbox.formatTime(),
+	});
 }
 
 export function seedPipelines(sandbox: Sandbox): void {
@@ -125,14 +133,33 @@ export function seedPipelines(sandbox: Sandbox): void {
 		};
 		sandbox.store.putDoc('pipelines', doc.id, doc);
 	};
-	put(standard, 'Standard', true, stages.map((s) => s.id));
+	put(
+		standard,
+		'Standard',
+		true,
+		stages.map((s) => s.id),
+	);
 	put(
 		standard,
 		'Enterprise',
 		false,
-		['Qualification', 'Needs Analysis', 'Value Proposition', 'Proposal/Price Quote', 'Negotiation/Review', 'Closed Won', 'Closed Lost'].map(id),
+		[
+			'Qualification',
+			'Needs Analysis',
+			'Value Proposition',
+			'Proposal/Price Quote',
+			'Negotiation/Review',
+			'Closed Won',
+			'Closed Lost',
+		].map(id),
 	);
-	if (partner) put(partner, 'Standard', true, ['Qualification', 'Proposal/Price Quote', 'Closed Won', 'Closed Lost'].map(id));
+	if (partner)
+		put(
+			partner,
+			'Standard',
+			true,
+			['Qualification', 'Proposal/Price Quote', 'Closed Won', 'Closed Lost'].map(id),
+		);
 	syncPipelinePicklist(sandbox);
 }
 
@@ -143,7 +170,11 @@ export function dealsLayout(ctx: Ctx): Layout {
 	const value = requiredQuery(ctx, 'layout_id');
 	const deals = dealsModule(ctx.sandbox);
 	const layout = /^\d+$/.test(value) ? findLayout(ctx.sandbox, value, deals) : undefined;
-	if (!layout) throw HttpError.invalidData({ param_name: 'layout_id', id: value }, 'the layout_id given seems to be invalid');
+	if (!layout)
+		throw HttpError.invalidData(
+			{ param_name: 'layout_id', id: value },
+			'the layout_id given seems to be invalid',
+		);
 	return layout;
 }
 
@@ -158,8 +189,18 @@ interface ItemContext {
 	key: string;
 }
 
-function itemError(c: ItemContext, code: string, apiName: string, extra: Json = {}, message?: string): ErrorBody {
-	return errorItem(code, { api_name: apiName, json_path: `$.${c.key}[${c.index}].${apiName}`, ...extra }, message);
+function itemError(
+	c: ItemContext,
+	code: string,
+	apiName: string,
+	extra: Json = {},
+	message?: string,
+): ErrorBody {
+	return errorItem(
+		code,
+		{ api_name: apiName, json_path: `$.${c.key}[${c.index}].${apiName}`, ...extra },
+		message,
+	);
 }
 
 /** Stage ids of `maps`, in sequence order; an error item when a map names no known stage. */
@@ -169,8 +210,13 @@ function resolveMaps(maps: unknown, stages: Stage[], c: ItemContext): string[] |
 	for (let i = 0; i < maps.length; i++) {
 		const map = maps[i] as Json;
 		const id = map && typeof map === 'object' ? idText(map.id) : undefined;
-		const name = map && typeof map === 'object' ? (map.display_value ?? map.actual_value) : undefined;
-		const stage = stages.find((s) => (id !== undefined && s.id === id) || (id === undefined && typeof name === 'string' && s.display_value === name));
+		const name =
+			map && typeof map === 'object' ? (map.display_value ?? map.actual_value) : undefined;
+		const stage = stages.find(
+			(s) =>
+				(id !== undefined && s.id === id) ||
+				(id === undefined && typeof name === 'string' && s.display_value === name),
+		);
 		if (!stage) {
 			return errorItem(
 				'INVALID_DATA',
@@ -179,7 +225,11 @@ function resolveMaps(maps: unknown, stages: Stage[], c: ItemContext): string[] |
 			);
 		}
 		if (resolved.some((r) => r.id === stage.id)) {
-			return errorItem('DUPLICATE_DATA', { api_name: 'maps', json_path: `$.${c.key}[${c.index}].maps[${i}]`, id: stage.id }, 'duplicate data');
+			return errorItem(
+				'DUPLICATE_DATA',
+				{ api_name: 'maps', json_path: `$.${c.key}[${c.index}].maps[${i}]`, id: stage.id },
+				'duplicate data',
+			);
 		}
 		const seq = typeof map.sequence_number === 'number' ? map.sequence_number : i + 1;
 		resolved.push({ id: stage.id, seq });
@@ -198,13 +248,27 @@ function renameDeals(ctx: Ctx, from: string, to: string): void {
 	const deals = dealsModule(sandbox);
 	for (const record of [...sandbox.store.iterateRecords('Deals')]) {
 		if (record.Pipeline !== from) continue;
-		updateRecord(sandbox, deals, record, { Pipeline: to }, { v: ctx.v, user: sandbox.user(ctx), index: 0, guards: [] });
+		updateRecord(
+			sandbox,
+			deals,
+			record,
+			{ Pipeline: to },
+			{ v: ctx.v, user: sandbox.user(ctx), index: 0, guards: [] },
+		);
 	}
 }
 
-export function writePipeline(ctx: Ctx, layout: Layout, item: unknown, c: ItemContext, mode: 'create' | 'update', pathId?: string): Json | ErrorBody {
+export function writePipeline(
+	ctx: Ctx,
+	layout: Layout,
+	item: unknown,
+	c: ItemContext,
+	mode: 'create' | 'update',
+	pathId?: string,
+): Json | ErrorBody {
 	const { sandbox } = ctx;
-	if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
+	if (!item || typeof item !== 'object' || Array.isArray(item))
+		return errorItem('INVALID_DATA', {}, 'invalid data');
 	const input = item as Json;
 	const stages = dealStages(sandbox);
 	const siblings = pipelinesOf(sandbox, layout.id);
@@ -213,13 +277,22 @@ export function writePipeline(ctx: Ctx, layout: Layout, item: unknown, c: ItemCo
 		const id = pathId ?? idText(input.id);
 		if (!id) return itemError(c, 'MANDATORY_NOT_FOUND', 'id');
 		current = siblings.find((p) => p.id === id);
-		if (!current) return errorItem('INVALID_DATA', { id, json_path: `$.${c.key}[${c.index}].id` }, 'the id given seems to be invalid');
+		if (!current)
+			return errorItem(
+				'INVALID_DATA',
+				{ id, json_path: `$.${c.key}[${c.index}].id` },
+				'the id given seems to be invalid',
+			);
 	}
 	const name = input.display_value;
 	if (name !== undefined || mode === 'create') {
-		if (typeof name !== 'string' || name.trim() === '') return itemError(c, 'MANDATORY_NOT_FOUND', 'display_value');
-		if (name.length > 120) return itemError(c, 'INVALID_DATA', 'display_value', { maximum_length: 120 });
-		const clash = siblings.find((p) => p.id !== current?.id && p.display_value.toLowerCase() === name.trim().toLowerCase());
+		if (typeof name !== 'string' || name.trim() === '')
+			return itemError(c, 'MANDATORY_NOT_FOUND', 'display_value');
+		if (name.length > 120)
+			return itemError(c, 'INVALID_DATA', 'display_value', { maximum_length: 120 });
+		const clash = siblings.find(
+			(p) => p.id !== current?.id && p.display_value.toLowerCase() === name.trim().toLowerCase(),
+		);
 		if (clash) return itemError(c, 'DUPLICATE_DATA', 'display_value', { id: clash.id });
 	}
 	if (input.default !== undefined && typeof input.default !== 'boolean') {
@@ -237,7 +310,15 @@ export function writePipeline(ctx: Ctx, layout: Layout, item: unknown, c: ItemCo
 	const time = sandbox.formatTime();
 	const doc: PipelineDoc = current
 		? { ...current, modified_time: time }
-		: { id: sandbox.store.nextId(), layout_id: layout.id, display_value: '', default: false, stages: [], created_time: time, modified_time: time };
+		: {
+				id: sandbox.store.nextId(),
+				layout_id: layout.id,
+				display_value: '',
+				default: false,
+				stages: [],
+				created_time: time,
+				modified_time: time,
+			};
 	const oldName = doc.display_value;
 	if (typeof name === 'string') doc.display_value = name.trim();
 	if (stageIds) doc.stages = stageIds;
@@ -245,7 +326,12 @@ export function writePipeline(ctx: Ctx, layout: Layout, item: unknown, c: ItemCo
 	if (makeDefault) {
 		doc.default = true;
 		for (const other of siblings) {
-			if (other.id !== doc.id && other.default) sandbox.store.putDoc('pipelines', other.id, { ...other, default: false, modified_time: time });
+			if (other.id !== doc.id && other.default)
+				sandbox.store.putDoc('pipelines', other.id, {
+					...other,
+					default: false,
+					modified_time: time,
+				});
 		}
 	}
 	sandbox.store.putDoc('pipelines', doc.id, doc);
@@ -257,23 +343,48 @@ export function writePipeline(ctx: Ctx, layout: Layout, item: unknown, c: ItemCo
 	return success(mode === 'create' ? 'Pipeline created' : 'Pipeline updated', { id: doc.id });
 }
 
-export function transfer(ctx: Ctx, layout: Layout, item: unknown, c: ItemContext): Json | ErrorBody {
+export function transfer(
+	ctx: Ctx,
+	layout: Layout,
+	item: unknown,
+	c: ItemContext,
+): Json | ErrorBody {
 	const { sandbox } = ctx;
-	if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
+	if (!item || typeof item !== 'object' || Array.isArray(item))
+		return errorItem('INVALID_DATA', {}, 'invalid data');
 	const input = item as Json;
 	const pipeline = input.pipeline as Json | undefined;
-	if (!pipeline || typeof pipeline !== 'object') return itemError(c, 'MANDATORY_NOT_FOUND', 'pipeline');
+	if (!pipeline || typeof pipeline !== 'object')
+		return itemError(c, 'MANDATORY_NOT_FOUND', 'pipeline');
 	const siblings = pipelinesOf(sandbox, layout.id);
 	const fromId = idText(pipeline.from);
 	const toId = idText(pipeline.to);
 	const from = siblings.find((p) => p.id === fromId);
 	const to = siblings.find((p) => p.id === toId);
-	const path = (key: string) => ({ api_name: key, json_path: `$.${c.key}[${c.index}].pipeline.${key}` });
+	const path = (key: string) => ({
+		api_name: key,
+		json_path: `$.${c.key}[${c.index}].pipeline.${key}`,
+	});
 	if (!fromId) return errorItem('MANDATORY_NOT_FOUND', path('from'));
-	if (!from) return errorItem('INVALID_DATA', { ...path('from'), id: fromId }, 'layout does not contain the pipeline');
+	if (!from)
+		return errorItem(
+			'INVALID_DATA',
+			{ ...path('from'), id: fromId },
+			'layout does not contain the pipeline',
+		);
 	if (!toId) return errorItem('MANDATORY_NOT_FOUND', path('to'));
-	if (!to || to.id === from.id) return errorItem('INVALID_DATA', { ...path('to'), id: toId }, 'layout does not contain the pipeline');
-	if (from.default) return errorItem('INVALID_DATA', { ...path('from'), id: from.id }, 'the default pipeline cannot be deleted');
+	if (!to || to.id === from.id)
+		return errorItem(
+			'INVALID_DATA',
+			{ ...path('to'), id: toId },
+			'layout does not contain the pipeline',
+		);
+	if (from.default)
+		return errorItem(
+			'INVALID_DATA',
+			{ ...path('from'), id: from.id },
+			'the default pipeline cannot be deleted',
+		);
 	if (!Array.isArray(input.stages)) return itemError(c, 'MANDATORY_NOT_FOUND', 'stages');
 	const mapping = new Map<string, string>();
 	for (let i = 0; i < input.stages.length; i++) {
@@ -281,20 +392,40 @@ export function transfer(ctx: Ctx, layout: Layout, item: unknown, c: ItemContext
 		const sFrom = s && typeof s === 'object' ? idText(s.from) : undefined;
 		const sTo = s && typeof s === 'object' ? idText(s.to) : undefined;
 		const at = `$.${c.key}[${c.index}].stages[${i}]`;
-		if (!sFrom || !from.stages.includes(sFrom)) return errorItem('INVALID_DATA', { api_name: 'from', json_path: `${at}.from`, id: sFrom ?? null }, 'pipeline does not contain the stage');
-		if (!sTo || !to.stages.includes(sTo)) return errorItem('INVALID_DATA', { api_name: 'to', json_path: `${at}.to`, id: sTo ?? null }, 'pipeline does not contain the stage');
+		if (!sFrom || !from.stages.includes(sFrom))
+			return errorItem(
+				'INVALID_DATA',
+				{ api_name: 'from', json_path: `${at}.from`, id: sFrom ?? null },
+				'pipeline does not contain the stage',
+			);
+		if (!sTo || !to.stages.includes(sTo))
+			return errorItem(
+				'INVALID_DATA',
+				{ api_name: 'to', json_path: `${at}.to`, id: sTo ?? null },
+				'pipeline does not contain the stage',
+			);
 		mapping.set(sFrom, sTo);
 	}
 	const unmapped = from.stages.find((s) => !to.stages.includes(s) && !mapping.has(s));
-	if (unmapped) return itemError(c, 'INVALID_DATA', 'stages', { id: unmapped }, 'every stage missing from the target pipeline must be mapped');
+	if (unmapped)
+		return itemError(
+			c,
+			'INVALID_DATA',
+			'stages',
+			{ id: unmapped },
+			'every stage missing from the target pipeline must be mapped',
+		);
 
 	// move the deals of the source pipeline, then delete it
 	const stages = dealStages(sandbox);
 	const nameOf = new Map(stages.map((s) => [s.id, s.display_value]));
 	const idOf = new Map(stages.map((s) => [s.display_value, s.id]));
 	const deals = dealsModule(sandbox);
-	const keepsName = siblings.some((p) => p.id !== from.id && p.display_value === from.display_value) ||
-		sandbox.store.docs<PipelineDoc>('pipelines').some((p) => p.layout_id !== layout.id && p.display_value === from.display_value);
+	const keepsName =
+		siblings.some((p) => p.id !== from.id && p.display_value === from.display_value) ||
+		sandbox.store
+			.docs<PipelineDoc>('pipelines')
+			.some((p) => p.layout_id !== layout.id && p.display_value === from.display_value);
 	let moved = 0;
 	if (!keepsName) {
 		for (const record of [...sandbox.store.iterateRecords('Deals')]) {
@@ -303,13 +434,22 @@ export function transfer(ctx: Ctx, layout: Layout, item: unknown, c: ItemContext
 			const target = stageId ? mapping.get(stageId) : undefined;
 			const changes: Json = { Pipeline: to.display_value };
 			if (target) changes.Stage = nameOf.get(target);
-			const result = updateRecord(sandbox, deals, record, changes, { v: ctx.v, user: sandbox.user(ctx), index: 0, guards: [] });
+			const result = updateRecord(sandbox, deals, record, changes, {
+				v: ctx.v,
+				user: sandbox.user(ctx),
+				index: 0,
+				guards: [],
+			});
 			if (result.ok) moved++;
 		}
 	}
 	sandbox.store.deleteDoc('pipelines', from.id);
 	syncPipelinePicklist(sandbox);
-	return success('transfer pipeline scheduled successfully', { from: from.id, to: to.id, transferred_count: moved });
+	return success('transfer pipeline scheduled successfully', {
+		from: from.id,
+		to: to.id,
+		transferred_count: moved,
+	});
 }
 
 /** Body wrapper key of the pipeline writes. */

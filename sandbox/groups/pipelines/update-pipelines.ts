@@ -4,9 +4,16 @@ import { eachItem, resultsReply } from '../shared.ts';
 import { PIPELINE_KEY, PIPELINE_WRITE_MAX, dealsLayout, scopes, writePipeline } from './shared.ts';
 
 /** UpdatePipelines: PUT /crm/{v}/settings/pipeline (docs/protocol.md §5.8). */
-export const updatePipelines = operation('PUT', '/settings/pipeline', { scopes: scopes('UPDATE'), v21Only: true }, (ctx) => {
-	const layout = dealsLayout(ctx);
-	const items = wrapperList(ctx, PIPELINE_KEY, PIPELINE_WRITE_MAX);
-	const results = eachItem(ctx, items, (item, index) => writePipeline(ctx, layout, item, { index, key: PIPELINE_KEY }, 'update'));
-	return resultsReply('pipeline', 200, results);
-});
+export const updatePipelines = operation(
+	'PUT',
+	'/settings/pipeline',
+	{ scopes: scopes('UPDATE'), v21Only: true },
+	(ctx) => {
+		const layout = dealsLayout(ctx);
+		const items = wrapperList(ctx, PIPELINE_KEY, PIPELINE_WRITE_MAX);
+		const results = eachItem(ctx, items, (item, index) =>
+			writePipeline(ctx, layout, item, { index, key: PIPELINE_KEY }, 'update'),
+		);
+		return resultsReply('pipeline', 200, results);
+	},
+);

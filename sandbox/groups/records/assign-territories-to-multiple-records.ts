@@ -3,7 +3,14 @@ import { RECORD_WRITE_MAX, territoryEnabled, territoryItem, TERRITORY_OPTIONS } 
 import { writeEach } from '../shared.ts';
 
 /** AssignTerritoriesToMultipleRecords: POST /crm/{v}/{module}/actions/assign_territories (v2.1 only; docs/protocol.md §5.1). */
-export const assignTerritoriesToMultipleRecords = operation('POST', '/:module/actions/assign_territories', TERRITORY_OPTIONS, (ctx) => {
-	territoryEnabled(ctx);
-	return writeEach(ctx, 'data', RECORD_WRITE_MAX, 200, (item, index) => territoryItem(ctx, item, index, undefined, true));
-});
+export const assignTerritoriesToMultipleRecords = operation(
+	'POST',
+	'/:module/actions/assign_territories',
+	TERRITORY_OPTIONS,
+	(ctx) => {
+		territoryEnabled(ctx);
+		return writeEach(ctx, 'data', RECORD_WRITE_MAX, 200, (item, index) =>
+			territoryItem(ctx, item, index, undefined, true),
+		);
+	},
+);

@@ -10,7 +10,12 @@ export const deleteRecords = operation('DELETE', '/:module', { scopes: RECORD_SC
 	const { sandbox } = ctx;
 	const { store } = sandbox;
 	const module = ctx.module!;
-	if (!module.deletable) throw new HttpError('NOT_SUPPORTED', { module: module.api_name }, 'the module does not support deleting records');
+	if (!module.deletable)
+		throw new HttpError(
+			'NOT_SUPPORTED',
+			{ module: module.api_name },
+			'the module does not support deleting records',
+		);
 	const external = externalOf(ctx);
 	const ids = external.field ? ctx.list('ids') : idsParam(ctx, 'ids', 100, true)!;
 	if (ids.length === 0) throw HttpError.requiredParam('ids', ctx.v);

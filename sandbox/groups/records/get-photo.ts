@@ -11,6 +11,9 @@ export const getPhoto = operation('GET', '/:module/:id/photo', { scopes: RECORD_
 	if (!photo) return { status: 204 };
 	return {
 		raw: Buffer.from(photo.data, 'base64'),
-		headers: { 'Content-Type': photo.content_type, 'Content-Disposition': contentDisposition(photo.file_name) },
+		headers: {
+			'Content-Type': photo.content_type,
+			'Content-Disposition': contentDisposition(photo.file_name),
+		},
 	};
 });

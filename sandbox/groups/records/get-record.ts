@@ -12,6 +12,7 @@ export const getRecord = operation('GET', '/:module/:id', { scopes: RECORD_SCOPE
 	const record = findRecord(sandbox, module, key, external);
 	if (!record) return { status: 204 };
 	const since = ifModifiedSince(ctx);
-	if (since !== undefined && Date.parse(String(record.Modified_Time)) <= since) return { status: 304 };
+	if (since !== undefined && Date.parse(String(record.Modified_Time)) <= since)
+		return { status: 304 };
 	return { body: { data: [pickFields(record, fields)] } };
 });

@@ -25,7 +25,8 @@ export const getRecords = operation('GET', '/:module', { scopes: RECORD_SCOPES }
 	}
 	for (const name of ['converted', 'approved']) {
 		const value = ctx.q(name);
-		if (value !== undefined && !['true', 'false', 'both'].includes(value)) throw HttpError.invalidData({ [paramKey(ctx)]: name });
+		if (value !== undefined && !['true', 'false', 'both'].includes(value))
+			throw HttpError.invalidData({ [paramKey(ctx)]: name });
 	}
 	// cvid: the view's criteria; territory_id (+include_child): records assigned to the territory
 	const filters: RecordPredicate[] = [];
@@ -33,7 +34,8 @@ export const getRecords = operation('GET', '/:module', { scopes: RECORD_SCOPES }
 	if (cvid !== undefined) filters.push(viewPredicate(ctx, module, customView(ctx, module, cvid)));
 	const territoryId = ctx.q('territory_id');
 	if (territoryId !== undefined) {
-		if (!territories(sandbox).some((t) => t.id === territoryId)) throw HttpError.invalidData({ [paramKey(ctx)]: 'territory_id' });
+		if (!territories(sandbox).some((t) => t.id === territoryId))
+			throw HttpError.invalidData({ [paramKey(ctx)]: 'territory_id' });
 		const scope = territoryScope(sandbox, territoryId, ctx.q('include_child') === 'true');
 		filters.push((r) => recordTerritoryIds(r).some((id) => scope.has(id)));
 	}
@@ -45,11 +47,13 @@ export const getRecords = operation('GET', '/:module', { scopes: RECORD_SCOPES }
 		const raw = ctx.q(name);
 		if (raw === undefined) continue;
 		const bound = parseDateTime(raw);
-		if (bound === undefined) throw HttpError.invalidData({ [paramKey(ctx)]: name, expected_data_type: 'datetime' });
+		if (bound === undefined)
+			throw HttpError.invalidData({ [paramKey(ctx)]: name, expected_data_type: 'datetime' });
 		filters.push((r) => cmp(parseDateTime(r.Created_Time) ?? 0, bound));
 	}
 	const since = ifModifiedSince(ctx);
-	if (since !== undefined && (store.latestModified(module.api_name) ?? 0) <= since) return { status: 304 };
+	if (since !== undefined && (store.latestModified(module.api_name) ?? 0) <= since)
+		return { status: 304 };
 	// converted leads are hidden unless asked for (§3.2); the store filters them in its index, so a
 	// page costs its own rows whatever the module's size (no JS pass over the module)
 	const converted = ctx.q('converted') ?? 'false';
@@ -76,8 +80,18 @@ export const getRecords = operation('GET', '/:module', { scopes: RECORD_SCOPES }
 			return records.length <= p.perPage;
 		});
 	} else {
-		records = store.listRecords(module.api_name, { ...listOptions, offset: p.offset, limit: p.perPage + 1 });
+		records = store.listRecords(module.api_name, {
+			...listOptions,
+			offset: p.offset,
+			limit: p.perPage + 1,
+		});
 	}
-	const extra = ctx.v === 'v2.1' && sortBy ? { sort_by: sortBy, sort_order: sortOrder ?? 'desc' } : {};
-	return pagedReply('data', p, records.map((r) => pickFields(r, fields)), extra);
+	const extra =
+		ctx.v === 'v2.1' && sortBy ? { sort_by: sortBy, sort_order: sortOrder ?? 'desc' } : {};
+	return pagedReply(
+		'data',
+		p,
+		records.map((r) => pickFields(r, fields)),
+		extra,
+	);
 });

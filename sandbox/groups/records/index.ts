@@ -23,7 +23,12 @@ import { recordCount } from './record-count.ts';
 import { removeTerritoriesFromMultipleRecords } from './remove-territories-from-multiple-records.ts';
 import { removeTerritoriesFromRecord } from './remove-territories-from-record.ts';
 import { searchRecords } from './search-records.ts';
-import { advanceMassUpdates, convertNotifications, purgeRecords, recordWrites } from './test-hooks.ts';
+import {
+	advanceMassUpdates,
+	convertNotifications,
+	purgeRecords,
+	recordWrites,
+} from './test-hooks.ts';
 import { updateRecord } from './update-record.ts';
 import { updateRecords } from './update-records.ts';
 import { uploadPhoto } from './upload-photo.ts';

@@ -4,7 +4,17 @@
 import type { ModuleDef } from '../../catalogue/modules.ts';
 import { errorItem, HttpError } from '../../errors.ts';
 import type { ErrorBody } from '../../errors.ts';
-import { CriteriaError, deleteRecord, findRecord, jsonCriteriaPredicate, parseExternalHeader, setRecordTerritories, territories, TRIGGERS, updateRecord } from '../../records.ts';
+import {
+	CriteriaError,
+	deleteRecord,
+	findRecord,
+	jsonCriteriaPredicate,
+	parseExternalHeader,
+	setRecordTerritories,
+	territories,
+	TRIGGERS,
+	updateRecord,
+} from '../../records.ts';
 import type { ExternalSpec, RecordPredicate, WriteOptions } from '../../records.ts';
 import type { Json, StoredRecord } from '../../store.ts';
 import type { Ctx, Sandbox } from '../../types.ts';
@@ -31,7 +41,11 @@ export function fieldsParam(ctx: Ctx): string[] | undefined {
 	if (fields.length === 0) return undefined;
 	const known = new Set(ctx.module!.fields.map((f) => f.api_name));
 	const unknown = fields.find((f) => !known.has(f));
-	if (unknown) throw HttpError.invalidData({ api_name: unknown, [paramKey(ctx)]: 'fields' }, 'invalid field name');
+	if (unknown)
+		throw HttpError.invalidData(
+			{ api_name: unknown, [paramKey(ctx)]: 'fields' },
+			'invalid field name',
+		);
 	return fields;
 }
 
@@ -48,7 +62,10 @@ export function visible(ctx: Ctx, record: Json): boolean {
 export function addressed(ctx: Ctx): { external: ExternalSpec; key: string } {
 	const external = externalOf(ctx);
 	if (ctx.header('x-external') && !external.field) {
-		throw HttpError.invalidData({ api_name: 'X-EXTERNAL' }, 'the external field does not belong to the module');
+		throw HttpError.invalidData(
+			{ api_name: 'X-EXTERNAL' },
+			'the external field does not belong to the module',
+		);
 	}
 	return { external, key: ctx.params.id };
 }
@@ -60,7 +77,8 @@ export function criteriaHttp<T>(fn: () => T): T {
 	try {
 		return fn();
 	} catch (error) {
-		if (error instanceof CriteriaError) throw new HttpError(error.code, error.details, error.message);
+		if (error instanceof CriteriaError)
+			throw new HttpError(error.code, error.details, error.message);
 		throw error;
 	}
 }
@@ -80,20 +98,26 @@ export function writeExtras(ctx: Ctx): WriteExtras {
 	if (body.trigger !== undefined && body.trigger !== null) {
 		const list = body.trigger;
 		if (!Array.isArray(list) || list.some((t) => typeof t !== 'string' || !TRIGGERS.includes(t))) {
-			throw HttpError.invalidData({ api_name: 'trigger', expected_data_type: 'jsonarray' }, 'invalid trigger');
+			throw HttpError.invalidData(
+				{ api_name: 'trigger', expected_data_type: 'jsonarray' },
+				'invalid trigger',
+			);
 		}
 		extras.trigger = list as string[];
 		extras.fired = [...(list as string[])];
 	}
 	if (body.process !== undefined && body.process !== null) {
-		if (!Array.isArray(body.process)) throw HttpError.invalidData({ api_name: 'process', expected_data_type: 'jsonarray' });
+		if (!Array.isArray(body.process))
+			throw HttpError.invalidData({ api_name: 'process', expected_data_type: 'jsonarray' });
 		extras.process = body.process;
 	}
 	if (body.lar_id !== undefined && body.lar_id !== null) {
-		if (!/^\d+$/.test(String(body.lar_id))) throw HttpError.invalidData({ api_name: 'lar_id' }, 'invalid lead assignment rule id');
+		if (!/^\d+$/.test(String(body.lar_id)))
+			throw HttpError.invalidData({ api_name: 'lar_id' }, 'invalid lead assignment rule id');
 		extras.lar_id = String(body.lar_id);
 	}
-	if (body.wf_trigger !== undefined && body.wf_trigger !== null) extras.wf_trigger = String(body.wf_trigger);
+	if (body.wf_trigger !== undefined && body.wf_trigger !== null)
+		extras.wf_trigger = String(body.wf_trigger);
 	return extras;
 }
 
@@ -101,7 +125,11 @@ export function writeExtras(ctx: Ctx): WriteExtras {
 export function wfTriggerParam(ctx: Ctx): string | undefined {
 	const value = ctx.q('wf_trigger');
 	if (value === undefined) return undefined;
-	if (value !== 'true' && value !== 'false') throw HttpError.invalidData({ [paramKey(ctx)]: 'wf_trigger' }, 'wf_trigger must be true or false');
+	if (value !== 'true' && value !== 'false')
+		throw HttpError.invalidData(
+			{ [paramKey(ctx)]: 'wf_trigger' },
+			'wf_trigger must be true or false',
+		);
 	return value;
 }
 
@@ -114,8 +142,13 @@ export function idsOf(results: Array<Json | ErrorBody>): string[] {
 /** A custom view of the module by id (the `custom_views` collection, read tolerantly); 400 when unknown. */
 export function customView(ctx: Ctx, module: ModuleDef, cvid: string): Json {
 	const view = ctx.sandbox.store.doc<Json>('custom_views', cvid);
-	const viewModule = view ? ((view.module as Json | undefined)?.api_name ?? view.module) : undefined;
-	if (!view || (typeof viewModule === 'string' && viewModule.toLowerCase() !== module.api_name.toLowerCase())) {
+	const viewModule = view
+		? ((view.module as Json | undefined)?.api_name ?? view.module)
+		: undefined;
+	if (
+		!view ||
+		(typeof viewModule === 'string' && viewModule.toLowerCase() !== module.api_name.toLowerCase())
+	) {
 		throw HttpError.invalidData({ [paramKey(ctx)]: 'cvid' }, 'customview not accessible');
 	}
 	return view;
@@ -123,7 +156,8 @@ export function customView(ctx: Ctx, module: ModuleDef, cvid: string): Json {
 
 export function viewPredicate(ctx: Ctx, module: ModuleDef, view: Json): RecordPredicate {
 	const criteria = view.criteria;
-	if (!criteria || (typeof criteria === 'object' && Object.keys(criteria).length === 0)) return () => true;
+	if (!criteria || (typeof criteria === 'object' && Object.keys(criteria).length === 0))
+		return () => true;
 	return criteriaHttp(() => jsonCriteriaPredicate(module, criteria));
 }
 
@@ -175,21 +209,38 @@ export function processMassUpdate(sandbox: Sandbox, job: MassUpdateJob, end: num
 			if (!job.over_write) {
 				// without over_write, multi-select values are added to the existing ones
 				for (const field of module.fields) {
-					if (field.data_type !== 'multiselectpicklist' || !Array.isArray(changes[field.api_name])) continue;
-					const before = Array.isArray(existing[field.api_name]) ? (existing[field.api_name] as string[]) : [];
-					changes[field.api_name] = [...new Set([...before, ...(changes[field.api_name] as string[])])];
+					if (field.data_type !== 'multiselectpicklist' || !Array.isArray(changes[field.api_name]))
+						continue;
+					const before = Array.isArray(existing[field.api_name])
+						? (existing[field.api_name] as string[])
+						: [];
+					changes[field.api_name] = [
+						...new Set([...before, ...(changes[field.api_name] as string[])]),
+					];
 				}
 			}
-			const result = updateRecord(sandbox, module, existing, changes, { v: job.v, user: job.user, index: 0 });
+			const result = updateRecord(sandbox, module, existing, changes, {
+				v: job.v,
+				user: job.user,
+				index: 0,
+			});
 			if (result.ok) job.Updated_Count++;
-			else if (result.body.code === 'CONVERTED_RECORD' || result.body.code === 'RECORD_IN_BLUEPRINT') job.Not_Updated_Count++;
+			else if (
+				result.body.code === 'CONVERTED_RECORD' ||
+				result.body.code === 'RECORD_IN_BLUEPRINT'
+			)
+				job.Not_Updated_Count++;
 			else job.Failed_Count++;
 		}
 	});
 }
 
 /** One transition: SCHEDULED → RUNNING (first half processed) → COMPLETED (rest) | FAILED (rest failed). */
-export function advanceMassUpdate(sandbox: Sandbox, jobId: string, fail = false): MassUpdateJob | undefined {
+export function advanceMassUpdate(
+	sandbox: Sandbox,
+	jobId: string,
+	fail = false,
+): MassUpdateJob | undefined {
 	const job = sandbox.store.doc<MassUpdateJob>(MASS_UPDATE_JOBS, jobId);
 	if (!job || job.Status === 'COMPLETED' || job.Status === 'FAILED') return job;
 	if (fail) job.fail_next = true;
@@ -233,7 +284,13 @@ export function statusJson(job: MassUpdateJob): Json {
 
 export const PHOTOS = 'record_photos';
 export const PHOTO_MODULES = new Set(['Leads', 'Contacts', 'Accounts', 'Products', 'Vendors']);
-export const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/webp']);
+export const IMAGE_TYPES = new Set([
+	'image/jpeg',
+	'image/png',
+	'image/gif',
+	'image/bmp',
+	'image/webp',
+]);
 
 export interface PhotoDoc {
 	module: string;
@@ -248,28 +305,46 @@ export interface PhotoDoc {
 export function photoRecord(ctx: Ctx): { module: ModuleDef; record: StoredRecord } {
 	const module = ctx.module!;
 	if (!PHOTO_MODULES.has(module.api_name) && module.generated_type !== 'custom') {
-		throw new HttpError('NOT_SUPPORTED', { module: module.api_name }, 'photo is not supported for the module');
+		throw new HttpError(
+			'NOT_SUPPORTED',
+			{ module: module.api_name },
+			'photo is not supported for the module',
+		);
 	}
 	const record = ctx.sandbox.store.getRecord(module.api_name, ctx.params.id);
-	if (!record) throw HttpError.invalidData({ id: ctx.params.id }, 'the id given seems to be invalid');
+	if (!record)
+		throw HttpError.invalidData({ id: ctx.params.id }, 'the id given seems to be invalid');
 	return { module, record };
 }
 
 // ---- per-item writes of several operations ---------------------------------------------------------
 
 /** One item of UpdateRecords / UpdateRecord: the addressed record updated, or the item error. */
-export function updateOne(ctx: Ctx, item: unknown, index: number, key: string | undefined, external: ExternalSpec): Json | ErrorBody {
+export function updateOne(
+	ctx: Ctx,
+	item: unknown,
+	index: number,
+	key: string | undefined,
+	external: ExternalSpec,
+): Json | ErrorBody {
 	const { sandbox } = ctx;
 	const module = ctx.module!;
-	if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
+	if (!item || typeof item !== 'object' || Array.isArray(item))
+		return errorItem('INVALID_DATA', {}, 'invalid data');
 	const input = item as Json;
 	const idKey = key ?? (external.field ? input[external.field] : input.id);
 	if (idKey === undefined || idKey === null || idKey === '') {
 		const apiName = external.field ?? 'id';
-		return errorItem('MANDATORY_NOT_FOUND', ctx.v === 'v2.1' ? { api_name: apiName, json_path: `$.data[${index}].${apiName}` } : { api_name: apiName });
+		return errorItem(
+			'MANDATORY_NOT_FOUND',
+			ctx.v === 'v2.1'
+				? { api_name: apiName, json_path: `$.data[${index}].${apiName}` }
+				: { api_name: apiName },
+		);
 	}
 	const existing = findRecord(sandbox, module, String(idKey), external);
-	if (!existing) return errorItem('INVALID_DATA', { id: String(idKey) }, 'the id given seems to be invalid');
+	if (!existing)
+		return errorItem('INVALID_DATA', { id: String(idKey) }, 'the id given seems to be invalid');
 	const changes = { ...input };
 	delete changes.id;
 	if (external.field) delete changes[external.field];
@@ -296,19 +371,30 @@ export function searchQuery(ctx: Ctx) {
 }
 
 /** One item of the territory assignment operations (assign or remove). */
-export function territoryItem(ctx: Ctx, item: unknown, index: number, key: string | undefined, assign: boolean): Json | ErrorBody {
+export function territoryItem(
+	ctx: Ctx,
+	item: unknown,
+	index: number,
+	key: string | undefined,
+	assign: boolean,
+): Json | ErrorBody {
 	const { sandbox } = ctx;
 	const { store } = sandbox;
 	const module = ctx.module!;
-	if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
+	if (!item || typeof item !== 'object' || Array.isArray(item))
+		return errorItem('INVALID_DATA', {}, 'invalid data');
 	const input = item as Json;
 	const id = key ?? idOf(input.id);
-	if (!id) return errorItem('MANDATORY_NOT_FOUND', { api_name: 'id', json_path: `$.data[${index}].id` });
+	if (!id)
+		return errorItem('MANDATORY_NOT_FOUND', { api_name: 'id', json_path: `$.data[${index}].id` });
 	const record = store.getRecord(module.api_name, id);
 	if (!record) return errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
 	const wanted = input.Territories;
 	if (!Array.isArray(wanted) || wanted.length === 0) {
-		return errorItem('MANDATORY_NOT_FOUND', { api_name: 'Territories', json_path: `$.data[${index}].Territories` });
+		return errorItem('MANDATORY_NOT_FOUND', {
+			api_name: 'Territories',
+			json_path: `$.data[${index}].Territories`,
+		});
 	}
 	const known = territories(sandbox);
 	const current = Array.isArray(record.Territories) ? [...(record.Territories as Json[])] : [];
@@ -316,20 +402,39 @@ export function territoryItem(ctx: Ctx, item: unknown, index: number, key: strin
 	for (const w of wanted) {
 		const tid = idOf(w);
 		const territory = known.find((t) => t.id === tid);
-		if (!territory) return errorItem('INVALID_DATA', { api_name: 'Territories', id: tid ?? null, json_path: `$.data[${index}].Territories` }, 'the id given seems to be invalid');
+		if (!territory)
+			return errorItem(
+				'INVALID_DATA',
+				{ api_name: 'Territories', id: tid ?? null, json_path: `$.data[${index}].Territories` },
+				'the id given seems to be invalid',
+			);
 		const at = current.findIndex((c) => String(c.id) === territory.id);
 		if (assign && at === -1) {
-			current.push({ id: territory.id, Name: territory.name, $assigned: true, $assigned_by: { id: actor.id, name: actor.name }, $assigned_time: sandbox.formatTime() });
+			current.push({
+				id: territory.id,
+				Name: territory.name,
+				$assigned: true,
+				$assigned_by: { id: actor.id, name: actor.name },
+				$assigned_time: sandbox.formatTime(),
+			});
 		} else if (!assign && at !== -1) {
 			if (current[at].$system === true) {
-				return errorItem('NOT_ALLOWED', { api_name: 'Territories', id: territory.id }, 'territory removal of a system-assigned territory is not allowed');
+				return errorItem(
+					'NOT_ALLOWED',
+					{ api_name: 'Territories', id: territory.id },
+					'territory removal of a system-assigned territory is not allowed',
+				);
 			}
 			current.splice(at, 1);
 		}
 	}
 	const limit = sandbox.config.knobs.territoriesPerRecord;
 	if (assign && typeof limit === 'number' && current.length > limit) {
-		return errorItem('LIMIT_EXCEEDED', { api_name: 'Territories', limit }, 'maximum limit of territories for that record exceeds');
+		return errorItem(
+			'LIMIT_EXCEEDED',
+			{ api_name: 'Territories', limit },
+			'maximum limit of territories for that record exceeds',
+		);
 	}
 	setRecordTerritories(sandbox, module, record, current, writeOptions(ctx, index));
 	return {

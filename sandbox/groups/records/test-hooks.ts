@@ -14,8 +14,13 @@ export const advanceMassUpdates = operation('POST', '/mass_update/advance', admi
 	const body = ctx.json();
 	const ids = body.job_id
 		? [String(body.job_id)]
-		: sandbox.store.docs<MassUpdateJob>(MASS_UPDATE_JOBS).filter((j) => j.Status === 'SCHEDULED' || j.Status === 'RUNNING').map((j) => j.id);
-	const jobs = ids.map((id) => advanceMassUpdate(sandbox, id, body.fail === true)).filter(Boolean) as MassUpdateJob[];
+		: sandbox.store
+				.docs<MassUpdateJob>(MASS_UPDATE_JOBS)
+				.filter((j) => j.Status === 'SCHEDULED' || j.Status === 'RUNNING')
+				.map((j) => j.id);
+	const jobs = ids
+		.map((id) => advanceMassUpdate(sandbox, id, body.fail === true))
+		.filter(Boolean) as MassUpdateJob[];
 	return { body: { jobs: jobs.map((j) => ({ id: j.id, ...statusJson(j) })) } };
 });
 
@@ -29,11 +34,20 @@ export const purgeRecords = operation('POST', '/records/purge', admin, (ctx) => 
 });
 
 /** the record writes' options (trigger, process, lar_id, wf_trigger) and what fired */
-export const recordWrites = operation('GET', '/records/writes', admin, (ctx) => ({ body: { writes: ctx.sandbox.store.docs('record_write_log') } }));
+export const recordWrites = operation('GET', '/records/writes', admin, (ctx) => ({
+	body: { writes: ctx.sandbox.store.docs('record_write_log') },
+}));
 
 /** the notifications ConvertLead sent (notify_lead_owner, notify_new_entity_owner): `?lead_id=…` */
-export const convertNotifications = operation('GET', '/records/convert_notifications', admin, (ctx) => {
-	const leadId = ctx.q('lead_id');
-	const notifications = ctx.sandbox.store.docs<{ lead_id: string }>(CONVERT_NOTIFICATIONS).filter((n) => !leadId || n.lead_id === leadId);
-	return { body: { notifications } };
-});
+export const convertNotifications = operation(
+	'GET',
+	'/records/convert_notifications',
+	admin,
+	(ctx) => {
+		const leadId = ctx.q('lead_id');
+		const notifications = ctx.sandbox.store
+			.docs<{ lead_id: string }>(CONVERT_NOTIFICATIONS)
+			.filter((n) => !leadId || n.lead_id === leadId);
+		return { body: { notifications } };
+	},
+);

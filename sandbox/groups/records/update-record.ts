@@ -13,7 +13,13 @@ export const updateRecord = operation('PUT', '/:module/:id', { scopes: RECORD_SC
 	const extras = writeExtras(ctx);
 	const results = store.transaction(() => {
 		const out = items.map((item, index) => updateOne(ctx, item, index, key, external));
-		logWrite(sandbox, { operation: 'update', module: ctx.module!.api_name, v: ctx.v, ...extras, ids: idsOf(out) });
+		logWrite(sandbox, {
+			operation: 'update',
+			module: ctx.module!.api_name,
+			v: ctx.v,
+			...extras,
+			ids: idsOf(out),
+		});
 		return out;
 	});
 	return resultsReply('data', 200, results);

@@ -26,11 +26,20 @@ export function registerRelated(router: Router, sandbox: Sandbox): void {
 	store.onChange((event) => {
 		if (event.operation !== 'delete') return;
 		const gone = new Set(event.changes.map((c) => `${event.module}:${c.id}`));
-		const stale = store.docs<RelationDoc>(RELATIONS).filter((d) => gone.has(endKey(d.a)) || gone.has(endKey(d.b)));
+		const stale = store
+			.docs<RelationDoc>(RELATIONS)
+			.filter((d) => gone.has(endKey(d.a)) || gone.has(endKey(d.b)));
 		if (stale.length === 0) return;
 		store.transaction(() => {
 			for (const doc of stale) store.deleteDoc(RELATIONS, doc.id);
 		});
 	});
-	router.register([getRelatedRecords, getRelatedRecord, updateRelatedRecords, updateRelatedRecord, delinkRecords, delinkRecord]);
+	router.register([
+		getRelatedRecords,
+		getRelatedRecord,
+		updateRelatedRecords,
+		updateRelatedRecord,
+		delinkRecords,
+		delinkRecord,
+	]);
 }

@@ -4,7 +4,13 @@ import type { ModuleDef } from '../../catalogue/modules.ts';
 import type { ErrorBody } from '../../errors.ts';
 import { HttpError, errorItem } from '../../errors.ts';
 import type { ExternalSpec } from '../../records.ts';
-import { deleteRecord, findRecord, parseExternalHeader, recordName, updateRecord } from '../../records.ts';
+import {
+	deleteRecord,
+	findRecord,
+	parseExternalHeader,
+	recordName,
+	updateRecord,
+} from '../../records.ts';
 import type { Ctx } from '../../router.ts';
 import type { Json, StoredRecord } from '../../store.ts';
 import type { Sandbox } from '../../types.ts';
@@ -42,17 +48,33 @@ export function relationKey(x: RelationEnd, y: RelationEnd): string {
 	return [endKey(x), endKey(y)].sort().join('|');
 }
 
-export function getRelation(sandbox: Sandbox, x: RelationEnd, y: RelationEnd): RelationDoc | undefined {
+export function getRelation(
+	sandbox: Sandbox,
+	x: RelationEnd,
+	y: RelationEnd,
+): RelationDoc | undefined {
 	return sandbox.store.doc<RelationDoc>(RELATIONS, relationKey(x, y));
 }
 
 /** Creates or updates the link x ↔ y, merging relation fields; answers whether it was new. */
-export function putRelation(sandbox: Sandbox, x: RelationEnd, y: RelationEnd, fields: Json): { created: boolean; doc: RelationDoc } {
+export function putRelation(
+	sandbox: Sandbox,
+	x: RelationEnd,
+	y: RelationEnd,
+	fields: Json,
+): { created: boolean; doc: RelationDoc } {
 	const existing = getRelation(sandbox, x, y);
 	const now = sandbox.now();
 	const doc: RelationDoc = existing
 		? { ...existing, fields: { ...existing.fields, ...fields }, modified: now }
-		: { id: relationKey(x, y), a: x, b: y, fields: { ...fields }, linked_time: sandbox.formatTime(now), modified: now };
+		: {
+				id: relationKey(x, y),
+				a: x,
+				b: y,
+				fields: { ...fields },
+				linked_time: sandbox.formatTime(now),
+				modified: now,
+			};
 	sandbox.store.putDoc(RELATIONS, doc.id, doc);
 	return { created: !existing, doc };
 }
@@ -62,17 +84,27 @@ export function deleteRelation(sandbox: Sandbox, x: RelationEnd, y: RelationEnd)
 }
 
 /** The links of one record to records of `otherModule`, in link order: the other end and the doc. */
-export function relationsOf(sandbox: Sandbox, end: RelationEnd, otherModule: string): Array<{ other: RelationEnd; doc: RelationDoc }> {
+export function relationsOf(
+	sandbox: Sandbox,
+	end: RelationEnd,
+	otherModule: string,
+): Array<{ other: RelationEnd; doc: RelationDoc }> {
 	const out: Array<{ other: RelationEnd; doc: RelationDoc }> = [];
 	for (const doc of sandbox.store.docs<RelationDoc>(RELATIONS)) {
-		const other = endKey(doc.a) === endKey(end) ? doc.b : endKey(doc.b) === endKey(end) ? doc.a : undefined;
+		const other =
+			endKey(doc.a) === endKey(end) ? doc.b : endKey(doc.b) === endKey(end) ? doc.a : undefined;
 		if (other && other.module === otherModule) out.push({ other, doc });
 	}
 	return out;
 }
 
 /** Publishes a link change on the parent record as a related update (notifications, §9). */
-export function emitRelatedChange(sandbox: Sandbox, parent: RelationEnd, list: string, v: string): void {
+export function emitRelatedChange(
+	sandbox: Sandbox,
+	parent: RelationEnd,
+	list: string,
+	v: string,
+): void {
 	sandbox.store.emit({
 		module: parent.module,
 		operation: 'update',
@@ -83,7 +115,10 @@ export function emitRelatedChange(sandbox: Sandbox, parent: RelationEnd, list: s
 }
 
 /** A contact role given by id or name (case-insensitive), as stored on a deal–contact link. */
-export function resolveContactRole(sandbox: Sandbox, value: unknown): { id: string; name: string } | undefined {
+export function resolveContactRole(
+	sandbox: Sandbox,
+	value: unknown,
+): { id: string; name: string } | undefined {
 	if (value && typeof value === 'object') value = (value as Json).id ?? (value as Json).name;
 	if (value === undefined || value === null || value === '') return undefined;
 	const text = String(value).trim().toLowerCase();
@@ -100,13 +135,20 @@ function lookupFieldOf(list: RelatedListDef): string | undefined {
 }
 
 /** The related list `{relatedList}` of the module and its target module; 400 INVALID_DATA otherwise (§5.2). */
-export function relatedListOf(ctx: Ctx, module: ModuleDef, name: string): { list: RelatedListDef; target: ModuleDef } {
+export function relatedListOf(
+	ctx: Ctx,
+	module: ModuleDef,
+	name: string,
+): { list: RelatedListDef; target: ModuleDef } {
 	const list = module.related_lists.find((l) => l.api_name.toLowerCase() === name.toLowerCase());
 	// attachments have their own routes (§5.4); other methods on them are wrong methods
 	if (list?.module === 'Attachments') throw HttpError.method();
 	const target = list ? ctx.sandbox.module(list.module) : undefined;
 	if (!list || !target) {
-		throw HttpError.invalidData({ [paramKey(ctx)]: 'related_list' }, 'the related list given seems to be invalid');
+		throw HttpError.invalidData(
+			{ [paramKey(ctx)]: 'related_list' },
+			'the related list given seems to be invalid',
+		);
 	}
 	return { list, target };
 }
@@ -134,11 +176,20 @@ export function addressed(ctx: Ctx): Addressed {
 	const spec = externalSpec(ctx, module);
 	const parentKey = ctx.params.recordId;
 	const parent = findRecord(ctx.sandbox, module, parentKey, spec);
-	return { module, parent, parentKey, list, target, relatedField: spec.byModule[target.api_name], lookup: lookupFieldOf(list) };
+	return {
+		module,
+		parent,
+		parentKey,
+		list,
+		target,
+		relatedField: spec.byModule[target.api_name],
+		lookup: lookupFieldOf(list),
+	};
 }
 
 export function requireParent(a: Addressed): StoredRecord {
-	if (!a.parent) throw HttpError.invalidData({ id: a.parentKey }, 'the id given seems to be invalid');
+	if (!a.parent)
+		throw HttpError.invalidData({ id: a.parentKey }, 'the id given seems to be invalid');
 	return a.parent;
 }
 
@@ -149,30 +200,56 @@ export function findRelated(ctx: Ctx, a: Addressed, key: string): StoredRecord |
 }
 
 /** The related records of a parent, each with its relation fields and the time its link changed. */
-export function relatedOf(sandbox: Sandbox, parentModule: ModuleDef, parent: StoredRecord, list: RelatedListDef): Array<{ record: Json; changed: number }> {
+export function relatedOf(
+	sandbox: Sandbox,
+	parentModule: ModuleDef,
+	parent: StoredRecord,
+	list: RelatedListDef,
+): Array<{ record: Json; changed: number }> {
 	const lookup = lookupFieldOf(list);
 	if (lookup) {
 		const out: Array<{ record: Json; changed: number }> = [];
 		for (const record of sandbox.store.iterateRecords(list.module)) {
 			const ref = record[lookup] as Json | null | undefined;
 			if (!ref || ref.id !== parent.id) continue;
-			if (list.module === 'Notes' && record.$se_module && record.$se_module !== parentModule.api_name) continue;
+			if (
+				list.module === 'Notes' &&
+				record.$se_module &&
+				record.$se_module !== parentModule.api_name
+			)
+				continue;
 			out.push({ record, changed: Date.parse(String(record.Modified_Time)) });
 		}
 		return out;
 	}
 	const out: Array<{ record: Json; changed: number }> = [];
-	for (const { other, doc } of relationsOf(sandbox, { module: parentModule.api_name, id: parent.id }, list.module)) {
+	for (const { other, doc } of relationsOf(
+		sandbox,
+		{ module: parentModule.api_name, id: parent.id },
+		list.module,
+	)) {
 		const record = sandbox.store.getRecord(other.module, other.id);
 		if (!record) continue;
-		out.push({ record: { ...record, ...doc.fields }, changed: Math.max(doc.modified, Date.parse(String(record.Modified_Time))) });
+		out.push({
+			record: { ...record, ...doc.fields },
+			changed: Math.max(doc.modified, Date.parse(String(record.Modified_Time))),
+		});
 	}
 	return out;
 }
 
-export function isLinked(sandbox: Sandbox, a: Addressed, parent: StoredRecord, related: StoredRecord): boolean {
+export function isLinked(
+	sandbox: Sandbox,
+	a: Addressed,
+	parent: StoredRecord,
+	related: StoredRecord,
+): boolean {
 	if (a.lookup) return (related[a.lookup] as Json | null | undefined)?.id === parent.id;
-	return !!getRelation(sandbox, { module: a.module.api_name, id: parent.id }, { module: a.target.api_name, id: related.id });
+	return !!getRelation(
+		sandbox,
+		{ module: a.module.api_name, id: parent.id },
+		{ module: a.target.api_name, id: related.id },
+	);
 }
 
 function successDetails(a: Addressed, related: StoredRecord): Json {
@@ -182,7 +259,12 @@ function successDetails(a: Addressed, related: StoredRecord): Json {
 }
 
 /** Relation fields of a link without lookup; contact roles resolve to `{id, name}`. */
-function relationFields(ctx: Ctx, a: Addressed, input: Json, index: number): { fields: Json } | { error: ErrorBody } {
+function relationFields(
+	ctx: Ctx,
+	a: Addressed,
+	input: Json,
+	index: number,
+): { fields: Json } | { error: ErrorBody } {
 	const fields: Json = {};
 	for (const [key, value] of Object.entries(input)) {
 		if (key === 'Contact_Role' && a.target.api_name === 'Contacts') {
@@ -194,7 +276,9 @@ function relationFields(ctx: Ctx, a: Addressed, input: Json, index: number): { f
 			if (!role) {
 				const details: Json = { api_name: key };
 				if (ctx.v === 'v2.1') details.json_path = `$.data[${index}].${key}`;
-				return { error: errorItem('INVALID_DATA', details, 'the contact role given seems to be invalid') };
+				return {
+					error: errorItem('INVALID_DATA', details, 'the contact role given seems to be invalid'),
+				};
 			}
 			fields[key] = role;
 			continue;
@@ -207,9 +291,17 @@ function relationFields(ctx: Ctx, a: Addressed, input: Json, index: number): { f
 	return { fields };
 }
 
-export function linkOne(ctx: Ctx, a: Addressed, parent: StoredRecord, item: unknown, index: number, pathKey?: string): Json | ErrorBody {
+export function linkOne(
+	ctx: Ctx,
+	a: Addressed,
+	parent: StoredRecord,
+	item: unknown,
+	index: number,
+	pathKey?: string,
+): Json | ErrorBody {
 	const { sandbox } = ctx;
-	if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
+	if (!item || typeof item !== 'object' || Array.isArray(item))
+		return errorItem('INVALID_DATA', {}, 'invalid data');
 	const input = { ...(item as Json) };
 	const keyField = a.relatedField ?? 'id';
 	const raw = pathKey ?? input[keyField];
@@ -221,7 +313,12 @@ export function linkOne(ctx: Ctx, a: Addressed, parent: StoredRecord, item: unkn
 		return errorItem('MANDATORY_NOT_FOUND', details);
 	}
 	const related = findRelated(ctx, a, String(raw));
-	if (!related) return errorItem('INVALID_DATA', { id: String(raw) }, 'the related id given seems to be invalid');
+	if (!related)
+		return errorItem(
+			'INVALID_DATA',
+			{ id: String(raw) },
+			'the related id given seems to be invalid',
+		);
 	if (a.lookup) {
 		const changes: Json = { ...input, [a.lookup]: { id: parent.id } };
 		if (a.target.api_name === 'Notes') changes.$se_module = a.module.api_name;
@@ -236,16 +333,37 @@ export function linkOne(ctx: Ctx, a: Addressed, parent: StoredRecord, item: unkn
 	} else {
 		const checked = relationFields(ctx, a, input, index);
 		if ('error' in checked) return checked.error;
-		putRelation(sandbox, { module: a.module.api_name, id: parent.id }, { module: a.target.api_name, id: related.id }, checked.fields);
-		emitRelatedChange(sandbox, { module: a.module.api_name, id: parent.id }, a.list.api_name, ctx.v);
+		putRelation(
+			sandbox,
+			{ module: a.module.api_name, id: parent.id },
+			{ module: a.target.api_name, id: related.id },
+			checked.fields,
+		);
+		emitRelatedChange(
+			sandbox,
+			{ module: a.module.api_name, id: parent.id },
+			a.list.api_name,
+			ctx.v,
+		);
 	}
-	return { code: 'SUCCESS', details: successDetails(a, related), message: 'relation added', status: 'success' };
+	return {
+		code: 'SUCCESS',
+		details: successDetails(a, related),
+		message: 'relation added',
+		status: 'success',
+	};
 }
 
-export function delinkOne(ctx: Ctx, a: Addressed, parent: StoredRecord, key: string): Json | ErrorBody {
+export function delinkOne(
+	ctx: Ctx,
+	a: Addressed,
+	parent: StoredRecord,
+	key: string,
+): Json | ErrorBody {
 	const { sandbox } = ctx;
 	const related = findRelated(ctx, a, key);
-	if (!related) return errorItem('INVALID_DATA', { id: key }, 'the related id given seems to be invalid');
+	if (!related)
+		return errorItem('INVALID_DATA', { id: key }, 'the related id given seems to be invalid');
 	if (!isLinked(sandbox, a, parent, related)) {
 		return errorItem('INVALID_DATA', { id: key }, 'the record is not related to the given record');
 	}
@@ -254,19 +372,39 @@ export function delinkOne(ctx: Ctx, a: Addressed, parent: StoredRecord, key: str
 		// a note cannot exist without its parent: delinking a note deletes it
 		deleteRecord(sandbox, a.target, related, { v: ctx.v, user, index: 0 });
 	} else if (a.lookup) {
-		const result = updateRecord(sandbox, a.target, related, { [a.lookup]: null }, {
-			v: ctx.v,
-			user,
-			index: 0,
-			related: true,
-			message: 'relation removed',
-		});
+		const result = updateRecord(
+			sandbox,
+			a.target,
+			related,
+			{ [a.lookup]: null },
+			{
+				v: ctx.v,
+				user,
+				index: 0,
+				related: true,
+				message: 'relation removed',
+			},
+		);
 		if (!result.ok) return result.body;
 	} else {
-		deleteRelation(sandbox, { module: a.module.api_name, id: parent.id }, { module: a.target.api_name, id: related.id });
-		emitRelatedChange(sandbox, { module: a.module.api_name, id: parent.id }, a.list.api_name, ctx.v);
+		deleteRelation(
+			sandbox,
+			{ module: a.module.api_name, id: parent.id },
+			{ module: a.target.api_name, id: related.id },
+		);
+		emitRelatedChange(
+			sandbox,
+			{ module: a.module.api_name, id: parent.id },
+			a.list.api_name,
+			ctx.v,
+		);
 	}
-	return { code: 'SUCCESS', details: successDetails(a, related), message: 'relation removed', status: 'success' };
+	return {
+		code: 'SUCCESS',
+		details: successDetails(a, related),
+		message: 'relation removed',
+		status: 'success',
+	};
 }
 
 /** Display name of a record for `{id, name}` references (Parent_Id, shared_through, …). */

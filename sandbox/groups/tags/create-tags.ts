@@ -5,7 +5,18 @@ import type { Json } from '../../store.ts';
 import { wrapperList } from '../../wire.ts';
 import { moduleParam } from '../modules.ts';
 import { eachItem, resultsReply } from '../shared.ts';
-import { COLOR_PATTERN, findByName, itemDetails, newTag, TAG_SCOPES, TAG_WRITE_MAX, tagJson, tagNameProblem, TAGS, tagsOfModule } from './shared.ts';
+import {
+	COLOR_PATTERN,
+	findByName,
+	itemDetails,
+	newTag,
+	TAG_SCOPES,
+	TAG_WRITE_MAX,
+	tagJson,
+	tagNameProblem,
+	TAGS,
+	tagsOfModule,
+} from './shared.ts';
 
 /** CreateTags: POST /crm/{v}/settings/tags?module= (docs/protocol.md §5.5). */
 export const createTags = operation('POST', '/settings/tags', { scopes: TAG_SCOPES }, (ctx) => {
@@ -15,26 +26,47 @@ export const createTags = operation('POST', '/settings/tags', { scopes: TAG_SCOP
 	const items = wrapperList(ctx, 'tags', TAG_WRITE_MAX);
 	const user = sandbox.user(ctx);
 	const results = eachItem(ctx, items, (item, index): Json | ErrorBody => {
-		if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
+		if (!item || typeof item !== 'object' || Array.isArray(item))
+			return errorItem('INVALID_DATA', {}, 'invalid data');
 		const input = item as Json;
 		const problem = tagNameProblem(input.name);
 		if (problem) {
-			const code = problem.message === 'required field not found' ? 'MANDATORY_NOT_FOUND' : 'INVALID_DATA';
+			const code =
+				problem.message === 'required field not found' ? 'MANDATORY_NOT_FOUND' : 'INVALID_DATA';
 			return errorItem(code, itemDetails(ctx, problem.details, index), problem.message);
 		}
 		const name = String(input.name).trim();
-		const color = input.color_code === undefined || input.color_code === null ? null : String(input.color_code);
+		const color =
+			input.color_code === undefined || input.color_code === null ? null : String(input.color_code);
 		if (color !== null && !COLOR_PATTERN.test(color)) {
-			return errorItem('INVALID_DATA', itemDetails(ctx, { api_name: 'color_code' }, index), 'the colour is not supported');
+			return errorItem(
+				'INVALID_DATA',
+				itemDetails(ctx, { api_name: 'color_code' }, index),
+				'the colour is not supported',
+			);
 		}
 		const duplicate = findByName(sandbox, module.api_name, name);
-		if (duplicate) return errorItem('DUPLICATE_DATA', itemDetails(ctx, { api_name: 'name', id: duplicate.id }, index), 'duplicate data');
+		if (duplicate)
+			return errorItem(
+				'DUPLICATE_DATA',
+				itemDetails(ctx, { api_name: 'name', id: duplicate.id }, index),
+				'duplicate data',
+			);
 		if (tagsOfModule(sandbox, module.api_name).length >= config.tagsPerModule) {
-			return errorItem('LIMIT_EXCEEDED', { limit: config.tagsPerModule, api_name: 'tags' }, 'tag limit for record or module has been exceeded');
+			return errorItem(
+				'LIMIT_EXCEEDED',
+				{ limit: config.tagsPerModule, api_name: 'tags' },
+				'tag limit for record or module has been exceeded',
+			);
 		}
 		const tag = newTag(sandbox, module, name, color, user);
 		store.putDoc(TAGS, tag.id, tag);
-		return { code: 'SUCCESS', details: tagJson(tag), message: 'tags created successfully', status: 'success' };
+		return {
+			code: 'SUCCESS',
+			details: tagJson(tag),
+			message: 'tags created successfully',
+			status: 'success',
+		};
 	});
 	return resultsReply('tags', 201, results);
 });

@@ -1,4 +1,3 @@
- 
 import { HttpError } from '../../errors.ts';
 import { operation } from '../../router.ts';
 import { listReply, paramKey } from '../../wire.ts';
@@ -17,5 +16,7 @@ export const getTags = operation('GET', '/settings/tags', { scopes: TAG_SCOPES }
 	const all = tagsOfModule(sandbox, module.api_name);
 	const userId = sandbox.user(ctx).id;
 	const tags = myTags === 'true' ? all.filter((t) => t.created_by.id === userId) : all;
-	return listReply('tags', tags.map(tagJson), { info: { count: tags.length, allowed_count: config.tagsPerModule } });
+	return listReply('tags', tags.map(tagJson), {
+		info: { count: tags.length, allowed_count: config.tagsPerModule },
+	});
 });

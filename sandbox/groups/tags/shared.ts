@@ -1,4 +1,3 @@
- 
 // Helpers of the tag operations (docs/protocol.md §5.5): tag documents, name rules (§6), the
 // records' `Tag` lists, and the seed.
 import type { ModuleDef } from '../../catalogue/modules.ts';
@@ -9,7 +8,6 @@ import type { Json, StoredRecord, UserRef } from '../../store.ts';
 import { parseDateTime } from '../../time.ts';
 import type { Ctx, Sandbox } from '../../types.ts';
 import { paramKey } from '../../wire.ts';
-
 
 /** Tag settings: CRM.settings.ALL or CRM.settings.tags.{ACCESS} (§2.3). */
 export const TAG_SCOPES = [['CRM.settings.tags.{ACCESS}']];
@@ -39,7 +37,11 @@ export interface TagDoc {
 
 export type TagRef = { id: string; name: string; color_code: string | null };
 
-export const ref = (tag: TagDoc): TagRef => ({ id: tag.id, name: tag.name, color_code: tag.color_code });
+export const ref = (tag: TagDoc): TagRef => ({
+	id: tag.id,
+	name: tag.name,
+	color_code: tag.color_code,
+});
 
 export function tagJson(tag: TagDoc): Json {
 	const json: Json = { ...tag };
@@ -58,11 +60,16 @@ export function findByName(sandbox: Sandbox, module: string, name: string): TagD
 
 /** Why a tag name is refused, or undefined (§6). */
 export function tagNameProblem(name: unknown): { details: Json; message: string } | undefined {
-	if (typeof name !== 'string' || name.trim() === '') return { details: { api_name: 'name' }, message: 'required field not found' };
+	if (typeof name !== 'string' || name.trim() === '')
+		return { details: { api_name: 'name' }, message: 'required field not found' };
 	if (name.trim().length > TAG_NAME_MAX) {
-		return { details: { api_name: 'name', maximum_length: TAG_NAME_MAX }, message: `tag name can contain only ${TAG_NAME_MAX} characters` };
+		return {
+			details: { api_name: 'name', maximum_length: TAG_NAME_MAX },
+			message: `tag name can contain only ${TAG_NAME_MAX} characters`,
+		};
 	}
-	if (!TAG_NAME_PATTERN.test(name.trim())) return { details: { api_name: 'name' }, message: 'special characters found in the given name' };
+	if (!TAG_NAME_PATTERN.test(name.trim()))
+		return { details: { api_name: 'name' }, message: 'special characters found in the given name' };
 	return undefined;
 }
 
@@ -71,12 +78,18 @@ export function byUser(user: UserRef): { id: string; name: string } {
 }
 
 export function itemDetails(ctx: Ctx, details: Json, index: number): Json {
-	if (ctx.v === 'v2.1' && typeof details.api_name === 'string') return { ...details, json_path: `$.tags[${index}].${details.api_name}` };
+	if (ctx.v === 'v2.1' && typeof details.api_name === 'string')
+		return { ...details, json_path: `$.tags[${index}].${details.api_name}` };
 	return details;
 }
 
 /** Rewrites the `Tag` list of every record of a module that carries one of the given tags. */
-export function rewriteRecordTags(sandbox: Sandbox, module: string, touches: (tags: TagRef[]) => TagRef[] | undefined, v: string): number {
+export function rewriteRecordTags(
+	sandbox: Sandbox,
+	module: string,
+	touches: (tags: TagRef[]) => TagRef[] | undefined,
+	v: string,
+): number {
 	const { store } = sandbox;
 	const updates: Array<{ record: StoredRecord; tags: TagRef[] }> = [];
 	for (const record of store.iterateRecords(module)) {
@@ -85,7 +98,13 @@ export function rewriteRecordTags(sandbox: Sandbox, module: string, touches: (ta
 	}
 	const now = sandbox.now();
 	for (const { record, tags } of updates) {
-		store.replaceRecord(module, { ...record, Tag: tags, Modified_Time: sandbox.formatTime(now) }, now, { Tag: tags }, { v });
+		store.replaceRecord(
+			module,
+			{ ...record, Tag: tags, Modified_Time: sandbox.formatTime(now) },
+			now,
+			{ Tag: tags },
+			{ v },
+		);
 	}
 	return updates.length;
 }
@@ -104,17 +123,23 @@ export function tagNamesParam(ctx: Ctx): string[] {
 	if (names.length === 0) throw HttpError.requiredParam('tag_names', ctx.v);
 	for (const name of names) {
 		const problem = tagNameProblem(name);
-		if (problem) throw HttpError.invalidData({ ...problem.details, [paramKey(ctx)]: 'tag_names', name }, problem.message);
+		if (problem)
+			throw HttpError.invalidData(
+				{ ...problem.details, [paramKey(ctx)]: 'tag_names', name },
+				problem.message,
+			);
 	}
 	const unique = new Map<string, string>();
-	for (const name of names) if (!unique.has(name.toLowerCase())) unique.set(name.toLowerCase(), name);
+	for (const name of names)
+		if (!unique.has(name.toLowerCase())) unique.set(name.toLowerCase(), name);
 	return [...unique.values()];
 }
 
 export function overWriteParam(ctx: Ctx): boolean {
 	const value = ctx.q('over_write');
 	if (value === undefined) return false;
-	if (value !== 'true' && value !== 'false') throw HttpError.invalidData({ [paramKey(ctx)]: 'over_write' });
+	if (value !== 'true' && value !== 'false')
+		throw HttpError.invalidData({ [paramKey(ctx)]: 'over_write' });
 	return value === 'true';
 }
 
@@ -127,8 +152,13 @@ export function actionReply(results: Array<Json | ErrorBody>): { status: number;
 	};
 }
 
-
-export function newTag(sandbox: Sandbox, module: ModuleDef, name: string, color: string | null, user: UserRef): TagDoc {
+export function newTag(
+	sandbox: Sandbox,
+	module: ModuleDef,
+	name: string,
+	color: string | null,
+	user: UserRef,
+): TagDoc {
 	const time = sandbox.formatTime();
 	return {
 		id: sandbox.store.nextId(),
@@ -143,7 +173,12 @@ export function newTag(sandbox: Sandbox, module: ModuleDef, name: string, color:
 }
 
 /** Creates the unknown names (module limit applies); answers the tags or the limit error. */
-function ensureTags(sandbox: Sandbox, module: ModuleDef, names: string[], user: UserRef): TagDoc[] | ErrorBody {
+function ensureTags(
+	sandbox: Sandbox,
+	module: ModuleDef,
+	names: string[],
+	user: UserRef,
+): TagDoc[] | ErrorBody {
 	const { config } = sandbox;
 	const existing = tagsOfModule(sandbox, module.api_name);
 	const out: TagDoc[] = [];
@@ -154,7 +189,11 @@ function ensureTags(sandbox: Sandbox, module: ModuleDef, names: string[], user: 
 		else missing.push(name);
 	}
 	if (existing.length + missing.length > config.tagsPerModule) {
-		return errorItem('LIMIT_EXCEEDED', { limit: config.tagsPerModule, api_name: 'tag_names' }, 'tag limit for record or module has been exceeded');
+		return errorItem(
+			'LIMIT_EXCEEDED',
+			{ limit: config.tagsPerModule, api_name: 'tag_names' },
+			'tag limit for record or module has been exceeded',
+		);
 	}
 	for (const name of missing) {
 		const tag = newTag(sandbox, module, name, null, user);
@@ -165,7 +204,14 @@ function ensureTags(sandbox: Sandbox, module: ModuleDef, names: string[], user: 
 }
 
 /** Adds or removes tags on one record (AddTagsToRecord … RemoveTagsFromMultipleRecords). */
-export function tagRecord(ctx: Ctx, module: ModuleDef, id: string, names: string[], mode: 'add' | 'remove', overWrite: boolean): Json | ErrorBody {
+export function tagRecord(
+	ctx: Ctx,
+	module: ModuleDef,
+	id: string,
+	names: string[],
+	mode: 'add' | 'remove',
+	overWrite: boolean,
+): Json | ErrorBody {
 	const { sandbox } = ctx;
 	const { store, config } = sandbox;
 	const record = store.getRecord(module.api_name, id);
@@ -176,7 +222,11 @@ export function tagRecord(ctx: Ctx, module: ModuleDef, id: string, names: string
 		const base = overWrite ? [] : current;
 		const wanted = names.filter((n) => !base.some((t) => t.name.toLowerCase() === n.toLowerCase()));
 		if (base.length + wanted.length > config.tagsPerRecord) {
-			return errorItem('LIMIT_EXCEEDED', { limit: config.tagsPerRecord, id }, 'tag limit for record or module has been exceeded');
+			return errorItem(
+				'LIMIT_EXCEEDED',
+				{ limit: config.tagsPerRecord, id },
+				'tag limit for record or module has been exceeded',
+			);
 		}
 		const tags = ensureTags(sandbox, module, wanted, sandbox.user(ctx));
 		if (!Array.isArray(tags)) return tags;
@@ -190,7 +240,12 @@ export function tagRecord(ctx: Ctx, module: ModuleDef, id: string, names: string
 		const user = sandbox.user(ctx);
 		store.replaceRecord(
 			module.api_name,
-			{ ...record, Tag: next, Modified_Time: sandbox.formatTime(now), Modified_By: { id: user.id, name: user.name, email: user.email } },
+			{
+				...record,
+				Tag: next,
+				Modified_Time: sandbox.formatTime(now),
+				Modified_By: { id: user.id, name: user.name, email: user.email },
+			},
 			now,
 			{ Tag: next },
 			{ v: ctx.v },
@@ -205,38 +260,74 @@ export function tagRecord(ctx: Ctx, module: ModuleDef, id: string, names: string
 }
 
 /** One item of UpdateTags / UpdateTag. */
-export function updateOne(ctx: Ctx, module: ModuleDef, item: unknown, index: number, pathId?: string): Json | ErrorBody {
+export function updateOne(
+	ctx: Ctx,
+	module: ModuleDef,
+	item: unknown,
+	index: number,
+	pathId?: string,
+): Json | ErrorBody {
 	const { sandbox } = ctx;
 	const { store } = sandbox;
-	if (!item || typeof item !== 'object' || Array.isArray(item)) return errorItem('INVALID_DATA', {}, 'invalid data');
+	if (!item || typeof item !== 'object' || Array.isArray(item))
+		return errorItem('INVALID_DATA', {}, 'invalid data');
 	const input = item as Json;
 	const id = pathId ?? (input.id === undefined || input.id === null ? undefined : String(input.id));
 	if (!id) return errorItem('MANDATORY_NOT_FOUND', itemDetails(ctx, { api_name: 'id' }, index));
 	const tag = store.doc<TagDoc>(TAGS, id);
-	if (!tag || tag.module !== module.api_name) return errorItem('TAG_ID_NOT_FOUND', { id }, 'the tag id given seems to be invalid');
+	if (!tag || tag.module !== module.api_name)
+		return errorItem('TAG_ID_NOT_FOUND', { id }, 'the tag id given seems to be invalid');
 	const problem = tagNameProblem(input.name);
 	if (problem) {
-		const code = problem.message === 'required field not found' ? 'MANDATORY_NOT_FOUND' : 'INVALID_DATA';
+		const code =
+			problem.message === 'required field not found' ? 'MANDATORY_NOT_FOUND' : 'INVALID_DATA';
 		return errorItem(code, itemDetails(ctx, problem.details, index), problem.message);
 	}
 	const name = String(input.name).trim();
 	const duplicate = findByName(sandbox, module.api_name, name);
-	if (duplicate && duplicate.id !== id) return errorItem('DUPLICATE_DATA', itemDetails(ctx, { api_name: 'name', id: duplicate.id }, index), 'duplicate data');
+	if (duplicate && duplicate.id !== id)
+		return errorItem(
+			'DUPLICATE_DATA',
+			itemDetails(ctx, { api_name: 'name', id: duplicate.id }, index),
+			'duplicate data',
+		);
 	let color = tag.color_code;
 	if (input.color_code !== undefined) {
 		color = input.color_code === null ? null : String(input.color_code);
 		if (color !== null && !COLOR_PATTERN.test(color)) {
-			return errorItem('INVALID_DATA', itemDetails(ctx, { api_name: 'color_code' }, index), 'the colour is not supported');
+			return errorItem(
+				'INVALID_DATA',
+				itemDetails(ctx, { api_name: 'color_code' }, index),
+				'the colour is not supported',
+			);
 		}
 	}
-	const updated: TagDoc = { ...tag, name, color_code: color, modified_time: sandbox.formatTime(), modified_by: byUser(sandbox.user(ctx)) };
+	const updated: TagDoc = {
+		...tag,
+		name,
+		color_code: color,
+		modified_time: sandbox.formatTime(),
+		modified_by: byUser(sandbox.user(ctx)),
+	};
 	store.putDoc(TAGS, id, updated);
 	if (updated.name !== tag.name || updated.color_code !== tag.color_code) {
-		rewriteRecordTags(sandbox, module.api_name, (tags) => (tags.some((t) => t.id === id) ? tags.map((t) => (t.id === id ? ref(updated) : t)) : undefined), ctx.v);
+		rewriteRecordTags(
+			sandbox,
+			module.api_name,
+			(tags) =>
+				tags.some((t) => t.id === id)
+					? tags.map((t) => (t.id === id ? ref(updated) : t))
+					: undefined,
+			ctx.v,
+		);
 	}
-	return { code: 'SUCCESS', details: tagJson(updated), message: 'tags updated successfully', status: 'success' };
+	return {
+		code: 'SUCCESS',
+		details: tagJson(updated),
+		message: 'tags updated successfully',
+		status: 'success',
+	};
 }
-
 
 /** Seed: a few tags per main module, `VIP` on the first two leads and accounts. */
 export function seedTags(sandbox: Sandbox): void {
@@ -268,7 +359,13 @@ export function seedTags(sandbox: Sandbox): void {
 		const vip = tags.find((t) => t.module === module && t.name === 'VIP')!;
 		// part of the demo data, not a later change: the records keep their modification time
 		for (const record of store.listRecords(module, { limit: 2 })) {
-			store.replaceRecord(module, { ...record, Tag: [ref(vip)] }, parseDateTime(record.Modified_Time) ?? sandbox.now(), {}, { silent: true });
+			store.replaceRecord(
+				module,
+				{ ...record, Tag: [ref(vip)] },
+				parseDateTime(record.Modified_Time) ?? sandbox.now(),
+				{},
+				{ silent: true },
+			);
 		}
 	}
 }

@@ -6,5 +6,7 @@ import { TAG_SCOPES, updateOne } from './shared.ts';
 /** UpdateTag: PUT /crm/{v}/settings/tags/{id}?module= (docs/protocol.md §5.5). */
 export const updateTag = operation('PUT', '/settings/tags/:id', { scopes: TAG_SCOPES }, (ctx) => {
 	const module = moduleParam(ctx);
-	return writeEach(ctx, 'tags', 1, 200, (item, index) => updateOne(ctx, module, item, index, ctx.params.id));
+	return writeEach(ctx, 'tags', 1, 200, (item, index) =>
+		updateOne(ctx, module, item, index, ctx.params.id),
+	);
 });

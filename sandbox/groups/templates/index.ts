@@ -17,5 +17,10 @@ import { seedTemplates } from './shared.ts';
 
 export function registerTemplates(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'templates', seedTemplates);
-	router.register([getEmailTemplates, getEmailTemplateById, getInventoryTemplates, getInventoryTemplatebyID]);
+	router.register([
+		getEmailTemplates,
+		getEmailTemplateById,
+		getInventoryTemplates,
+		getInventoryTemplatebyID,
+	]);
 }

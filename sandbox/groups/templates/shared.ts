@@ -130,18 +130,69 @@ const EMAIL_SEEDS: TemplateSeed[] = [
 ];
 
 const INVENTORY_SEEDS: TemplateSeed[] = [
-	{ name: 'Standard Quote', module: 'Quotes', folder: 'Inventory Templates', description: 'Default quote layout', body: '<h1>Quote ${Quotes.Quote Number}</h1>${LineItems}', favorite: true, used: true },
-	{ name: 'Quote - Compact', module: 'Quotes', folder: 'Inventory Templates', description: 'One-page quote without terms', body: '<h2>${Quotes.Subject}</h2>${LineItems}', owner: 'Maria' },
-	{ name: 'Quote - Draft Redesign', module: 'Quotes', folder: 'Inventory Templates', description: 'Work in progress', body: '<h1>${Quotes.Subject}</h1>', draft: true },
-	{ name: 'Standard Sales Order', module: 'Sales_Orders', folder: 'Inventory Templates', description: 'Default sales order layout', body: '<h1>Sales Order ${Sales Orders.SO Number}</h1>${LineItems}', used: true },
-	{ name: 'Standard Purchase Order', module: 'Purchase_Orders', folder: 'Inventory Templates', description: 'Default purchase order layout', body: '<h1>Purchase Order ${Purchase Orders.PO Number}</h1>${LineItems}' },
-	{ name: 'Standard Invoice', module: 'Invoices', folder: 'Inventory Templates', description: 'Default invoice layout', body: '<h1>Invoice ${Invoices.Invoice Number}</h1>${LineItems}', favorite: true, used: true },
-	{ name: 'Invoice - Detailed', module: 'Invoices', folder: 'Inventory Templates', description: 'Invoice with tax breakdown', body: '<h1>Invoice</h1>${LineItems}${Taxes}', owner: 'James' },
+	{
+		name: 'Standard Quote',
+		module: 'Quotes',
+		folder: 'Inventory Templates',
+		description: 'Default quote layout',
+		body: '<h1>Quote ${Quotes.Quote Number}</h1>${LineItems}',
+		favorite: true,
+		used: true,
+	},
+	{
+		name: 'Quote - Compact',
+		module: 'Quotes',
+		folder: 'Inventory Templates',
+		description: 'One-page quote without terms',
+		body: '<h2>${Quotes.Subject}</h2>${LineItems}',
+		owner: 'Maria',
+	},
+	{
+		name: 'Quote - Draft Redesign',
+		module: 'Quotes',
+		folder: 'Inventory Templates',
+		description: 'Work in progress',
+		body: '<h1>${Quotes.Subject}</h1>',
+		draft: true,
+	},
+	{
+		name: 'Standard Sales Order',
+		module: 'Sales_Orders',
+		folder: 'Inventory Templates',
+		description: 'Default sales order layout',
+		body: '<h1>Sales Order ${Sales Orders.SO Number}</h1>${LineItems}',
+		used: true,
+	},
+	{
+		name: 'Standard Purchase Order',
+		module: 'Purchase_Orders',
+		folder: 'Inventory Templates',
+		description: 'Default purchase order layout',
+		body: '<h1>Purchase Order ${Purchase Orders.PO Number}</h1>${LineItems}',
+	},
+	{
+		name: 'Standard Invoice',
+		module: 'Invoices',
+		folder: 'Inventory Templates',
+		description: 'Default invoice layout',
+		body: '<h1>Invoice ${Invoices.Invoice Number}</h1>${LineItems}',
+		favorite: true,
+		used: true,
+	},
+	{
+		name: 'Invoice - Detailed',
+		module: 'Invoices',
+		folder: 'Inventory Templates',
+		description: 'Invoice with tax breakdown',
+		body: '<h1>Invoice</h1>${LineItems}${Taxes}',
+		owner: 'James',
+	},
 ];
 
 const DAY = 86_400_000;
 
-const collectionOf = (kind: TemplateDoc['kind']) => (kind === 'email' ? 'email_templates' : 'inventory_templates');
+const collectionOf = (kind: TemplateDoc['kind']) =>
+	kind === 'email' ? 'email_templates' : 'inventory_templates';
 
 export function seedTemplates(sandbox: Sandbox): void {
 	const { store } = sandbox;
@@ -171,7 +222,12 @@ export function seedTemplates(sandbox: Sandbox): void {
 			folder: folder(seed.folder),
 			content: seed.body,
 			editor_mode: seed.plain ? 'plain_text' : 'rich_text',
-			attachments: (seed.attachments ?? []).map((a) => ({ file_name: a.file_name, size: a.size, id: store.nextId(), file_id: `sandbox-${store.nextId()}` })),
+			attachments: (seed.attachments ?? []).map((a) => ({
+				file_name: a.file_name,
+				size: a.size,
+				id: store.nextId(),
+				file_id: `sandbox-${store.nextId()}`,
+			})),
 			consent_linked: false,
 			associated: seed.used === true,
 			favorite: seed.favorite === true,
@@ -221,19 +277,34 @@ export function templatesOf(sandbox: Sandbox, kind: TemplateDoc['kind']): Templa
 
 export function supportedModule(ctx: Ctx, kind: TemplateDoc['kind']): StoredModule {
 	const module = moduleParam(ctx);
-	const supported = kind === 'inventory' ? INVENTORY_MODULES.includes(module.api_name) : EMAIL_MODULES.includes(module.api_name) || module.generated_type === 'custom';
+	const supported =
+		kind === 'inventory'
+			? INVENTORY_MODULES.includes(module.api_name)
+			: EMAIL_MODULES.includes(module.api_name) || module.generated_type === 'custom';
 	if (!supported) {
-		throw new HttpError('FEATURE_NOT_SUPPORTED', { api_name: module.api_name }, `${kind} templates are not supported for the module`);
+		throw new HttpError(
+			'FEATURE_NOT_SUPPORTED',
+			{ api_name: module.api_name },
+			`${kind} templates are not supported for the module`,
+		);
 	}
 	return module;
 }
 
 /** `category`, `sort_by`, `sort_order` of the inventory-template reads; 400 PATTERN_NOT_MATCHED otherwise. */
-export function inventoryQuery(ctx: Ctx): { category?: string; sortBy: string; sortOrder: 'asc' | 'desc' } {
+export function inventoryQuery(ctx: Ctx): {
+	category?: string;
+	sortBy: string;
+	sortOrder: 'asc' | 'desc';
+} {
 	const check = (name: string, allowed: string[]) => {
 		const value = ctx.q(name);
 		if (value !== undefined && !allowed.includes(value)) {
-			throw new HttpError('PATTERN_NOT_MATCHED', { param_name: name }, 'Please check whether the input values are correct');
+			throw new HttpError(
+				'PATTERN_NOT_MATCHED',
+				{ param_name: name },
+				'Please check whether the input values are correct',
+			);
 		}
 		return value;
 	};
@@ -243,7 +314,11 @@ export function inventoryQuery(ctx: Ctx): { category?: string; sortBy: string; s
 	return { category, sortBy, sortOrder };
 }
 
-export function inCategory(doc: TemplateDoc, category: string | undefined, userId: string): boolean {
+export function inCategory(
+	doc: TemplateDoc,
+	category: string | undefined,
+	userId: string,
+): boolean {
 	switch (category) {
 		case undefined:
 			return true;
@@ -260,17 +335,28 @@ export function inCategory(doc: TemplateDoc, category: string | undefined, userI
 	}
 }
 
-export function sortTemplates(docs: TemplateDoc[], sortBy: string, order: 'asc' | 'desc'): TemplateDoc[] {
+export function sortTemplates(
+	docs: TemplateDoc[],
+	sortBy: string,
+	order: 'asc' | 'desc',
+): TemplateDoc[] {
 	const key = (d: TemplateDoc) => String((d as unknown as Json)[sortBy] ?? '');
 	const sorted = [...docs].sort((a, b) => {
 		const ka = key(a);
 		const kb = key(b);
-		const cmp = sortBy === 'name' ? ka.toLowerCase().localeCompare(kb.toLowerCase()) : Date.parse(ka || '1970-01-01T00:00:00Z') - Date.parse(kb || '1970-01-01T00:00:00Z');
+		const cmp =
+			sortBy === 'name'
+				? ka.toLowerCase().localeCompare(kb.toLowerCase())
+				: Date.parse(ka || '1970-01-01T00:00:00Z') - Date.parse(kb || '1970-01-01T00:00:00Z');
 		return cmp || a.id.localeCompare(b.id);
 	});
 	return order === 'desc' ? sorted.reverse() : sorted;
 }
 
-export function findTemplate(sandbox: Sandbox, kind: TemplateDoc['kind'], id: string): TemplateDoc | undefined {
+export function findTemplate(
+	sandbox: Sandbox,
+	kind: TemplateDoc['kind'],
+	id: string,
+): TemplateDoc | undefined {
 	return sandbox.store.doc<TemplateDoc>(collectionOf(kind), id);
 }

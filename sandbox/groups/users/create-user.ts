@@ -15,7 +15,8 @@ export const createUser = operation('POST', '/users', { scopes: USER_SCOPES }, (
 		const taken = takenEmails(sandbox);
 		return items.map((raw, index) => {
 			const c = { ctx, index };
-			if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('INVALID_DATA', undefined, c, 'invalid data');
+			if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+				return fail('INVALID_DATA', undefined, c, 'invalid data');
 			const actor = sandbox.user(ctx);
 			const time = sandbox.formatTime();
 			const user = {
@@ -34,7 +35,12 @@ export const createUser = operation('POST', '/users', { scopes: USER_SCOPES }, (
 			if (error) return error;
 			taken.add(user.email.toLowerCase());
 			store.putDoc(USERS, user.id, user);
-			return { code: 'SUCCESS', details: { id: user.id }, message: 'User added', status: 'success' };
+			return {
+				code: 'SUCCESS',
+				details: { id: user.id },
+				message: 'User added',
+				status: 'success',
+			};
 		});
 	});
 	return resultsReply('users', 201, results);

@@ -14,9 +14,16 @@ export const deleteUser = operation('DELETE', '/users/:id', { scopes: USER_SCOPE
 	const user = store.doc<UserDoc>(USERS, id);
 	let result: Json;
 	if (!user) result = errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
-	else if (user.status === 'deleted') result = fail('ID_ALREADY_DELETED', undefined, c, 'user already deleted', { id });
+	else if (user.status === 'deleted')
+		result = fail('ID_ALREADY_DELETED', undefined, c, 'user already deleted', { id });
 	else if (isPrimaryContact(sandbox, user)) {
-		result = fail('INVALID_REQUEST', undefined, c, 'primary contact cannot be deleted or deactivated', { id });
+		result = fail(
+			'INVALID_REQUEST',
+			undefined,
+			c,
+			'primary contact cannot be deleted or deactivated',
+			{ id },
+		);
 	} else {
 		const next = { ...user, status: 'deleted' as const };
 		touch(ctx, next);

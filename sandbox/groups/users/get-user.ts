@@ -10,5 +10,10 @@ export const getUser = operation('GET', '/users/:id', { scopes: USER_SCOPES }, (
 	if (!user) return { status: 204 };
 	const since = ifModifiedSince(ctx);
 	if (since !== undefined && !modifiedAfter(user, since)) return { status: 304 };
-	return { body: { users: [userJson(user, ctx.v)], info: { per_page: 200, count: 1, page: 1, more_records: false } } };
+	return {
+		body: {
+			users: [userJson(user, ctx.v)],
+			info: { per_page: 200, count: 1, page: 1, more_records: false },
+		},
+	};
 });

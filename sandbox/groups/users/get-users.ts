@@ -1,7 +1,14 @@
 import { HttpError } from '../../errors.ts';
 import { operation } from '../../router.ts';
 import { ifModifiedSince, pageOf, pagedReply, paging, paramKey } from '../../wire.ts';
-import { USER_SCOPES, USER_TYPES, matchesType, modifiedAfter, userDocs, userJson } from './shared.ts';
+import {
+	USER_SCOPES,
+	USER_TYPES,
+	matchesType,
+	modifiedAfter,
+	userDocs,
+	userJson,
+} from './shared.ts';
 
 /** GetUsers: GET /crm/{v}/users?type= (paged, If-Modified-Since) (docs/protocol.md §5.6). */
 export const getUsers = operation('GET', '/users', { scopes: USER_SCOPES }, (ctx) => {
@@ -17,5 +24,9 @@ export const getUsers = operation('GET', '/users', { scopes: USER_SCOPES }, (ctx
 		users = users.filter((u) => modifiedAfter(u, since));
 		if (users.length === 0) return { status: 304 };
 	}
-	return pagedReply('users', p, pageOf(users, p).map((u) => userJson(u, ctx.v)));
+	return pagedReply(
+		'users',
+		p,
+		pageOf(users, p).map((u) => userJson(u, ctx.v)),
+	);
 });

@@ -8,8 +8,19 @@ import type { Json } from '../../store.ts';
 import { isDate, parseDateTime } from '../../time.ts';
 import type { Sandbox } from '../../types.ts';
 import { orgDoc } from '../org.ts';
-import { PROFILE_STANDARD, ROLE_SALES_REP, isAdminProfile, profileDoc, roleDoc } from '../roles-profiles.ts';
-import { TERRITORY_EUROPE, TERRITORY_GLOBAL, TERRITORY_NORTH_AMERICA, TERRITORY_TEXAS } from '../territories.ts';
+import {
+	PROFILE_STANDARD,
+	ROLE_SALES_REP,
+	isAdminProfile,
+	profileDoc,
+	roleDoc,
+} from '../roles-profiles.ts';
+import {
+	TERRITORY_EUROPE,
+	TERRITORY_GLOBAL,
+	TERRITORY_NORTH_AMERICA,
+	TERRITORY_TEXAS,
+} from '../territories.ts';
 
 export const USERS = 'users';
 export const USER_SCOPES = [['CRM.users.{ACCESS}']];
@@ -84,7 +95,18 @@ export function userDocs(sandbox: Sandbox): UserDoc[] {
 export function userJson(user: UserDoc, v: string): Json {
 	// identity first, then every other key as stored
 	const out: Json = {};
-	for (const key of ['id', 'first_name', 'last_name', 'full_name', 'email', 'role', 'profile', 'status', 'confirm']) out[key] = user[key];
+	for (const key of [
+		'id',
+		'first_name',
+		'last_name',
+		'full_name',
+		'email',
+		'role',
+		'profile',
+		'status',
+		'confirm',
+	])
+		out[key] = user[key];
 	Object.assign(out, user);
 	if (v !== 'v2.1') for (const key of V21_ONLY_KEYS) delete out[key];
 	return out;
@@ -95,7 +117,8 @@ function licenceLimit(sandbox: Sandbox): number {
 	return Number(license.users_license_purchased ?? Number.MAX_SAFE_INTEGER);
 }
 
-const activeCount = (sandbox: Sandbox) => userDocs(sandbox).filter((u) => u.status === 'active').length;
+const activeCount = (sandbox: Sandbox) =>
+	userDocs(sandbox).filter((u) => u.status === 'active').length;
 
 export function isPrimaryContact(sandbox: Sandbox, user: UserDoc): boolean {
 	const primary = String(orgDoc(sandbox).primary_email ?? '').toLowerCase();
@@ -106,13 +129,40 @@ export function seedUsers(sandbox: Sandbox): void {
 	const time = sandbox.formatTime();
 	const admin = DEMO_USERS[0];
 	const by = { id: admin.id, name: admin.full_name };
-	const territory = (t: { id: string; name: string }, manager: boolean) => ({ id: t.id, name: t.name, manager });
+	const territory = (t: { id: string; name: string }, manager: boolean) => ({
+		id: t.id,
+		name: t.name,
+		manager,
+	});
 	const extras: Record<string, Json> = {
-		[DEMO_USERS[0].id]: { city: 'Austin', phone: '+1 512 555 0100', territories: [territory(TERRITORY_GLOBAL, true)], Reporting_To: null },
-		[DEMO_USERS[1].id]: { city: 'Dallas', phone: '+1 214 555 0101', territories: [territory(TERRITORY_NORTH_AMERICA, true)] },
-		[DEMO_USERS[2].id]: { city: 'Houston', mobile: '+1 713 555 0102', territories: [territory(TERRITORY_TEXAS, true)] },
-		[DEMO_USERS[3].id]: { city: 'London', country: 'United Kingdom', time_zone: 'Europe/London', territories: [territory(TERRITORY_EUROPE, true)] },
-		[DEMO_USERS[4].id]: { city: 'Berlin', country: 'Germany', time_zone: 'Europe/Berlin', territories: [] },
+		[DEMO_USERS[0].id]: {
+			city: 'Austin',
+			phone: '+1 512 555 0100',
+			territories: [territory(TERRITORY_GLOBAL, true)],
+			Reporting_To: null,
+		},
+		[DEMO_USERS[1].id]: {
+			city: 'Dallas',
+			phone: '+1 214 555 0101',
+			territories: [territory(TERRITORY_NORTH_AMERICA, true)],
+		},
+		[DEMO_USERS[2].id]: {
+			city: 'Houston',
+			mobile: '+1 713 555 0102',
+			territories: [territory(TERRITORY_TEXAS, true)],
+		},
+		[DEMO_USERS[3].id]: {
+			city: 'London',
+			country: 'United Kingdom',
+			time_zone: 'Europe/London',
+			territories: [territory(TERRITORY_EUROPE, true)],
+		},
+		[DEMO_USERS[4].id]: {
+			city: 'Berlin',
+			country: 'Germany',
+			time_zone: 'Europe/Berlin',
+			territories: [],
+		},
 	};
 	const reportsTo = (u: UserDoc) => {
 		if (u.id === admin.id) return null;
@@ -181,7 +231,8 @@ export function defaults(by: { id: string; name: string }): Json {
 
 /** A lookup given as `"<id>"` or `{ "id": "<id>" }`. */
 export function idOf(value: unknown): string | undefined {
-	if (typeof value === 'string' || typeof value === 'number') return String(value).trim() || undefined;
+	if (typeof value === 'string' || typeof value === 'number')
+		return String(value).trim() || undefined;
 	if (value && typeof value === 'object' && !Array.isArray(value)) {
 		const id = (value as Json).id;
 		if (typeof id === 'string' || typeof id === 'number') return String(id).trim() || undefined;
@@ -189,14 +240,21 @@ export function idOf(value: unknown): string | undefined {
 	return undefined;
 }
 
-const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+const isBlank = (v: unknown) =>
+	v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 interface Check {
 	ctx: Ctx;
 	index: number;
 }
 
-export function fail(code: string, apiName: string | undefined, c: Check, message?: string, extra: Json = {}): ErrorBody {
+export function fail(
+	code: string,
+	apiName: string | undefined,
+	c: Check,
+	message?: string,
+	extra: Json = {},
+): ErrorBody {
 	const details: Json = { ...extra };
 	if (apiName) {
 		details.api_name = apiName;
@@ -210,13 +268,22 @@ export function fail(code: string, apiName: string | undefined, c: Check, messag
  * user); answers an error item or undefined. Uniqueness is checked against `taken` (lower-case
  * e-mails of every other live user, plus those claimed earlier in the request).
  */
-export function applyFields(sandbox: Sandbox, input: Json, target: UserDoc, c: Check, taken: Set<string>, creating: boolean): ErrorBody | undefined {
+export function applyFields(
+	sandbox: Sandbox,
+	input: Json,
+	target: UserDoc,
+	c: Check,
+	taken: Set<string>,
+	creating: boolean,
+): ErrorBody | undefined {
 	if (creating || 'last_name' in input) {
-		if (isBlank(input.last_name)) return fail('MANDATORY_NOT_FOUND', 'last_name', c, 'required field not found');
+		if (isBlank(input.last_name))
+			return fail('MANDATORY_NOT_FOUND', 'last_name', c, 'required field not found');
 	}
 	if (creating) {
 		for (const key of ['email', 'role', 'profile']) {
-			if (isBlank(input[key])) return fail('MANDATORY_NOT_FOUND', key, c, 'required field not found');
+			if (isBlank(input[key]))
+				return fail('MANDATORY_NOT_FOUND', key, c, 'required field not found');
 		}
 	}
 	for (const key of ['last_name', ...TEXT_FIELDS]) {
@@ -227,10 +294,17 @@ export function applyFields(sandbox: Sandbox, input: Json, target: UserDoc, c: C
 	if ('email' in input) {
 		const email = String(input.email ?? '').trim();
 		if (!creating && email.toLowerCase() !== target.email.toLowerCase() && target.confirm) {
-			return fail('EMAIL_UPDATE_NOT_ALLOWED', 'email', c, 'cannot update email of a confirmed user');
+			return fail(
+				'EMAIL_UPDATE_NOT_ALLOWED',
+				'email',
+				c,
+				'cannot update email of a confirmed user',
+			);
 		}
-		if (!EMAIL_RE.test(email)) return fail('PATTERN_NOT_MATCHED', 'email', c, 'the email is not in a valid format');
-		if (taken.has(email.toLowerCase())) return fail('DUPLICATE_DATA', 'email', c, 'same email already present');
+		if (!EMAIL_RE.test(email))
+			return fail('PATTERN_NOT_MATCHED', 'email', c, 'the email is not in a valid format');
+		if (taken.has(email.toLowerCase()))
+			return fail('DUPLICATE_DATA', 'email', c, 'same email already present');
 	}
 	let role: UserDoc['role'] | undefined;
 	if ('role' in input) {
@@ -269,14 +343,20 @@ export function applyFields(sandbox: Sandbox, input: Json, target: UserDoc, c: C
 	}
 	let status: UserStatus | undefined;
 	if (!creating && 'status' in input) {
-		if (input.status !== 'active' && input.status !== 'disabled') return fail('INVALID_DATA', 'status', c, 'invalid data');
+		if (input.status !== 'active' && input.status !== 'disabled')
+			return fail('INVALID_DATA', 'status', c, 'invalid data');
 		if (input.status === target.status) {
 			return input.status === 'active'
 				? fail('ID_ALREADY_ACTIVE', 'status', c, 'user already active')
 				: fail('ID_ALREADY_DEACTIVATED', 'status', c, 'user already deactivated');
 		}
 		if (input.status === 'disabled' && isPrimaryContact(sandbox, target)) {
-			return fail('INVALID_REQUEST', 'status', c, 'primary contact cannot be deleted or deactivated');
+			return fail(
+				'INVALID_REQUEST',
+				'status',
+				c,
+				'primary contact cannot be deleted or deactivated',
+			);
 		}
 		status = input.status;
 	}
@@ -294,13 +374,19 @@ export function applyFields(sandbox: Sandbox, input: Json, target: UserDoc, c: C
 	if (profile) target.profile = profile;
 	if (reportingTo !== undefined) target.Reporting_To = reportingTo;
 	if (status) target.status = status;
-	target.full_name = [target.first_name, target.last_name].filter((s) => typeof s === 'string' && s !== '').join(' ');
+	target.full_name = [target.first_name, target.last_name]
+		.filter((s) => typeof s === 'string' && s !== '')
+		.join(' ');
 	return undefined;
 }
 
 /** Lower-case e-mails of live users other than `exceptId`. */
 export function takenEmails(sandbox: Sandbox, exceptId?: string): Set<string> {
-	return new Set(userDocs(sandbox).filter((u) => u.status !== 'deleted' && u.id !== exceptId).map((u) => u.email.toLowerCase()));
+	return new Set(
+		userDocs(sandbox)
+			.filter((u) => u.status !== 'deleted' && u.id !== exceptId)
+			.map((u) => u.email.toLowerCase()),
+	);
 }
 
 export function matchesType(sandbox: Sandbox, ctx: Ctx, user: UserDoc, type: string): boolean {
@@ -333,7 +419,8 @@ export function matchesType(sandbox: Sandbox, ctx: Ctx, user: UserDoc, type: str
 	}
 }
 
-export const modifiedAfter = (u: UserDoc, since: number) => (parseDateTime(u.Modified_Time) ?? 0) > since;
+export const modifiedAfter = (u: UserDoc, since: number) =>
+	(parseDateTime(u.Modified_Time) ?? 0) > since;
 
 /** Stamps `Modified_Time` / `Modified_By` with the acting user. */
 export function touch(ctx: Ctx, user: UserDoc): void {
@@ -346,15 +433,22 @@ export function touch(ctx: Ctx, user: UserDoc): void {
 export function updateOne(ctx: Ctx, raw: unknown, index: number, id: string | undefined): Json {
 	const { sandbox } = ctx;
 	const c = { ctx, index };
-	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('INVALID_DATA', undefined, c, 'invalid data');
+	if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+		return fail('INVALID_DATA', undefined, c, 'invalid data');
 	if (!id) return fail('MANDATORY_NOT_FOUND', 'id', c, 'required field not found');
 	const existing = sandbox.store.doc<UserDoc>(USERS, id);
 	if (!existing) return fail('INVALID_DATA', 'id', c, 'the id given seems to be invalid', { id });
-	if (existing.status === 'deleted') return fail('CANNOT_UPDATE_DELETED_USER', 'id', c, 'deleted user cannot be updated', { id });
+	if (existing.status === 'deleted')
+		return fail('CANNOT_UPDATE_DELETED_USER', 'id', c, 'deleted user cannot be updated', { id });
 	const user = structuredClone(existing);
 	const error = applyFields(sandbox, raw as Json, user, c, takenEmails(sandbox, id), false);
 	if (error) return error;
 	touch(ctx, user);
 	sandbox.store.putDoc(USERS, user.id, user);
-	return { code: 'SUCCESS', details: { id: user.id, email: user.email }, message: 'User updated', status: 'success' };
+	return {
+		code: 'SUCCESS',
+		details: { id: user.id, email: user.email },
+		message: 'User updated',
+		status: 'success',
+	};
 }

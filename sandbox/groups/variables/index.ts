@@ -22,5 +22,15 @@ import { updateVariables } from './update-variables.ts';
 
 export function registerVariables(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'variables', seedVariables);
-	router.register([getVariableGroups, getVariableGroupById, getVariables, getVariableByID, createVariables, updateVariables, updateVariableById, deleteVariables, deleteVariable]);
+	router.register([
+		getVariableGroups,
+		getVariableGroupById,
+		getVariables,
+		getVariableByID,
+		createVariables,
+		updateVariables,
+		updateVariableById,
+		deleteVariables,
+		deleteVariable,
+	]);
 }

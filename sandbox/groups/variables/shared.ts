@@ -53,11 +53,28 @@ export const GROUP_INTEGRATIONS = { id: '4876876000000391003', api_name: 'Integr
 
 export function seedVariables(sandbox: Sandbox): void {
 	const groups: VariableGroupDoc[] = [
-		{ ...GROUP_GENERAL, name: 'General', display_label: 'General', description: 'Organisation-wide values' },
-		{ ...GROUP_INTEGRATIONS, name: 'Integrations', display_label: 'Integrations', description: 'Endpoints and switches of connected systems' },
+		{
+			...GROUP_GENERAL,
+			name: 'General',
+			display_label: 'General',
+			description: 'Organisation-wide values',
+		},
+		{
+			...GROUP_INTEGRATIONS,
+			name: 'Integrations',
+			display_label: 'Integrations',
+			description: 'Endpoints and switches of connected systems',
+		},
 	];
 	for (const g of groups) sandbox.store.putDoc(GROUPS, g.id, g);
-	const v = (id: string, api_name: string, type: string, value: unknown, group: { id: string; api_name: string }, description: string): VariableDoc => ({
+	const v = (
+		id: string,
+		api_name: string,
+		type: string,
+		value: unknown,
+		group: { id: string; api_name: string },
+		description: string,
+	): VariableDoc => ({
 		id,
 		api_name,
 		name: api_name.replace(/_/g, ' '),
@@ -68,11 +85,46 @@ export function seedVariables(sandbox: Sandbox): void {
 		source: 'crm',
 	});
 	const variables = [
-		v('4876876000000391101', 'Company_Tagline', 'text', 'Tools that sell themselves', GROUP_GENERAL, 'Footer line of customer mails'),
-		v('4876876000000391103', 'Discount_Limit', 'integer', 15, GROUP_GENERAL, 'Highest discount in percent a rep may grant'),
-		v('4876876000000391105', 'Fiscal_Year_Start', 'date', '2025-04-01', GROUP_GENERAL, 'First day of the fiscal year'),
-		v('4876876000000391107', 'ERP_Endpoint', 'website', 'https://erp.sandbox.example/api', GROUP_INTEGRATIONS, 'Base URL of the ERP'),
-		v('4876876000000391109', 'Sync_Enabled', 'checkbox', true, GROUP_INTEGRATIONS, 'Whether the nightly ERP sync runs'),
+		v(
+			'4876876000000391101',
+			'Company_Tagline',
+			'text',
+			'Tools that sell themselves',
+			GROUP_GENERAL,
+			'Footer line of customer mails',
+		),
+		v(
+			'4876876000000391103',
+			'Discount_Limit',
+			'integer',
+			15,
+			GROUP_GENERAL,
+			'Highest discount in percent a rep may grant',
+		),
+		v(
+			'4876876000000391105',
+			'Fiscal_Year_Start',
+			'date',
+			'2025-04-01',
+			GROUP_GENERAL,
+			'First day of the fiscal year',
+		),
+		v(
+			'4876876000000391107',
+			'ERP_Endpoint',
+			'website',
+			'https://erp.sandbox.example/api',
+			GROUP_INTEGRATIONS,
+			'Base URL of the ERP',
+		),
+		v(
+			'4876876000000391109',
+			'Sync_Enabled',
+			'checkbox',
+			true,
+			GROUP_INTEGRATIONS,
+			'Whether the nightly ERP sync runs',
+		),
 	];
 	for (const variable of variables) sandbox.store.putDoc(VARIABLES, variable.id, variable);
 }
@@ -93,7 +145,11 @@ export function findGroup(sandbox: Sandbox, key: unknown): VariableGroupDoc | un
 		if (obj.id !== undefined && obj.id !== null) id = String(obj.id);
 		else if (typeof obj.api_name === 'string') apiName = obj.api_name;
 	}
-	return groups(sandbox).find((g) => (id !== undefined ? g.id === id : apiName !== undefined && g.api_name.toLowerCase() === apiName.toLowerCase()));
+	return groups(sandbox).find((g) =>
+		id !== undefined
+			? g.id === id
+			: apiName !== undefined && g.api_name.toLowerCase() === apiName.toLowerCase(),
+	);
 }
 
 /** A variable by path segment: digits = id, otherwise API name (case-insensitive). */
@@ -115,7 +171,12 @@ const WEBSITE_RE = /^(https?:\/\/)?[^\s/$.?#][^\s]*\.[^\s]+$/i;
 /** A value checked and normalised for a variable type; `undefined` when it cannot be parsed. */
 export function parseValue(type: string, value: unknown): { value: unknown } | undefined {
 	if (value === null || value === '') return { value: null };
-	const num = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+	const num =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && value.trim() !== ''
+				? Number(value)
+				: NaN;
 	switch (type) {
 		case 'integer':
 		case 'long':
@@ -136,7 +197,11 @@ export function parseValue(type: string, value: unknown): { value: unknown } | u
 		case 'website':
 			return typeof value === 'string' && WEBSITE_RE.test(value) ? { value } : undefined;
 		case 'text':
-			return typeof value === 'string' && value.length <= 255 && !value.includes('\n') ? { value } : typeof value === 'number' ? { value: String(value) } : undefined;
+			return typeof value === 'string' && value.length <= 255 && !value.includes('\n')
+				? { value }
+				: typeof value === 'number'
+					? { value: String(value) }
+					: undefined;
 		case 'textarea':
 			return typeof value === 'string' && value.length <= 32_000 ? { value } : undefined;
 		case 'phone':
@@ -147,14 +212,25 @@ export function parseValue(type: string, value: unknown): { value: unknown } | u
 }
 
 function apiNameFrom(name: string): string {
-	const base = name.trim().replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+	const base = name
+		.trim()
+		.replace(/[^A-Za-z0-9]+/g, '_')
+		.replace(/^_+|_+$/g, '');
 	return /^[A-Za-z]/.test(base) ? base : `V_${base}`;
 }
 
 const API_NAME_RE = /^[A-Za-z][A-Za-z0-9_]{0,49}$/;
-const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+const isBlank = (v: unknown) =>
+	v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
-export function fail(ctx: Ctx, index: number, code: string, apiName: string | undefined, message: string, extra: Json = {}): ErrorBody {
+export function fail(
+	ctx: Ctx,
+	index: number,
+	code: string,
+	apiName: string | undefined,
+	message: string,
+	extra: Json = {},
+): ErrorBody {
 	const details: Json = { ...extra };
 	if (apiName) details.api_name = apiName;
 	if (apiName && ctx.v === 'v2.1') details.json_path = `$.variables[${index}].${apiName}`;
@@ -165,29 +241,59 @@ export function fail(ctx: Ctx, index: number, code: string, apiName: string | un
  * Validates one item against `target` (a new or existing variable) and applies it.
  * `claimed` holds lower-case API names taken by other variables and earlier items of the request.
  */
-export function applyVariable(sandbox: Sandbox, ctx: Ctx, index: number, input: Json, target: VariableDoc, creating: boolean, claimed: Set<string>): ErrorBody | undefined {
+export function applyVariable(
+	sandbox: Sandbox,
+	ctx: Ctx,
+	index: number,
+	input: Json,
+	target: VariableDoc,
+	creating: boolean,
+	claimed: Set<string>,
+): ErrorBody | undefined {
 	if (creating) {
 		for (const key of ['name', 'type', 'variable_group']) {
-			if (isBlank(input[key])) return fail(ctx, index, 'INVALID_DATA', key, 'required field not found');
+			if (isBlank(input[key]))
+				return fail(ctx, index, 'INVALID_DATA', key, 'required field not found');
 		}
 	}
-	if (input.name !== undefined && (typeof input.name !== 'string' || input.name.trim() === '' || input.name.length > 50)) {
+	if (
+		input.name !== undefined &&
+		(typeof input.name !== 'string' || input.name.trim() === '' || input.name.length > 50)
+	) {
 		return fail(ctx, index, 'INVALID_DATA', 'name', 'invalid data', { maximum_length: 50 });
 	}
-	if (input.type !== undefined && !(VARIABLE_TYPES as readonly string[]).includes(String(input.type))) {
+	if (
+		input.type !== undefined &&
+		!(VARIABLE_TYPES as readonly string[]).includes(String(input.type))
+	) {
 		return fail(ctx, index, 'INVALID_DATA', 'type', 'invalid data');
 	}
 	let group: VariableGroupDoc | undefined;
 	if (input.variable_group !== undefined) {
 		group = findGroup(sandbox, input.variable_group);
-		if (!group) return fail(ctx, index, 'INVALID_DATA', 'variable_group', 'the given variable group is invalid');
+		if (!group)
+			return fail(
+				ctx,
+				index,
+				'INVALID_DATA',
+				'variable_group',
+				'the given variable group is invalid',
+			);
 	}
-	if (input.description !== undefined && input.description !== null && (typeof input.description !== 'string' || input.description.length > 255)) {
+	if (
+		input.description !== undefined &&
+		input.description !== null &&
+		(typeof input.description !== 'string' || input.description.length > 255)
+	) {
 		return fail(ctx, index, 'INVALID_DATA', 'description', 'invalid data', { maximum_length: 255 });
 	}
 	let apiName: string | undefined;
-	if (input.api_name !== undefined && !(typeof input.api_name === 'string' && !creating && input.api_name === target.api_name)) {
-		if (typeof input.api_name !== 'string' || !API_NAME_RE.test(input.api_name)) return fail(ctx, index, 'INVALID_DATA', 'api_name', 'invalid data');
+	if (
+		input.api_name !== undefined &&
+		!(typeof input.api_name === 'string' && !creating && input.api_name === target.api_name)
+	) {
+		if (typeof input.api_name !== 'string' || !API_NAME_RE.test(input.api_name))
+			return fail(ctx, index, 'INVALID_DATA', 'api_name', 'invalid data');
 		apiName = input.api_name;
 	} else if (creating) {
 		apiName = apiNameFrom(String(input.name));
@@ -199,7 +305,15 @@ export function applyVariable(sandbox: Sandbox, ctx: Ctx, index: number, input: 
 	let value = target.value;
 	if (input.value !== undefined || input.type !== undefined) {
 		const parsed = parseValue(type, input.value !== undefined ? input.value : target.value);
-		if (!parsed) return fail(ctx, index, 'UNABLE_TO_PARSE_DATA_TYPE', 'value', `the value cannot be read as ${type}`, { expected_data_type: type });
+		if (!parsed)
+			return fail(
+				ctx,
+				index,
+				'UNABLE_TO_PARSE_DATA_TYPE',
+				'value',
+				`the value cannot be read as ${type}`,
+				{ expected_data_type: type },
+			);
 		value = parsed.value;
 	}
 
@@ -218,32 +332,65 @@ export function groupParam(ctx: Ctx): VariableGroupDoc {
 	const key = requiredQuery(ctx, 'group');
 	const group = findGroup(ctx.sandbox, key);
 	if (!group) {
-		throw HttpError.invalidData(ctx.v === 'v2.1' ? { param: 'group', param_name: 'group' } : { param: 'group' }, 'the given variable group is invalid');
+		throw HttpError.invalidData(
+			ctx.v === 'v2.1' ? { param: 'group', param_name: 'group' } : { param: 'group' },
+			'the given variable group is invalid',
+		);
 	}
 	return group;
 }
 
 /** Lower-case API names of every variable but `id`. */
 export function claimedExcept(sandbox: Sandbox, id?: string): Set<string> {
-	return new Set(variables(sandbox).filter((v) => v.id !== id).map((v) => v.api_name.toLowerCase()));
+	return new Set(
+		variables(sandbox)
+			.filter((v) => v.id !== id)
+			.map((v) => v.api_name.toLowerCase()),
+	);
 }
 
-export function updateOne(ctx: Ctx, raw: unknown, index: number, existing: VariableDoc | undefined, key: string | undefined): Json {
-	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(ctx, index, 'INVALID_DATA', 'variables', 'invalid data');
+export function updateOne(
+	ctx: Ctx,
+	raw: unknown,
+	index: number,
+	existing: VariableDoc | undefined,
+	key: string | undefined,
+): Json {
+	if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+		return fail(ctx, index, 'INVALID_DATA', 'variables', 'invalid data');
 	if (!key) return fail(ctx, index, 'INVALID_DATA', 'id', 'required field not found');
-	if (!existing) return fail(ctx, index, 'INVALID_DATA', 'id', 'the id given seems to be invalid', { id: key });
+	if (!existing)
+		return fail(ctx, index, 'INVALID_DATA', 'id', 'the id given seems to be invalid', { id: key });
 	const next = structuredClone(existing);
 	const input = { ...(raw as Json) };
 	delete input.id;
-	const error = applyVariable(ctx.sandbox, ctx, index, input, next, false, claimedExcept(ctx.sandbox, existing.id));
+	const error = applyVariable(
+		ctx.sandbox,
+		ctx,
+		index,
+		input,
+		next,
+		false,
+		claimedExcept(ctx.sandbox, existing.id),
+	);
 	if (error) return error;
 	ctx.sandbox.store.putDoc(VARIABLES, next.id, next);
-	return { code: 'SUCCESS', details: { id: next.id }, message: 'variable updated', status: 'success' };
+	return {
+		code: 'SUCCESS',
+		details: { id: next.id },
+		message: 'variable updated',
+		status: 'success',
+	};
 }
 
 export function deleteOne(sandbox: Sandbox, key: string): Json {
 	const existing = findVariable(sandbox, key);
 	if (!existing) return errorItem('INVALID_DATA', { id: key }, 'the id given seems to be invalid');
 	sandbox.store.deleteDoc(VARIABLES, existing.id);
-	return { code: 'SUCCESS', details: { id: existing.id }, message: 'variable deleted', status: 'success' };
+	return {
+		code: 'SUCCESS',
+		details: { id: existing.id },
+		message: 'variable deleted',
+		status: 'success',
+	};
 }

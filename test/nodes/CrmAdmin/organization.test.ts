@@ -5,7 +5,9 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { useCrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+const PNG = Buffer.from([
+	0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+]);
 
 const binaryItem = (data: Buffer, fileName: string, mimeType: string): INodeExecutionData => ({
 	json: {},
@@ -29,9 +31,20 @@ describe('CRM Admin › Organization (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Upload Photo sends the input binary as the file part; the org gets a photo id', async () => {
-		const upload = crm.node('crmAdmin', { resource: 'organization', operation: 'uploadPhoto', binaryPropertyName: 'logo' });
-		const out = outputOf(await crm.run(upload, [binaryItem(PNG, 'logo.png', 'image/png')]), upload.name);
-		expect(out[0].json).toMatchObject({ code: 'SUCCESS', message: 'photo uploaded successfully', status: 'success' });
+		const upload = crm.node('crmAdmin', {
+			resource: 'organization',
+			operation: 'uploadPhoto',
+			binaryPropertyName: 'logo',
+		});
+		const out = outputOf(
+			await crm.run(upload, [binaryItem(PNG, 'logo.png', 'image/png')]),
+			upload.name,
+		);
+		expect(out[0].json).toMatchObject({
+			code: 'SUCCESS',
+			message: 'photo uploaded successfully',
+			status: 'success',
+		});
 		const stored = await crm.download('/__sandbox/org/photo');
 		expect(stored.status).toBe(200);
 		expect(stored.headers.get('content-type')).toBe('image/png');
@@ -42,14 +55,27 @@ describe('CRM Admin › Organization (engine → sandbox over HTTP)', () => {
 	});
 
 	test('a non-image binary surfaces INVALID_DATA; a missing binary field fails before sending', async () => {
-		const upload = crm.node('crmAdmin', { resource: 'organization', operation: 'uploadPhoto', binaryPropertyName: 'logo' });
-		const error = errorOf(await crm.run(upload, [binaryItem(Buffer.from('plain text'), 'notes.txt', 'text/plain')]), upload.name);
+		const upload = crm.node('crmAdmin', {
+			resource: 'organization',
+			operation: 'uploadPhoto',
+			binaryPropertyName: 'logo',
+		});
+		const error = errorOf(
+			await crm.run(upload, [binaryItem(Buffer.from('plain text'), 'notes.txt', 'text/plain')]),
+			upload.name,
+		);
 		expect(error?.message).toContain('INVALID_DATA');
 		expect(error?.message).toContain('invalid file type');
 
 		await crm.clearRequests();
-		const missing = crm.node('crmAdmin', { resource: 'organization', operation: 'uploadPhoto', binaryPropertyName: 'nothing' });
-		expect(errorOf(await crm.run(missing, [binaryItem(PNG, 'logo.png', 'image/png')]), missing.name)).toBeDefined();
+		const missing = crm.node('crmAdmin', {
+			resource: 'organization',
+			operation: 'uploadPhoto',
+			binaryPropertyName: 'nothing',
+		});
+		expect(
+			errorOf(await crm.run(missing, [binaryItem(PNG, 'logo.png', 'image/png')]), missing.name),
+		).toBeDefined();
 		expect((await crm.requests()).some((r) => r.url.includes('/org/photo'))).toBe(false);
 	});
 });

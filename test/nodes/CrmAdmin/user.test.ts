@@ -17,14 +17,21 @@ const READ_ONLY = '4876876000000026032';
 describe('CRM Admin › User (engine → sandbox over HTTP)', () => {
 	const crm = useCrmFixture();
 
-	const user = (params: Record<string, unknown>, extra = {}) => crm.node('crmAdmin', { resource: 'user', ...params } as any, extra);
+	const user = (params: Record<string, unknown>, extra = {}) =>
+		crm.node('crmAdmin', { resource: 'user', ...params } as any, extra);
 	const requests = async (method: string, prefix: string) =>
 		(await crm.requests()).filter((r) => r.method === method && r.url.startsWith(prefix));
 
 	test('Get Many by type pages with Return All and stops at a limit', async () => {
 		const all = user({ operation: 'getAll', type: 'ActiveUsers', returnAll: true });
 		const out = outputOf(await crm.run(all), all.name);
-		expect(out.map((i) => i.json.full_name).sort()).toEqual(['James Carter', 'Maria Lopez', 'Nina Okafor', 'Priya Natarajan', 'Sandbox Admin']);
+		expect(out.map((i) => i.json.full_name).sort()).toEqual([
+			'James Carter',
+			'Maria Lopez',
+			'Nina Okafor',
+			'Priya Natarajan',
+			'Sandbox Admin',
+		]);
 
 		await crm.clearRequests();
 		const limited = user({ operation: 'getAll', type: 'AllUsers', returnAll: false, limit: 4 });
@@ -43,7 +50,12 @@ describe('CRM Admin › User (engine → sandbox over HTTP)', () => {
 	test('Get returns one user; a non-numeric ID fails before anything is sent', async () => {
 		const get = user({ operation: 'get', userId: MARIA });
 		const [maria] = outputOf(await crm.run(get), get.name);
-		expect(maria.json).toMatchObject({ id: MARIA, full_name: 'Maria Lopez', role: { name: 'Manager' }, profile: { name: 'Administrator' } });
+		expect(maria.json).toMatchObject({
+			id: MARIA,
+			full_name: 'Maria Lopez',
+			role: { name: 'Manager' },
+			profile: { name: 'Administrator' },
+		});
 
 		await crm.clearRequests();
 		const bad = user({ operation: 'get', userId: 'maria' });
@@ -71,7 +83,12 @@ describe('CRM Admin › User (engine → sandbox over HTTP)', () => {
 		);
 		expect(out).toHaveLength(2);
 		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(out[0].json).toMatchObject({ id: expect.stringMatching(/^\d{19}$/), code: 'SUCCESS', message: 'User added', status: 'success' });
+		expect(out[0].json).toMatchObject({
+			id: expect.stringMatching(/^\d{19}$/),
+			code: 'SUCCESS',
+			message: 'User added',
+			status: 'success',
+		});
 		expect(await requests('POST', '/crm/v2.1/users')).toHaveLength(2);
 
 		const stored = await crm.api('GET', `/crm/v2.1/users/${out[1].json.id as string}`);
@@ -89,26 +106,63 @@ describe('CRM Admin › User (engine → sandbox over HTTP)', () => {
 
 	test('Create: a taken e-mail fails only its item (continue on fail) with the CRM code', async () => {
 		const create = user(
-			{ operation: 'create', email: '={{ $json.email }}', lastName: 'Dup', role: SALES_REP, profile: STANDARD },
+			{
+				operation: 'create',
+				email: '={{ $json.email }}',
+				lastName: 'Dup',
+				role: SALES_REP,
+				profile: STANDARD,
+			},
 			{ onError: 'continueRegularOutput' },
 		);
-		const out = outputOf(await crm.run(create, [{ json: { email: 'maria.lopez@sandbox.example' } }, { json: { email: 'fresh.one@example.com' } }]), create.name);
+		const out = outputOf(
+			await crm.run(create, [
+				{ json: { email: 'maria.lopez@sandbox.example' } },
+				{ json: { email: 'fresh.one@example.com' } },
+			]),
+			create.name,
+		);
 		expect(out[0].json.error).toContain('DUPLICATE_DATA');
-		expect(out[0].json.details).toMatchObject({ code: 'DUPLICATE_DATA', details: { api_name: 'email' } });
+		expect(out[0].json.details).toMatchObject({
+			code: 'DUPLICATE_DATA',
+			details: { api_name: 'email' },
+		});
 		expect(out[1].json).toMatchObject({ status: 'success', message: 'User added' });
 	});
 
 	test('Update: one item uses UpdateUser, several go in one UpdateUsers request', async () => {
 		await crm.clearRequests();
-		const single = user({ operation: 'update', userId: JAMES, updateFields: { phone: '+1 555 0100', role: MANAGER } });
+		const single = user({
+			operation: 'update',
+			userId: JAMES,
+			updateFields: { phone: '+1 555 0100', role: MANAGER },
+		});
 		const [one] = outputOf(await crm.run(single), single.name);
-		expect(one.json).toMatchObject({ id: JAMES, code: 'SUCCESS', message: 'User updated', details: { id: JAMES, email: 'james.carter@sandbox.example' } });
+		expect(one.json).toMatchObject({
+			id: JAMES,
+			code: 'SUCCESS',
+			message: 'User updated',
+			details: { id: JAMES, email: 'james.carter@sandbox.example' },
+		});
 		expect(await requests('PUT', `/crm/v2.1/users/${JAMES}`)).toHaveLength(1);
-		expect((await crm.api('GET', `/crm/v2.1/users/${JAMES}`)).body.users[0]).toMatchObject({ phone: '+1 555 0100', role: { id: MANAGER, name: 'Manager' } });
+		expect((await crm.api('GET', `/crm/v2.1/users/${JAMES}`)).body.users[0]).toMatchObject({
+			phone: '+1 555 0100',
+			role: { id: MANAGER, name: 'Manager' },
+		});
 
 		await crm.clearRequests();
-		const many = user({ operation: 'update', userId: '={{ $json.id }}', updateFields: { profile: READ_ONLY, city: '={{ $json.city }}' } });
-		const out = outputOf(await crm.run(many, [{ json: { id: JAMES, city: 'Austin' } }, { json: { id: PRIYA, city: 'Leeds' } }]), many.name);
+		const many = user({
+			operation: 'update',
+			userId: '={{ $json.id }}',
+			updateFields: { profile: READ_ONLY, city: '={{ $json.city }}' },
+		});
+		const out = outputOf(
+			await crm.run(many, [
+				{ json: { id: JAMES, city: 'Austin' } },
+				{ json: { id: PRIYA, city: 'Leeds' } },
+			]),
+			many.name,
+		);
 		expect(out.map((i) => i.json.id)).toEqual([JAMES, PRIYA]);
 		expect(await requests('PUT', '/crm/v2.1/users')).toHaveLength(1);
 		expect((await requests('PUT', '/crm/v2.1/users'))[0].url).toBe('/crm/v2.1/users');
@@ -119,7 +173,11 @@ describe('CRM Admin › User (engine → sandbox over HTTP)', () => {
 	test('Update refuses an empty change set and surfaces CRM rules (deactivating the primary contact)', async () => {
 		const empty = user({ operation: 'update', userId: JAMES, updateFields: {} });
 		expect(errorOf(await crm.run(empty), empty.name)?.message).toContain('Add at least one field');
-		const primary = user({ operation: 'update', userId: ADMIN, updateFields: { status: 'disabled' } });
+		const primary = user({
+			operation: 'update',
+			userId: ADMIN,
+			updateFields: { status: 'disabled' },
+		});
 		const error = errorOf(await crm.run(primary), primary.name);
 		expect(error?.message).toContain('INVALID_REQUEST');
 		expect(error?.message).toContain('Primary contact');
@@ -128,7 +186,13 @@ describe('CRM Admin › User (engine → sandbox over HTTP)', () => {
 	test('Delete marks the user deleted; Get Many → Deleted Users lists it', async () => {
 		const del = user({ operation: 'delete', userId: PRIYA });
 		const [out] = outputOf(await crm.run(del), del.name);
-		expect(out.json).toEqual({ id: PRIYA, code: 'SUCCESS', details: { id: PRIYA }, message: 'User deleted', status: 'success' });
+		expect(out.json).toEqual({
+			id: PRIYA,
+			code: 'SUCCESS',
+			details: { id: PRIYA },
+			message: 'User deleted',
+			status: 'success',
+		});
 		const deleted = user({ operation: 'getAll', type: 'DeletedUsers', returnAll: true });
 		expect(outputOf(await crm.run(deleted), deleted.name).map((i) => i.json.id)).toEqual([PRIYA]);
 		const again = user({ operation: 'delete', userId: PRIYA });

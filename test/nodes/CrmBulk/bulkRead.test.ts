@@ -12,11 +12,19 @@ import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 import { waitFor } from '../../harness/wait';
 
-const FAST = { jobStepMs: 20, deliveryRetryDelaysMs: [0, 20, 40], knobs: { bulkReadDownloadsPerMinute: 1000 } };
+const FAST = {
+	jobStepMs: 20,
+	deliveryRetryDelaysMs: [0, 20, 40],
+	knobs: { bulkReadDownloadsPerMinute: 1000 },
+};
 const POLL = { initialInterval: 0.02, maxInterval: 0.1, timeout: 1 };
 
 /** Inserts records straight through the record service in one transaction (fast). */
-export function insertRecords(crm: CrmFixture, moduleName: string, rows: Array<Record<string, unknown>>): string[] {
+export function insertRecords(
+	crm: CrmFixture,
+	moduleName: string,
+	rows: Array<Record<string, unknown>>,
+): string[] {
 	const sandbox = crm.running.sandbox;
 	const module = sandbox.module(moduleName)!;
 	const user = sandbox.user();
@@ -29,7 +37,10 @@ export function insertRecords(crm: CrmFixture, moduleName: string, rows: Array<R
 	);
 }
 
-function zipRows(item: INodeExecutionData, property = 'data'): { name: string; rows: Array<Record<string, string>> } {
+function zipRows(
+	item: INodeExecutionData,
+	property = 'data',
+): { name: string; rows: Array<Record<string, string>> } {
 	const bytes = Buffer.from(item.binary![property].data, 'base64');
 	const [file] = readZip(bytes);
 	return { name: file.name, rows: csvToObjects(file.data.toString('utf8')) };
@@ -60,7 +71,11 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 	});
 
 	const read = (params: Record<string, unknown>, extra = {}) =>
-		crm.node('crmBulk', { resource: 'bulkRead', operation: 'create', module: 'Leads', polling: POLL, ...params }, extra);
+		crm.node(
+			'crmBulk',
+			{ resource: 'bulkRead', operation: 'create', module: 'Leads', polling: POLL, ...params },
+			extra,
+		);
 
 	test('Create Job + wait: a zip binary whose CSV holds Id and the requested fields of the matching records', async () => {
 		const node = read({
@@ -81,10 +96,17 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 		const out = outputOf(await crm.run(node), node.name);
 		expect(out).toHaveLength(1);
 		expect(out[0].pairedItem).toEqual({ item: 0 });
-		expect(out[0].json).toMatchObject({ operation: 'read', state: 'COMPLETED', result: { count: 6, more_records: false, page: 1 } });
+		expect(out[0].json).toMatchObject({
+			operation: 'read',
+			state: 'COMPLETED',
+			result: { count: 6, more_records: false, page: 1 },
+		});
 		// named after the module and the job's date, not the job id
 		expect(out[0].json.created_time).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-		expect(out[0].binary!.export).toMatchObject({ mimeType: 'application/zip', fileName: `Leads-${String(out[0].json.created_time).slice(0, 10)}.zip` });
+		expect(out[0].binary!.export).toMatchObject({
+			mimeType: 'application/zip',
+			fileName: `Leads-${String(out[0].json.created_time).slice(0, 10)}.zip`,
+		});
 		const { name, rows } = zipRows(out[0], 'export');
 		expect(name).toBe(`${out[0].json.id as string}.csv`);
 		expect(Object.keys(rows[0])).toEqual(['Id', 'Last_Name', 'Lead_Source', 'Owner']);
@@ -92,7 +114,11 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 		expect(rows.every((r) => r.Lead_Source === 'Web' && /^\d{19}$/.test(r.Owner))).toBe(true);
 		// the conditions went out typed (a number range)
 		const job = (await crm.api('GET', `/crm/bulk/v2.1/read/${out[0].json.id}`)).body.data[0];
-		expect(job.query.criteria.group[2]).toEqual({ api_name: 'No_of_Employees', comparator: 'between', value: [3, 20] });
+		expect(job.query.criteria.group[2]).toEqual({
+			api_name: 'No_of_Employees',
+			comparator: 'between',
+			value: [3, 20],
+		});
 		expect(job.file_type).toBe('csv');
 	});
 
@@ -122,29 +148,64 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 		const create = read({
 			fields: ['Last_Name'],
 			filterType: 'conditions',
-			conditions: { condition: [{ field: 'Last_Name', comparator: 'starts_with', value: 'Export 2' }] },
+			conditions: {
+				condition: [{ field: 'Last_Name', comparator: 'starts_with', value: 'Export 2' }],
+			},
 			waitForCompletion: false,
 			options: { callbackUrl: 'http://127.0.0.1:9/unused' },
 		});
 		const created = outputOf(await crm.run(create), create.name);
-		expect(created[0].json).toMatchObject({ status: 'success', code: 'ADDED_SUCCESSFULLY', details: { state: 'ADDED', operation: 'read' } });
+		expect(created[0].json).toMatchObject({
+			status: 'success',
+			code: 'ADDED_SUCCESSFULLY',
+			details: { state: 'ADDED', operation: 'read' },
+		});
 		const jobId = created[0].json.id as string;
 		expect(jobId).toMatch(/^\d{19}$/);
-		expect((await bulkReadJobs(crm)).find((j) => j.id === jobId)?.callback).toEqual({ url: 'http://127.0.0.1:9/unused', method: 'post' });
+		expect((await bulkReadJobs(crm)).find((j) => j.id === jobId)?.callback).toEqual({
+			url: 'http://127.0.0.1:9/unused',
+			method: 'post',
+		});
 
 		const get = crm.node('crmBulk', { resource: 'bulkRead', operation: 'get', jobId });
-		const job = await waitFor(async () => outputOf(await crm.run(get), get.name)[0].json as any, { ok: (j) => j.state === 'COMPLETED', interval: 20 });
-		expect(job).toMatchObject({ id: jobId, state: 'COMPLETED', query: { module: { api_name: 'Leads' } }, result: { count: 11 } });
+		const job = await waitFor(async () => outputOf(await crm.run(get), get.name)[0].json as any, {
+			ok: (j) => j.state === 'COMPLETED',
+			interval: 20,
+		});
+		expect(job).toMatchObject({
+			id: jobId,
+			state: 'COMPLETED',
+			query: { module: { api_name: 'Leads' } },
+			result: { count: 11 },
+		});
 
-		const zip = crm.node('crmBulk', { resource: 'bulkRead', operation: 'downloadResult', jobId, output: 'binary', binaryPropertyName: 'file' });
+		const zip = crm.node('crmBulk', {
+			resource: 'bulkRead',
+			operation: 'downloadResult',
+			jobId,
+			output: 'binary',
+			binaryPropertyName: 'file',
+		});
 		const zipped = outputOf(await crm.run(zip), zip.name);
 		expect(zipped).toHaveLength(1);
-		expect(zipped[0].json).toMatchObject({ jobId, fileName: `Leads-${String(job.created_time).slice(0, 10)}.zip`, mimeType: 'application/zip' });
+		expect(zipped[0].json).toMatchObject({
+			jobId,
+			fileName: `Leads-${String(job.created_time).slice(0, 10)}.zip`,
+			mimeType: 'application/zip',
+		});
 		expect(zipRows(zipped[0], 'file').rows).toHaveLength(11);
 
-		const parsed = crm.node('crmBulk', { resource: 'bulkRead', operation: 'downloadResult', jobId, output: 'records' });
+		const parsed = crm.node('crmBulk', {
+			resource: 'bulkRead',
+			operation: 'downloadResult',
+			jobId,
+			output: 'records',
+		});
 		const rows = outputOf(await crm.run(parsed), parsed.name);
-		expect(rows.map((r) => r.json.Last_Name)).toEqual(['Export 2', ...Array.from({ length: 10 }, (_, i) => `Export ${20 + i}`)]);
+		expect(rows.map((r) => r.json.Last_Name)).toEqual([
+			'Export 2',
+			...Array.from({ length: 10 }, (_, i) => `Export ${20 + i}`),
+		]);
 	});
 
 	test('Read All Pages follows more_records with page + 1 jobs', async () => {
@@ -160,7 +221,11 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 			const out = outputOf(await crm.run(node), node.name);
 			expect(out.map((i) => i.json.id)).toEqual(ids);
 			const pages = (await bulkReadJobs(crm))
-				.filter((j) => JSON.stringify(j.query.criteria ?? {}).includes('Export Co') && j.result?.per_page === 7)
+				.filter(
+					(j) =>
+						JSON.stringify(j.query.criteria ?? {}).includes('Export Co') &&
+						j.result?.per_page === 7,
+				)
 				.map((j) => j.query.page);
 			expect(pages).toEqual([1, 2, 3, 4, 5]);
 		} finally {
@@ -172,10 +237,15 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 		const node = read({
 			fields: ['Last_Name'],
 			filterType: 'conditions',
-			conditions: { condition: [{ field: 'Last_Name', comparator: 'equal', value: '={{ $json.name }}' }] },
+			conditions: {
+				condition: [{ field: 'Last_Name', comparator: 'equal', value: '={{ $json.name }}' }],
+			},
 			output: 'records',
 		});
-		const out = outputOf(await crm.run(node, [{ json: { name: 'Export 4' } }, { json: { name: 'Export 5' } }]), node.name);
+		const out = outputOf(
+			await crm.run(node, [{ json: { name: 'Export 4' } }, { json: { name: 'Export 5' } }]),
+			node.name,
+		);
 		expect(out.map((i) => [i.json.Last_Name, (i.pairedItem as any).item])).toEqual([
 			['Export 4', 0],
 			['Export 5', 1],
@@ -199,14 +269,60 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 	test.each([
 		[
 			'26 conditions',
-			{ filterType: 'conditions', conditions: { condition: Array.from({ length: 26 }, () => ({ field: 'Last_Name', comparator: 'equal', value: 'x' })) } },
+			{
+				filterType: 'conditions',
+				conditions: {
+					condition: Array.from({ length: 26 }, () => ({
+						field: 'Last_Name',
+						comparator: 'equal',
+						value: 'x',
+					})),
+				},
+			},
 			/at most 25/,
 		],
-		['51 In values', { filterType: 'conditions', conditions: { condition: [{ field: 'Last_Name', comparator: 'in', value: Array.from({ length: 51 }, (_, i) => i).join(',') }] } }, /at most 50/],
-		['Between without To Value', { filterType: 'conditions', conditions: { condition: [{ field: 'No_of_Employees', comparator: 'between', value: '1' }] } }, /needs Value and Value \(Upper Bound\)/],
-		['a text for a number field', { filterType: 'conditions', conditions: { condition: [{ field: 'No_of_Employees', comparator: 'equal', value: 'many' }] } }, /expects a number/],
+		[
+			'51 In values',
+			{
+				filterType: 'conditions',
+				conditions: {
+					condition: [
+						{
+							field: 'Last_Name',
+							comparator: 'in',
+							value: Array.from({ length: 51 }, (_, i) => i).join(','),
+						},
+					],
+				},
+			},
+			/at most 50/,
+		],
+		[
+			'Between without To Value',
+			{
+				filterType: 'conditions',
+				conditions: {
+					condition: [{ field: 'No_of_Employees', comparator: 'between', value: '1' }],
+				},
+			},
+			/needs Value and Value \(Upper Bound\)/,
+		],
+		[
+			'a text for a number field',
+			{
+				filterType: 'conditions',
+				conditions: {
+					condition: [{ field: 'No_of_Employees', comparator: 'equal', value: 'many' }],
+				},
+			},
+			/expects a number/,
+		],
 		['bad JSON criteria', { filterType: 'json', criteriaJson: '{nope' }, /not valid JSON/],
-		['ICS with parsed records', { output: 'records', options: { fileType: 'ics' } }, /needs File Type CSV/],
+		[
+			'ICS with parsed records',
+			{ output: 'records', options: { fileType: 'ics' } },
+			/needs File Type CSV/,
+		],
 		['page 0', { options: { page: 0 } }, /Page must be/],
 	])('validation before sending: %s', async (_label, params, message) => {
 		const before = (await bulkReadJobs(crm)).length;
@@ -217,17 +333,36 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 	});
 
 	test('CRM errors surface with their code: unknown job (404), unsupported module (400)', async () => {
-		const get = crm.node('crmBulk', { resource: 'bulkRead', operation: 'get', jobId: '4876876999999999999' });
+		const get = crm.node('crmBulk', {
+			resource: 'bulkRead',
+			operation: 'get',
+			jobId: '4876876999999999999',
+		});
 		const notFound = errorOf(await crm.run(get), get.name);
 		// a Get by ID of a missing ID reads "No … with ID …" (test/nodes/not-found.test.ts)
 		expect(notFound?.message).toBe('No bulk read job with ID 4876876999999999999');
 		expect(notFound?.httpCode).toBe('404');
-		const download = crm.node('crmBulk', { resource: 'bulkRead', operation: 'downloadResult', jobId: '4876876999999999999', output: 'binary', binaryPropertyName: 'data' });
+		const download = crm.node('crmBulk', {
+			resource: 'bulkRead',
+			operation: 'downloadResult',
+			jobId: '4876876999999999999',
+			output: 'binary',
+			binaryPropertyName: 'data',
+		});
 		const dlError = errorOf(await crm.run(download), download.name);
-		expect(dlError?.message).toBe('Nothing found for job_id 4876876999999999999 [RESOURCE_NOT_FOUND]');
+		expect(dlError?.message).toBe(
+			'Nothing found for job_id 4876876999999999999 [RESOURCE_NOT_FOUND]',
+		);
 		expect(dlError?.httpCode).toBe('404');
-		const notes = crm.node('crmBulk', { resource: 'bulkRead', operation: 'create', module: 'Notes', polling: POLL });
-		expect(errorOf(await crm.run(notes), notes.name)?.message).toBe('The module cannot be used for this job [MODULE_NOT_SUPPORTED]');
+		const notes = crm.node('crmBulk', {
+			resource: 'bulkRead',
+			operation: 'create',
+			module: 'Notes',
+			polling: POLL,
+		});
+		expect(errorOf(await crm.run(notes), notes.name)?.message).toBe(
+			'The module cannot be used for this job [MODULE_NOT_SUPPORTED]',
+		);
 	});
 
 	test('a job ending in FAILURE fails the item; with Continue On Fail it is an error item', async () => {
@@ -237,7 +372,11 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 			const node = read({ filterType: 'none' }, { onError: 'continueRegularOutput' });
 			const known = new Set((await bulkReadJobs(crm)).map((j) => j.id));
 			const run = crm.run(node);
-			const jobId = await waitFor(async () => (await bulkReadJobs(crm)).find((j) => !known.has(j.id))?.id as string | undefined, { interval: 5 });
+			const jobId = await waitFor(
+				async () =>
+					(await bulkReadJobs(crm)).find((j) => !known.has(j.id))?.id as string | undefined,
+				{ interval: 5 },
+			);
 			await crm.api('POST', `/__sandbox/bulk/read/${jobId}/fail`);
 			const out = outputOf(await run, node.name);
 			expect(out).toHaveLength(1);
@@ -256,7 +395,9 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 			expect(error?.message).toMatch(/^Bulk read job \d{19} has not finished after/);
 		} finally {
 			sandbox.config.jobStepMs = FAST.jobStepMs;
-			for (const job of (await bulkReadJobs(crm)).filter((j) => j.state !== 'COMPLETED' && j.state !== 'FAILURE')) {
+			for (const job of (await bulkReadJobs(crm)).filter(
+				(j) => j.state !== 'COMPLETED' && j.state !== 'FAILURE',
+			)) {
 				await crm.api('POST', `/__sandbox/bulk/read/${job.id}/fail`);
 			}
 		}
@@ -266,7 +407,10 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 		insertRecords(
 			crm,
 			'Contacts',
-			Array.from({ length: 2000 }, (_, i) => ({ Last_Name: `Scale ${i}`, Department: 'Scale Dept' })),
+			Array.from({ length: 2000 }, (_, i) => ({
+				Last_Name: `Scale ${i}`,
+				Department: 'Scale Dept',
+			})),
 		);
 		const started = Date.now();
 		const node = crm.node('crmBulk', {
@@ -275,7 +419,9 @@ describe('CRM Bulk › Bulk Read (engine → sandbox over HTTP)', () => {
 			module: 'Contacts',
 			fields: ['Last_Name', 'Department'],
 			filterType: 'conditions',
-			conditions: { condition: [{ field: 'Department', comparator: 'equal', value: 'Scale Dept' }] },
+			conditions: {
+				condition: [{ field: 'Department', comparator: 'equal', value: 'Scale Dept' }],
+			},
 			polling: POLL,
 		});
 		const out = outputOf(await crm.run(node), node.name);
@@ -293,14 +439,28 @@ describe('CRM Bulk › Bulk Read with a v2 credential', () => {
 	afterAll(async () => await crm.close());
 
 	test('query.module goes out as a String and the job reads back the v2 way', async () => {
-		const node = crm.node('crmBulk', { resource: 'bulkRead', operation: 'create', module: 'Accounts', fields: ['Account_Name'], polling: POLL, output: 'records' });
+		const node = crm.node('crmBulk', {
+			resource: 'bulkRead',
+			operation: 'create',
+			module: 'Accounts',
+			fields: ['Account_Name'],
+			polling: POLL,
+			output: 'records',
+		});
 		await crm.clearRequests();
 		const out = outputOf(await crm.run(node), node.name);
 		expect(out.length).toBe((await crm.listAll('/crm/v2/Accounts')).length);
 		// created through the v2 root
-		expect((await crm.requests()).filter((r) => r.method === 'POST' && r.url.startsWith('/crm/bulk/')).map((r) => [r.url, r.status])).toEqual([['/crm/bulk/v2/read', 201]]);
+		expect(
+			(await crm.requests())
+				.filter((r) => r.method === 'POST' && r.url.startsWith('/crm/bulk/'))
+				.map((r) => [r.url, r.status]),
+		).toEqual([['/crm/bulk/v2/read', 201]]);
 		const job = (await bulkReadJobs(crm)).pop();
 		const get = crm.node('crmBulk', { resource: 'bulkRead', operation: 'get', jobId: job.id });
-		expect(outputOf(await crm.run(get), get.name)[0].json).toMatchObject({ query: { module: 'Accounts' }, result: { download_url: `/crm/bulk/v2/read/${job.id}/result` } });
+		expect(outputOf(await crm.run(get), get.name)[0].json).toMatchObject({
+			query: { module: 'Accounts' },
+			result: { download_url: `/crm/bulk/v2/read/${job.id}/result` },
+		});
 	});
 });

@@ -1,6 +1,11 @@
- 
 // Unit tests of the package's CSV reader/writer (nodes/shared/csv.ts), cross-checked with the sandbox's.
-import { countCsvRecords, csvToObjects, detectDelimiter, parseCsv, toCsv } from '../../../nodes/shared/csv';
+import {
+	countCsvRecords,
+	csvToObjects,
+	detectDelimiter,
+	parseCsv,
+	toCsv,
+} from '../../../nodes/shared/csv';
 import { parseCsv as sandboxParseCsv } from '../../../sandbox/csv.ts';
 
 describe('parseCsv', () => {
@@ -62,12 +67,17 @@ describe('csvToObjects / countCsvRecords / toCsv', () => {
 			['2', ' padded ', ''],
 		];
 		const text = toCsv(rows);
-		expect(text).toBe('Id,Name,Note\r\n1,"Smith, John","said ""hi""\nthen left"\r\n2," padded ",\r\n');
+		expect(text).toBe(
+			'Id,Name,Note\r\n1,"Smith, John","said ""hi""\nthen left"\r\n2," padded ",\r\n',
+		);
 		expect(parseCsv(text)).toEqual(rows);
 	});
 
 	test('parses 25,000 rows quickly', () => {
-		const text = toCsv([['Last_Name', 'Email'], ...Array.from({ length: 25_000 }, (_, i) => [`Name ${i}`, `n${i}@x.example`])]);
+		const text = toCsv([
+			['Last_Name', 'Email'],
+			...Array.from({ length: 25_000 }, (_, i) => [`Name ${i}`, `n${i}@x.example`]),
+		]);
 		const started = Date.now();
 		expect(countCsvRecords(text)).toBe(25_000);
 		expect(Date.now() - started).toBeLessThan(2000);

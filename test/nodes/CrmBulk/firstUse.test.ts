@@ -25,23 +25,41 @@ describe('CRM Bulk › one job per input item', () => {
 		await crm.close();
 	});
 
-	const openJobs = async () => (await bulkReadJobs(crm)).filter((j) => j.state === 'ADDED' || j.state === 'IN PROGRESS');
+	const openJobs = async () =>
+		(await bulkReadJobs(crm)).filter((j) => j.state === 'ADDED' || j.state === 'IN PROGRESS');
 
-	test('40 input items: 5 jobs start, the CRM refuses the 6th, the error names the count and Execute Once; one input item refused: the service\'s own error', async () => {
+	test("40 input items: 5 jobs start, the CRM refuses the 6th, the error names the count and Execute Once; one input item refused: the service's own error", async () => {
 		const before = (await openJobs()).length;
 		expect(before).toBe(0);
 		await crm.clearRequests();
-		const node = crm.node('crmBulk', { resource: 'bulkRead', operation: 'create', module: 'Deals', waitForCompletion: false });
+		const node = crm.node('crmBulk', {
+			resource: 'bulkRead',
+			operation: 'create',
+			module: 'Deals',
+			waitForCompletion: false,
+		});
 		const many = crm.run(node, items(40));
 		// once the 40-item run holds every open-job slot, a run of one item is refused too; both
 		// runs back off at the same time
-		await waitFor(async () => (await openJobs()).length, { ok: (n) => n === 5, timeout: 10_000, interval: 20, what: '5 open jobs' });
-		const single = crm.node('crmBulk', { resource: 'bulkRead', operation: 'create', module: 'Deals', waitForCompletion: false });
+		await waitFor(async () => (await openJobs()).length, {
+			ok: (n) => n === 5,
+			timeout: 10_000,
+			interval: 20,
+			what: '5 open jobs',
+		});
+		const single = crm.node('crmBulk', {
+			resource: 'bulkRead',
+			operation: 'create',
+			module: 'Deals',
+			waitForCompletion: false,
+		});
 		const [run, one] = await Promise.all([many, crm.run(single)]);
 
 		const error = errorOf(run, node.name);
 		expect((await openJobs()).length - before).toBe(5);
-		expect(error?.message).toBe('5 bulk read jobs were started, one per input item (40 items), and the CRM refused more [TOO_MANY_REQUESTS]');
+		expect(error?.message).toBe(
+			'5 bulk read jobs were started, one per input item (40 items), and the CRM refused more [TOO_MANY_REQUESTS]',
+		);
 		expect(error?.description).toContain('turn on "Execute Once" in the node\'s Settings');
 
 		const oneError = errorOf(one, single.name);
@@ -49,7 +67,9 @@ describe('CRM Bulk › one job per input item', () => {
 		expect(oneError?.message).not.toContain('per input item');
 
 		// each run's refused create (429) was retried, and refused again: RETRY.tries refusals each
-		const refused = (await crm.requests()).filter((r) => r.method === 'POST' && r.url === '/crm/bulk/v2.1/read' && r.status === 429);
+		const refused = (await crm.requests()).filter(
+			(r) => r.method === 'POST' && r.url === '/crm/bulk/v2.1/read' && r.status === 429,
+		);
 		expect(refused.length).toBe(2 * RETRY.tries);
 	});
 
@@ -57,10 +77,15 @@ describe('CRM Bulk › one job per input item', () => {
 		const before = (await bulkReadJobs(crm)).length;
 		// the jobs of the test above are still open: let them finish first (each step on demand)
 		for (const job of await openJobs()) {
-			for (let { state } = job; state === 'ADDED' || state === 'IN PROGRESS'; ) state = (await crm.hook('POST', `/bulk/read/${job.id}/advance`)).body.state;
+			for (let { state } = job; state === 'ADDED' || state === 'IN PROGRESS'; )
+				state = (await crm.hook('POST', `/bulk/read/${job.id}/advance`)).body.state;
 		}
 		expect(await openJobs()).toEqual([]);
-		const node = crm.node('crmBulk', { resource: 'bulkRead', operation: 'create', module: 'Deals', waitForCompletion: false }, { executeOnce: true });
+		const node = crm.node(
+			'crmBulk',
+			{ resource: 'bulkRead', operation: 'create', module: 'Deals', waitForCompletion: false },
+			{ executeOnce: true },
+		);
 		const out = outputOf(await crm.run(node, items(40)), node.name);
 		expect(out).toHaveLength(1);
 		expect(out[0].json).toMatchObject({ code: 'ADDED_SUCCESSFULLY', details: { state: 'ADDED' } });
@@ -70,7 +95,12 @@ describe('CRM Bulk › one job per input item', () => {
 
 describe('CRM Bulk › bulk-read conditions on a picklist, saved forms', () => {
 	let crm: CrmFixture;
-	beforeAll(async () => (crm = await crmFixture({ sandbox: { jobStepMs: 20, knobs: { bulkReadDownloadsPerMinute: 1000 } } })));
+	beforeAll(
+		async () =>
+			(crm = await crmFixture({
+				sandbox: { jobStepMs: 20, knobs: { bulkReadDownloadsPerMinute: 1000 } },
+			})),
+	);
 	afterAll(async () => await crm.close());
 
 	const exportWon = (condition: Record<string, string>) =>
@@ -91,7 +121,11 @@ describe('CRM Bulk › bulk-read conditions on a picklist, saved forms', () => {
 		const ids: string[] = [];
 		for (let page = 1; ; page++) {
 			const res = await crm.api('GET', `/crm/v2.1/Deals?per_page=200&page=${page}&fields=Stage`);
-			ids.push(...(res.body?.data ?? []).filter((d: any) => d.Stage === 'Closed Won').map((d: any) => String(d.id)));
+			ids.push(
+				...(res.body?.data ?? [])
+					.filter((d: any) => d.Stage === 'Closed Won')
+					.map((d: any) => String(d.id)),
+			);
 			if (!res.body?.info?.more_records) return ids.sort();
 		}
 	}
@@ -99,7 +133,11 @@ describe('CRM Bulk › bulk-read conditions on a picklist, saved forms', () => {
 	test('the current form (Stage|picklist + picklist value) and the earlier one (Stage + typed value) export the Closed Won deals', async () => {
 		const expected = await closedWonIds();
 		expect(expected.length).toBeGreaterThan(0);
-		const current = exportWon({ field: 'Stage|picklist', comparator: 'equal', picklistValue: 'Closed Won' });
+		const current = exportWon({
+			field: 'Stage|picklist',
+			comparator: 'equal',
+			picklistValue: 'Closed Won',
+		});
 		const earlier = exportWon({ field: 'Stage', comparator: 'equal', value: 'Closed Won' });
 		for (const node of [current, earlier]) {
 			const rows = outputOf(await crm.run(node), node.name).map((i) => i.json);
@@ -113,9 +151,22 @@ describe('CRM Bulk › bulk-read conditions on a picklist, saved forms', () => {
 	});
 
 	test('the field list offers a saved condition\'s own form, so it opens without "not supported"', async () => {
-		const parameters = (field: string) => ({ resource: 'bulkRead', operation: 'create', module: 'Deals', filterType: 'conditions', conditions: { condition: [{ field }] } });
+		const parameters = (field: string) => ({
+			resource: 'bulkRead',
+			operation: 'create',
+			module: 'Deals',
+			filterType: 'conditions',
+			conditions: { condition: [{ field }] },
+		});
 		const values = async (field: string) =>
-			(await crm.loadOptions('crmBulk', 'getCriteriaFields', parameters(field), 'parameters.conditions.condition[0].field')).map((o) => String(o.value));
+			(
+				await crm.loadOptions(
+					'crmBulk',
+					'getCriteriaFields',
+					parameters(field),
+					'parameters.conditions.condition[0].field',
+				)
+			).map((o) => String(o.value));
 		// new conditions: picklists marked (their value is a dropdown)
 		const fresh = await values('Stage|picklist');
 		expect(fresh).toContain('Stage|picklist');

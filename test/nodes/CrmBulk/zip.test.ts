@@ -5,12 +5,26 @@
 import { randomBytes } from 'node:crypto';
 import { constants, crc32 as zlibCrc32, deflateRawSync } from 'node:zlib';
 
-import { InflateError, InflateLimitError, MAX_UNZIPPED_BYTES, ZipError, crc32, createZip, inflateRaw, isZip, readZip } from '../../../nodes/shared/zip';
+import {
+	InflateError,
+	InflateLimitError,
+	MAX_UNZIPPED_BYTES,
+	ZipError,
+	crc32,
+	createZip,
+	inflateRaw,
+	isZip,
+	readZip,
+} from '../../../nodes/shared/zip';
 import { readZip as sandboxReadZip, writeZip as sandboxWriteZip } from '../../../sandbox/zip.ts';
 
 const text = (n: number) =>
 	Buffer.from(
-		Array.from({ length: n }, (_, i) => `${i},Lead ${i},lead${i}@example.com,"Acme, Inc.",${i % 7 === 0 ? 'Web' : 'Chat'}\r\n`).join(''),
+		Array.from(
+			{ length: n },
+			(_, i) =>
+				`${i},Lead ${i},lead${i}@example.com,"Acme, Inc.",${i % 7 === 0 ? 'Web' : 'Chat'}\r\n`,
+		).join(''),
 		'utf8',
 	);
 
@@ -32,13 +46,21 @@ describe('inflateRaw', () => {
 	const cases: Array<[string, Buffer, Parameters<typeof deflateRawSync>[1]]> = [
 		['empty input', Buffer.alloc(0), {}],
 		['stored blocks (level 0), > 64 KB', randomBytes(200_000), { level: 0 }],
-		['fixed Huffman', Buffer.from('hello hello hello hello, fixed codes'), { strategy: constants.Z_FIXED }],
+		[
+			'fixed Huffman',
+			Buffer.from('hello hello hello hello, fixed codes'),
+			{ strategy: constants.Z_FIXED },
+		],
 		['dynamic Huffman, CSV text', text(5000), { level: 9 }],
 		['dynamic Huffman, fast level', text(3000), { level: 1 }],
 		['long runs (distance 1, length 258)', Buffer.alloc(100_000, 0x41), {}],
 		['incompressible random data', randomBytes(50_000), {}],
 		['Huffman only', text(500), { strategy: constants.Z_HUFFMAN_ONLY }],
-		['RLE strategy', Buffer.concat([Buffer.alloc(5000, 1), text(200), Buffer.alloc(7000, 2)]), { strategy: constants.Z_RLE }],
+		[
+			'RLE strategy',
+			Buffer.concat([Buffer.alloc(5000, 1), text(200), Buffer.alloc(7000, 2)]),
+			{ strategy: constants.Z_RLE },
+		],
 		['UTF-8 text', Buffer.from('Übersicht — 日本語 — ÆØÅ '.repeat(2000), 'utf8'), {}],
 	];
 
@@ -69,8 +91,12 @@ describe('createZip / readZip', () => {
 		];
 		const zip = createZip(files);
 		expect(isZip(zip)).toBe(true);
-		expect(readZip(zip).map((f) => [f.name, f.data.toString('base64')])).toEqual(files.map((f) => [f.name, f.data.toString('base64')]));
-		expect(sandboxReadZip(zip).map((f) => [f.name, f.data.toString('base64')])).toEqual(files.map((f) => [f.name, f.data.toString('base64')]));
+		expect(readZip(zip).map((f) => [f.name, f.data.toString('base64')])).toEqual(
+			files.map((f) => [f.name, f.data.toString('base64')]),
+		);
+		expect(sandboxReadZip(zip).map((f) => [f.name, f.data.toString('base64')])).toEqual(
+			files.map((f) => [f.name, f.data.toString('base64')]),
+		);
 	});
 
 	test('DEFLATE zips written with node:zlib (the CRM result files) read here', () => {
@@ -88,7 +114,9 @@ describe('createZip / readZip', () => {
 
 	test('refuses what is not a zip, and corrupt entries', () => {
 		expect(isZip(Buffer.from('Last_Name,Email\r\n'))).toBe(false);
-		expect(() => readZip(Buffer.from('Last_Name,Email\r\nSmith,s@example.com\r\n'))).toThrow(ZipError);
+		expect(() => readZip(Buffer.from('Last_Name,Email\r\nSmith,s@example.com\r\n'))).toThrow(
+			ZipError,
+		);
 		const zip = createZip([{ name: 'a.csv', data: Buffer.from('hello world') }]);
 		const corrupt = Buffer.from(zip);
 		corrupt[30 + 'a.csv'.length] ^= 0xff; // first content byte: CRC-32 no longer matches
@@ -163,13 +191,17 @@ describe('zip bombs: output bounded by the declared size and by MAX_UNZIPPED_BYT
 		expect(bomb.length).toBeLessThan(7 * 1024 * 1024);
 		expect(() => inflateRaw(bomb, 0, 64 * 1024 * 1024)).toThrow(InflateLimitError);
 		const head = zeroBomb(100_000);
-		expect(Buffer.from(inflateRaw(head)).equals(Buffer.alloc(1 + Math.ceil(99_999 / 258) * 258))).toBe(true);
+		expect(
+			Buffer.from(inflateRaw(head)).equals(Buffer.alloc(1 + Math.ceil(99_999 / 258) * 258)),
+		).toBe(true);
 	});
 
 	test('an entry declaring 1,000 bytes that inflates to 1 GiB is refused at 1,000 bytes', () => {
 		const { error, grew } = refusalOf(deflateZip(bomb, 1000));
 		expect(error).toBeInstanceOf(ZipError);
-		expect((error as Error).message).toBe('zip entry "bomb.csv" inflates to more than its declared 1000 bytes');
+		expect((error as Error).message).toBe(
+			'zip entry "bomb.csv" inflates to more than its declared 1000 bytes',
+		);
 		// inflating stopped at the declared size: far below the 1 GiB the stream holds
 		expect(grew).toBeLessThan(16 * 1024 * 1024);
 	});
@@ -178,14 +210,18 @@ describe('zip bombs: output bounded by the declared size and by MAX_UNZIPPED_BYT
 		expect(MAX_UNZIPPED_BYTES).toBe(512 * 1024 * 1024);
 		const { error, grew } = refusalOf(deflateZip(bomb, 0xfffffff0));
 		expect(error).toBeInstanceOf(ZipError);
-		expect((error as Error).message).toBe(`the zip holds ${0xfffffff0} bytes uncompressed; at most 536870912 bytes (512 MiB) are read`);
+		expect((error as Error).message).toBe(
+			`the zip holds ${0xfffffff0} bytes uncompressed; at most 536870912 bytes (512 MiB) are read`,
+		);
 		expect(grew).toBeLessThan(16 * 1024 * 1024);
 		// several entries count together
 		const two = createZip([
 			{ name: 'a.csv', data: Buffer.alloc(600) },
 			{ name: 'b.csv', data: Buffer.alloc(600) },
 		]);
-		expect(() => readZip(two, 1000)).toThrow('the zip holds 1200 bytes uncompressed; at most 1000 bytes');
+		expect(() => readZip(two, 1000)).toThrow(
+			'the zip holds 1200 bytes uncompressed; at most 1000 bytes',
+		);
 		expect(readZip(two, 1200).map((f) => f.data.length)).toEqual([600, 600]);
 	});
 });

@@ -11,7 +11,11 @@ import { errorOf, outputOf } from '../../harness/n8n';
 const ADMIN = 'admin@sandbox.example';
 const MB = 1024 * 1024;
 
-const binary = (fileName: string, mimeType: string, data: Buffer) => ({ data: data.toString('base64'), mimeType, fileName });
+const binary = (fileName: string, mimeType: string, data: Buffer) => ({
+	data: data.toString('base64'),
+	mimeType,
+	fileName,
+});
 
 describe('CRM Mail (engine → sandbox over HTTP)', () => {
 	let crm: CrmFixture;
@@ -19,7 +23,9 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 
 	beforeAll(async () => {
 		crm = await crmFixture();
-		const created = await crm.api('POST', '/crm/v2.1/Leads', { data: [{ Last_Name: 'Mail Target', Email: 'mail.target@example.com' }] });
+		const created = await crm.api('POST', '/crm/v2.1/Leads', {
+			data: [{ Last_Name: 'Mail Target', Email: 'mail.target@example.com' }],
+		});
 		leadId = created.body.data[0].details.id;
 	});
 	afterAll(async () => await crm.close());
@@ -54,7 +60,10 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 		const out = outputOf(await crm.run(node), node.name);
 		const direct = await crm.api('GET', '/crm/v2.1/settings/emails/actions/from_addresses');
 		expect(out.map((i) => i.json)).toEqual(direct.body.from_addresses);
-		expect(out.find((i) => i.json.default === true)?.json).toMatchObject({ email: ADMIN, type: 'primary' });
+		expect(out.find((i) => i.json.default === true)?.json).toMatchObject({
+			email: ADMIN,
+			type: 'primary',
+		});
 		expect(out.some((i) => i.json.type === 'org_email')).toBe(true);
 	});
 
@@ -64,20 +73,38 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 			getNode: () => ({ name: 'CRM Mail' }),
 			helpers: {
 				httpRequestWithAuthentication: async (_c: string, o: any) => {
-					const res = await fetch(`${o.url}`, { headers: { Authorization: `Bearer ${(crm.helper.store.crmOAuth2Api.oauthTokenData as any).access_token}` } });
+					const res = await fetch(`${o.url}`, {
+						headers: {
+							Authorization: `Bearer ${(crm.helper.store.crmOAuth2Api.oauthTokenData as any).access_token}`,
+						},
+					});
 					return { statusCode: res.status, headers: {}, body: await res.json() };
 				},
 			},
 		} as any);
-		expect(options[0]).toEqual({ name: `Sandbox Admin <${ADMIN}>`, value: ADMIN, description: 'primary (default)' });
+		expect(options[0]).toEqual({
+			name: `Sandbox Admin <${ADMIN}>`,
+			value: ADMIN,
+			description: 'primary (default)',
+		});
 		expect(options.map((option) => option.value)).toContain('sales@sandbox.example');
 	});
 
 	test('Send: a mail from a record lands in the outbox as sent', async () => {
-		const node = sendNode({ options: { cc: 'boss@example.com; "Doe, Jane" <jane@example.com>', replyTo: 'sales@sandbox.example', mailFormat: 'text' } });
+		const node = sendNode({
+			options: {
+				cc: 'boss@example.com; "Doe, Jane" <jane@example.com>',
+				replyTo: 'sales@sandbox.example',
+				mailFormat: 'text',
+			},
+		});
 		const out = outputOf(await crm.run(node), node.name);
 		expect(out).toHaveLength(1);
-		expect(out[0].json).toMatchObject({ code: 'SUCCESS', status: 'success', message: 'sent successfully' });
+		expect(out[0].json).toMatchObject({
+			code: 'SUCCESS',
+			status: 'success',
+			message: 'sent successfully',
+		});
 		const [mail] = await outbox();
 		expect(out[0].json.message_id).toBe(mail.message_id);
 		expect(mail).toMatchObject({
@@ -99,7 +126,13 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 		const pdf = Buffer.from('%PDF-1.4 quote body');
 		const csv = Buffer.from('a,b\n1,2\n');
 		const input: INodeExecutionData[] = [
-			{ json: {}, binary: { data: binary('quote.pdf', 'application/pdf', pdf), sheet: binary('lines.csv', 'text/csv', csv) } },
+			{
+				json: {},
+				binary: {
+					data: binary('quote.pdf', 'application/pdf', pdf),
+					sheet: binary('lines.csv', 'text/csv', csv),
+				},
+			},
 		];
 		const node = sendNode({ options: { attachments: 'data, sheet' } });
 		const out = outputOf(await crm.run(node, input), node.name);
@@ -111,7 +144,9 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 			['lines.csv', csv.length, 'text/csv'],
 		]);
 		// the stored files hold the bytes of the binaries
-		const files = await Promise.all(mail.attachments.map(async (a: any) => await crm.download(`/crm/v2.1/files?id=${a.id}`)));
+		const files = await Promise.all(
+			mail.attachments.map(async (a: any) => await crm.download(`/crm/v2.1/files?id=${a.id}`)),
+		);
 		expect(files.map((f) => f.status)).toEqual([200, 200]);
 		expect(files.map((f) => f.bytes)).toEqual([pdf, csv]);
 	});
@@ -128,7 +163,9 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 		];
 		const node = sendNode({ options: { attachments: 'a,b' } });
 		const error = errorOf(await crm.run(node, input), node.name);
-		expect(error?.message).toBe('The attachments of the parameter "Attachment Binary Properties" total 11.0 MB; the CRM allows at most 10 MB per mail');
+		expect(error?.message).toBe(
+			'The attachments of the parameter "Attachment Binary Properties" total 11.0 MB; the CRM allows at most 10 MB per mail',
+		);
 		expect(await calls('/files')).toHaveLength(0);
 		expect(await calls('send_mail')).toHaveLength(0);
 		expect(await outbox()).toEqual([]);
@@ -139,7 +176,10 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 		const out = outputOf(await crm.run(node), node.name);
 		expect(out[0].json).toMatchObject({ status: 'success', message: 'scheduled successfully' });
 		const [mail] = await outbox();
-		expect(mail).toMatchObject({ status: 'scheduled', scheduled_time: '2030-05-01T07:30:00+00:00' });
+		expect(mail).toMatchObject({
+			status: 'scheduled',
+			scheduled_time: '2030-05-01T07:30:00+00:00',
+		});
 	});
 
 	test('Send: items for the same record share one request; results pair with their items', async () => {
@@ -164,23 +204,35 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 	});
 
 	test('Send: a template supplies subject and content', async () => {
-		const listed = (await crm.api('GET', '/crm/v2.1/settings/email_templates?module=Leads')).body.email_templates as any[];
+		const listed = (await crm.api('GET', '/crm/v2.1/settings/email_templates?module=Leads')).body
+			.email_templates as any[];
 		const { id } = listed.find((t) => t.subject);
-		const template = (await crm.api('GET', `/crm/v2.1/settings/email_templates/${id}`)).body.email_templates[0];
+		const template = (await crm.api('GET', `/crm/v2.1/settings/email_templates/${id}`)).body
+			.email_templates[0];
 		expect(template.content).toEqual(expect.any(String));
 		const node = sendNode({ subject: '', content: '', options: { templateId: template.id } });
 		const out = outputOf(await crm.run(node), node.name);
 		expect(out[0].json.status).toBe('success');
 		const [mail] = await outbox();
-		expect(mail).toMatchObject({ subject: template.subject, content: template.content, template: { id: template.id } });
+		expect(mail).toMatchObject({
+			subject: template.subject,
+			content: template.content,
+			template: { id: template.id },
+		});
 	});
 
 	test('Send: the service refusing one mail fails only that item (continueOnFail)', async () => {
 		const node = sendNode({ from: '={{ $json.from }}' }, { onError: 'continueRegularOutput' });
-		const out = outputOf(await crm.run(node, [{ json: { from: 'stranger@example.com' } }, { json: { from: ADMIN } }]), node.name);
+		const out = outputOf(
+			await crm.run(node, [{ json: { from: 'stranger@example.com' } }, { json: { from: ADMIN } }]),
+			node.name,
+		);
 		expect(out).toHaveLength(2);
 		expect(out[0].json.error).toBe('From address not allowed [NOT_ALLOWED]');
-		expect(out[0].json.details).toMatchObject({ code: 'NOT_ALLOWED', details: { api_name: 'from' } });
+		expect(out[0].json.details).toMatchObject({
+			code: 'NOT_ALLOWED',
+			details: { api_name: 'from' },
+		});
 		expect(out[1].json.status).toBe('success');
 		expect(await outbox()).toHaveLength(1);
 
@@ -192,11 +244,17 @@ describe('CRM Mail (engine → sandbox over HTTP)', () => {
 
 	test('Send: bad input is refused before sending, naming the parameter', async () => {
 		const cases: Array<[Record<string, unknown>, string]> = [
-			[{ to: 'not-an-address' }, 'The parameter "To" holds an invalid email address: "not-an-address"'],
+			[
+				{ to: 'not-an-address' },
+				'The parameter "To" holds an invalid email address: "not-an-address"',
+			],
 			[{ to: '={{ " , " }}' }, 'The parameter "To" needs at least one recipient'],
 			[{ recordId: 'abc' }, 'Record ID must be digits, got "abc"'],
 			[{ subject: '' }, 'Set both "Subject" and "Content", or a "Template ID" option'],
-			[{ options: { scheduledTime: 'next tuesday' } }, 'The parameter "Scheduled Time" is not a valid date and time: "next tuesday"'],
+			[
+				{ options: { scheduledTime: 'next tuesday' } },
+				'The parameter "Scheduled Time" is not a valid date and time: "next tuesday"',
+			],
 		];
 		for (const [params, message] of cases) {
 			const node = sendNode(params);
@@ -222,11 +280,15 @@ describe('CRM Mail under a v2 credential', () => {
 			content: 'c',
 		});
 		const sendError = errorOf(await crm.run(send), send.name);
-		expect(sendError?.message).toBe('Send Mail (SendMail) needs API variant v2.1; the credential uses v2');
+		expect(sendError?.message).toBe(
+			'Send Mail (SendMail) needs API variant v2.1; the credential uses v2',
+		);
 
 		const list = crm.node('crmMail', { resource: 'fromAddress', operation: 'getAll' });
 		const listError = errorOf(await crm.run(list), list.name);
-		expect(listError?.message).toBe('Get From Addresses (GetEmailAddresses) needs API variant v2.1; the credential uses v2');
+		expect(listError?.message).toBe(
+			'Get From Addresses (GetEmailAddresses) needs API variant v2.1; the credential uses v2',
+		);
 		expect((await crm.requests()).filter((r) => r.url.startsWith('/crm/'))).toHaveLength(0);
 	});
 });

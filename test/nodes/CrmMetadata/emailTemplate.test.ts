@@ -5,17 +5,22 @@ import { errorOf, outputOf } from '../../harness/n8n';
 describe('CRM Metadata › Email Template (engine → sandbox over HTTP)', () => {
 	const crm = useCrmFixture();
 
-	const node = (params: Record<string, unknown>) => crm.node('crmMetadata', { resource: 'emailTemplate', ...params } as any);
+	const node = (params: Record<string, unknown>) =>
+		crm.node('crmMetadata', { resource: 'emailTemplate', ...params } as any);
 
 	test('Get Many lists the templates of a module (GetEmailTemplates)', async () => {
 		const getAll = node({ operation: 'getAll', module: 'Deals' });
 		const out = outputOf(await crm.run(getAll), getAll.name);
 		expect(out.map((i) => i.json.name)).toEqual(['Proposal Sent', 'Deal Won - Thank You']);
-		expect(out[0].json).toMatchObject({ subject: 'Proposal for ${Deals.Deal Name}', module: { api_name: 'Deals' } });
+		expect(out[0].json).toMatchObject({
+			subject: 'Proposal for ${Deals.Deal Name}',
+			module: { api_name: 'Deals' },
+		});
 	});
 
 	test('Get answers one template with its content (GetEmailTemplateById)', async () => {
-		const [proposal] = (await crm.api('GET', '/crm/v2.1/settings/email_templates?module=Deals')).body.email_templates;
+		const [proposal] = (await crm.api('GET', '/crm/v2.1/settings/email_templates?module=Deals'))
+			.body.email_templates;
 		const get = node({ operation: 'get', templateId: proposal.id });
 		const out = outputOf(await crm.run(get), get.name);
 		expect(out).toHaveLength(1);

@@ -12,7 +12,9 @@ describe('Projects.Contract_File through GetFieldAttachments (engine → sandbox
 
 	async function projectWithContract(f: CrmFixture): Promise<{ id: string; file: any }> {
 		const projects = (await f.api('GET', '/crm/v2.1/Projects?per_page=200')).body.data as any[];
-		const project = projects.find((p) => Array.isArray(p.Contract_File) && p.Contract_File.length > 0);
+		const project = projects.find(
+			(p) => Array.isArray(p.Contract_File) && p.Contract_File.length > 0,
+		);
 		return { id: project.id, file: project.Contract_File[0] };
 	}
 
@@ -28,7 +30,11 @@ describe('Projects.Contract_File through GetFieldAttachments (engine → sandbox
 		} as any);
 		const out = outputOf(await crm.run(download), download.name);
 		expect(out).toHaveLength(1);
-		expect(out[0].json).toMatchObject({ fileName: file.file_Name, mimeType: 'application/pdf', fileSize: Number(file.file_Size) });
+		expect(out[0].json).toMatchObject({
+			fileName: file.file_Name,
+			mimeType: 'application/pdf',
+			fileSize: Number(file.file_Size),
+		});
 		const binary = out[0].binary!.contract;
 		expect(binary).toMatchObject({ fileName: file.file_Name, mimeType: 'application/pdf' });
 		expect(Buffer.from(binary.data, 'base64').subarray(0, 8).toString()).toBe('%PDF-1.4');

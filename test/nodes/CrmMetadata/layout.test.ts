@@ -5,7 +5,8 @@ import { errorOf, outputOf } from '../../harness/n8n';
 describe('CRM Metadata › Layout (engine → sandbox over HTTP)', () => {
 	const crm = useCrmFixture();
 
-	const node = (params: Record<string, unknown>, extra = {}) => crm.node('crmMetadata', { resource: 'layout', ...params } as any, extra);
+	const node = (params: Record<string, unknown>, extra = {}) =>
+		crm.node('crmMetadata', { resource: 'layout', ...params } as any, extra);
 
 	test('Get Many lists the layouts of a module with sections and fields (GetLayouts)', async () => {
 		const getAll = node({ operation: 'getAll', module: 'Deals' });
@@ -13,7 +14,9 @@ describe('CRM Metadata › Layout (engine → sandbox over HTTP)', () => {
 		expect(out.map((i) => i.json.name)).toEqual(['Standard', 'Partner Deals']);
 		const sections = out[0].json.sections as any[];
 		expect(sections[0].display_label).toBe('Deal Information');
-		expect(sections.flatMap((s) => s.fields.map((f: any) => f.api_name))).toEqual(expect.arrayContaining(['Deal_Name', 'Stage', 'Pipeline']));
+		expect(sections.flatMap((s) => s.fields.map((f: any) => f.api_name))).toEqual(
+			expect.arrayContaining(['Deal_Name', 'Stage', 'Pipeline']),
+		);
 	});
 
 	test('Get answers one layout by ID (GetLayout)', async () => {

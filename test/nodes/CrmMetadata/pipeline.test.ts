@@ -21,9 +21,11 @@ describe('CRM Metadata › Pipeline (engine → sandbox over HTTP)', () => {
 		await v2.close();
 	});
 
-	const node = (params: Record<string, unknown>, extra = {}) => crm.node('crmMetadata', { resource: 'pipeline', layoutId, ...params } as any, extra);
+	const node = (params: Record<string, unknown>, extra = {}) =>
+		crm.node('crmMetadata', { resource: 'pipeline', layoutId, ...params } as any, extra);
 	async function pipelines(): Promise<any[]> {
-		return (await crm.api('GET', `/crm/v2.1/settings/pipeline?layout_id=${layoutId}`)).body.pipeline;
+		return (await crm.api('GET', `/crm/v2.1/settings/pipeline?layout_id=${layoutId}`)).body
+			.pipeline;
 	}
 
 	test('Get Many lists the pipelines of the layout (GetPipelines)', async () => {
@@ -44,40 +46,78 @@ describe('CRM Metadata › Pipeline (engine → sandbox over HTTP)', () => {
 
 	test('Create sends the input items in one request and creates every pipeline (CreatePipelines)', async () => {
 		await crm.clearRequests();
-		const create = node({ operation: 'create', name: '={{ $json.name }}', stageIds: '={{ $json.stages }}' });
+		const create = node({
+			operation: 'create',
+			name: '={{ $json.name }}',
+			stageIds: '={{ $json.stages }}',
+		});
 		const out = outputOf(
 			await crm.run(create, [
-				{ json: { name: 'Renewals', stages: [stages.Qualification, stages['Negotiation/Review'], stages['Closed Won']] } },
+				{
+					json: {
+						name: 'Renewals',
+						stages: [stages.Qualification, stages['Negotiation/Review'], stages['Closed Won']],
+					},
+				},
 				{ json: { name: 'Channel', stages: [stages.Qualification, stages['Closed Lost']] } },
 			]),
 			create.name,
 		);
 		expect(out.map((i) => i.json.message)).toEqual(['Pipeline created', 'Pipeline created']);
 		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		const posts = (await crm.requests()).filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/settings/pipeline'));
+		const posts = (await crm.requests()).filter(
+			(r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/settings/pipeline'),
+		);
 		expect(posts).toHaveLength(1);
 		const renewals = (await pipelines()).find((p) => p.display_value === 'Renewals');
 		expect(renewals.id).toBe(out[0].json.id);
-		expect(renewals.maps.map((m: any) => m.display_value)).toEqual(['Qualification', 'Negotiation/Review', 'Closed Won']);
+		expect(renewals.maps.map((m: any) => m.display_value)).toEqual([
+			'Qualification',
+			'Negotiation/Review',
+			'Closed Won',
+		]);
 	});
 
 	test('Create validates before sending; per-item service errors fail only their item with Continue On Fail', async () => {
 		const invalid = node({ operation: 'create', name: 'No stages', stageIds: '={{ [] }}' });
-		expect(errorOf(await crm.run(invalid), invalid.name)?.message).toContain('needs at least one stage');
-		const create = node({ operation: 'create', name: '={{ $json.name }}', stageIds: [stages.Qualification] }, { onError: 'continueRegularOutput' });
-		const out = outputOf(await crm.run(create, [{ json: { name: 'Standard' } }, { json: { name: 'Upsell' } }]), create.name);
+		expect(errorOf(await crm.run(invalid), invalid.name)?.message).toContain(
+			'needs at least one stage',
+		);
+		const create = node(
+			{ operation: 'create', name: '={{ $json.name }}', stageIds: [stages.Qualification] },
+			{ onError: 'continueRegularOutput' },
+		);
+		const out = outputOf(
+			await crm.run(create, [{ json: { name: 'Standard' } }, { json: { name: 'Upsell' } }]),
+			create.name,
+		);
 		expect(out[0].json.error).toContain('DUPLICATE_DATA');
 		expect(out[1].json).toMatchObject({ status: 'success', message: 'Pipeline created' });
 	});
 
 	test('Update changes one pipeline by ID (UpdatePipeline)', async () => {
 		const channel = (await pipelines()).find((p) => p.display_value === 'Channel');
-		const update = node({ operation: 'update', pipelineId: channel.id, updateFields: { name: 'Partner Channel', stageIds: [stages.Qualification, stages['Value Proposition'], stages['Closed Lost']] } });
+		const update = node({
+			operation: 'update',
+			pipelineId: channel.id,
+			updateFields: {
+				name: 'Partner Channel',
+				stageIds: [stages.Qualification, stages['Value Proposition'], stages['Closed Lost']],
+			},
+		});
 		const out = outputOf(await crm.run(update), update.name);
-		expect(out[0].json).toMatchObject({ code: 'SUCCESS', message: 'Pipeline updated', details: { id: channel.id } });
+		expect(out[0].json).toMatchObject({
+			code: 'SUCCESS',
+			message: 'Pipeline updated',
+			details: { id: channel.id },
+		});
 		const after = (await pipelines()).find((p) => p.id === channel.id);
 		expect(after.display_value).toBe('Partner Channel');
-		expect(after.maps.map((m: any) => m.display_value)).toEqual(['Qualification', 'Value Proposition', 'Closed Lost']);
+		expect(after.maps.map((m: any) => m.display_value)).toEqual([
+			'Qualification',
+			'Value Proposition',
+			'Closed Lost',
+		]);
 	});
 
 	test('Update Many sends the input items in one request (UpdatePipelines)', async () => {
@@ -85,7 +125,11 @@ describe('CRM Metadata › Pipeline (engine → sandbox over HTTP)', () => {
 		const renewals = list.find((p) => p.display_value === 'Renewals');
 		const upsell = list.find((p) => p.display_value === 'Upsell');
 		await crm.clearRequests();
-		const updateMany = node({ operation: 'updateMany', pipelineId: '={{ $json.id }}', updateFields: { name: '={{ $json.name }}' } });
+		const updateMany = node({
+			operation: 'updateMany',
+			pipelineId: '={{ $json.id }}',
+			updateFields: { name: '={{ $json.name }}' },
+		});
 		const out = outputOf(
 			await crm.run(updateMany, [
 				{ json: { id: renewals.id, name: 'Renewals 2025' } },
@@ -104,7 +148,14 @@ describe('CRM Metadata › Pipeline (engine → sandbox over HTTP)', () => {
 		const from = list.find((p) => p.display_value === 'Upsell 2025');
 		const to = list.find((p) => p.display_value === 'Standard');
 		const created = await crm.api('POST', '/crm/v2.1/Deals', {
-			data: [{ Deal_Name: 'Upsell deal', Stage: 'Qualification', Closing_Date: '2025-07-31', Pipeline: 'Upsell 2025' }],
+			data: [
+				{
+					Deal_Name: 'Upsell deal',
+					Stage: 'Qualification',
+					Closing_Date: '2025-07-31',
+					Pipeline: 'Upsell 2025',
+				},
+			],
 		});
 		const dealId = created.body.data[0].details.id;
 		const transfer = node({
@@ -114,7 +165,11 @@ describe('CRM Metadata › Pipeline (engine → sandbox over HTTP)', () => {
 			stageMappings: { mapping: [{ from: stages.Qualification, to: stages['Needs Analysis'] }] },
 		});
 		const out = outputOf(await crm.run(transfer), transfer.name);
-		expect(out[0].json).toMatchObject({ code: 'SUCCESS', message: 'transfer pipeline scheduled successfully', details: { from: from.id, to: to.id } });
+		expect(out[0].json).toMatchObject({
+			code: 'SUCCESS',
+			message: 'transfer pipeline scheduled successfully',
+			details: { from: from.id, to: to.id },
+		});
 		expect((await pipelines()).some((p) => p.id === from.id)).toBe(false);
 		const deal = (await crm.api('GET', `/crm/v2.1/Deals/${dealId}`)).body.data[0];
 		expect([deal.Pipeline, deal.Stage]).toEqual(['Standard', 'Needs Analysis']);
@@ -122,7 +177,11 @@ describe('CRM Metadata › Pipeline (engine → sandbox over HTTP)', () => {
 
 	test('Transfer and Delete refuses the same pipeline on both sides before sending', async () => {
 		const [standard] = await pipelines();
-		const transfer = node({ operation: 'transferAndDelete', fromPipelineId: standard.id, toPipelineId: standard.id });
+		const transfer = node({
+			operation: 'transferAndDelete',
+			fromPipelineId: standard.id,
+			toPipelineId: standard.id,
+		});
 		expect(errorOf(await crm.run(transfer), transfer.name)?.message).toContain('must differ');
 	});
 
@@ -134,11 +193,17 @@ describe('CRM Metadata › Pipeline (engine → sandbox over HTTP)', () => {
 			{ operation: 'create', name: 'X', stageIds: ['4876876000218750000'] },
 			{ operation: 'update', pipelineId: '4876876000000611001', updateFields: { name: 'Y' } },
 			{ operation: 'updateMany', pipelineId: '4876876000000611001', updateFields: { name: 'Y' } },
-			{ operation: 'transferAndDelete', fromPipelineId: '4876876000000611001', toPipelineId: '4876876000000611002' },
+			{
+				operation: 'transferAndDelete',
+				fromPipelineId: '4876876000000611001',
+				toPipelineId: '4876876000000611002',
+			},
 		];
 		for (const params of operations) {
 			const n = v2.node('crmMetadata', { resource: 'pipeline', layoutId, ...params } as any);
-			expect(errorOf(await v2.run(n), n.name)?.message).toMatch(/^Pipeline → .* needs API variant v2\.1; the credential uses v2$/);
+			expect(errorOf(await v2.run(n), n.name)?.message).toMatch(
+				/^Pipeline → .* needs API variant v2\.1; the credential uses v2$/,
+			);
 		}
 		expect((await v2.requests()).filter((r) => r.url.startsWith('/crm/'))).toEqual([]);
 	});

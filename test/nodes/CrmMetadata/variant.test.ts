@@ -12,16 +12,39 @@ describe('CRM Metadata under a v2 credential (engine → sandbox over HTTP)', ()
 	});
 	afterAll(async () => await v2.close());
 
-
 	test('modules, fields, layouts, related lists, custom views and blueprints are read through /crm/v2', async () => {
 		await v2.clearRequests();
 		const cases: Array<[Record<string, unknown>, (out: any[]) => void]> = [
-			[{ resource: 'module', operation: 'getAll' }, (out) => expect(out.length).toBeGreaterThan(10)],
-			[{ resource: 'module', operation: 'get', module: 'Leads' }, (out) => expect(out[0].json).not.toHaveProperty('isBlueprintSupported')],
-			[{ resource: 'field', operation: 'getAll', module: 'Leads' }, (out) => expect(out[0].json).toHaveProperty('section_id')],
-			[{ resource: 'layout', operation: 'getAll', module: 'Deals' }, (out) => expect(out).toHaveLength(2)],
-			[{ resource: 'relatedList', operation: 'getAll', module: 'Accounts' }, (out) => expect(out.length).toBeGreaterThan(5)],
-			[{ resource: 'customView', operation: 'getAll', module: 'Deals', returnAll: false, limit: 3 }, (out) => expect(out).toHaveLength(3)],
+			[
+				{ resource: 'module', operation: 'getAll' },
+				(out) => expect(out.length).toBeGreaterThan(10),
+			],
+			[
+				{ resource: 'module', operation: 'get', module: 'Leads' },
+				(out) => expect(out[0].json).not.toHaveProperty('isBlueprintSupported'),
+			],
+			[
+				{ resource: 'field', operation: 'getAll', module: 'Leads' },
+				(out) => expect(out[0].json).toHaveProperty('section_id'),
+			],
+			[
+				{ resource: 'layout', operation: 'getAll', module: 'Deals' },
+				(out) => expect(out).toHaveLength(2),
+			],
+			[
+				{ resource: 'relatedList', operation: 'getAll', module: 'Accounts' },
+				(out) => expect(out.length).toBeGreaterThan(5),
+			],
+			[
+				{
+					resource: 'customView',
+					operation: 'getAll',
+					module: 'Deals',
+					returnAll: false,
+					limit: 3,
+				},
+				(out) => expect(out).toHaveLength(3),
+			],
 		];
 		for (const [params, check] of cases) {
 			const node = v2.node('crmMetadata', params as any);
@@ -34,10 +57,22 @@ describe('CRM Metadata under a v2 credential (engine → sandbox over HTTP)', ()
 
 	test('a blueprint transition works under v2 as well', async () => {
 		const created = await v2.api('POST', '/crm/v2/Deals', {
-			data: [{ Deal_Name: 'v2 blueprint', Stage: 'Qualification', Pipeline: 'Enterprise', Closing_Date: '2025-08-01' }],
+			data: [
+				{
+					Deal_Name: 'v2 blueprint',
+					Stage: 'Qualification',
+					Pipeline: 'Enterprise',
+					Closing_Date: '2025-08-01',
+				},
+			],
 		});
 		const id = created.body.data[0].details.id;
-		const get = v2.node('crmMetadata', { resource: 'blueprint', operation: 'get', module: 'Deals', recordId: id } as any);
+		const get = v2.node('crmMetadata', {
+			resource: 'blueprint',
+			operation: 'get',
+			module: 'Deals',
+			recordId: id,
+		} as any);
 		const [bp] = outputOf(await v2.run(get), get.name);
 		const qualify = (bp.json.transitions as any[]).find((t) => t.name === 'Qualify');
 		const move = v2.node('crmMetadata', {
@@ -57,7 +92,12 @@ describe('CRM Metadata under a v2 credential (engine → sandbox over HTTP)', ()
 		const refused: Array<Record<string, unknown>> = [
 			{ resource: 'wizard', operation: 'getAll' },
 			{ resource: 'assignmentRule', operation: 'getAll' },
-			{ resource: 'assignmentRule', operation: 'get', module: 'Leads', ruleId: '4876876000000611001' },
+			{
+				resource: 'assignmentRule',
+				operation: 'get',
+				module: 'Leads',
+				ruleId: '4876876000000611001',
+			},
 			{ resource: 'emailTemplate', operation: 'getAll', module: 'Leads' },
 			{ resource: 'emailTemplate', operation: 'get', templateId: '4876876000000611001' },
 			{ resource: 'inventoryTemplate', operation: 'get', templateId: '4876876000000611001' },

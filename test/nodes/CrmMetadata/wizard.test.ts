@@ -7,7 +7,8 @@ describe('CRM Metadata › Wizard (engine → sandbox over HTTP)', () => {
 	const crm = useCrmFixture();
 	const v2 = useCrmFixture({ variant: 'v2' });
 
-	const node = (f: CrmFixture, params: Record<string, unknown>) => f.node('crmMetadata', { resource: 'wizard', ...params } as any);
+	const node = (f: CrmFixture, params: Record<string, unknown>) =>
+		f.node('crmMetadata', { resource: 'wizard', ...params } as any);
 
 	test('Get Many lists the wizards (GetWizards)', async () => {
 		const getAll = node(crm, { operation: 'getAll' });
@@ -27,15 +28,24 @@ describe('CRM Metadata › Wizard (engine → sandbox over HTTP)', () => {
 		expect(out[0].json.id).toBe(wizard.id);
 		const [container] = out[0].json.containers as any[];
 		expect(container.layout.id).toBe(layout.id);
-		expect(container.screens.map((s: any) => s.display_label)).toEqual(['Contact Details', 'Qualification']);
+		expect(container.screens.map((s: any) => s.display_label)).toEqual([
+			'Contact Details',
+			'Qualification',
+		]);
 	});
 
 	test('under a v2 credential both operations are refused before anything is sent', async () => {
 		await v2.clearRequests();
 		const getAll = node(v2, { operation: 'getAll' });
 		const error = errorOf(await v2.run(getAll), getAll.name);
-		expect(error?.message).toBe('Wizard → Get Many (GetWizards) needs API variant v2.1; the credential uses v2');
-		const get = node(v2, { operation: 'get', wizardId: '4876876000000611001', layoutId: '4876876000217510001' });
+		expect(error?.message).toBe(
+			'Wizard → Get Many (GetWizards) needs API variant v2.1; the credential uses v2',
+		);
+		const get = node(v2, {
+			operation: 'get',
+			wizardId: '4876876000000611001',
+			layoutId: '4876876000217510001',
+		});
 		expect(errorOf(await v2.run(get), get.name)?.message).toContain('needs API variant v2.1');
 		expect((await v2.requests()).filter((r) => r.url.startsWith('/crm/'))).toEqual([]);
 	});

@@ -13,7 +13,11 @@ import { advanceSandboxClock } from '../../harness/sandbox';
 const crm = useCrmFixture({ sandbox: { demo: false } });
 const tick = async (ms = 1000) => await advanceSandboxClock(crm.url, ms);
 
-async function createMany(module: string, count: number, make: (i: number) => IDataObject): Promise<string[]> {
+async function createMany(
+	module: string,
+	count: number,
+	make: (i: number) => IDataObject,
+): Promise<string[]> {
 	const ids: string[] = [];
 	for (let start = 0; start < count; start += 100) {
 		const batch = Array.from({ length: Math.min(100, count - start) }, (_, k) => make(start + k));
@@ -25,7 +29,9 @@ async function createMany(module: string, count: number, make: (i: number) => ID
 }
 async function updateMany(module: string, records: IDataObject[]): Promise<void> {
 	for (let start = 0; start < records.length; start += 100) {
-		const res = await crm.api('PUT', `/crm/v2.1/${module}`, { data: records.slice(start, start + 100) });
+		const res = await crm.api('PUT', `/crm/v2.1/${module}`, {
+			data: records.slice(start, start + 100),
+		});
 		expect(res.status).toBe(200);
 	}
 }
@@ -39,12 +45,19 @@ function expectOnceInOrder(items: INodeExecutionData[]): void {
 }
 
 test('more changes than a page, and a poll budget that ends each read after one page: all emitted once, in time order, over several polls', async () => {
-	const p = crmPoller(crm, { event: 'createdOrUpdated', modules: ['Vendors'] }, { budgetMs: 1, durable: true });
+	const p = crmPoller(
+		crm,
+		{ event: 'createdOrUpdated', modules: ['Vendors'] },
+		{ budgetMs: 1, durable: true },
+	);
 	expect(await p.poll()).toBeNull();
 	await tick();
 	const ids = await createMany('Vendors', 1000, (i) => ({ Vendor_Name: `V${i}` }));
 	await tick();
-	await updateMany('Vendors', ids.slice(0, 300).map((id, i) => ({ id, Vendor_Name: `V${i}-2` })));
+	await updateMany(
+		'Vendors',
+		ids.slice(0, 300).map((id, i) => ({ id, Vendor_Name: `V${i}-2` })),
+	);
 	const polls: number[] = [];
 	const items: INodeExecutionData[] = [];
 	for (;;) {
@@ -59,14 +72,20 @@ test('more changes than a page, and a poll budget that ends each read after one 
 	expectOnceInOrder(items);
 	expect(new Set(items.map((i) => i.json.id)).size).toBe(1000);
 	// each record once, with its latest values
-	const names = new Map(items.map((i) => [i.json.id as string, (i.json.record as IDataObject).Vendor_Name]));
+	const names = new Map(
+		items.map((i) => [i.json.id as string, (i.json.record as IDataObject).Vendor_Name]),
+	);
 	expect(names.get(ids[0])).toBe('V0-2');
 	expect(names.get(ids[999])).toBe('V999');
 	expect(items).toHaveLength(1000);
 });
 
 test('records changed while a poll pages through them are neither skipped nor repeated', async () => {
-	const p = crmPoller(crm, { event: 'createdOrUpdated', modules: ['Campaigns'] }, { budgetMs: 1, durable: true });
+	const p = crmPoller(
+		crm,
+		{ event: 'createdOrUpdated', modules: ['Campaigns'] },
+		{ budgetMs: 1, durable: true },
+	);
 	expect(await p.poll()).toBeNull();
 	await tick();
 	const ids = await createMany('Campaigns', 600, (i) => ({ Campaign_Name: `C${i}` }));
@@ -76,14 +95,22 @@ test('records changed while a poll pages through them are neither skipped nor re
 	const read = first.map((i) => i.json.id as string);
 	const unread = ids.filter((id) => !read.includes(id));
 	// between two pages: some records already read and some not yet read change again
-	await updateMany('Campaigns', [...read.slice(0, 50), ...unread.slice(0, 50)].map((id) => ({ id, Description: 'changed while paging' })));
+	await updateMany(
+		'Campaigns',
+		[...read.slice(0, 50), ...unread.slice(0, 50)].map((id) => ({
+			id,
+			Description: 'changed while paging',
+		})),
+	);
 	const rest: INodeExecutionData[] = [];
 	for (let got = await p.poll(); got !== null; got = await p.poll()) rest.push(...got);
 	const all = [...first, ...rest];
 	expectOnceInOrder(all);
 	// every record's creation reached the workflow, and every later change once more
 	expect(new Set(all.map((i) => i.json.id)).size).toBe(600);
-	const changedAgain = all.filter((i) => (i.json.record as IDataObject).Description === 'changed while paging').map((i) => i.json.id);
+	const changedAgain = all
+		.filter((i) => (i.json.record as IDataObject).Description === 'changed while paging')
+		.map((i) => i.json.id);
 	expect(new Set(changedAgain)).toEqual(new Set([...read.slice(0, 50), ...unread.slice(0, 50)]));
 	expect(all).toHaveLength(600 + 50);
 });

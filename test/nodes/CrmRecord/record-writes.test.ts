@@ -11,13 +11,18 @@ describe('CRM Record › writes (v2.1)', () => {
 	const requestsTo = async (method: string, prefix: string) =>
 		(await crm.requests()).filter((r) => r.method === method && r.url.split('?')[0] === prefix);
 	/** what the sandbox logged of the record writes: options sent and what fired (GET /__sandbox/records/writes) */
-	const writeLog = async (): Promise<any[]> => (await crm.hook('GET', '/records/writes')).body.writes;
-	const record = async (module: string, id: string) => (await crm.api('GET', `/crm/v2.1/${module}/${id}`)).body?.data?.[0];
+	const writeLog = async (): Promise<any[]> =>
+		(await crm.hook('GET', '/records/writes')).body.writes;
+	const record = async (module: string, id: string) =>
+		(await crm.api('GET', `/crm/v2.1/${module}/${id}`)).body?.data?.[0];
 
 	test('Create with 250 items: 3 requests, 250 outputs in input order, one invalid record fails alone', async () => {
 		await crm.clearRequests();
 		const input = Array.from({ length: 250 }, (_, i) => ({
-			json: { last: `Batch ${String(i).padStart(3, '0')}`, email: i === 137 ? 'not-an-email' : `batch.${i}@example.com` },
+			json: {
+				last: `Batch ${String(i).padStart(3, '0')}`,
+				email: i === 137 ? 'not-an-email' : `batch.${i}@example.com`,
+			},
 		}));
 		const create = crm.node(
 			'crmRecord',
@@ -35,7 +40,10 @@ describe('CRM Record › writes (v2.1)', () => {
 		expect(out).toHaveLength(250);
 		expect(out.map((o) => o.pairedItem)).toEqual(input.map((_, i) => ({ item: i })));
 		expect(out[137].json.error).toContain('INVALID_DATA');
-		expect(out[137].json.details).toMatchObject({ code: 'INVALID_DATA', details: { api_name: 'Email' } });
+		expect(out[137].json.details).toMatchObject({
+			code: 'INVALID_DATA',
+			details: { api_name: 'Email' },
+		});
 		const ok = out.filter((o) => o.json.status === 'success');
 		expect(ok).toHaveLength(249);
 		// every output pairs with its own input: spot-check across the three chunks
@@ -90,7 +98,13 @@ describe('CRM Record › writes (v2.1)', () => {
 			module: 'Projects',
 			fieldsMode: 'mapper',
 			columns: mapper(
-				{ Name: 'Typed', Budget: '1234.5', Deadline_Time: '2024-07-25T09:56:49.123+02:00', Is_Billable: true, Status: 'Active' },
+				{
+					Name: 'Typed',
+					Budget: '1234.5',
+					Deadline_Time: '2024-07-25T09:56:49.123+02:00',
+					Is_Billable: true,
+					Status: 'Active',
+				},
 				[
 					{ id: 'Budget', type: 'number' },
 					{ id: 'Deadline_Time', type: 'dateTime' },
@@ -100,7 +114,12 @@ describe('CRM Record › writes (v2.1)', () => {
 		});
 		const [p] = outputOf(await crm.run(project), project.name);
 		const storedProject = await record('Projects', p.json.id as string);
-		expect(storedProject).toMatchObject({ Name: 'Typed', Budget: 1234.5, Is_Billable: true, Status: 'Active' });
+		expect(storedProject).toMatchObject({
+			Name: 'Typed',
+			Budget: 1234.5,
+			Is_Billable: true,
+			Status: 'Active',
+		});
 		// luxon formatted the DateTime to the contract's form; the sandbox stores it in UTC
 		expect(storedProject.Deadline_Time).toBe('2024-07-25T07:56:49+00:00');
 
@@ -127,7 +146,11 @@ describe('CRM Record › writes (v2.1)', () => {
 		const listError = errorOf(await crm.run(badList), badList.name);
 		expect(listError?.message).toContain('Interests');
 		expect(listError?.message).toContain('"Gardening" is not one');
-		expect((await crm.requests()).filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/Leads'))).toHaveLength(0);
+		expect(
+			(await crm.requests()).filter(
+				(r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/Leads'),
+			),
+		).toHaveLength(0);
 	});
 
 	test('Create through the mapper: line items (Product_Details) given as JSON text are sent as a list', async () => {
@@ -137,17 +160,36 @@ describe('CRM Record › writes (v2.1)', () => {
 			operation: 'create',
 			module: 'Quotes',
 			fieldsMode: 'mapper',
-			columns: mapper({ Subject: '={{ $json.subject }}', Product_Details: '={{ $json.lines }}' }, [{ id: 'Product_Details', type: 'array' }]),
+			columns: mapper({ Subject: '={{ $json.subject }}', Product_Details: '={{ $json.lines }}' }, [
+				{ id: 'Product_Details', type: 'array' },
+			]),
 		});
 		const lines = JSON.stringify([{ product: { id: product.id }, quantity: 3 }]);
-		const out = outputOf(await crm.run(create, [{ json: { subject: 'Mapped quote', lines } }]), create.name);
+		const out = outputOf(
+			await crm.run(create, [{ json: { subject: 'Mapped quote', lines } }]),
+			create.name,
+		);
 		expect(out[0].json.status).toBe('success');
 		const quote = await record('Quotes', out[0].json.id as string);
-		expect(quote.Product_Details).toEqual([expect.objectContaining({ product: expect.objectContaining({ id: product.id }), quantity: 3 })]);
+		expect(quote.Product_Details).toEqual([
+			expect.objectContaining({
+				product: expect.objectContaining({ id: product.id }),
+				quantity: 3,
+			}),
+		]);
 		// text that is no list is refused before sending, naming the field
 		await crm.clearRequests();
-		expect(errorOf(await crm.run(create, [{ json: { subject: 'Bad lines', lines: 'three boxes' } }]), create.name)?.message).toContain('Product_Details');
-		expect((await crm.requests()).filter((r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/Quotes'))).toHaveLength(0);
+		expect(
+			errorOf(
+				await crm.run(create, [{ json: { subject: 'Bad lines', lines: 'three boxes' } }]),
+				create.name,
+			)?.message,
+		).toContain('Product_Details');
+		expect(
+			(await crm.requests()).filter(
+				(r) => r.method === 'POST' && r.url.startsWith('/crm/v2.1/Quotes'),
+			),
+		).toHaveLength(0);
 	});
 
 	test('Create in JSON mode sends the record as given, with trigger, process and lar_id', async () => {
@@ -163,7 +205,13 @@ describe('CRM Record › writes (v2.1)', () => {
 		const stored = await record('Leads', out.json.id as string);
 		expect(stored).toMatchObject({ Last_Name: 'Json Mode', Interests: ['CRM', 'ERP'] });
 		const log = (await writeLog()).find((w) => w.ids.includes(out.json.id));
-		expect(log).toMatchObject({ operation: 'create', trigger: ['workflow'], fired: ['workflow'], process: ['review_process'], lar_id: '4876876000000400001' });
+		expect(log).toMatchObject({
+			operation: 'create',
+			trigger: ['workflow'],
+			fired: ['workflow'],
+			process: ['review_process'],
+			lar_id: '4876876000000400001',
+		});
 
 		// an empty Triggers option sends [] (nothing fires); without it everything fires
 		const none = crm.node('crmRecord', {
@@ -186,7 +234,9 @@ describe('CRM Record › writes (v2.1)', () => {
 			recordJson: '{"Last_Name": "X"}',
 			options: { lar_id: 'rule-1' },
 		});
-		expect(errorOf(await crm.run(badLar), badLar.name)?.message).toContain('Lead Assignment Rule ID');
+		expect(errorOf(await crm.run(badLar), badLar.name)?.message).toContain(
+			'Lead Assignment Rule ID',
+		);
 	});
 
 	test('Update by ID: many items go in one UpdateRecords request, one item to its own URL (UpdateRecord)', async () => {
@@ -201,19 +251,34 @@ describe('CRM Record › writes (v2.1)', () => {
 			recordId: '={{ $json.id }}',
 			fieldsUi: pairs({ Company: '={{ "Updated " + $json.n }}', No_of_Employees: '7' }),
 		});
-		const out = outputOf(await crm.run(update, leads.map((l: any, n: number) => ({ json: { id: l.id, n } }))), update.name);
+		const out = outputOf(
+			await crm.run(
+				update,
+				leads.map((l: any, n: number) => ({ json: { id: l.id, n } })),
+			),
+			update.name,
+		);
 		expect(out.map((o) => o.json.id)).toEqual(leads.map((l: any) => l.id));
 		expect(await requestsTo('PUT', '/crm/v2.1/Leads')).toHaveLength(1);
-		for (const [n, l] of leads.entries()) expect(await record('Leads', l.id)).toMatchObject({ Company: `Updated ${n}`, No_of_Employees: 7 });
+		for (const [n, l] of leads.entries())
+			expect(await record('Leads', l.id)).toMatchObject({
+				Company: `Updated ${n}`,
+				No_of_Employees: 7,
+			});
 
 		await crm.clearRequests();
-		const [single] = outputOf(await crm.run(update, [{ json: { id: leads[0].id, n: 'one' } }]), update.name);
+		const [single] = outputOf(
+			await crm.run(update, [{ json: { id: leads[0].id, n: 'one' } }]),
+			update.name,
+		);
 		expect(single.json).toMatchObject({ id: leads[0].id, action: 'update' });
 		expect(await requestsTo('PUT', `/crm/v2.1/Leads/${leads[0].id}`)).toHaveLength(1);
 		expect((await record('Leads', leads[0].id)).Company).toBe('Updated one');
 
 		const badId = crm.node('crmRecord', { ...update.parameters, recordId: 'abc' });
-		expect(errorOf(await crm.run(badId), badId.name)?.message).toContain('Record ID must be digits');
+		expect(errorOf(await crm.run(badId), badId.name)?.message).toContain(
+			'Record ID must be digits',
+		);
 	});
 
 	test('Update by external ID: one item (UpdateRecordUsingExternalID) and a batch (UpdateRecords with X-EXTERNAL); mapper matching', async () => {
@@ -224,7 +289,10 @@ describe('CRM Record › writes (v2.1)', () => {
 			fieldsMode: 'json',
 			recordJson: '={{ JSON.stringify({ Last_Name: "Ext", External_Lead_ID: $json.ext }) }}',
 		});
-		const created = outputOf(await crm.run(create, [{ json: { ext: 'EXT-A' } }, { json: { ext: 'EXT-B' } }]), create.name);
+		const created = outputOf(
+			await crm.run(create, [{ json: { ext: 'EXT-A' } }, { json: { ext: 'EXT-B' } }]),
+			create.name,
+		);
 		const update = crm.node('crmRecord', {
 			resource: 'record',
 			operation: 'update',
@@ -240,7 +308,13 @@ describe('CRM Record › writes (v2.1)', () => {
 		expect(await requestsTo('PUT', '/crm/v2.1/Leads/EXT-A')).toHaveLength(1);
 		expect((await record('Leads', created[0].json.id as string)).City).toBe('Austin');
 
-		outputOf(await crm.run(update, [{ json: { ext: 'EXT-A', city: 'Boston' } }, { json: { ext: 'EXT-B', city: 'Chicago' } }]), update.name);
+		outputOf(
+			await crm.run(update, [
+				{ json: { ext: 'EXT-A', city: 'Boston' } },
+				{ json: { ext: 'EXT-B', city: 'Chicago' } },
+			]),
+			update.name,
+		);
 		expect(await requestsTo('PUT', '/crm/v2.1/Leads')).toHaveLength(1);
 		expect((await record('Leads', created[0].json.id as string)).City).toBe('Boston');
 		expect((await record('Leads', created[1].json.id as string)).City).toBe('Chicago');
@@ -272,9 +346,22 @@ describe('CRM Record › writes (v2.1)', () => {
 			operation: 'upsert',
 			module: 'Contacts',
 			fieldsMode: 'mapper',
-			columns: mapper({ Last_Name: '={{ $json.last }}', Email: '={{ $json.email }}', Title: '={{ $json.title }}' }, [], ['Email']),
+			columns: mapper(
+				{
+					Last_Name: '={{ $json.last }}',
+					Email: '={{ $json.email }}',
+					Title: '={{ $json.title }}',
+				},
+				[],
+				['Email'],
+			),
 		});
-		const first = outputOf(await crm.run(upsert, [{ json: { last: 'Upsert', email: 'upsert.one@example.com', title: 'First' } }]), upsert.name);
+		const first = outputOf(
+			await crm.run(upsert, [
+				{ json: { last: 'Upsert', email: 'upsert.one@example.com', title: 'First' } },
+			]),
+			upsert.name,
+		);
 		expect(first[0].json).toMatchObject({ action: 'insert', duplicate_field: null });
 		const second = outputOf(
 			await crm.run(upsert, [
@@ -300,7 +387,11 @@ describe('CRM Record › writes (v2.1)', () => {
 		});
 		const a = outputOf(await crm.run(byName, [{ json: { phone: '111' } }]), byName.name);
 		const b = outputOf(await crm.run(byName, [{ json: { phone: '222' } }]), byName.name);
-		expect(b[0].json).toMatchObject({ id: a[0].json.id, action: 'update', duplicate_field: 'Account_Name' });
+		expect(b[0].json).toMatchObject({
+			id: a[0].json.id,
+			action: 'update',
+			duplicate_field: 'Account_Name',
+		});
 		expect((await record('Accounts', a[0].json.id as string)).Phone).toBe('222');
 	});
 
@@ -312,21 +403,47 @@ describe('CRM Record › writes (v2.1)', () => {
 			fieldsMode: 'json',
 			recordJson: '={{ JSON.stringify({ Last_Name: "Doomed", External_Lead_ID: $json.ext }) }}',
 		});
-		const ids = outputOf(await crm.run(create, ['D1', 'D2', 'D3', 'D4'].map((ext) => ({ json: { ext } }))), create.name).map(
-			(o) => o.json.id as string,
-		);
+		const ids = outputOf(
+			await crm.run(
+				create,
+				['D1', 'D2', 'D3', 'D4'].map((ext) => ({ json: { ext } })),
+			),
+			create.name,
+		).map((o) => o.json.id as string);
 		const del = crm.node(
 			'crmRecord',
-			{ resource: 'record', operation: 'delete', module: 'Leads', deleteBy: 'id', recordId: '={{ $json.id }}', options: { wf_trigger: false } },
+			{
+				resource: 'record',
+				operation: 'delete',
+				module: 'Leads',
+				deleteBy: 'id',
+				recordId: '={{ $json.id }}',
+				options: { wf_trigger: false },
+			},
 			{ onError: 'continueRegularOutput' },
 		);
 		await crm.clearRequests();
 		const one = outputOf(await crm.run(del, [{ json: { id: ids[0] } }]), del.name);
 		expect(one[0].json).toMatchObject({ id: ids[0], message: 'record deleted' });
-		expect((await crm.requests()).some((r) => r.method === 'DELETE' && r.url === `/crm/v2.1/Leads/${ids[0]}?wf_trigger=false`)).toBe(true);
+		expect(
+			(await crm.requests()).some(
+				(r) => r.method === 'DELETE' && r.url === `/crm/v2.1/Leads/${ids[0]}?wf_trigger=false`,
+			),
+		).toBe(true);
 
-		const many = outputOf(await crm.run(del, [{ json: { id: ids[1] } }, { json: { id: '4876876000999999999' } }, { json: { id: ids[2] } }]), del.name);
-		expect(many.map((o) => o.json.status ?? o.json.details)).toEqual(['success', expect.objectContaining({ code: 'INVALID_DATA' }), 'success']);
+		const many = outputOf(
+			await crm.run(del, [
+				{ json: { id: ids[1] } },
+				{ json: { id: '4876876000999999999' } },
+				{ json: { id: ids[2] } },
+			]),
+			del.name,
+		);
+		expect(many.map((o) => o.json.status ?? o.json.details)).toEqual([
+			'success',
+			expect.objectContaining({ code: 'INVALID_DATA' }),
+			'success',
+		]);
 		expect(await requestsTo('DELETE', '/crm/v2.1/Leads')).toHaveLength(1);
 		const log = (await writeLog()).filter((w) => w.operation === 'delete').pop();
 		expect(log).toMatchObject({ wf_trigger: 'false', fired: [] });
@@ -345,7 +462,7 @@ describe('CRM Record › writes (v2.1)', () => {
 		expect(deleted).toEqual(expect.arrayContaining(ids));
 	});
 
-	test('Delete Many sends an item\'s IDs in groups of 100 and answers one item per ID', async () => {
+	test("Delete Many sends an item's IDs in groups of 100 and answers one item per ID", async () => {
 		const create = crm.node('crmRecord', {
 			resource: 'record',
 			operation: 'create',
@@ -353,22 +470,41 @@ describe('CRM Record › writes (v2.1)', () => {
 			fieldsMode: 'json',
 			recordJson: '={{ JSON.stringify({ Subject: "Task " + $json.i }) }}',
 		});
-		const ids = outputOf(await crm.run(create, Array.from({ length: 230 }, (_, i) => ({ json: { i } }))), create.name).map(
-			(o) => o.json.id as string,
-		);
+		const ids = outputOf(
+			await crm.run(
+				create,
+				Array.from({ length: 230 }, (_, i) => ({ json: { i } })),
+			),
+			create.name,
+		).map((o) => o.json.id as string);
 		await crm.clearRequests();
-		const delMany = crm.node('crmRecord', { resource: 'record', operation: 'deleteMany', module: 'Tasks', recordIds: '={{ $json.ids }}' });
+		const delMany = crm.node('crmRecord', {
+			resource: 'record',
+			operation: 'deleteMany',
+			module: 'Tasks',
+			recordIds: '={{ $json.ids }}',
+		});
 		const out = outputOf(await crm.run(delMany, [{ json: { ids } }]), delMany.name);
 		expect((await requestsTo('DELETE', '/crm/v2.1/Tasks')).length).toBe(3);
 		expect(out).toHaveLength(230);
 		expect(out.map((o) => o.json.id)).toEqual(ids);
 		expect(out.every((o) => o.json.status === 'success')).toBe(true);
 		for (let i = 0; i < ids.length; i += 100) {
-			const res = await crm.api('GET', `/crm/v2.1/Tasks?fields=Subject&ids=${ids.slice(i, i + 100).join(',')}`);
+			const res = await crm.api(
+				'GET',
+				`/crm/v2.1/Tasks?fields=Subject&ids=${ids.slice(i, i + 100).join(',')}`,
+			);
 			expect(res.status).toBe(204);
 		}
 
-		const bad = crm.node('crmRecord', { resource: 'record', operation: 'deleteMany', module: 'Tasks', recordIds: '123,abc' });
-		expect(errorOf(await crm.run(bad), bad.name)?.message).toContain('Record IDs must hold numeric IDs');
+		const bad = crm.node('crmRecord', {
+			resource: 'record',
+			operation: 'deleteMany',
+			module: 'Tasks',
+			recordIds: '123,abc',
+		});
+		expect(errorOf(await crm.run(bad), bad.name)?.message).toContain(
+			'Record IDs must hold numeric IDs',
+		);
 	});
 });

@@ -16,7 +16,12 @@ describe('CRM Record › Record (engine → sandbox over HTTP)', () => {
 			operation: 'create',
 			module: 'Leads',
 			fieldsMode: 'pairs',
-			fieldsUi: fields({ Last_Name: '={{ $json.last }}', Email: '={{ $json.email }}', No_of_Employees: '42', Email_Opt_Out: 'true' }),
+			fieldsUi: fields({
+				Last_Name: '={{ $json.last }}',
+				Email: '={{ $json.email }}',
+				No_of_Employees: '42',
+				Email_Opt_Out: 'true',
+			}),
 		});
 		const created = outputOf(
 			await crm.run(create, [
@@ -33,9 +38,19 @@ describe('CRM Record › Record (engine → sandbox over HTTP)', () => {
 
 		// typed values reached the store
 		const stored = await crm.api('GET', `/crm/v2.1/Leads/${id}`);
-		expect(stored.body.data[0]).toMatchObject({ Last_Name: 'Round', Email: 'round.trip@example.com', No_of_Employees: 42, Email_Opt_Out: true });
+		expect(stored.body.data[0]).toMatchObject({
+			Last_Name: 'Round',
+			Email: 'round.trip@example.com',
+			No_of_Employees: 42,
+			Email_Opt_Out: true,
+		});
 
-		const get = crm.node('crmRecord', { resource: 'record', operation: 'get', module: 'Leads', recordId: id });
+		const get = crm.node('crmRecord', {
+			resource: 'record',
+			operation: 'get',
+			module: 'Leads',
+			recordId: id,
+		});
 		const got = outputOf(await crm.run(get), get.name);
 		expect(got).toHaveLength(1);
 		expect(got[0].json).toMatchObject({ id, Last_Name: 'Round' });
@@ -51,7 +66,10 @@ describe('CRM Record › Record (engine → sandbox over HTTP)', () => {
 		const updated = outputOf(await crm.run(update), update.name);
 		expect(updated[0].json).toMatchObject({ id, action: 'update', status: 'success' });
 		const afterUpdate = await crm.api('GET', `/crm/v2.1/Leads/${id}`);
-		expect(afterUpdate.body.data[0]).toMatchObject({ Company: 'Updated Co', Annual_Revenue: 1234.5 });
+		expect(afterUpdate.body.data[0]).toMatchObject({
+			Company: 'Updated Co',
+			Annual_Revenue: 1234.5,
+		});
 
 		const getAll = crm.node('crmRecord', {
 			resource: 'record',
@@ -67,19 +85,47 @@ describe('CRM Record › Record (engine → sandbox over HTTP)', () => {
 		expect(Object.keys(all[0].json).sort()).toEqual(['Email', 'Last_Name', 'id']);
 		expect(total.body.info.more_records).toBe(all.length > 200);
 
-		const del = crm.node('crmRecord', { resource: 'record', operation: 'delete', module: 'Leads', recordId: '={{ $json.id }}' });
-		const deleted = outputOf(await crm.run(del, created.map((i) => ({ json: i.json }))), del.name);
+		const del = crm.node('crmRecord', {
+			resource: 'record',
+			operation: 'delete',
+			module: 'Leads',
+			recordId: '={{ $json.id }}',
+		});
+		const deleted = outputOf(
+			await crm.run(
+				del,
+				created.map((i) => ({ json: i.json })),
+			),
+			del.name,
+		);
 		expect(deleted.map((i) => i.json.id)).toEqual(created.map((i) => i.json.id));
 		expect((await crm.api('GET', `/crm/v2.1/Leads/${id}`)).status).toBe(204);
 	});
 
 	test('get many with a limit pages through the sandbox and stops at the limit', async () => {
-		const getAll = crm.node('crmRecord', { resource: 'record', operation: 'getAll', module: '={{ $json.module }}', returnAll: false, limit: 7 });
-		const out = outputOf(await crm.run(getAll, [{ json: { module: 'Contacts' } }, { json: { module: 'Accounts' } }]), getAll.name);
+		const getAll = crm.node('crmRecord', {
+			resource: 'record',
+			operation: 'getAll',
+			module: '={{ $json.module }}',
+			returnAll: false,
+			limit: 7,
+		});
+		const out = outputOf(
+			await crm.run(getAll, [{ json: { module: 'Contacts' } }, { json: { module: 'Accounts' } }]),
+			getAll.name,
+		);
 		expect(out).toHaveLength(14);
 		// each result is paired with the input item that asked for it
 		expect(out.slice(0, 7).every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
-		expect(out.slice(7).every((i) => (i.pairedItem as { item: number }).item === 1 && typeof i.json.Account_Name === 'string')).toBe(true);
+		expect(
+			out
+				.slice(7)
+				.every(
+					(i) =>
+						(i.pairedItem as { item: number }).item === 1 &&
+						typeof i.json.Account_Name === 'string',
+				),
+		).toBe(true);
 		expect(out.slice(0, 7).every((i) => typeof i.json.Last_Name === 'string')).toBe(true);
 	});
 
@@ -87,18 +133,31 @@ describe('CRM Record › Record (engine → sandbox over HTTP)', () => {
 		const before = (await crm.api('GET', '/crm/v2.1/Accounts?per_page=200')).body.data.length;
 		const create = crm.node(
 			'crmRecord',
-			{ resource: 'record', operation: 'create', module: 'Accounts', fieldsMode: 'pairs',
-			fieldsUi: fields({ Account_Name: '={{ $json.name }}' }) },
+			{
+				resource: 'record',
+				operation: 'create',
+				module: 'Accounts',
+				fieldsMode: 'pairs',
+				fieldsUi: fields({ Account_Name: '={{ $json.name }}' }),
+			},
 			{ onError: 'continueRegularOutput' },
 		);
 		const out = outputOf(
-			await crm.run(create, [{ json: { name: 'Good Account One' } }, { json: { name: '' } }, { json: { name: 'Good Account Two' } }]),
+			await crm.run(create, [
+				{ json: { name: 'Good Account One' } },
+				{ json: { name: '' } },
+				{ json: { name: 'Good Account Two' } },
+			]),
 			create.name,
 		);
 		expect(out).toHaveLength(3);
 		expect(out[0].json).toMatchObject({ status: 'success' });
 		expect(out[1].json.error).toContain('MANDATORY_NOT_FOUND');
-		expect(out[1].json.details).toMatchObject({ status: 'error', code: 'MANDATORY_NOT_FOUND', details: { api_name: 'Account_Name' } });
+		expect(out[1].json.details).toMatchObject({
+			status: 'error',
+			code: 'MANDATORY_NOT_FOUND',
+			details: { api_name: 'Account_Name' },
+		});
 		expect(out[1].pairedItem).toEqual({ item: 1 });
 		expect(out[2].json).toMatchObject({ status: 'success' });
 		const after = (await crm.api('GET', '/crm/v2.1/Accounts?per_page=200')).body.data.length;
@@ -112,11 +171,18 @@ describe('CRM Record › Record (engine → sandbox over HTTP)', () => {
 			fieldsMode: 'pairs',
 			fieldsUi: fields({ Account_Name: '={{ $json.name }}' }),
 		});
-		const run = await crm.run(strict, [{ json: { name: 'Good Account Three' } }, { json: { name: '' } }]);
+		const run = await crm.run(strict, [
+			{ json: { name: 'Good Account Three' } },
+			{ json: { name: '' } },
+		]);
 		const error = errorOf(run, strict.name);
 		expect(error?.message).toContain('MANDATORY_NOT_FOUND');
-		expect(error?.message).toBe('Item 0 written (1); item 1 failed: Required field Account Name (Account_Name) is missing [MANDATORY_NOT_FOUND]');
-		const names = (await crm.api('GET', '/crm/v2.1/Accounts?per_page=200')).body.data.map((r: any) => r.Account_Name);
+		expect(error?.message).toBe(
+			'Item 0 written (1); item 1 failed: Required field Account Name (Account_Name) is missing [MANDATORY_NOT_FOUND]',
+		);
+		const names = (await crm.api('GET', '/crm/v2.1/Accounts?per_page=200')).body.data.map(
+			(r: any) => r.Account_Name,
+		);
 		expect(names).toContain('Good Account Three');
 	});
 
@@ -127,7 +193,13 @@ describe('CRM Record › Record (engine → sandbox over HTTP)', () => {
 			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify({ access_token: oldToken }),
 		});
-		const get = crm.node('crmRecord', { resource: 'record', operation: 'getAll', module: 'Deals', returnAll: false, limit: 3 });
+		const get = crm.node('crmRecord', {
+			resource: 'record',
+			operation: 'getAll',
+			module: 'Deals',
+			returnAll: false,
+			limit: 3,
+		});
 		const out = outputOf(await crm.run(get), get.name);
 		expect(out).toHaveLength(3);
 		const newToken = (crm.helper.store.crmOAuth2Api.oauthTokenData as any).access_token;
@@ -138,7 +210,12 @@ describe('CRM Record › Record (engine → sandbox over HTTP)', () => {
 	});
 
 	test('unknown module surfaces INVALID_MODULE with its code', async () => {
-		const get = crm.node('crmRecord', { resource: 'record', operation: 'getAll', module: 'NoSuchModule', limit: 1 });
+		const get = crm.node('crmRecord', {
+			resource: 'record',
+			operation: 'getAll',
+			module: 'NoSuchModule',
+			limit: 1,
+		});
 		const error = errorOf(await crm.run(get), get.name);
 		expect(error?.message).toContain('INVALID_MODULE');
 	});
@@ -152,12 +229,22 @@ describe('CRM Record › scopes', () => {
 	afterAll(async () => await crm.close());
 
 	test('a token without the module scope gets OAUTH_SCOPE_MISMATCH surfaced with its code', async () => {
-		const get = crm.node('crmRecord', { resource: 'record', operation: 'getAll', module: 'Leads', limit: 5 });
+		const get = crm.node('crmRecord', {
+			resource: 'record',
+			operation: 'getAll',
+			module: 'Leads',
+			limit: 5,
+		});
 		const error = errorOf(await crm.run(get), get.name);
 		expect(error?.message).toContain('OAUTH_SCOPE_MISMATCH');
 		expect(error?.description).toContain('scope');
 		// the covered module still works with the same credential
-		const ok = crm.node('crmRecord', { resource: 'record', operation: 'getAll', module: 'Contacts', limit: 2 });
+		const ok = crm.node('crmRecord', {
+			resource: 'record',
+			operation: 'getAll',
+			module: 'Contacts',
+			limit: 2,
+		});
 		expect(outputOf(await crm.run(ok), ok.name)).toHaveLength(2);
 	});
 });

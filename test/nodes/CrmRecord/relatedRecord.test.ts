@@ -21,17 +21,27 @@ describe('CRM Record › Related Record', () => {
 	};
 
 	beforeAll(async () => {
-		[dealId] = await create('Deals', [{ Deal_Name: 'Related Deal', Stage: 'Qualification', Closing_Date: '2030-01-31' }]);
+		[dealId] = await create('Deals', [
+			{ Deal_Name: 'Related Deal', Stage: 'Qualification', Closing_Date: '2030-01-31' },
+		]);
 		productIds = await create('Products', [
 			{ Product_Name: 'Related Widget', Product_Code: 'RW-1' },
 			{ Product_Name: 'Related Gadget', Product_Code: 'RG-2' },
 			{ Product_Name: 'Related Gizmo', Product_Code: 'RZ-3' },
 		]);
-		[accountId] = await create('Accounts', [{ Account_Name: 'Related Accounts Ltd', External_Account_ID: 'ACC-REL-1' }]);
-		[contactId] = await create('Contacts', [{ Last_Name: 'Linked', External_Contact_ID: 'CON-REL-1' }]);
+		[accountId] = await create('Accounts', [
+			{ Account_Name: 'Related Accounts Ltd', External_Account_ID: 'ACC-REL-1' },
+		]);
+		[contactId] = await create('Contacts', [
+			{ Last_Name: 'Linked', External_Contact_ID: 'CON-REL-1' },
+		]);
 	});
 
-	async function loadOptions(method: string, parameters: Record<string, unknown>, path: string): Promise<INodePropertyOptions[]> {
+	async function loadOptions(
+		method: string,
+		parameters: Record<string, unknown>,
+		path: string,
+	): Promise<INodePropertyOptions[]> {
 		return await crm.loadOptions('crmRecord', method, parameters as any, path);
 	}
 
@@ -45,11 +55,30 @@ describe('CRM Record › Related Record', () => {
 			relatedList: 'Products',
 			relatedRecordId: '={{ $json.id }}',
 		});
-		const linked = outputOf(await crm.run(link, productIds.map((id) => ({ json: { id } }))), link.name);
-		expect(linked.map((i) => i.json)).toEqual(productIds.map((id) => expect.objectContaining({ id, message: 'relation added', status: 'success' })));
-		expect((await crm.requests()).filter((r) => r.method === 'PUT' && r.url.includes('/Products'))).toHaveLength(1);
+		const linked = outputOf(
+			await crm.run(
+				link,
+				productIds.map((id) => ({ json: { id } })),
+			),
+			link.name,
+		);
+		expect(linked.map((i) => i.json)).toEqual(
+			productIds.map((id) =>
+				expect.objectContaining({ id, message: 'relation added', status: 'success' }),
+			),
+		);
+		expect(
+			(await crm.requests()).filter((r) => r.method === 'PUT' && r.url.includes('/Products')),
+		).toHaveLength(1);
 
-		const getAll = crm.node('crmRecord', { resource: 'relatedRecord', operation: 'getAll', module: 'Deals', recordId: dealId, relatedList: 'Products', returnAll: true });
+		const getAll = crm.node('crmRecord', {
+			resource: 'relatedRecord',
+			operation: 'getAll',
+			module: 'Deals',
+			recordId: dealId,
+			relatedList: 'Products',
+			returnAll: true,
+		});
 		const listed = outputOf(await crm.run(getAll), getAll.name);
 		expect(listed.map((i) => i.json.id).sort()).toEqual([...productIds].sort());
 		expect(listed[0].json.Product_Name).toMatch(/^Related /);
@@ -69,7 +98,15 @@ describe('CRM Record › Related Record', () => {
 		const [one] = outputOf(await crm.run(get), get.name);
 		expect(one.json).toMatchObject({ id: productIds[1], Product_Name: 'Related Gadget' });
 
-		const limited = crm.node('crmRecord', { resource: 'relatedRecord', operation: 'getAll', module: 'Deals', recordId: dealId, relatedList: 'Products', returnAll: false, limit: 2 });
+		const limited = crm.node('crmRecord', {
+			resource: 'relatedRecord',
+			operation: 'getAll',
+			module: 'Deals',
+			recordId: dealId,
+			relatedList: 'Products',
+			returnAll: false,
+			limit: 2,
+		});
 		expect(outputOf(await crm.run(limited), limited.name)).toHaveLength(2);
 
 		const delink = crm.node('crmRecord', {
@@ -80,7 +117,10 @@ describe('CRM Record › Related Record', () => {
 			relatedList: 'Products',
 			relatedRecordId: '={{ $json.id }}',
 		});
-		const removed = outputOf(await crm.run(delink, [{ json: { id: productIds[0] } }, { json: { id: productIds[2] } }]), delink.name);
+		const removed = outputOf(
+			await crm.run(delink, [{ json: { id: productIds[0] } }, { json: { id: productIds[2] } }]),
+			delink.name,
+		);
 		expect(removed.map((i) => i.json.message)).toEqual(['relation removed', 'relation removed']);
 		const after = await crm.api('GET', `/crm/v2.1/Deals/${dealId}/Products`);
 		expect(after.body.data.map((r: any) => r.id)).toEqual([productIds[1]]);
@@ -98,7 +138,12 @@ describe('CRM Record › Related Record', () => {
 		});
 		outputOf(await crm.run(link), link.name);
 		const listed = await crm.api('GET', `/crm/v2.1/Deals/${dealId}/Contact_Roles?ids=${contactId}`);
-		expect(listed.body.data).toEqual([expect.objectContaining({ id: contactId, Contact_Role: expect.objectContaining({ name: 'Decision Maker' }) })]);
+		expect(listed.body.data).toEqual([
+			expect.objectContaining({
+				id: contactId,
+				Contact_Role: expect.objectContaining({ name: 'Decision Maker' }),
+			}),
+		]);
 	});
 
 	test('a lookup-defined list: linking sets the lookup on the related record, delinking clears it', async () => {
@@ -114,7 +159,14 @@ describe('CRM Record › Related Record', () => {
 		const contact = (await crm.api('GET', `/crm/v2.1/Contacts/${contactId}`)).body.data[0];
 		expect(contact.Account_Name).toMatchObject({ id: accountId, name: 'Related Accounts Ltd' });
 
-		const getAll = crm.node('crmRecord', { resource: 'relatedRecord', operation: 'getAll', module: 'Accounts', recordId: accountId, relatedList: 'Contacts', returnAll: true });
+		const getAll = crm.node('crmRecord', {
+			resource: 'relatedRecord',
+			operation: 'getAll',
+			module: 'Accounts',
+			recordId: accountId,
+			relatedList: 'Contacts',
+			returnAll: true,
+		});
 		expect(outputOf(await crm.run(getAll), getAll.name).map((i) => i.json.id)).toEqual([contactId]);
 
 		const delink = crm.node('crmRecord', {
@@ -126,12 +178,17 @@ describe('CRM Record › Related Record', () => {
 			relatedRecordId: contactId,
 		});
 		outputOf(await crm.run(delink), delink.name);
-		expect((await crm.api('GET', `/crm/v2.1/Contacts/${contactId}`)).body.data[0].Account_Name).toBeNull();
+		expect(
+			(await crm.api('GET', `/crm/v2.1/Contacts/${contactId}`)).body.data[0].Account_Name,
+		).toBeNull();
 		expect((await crm.api('GET', `/crm/v2.1/Accounts/${accountId}/Contacts`)).status).toBe(204);
 	});
 
 	test('external-ID forms: parent and related records addressed by external values (X-EXTERNAL)', async () => {
-		const options = { parentExternalField: 'External_Account_ID', relatedExternalField: 'External_Contact_ID' };
+		const options = {
+			parentExternalField: 'External_Account_ID',
+			relatedExternalField: 'External_Contact_ID',
+		};
 		const link = crm.node('crmRecord', {
 			resource: 'relatedRecord',
 			operation: 'link',
@@ -154,7 +211,9 @@ describe('CRM Record › Related Record', () => {
 			returnAll: true,
 			options: { parentExternalField: 'External_Account_ID' },
 		});
-		expect(outputOf(await crm.run(getAll), getAll.name).map((i) => i.json.External_Contact_ID)).toEqual(['CON-REL-1']);
+		expect(
+			outputOf(await crm.run(getAll), getAll.name).map((i) => i.json.External_Contact_ID),
+		).toEqual(['CON-REL-1']);
 
 		const get = crm.node('crmRecord', {
 			resource: 'relatedRecord',
@@ -176,29 +235,52 @@ describe('CRM Record › Related Record', () => {
 			relatedRecordId: 'CON-REL-1',
 			options,
 		});
-		expect(outputOf(await crm.run(delink), delink.name)[0].json).toMatchObject({ id: contactId, message: 'relation removed' });
+		expect(outputOf(await crm.run(delink), delink.name)[0].json).toMatchObject({
+			id: contactId,
+			message: 'relation removed',
+		});
 		expect((await crm.api('GET', `/crm/v2.1/Accounts/${accountId}/Contacts`)).status).toBe(204);
 	});
 
 	test('a non-numeric record ID without an external field is refused before sending', async () => {
 		await crm.clearRequests();
-		const get = crm.node('crmRecord', { resource: 'relatedRecord', operation: 'getAll', module: 'Accounts', recordId: 'ACC-REL-1', relatedList: 'Contacts' });
+		const get = crm.node('crmRecord', {
+			resource: 'relatedRecord',
+			operation: 'getAll',
+			module: 'Accounts',
+			recordId: 'ACC-REL-1',
+			relatedList: 'Contacts',
+		});
 		const error = errorOf(await crm.run(get), get.name);
 		expect(error?.message).toContain('Record ID must be digits');
 		expect((await crm.requests()).filter((r) => r.url.startsWith('/crm/'))).toHaveLength(0);
 	});
 
 	test('deleting a deal removes its links (cascade)', async () => {
-		const [otherDeal] = await create('Deals', [{ Deal_Name: 'Doomed Deal', Stage: 'Qualification', Closing_Date: '2030-01-31' }]);
-		await crm.api('PUT', `/crm/v2.1/Deals/${otherDeal}/Products`, { data: [{ id: productIds[2] }] });
-		expect((await crm.api('GET', `/crm/v2.1/Products/${productIds[2]}/Deals`)).body.data.map((r: any) => r.id)).toContain(otherDeal);
+		const [otherDeal] = await create('Deals', [
+			{ Deal_Name: 'Doomed Deal', Stage: 'Qualification', Closing_Date: '2030-01-31' },
+		]);
+		await crm.api('PUT', `/crm/v2.1/Deals/${otherDeal}/Products`, {
+			data: [{ id: productIds[2] }],
+		});
+		expect(
+			(await crm.api('GET', `/crm/v2.1/Products/${productIds[2]}/Deals`)).body.data.map(
+				(r: any) => r.id,
+			),
+		).toContain(otherDeal);
 		await crm.api('DELETE', `/crm/v2.1/Deals/${otherDeal}`);
 		expect((await crm.api('GET', `/crm/v2.1/Products/${productIds[2]}/Deals`)).status).toBe(204);
 	});
 
 	test('load options: the related lists of the chosen module (attachments left out)', async () => {
-		const lists = await loadOptions('getRelatedLists', { resource: 'relatedRecord', operation: 'getAll', module: 'Deals' }, 'parameters.relatedList');
-		expect(lists.map((l) => l.value)).toEqual(expect.arrayContaining(['Contact_Roles', 'Products', 'Notes', 'Quotes']));
+		const lists = await loadOptions(
+			'getRelatedLists',
+			{ resource: 'relatedRecord', operation: 'getAll', module: 'Deals' },
+			'parameters.relatedList',
+		);
+		expect(lists.map((l) => l.value)).toEqual(
+			expect.arrayContaining(['Contact_Roles', 'Products', 'Notes', 'Quotes']),
+		);
 		expect(lists.map((l) => l.value)).not.toContain('Attachments');
 		expect(lists.find((l) => l.value === 'Contact_Roles')!.name).toBe('Contact Roles');
 	});

@@ -14,14 +14,23 @@ describe('CRM Record › Share', () => {
 	let crm: CrmFixture;
 	let dealId: string;
 
-	const shares = async (): Promise<any[]> => (await crm.api('GET', `/crm/v2.1/Deals/${dealId}/actions/share`)).body?.share ?? [];
+	const shares = async (): Promise<any[]> =>
+		(await crm.api('GET', `/crm/v2.1/Deals/${dealId}/actions/share`)).body?.share ?? [];
 	const node = (operation: string, params: Record<string, unknown> = {}) =>
-		crm.node('crmRecord', { resource: 'share', operation, module: 'Deals', recordId: dealId, ...params });
+		crm.node('crmRecord', {
+			resource: 'share',
+			operation,
+			module: 'Deals',
+			recordId: dealId,
+			...params,
+		});
 
 	beforeAll(async () => {
 		crm = await crmFixture();
 		// owned by the admin (the token's user), so the demo users can be shared with
-		const res = await crm.api('POST', '/crm/v2.1/Deals', { data: [{ Deal_Name: 'Shared Deal', Stage: 'Qualification', Closing_Date: '2030-06-30' }] });
+		const res = await crm.api('POST', '/crm/v2.1/Deals', {
+			data: [{ Deal_Name: 'Shared Deal', Stage: 'Qualification', Closing_Date: '2030-06-30' }],
+		});
 		dealId = res.body.data[0].details.id;
 	});
 	afterAll(async () => await crm.close());
@@ -36,11 +45,16 @@ describe('CRM Record › Share', () => {
 			},
 		});
 		const shared = outputOf(await crm.run(share), share.name);
-		expect(shared.map((i) => i.json.message)).toEqual(['record will be shared successfully', 'record will be shared successfully']);
-		expect((await shares()).map((s) => [s.user.id, s.permission, s.share_related_records])).toEqual([
-			[MARIA, 'read_write', true],
-			[JAMES, 'read_only', false],
+		expect(shared.map((i) => i.json.message)).toEqual([
+			'record will be shared successfully',
+			'record will be shared successfully',
 		]);
+		expect((await shares()).map((s) => [s.user.id, s.permission, s.share_related_records])).toEqual(
+			[
+				[MARIA, 'read_write', true],
+				[JAMES, 'read_only', false],
+			],
+		);
 
 		const get = node('get');
 		const details = outputOf(await crm.run(get), get.name);
@@ -49,12 +63,18 @@ describe('CRM Record › Share', () => {
 		const manage = node('get', { options: { view: 'manage' } });
 		const [managed] = outputOf(await crm.run(manage), manage.name);
 		expect((managed.json.shared_with as any[]).map((s) => s.user.id)).toEqual([MARIA, JAMES]);
-		expect((managed.json.shareable_user as any[]).map((u) => u.id)).toEqual(expect.arrayContaining([PRIYA]));
+		expect((managed.json.shareable_user as any[]).map((u) => u.id)).toEqual(
+			expect.arrayContaining([PRIYA]),
+		);
 
 		const only = node('get', { options: { sharedTo: JAMES } });
-		expect(outputOf(await crm.run(only), only.name).map((i) => (i.json.user as any).id)).toEqual([JAMES]);
+		expect(outputOf(await crm.run(only), only.name).map((i) => (i.json.user as any).id)).toEqual([
+			JAMES,
+		]);
 
-		const update = node('update', { users: { user: [{ userId: JAMES, permission: 'full_access' }] } });
+		const update = node('update', {
+			users: { user: [{ userId: JAMES, permission: 'full_access' }] },
+		});
 		outputOf(await crm.run(update), update.name);
 		expect((await shares()).find((s) => s.user.id === JAMES).permission).toBe('full_access');
 
@@ -77,7 +97,10 @@ describe('CRM Record › Share', () => {
 
 	test('11 users to share with are refused by the node before any request, naming the limit', async () => {
 		await crm.clearRequests();
-		const users = Array.from({ length: 11 }, (_, i) => ({ userId: String(4876876000000225100n + BigInt(i)), permission: 'read_only' }));
+		const users = Array.from({ length: 11 }, (_, i) => ({
+			userId: String(4876876000000225100n + BigInt(i)),
+			permission: 'read_only',
+		}));
 		const share = node('share', { users: { user: users } });
 		const error = errorOf(await crm.run(share), share.name);
 		expect(error?.message).toContain('at most 10 users');

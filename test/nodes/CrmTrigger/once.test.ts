@@ -7,7 +7,13 @@
 // executions (mode 'webhook') with the trigger's execute() first, against the sandbox. Requests of
 // one jest process share the trigger's process latch, as requests of one n8n process do; clearing
 // it stands for a request that reached another n8n process.
-import type { IDataObject, INode, INodeExecutionData, IRun, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	IRun,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import type { CrmTrigger } from '../../../nodes/CrmTrigger/CrmTrigger.node';
 import { latch } from '../../../nodes/CrmTrigger/latch';
@@ -42,10 +48,19 @@ interface Answer {
 /** An activated trigger whose static data lives in a modelled database row, plus a node after it. */
 async function published(parameters: INode['parameters']) {
 	counter++;
-	const activation = crmTrigger(crm, parameters, { origin: 'http://127.0.0.1:9', webhookId: `0ce00000-0000-4000-8000-${String(counter).padStart(12, '0')}` });
+	const activation = crmTrigger(crm, parameters, {
+		origin: 'http://127.0.0.1:9',
+		webhookId: `0ce00000-0000-4000-8000-${String(counter).padStart(12, '0')}`,
+	});
 	const { node } = activation;
-	const next = crm.node('crmRecord', { resource: 'record', operation: 'getAll', module: 'Leads', returnAll: false, limit: 1 }, { name: 'Next' });
-	const connections = { [node.name]: { main: [[{ node: next.name, type: 'main' as const, index: 0 }]] } };
+	const next = crm.node(
+		'crmRecord',
+		{ resource: 'record', operation: 'getAll', module: 'Leads', returnAll: false, limit: 1 },
+		{ name: 'Next' },
+	);
+	const connections = {
+		[node.name]: { main: [[{ node: next.name, type: 'main' as const, index: 0 }]] },
+	};
 	await activation.activate();
 	// n8n saves the activation's static data: this is the row every request loads
 	let row = JSON.stringify({ [`node:${node.name}`]: activation.state() });
@@ -60,7 +75,10 @@ async function published(parameters: INode['parameters']) {
 		const t = triggerHarness({ nodeTypes: crm.nodeTypes, credentialsHelper: crm.helper }, node);
 		t.workflow.overrideStaticData(JSON.parse(loaded));
 		t.workflow.staticData.__dataChanged = false;
-		const { ctx, sent } = t.webhookContext({ body, headers: { 'content-type': 'application/json' } });
+		const { ctx, sent } = t.webhookContext({
+			body,
+			headers: { 'content-type': 'application/json' },
+		});
 		// held before the call, as n8n's live-webhooks does, so webhook() starts synchronously here
 		const owned = await t.acquireIsolate();
 		const pending = trigger.webhook.call(ctx);
@@ -72,8 +90,15 @@ async function published(parameters: INode['parameters']) {
 		});
 		// n8n's save: skipped when an execution starts and n8n answers (its flag is cleared first)
 		const saved = result.noWebhookResponse === true || result.workflowData === undefined;
-		if (saved && (t.workflow.staticData.__dataChanged as boolean) === true) row = JSON.stringify(t.workflow.staticData);
-		return { status: result.noWebhookResponse ? (sent.status ?? 200) : 200, body: result.noWebhookResponse ? sent.body : result.webhookResponse, result, answeredBeforeAwait, answeredAt };
+		if (saved && (t.workflow.staticData.__dataChanged as boolean) === true)
+			row = JSON.stringify(t.workflow.staticData);
+		return {
+			status: result.noWebhookResponse ? (sent.status ?? 200) : 200,
+			body: result.noWebhookResponse ? sent.body : result.webhookResponse,
+			result,
+			answeredBeforeAwait,
+			answeredAt,
+		};
 	};
 	const execute = async (answer: { result: IWebhookResponseData }) => {
 		if (!answer.result.workflowData) return undefined;
@@ -81,11 +106,31 @@ async function published(parameters: INode['parameters']) {
 		runs.push(run);
 		return run;
 	};
-	const emitted = (run: IRun): INodeExecutionData[] => run.data.resultData.runData[node.name]?.[0]?.data?.main?.[0] ?? [];
+	const emitted = (run: IRun): INodeExecutionData[] =>
+		run.data.resultData.runData[node.name]?.[0]?.data?.main?.[0] ?? [];
 	const nextRan = (run: IRun) => run.data.resultData.runData[next.name] !== undefined;
 	const state = () => JSON.parse(row)[`node:${node.name}`] as Record<string, any>;
-	const body = (extra: IDataObject) => ({ server_time: Date.now(), query_params: {}, module: 'Leads', affected_fields: [], channel_id: state().channelId, token: state().token, ...extra });
-	return { node, request, execute, runs, emitted, nextRan, state, row: () => row, body, deactivate: async () => await activation.delete() };
+	const body = (extra: IDataObject) => ({
+		server_time: Date.now(),
+		query_params: {},
+		module: 'Leads',
+		affected_fields: [],
+		channel_id: state().channelId,
+		token: state().token,
+		...extra,
+	});
+	return {
+		node,
+		request,
+		execute,
+		runs,
+		emitted,
+		nextRan,
+		state,
+		row: () => row,
+		body,
+		deactivate: async () => await activation.delete(),
+	};
 }
 
 async function createLead(name: string): Promise<string> {
@@ -95,16 +140,29 @@ async function createLead(name: string): Promise<string> {
 }
 
 async function editLead(id: string, company: string): Promise<void> {
-	expect((await crm.api('PUT', `/crm/v2.1/Leads/${id}`, { data: [{ Company: company }] })).status).toBe(200);
+	expect(
+		(await crm.api('PUT', `/crm/v2.1/Leads/${id}`, { data: [{ Company: company }] })).status,
+	).toBe(200);
 }
 
 /** the record GETs since the request log was last cleared */
-const recordGets = async () => (await crm.requests()).filter((r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?ids='));
-const edit = (id: string) => ({ ids: [id], operation: 'update', affected_fields: [{ [id]: ['Company'] }] });
+const recordGets = async () =>
+	(await crm.requests()).filter(
+		(r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?ids='),
+	);
+const edit = (id: string) => ({
+	ids: [id],
+	operation: 'update',
+	affected_fields: [{ [id]: ['Company'] }],
+});
 
 describe('CRM Trigger › one change, one run', () => {
 	test('webhook() lets n8n answer once the execution is stored and queued: one record GET before it, no other CRM call; execute() does not fetch again', async () => {
-		const x = await published({ modules: ['Leads'], events: ['create', 'edit'], output: 'records' });
+		const x = await published({
+			modules: ['Leads'],
+			events: ['create', 'edit'],
+			output: 'records',
+		});
 		const id = await createLead('Answer after queueing');
 		await crm.clearRequests();
 		const started = Date.now();
@@ -121,14 +179,18 @@ describe('CRM Trigger › one change, one run', () => {
 		expect(items[0].json.record).toMatchObject({ id, Last_Name: 'Answer after queueing' });
 		const run = (await x.execute(answer))!;
 		expect(await recordGets()).toHaveLength(1);
-		expect(x.emitted(run)[0].json).toMatchObject({ id, operation: 'create', record: expect.objectContaining({ id, Last_Name: 'Answer after queueing' }) });
+		expect(x.emitted(run)[0].json).toMatchObject({
+			id,
+			operation: 'create',
+			record: expect.objectContaining({ id, Last_Name: 'Answer after queueing' }),
+		});
 		expect(x.emitted(run)[0].json._crmChange).toBeUndefined();
 		expect(x.emitted(run)[0].json._crmClaim).toBeUndefined();
 		console.log(`trigger answer: webhook() returned in ${answerMs} ms with one record GET`);
 		await x.deactivate();
 	});
 
-	test('a copy that reaches another process (its latch never saw it) starts an execution that n8n\'s deduplication store stops', async () => {
+	test("a copy that reaches another process (its latch never saw it) starts an execution that n8n's deduplication store stops", async () => {
 		const x = await published({ modules: ['Leads'], events: ['create'] });
 		const id = await createLead('Other process');
 		const delivery = x.body({ ids: [id], operation: 'insert' });
@@ -162,19 +224,30 @@ describe('CRM Trigger › one change, one run', () => {
 			for (const a of answers) await x.execute(a);
 			changes.push(`${round % 2 === 1 ? 'edit' : 'create'}:${id}`);
 		}
-		const emitted = x.runs.flatMap((r) => x.emitted(r).map((i) => `${i.json.operation}:${i.json.id}`));
+		const emitted = x.runs.flatMap((r) =>
+			x.emitted(r).map((i) => `${i.json.operation}:${i.json.id}`),
+		);
 		expect(x.runs).toHaveLength(20);
 		expect(x.runs.every((r) => x.nextRan(r))).toBe(true);
 		expect(emitted.sort()).toEqual([...changes].sort());
-		console.log(`trigger concurrent copies: 20 rounds, 40 requests, ${x.runs.length} executions, ${new Set(emitted).size} distinct changes, ${emitted.length - new Set(emitted).size} doubled`);
+		console.log(
+			`trigger concurrent copies: 20 rounds, 40 requests, ${x.runs.length} executions, ${new Set(emitted).size} distinct changes, ${emitted.length - new Set(emitted).size} doubled`,
+		);
 		await x.deactivate();
 	});
 
 	test('a re-sent delivery (new server_time), at the same moment as the first or after it, starts no second run; a later edit of the same record does', async () => {
-		const x = await published({ modules: ['Leads'], events: ['create', 'edit'], output: 'records' });
+		const x = await published({
+			modules: ['Leads'],
+			events: ['create', 'edit'],
+			output: 'records',
+		});
 		const id = await createLead('Resent');
 		const created = x.body({ ids: [id], operation: 'insert' });
-		const createAnswers = await Promise.all([x.request(created), x.request({ ...created, server_time: created.server_time + 1500 })]);
+		const createAnswers = await Promise.all([
+			x.request(created),
+			x.request({ ...created, server_time: created.server_time + 1500 }),
+		]);
 		expect(createAnswers.filter((a) => a.result.workflowData)).toHaveLength(1);
 		for (const a of createAnswers) await x.execute(a);
 		// the CRM got no answer in time and re-sends the create later: known by its record
@@ -184,10 +257,17 @@ describe('CRM Trigger › one change, one run', () => {
 
 		await editLead(id, 'First edit');
 		const first = x.body(edit(id));
-		const editAnswers = await Promise.all([x.request(first), x.request({ ...first, server_time: first.server_time + 1500 })]);
+		const editAnswers = await Promise.all([
+			x.request(first),
+			x.request({ ...first, server_time: first.server_time + 1500 }),
+		]);
 		expect(editAnswers.filter((a) => a.result.workflowData)).toHaveLength(1);
 		for (const a of editAnswers) await x.execute(a);
-		expect(x.runs.flatMap((r) => x.emitted(r)).map((i) => `${i.json.operation}:${(i.json.record as any).Company ?? ''}`)).toEqual(['create:', 'edit:First edit']);
+		expect(
+			x.runs
+				.flatMap((r) => x.emitted(r))
+				.map((i) => `${i.json.operation}:${(i.json.record as any).Company ?? ''}`),
+		).toEqual(['create:', 'edit:First edit']);
 		// re-sent after the first was accepted: the same Modified_Time, the same change
 		const resentEdit = await x.request({ ...first, server_time: first.server_time + 3000 });
 		expect(resentEdit).toMatchObject({ status: 200, body: { status: 'duplicate' } });
@@ -202,7 +282,10 @@ describe('CRM Trigger › one change, one run', () => {
 		const second = x.body(edit(id));
 		expect((await x.execute(await x.request(second)))!).toBeDefined();
 		latch.clear();
-		const otherProcess = await x.request({ ...second, server_time: second.server_time + 1500 }, before);
+		const otherProcess = await x.request(
+			{ ...second, server_time: second.server_time + 1500 },
+			before,
+		);
 		const otherRun = (await x.execute(otherProcess))!;
 		expect(x.emitted(otherRun)).toEqual([]);
 		expect(otherRun.status).toBe('success');
@@ -274,7 +357,11 @@ describe('CRM Trigger › one change, one run', () => {
 		const first = await runProduction(crm, [x.node], items, {}, '7000001');
 		const again = await runProduction(crm, [x.node], items, {}, '7000001');
 		const other = await runProduction(crm, [x.node], items, {}, '7000002');
-		expect([first, again, other].map((r) => x.emitted(r).map((i) => i.json.id))).toEqual([[id], [id], []]);
+		expect([first, again, other].map((r) => x.emitted(r).map((i) => i.json.id))).toEqual([
+			[id],
+			[id],
+			[],
+		]);
 		// Retry from the executions list (new id, mode 'retry') of an execution that died after its
 		// claim: the user asked for the run again, so the change is emitted again
 		const retried = await runProduction(crm, [x.node], items, {}, '7000003', 'retry');
@@ -287,7 +374,11 @@ describe('CRM Trigger › one change, one run', () => {
 		const good = { ids: ['4876876000000611001'], operation: 'insert' };
 		const cases: Array<[string, IDataObject, RegExp]> = [
 			['affected_fields not a list', { ...good, affected_fields: { a: 1 } }, /affected_fields/],
-			['affected_fields entry not a map of lists', { ...good, affected_fields: [{ '1': 'Company' }] }, /affected_fields/],
+			[
+				'affected_fields entry not a map of lists',
+				{ ...good, affected_fields: [{ '1': 'Company' }] },
+				/affected_fields/,
+			],
 			['server_time out of range', { ...good, server_time: 1e20 }, /server_time/],
 			['server_time a string', { ...good, server_time: '1718117126473' }, /server_time/],
 			['server_time missing', { ...good, server_time: undefined }, /server_time/],
@@ -296,12 +387,20 @@ describe('CRM Trigger › one change, one run', () => {
 			['module a number', { ...good, module: 42 }, /module/],
 			['operation unknown', { ...good, operation: 'upsert' }, /operation/],
 			['operation a list', { ...good, operation: ['insert'] }, /operation/],
-			['affected_values malformed', { ...good, affected_values: [{ values: 'x' }] }, /affected_values/],
+			[
+				'affected_values malformed',
+				{ ...good, affected_values: [{ values: 'x' }] },
+				/affected_values/,
+			],
 			['query_params a string', { ...good, query_params: 'wf=1' }, /query_params/],
 		];
 		for (const [what, extra, names] of cases) {
 			const answer = await x.request(x.body(extra));
-			expect({ what, status: answer.status, answeredBeforeAwait: answer.answeredBeforeAwait }).toEqual({ what, status: 400, answeredBeforeAwait: true });
+			expect({
+				what,
+				status: answer.status,
+				answeredBeforeAwait: answer.answeredBeforeAwait,
+			}).toEqual({ what, status: 400, answeredBeforeAwait: true });
 			expect(String(answer.body)).toMatch(/^Malformed delivery: /);
 			expect(String(answer.body)).toMatch(names);
 			expect(answer.result.workflowData).toBeUndefined();
@@ -314,17 +413,33 @@ describe('CRM Trigger › one change, one run', () => {
 		const x = await published({ modules: ['Leads'], events: ['create'] });
 		const id = await createLead('Stale');
 		for (const offset of [-11 * 60_000, 11 * 60_000]) {
-			const answer = await x.request(x.body({ ids: [id], operation: 'insert', server_time: Date.now() + offset }));
+			const answer = await x.request(
+				x.body({ ids: [id], operation: 'insert', server_time: Date.now() + offset }),
+			);
 			expect(answer.status).toBe(400);
-			expect(String(answer.body)).toMatch(/^Stale delivery: server_time .* is more than 10 minutes from now$/);
+			expect(String(answer.body)).toMatch(
+				/^Stale delivery: server_time .* is more than 10 minutes from now$/,
+			);
 			expect(answer.result.workflowData).toBeUndefined();
 		}
 		// inside the window: accepted
-		expect((await x.request(x.body({ ids: [id], operation: 'insert', server_time: Date.now() - 9 * 60_000 }))).status).toBe(200);
+		expect(
+			(
+				await x.request(
+					x.body({ ids: [id], operation: 'insert', server_time: Date.now() - 9 * 60_000 }),
+				)
+			).status,
+		).toBe(200);
 		await x.deactivate();
 
-		const loose = await published({ modules: ['Leads'], events: ['create'], options: { freshnessMinutes: 0 } });
-		const old = await loose.request(loose.body({ ids: [id], operation: 'insert', server_time: Date.now() - 24 * 3600_000 }));
+		const loose = await published({
+			modules: ['Leads'],
+			events: ['create'],
+			options: { freshnessMinutes: 0 },
+		});
+		const old = await loose.request(
+			loose.body({ ids: [id], operation: 'insert', server_time: Date.now() - 24 * 3600_000 }),
+		);
 		expect(old.status).toBe(200);
 		expect(old.result.workflowData).toBeDefined();
 		await loose.deactivate();

@@ -22,7 +22,9 @@ let trigger: CrmTrigger;
 let hookCounter = 0;
 
 beforeAll(async () => {
-	crm = await crmFixture({ sandbox: { demo: false, deliveryRetryDelaysMs: [0, 50, 100], deliveryTimeoutMs: 5000 } });
+	crm = await crmFixture({
+		sandbox: { demo: false, deliveryRetryDelaysMs: [0, 50, 100], deliveryTimeoutMs: 5000 },
+	});
 	receiver = await startReceiver();
 	trigger = crm.nodeTypes['n8n-nodes-crm-service.crmTrigger'] as unknown as CrmTrigger;
 });
@@ -35,7 +37,11 @@ afterAll(async () => {
 /** A trigger node wired to the receiver: the channel's notify_url is `<receiver>/webhook/<webhookId>/webhook`. */
 function activeTrigger(parameters: INode['parameters'], mode: 'trigger' | 'manual' = 'trigger') {
 	hookCounter++;
-	const x = crmTrigger(crm, parameters, { origin: receiver.url, mode, webhookId: `0a1b2c3d-0000-4000-8000-${String(hookCounter).padStart(12, '0')}` });
+	const x = crmTrigger(crm, parameters, {
+		origin: receiver.url,
+		mode,
+		webhookId: `0a1b2c3d-0000-4000-8000-${String(hookCounter).padStart(12, '0')}`,
+	});
 	return { ...x, url: () => x.url };
 }
 
@@ -54,12 +60,18 @@ async function watchRows(query = ''): Promise<any[]> {
 }
 
 async function createLeads(...names: string[]): Promise<string[]> {
-	const res = await crm.api('POST', '/crm/v2.1/Leads', { data: names.map((n) => ({ Last_Name: n, Company: `${n} Co` })) });
+	const res = await crm.api('POST', '/crm/v2.1/Leads', {
+		data: names.map((n) => ({ Last_Name: n, Company: `${n} Co` })),
+	});
 	expect(res.status).toBe(201);
 	return res.body.data.map((d: any) => d.details.id);
 }
 
-async function until<T>(probe: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
+async function until<T>(
+	probe: () => T | Promise<T>,
+	ok: (v: T) => boolean,
+	timeoutMs = 5000,
+): Promise<T> {
 	return await waitFor(probe, { ok, timeout: timeoutMs, interval: 20 });
 }
 
@@ -68,7 +80,11 @@ afterEach(async () => {
 	receiver.received.length = 0;
 	// no test leaves a channel behind
 	const rows = await watchRows();
-	if (rows.length > 0) await crm.api('DELETE', `/crm/v2.1/actions/watch?channel_ids=${[...new Set(rows.map((r) => r.channel_id))].join(',')}`);
+	if (rows.length > 0)
+		await crm.api(
+			'DELETE',
+			`/crm/v2.1/actions/watch?channel_ids=${[...new Set(rows.map((r) => r.channel_id))].join(',')}`,
+		);
 });
 
 describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → receiver → webhook())', () => {
@@ -85,14 +101,29 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		expect(state.notifyUrl).toBe(x.url());
 		expect(state.expiresAt).toBeGreaterThan(Date.now() + 86_400_000 - 120_000);
 		const [row] = await watchRows(`?channel_id=${state.channelId}`);
-		expect(row).toMatchObject({ events: ['Leads.create'], notify_url: x.url(), token: state.token, return_affected_field_values: false });
+		expect(row).toMatchObject({
+			events: ['Leads.create'],
+			notify_url: x.url(),
+			token: state.token,
+			return_affected_field_values: false,
+		});
 
 		const [id] = await createLeads('Trigger');
-		await until(() => x.executions.length, (n) => n === 1);
+		await until(
+			() => x.executions.length,
+			(n) => n === 1,
+		);
 		const [items] = x.emitted();
 		expect(items).toHaveLength(1);
-		expect(items[0].json).toEqual({ module: 'Leads', operation: 'create', id, server_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) });
-		expect(Math.abs(Date.parse(items[0].json.server_time as string) - Date.now())).toBeLessThan(10_000);
+		expect(items[0].json).toEqual({
+			module: 'Leads',
+			operation: 'create',
+			id,
+			server_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+		});
+		expect(Math.abs(Date.parse(items[0].json.server_time as string) - Date.now())).toBeLessThan(
+			10_000,
+		);
 
 		// an edit is not watched: no delivery, no execution
 		await crm.api('PUT', `/crm/v2.1/Leads/${id}`, { data: [{ Company: 'Edited' }] });
@@ -108,15 +139,26 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 	});
 
 	test('full records: one execution per delivery, one item per record, affected fields and values; deletes keep id, module, operation', async () => {
-		const x = activeTrigger({ modules: ['Leads', 'Contacts'], events: ['all'], output: 'records', options: { includeAffected: true } });
+		const x = activeTrigger({
+			modules: ['Leads', 'Contacts'],
+			events: ['all'],
+			output: 'records',
+			options: { includeAffected: true },
+		});
 		route(x);
 		await x.activate();
 		const [row] = await watchRows(`?channel_id=${x.state().channelId}`);
 		expect(row.return_affected_field_values).toBe(true);
-		expect((await watchRows(`?channel_id=${x.state().channelId}`)).map((r) => r.events)).toEqual([['Leads.all'], ['Contacts.all']]);
+		expect((await watchRows(`?channel_id=${x.state().channelId}`)).map((r) => r.events)).toEqual([
+			['Leads.all'],
+			['Contacts.all'],
+		]);
 
 		const ids = await createLeads('Full One', 'Full Two');
-		await until(() => x.executions.length, (n) => n === 1);
+		await until(
+			() => x.executions.length,
+			(n) => n === 1,
+		);
 		const created = x.emitted()[0];
 		expect(created.map((i) => i.json.id)).toEqual(ids);
 		expect(created[0].json).toMatchObject({
@@ -125,11 +167,18 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 			id: ids[0],
 			affected_fields: [],
 			affected_values: expect.objectContaining({ Last_Name: 'Full One' }),
-			record: expect.objectContaining({ id: ids[0], Last_Name: 'Full One', Company: 'Full One Co' }),
+			record: expect.objectContaining({
+				id: ids[0],
+				Last_Name: 'Full One',
+				Company: 'Full One Co',
+			}),
 		});
 
 		await crm.api('PUT', '/crm/v2.1/Leads', { data: [{ id: ids[1], Company: 'Renamed Co' }] });
-		await until(() => x.executions.length, (n) => n === 2);
+		await until(
+			() => x.executions.length,
+			(n) => n === 2,
+		);
 		const [edited] = x.emitted()[1];
 		expect(edited.json).toMatchObject({
 			operation: 'edit',
@@ -139,15 +188,33 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 			record: expect.objectContaining({ Company: 'Renamed Co', Last_Name: 'Full Two' }),
 		});
 
-		const contact = await crm.api('POST', '/crm/v2.1/Contacts', { data: [{ Last_Name: 'Watched Contact' }] });
-		await until(() => x.executions.length, (n) => n === 3);
-		expect(x.emitted()[2][0].json).toMatchObject({ module: 'Contacts', id: contact.body.data[0].details.id, record: expect.objectContaining({ Last_Name: 'Watched Contact' }) });
+		const contact = await crm.api('POST', '/crm/v2.1/Contacts', {
+			data: [{ Last_Name: 'Watched Contact' }],
+		});
+		await until(
+			() => x.executions.length,
+			(n) => n === 3,
+		);
+		expect(x.emitted()[2][0].json).toMatchObject({
+			module: 'Contacts',
+			id: contact.body.data[0].details.id,
+			record: expect.objectContaining({ Last_Name: 'Watched Contact' }),
+		});
 
 		await crm.api('DELETE', `/crm/v2.1/Leads?ids=${ids.join(',')}`);
-		await until(() => x.executions.length, (n) => n === 4);
+		await until(
+			() => x.executions.length,
+			(n) => n === 4,
+		);
 		const deleted = x.emitted()[3];
 		expect(deleted.map((i) => i.json)).toEqual(
-			ids.map((id) => ({ module: 'Leads', operation: 'delete', id, server_time: expect.any(String), affected_fields: [] })),
+			ids.map((id) => ({
+				module: 'Leads',
+				operation: 'delete',
+				id,
+				server_time: expect.any(String),
+				affected_fields: [],
+			})),
 		);
 		await x.delete();
 	});
@@ -156,7 +223,10 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		const x = activeTrigger({ modules: ['Leads'], events: ['edit'], output: 'records' });
 		await x.activate();
 		const names = Array.from({ length: 150 }, (_, i) => `Bulk ${i}`);
-		const ids = [...(await createLeads(...names.slice(0, 100))), ...(await createLeads(...names.slice(100)))];
+		const ids = [
+			...(await createLeads(...names.slice(0, 100))),
+			...(await createLeads(...names.slice(100))),
+		];
 		await crm.clearRequests();
 		const state = x.state();
 		// one genuine delivery listing 150 ids (as a mass update produces)
@@ -175,9 +245,15 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		expect(result.workflowData![0].every((i) => i.json.record !== undefined)).toBe(true);
 		const items = x.emitted()[0];
 		expect(items).toHaveLength(150);
-		expect(items.every((i, n) => i.json.id === ids[n] && (i.json.record as any)?.Last_Name === names[n])).toBe(true);
-		const gets = (await crm.requests()).filter((r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?'));
-		const sizes = gets.map((r) => new URL(r.url, crm.url).searchParams.get('ids')!.split(',').length);
+		expect(
+			items.every((i, n) => i.json.id === ids[n] && (i.json.record as any)?.Last_Name === names[n]),
+		).toBe(true);
+		const gets = (await crm.requests()).filter(
+			(r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?'),
+		);
+		const sizes = gets.map(
+			(r) => new URL(r.url, crm.url).searchParams.get('ids')!.split(',').length,
+		);
 		expect(sizes).toEqual([100, 50]);
 		await x.delete();
 	});
@@ -187,16 +263,31 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		route(x);
 		await x.activate();
 		const { channelId, token } = x.state();
-		const body = { server_time: Date.now(), module: 'Leads', ids: ['4876876000000611001'], operation: 'insert', affected_fields: [], query_params: {} };
+		const body = {
+			server_time: Date.now(),
+			module: 'Leads',
+			ids: ['4876876000000611001'],
+			operation: 'insert',
+			affected_fields: [],
+			query_params: {},
+		};
 
 		// through the network, exactly as a forger would send it
-		const forged = await fetch(x.url(), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...body, channel_id: channelId, token: 'f'.repeat(48) }) });
+		const forged = await fetch(x.url(), {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ ...body, channel_id: channelId, token: 'f'.repeat(48) }),
+		});
 		expect(forged.status).toBe(401);
 		expect((await x.deliver({ ...body, channel_id: '123456789', token })).status).toBe(401);
 		expect((await x.deliver({ ...body, channel_id: channelId })).status).toBe(401);
-		expect((await x.deliver({ ...body, channel_id: channelId, token: `${token}x` })).status).toBe(401);
+		expect((await x.deliver({ ...body, channel_id: channelId, token: `${token}x` })).status).toBe(
+			401,
+		);
 		expect(x.executions).toHaveLength(0);
-		expect(x.webhookResults.every((r) => r.noWebhookResponse === true && r.workflowData === undefined)).toBe(true);
+		expect(
+			x.webhookResults.every((r) => r.noWebhookResponse === true && r.workflowData === undefined),
+		).toBe(true);
 
 		// the genuine one passes
 		expect((await x.deliver({ ...body, channel_id: channelId, token })).status).toBe(200);
@@ -210,11 +301,17 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		const first = x.state().channelId;
 		await crm.clearRequests();
 		expect(await x.checkExists()).toBe(true);
-		expect((await crm.requests()).some((r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch')).toBe(true);
+		expect(
+			(await crm.requests()).some(
+				(r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch',
+			),
+		).toBe(true);
 		expect(x.state().channelId).toBe(first);
 
 		// someone removed an event remotely: the channel no longer matches → disabled and re-created
-		await crm.api('PATCH', '/crm/v2.1/actions/watch', { watch: [{ channel_id: first, events: ['Deals.edit'], _delete_events: true }] });
+		await crm.api('PATCH', '/crm/v2.1/actions/watch', {
+			watch: [{ channel_id: first, events: ['Deals.edit'], _delete_events: true }],
+		});
 		expect(await x.checkExists()).toBe(false);
 		expect(await watchRows()).toEqual([]);
 		await x.create();
@@ -261,7 +358,10 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		expect(rows.map((r) => r.notify_url).sort()).toEqual([prod.url(), test.url()].sort());
 		expect(test.url()).toContain('/webhook-test/');
 		const [id] = await createLeads('Both see it');
-		await until(() => prod.executions.length + test.executions.length, (n) => n === 2);
+		await until(
+			() => prod.executions.length + test.executions.length,
+			(n) => n === 2,
+		);
 		expect(test.emitted()[0][0].json).toMatchObject({ id, operation: 'create' });
 		await test.delete();
 		expect((await watchRows()).map((r) => r.notify_url)).toEqual([prod.url()]);
@@ -271,39 +371,63 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 
 	test('execute() passes a delivery through in manual runs (test mode, "Execute step")', async () => {
 		const x = activeTrigger({ modules: ['Leads'], events: ['create'] });
-		const items = [{ json: { module: 'Leads', operation: 'create', id: '1' } }, { json: { module: 'Leads', operation: 'create', id: '2' } }];
-		expect(outputOf(await crm.run([x.node], items), x.node.name).map((i) => i.json)).toEqual(items.map((i) => i.json));
+		const items = [
+			{ json: { module: 'Leads', operation: 'create', id: '1' } },
+			{ json: { module: 'Leads', operation: 'create', id: '2' } },
+		];
+		expect(outputOf(await crm.run([x.node], items), x.node.name).map((i) => i.json)).toEqual(
+			items.map((i) => i.json),
+		);
 	});
 
-	test('renewal runs on trigger()\'s cron only, paced by the channel lifetime; a delivery never renews; a lost channel is re-created under the same id and token', async () => {
+	test("renewal runs on trigger()'s cron only, paced by the channel lifetime; a delivery never renews; a lost channel is re-created under the same id and token", async () => {
 		const x = activeTrigger({ modules: ['Leads'], events: ['create'] });
 		route(x);
 		await x.activate();
 		const state = x.state();
 		const { channelId, token } = state;
-		const patches = async () => (await crm.requests()).filter((r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch').length;
+		const patches = async () =>
+			(await crm.requests()).filter(
+				(r) => r.method === 'PATCH' && r.url === '/crm/v2.1/actions/watch',
+			).length;
 
 		// two thirds of the lifetime gone: a delivery still does not renew (only main's cron does)
 		state.expiresAt = Date.now() + 60_000;
 		const before = await patches();
 		await createLeads('No renewal on delivery');
-		await until(() => x.executions.length, (n) => n === 1);
+		await until(
+			() => x.executions.length,
+			(n) => n === 1,
+		);
 		expect(await patches()).toBe(before);
 		expect(state.expiresAt).toBeLessThan(Date.now() + 61_000);
 
 		// trigger(): the tick period is a sixth of the lifetime (1-day channel: every 3 hours)
 		const crons: string[] = [];
 		let tick: (() => void) | undefined;
-		const ctx = new TriggerContext(x.t.workflow, x.node, x.t.additionalData, 'trigger', 'activate', undefined, undefined, undefined, {
-			registerCron: (cron: { expression: string }, onTick: () => void) => {
-				crons.push(cron.expression);
-				tick = onTick;
-			},
-		} as any);
+		const ctx = new TriggerContext(
+			x.t.workflow,
+			x.node,
+			x.t.additionalData,
+			'trigger',
+			'activate',
+			undefined,
+			undefined,
+			undefined,
+			{
+				registerCron: (cron: { expression: string }, onTick: () => void) => {
+					crons.push(cron.expression);
+					tick = onTick;
+				},
+			} as any,
+		);
 		const response = await withIsolate(x.t.workflow, async () => await trigger.trigger.call(ctx));
 		expect(crons).toEqual(['0 0 */3 * * *']);
 		tick!();
-		await until(() => state.expiresAt, (e) => e > Date.now() + 86_000_000);
+		await until(
+			() => state.expiresAt,
+			(e) => e > Date.now() + 86_000_000,
+		);
 		expect(await patches()).toBe(before + 1);
 		// not due: a tick makes no request (the node's tick checks renewalDue before its first await, so
 		// the decision is taken inside tick!(); a request would show in the sandbox's request log)
@@ -314,13 +438,26 @@ describe('CRM Trigger › lifecycle and deliveries (engine → sandbox → recei
 		await crm.api('DELETE', `/crm/v2.1/actions/watch?channel_ids=${channelId}`);
 		state.expiresAt = Date.now() + 1000;
 		tick!();
-		const rows = await until(() => watchRows(), (r) => r.length === 1);
+		const rows = await until(
+			() => watchRows(),
+			(r) => r.length === 1,
+		);
 		expect(rows[0]).toMatchObject({ channel_id: channelId, token, notify_url: x.url() });
 		expect(state.channelId).toBe(channelId);
 		await response.closeFunction!();
 
 		// without n8n's scheduling helper trigger() registers nothing and activation still works
-		const bare = new TriggerContext(x.t.workflow, x.node, x.t.additionalData, 'trigger', 'activate', undefined, undefined, undefined, {} as any);
+		const bare = new TriggerContext(
+			x.t.workflow,
+			x.node,
+			x.t.additionalData,
+			'trigger',
+			'activate',
+			undefined,
+			undefined,
+			undefined,
+			{} as any,
+		);
 		expect(await trigger.trigger.call(bare)).toEqual({});
 		await x.delete();
 	});

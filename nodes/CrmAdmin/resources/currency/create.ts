@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFieldsCollection } from '../../../shared/collections';
@@ -40,7 +46,10 @@ const properties: INodeProperties[] = [
 	additionalFieldsCollection([isActiveField, ...currencyFormatFields]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['currency'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['currency'], operation: ['create'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
@@ -61,6 +70,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			);
 			return { key: 'currencies', payload };
 		},
-		request: (_key, currencies) => itemListRequest({ method: 'POST', path: '/org/currencies' }, 'currencies', currencies),
+		request: (_key, currencies) =>
+			itemListRequest({ method: 'POST', path: '/org/currencies' }, 'currencies', currencies),
 	});
 }

@@ -3,7 +3,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFieldsCollection } from '../../../shared/collections';
 import { writeResults } from '../shared';
-import { baseCurrencyPreSend, currencyBody, currencyFormatFields, currencyNameField, isoCodeField, symbolField } from './shared';
+import {
+	baseCurrencyPreSend,
+	currencyBody,
+	currencyFormatFields,
+	currencyNameField,
+	isoCodeField,
+	symbolField,
+} from './shared';
 
 /** `base_currency` body of EnableMultipleCurrencies from the parameters. */
 export const enablePreSend = baseCurrencyPreSend(function (itemIndex) {
@@ -26,7 +33,8 @@ export const operation: INodePropertyOptions = {
 	name: 'Enable Multi-Currency',
 	value: 'enableMultiCurrency',
 	action: 'Enable multiple currencies',
-	description: 'Switch the organization to multi-currency with the given base currency; allowed once',
+	description:
+		'Switch the organization to multi-currency with the given base currency; allowed once',
 	routing: {
 		request: { method: 'POST', url: '/org/currencies/actions/enable' },
 		send: { preSend: [enablePreSend] },
@@ -43,4 +51,7 @@ const properties: INodeProperties[] = [
 	additionalFieldsCollection(currencyFormatFields),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['currency'], operation: ['enableMultiCurrency'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['currency'], operation: ['enableMultiCurrency'] } },
+	properties,
+);

@@ -13,7 +13,8 @@ export const operation: INodePropertyOptions = {
 	routing: byIdRouting('GET', '/org/currencies', 'currencyId', 'Currency ID'),
 };
 
-export const returns = 'the currency with its id, name, ISO code, symbol and exchange rate (an error when no currency has the ID)';
+export const returns =
+	'the currency with its id, name, ISO code, symbol and exchange rate (an error when no currency has the ID)';
 
 export const currencyIdField: INodeProperties = {
 	displayName: 'Currency Name or ID',
@@ -22,10 +23,14 @@ export const currencyIdField: INodeProperties = {
 	typeOptions: { loadOptionsMethod: 'getCurrencies' },
 	default: '',
 	required: true,
-	description: 'The currency. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	description:
+		'The currency. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
-export const description = updateDisplayOptions({ show: { resource: ['currency'], operation: ['get'] } }, [currencyIdField]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['currency'], operation: ['get'] } },
+	[currencyIdField],
+);
 
 /** Key of the items in the response (docs/protocol.md §5.9). */
 export const rootProperty = 'currencies';

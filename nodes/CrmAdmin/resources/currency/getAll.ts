@@ -9,7 +9,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/org/currencies' } },
 };
 
-export const returns = 'one item per currency, with its id, name, ISO code, symbol, exchange rate and whether it is the base';
+export const returns =
+	'one item per currency, with its id, name, ISO code, symbol, exchange rate and whether it is the base';
 
 export const description: INodeProperties[] = [];
 

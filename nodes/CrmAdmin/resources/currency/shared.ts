@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { collectionValues } from '../shared';
@@ -101,14 +107,27 @@ export const isActiveField: INodeProperties = {
 
 type Ctx = IExecuteFunctions | IExecuteSingleFunctions;
 
-function currencyInputError(ctx: Ctx, message: string, itemIndex: number, description?: string): NodeOperationError {
+function currencyInputError(
+	ctx: Ctx,
+	message: string,
+	itemIndex: number,
+	description?: string,
+): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 }
 
 /** An ISO code in upper case; NodeOperationError unless three letters. */
 export function isoCodeOf(ctx: Ctx, value: unknown, itemIndex: number): string {
-	const code = String(value ?? '').trim().toUpperCase();
-	if (!/^[A-Z]{3}$/.test(code)) throw currencyInputError(ctx, `ISO Code must be three letters, got "${String(value ?? '')}"`, itemIndex, 'Use an ISO 4217 code such as EUR or GBP.');
+	const code = String(value ?? '')
+		.trim()
+		.toUpperCase();
+	if (!/^[A-Z]{3}$/.test(code))
+		throw currencyInputError(
+			ctx,
+			`ISO Code must be three letters, got "${String(value ?? '')}"`,
+			itemIndex,
+			'Use an ISO 4217 code such as EUR or GBP.',
+		);
 	return code;
 }
 
@@ -117,7 +136,12 @@ export function exchangeRateOf(ctx: Ctx, value: unknown, itemIndex: number): str
 	const text = String(value ?? '').trim();
 	const n = Number(text);
 	if (text === '' || !Number.isFinite(n) || n <= 0) {
-		throw currencyInputError(ctx, `Exchange Rate must be a positive number, got "${text}"`, itemIndex, 'Units of this currency per one unit of the base currency, e.g. 0.92.');
+		throw currencyInputError(
+			ctx,
+			`Exchange Rate must be a positive number, got "${text}"`,
+			itemIndex,
+			'Units of this currency per one unit of the base currency, e.g. 0.92.',
+		);
 	}
 	return text;
 }
@@ -126,30 +150,53 @@ export function exchangeRateOf(ctx: Ctx, value: unknown, itemIndex: number): str
  * A Currency item from collection values: display keys at the top, separators and decimal places
  * under `format`. `fullFormat` fills the format's missing keys (AddCurrencies needs all three).
  */
-export function currencyBody(ctx: Ctx, values: IDataObject, itemIndex: number, fullFormat: boolean): IDataObject {
+export function currencyBody(
+	ctx: Ctx,
+	values: IDataObject,
+	itemIndex: number,
+	fullFormat: boolean,
+): IDataObject {
 	const v = collectionValues(values);
 	const body: IDataObject = {};
-	for (const key of ['name', 'symbol', 'is_active', 'prefix_symbol', 'iso_code']) if (v[key] !== undefined) body[key] = v[key];
-	if (v.exchange_rate !== undefined) body.exchange_rate = exchangeRateOf(ctx, v.exchange_rate, itemIndex);
+	for (const key of ['name', 'symbol', 'is_active', 'prefix_symbol', 'iso_code'])
+		if (v[key] !== undefined) body[key] = v[key];
+	if (v.exchange_rate !== undefined)
+		body.exchange_rate = exchangeRateOf(ctx, v.exchange_rate, itemIndex);
 	if (typeof body.iso_code === 'string') body.iso_code = isoCodeOf(ctx, body.iso_code, itemIndex);
 	const format: IDataObject = {};
-	for (const key of ['thousand_separator', 'decimal_separator', 'decimal_places']) if (v[key] !== undefined) format[key] = String(v[key]);
+	for (const key of ['thousand_separator', 'decimal_separator', 'decimal_places'])
+		if (v[key] !== undefined) format[key] = String(v[key]);
 	if (fullFormat) {
-		if (format.decimal_separator === undefined) format.decimal_separator = format.thousand_separator === 'Period' ? 'Comma' : 'Period';
-		if (format.thousand_separator === undefined) format.thousand_separator = format.decimal_separator === 'Period' ? 'Comma' : 'Period';
+		if (format.decimal_separator === undefined)
+			format.decimal_separator = format.thousand_separator === 'Period' ? 'Comma' : 'Period';
+		if (format.thousand_separator === undefined)
+			format.thousand_separator = format.decimal_separator === 'Period' ? 'Comma' : 'Period';
 		format.decimal_places ??= '2';
 	}
-	if (format.thousand_separator !== undefined && format.thousand_separator === format.decimal_separator) {
-		throw currencyInputError(ctx, 'Thousand Separator and Decimal Separator must differ', itemIndex);
+	if (
+		format.thousand_separator !== undefined &&
+		format.thousand_separator === format.decimal_separator
+	) {
+		throw currencyInputError(
+			ctx,
+			'Thousand Separator and Decimal Separator must differ',
+			itemIndex,
+		);
 	}
 	if (Object.keys(format).length) body.format = format;
-	if (typeof body.symbol === 'string' && body.symbol.trim() === '') throw currencyInputError(ctx, 'Symbol is empty', itemIndex);
+	if (typeof body.symbol === 'string' && body.symbol.trim() === '')
+		throw currencyInputError(ctx, 'Symbol is empty', itemIndex);
 	return body;
 }
 
 /** preSend of the `base_currency` actions (enable, update base): the body built from the item's parameters. */
-export function baseCurrencyPreSend(build: (this: IExecuteSingleFunctions, itemIndex: number) => IDataObject) {
-	return async function (this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export function baseCurrencyPreSend(
+	build: (this: IExecuteSingleFunctions, itemIndex: number) => IDataObject,
+) {
+	return async function (
+		this: IExecuteSingleFunctions,
+		request: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
 		request.body = { base_currency: build.call(this, this.getItemIndex()) };
 		return request;
 	};

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { updateFieldsCollection } from '../../../shared/collections';
@@ -30,19 +36,28 @@ const properties: INodeProperties[] = [
 			type: 'string',
 			default: '',
 			placeholder: '0.92',
-			description: 'Units of this currency per one unit of the base currency (the base currency stays at 1)',
+			description:
+				'Units of this currency per one unit of the base currency (the base currency stays at 1)',
 		}),
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['currency'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['currency'], operation: ['update'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
 		batchSize: CURRENCY_BATCH_SIZE,
 		build: (itemIndex) => {
 			const id = idParameter.call(this, 'currencyId', 'Currency', itemIndex);
-			const fields = currencyBody(this, this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject, itemIndex, false);
+			const fields = currencyBody(
+				this,
+				this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject,
+				itemIndex,
+				false,
+			);
 			requireSome.call(this, fields, 'Update Fields', itemIndex);
 			return { key: 'currencies', payload: { ...fields, id } };
 		},

@@ -7,7 +7,12 @@ import { baseCurrencyPreSend, currencyBody, currencyUpdateFields } from './share
 
 /** `base_currency` body of UpdateBaseCurrency from the update fields. */
 export const updateBasePreSend = baseCurrencyPreSend(function (itemIndex) {
-	const base = currencyBody(this, this.getNodeParameter('updateFields', {}) as IDataObject, itemIndex, false);
+	const base = currencyBody(
+		this,
+		this.getNodeParameter('updateFields', {}) as IDataObject,
+		itemIndex,
+		false,
+	);
 	requireSome.call(this, base, 'Update Fields', itemIndex);
 	return base;
 });
@@ -40,4 +45,7 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['currency'], operation: ['updateBaseCurrency'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['currency'], operation: ['updateBaseCurrency'] } },
+	properties,
+);

@@ -9,7 +9,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/org' } },
 };
 
-export const returns = 'the organization with its id, company name, address, settings, license details and xgid';
+export const returns =
+	'the organization with its id, company name, address, settings, license details and xgid';
 
 export const description: INodeProperties[] = [];
 

@@ -1,4 +1,9 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyField } from '../../../shared/binaryField';
@@ -6,11 +11,18 @@ import { setMultipartBody } from '../../../shared/multipart';
 import { writeResults } from '../shared';
 
 /** The input binary as the multipart part `file` (§3.3); the service accepts images only. */
-export async function orgPhotoPreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function orgPhotoPreSend(
+	this: IExecuteSingleFunctions,
+	request: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
 	const meta = this.helpers.assertBinaryData(property);
 	const buffer = await this.helpers.getBinaryDataBuffer(property);
-	return setMultipartBody(request, [{ data: buffer, fileName: meta.fileName ?? 'logo', mimeType: meta.mimeType }], { json: false });
+	return setMultipartBody(
+		request,
+		[{ data: buffer, fileName: meta.fileName ?? 'logo', mimeType: meta.mimeType }],
+		{ json: false },
+	);
 }
 
 /** UploadOrganizationPhoto — POST /crm/{v}/org/photo (multipart part `file`) */
@@ -28,6 +40,11 @@ export const operation: INodePropertyOptions = {
 
 export const returns = 'the status and message of the upload';
 
-const properties: INodeProperties[] = [binaryPropertyField('Binary field holding the image (JPEG, PNG, GIF, BMP or WebP)')];
+const properties: INodeProperties[] = [
+	binaryPropertyField('Binary field holding the image (JPEG, PNG, GIF, BMP or WebP)'),
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['organization'], operation: ['uploadPhoto'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['organization'], operation: ['uploadPhoto'] } },
+	properties,
+);

@@ -13,7 +13,8 @@ export const operation: INodePropertyOptions = {
 	routing: byIdRouting('GET', '/settings/profiles', 'profileId', 'Profile ID'),
 };
 
-export const returns = 'the profile with its id, name, description, permissions and sections (an error when no profile has the ID)';
+export const returns =
+	'the profile with its id, name, description, permissions and sections (an error when no profile has the ID)';
 
 const properties: INodeProperties[] = [
 	{
@@ -23,11 +24,15 @@ const properties: INodeProperties[] = [
 		typeOptions: { loadOptionsMethod: 'getProfiles' },
 		default: '',
 		required: true,
-		description: 'The profile to retrieve. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		description:
+			'The profile to retrieve. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['profile'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['profile'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.6). */
 export const rootProperty = 'profiles';

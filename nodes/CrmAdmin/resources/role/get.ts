@@ -13,7 +13,8 @@ export const operation: INodePropertyOptions = {
 	routing: byIdRouting('GET', '/settings/roles', 'roleId', 'Role ID'),
 };
 
-export const returns = 'the role with its id, name, description and the role it reports to (an error when no role has the ID)';
+export const returns =
+	'the role with its id, name, description and the role it reports to (an error when no role has the ID)';
 
 const properties: INodeProperties[] = [
 	{
@@ -23,11 +24,15 @@ const properties: INodeProperties[] = [
 		typeOptions: { loadOptionsMethod: 'getRoles' },
 		default: '',
 		required: true,
-		description: 'The role to retrieve. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		description:
+			'The role to retrieve. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['role'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['role'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.6). */
 export const rootProperty = 'roles';

@@ -9,7 +9,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/settings/roles' } },
 };
 
-export const returns = 'one item per role, with its id, name, description and the role it reports to';
+export const returns =
+	'one item per role, with its id, name, description and the role it reports to';
 
 export const description: INodeProperties[] = [];
 

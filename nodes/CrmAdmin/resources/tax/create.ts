@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFieldsCollection } from '../../../shared/collections';
@@ -17,7 +23,14 @@ export const operation: INodePropertyOptions = {
 export const returns = 'one item per created tax: its id and status';
 
 const properties: INodeProperties[] = [
-	{ displayName: 'Name', name: 'taxName', type: 'string', default: '', required: true, placeholder: 'Sales Tax' },
+	{
+		displayName: 'Name',
+		name: 'taxName',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'Sales Tax',
+	},
 	{
 		displayName: 'Value',
 		name: 'taxValue',
@@ -30,7 +43,10 @@ const properties: INodeProperties[] = [
 	additionalFieldsCollection([sequenceNumberField]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['tax'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tax'], operation: ['create'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
@@ -38,11 +54,16 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 			const payload = taxBody.call(
 				this,
-				{ ...additional, name: this.getNodeParameter('taxName', itemIndex), value: this.getNodeParameter('taxValue', itemIndex) },
+				{
+					...additional,
+					name: this.getNodeParameter('taxName', itemIndex),
+					value: this.getNodeParameter('taxValue', itemIndex),
+				},
 				itemIndex,
 			);
 			return { key: 'taxes', payload };
 		},
-		request: (_key, taxes) => itemListRequest({ method: 'POST', path: '/org/taxes' }, 'taxes', taxes),
+		request: (_key, taxes) =>
+			itemListRequest({ method: 'POST', path: '/org/taxes' }, 'taxes', taxes),
 	});
 }

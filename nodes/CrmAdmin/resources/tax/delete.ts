@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runBatched } from '../../../shared/transport';
@@ -18,11 +23,17 @@ export const operation: INodePropertyOptions = {
 
 export const returns = 'one item per deleted tax: its id and status';
 
-export const description = updateDisplayOptions({ show: { resource: ['tax'], operation: ['delete'] } }, [taxIdField] as INodeProperties[]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tax'], operation: ['delete'] } },
+	[taxIdField] as INodeProperties[],
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
-		build: (itemIndex) => ({ key: 'taxes', payload: { id: idParameter.call(this, 'taxId', 'Tax', itemIndex) } }),
+		build: (itemIndex) => ({
+			key: 'taxes',
+			payload: { id: idParameter.call(this, 'taxId', 'Tax', itemIndex) },
+		}),
 		request: (_key, payloads) => deleteIdsRequest('/org/taxes', 'taxes', payloads),
 	});
 }

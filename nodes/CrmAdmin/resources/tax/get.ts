@@ -14,9 +14,13 @@ export const operation: INodePropertyOptions = {
 	routing: byIdRouting('GET', '/org/taxes', 'taxId', 'Tax ID'),
 };
 
-export const returns = 'the tax with its id, name, rate in percent and sequence number (an error when no tax has the ID)';
+export const returns =
+	'the tax with its id, name, rate in percent and sequence number (an error when no tax has the ID)';
 
-export const description = updateDisplayOptions({ show: { resource: ['tax'], operation: ['get'] } }, [taxIdField]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tax'], operation: ['get'] } },
+	[taxIdField],
+);
 
 /** Key of the items in the response (docs/protocol.md §5.9). */
 export const rootProperty = 'taxes';

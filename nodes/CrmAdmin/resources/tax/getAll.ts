@@ -9,7 +9,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/org/taxes' } },
 };
 
-export const returns = 'one item per tax in sequence order, with its id, name, rate in percent and sequence number';
+export const returns =
+	'one item per tax in sequence order, with its id, name, rate in percent and sequence number';
 
 export const description: INodeProperties[] = [];
 

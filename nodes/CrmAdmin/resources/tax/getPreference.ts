@@ -1,4 +1,11 @@
-import type { IDataObject, IExecuteSingleFunctions, IN8nHttpFullResponse, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 /** The `preference` object of a GetTaxes answer as the one output item. */
 export async function taxPreference(
@@ -15,13 +22,15 @@ export const operation: INodePropertyOptions = {
 	name: 'Get Preference',
 	value: 'getPreference',
 	action: 'Get the tax preference',
-	description: 'Read the organization tax preference: whether rates may be modified and taxes auto-populated',
+	description:
+		'Read the organization tax preference: whether rates may be modified and taxes auto-populated',
 	routing: {
 		request: { method: 'GET', url: '/org/taxes' },
 		output: { postReceive: [taxPreference] },
 	},
 };
 
-export const returns = 'the tax preference: whether tax rates may be modified and whether taxes are auto-populated';
+export const returns =
+	'the tax preference: whether tax rates may be modified and whether taxes are auto-populated';
 
 export const description: INodeProperties[] = [];

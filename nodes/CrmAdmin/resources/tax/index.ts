@@ -8,4 +8,8 @@ import * as getPreference from './getPreference';
 import * as update from './update';
 
 /** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
-export const taxResource = defineResource({ name: 'Tax', value: 'tax' }, [create, del, get, getAll, getPreference, update], 'getAll');
+export const taxResource = defineResource(
+	{ name: 'Tax', value: 'tax' },
+	[create, del, get, getAll, getPreference, update],
+	'getAll',
+);

@@ -10,7 +10,8 @@ export const taxIdField: INodeProperties = {
 	typeOptions: { loadOptionsMethod: 'getTaxes' },
 	default: '',
 	required: true,
-	description: 'The tax. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	description:
+		'The tax. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
 export const sequenceNumberField: INodeProperties = {
@@ -19,22 +20,38 @@ export const sequenceNumberField: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1 },
 	default: 1,
-	description: 'Position of the tax in the list (1 = first); the others move down. Unique within one request.',
+	description:
+		'Position of the tax in the list (1 = first); the others move down. Unique within one request.',
 };
 
 /** A Tax item from collection values, `value` as a number. */
-export function taxBody(this: IExecuteFunctions, values: IDataObject, itemIndex: number): IDataObject {
+export function taxBody(
+	this: IExecuteFunctions,
+	values: IDataObject,
+	itemIndex: number,
+): IDataObject {
 	const body = collectionValues(values);
 	if (typeof body.name === 'string') body.name = body.name.trim();
 	if (body.value !== undefined) {
 		const value = Number(body.value);
 		if (!Number.isFinite(value)) {
-			throw new NodeOperationError(this.getNode(), `Value must be a number, got "${String(body.value)}"`, { itemIndex });
+			throw new NodeOperationError(
+				this.getNode(),
+				`Value must be a number, got "${String(body.value)}"`,
+				{ itemIndex },
+			);
 		}
 		body.value = value;
 	}
-	if (body.sequence_number !== undefined && (!Number.isInteger(body.sequence_number) || (body.sequence_number as number) < 1)) {
-		throw new NodeOperationError(this.getNode(), `Sequence Number must be a whole number from 1, got "${String(body.sequence_number)}"`, { itemIndex });
+	if (
+		body.sequence_number !== undefined &&
+		(!Number.isInteger(body.sequence_number) || (body.sequence_number as number) < 1)
+	) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Sequence Number must be a whole number from 1, got "${String(body.sequence_number)}"`,
+			{ itemIndex },
+		);
 	}
 	return body;
 }

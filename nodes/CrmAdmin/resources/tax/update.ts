@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { updateFieldsCollection } from '../../../shared/collections';
@@ -22,20 +28,35 @@ const properties: INodeProperties[] = [
 	updateFieldsCollection([
 		{ displayName: 'Name', name: 'name', type: 'string', default: '' },
 		sequenceNumberField,
-		{ displayName: 'Value', name: 'value', type: 'number', typeOptions: { numberPrecision: 3 }, default: 0, description: 'Tax rate in percent' },
+		{
+			displayName: 'Value',
+			name: 'value',
+			type: 'number',
+			typeOptions: { numberPrecision: 3 },
+			default: 0,
+			description: 'Tax rate in percent',
+		},
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['tax'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tax'], operation: ['update'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
 		build: (itemIndex) => {
 			const id = idParameter.call(this, 'taxId', 'Tax', itemIndex);
-			const fields = taxBody.call(this, this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject, itemIndex);
+			const fields = taxBody.call(
+				this,
+				this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject,
+				itemIndex,
+			);
 			requireSome.call(this, fields, 'Update Fields', itemIndex);
 			return { key: 'taxes', payload: { id, ...fields } };
 		},
-		request: (_key, taxes) => itemListRequest({ method: 'PUT', path: '/org/taxes' }, 'taxes', taxes),
+		request: (_key, taxes) =>
+			itemListRequest({ method: 'PUT', path: '/org/taxes' }, 'taxes', taxes),
 	});
 }

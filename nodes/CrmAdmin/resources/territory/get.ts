@@ -13,7 +13,8 @@ export const operation: INodePropertyOptions = {
 	routing: byIdRouting('GET', '/settings/territories', 'territoryId', 'Territory ID'),
 };
 
-export const returns = 'the territory with its id, name, parent, manager and rules (an error when no territory has the ID)';
+export const returns =
+	'the territory with its id, name, parent, manager and rules (an error when no territory has the ID)';
 
 const properties: INodeProperties[] = [
 	{
@@ -23,11 +24,15 @@ const properties: INodeProperties[] = [
 		typeOptions: { loadOptionsMethod: 'getTerritories' },
 		default: '',
 		required: true,
-		description: 'The territory to retrieve. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		description:
+			'The territory to retrieve. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['territory'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['territory'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.6). */
 export const rootProperty = 'territories';

@@ -9,7 +9,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/settings/territories' } },
 };
 
-export const returns = 'one item per territory, with its id, name, parent territory, manager and account and deal rules';
+export const returns =
+	'one item per territory, with its id, name, parent territory, manager and account and deal rules';
 
 export const description: INodeProperties[] = [];
 

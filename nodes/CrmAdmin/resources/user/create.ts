@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFieldsCollection } from '../../../shared/collections';
@@ -34,7 +40,8 @@ const properties: INodeProperties[] = [
 		typeOptions: { loadOptionsMethod: 'getRoles' },
 		default: '',
 		required: true,
-		description: 'Role of the user. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		description:
+			'Role of the user. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 	{
 		displayName: 'Profile Name or ID',
@@ -43,12 +50,16 @@ const properties: INodeProperties[] = [
 		typeOptions: { loadOptionsMethod: 'getProfiles' },
 		default: '',
 		required: true,
-		description: 'Profile of the user. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		description:
+			'Profile of the user. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 	additionalFieldsCollection(userOptionalFields),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['user'], operation: ['create'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
@@ -63,7 +74,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				['profile', 'profile', 'Profile'],
 			]) {
 				const value = String(this.getNodeParameter(param, itemIndex, '') ?? '').trim();
-				if (!value) throw new NodeOperationError(this.getNode(), `"${label}" is required`, { itemIndex });
+				if (!value)
+					throw new NodeOperationError(this.getNode(), `"${label}" is required`, { itemIndex });
 				required[key] = value;
 			}
 			const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;

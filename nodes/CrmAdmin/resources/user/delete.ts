@@ -10,11 +10,17 @@ export const operation: INodePropertyOptions = {
 	value: 'delete',
 	action: 'Delete a user',
 	description: 'Delete a user; it stays listed under Deleted Users',
-	routing: { ...byIdRouting('DELETE', '/users', 'userId', 'User ID'), output: { postReceive: [writeResults] } },
+	routing: {
+		...byIdRouting('DELETE', '/users', 'userId', 'User ID'),
+		output: { postReceive: [writeResults] },
+	},
 };
 
 export const returns = 'the id of the deleted user and the status';
 
 const properties: INodeProperties[] = [userIdField];
 
-export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['user'], operation: ['delete'] } },
+	properties,
+);

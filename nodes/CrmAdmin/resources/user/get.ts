@@ -14,11 +14,15 @@ export const operation: INodePropertyOptions = {
 	routing: byIdRouting('GET', '/users', 'userId', 'User ID'),
 };
 
-export const returns = 'the user with its id, name, email, role, profile and status (an error when no user has the ID)';
+export const returns =
+	'the user with its id, name, email, role, profile and status (an error when no user has the ID)';
 
 const properties: INodeProperties[] = [userIdField];
 
-export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['user'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.6). */
 export const rootProperty = 'users';

@@ -26,7 +26,11 @@ const properties: INodeProperties[] = [
 			{ name: 'Admin Users', value: 'AdminUsers' },
 			{ name: 'All Users', value: 'AllUsers' },
 			{ name: 'Confirmed Users', value: 'ConfirmedUsers' },
-			{ name: 'Current User', value: 'CurrentUser', description: 'The user the credential acts as' },
+			{
+				name: 'Current User',
+				value: 'CurrentUser',
+				description: 'The user the credential acts as',
+			},
 			{ name: 'Deactivated Users', value: 'DeactiveUsers' },
 			{ name: 'Deleted Users', value: 'DeletedUsers' },
 			{ name: 'Not Confirmed Users', value: 'NotConfirmedUsers' },
@@ -38,7 +42,10 @@ const properties: INodeProperties[] = [
 	...returnAllLimit(),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['user'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.6). */
 export const rootProperty = 'users';

@@ -18,9 +18,28 @@ export const userOptionalFields: INodeProperties[] = [
 	{ displayName: 'Alias', name: 'alias', type: 'string', default: '' },
 	{ displayName: 'City', name: 'city', type: 'string', default: '' },
 	{ displayName: 'Country', name: 'country', type: 'string', default: '' },
-	{ displayName: 'Country Locale', name: 'country_locale', type: 'string', default: '', placeholder: 'en_US' },
-	{ displayName: 'Date Format', name: 'date_format', type: 'string', default: '', placeholder: 'MM-dd-yyyy' },
-	{ displayName: 'Date of Birth', name: 'dob', type: 'string', default: '', placeholder: '1990-05-31', description: 'Date in yyyy-MM-dd form' },
+	{
+		displayName: 'Country Locale',
+		name: 'country_locale',
+		type: 'string',
+		default: '',
+		placeholder: 'en_US',
+	},
+	{
+		displayName: 'Date Format',
+		name: 'date_format',
+		type: 'string',
+		default: '',
+		placeholder: 'MM-dd-yyyy',
+	},
+	{
+		displayName: 'Date of Birth',
+		name: 'dob',
+		type: 'string',
+		default: '',
+		placeholder: '1990-05-31',
+		description: 'Date in yyyy-MM-dd form',
+	},
 	{ displayName: 'Fax', name: 'fax', type: 'string', default: '' },
 	{ displayName: 'First Name', name: 'first_name', type: 'string', default: '' },
 	{ displayName: 'Language', name: 'language', type: 'string', default: '', placeholder: 'en_US' },
@@ -33,11 +52,18 @@ export const userOptionalFields: INodeProperties[] = [
 		type: 'options',
 		typeOptions: { loadOptionsMethod: 'getUsers' },
 		default: '',
-		description: 'User this user reports to. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		description:
+			'User this user reports to. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 	{ displayName: 'State', name: 'state', type: 'string', default: '' },
 	{ displayName: 'Street', name: 'street', type: 'string', default: '' },
-	{ displayName: 'Time Format', name: 'time_format', type: 'string', default: '', placeholder: 'hh:mm a' },
+	{
+		displayName: 'Time Format',
+		name: 'time_format',
+		type: 'string',
+		default: '',
+		placeholder: 'hh:mm a',
+	},
 	{
 		displayName: 'Time Zone',
 		name: 'time_zone',
@@ -52,7 +78,14 @@ export const userOptionalFields: INodeProperties[] = [
 
 /** Fields only an update sets (create takes them as required parameters). */
 export const userUpdateOnlyFields: INodeProperties[] = [
-	{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '', description: 'A confirmed user\'s email cannot be changed' },
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+		description: "A confirmed user's email cannot be changed",
+	},
 	{ displayName: 'Last Name', name: 'last_name', type: 'string', default: '' },
 	{
 		displayName: 'Profile Name or ID',
@@ -60,7 +93,8 @@ export const userUpdateOnlyFields: INodeProperties[] = [
 		type: 'options',
 		typeOptions: { loadOptionsMethod: 'getProfiles' },
 		default: '',
-		description: 'Profile of the user. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		description:
+			'Profile of the user. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 	{
 		displayName: 'Role Name or ID',
@@ -68,7 +102,8 @@ export const userUpdateOnlyFields: INodeProperties[] = [
 		type: 'options',
 		typeOptions: { loadOptionsMethod: 'getRoles' },
 		default: '',
-		description: 'Role of the user. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		description:
+			'Role of the user. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 	{
 		displayName: 'Status',

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { updateFieldsCollection } from '../../../shared/collections';
@@ -21,10 +27,17 @@ export const returns = 'one item per updated user: its id and status';
 
 const properties: INodeProperties[] = [
 	userIdField,
-	updateFieldsCollection([...userUpdateOnlyFields, ...userOptionalFields].sort((a, b) => a.displayName.localeCompare(b.displayName))),
+	updateFieldsCollection(
+		[...userUpdateOnlyFields, ...userOptionalFields].sort((a, b) =>
+			a.displayName.localeCompare(b.displayName),
+		),
+	),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['user'], operation: ['update'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {

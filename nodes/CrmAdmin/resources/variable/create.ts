@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFieldsCollection } from '../../../shared/collections';
@@ -18,7 +24,14 @@ export const operation: INodePropertyOptions = {
 export const returns = 'one item per created variable: its id and status';
 
 const properties: INodeProperties[] = [
-	{ displayName: 'Name', name: 'variableName', type: 'string', default: '', required: true, placeholder: 'Discount Limit' },
+	{
+		displayName: 'Name',
+		name: 'variableName',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'Discount Limit',
+	},
 	{ ...variableTypeField, required: true },
 	groupField,
 	{
@@ -41,7 +54,10 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['variable'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['variable'], operation: ['create'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
@@ -50,17 +66,24 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if (!name) throw new NodeOperationError(this.getNode(), '"Name" is required', { itemIndex });
 			const type = this.getNodeParameter('variableType', itemIndex) as string;
 			const group = String(this.getNodeParameter('group', itemIndex) ?? '').trim();
-			if (!group) throw new NodeOperationError(this.getNode(), '"Variable Group" is required', { itemIndex });
+			if (!group)
+				throw new NodeOperationError(this.getNode(), '"Variable Group" is required', { itemIndex });
 			const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 			const payload: IDataObject = {
 				name,
 				type,
 				variable_group: isDigits(group) ? { id: group } : { api_name: group },
-				value: variableValue.call(this, type, this.getNodeParameter('value', itemIndex, ''), itemIndex) as IDataObject[string],
+				value: variableValue.call(
+					this,
+					type,
+					this.getNodeParameter('value', itemIndex, ''),
+					itemIndex,
+				) as IDataObject[string],
 				...optionalKeys(additional),
 			};
 			return { key: 'variables', payload };
 		},
-		request: (_key, variables) => itemListRequest({ method: 'POST', path: '/settings/variables' }, 'variables', variables),
+		request: (_key, variables) =>
+			itemListRequest({ method: 'POST', path: '/settings/variables' }, 'variables', variables),
 	});
 }

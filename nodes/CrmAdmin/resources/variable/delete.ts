@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runBatched } from '../../../shared/transport';
@@ -20,11 +25,17 @@ export const returns = 'one item per deleted variable: its id and status';
 
 const properties: INodeProperties[] = [variableIdField];
 
-export const description = updateDisplayOptions({ show: { resource: ['variable'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['variable'], operation: ['delete'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
-		build: (itemIndex) => ({ key: 'variables', payload: { id: idParameter.call(this, 'variableId', 'Variable ID', itemIndex) } }),
+		build: (itemIndex) => ({
+			key: 'variables',
+			payload: { id: idParameter.call(this, 'variableId', 'Variable ID', itemIndex) },
+		}),
 		request: (_key, payloads) => deleteIdsRequest('/settings/variables', 'variables', payloads),
 	});
 }

@@ -19,14 +19,18 @@ export const operation: INodePropertyOptions = {
 	routing: byKeyRouting('/settings/variables', keys),
 };
 
-export const returns = 'the variable with its id, API name, name, type, value and group (an error when none has the ID or API name)';
+export const returns =
+	'the variable with its id, API name, name, type, value and group (an error when none has the ID or API name)';
 
 const properties: INodeProperties[] = [
 	{ ...groupField, routing: { send: { type: 'query', property: 'group' } } },
 	...variableKeyFields('getBy', 'Get'),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['variable'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['variable'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.9). */
 export const rootProperty = 'variables';

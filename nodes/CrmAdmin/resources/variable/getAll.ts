@@ -12,11 +12,17 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/settings/variables' } },
 };
 
-export const returns = 'one item per variable of the group, with its id, API name, name, type and value';
+export const returns =
+	'one item per variable of the group, with its id, API name, name, type and value';
 
-const properties: INodeProperties[] = [{ ...groupField, routing: { send: { type: 'query', property: 'group' } } }];
+const properties: INodeProperties[] = [
+	{ ...groupField, routing: { send: { type: 'query', property: 'group' } } },
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['variable'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['variable'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.9). */
 export const rootProperty = 'variables';

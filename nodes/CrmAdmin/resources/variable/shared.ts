@@ -26,7 +26,8 @@ export const groupField: INodeProperties = {
 	typeOptions: { loadOptionsMethod: 'getVariableGroups' },
 	default: '',
 	required: true,
-	description: 'Group the variable belongs to (an API name works too). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	description:
+		'Group the variable belongs to (an API name works too). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
 export const variableTypeField: INodeProperties = {
@@ -69,10 +70,19 @@ export function variableKeyFields(selector: string, verb: string): INodeProperti
  * A variable value typed for the wire: numbers for integer, long, decimal, currency and percent,
  * a boolean for checkbox, text otherwise; an empty value clears the variable (null).
  */
-export function variableValue(this: IExecuteFunctions, type: string, raw: unknown, itemIndex: number): unknown {
+export function variableValue(
+	this: IExecuteFunctions,
+	type: string,
+	raw: unknown,
+	itemIndex: number,
+): unknown {
 	if (raw === undefined || raw === null || raw === '') return null;
 	const bad = (expected: string) =>
-		new NodeOperationError(this.getNode(), `Value "${String(raw)}" is not ${expected} (variable type ${type})`, { itemIndex });
+		new NodeOperationError(
+			this.getNode(),
+			`Value "${String(raw)}" is not ${expected} (variable type ${type})`,
+			{ itemIndex },
+		);
 	switch (type) {
 		case 'integer':
 		case 'long': {
@@ -101,7 +111,9 @@ export function variableValue(this: IExecuteFunctions, type: string, raw: unknow
 /** Common optional keys of a variable item. */
 export function optionalKeys(values: IDataObject): IDataObject {
 	const out: IDataObject = {};
-	if (typeof values.description === 'string' && values.description !== '') out.description = values.description;
-	if (typeof values.api_name === 'string' && values.api_name.trim() !== '') out.api_name = values.api_name.trim();
+	if (typeof values.description === 'string' && values.description !== '')
+		out.description = values.description;
+	if (typeof values.api_name === 'string' && values.api_name.trim() !== '')
+		out.api_name = values.api_name.trim();
 	return out;
 }

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { updateFieldsCollection } from '../../../shared/collections';
@@ -24,18 +30,29 @@ const properties: INodeProperties[] = [
 	updateFieldsCollection([
 		{ displayName: 'Description', name: 'description', type: 'string', default: '' },
 		{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-		{ displayName: 'Type', name: 'type', type: 'options', options: VARIABLE_TYPES, default: 'text', description: 'New data type; the value must fit it' },
+		{
+			displayName: 'Type',
+			name: 'type',
+			type: 'options',
+			options: VARIABLE_TYPES,
+			default: 'text',
+			description: 'New data type; the value must fit it',
+		},
 		{
 			displayName: 'Value',
 			name: 'value',
 			type: 'string',
 			default: '',
-			description: 'New value; converted to the Type given here, else sent as text for the CRM to read by the variable type',
+			description:
+				'New value; converted to the Type given here, else sent as text for the CRM to read by the variable type',
 		},
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['variable'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['variable'], operation: ['update'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
@@ -49,16 +66,23 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}
 			const values = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 			const fields: IDataObject = optionalKeys(values);
-			if (typeof values.name === 'string' && values.name.trim() !== '') fields.name = values.name.trim();
+			if (typeof values.name === 'string' && values.name.trim() !== '')
+				fields.name = values.name.trim();
 			if (values.type) fields.type = values.type;
 			if (values.value !== undefined) {
-				fields.value = (values.type ? variableValue.call(this, String(values.type), values.value, itemIndex) : values.value === '' ? null : values.value) as IDataObject[string];
+				fields.value = (
+					values.type
+						? variableValue.call(this, String(values.type), values.value, itemIndex)
+						: values.value === ''
+							? null
+							: values.value
+				) as IDataObject[string];
 			}
 			requireSome.call(this, fields, 'Update Fields', itemIndex);
 			return { key: 'variables', payload: { ...key, ...fields } };
 		},
 		// a chunk of one goes to …/{id} or …/{apiName}, whichever key the item has
-		request: (_key, variables) => putItemsRequest('/settings/variables', 'variables', variables, ['id', 'api_name']),
+		request: (_key, variables) =>
+			putItemsRequest('/settings/variables', 'variables', variables, ['id', 'api_name']),
 	});
 }
-

@@ -18,7 +18,8 @@ export const operation: INodePropertyOptions = {
 	routing: byKeyRouting('/settings/variable_groups', keys),
 };
 
-export const returns = 'the variable group with its id, API name, name and description (an error when none has the ID or API name)';
+export const returns =
+	'the variable group with its id, API name, name and description (an error when none has the ID or API name)';
 
 const properties: INodeProperties[] = [
 	keySelectorField('getBy', 'Get'),
@@ -44,7 +45,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['variableGroup'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['variableGroup'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.9). */
 export const rootProperty = 'variable_groups';

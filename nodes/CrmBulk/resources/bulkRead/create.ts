@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue } from '../../../shared/descriptions';
@@ -35,10 +41,12 @@ export const operation: INodePropertyOptions = {
 	name: 'Create Job',
 	value: 'create',
 	action: 'Create a bulk read job',
-	description: 'Export the records of a module that match criteria; optionally wait for the job and download the result',
+	description:
+		'Export the records of a module that match criteria; optionally wait for the job and download the result',
 };
 
-export const returns = 'the job with its id and state, or when waiting, the result zip as binary data or one item per exported record';
+export const returns =
+	'the job with its id and state, or when waiting, the result zip as binary data or one item per exported record';
 
 const COMPARATORS: INodePropertyOptions[] = [
 	{ name: 'Between', value: 'between' },
@@ -77,78 +85,97 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{ name: 'None', value: 'none', description: 'Export every record of the module' },
-			{ name: 'Build Conditions', value: 'conditions', description: 'Combine field conditions with AND or OR' },
+			{
+				name: 'Build Conditions',
+				value: 'conditions',
+				description: 'Combine field conditions with AND or OR',
+			},
 			{ name: 'JSON Criteria', value: 'json', description: 'A criteria object with nested groups' },
 		],
 		default: 'none',
 	},
 	allOrAnyOption('Must Match', 'matchType', { show: { filterType: ['conditions'] } }),
-	conditionsCollection('At most 25 conditions; values are converted to the field type', { show: { filterType: ['conditions'] } }, [
-		{
-			displayName: 'Field Name or ID',
-			name: 'field',
-			type: 'options',
-			// picklist values carry PICKLIST_MARK: their Value below is a dropdown of the picklist
-			typeOptions: { loadOptionsMethod: 'getCriteriaFields', loadOptionsDependsOn: ['module'] },
-			default: '',
-			description:
-				'Field API name; a lookup field may be followed with a dot (Account_Name.Account_Name). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		},
-		{
-			// display names sort as the condition reads (the lint alphabetizes fixedCollection items)
-			displayName: 'Operator',
-			name: 'comparator',
-			type: 'options',
-			options: COMPARATORS,
-			default: 'equal',
-		},
-		{
-			displayName: 'Value',
-			name: 'value',
-			type: 'string',
-			default: '',
-			description: 'For In / Not In a comma-separated list (at most 50 values); for Between the lower bound',
-			displayOptions: { hide: { field: [{ _cnd: { endsWith: PICKLIST_MARK } }] } },
-		},
-		{
-			displayName: 'Value (Upper Bound)',
-			name: 'valueTo',
-			type: 'string',
-			default: '',
-			description: 'Upper bound (inclusive) for Between / Not Between; Value is the lower bound',
-			displayOptions: { show: { comparator: ['between', 'not_between'] } },
-		},
-		{
-			displayName: 'Value Name or ID',
-			name: 'picklistValue',
-			type: 'options',
-			typeOptions: { loadOptionsMethod: 'getCriteriaValues', loadOptionsDependsOn: ['module', '&field'] },
-			default: '',
-			description:
-				'A value of the picklist. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			displayOptions: {
-				show: { field: [{ _cnd: { endsWith: PICKLIST_MARK } }] },
-				hide: { comparator: ['in', 'not_in'] },
+	conditionsCollection(
+		'At most 25 conditions; values are converted to the field type',
+		{ show: { filterType: ['conditions'] } },
+		[
+			{
+				displayName: 'Field Name or ID',
+				name: 'field',
+				type: 'options',
+				// picklist values carry PICKLIST_MARK: their Value below is a dropdown of the picklist
+				typeOptions: { loadOptionsMethod: 'getCriteriaFields', loadOptionsDependsOn: ['module'] },
+				default: '',
+				description:
+					'Field API name; a lookup field may be followed with a dot (Account_Name.Account_Name). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
-		},
-		{
-			displayName: 'Value Names or IDs',
-			name: 'picklistValues',
-			type: 'multiOptions',
-			typeOptions: { loadOptionsMethod: 'getCriteriaValues', loadOptionsDependsOn: ['module', '&field'] },
-			default: [],
-			description:
-				'Values of the picklist (at most 50). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			displayOptions: { show: { field: [{ _cnd: { endsWith: PICKLIST_MARK } }], comparator: ['in', 'not_in'] } },
-		},
-	]),
+			{
+				// display names sort as the condition reads (the lint alphabetizes fixedCollection items)
+				displayName: 'Operator',
+				name: 'comparator',
+				type: 'options',
+				options: COMPARATORS,
+				default: 'equal',
+			},
+			{
+				displayName: 'Value',
+				name: 'value',
+				type: 'string',
+				default: '',
+				description:
+					'For In / Not In a comma-separated list (at most 50 values); for Between the lower bound',
+				displayOptions: { hide: { field: [{ _cnd: { endsWith: PICKLIST_MARK } }] } },
+			},
+			{
+				displayName: 'Value (Upper Bound)',
+				name: 'valueTo',
+				type: 'string',
+				default: '',
+				description: 'Upper bound (inclusive) for Between / Not Between; Value is the lower bound',
+				displayOptions: { show: { comparator: ['between', 'not_between'] } },
+			},
+			{
+				displayName: 'Value Name or ID',
+				name: 'picklistValue',
+				type: 'options',
+				typeOptions: {
+					loadOptionsMethod: 'getCriteriaValues',
+					loadOptionsDependsOn: ['module', '&field'],
+				},
+				default: '',
+				description:
+					'A value of the picklist. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				displayOptions: {
+					show: { field: [{ _cnd: { endsWith: PICKLIST_MARK } }] },
+					hide: { comparator: ['in', 'not_in'] },
+				},
+			},
+			{
+				displayName: 'Value Names or IDs',
+				name: 'picklistValues',
+				type: 'multiOptions',
+				typeOptions: {
+					loadOptionsMethod: 'getCriteriaValues',
+					loadOptionsDependsOn: ['module', '&field'],
+				},
+				default: [],
+				description:
+					'Values of the picklist (at most 50). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				displayOptions: {
+					show: { field: [{ _cnd: { endsWith: PICKLIST_MARK } }], comparator: ['in', 'not_in'] },
+				},
+			},
+		],
+	),
 	{
 		displayName: 'Criteria (JSON)',
 		name: 'criteriaJson',
 		type: 'json',
-		default: '{\n  "group_operator": "and",\n  "group": [\n    { "api_name": "Lead_Source", "comparator": "equal", "value": "Web" }\n  ]\n}',
+		default:
+			'{\n  "group_operator": "and",\n  "group": [\n    { "api_name": "Lead_Source", "comparator": "equal", "value": "Web" }\n  ]\n}',
 		displayOptions: { show: { filterType: ['json'] } },
-		description: 'JSON criteria: a leaf {api_name, comparator, value} or a group {group_operator, group: [...]}',
+		description:
+			'JSON criteria: a leaf {api_name, comparator, value} or a group {group_operator, group: [...]}',
 	},
 	waitForCompletionField,
 	...resultOutputFields(waiting),
@@ -158,7 +185,8 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		displayOptions: { show: waiting },
-		description: 'Whether to create follow-up jobs (page + 1) while the result says more records exist (200,000 records per page)',
+		description:
+			'Whether to create follow-up jobs (page + 1) while the result says more records exist (200,000 records per page)',
 	},
 	{ ...waitOptionsField, displayOptions: { show: waiting } },
 	jobOptionsField('https://example.com/webhook/bulk-read', [
@@ -190,7 +218,10 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['bulkRead'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['bulkRead'], operation: ['create'] } },
+	properties,
+);
 
 interface Condition {
 	field?: string;
@@ -203,11 +234,21 @@ interface Condition {
 }
 
 /** A criteria value typed from the field's metadata (numbers, booleans, §4 dates, lookups by id). */
-function criterionValue(this: IExecuteFunctions, meta: FieldMeta | undefined, raw: unknown, field: string, itemIndex: number): unknown {
+function criterionValue(
+	this: IExecuteFunctions,
+	meta: FieldMeta | undefined,
+	raw: unknown,
+	field: string,
+	itemIndex: number,
+): unknown {
 	if (raw === null || raw === undefined || typeof raw !== 'string' || !meta) return raw;
 	const text = raw.trim();
 	const bad = (expected: string) =>
-		new NodeOperationError(this.getNode(), `Condition on "${field}" expects ${expected}, got "${text}"`, { itemIndex });
+		new NodeOperationError(
+			this.getNode(),
+			`Condition on "${field}" expects ${expected}, got "${text}"`,
+			{ itemIndex },
+		);
 	switch (meta.data_type) {
 		case 'integer':
 		case 'bigint':
@@ -253,29 +294,47 @@ async function criteriaOf(
 			try {
 				criteria = JSON.parse(raw);
 			} catch {
-				throw new NodeOperationError(this.getNode(), 'Criteria (JSON) is not valid JSON', { itemIndex });
+				throw new NodeOperationError(this.getNode(), 'Criteria (JSON) is not valid JSON', {
+					itemIndex,
+				});
 			}
 		}
 		if (!criteria || typeof criteria !== 'object' || Array.isArray(criteria)) {
-			throw new NodeOperationError(this.getNode(), 'Criteria (JSON) must be an object: a leaf or a group', { itemIndex });
+			throw new NodeOperationError(
+				this.getNode(),
+				'Criteria (JSON) must be an object: a leaf or a group',
+				{ itemIndex },
+			);
 		}
 		const leaves = JSON.stringify(criteria).match(/"comparator"/g)?.length ?? 0;
 		if (leaves > LIMITS.criteriaConditions) {
-			throw new NodeOperationError(this.getNode(), `Criteria (JSON) has ${leaves} conditions; bulk read allows at most 25`, { itemIndex });
+			throw new NodeOperationError(
+				this.getNode(),
+				`Criteria (JSON) has ${leaves} conditions; bulk read allows at most 25`,
+				{ itemIndex },
+			);
 		}
 		return criteria as IDataObject;
 	}
 	if (filterType !== 'conditions') return undefined;
-	const conditions = (this.getNodeParameter('conditions.condition', itemIndex, []) as Condition[]) ?? [];
+	const conditions =
+		(this.getNodeParameter('conditions.condition', itemIndex, []) as Condition[]) ?? [];
 	if (conditions.length === 0) return undefined;
 	if (conditions.length > LIMITS.criteriaConditions) {
-		throw new NodeOperationError(this.getNode(), `Conditions has ${conditions.length} entries; bulk read allows at most 25`, { itemIndex });
+		throw new NodeOperationError(
+			this.getNode(),
+			`Conditions has ${conditions.length} entries; bulk read allows at most 25`,
+			{ itemIndex },
+		);
 	}
 	const meta = await loadFieldMeta.call(this, cache, module);
 	const leaves = conditions.map((c, i) => {
 		const picklist = String(c.field ?? '').endsWith(PICKLIST_MARK);
 		const field = criteriaFieldName(c.field);
-		if (!field) throw new NodeOperationError(this.getNode(), `Condition ${i + 1} has no field`, { itemIndex });
+		if (!field)
+			throw new NodeOperationError(this.getNode(), `Condition ${i + 1} has no field`, {
+				itemIndex,
+			});
 		const comparator = c.comparator ?? 'equal';
 		const fieldMeta = meta.get(field);
 		const typed = (v: unknown) => criterionValue.call(this, fieldMeta, v, field, itemIndex);
@@ -283,16 +342,29 @@ async function criteriaOf(
 		if (comparator === 'in' || comparator === 'not_in') {
 			const given = picklist ? c.picklistValues : c.value;
 			const list = listOf(given);
-			if (list.length === 0) throw new NodeOperationError(this.getNode(), `Condition ${i + 1} (${field} ${comparator}) needs at least one value`, { itemIndex });
+			if (list.length === 0)
+				throw new NodeOperationError(
+					this.getNode(),
+					`Condition ${i + 1} (${field} ${comparator}) needs at least one value`,
+					{ itemIndex },
+				);
 			if (list.length > LIMITS.criteriaValues) {
-				throw new NodeOperationError(this.getNode(), `Condition ${i + 1} (${field} ${comparator}) has ${list.length} values; at most 50 are allowed`, {
-					itemIndex,
-				});
+				throw new NodeOperationError(
+					this.getNode(),
+					`Condition ${i + 1} (${field} ${comparator}) has ${list.length} values; at most 50 are allowed`,
+					{
+						itemIndex,
+					},
+				);
 			}
 			value = list.map(typed);
 		} else if (comparator === 'between' || comparator === 'not_between') {
 			if (String(c.value ?? '') === '' || String(c.valueTo ?? '') === '') {
-				throw new NodeOperationError(this.getNode(), `Condition ${i + 1} (${field} ${comparator}) needs Value and Value (Upper Bound)`, { itemIndex });
+				throw new NodeOperationError(
+					this.getNode(),
+					`Condition ${i + 1} (${field} ${comparator}) needs Value and Value (Upper Bound)`,
+					{ itemIndex },
+				);
 			}
 			value = [typed(c.value), typed(c.valueTo)];
 		} else {
@@ -301,7 +373,10 @@ async function criteriaOf(
 		return { api_name: field, comparator, value } as IDataObject;
 	});
 	if (leaves.length === 1) return leaves[0];
-	return { group_operator: this.getNodeParameter('matchType', itemIndex, 'and') as string, group: leaves };
+	return {
+		group_operator: this.getNodeParameter('matchType', itemIndex, 'and') as string,
+		group: leaves,
+	};
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -321,7 +396,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const fileType = options.fileType ?? 'csv';
 		const firstPage = options.page ?? 1;
 		if (!Number.isInteger(firstPage) || firstPage < 1) {
-			throw new NodeOperationError(this.getNode(), `Page must be a whole number of at least 1, got ${firstPage}`, { itemIndex });
+			throw new NodeOperationError(
+				this.getNode(),
+				`Page must be a whole number of at least 1, got ${firstPage}`,
+				{ itemIndex },
+			);
 		}
 		if (fileType === 'ics' && output === 'records') {
 			throw new NodeOperationError(this.getNode(), 'Parsed Records output needs File Type CSV', {
@@ -340,7 +419,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			query.page = page;
 			const body: IDataObject = { query, file_type: fileType };
 			if (callback) body.callback = callback;
-			const response = await crmRequest(this, { method: 'POST', path: '/read', root: 'bulk', body, itemIndex });
+			const response = await crmRequest(this, {
+				method: 'POST',
+				path: '/read',
+				root: 'bulk',
+				body,
+				itemIndex,
+			});
 			jobStarted();
 			return ((response.data as IDataObject[] | undefined) ?? [])[0] ?? response;
 		};
@@ -357,7 +442,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const job = await pollUntil.call(
 				this,
 				async () => {
-					const response = await crmRequest(this, { method: 'GET', path: `/read/${encodeURIComponent(jobId)}`, root: 'bulk', itemIndex });
+					const response = await crmRequest(this, {
+						method: 'GET',
+						path: `/read/${encodeURIComponent(jobId)}`,
+						root: 'bulk',
+						itemIndex,
+					});
 					return ((response.data as IDataObject[] | undefined) ?? [])[0] ?? {};
 				},
 				(j) => j.state === 'COMPLETED' || j.state === 'FAILURE',
@@ -365,16 +455,28 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				{ itemIndex, what: `Bulk read job ${jobId}` },
 			);
 			if (job.state !== 'COMPLETED') {
-				throw new NodeOperationError(this.getNode(), `Bulk read job ${jobId} ended in state ${String(job.state)}`, {
-					itemIndex,
-					description: 'The CRM could not extract the records. Check the criteria and fields, then create the job again.',
-				});
+				throw new NodeOperationError(
+					this.getNode(),
+					`Bulk read job ${jobId} ended in state ${String(job.state)}`,
+					{
+						itemIndex,
+						description:
+							'The CRM could not extract the records. Check the criteria and fields, then create the job again.',
+					},
+				);
 			}
 			const result = (job.result ?? {}) as IDataObject;
-			const file = { ...(await downloadFile.call(this, String(result.download_url), itemIndex, `${jobId}.zip`)), fileName: exportFileName(job) };
+			const file = {
+				...(await downloadFile.call(this, String(result.download_url), itemIndex, `${jobId}.zip`)),
+				fileName: exportFileName(job),
+			};
 			if (output === 'records') {
 				// typed like Get Many's records (shared.ts typedReadRows)
-				const rows = await typedReadRows.call(this, zipRecords(this.getNode(), file.data, itemIndex), jobModule(job));
+				const rows = await typedReadRows.call(
+					this,
+					zipRecords(this.getNode(), file.data, itemIndex),
+					jobModule(job),
+				);
 				for (const row of rows) out.push({ json: row });
 			} else {
 				const property = this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;

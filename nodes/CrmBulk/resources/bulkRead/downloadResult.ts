@@ -10,7 +10,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { crmRequest } from '../../../shared/transport';
 import { responseFile } from '../../../shared/download';
-import { BULK_BASE_URL, downloadedFileItems, exportFileName, jobModule, resultOutputFields, typedReadRows, zipRecords } from '../shared';
+import {
+	BULK_BASE_URL,
+	downloadedFileItems,
+	exportFileName,
+	jobModule,
+	resultOutputFields,
+	typedReadRows,
+	zipRecords,
+} from '../shared';
 import { jobIdField } from './get';
 
 /** postReceive: the result zip as a binary item, or its CSV rows as items. */
@@ -23,7 +31,11 @@ export async function resultToItems(
 	const file = responseFile(response, `${jobId}.zip`, 'application/zip');
 	// the job names the module whose field types the rows take, and the file (GetBulkReadJobDetails, GET /crm/bulk/{v}/read/{jobId})
 	const jobOf = async () => {
-		const { data: jobs = [] } = (await crmRequest(this, { method: 'GET', root: 'bulk', path: `/read/${encodeURIComponent(jobId)}` })) as {
+		const { data: jobs = [] } = (await crmRequest(this, {
+			method: 'GET',
+			root: 'bulk',
+			path: `/read/${encodeURIComponent(jobId)}`,
+		})) as {
 			data?: IDataObject[];
 		};
 		return jobs[0] ?? {};
@@ -34,7 +46,11 @@ export async function resultToItems(
 		const rowsOf = await typedReadRows.call(this, rows, jobModule(await jobOf()));
 		return rowsOf.map((json) => ({ json }));
 	}
-	return await downloadedFileItems.call(this, { jobId }, { ...file, fileName: exportFileName(await jobOf()) });
+	return await downloadedFileItems.call(
+		this,
+		{ jobId },
+		{ ...file, fileName: exportFileName(await jobOf()) },
+	);
 }
 
 /** DownloadResult — GET /crm/bulk/{v}/read/{jobId}/result (zip) */
@@ -42,7 +58,8 @@ export const operation: INodePropertyOptions = {
 	name: 'Download Result',
 	value: 'downloadResult',
 	action: 'Download a bulk read result',
-	description: 'Download the result zip of a completed bulk read job, as a binary or as parsed records',
+	description:
+		'Download the result zip of a completed bulk read job, as a binary or as parsed records',
 	routing: {
 		request: {
 			method: 'GET',
@@ -56,8 +73,12 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the result zip as binary data, or one item per exported record when parsing is on';
+export const returns =
+	'the result zip as binary data, or one item per exported record when parsing is on';
 
 const properties: INodeProperties[] = [jobIdField, ...resultOutputFields({})];
 
-export const description = updateDisplayOptions({ show: { resource: ['bulkRead'], operation: ['downloadResult'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['bulkRead'], operation: ['downloadResult'] } },
+	properties,
+);

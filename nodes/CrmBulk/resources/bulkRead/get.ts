@@ -21,7 +21,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the job with its id, state and, once completed, record count and download URL (an error when none has the ID)';
+export const returns =
+	'the job with its id, state and, once completed, record count and download URL (an error when none has the ID)';
 
 export const jobIdField: INodeProperties = {
 	displayName: 'Job ID',
@@ -33,7 +34,10 @@ export const jobIdField: INodeProperties = {
 	description: 'ID of the bulk read job, as answered by Create Job',
 };
 
-export const description = updateDisplayOptions({ show: { resource: ['bulkRead'], operation: ['get'] } }, [jobIdField]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['bulkRead'], operation: ['get'] } },
+	[jobIdField],
+);
 
 /** Key of the items in the response (docs/protocol.md §5.11). */
 export const rootProperty = 'data';

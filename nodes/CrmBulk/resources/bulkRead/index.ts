@@ -5,4 +5,8 @@ import * as downloadResult from './downloadResult';
 import * as get from './get';
 
 /** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
-export const bulkReadResource = defineResource({ name: 'Bulk Read', value: 'bulkRead' }, [create, downloadResult, get], 'create');
+export const bulkReadResource = defineResource(
+	{ name: 'Bulk Read', value: 'bulkRead' },
+	[create, downloadResult, get],
+	'create',
+);

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue } from '../../../shared/descriptions';
@@ -28,10 +34,12 @@ export const operation: INodePropertyOptions = {
 	name: 'Create Job',
 	value: 'create',
 	action: 'Create a bulk write job',
-	description: 'Insert, update or upsert records from a CSV or zip file; optionally wait for the job and download the result',
+	description:
+		'Insert, update or upsert records from a CSV or zip file; optionally wait for the job and download the result',
 };
 
-export const returns = 'the job with its id and file id, or when waiting, the result zip as binary data or one item per row';
+export const returns =
+	'the job with its id and file id, or when waiting, the result zip as binary data or one item per row';
 
 const fromBinary = { source: ['binary'] };
 const waiting = { waitForCompletion: [true] };
@@ -44,7 +52,11 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{ name: 'Insert', value: 'insert', description: 'Create a record per row' },
-			{ name: 'Update', value: 'update', description: 'Update the record matched by "Find By"; unmatched rows are skipped' },
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Update the record matched by "Find By"; unmatched rows are skipped',
+			},
 			{
 				name: 'Create or Update',
 				value: 'upsert',
@@ -59,8 +71,16 @@ const properties: INodeProperties[] = [
 		name: 'source',
 		type: 'options',
 		options: [
-			{ name: 'Binary File', value: 'binary', description: 'Upload a CSV or zip from the input item first (UploadFile)' },
-			{ name: 'Uploaded File ID', value: 'fileId', description: 'A file ID answered by Bulk Write → Upload File' },
+			{
+				name: 'Binary File',
+				value: 'binary',
+				description: 'Upload a CSV or zip from the input item first (UploadFile)',
+			},
+			{
+				name: 'Uploaded File ID',
+				value: 'fileId',
+				description: 'A file ID answered by Bulk Write → Upload File',
+			},
 		],
 		default: 'binary',
 	},
@@ -83,15 +103,24 @@ const properties: INodeProperties[] = [
 		required: true,
 		placeholder: 'Email',
 		displayOptions: { show: { writeOperation: ['update', 'upsert'] } },
-		description: 'Field that identifies existing records: the record ID, or a unique or external-ID field such as Email; it must be mapped',
+		description:
+			'Field that identifies existing records: the record ID, or a unique or external-ID field such as Email; it must be mapped',
 	},
 	{
 		displayName: 'Column Mapping',
 		name: 'mappingMode',
 		type: 'options',
 		options: [
-			{ name: 'CSV Header Names Are Field Names', value: 'header', description: 'Each header is a field API name (ID for the record ID)' },
-			{ name: 'Define Field Mappings', value: 'mappings', description: 'Map CSV columns (0-based) to fields' },
+			{
+				name: 'CSV Header Names Are Field Names',
+				value: 'header',
+				description: 'Each header is a field API name (ID for the record ID)',
+			},
+			{
+				name: 'Define Field Mappings',
+				value: 'mappings',
+				description: 'Map CSV columns (0-based) to fields',
+			},
 		],
 		default: 'header',
 	},
@@ -139,14 +168,16 @@ const properties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: 'MM/dd/yyyy',
-						description: 'Date or date-time pattern of the column (default MM/dd/yyyy and MM/dd/yyyy HH:mm:ss)',
+						description:
+							'Date or date-time pattern of the column (default MM/dd/yyyy and MM/dd/yyyy HH:mm:ss)',
 					},
 					{
 						displayName: 'Lookup Find By',
 						name: 'findBy',
 						type: 'string',
 						default: '',
-						description: 'For a lookup field: the field of the looked-up module that the column holds (the record ID when empty)',
+						description:
+							'For a lookup field: the field of the looked-up module that the column holds (the record ID when empty)',
 					},
 				],
 			},
@@ -171,12 +202,16 @@ const properties: INodeProperties[] = [
 			name: 'ignoreEmpty',
 			type: 'boolean',
 			default: false,
-			description: 'Whether empty cells leave fields unchanged on update (otherwise they clear them)',
+			description:
+				'Whether empty cells leave fields unchanged on update (otherwise they clear them)',
 		},
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['bulkWrite'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['bulkWrite'], operation: ['create'] } },
+	properties,
+);
 
 interface MappingInput {
 	apiName?: string;
@@ -190,34 +225,58 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const variant = await variantOf.call(this);
 	let xgid: string | undefined; // GetOrganization once per execution
 	return await forEachJobItem.call(this, 'bulk write', async (itemIndex, jobStarted) => {
-		const writeOperation = this.getNodeParameter('writeOperation', itemIndex) as 'insert' | 'update' | 'upsert';
+		const writeOperation = this.getNodeParameter('writeOperation', itemIndex) as
+			| 'insert'
+			| 'update'
+			| 'upsert';
 		const module = pickedValue(this, 'module', itemIndex);
 		const source = this.getNodeParameter('source', itemIndex) as 'binary' | 'fileId';
-		const options = this.getNodeParameter('options', itemIndex, {}) as { callbackUrl?: string; characterEncoding?: string; ignoreEmpty?: boolean };
-		const fail = (message: string, description?: string) => new NodeOperationError(this.getNode(), message, { itemIndex, description });
+		const options = this.getNodeParameter('options', itemIndex, {}) as {
+			callbackUrl?: string;
+			characterEncoding?: string;
+			ignoreEmpty?: boolean;
+		};
+		const fail = (message: string, description?: string) =>
+			new NodeOperationError(this.getNode(), message, { itemIndex, description });
 
 		// everything is checked before the upload
 		const resource: IDataObject = { type: 'data', module: moduleRef(variant, module) };
 		if (writeOperation !== 'insert') {
 			const findBy = String(this.getNodeParameter('findBy', itemIndex, '')).trim();
-			if (!findBy) throw fail(`Find By is required for ${writeOperation}`, 'Name the field that identifies records: id, or a unique field such as Email.');
+			if (!findBy)
+				throw fail(
+					`Find By is required for ${writeOperation}`,
+					'Name the field that identifies records: id, or a unique field such as Email.',
+				);
 			resource.find_by = /^id$/i.test(findBy) ? 'id' : findBy;
 		}
 		if (options.ignoreEmpty !== undefined) resource.ignore_empty = options.ignoreEmpty;
 		if (this.getNodeParameter('mappingMode', itemIndex, 'header') === 'mappings') {
-			const mappings = (this.getNodeParameter('fieldMappings.mapping', itemIndex, []) as MappingInput[]) ?? [];
-			if (mappings.length === 0) throw fail('Field Mappings is empty', 'Add at least one mapping, or choose "CSV Header Names Are Field Names".');
-			if (mappings.length > LIMITS.writeMappings) throw fail(`Field Mappings has ${mappings.length} entries; bulk write allows at most 200 mapped fields`);
+			const mappings =
+				(this.getNodeParameter('fieldMappings.mapping', itemIndex, []) as MappingInput[]) ?? [];
+			if (mappings.length === 0)
+				throw fail(
+					'Field Mappings is empty',
+					'Add at least one mapping, or choose "CSV Header Names Are Field Names".',
+				);
+			if (mappings.length > LIMITS.writeMappings)
+				throw fail(
+					`Field Mappings has ${mappings.length} entries; bulk write allows at most 200 mapped fields`,
+				);
 			resource.field_mappings = mappings.map((m, i) => {
 				const named = String(m.apiName ?? '').trim();
 				const apiName = /^id$/i.test(named) ? 'id' : named;
 				if (!apiName) throw fail(`Field mapping ${i + 1} has no field`);
 				const index = Number(m.index ?? 0);
-				if (!Number.isInteger(index) || index < 0) throw fail(`Field mapping ${i + 1} (${apiName}) needs a column index of 0 or more, got ${m.index}`);
+				if (!Number.isInteger(index) || index < 0)
+					throw fail(
+						`Field mapping ${i + 1} (${apiName}) needs a column index of 0 or more, got ${m.index}`,
+					);
 				const mapping: IDataObject = { api_name: apiName, index };
 				if (m.format?.trim()) mapping.format = m.format.trim();
 				if (m.findBy?.trim()) mapping.find_by = m.findBy.trim();
-				if (m.defaultValue !== undefined && m.defaultValue !== '') mapping.default_value = { value: m.defaultValue };
+				if (m.defaultValue !== undefined && m.defaultValue !== '')
+					mapping.default_value = { value: m.defaultValue };
 				return mapping;
 			});
 		}
@@ -226,21 +285,31 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		let upload: IDataObject | undefined;
 		if (source === 'binary') {
 			const property = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
-			const format = this.getNodeParameter('fileFormat', itemIndex, 'auto') as 'auto' | 'csv' | 'zip';
+			const format = this.getNodeParameter('fileFormat', itemIndex, 'auto') as
+				| 'auto'
+				| 'csv'
+				| 'zip';
 			const { zip, fileName } = await bulkWriteZip.call(this, itemIndex, property, format);
 			xgid ??= await orgXgid.call(this, itemIndex);
 			upload = await uploadBulkWriteZip.call(this, zip, fileName, xgid, itemIndex);
 			resource.file_id = (upload.details as IDataObject | undefined)?.file_id;
 		} else {
 			const fileId = String(this.getNodeParameter('fileId', itemIndex, '')).trim();
-			if (!fileId) throw fail('File ID is required', 'Upload the file with Bulk Write → Upload File first.');
+			if (!fileId)
+				throw fail('File ID is required', 'Upload the file with Bulk Write → Upload File first.');
 			resource.file_id = fileId;
 		}
 
 		const body: IDataObject = { operation: writeOperation, resource: [resource] };
 		if (options.characterEncoding) body.character_encoding = options.characterEncoding;
 		if (callback) body.callback = callback;
-		const created = await crmRequest(this, { method: 'POST', path: '/write', root: 'bulk', body, itemIndex });
+		const created = await crmRequest(this, {
+			method: 'POST',
+			path: '/write',
+			root: 'bulk',
+			body,
+			itemIndex,
+		});
 		jobStarted();
 		const jobId = String((created.details as IDataObject | undefined)?.id ?? '');
 		if (!this.getNodeParameter('waitForCompletion', itemIndex, true)) {
@@ -249,7 +318,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 
 		const job = await pollUntil.call(
 			this,
-			async () => await crmRequest(this, { method: 'GET', path: `/write/${encodeURIComponent(jobId)}`, root: 'bulk', itemIndex }),
+			async () =>
+				await crmRequest(this, {
+					method: 'GET',
+					path: `/write/${encodeURIComponent(jobId)}`,
+					root: 'bulk',
+					itemIndex,
+				}),
 			(j) => j.status === 'COMPLETED' || j.status === 'FAILED',
 			pollOptions.call(this, itemIndex),
 			{ itemIndex, what: `Bulk write job ${jobId}` },

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { crmRequest, runPerItem } from '../../../shared/transport';
@@ -10,14 +16,19 @@ export const operation: INodePropertyOptions = {
 	name: 'Download Result',
 	value: 'downloadResult',
 	action: 'Download a bulk write result',
-	description: 'Download the result file of a finished bulk write job, with the outcome of each row, as a binary or as parsed records',
+	description:
+		'Download the result file of a finished bulk write job, with the outcome of each row, as a binary or as parsed records',
 };
 
-export const returns = 'the result zip as binary data, or one item per row with its status, record id and errors when parsing is on';
+export const returns =
+	'the result zip as binary data, or one item per row with its status, record id and errors when parsing is on';
 
 const properties: INodeProperties[] = [writeJobIdField, ...resultOutputFields({})];
 
-export const description = updateDisplayOptions({ show: { resource: ['bulkWrite'], operation: ['downloadResult'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['bulkWrite'], operation: ['downloadResult'] } },
+	properties,
+);
 
 /** The job's result file as output items: one binary item (the job JSON + zip) or one item per CSV row. */
 export async function downloadWriteResult(
@@ -29,10 +40,15 @@ export async function downloadWriteResult(
 	const jobId = String(job.id ?? '');
 	const url = (job.result as IDataObject | undefined)?.download_url;
 	if (typeof url !== 'string' || !url) {
-		throw new NodeOperationError(this.getNode(), `Bulk write job ${jobId} has no result file yet (status ${String(job.status)})`, {
-			itemIndex,
-			description: 'The result file exists once the job is COMPLETED (or FAILED after processing rows). Try again later.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`Bulk write job ${jobId} has no result file yet (status ${String(job.status)})`,
+			{
+				itemIndex,
+				description:
+					'The result file exists once the job is COMPLETED (or FAILED after processing rows). Try again later.',
+			},
+		);
 	}
 	const file = await downloadFile.call(this, url, itemIndex, `${jobId}.zip`);
 	if (this.getNodeParameter('output', itemIndex, 'binary') === 'records') {
@@ -46,7 +62,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runPerItem(this, async (itemIndex) => {
 		const jobId = String(this.getNodeParameter('jobId', itemIndex)).trim();
 		if (!jobId) throw new NodeOperationError(this.getNode(), 'Job ID is required', { itemIndex });
-		const job = await crmRequest(this, { method: 'GET', path: `/write/${encodeURIComponent(jobId)}`, root: 'bulk', itemIndex });
+		const job = await crmRequest(this, {
+			method: 'GET',
+			path: `/write/${encodeURIComponent(jobId)}`,
+			root: 'bulk',
+			itemIndex,
+		});
 		return await downloadWriteResult.call(this, job, itemIndex, 'binaryPropertyName');
 	});
 }

@@ -19,7 +19,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the job with its id, status, per-file counts and result download URL (an error when none has the ID)';
+export const returns =
+	'the job with its id, status, per-file counts and result download URL (an error when none has the ID)';
 
 export const writeJobIdField: INodeProperties = {
 	displayName: 'Job ID',
@@ -31,7 +32,10 @@ export const writeJobIdField: INodeProperties = {
 	description: 'ID of the bulk write job, as answered by Create Job',
 };
 
-export const description = updateDisplayOptions({ show: { resource: ['bulkWrite'], operation: ['get'] } }, [writeJobIdField]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['bulkWrite'], operation: ['get'] } },
+	[writeJobIdField],
+);
 
 /** A missing ID: "No bulk write job with ID …" (see the runner, shared/transport/runner.ts). */
 export const notFound = noneWithId('bulk write job', 'jobId');

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { bulkWriteZip, orgXgid, uploadBulkWriteZip } from '../shared';
@@ -12,7 +18,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Upload a zip or a CSV (packed into a zip) for a bulk write job and get its file ID',
 };
 
-export const returns = 'the uploaded file with its file id (for Create Job), file name and number of records';
+export const returns =
+	'the uploaded file with its file id (for Create Job), file name and number of records';
 
 export const inputBinaryField: INodeProperties = {
 	displayName: 'Input Binary Field',
@@ -28,7 +35,11 @@ export const fileFormatField: INodeProperties = {
 	name: 'fileFormat',
 	type: 'options',
 	options: [
-		{ name: 'Auto-Detect', value: 'auto', description: 'A zip when the bytes are a zip archive, otherwise a CSV' },
+		{
+			name: 'Auto-Detect',
+			value: 'auto',
+			description: 'A zip when the bytes are a zip archive, otherwise a CSV',
+		},
 		{ name: 'CSV', value: 'csv', description: 'A CSV file; the node packs it into a zip' },
 		{ name: 'Zip', value: 'zip', description: 'A zip holding exactly one CSV file' },
 	],
@@ -38,7 +49,10 @@ export const fileFormatField: INodeProperties = {
 
 const properties: INodeProperties[] = [inputBinaryField, fileFormatField];
 
-export const description = updateDisplayOptions({ show: { resource: ['bulkWrite'], operation: ['uploadFile'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['bulkWrite'], operation: ['uploadFile'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	let xgid: string | undefined; // GetOrganization once per execution

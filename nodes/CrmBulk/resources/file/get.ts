@@ -19,7 +19,11 @@ export async function fileToBinary(
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
 	const id = String(this.getNodeParameter('fileId', '')).trim();
-	return await downloadedFileItems.call(this, { id }, responseFile(response, id, 'application/octet-stream'));
+	return await downloadedFileItems.call(
+		this,
+		{ id },
+		responseFile(response, id, 'application/octet-stream'),
+	);
 }
 
 /** GetFile — GET /crm/{v}/files?id= (file download) */
@@ -41,7 +45,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the file as binary data, with its id, name, type and size (an error when no file has the ID)';
+export const returns =
+	'the file as binary data, with its id, name, type and size (an error when no file has the ID)';
 
 const properties: INodeProperties[] = [
 	{
@@ -55,7 +60,10 @@ const properties: INodeProperties[] = [
 	outputBinaryField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['file'], operation: ['get'] } },
+	properties,
+);
 
 /** A missing ID: "No file with ID …" (see the runner, shared/transport/runner.ts). */
 export const notFound = noneWithId('file', 'fileId');

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { multipartBody } from '../../../shared/multipart';
@@ -12,10 +18,12 @@ export const operation: INodePropertyOptions = {
 	name: 'Upload',
 	value: 'upload',
 	action: 'Upload files to the file store',
-	description: 'Store 1 to 10 binaries of an item in the shared file store and get their IDs, e.g. for mail attachments',
+	description:
+		'Store 1 to 10 binaries of an item in the shared file store and get their IDs, e.g. for mail attachments',
 };
 
-export const returns = 'one item per uploaded file, with its id (e.g. for mail attachments) and name';
+export const returns =
+	'one item per uploaded file, with its id (e.g. for mail attachments) and name';
 
 const properties: INodeProperties[] = [
 	{
@@ -29,15 +37,22 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['upload'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['file'], operation: ['upload'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runPerItem(this, async (itemIndex) => {
 		const names = listOf(this.getNodeParameter('binaryPropertyName', itemIndex));
 		if (names.length < 1 || names.length > LIMITS.filesPerUpload) {
-			throw new NodeOperationError(this.getNode(), `Input Binary Fields names ${names.length} fields; the file store takes 1 to 10 files per upload`, {
-				itemIndex,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`Input Binary Fields names ${names.length} fields; the file store takes 1 to 10 files per upload`,
+				{
+					itemIndex,
+				},
+			);
 		}
 		const files: MultipartFile[] = [];
 		for (const name of names) {
@@ -45,16 +60,31 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const data = await this.helpers.getBinaryDataBuffer(itemIndex, name);
 			const fileName = meta.fileName || name;
 			if (data.length > LIMITS.fileBytes) {
-				throw new NodeOperationError(this.getNode(), `The file "${fileName}" is ${megabytes(data.length)}; the file store takes at most 20 MB per file`, {
-					itemIndex,
-				});
+				throw new NodeOperationError(
+					this.getNode(),
+					`The file "${fileName}" is ${megabytes(data.length)}; the file store takes at most 20 MB per file`,
+					{
+						itemIndex,
+					},
+				);
 			}
 			files.push({ data, fileName, mimeType: meta.mimeType || 'application/octet-stream' });
 		}
-		const results = await crmRequest(this, { method: 'POST', path: '/files', qs: { type: 'inline' }, body: multipartBody(files), itemIndex, itemListKey: 'data' });
+		const results = await crmRequest(this, {
+			method: 'POST',
+			path: '/files',
+			qs: { type: 'inline' },
+			body: multipartBody(files),
+			itemIndex,
+			itemListKey: 'data',
+		});
 		const failed = results.find((r) => r.status === 'error');
 		if (failed) {
-			throw new NodeOperationError(this.getNode(), `${String(failed.code)}: ${String(failed.message)}`, { itemIndex, description: JSON.stringify(failed.details ?? {}) });
+			throw new NodeOperationError(
+				this.getNode(),
+				`${String(failed.code)}: ${String(failed.message)}`,
+				{ itemIndex, description: JSON.stringify(failed.details ?? {}) },
+			);
 		}
 		return results.map((result) => {
 			const details = (result.details ?? {}) as IDataObject;

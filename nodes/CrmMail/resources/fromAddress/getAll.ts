@@ -15,11 +15,15 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'one item per from address, with its id, email, type, user name and whether it is the default';
+export const returns =
+	'one item per from address, with its id, email, type, user name and whether it is the default';
 
 const properties: INodeProperties[] = [];
 
-export const description = updateDisplayOptions({ show: { resource: ['fromAddress'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['fromAddress'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.10). */
 export const rootProperty = 'from_addresses';

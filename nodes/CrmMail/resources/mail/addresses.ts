@@ -43,7 +43,12 @@ export function parseAddresses(text: string): { addresses: MailAddress[]; invali
 	for (const entry of splitList(text)) {
 		const named = /^(.*?)\s*<([^<>]+)>$/.exec(entry);
 		const email = (named ? named[2] : entry).trim();
-		const name = named ? named[1].trim().replace(/^"(.*)"$/, '$1').trim() : '';
+		const name = named
+			? named[1]
+					.trim()
+					.replace(/^"(.*)"$/, '$1')
+					.trim()
+			: '';
 		if (!isEmail(email)) {
 			invalid.push(entry);
 			continue;

@@ -13,7 +13,13 @@ import { moduleSelect, pickedValue, recordIdField } from '../../../shared/descri
 import { multipartBody } from '../../../shared/multipart';
 import type { MultipartFile } from '../../../shared/multipart';
 import { optionsCollection } from '../../../shared/optionsCollection';
-import { assertV21, crmApiError, crmRequest, isErrorItem, runBatched } from '../../../shared/transport';
+import {
+	assertV21,
+	crmApiError,
+	crmRequest,
+	isErrorItem,
+	runBatched,
+} from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
 import { checkDigits, listOf } from '../../../shared/validation';
 import { parseAddresses } from './addresses';
@@ -37,7 +43,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Send (or schedule) an email from a record, with attachments from binary data',
 };
 
-export const returns = 'one item per mail, with its message id, status and message (sent or scheduled)';
+export const returns =
+	'one item per mail, with its message id, status and message (sent or scheduled)';
 
 const properties: INodeProperties[] = [
 	moduleSelect,
@@ -74,7 +81,8 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		typeOptions: { rows: 5 },
 		default: '',
-		description: 'Body of the mail (HTML or plain text, see Mail Format); may be left empty when a template is used',
+		description:
+			'Body of the mail (HTML or plain text, see Mail Format); may be left empty when a template is used',
 	},
 	optionsCollection([
 		{
@@ -122,19 +130,24 @@ const properties: INodeProperties[] = [
 			name: 'scheduledTime',
 			type: 'dateTime',
 			default: '',
-			description: 'Send the mail at this time instead of now (in the workflow time zone unless an offset is given)',
+			description:
+				'Send the mail at this time instead of now (in the workflow time zone unless an offset is given)',
 		},
 		{
 			displayName: 'Template ID',
 			name: 'templateId',
 			type: 'string',
 			default: '',
-			description: 'ID of an email template whose subject and content are used where Subject or Content are empty',
+			description:
+				'ID of an email template whose subject and content are used where Subject or Content are empty',
 		},
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['mail'], operation: ['send'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['mail'], operation: ['send'] } },
+	properties,
+);
 
 type Attachment = MultipartFile;
 
@@ -148,12 +161,21 @@ interface SendOptions {
 	templateId?: string;
 }
 
-function addressList(this: IExecuteFunctions, text: string, parameter: string, itemIndex: number): MailAddress[] {
+function addressList(
+	this: IExecuteFunctions,
+	text: string,
+	parameter: string,
+	itemIndex: number,
+): MailAddress[] {
 	const { addresses, invalid } = parseAddresses(text);
 	if (invalid.length) {
-		throw new NodeOperationError(this.getNode(), `The parameter "${parameter}" holds an invalid email address: "${invalid[0]}"`, {
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The parameter "${parameter}" holds an invalid email address: "${invalid[0]}"`,
+			{
+				itemIndex,
+			},
+		);
 	}
 	return addresses;
 }
@@ -162,13 +184,21 @@ function addressList(this: IExecuteFunctions, text: string, parameter: string, i
 function scheduledTimeOf(this: IExecuteFunctions, value: string, itemIndex: number): string {
 	const wire = toCrmDateTimeIn(value, this.getTimezone());
 	if (wire === undefined) {
-		throw new NodeOperationError(this.getNode(), `The parameter "Scheduled Time" is not a valid date and time: "${value}"`, { itemIndex });
+		throw new NodeOperationError(
+			this.getNode(),
+			`The parameter "Scheduled Time" is not a valid date and time: "${value}"`,
+			{ itemIndex },
+		);
 	}
 	return wire;
 }
 
 /** Reads the listed binary properties of an item; refuses more than 10 MB in total before sending. */
-async function attachmentsOf(this: IExecuteFunctions, names: string, itemIndex: number): Promise<Attachment[]> {
+async function attachmentsOf(
+	this: IExecuteFunctions,
+	names: string,
+	itemIndex: number,
+): Promise<Attachment[]> {
 	const properties = listOf(names);
 	const files: Attachment[] = [];
 	let total = 0;
@@ -176,26 +206,47 @@ async function attachmentsOf(this: IExecuteFunctions, names: string, itemIndex: 
 		const meta = this.helpers.assertBinaryData(itemIndex, property);
 		const data = await this.helpers.getBinaryDataBuffer(itemIndex, property);
 		total += data.length;
-		files.push({ fileName: meta.fileName ?? property, mimeType: meta.mimeType || 'application/octet-stream', data });
+		files.push({
+			fileName: meta.fileName ?? property,
+			mimeType: meta.mimeType || 'application/octet-stream',
+			data,
+		});
 	}
 	if (total > MAIL_ATTACHMENTS_MAX_BYTES) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`The attachments of the parameter "Attachment Binary Properties" total ${(total / 1024 / 1024).toFixed(1)} MB; the CRM allows at most 10 MB per mail`,
-			{ itemIndex, description: 'Send fewer or smaller files, or share a link to them in the content instead.' },
+			{
+				itemIndex,
+				description: 'Send fewer or smaller files, or share a link to them in the content instead.',
+			},
 		);
 	}
 	return files;
 }
 
 /** UploadFiles: the attachments go to the shared file store, 10 per call; answers their ids in order. */
-async function uploadAttachments(this: IExecuteFunctions, files: Attachment[], itemIndex: number): Promise<string[]> {
+async function uploadAttachments(
+	this: IExecuteFunctions,
+	files: Attachment[],
+	itemIndex: number,
+): Promise<string[]> {
 	const ids: string[] = [];
 	for (let start = 0; start < files.length; start += FILES_PER_UPLOAD) {
 		const form = multipartBody(files.slice(start, start + FILES_PER_UPLOAD));
-		const body = await crmRequest(this, { method: 'POST', path: '/files', qs: { type: 'inline' }, body: form, itemIndex });
+		const body = await crmRequest(this, {
+			method: 'POST',
+			path: '/files',
+			qs: { type: 'inline' },
+			body: form,
+			itemIndex,
+		});
 		for (const result of (body.data ?? []) as IDataObject[]) {
-			if (isErrorItem(result)) throw crmApiError(this.getNode(), result, { itemIndex, prefix: 'Attachment upload failed: ' });
+			if (isErrorItem(result))
+				throw crmApiError(this.getNode(), result, {
+					itemIndex,
+					prefix: 'Attachment upload failed: ',
+				});
 			ids.push(String((result.details as IDataObject).id));
 		}
 	}
@@ -221,16 +272,38 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const module = pickedValue(this, 'module', itemIndex);
 			const recordId = pickedValue(this, 'recordId', itemIndex);
 			checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
-			const [from] = addressList.call(this, String(this.getNodeParameter('from', itemIndex)), 'From', itemIndex);
-			if (!from) throw new NodeOperationError(this.getNode(), 'The parameter "From" is empty', { itemIndex });
-			const to = addressList.call(this, String(this.getNodeParameter('to', itemIndex)), 'To', itemIndex);
-			if (to.length === 0) throw new NodeOperationError(this.getNode(), 'The parameter "To" needs at least one recipient', { itemIndex });
+			const [from] = addressList.call(
+				this,
+				String(this.getNodeParameter('from', itemIndex)),
+				'From',
+				itemIndex,
+			);
+			if (!from)
+				throw new NodeOperationError(this.getNode(), 'The parameter "From" is empty', {
+					itemIndex,
+				});
+			const to = addressList.call(
+				this,
+				String(this.getNodeParameter('to', itemIndex)),
+				'To',
+				itemIndex,
+			);
+			if (to.length === 0)
+				throw new NodeOperationError(
+					this.getNode(),
+					'The parameter "To" needs at least one recipient',
+					{ itemIndex },
+				);
 			const options = this.getNodeParameter('options', itemIndex, {}) as SendOptions;
 			const subject = String(this.getNodeParameter('subject', itemIndex, ''));
 			const content = String(this.getNodeParameter('content', itemIndex, ''));
 			const templateId = (options.templateId ?? '').trim();
 			if (!templateId && (subject.trim() === '' || content === '')) {
-				throw new NodeOperationError(this.getNode(), 'Set both "Subject" and "Content", or a "Template ID" option', { itemIndex });
+				throw new NodeOperationError(
+					this.getNode(),
+					'Set both "Subject" and "Content", or a "Template ID" option',
+					{ itemIndex },
+				);
 			}
 
 			const mail: IDataObject = { from, to };
@@ -244,7 +317,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				const [replyTo] = addressList.call(this, options.replyTo, 'Reply To', itemIndex);
 				if (replyTo) mail.reply_to = replyTo;
 			}
-			if (options.scheduledTime) mail.scheduled_time = scheduledTimeOf.call(this, options.scheduledTime, itemIndex);
+			if (options.scheduledTime)
+				mail.scheduled_time = scheduledTimeOf.call(this, options.scheduledTime, itemIndex);
 			if (options.attachments) {
 				const files = await attachmentsOf.call(this, options.attachments, itemIndex);
 				if (files.length) attachments.set(itemIndex, files);
@@ -260,7 +334,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				const files = attachments.get(Number($item));
 				if (files) {
 					try {
-						mail.attachments = (await uploadAttachments.call(this, files, Number($item))).map((id) => ({ id }));
+						mail.attachments = (await uploadAttachments.call(this, files, Number($item))).map(
+							(id) => ({ id }),
+						);
 					} catch (error) {
 						failed.set(i, asErrorItem(error));
 						continue;

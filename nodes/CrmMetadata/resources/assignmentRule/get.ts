@@ -11,19 +11,32 @@ export const operation: INodePropertyOptions = {
 	action: 'Get an assignment rule',
 	description: 'Retrieve one assignment rule of a module',
 	routing: {
-		request: { method: 'GET', url: '=/settings/automation/assignment_rules/{{ toPathSegment($parameter.ruleId) }}' },
+		request: {
+			method: 'GET',
+			url: '=/settings/automation/assignment_rules/{{ toPathSegment($parameter.ruleId) }}',
+		},
 		send: { preSend: [requireV21('Assignment Rule → Get (GetAssignmentRule)')] },
 	},
 };
 
-export const returns = 'the assignment rule with its id, name, module and default assignee (an error when no rule has the ID)';
+export const returns =
+	'the assignment rule with its id, name, module and default assignee (an error when no rule has the ID)';
 
 const properties: INodeProperties[] = [
 	moduleQueryField,
-	idOptions('Assignment Rule Name or ID', 'ruleId', 'getAssignmentRules', ['module'], 'Assignment rule to retrieve'),
+	idOptions(
+		'Assignment Rule Name or ID',
+		'ruleId',
+		'getAssignmentRules',
+		['module'],
+		'Assignment rule to retrieve',
+	),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['assignmentRule'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['assignmentRule'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'assignment_rules';

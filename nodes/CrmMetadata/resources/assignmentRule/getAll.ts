@@ -15,11 +15,15 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'one item per assignment rule, with its id, name, module and default assignee';
+export const returns =
+	'one item per assignment rule, with its id, name, module and default assignee';
 
 const properties: INodeProperties[] = [];
 
-export const description = updateDisplayOptions({ show: { resource: ['assignmentRule'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['assignmentRule'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'assignment_rules';

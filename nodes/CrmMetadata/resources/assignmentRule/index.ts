@@ -4,4 +4,8 @@ import * as get from './get';
 import * as getAll from './getAll';
 
 /** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
-export const assignmentRuleResource = defineResource({ name: 'Assignment Rule', value: 'assignmentRule' }, [get, getAll], 'getAll');
+export const assignmentRuleResource = defineResource(
+	{ name: 'Assignment Rule', value: 'assignmentRule' },
+	[get, getAll],
+	'getAll',
+);

@@ -19,11 +19,15 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the blueprint of the record: its process info and the transitions it can take now, with their ids and fields';
+export const returns =
+	'the blueprint of the record: its process info and the transitions it can take now, with their ids and fields';
 
 const properties: INodeProperties[] = [moduleSelect, recordIdField];
 
-export const description = updateDisplayOptions({ show: { resource: ['blueprint'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['blueprint'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.8). */
 export const rootProperty = 'blueprint';

@@ -1,28 +1,48 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, pickedValue, recordFieldsUi, recordIdField } from '../../../shared/descriptions';
+import {
+	moduleSelect,
+	pickedValue,
+	recordFieldsUi,
+	recordIdField,
+} from '../../../shared/descriptions';
 import { coerceFieldValue, loadFieldMeta } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { checkDigits } from '../../../shared/validation';
 import { idOptions } from '../shared';
 
 /** preSend: the one-item `blueprint` body `{transition_id, data}`, data typed by the module's field metadata. */
-async function transitionBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+async function transitionBody(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const itemIndex = this.getItemIndex();
 	const module = pickedValue(this, 'module');
 	const recordId = pickedValue(this, 'recordId');
 	const transitionId = String(this.getNodeParameter('transitionId') ?? '').trim();
 	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
 	checkDigits(this.getNode(), transitionId, 'Transition ID', { itemIndex });
-	const pairs = (this.getNodeParameter('fieldsUi.field', []) as Array<{ name: string; value: unknown }>) ?? [];
+	const pairs =
+		(this.getNodeParameter('fieldsUi.field', []) as Array<{ name: string; value: unknown }>) ?? [];
 	const data: IDataObject = {};
 	if (pairs.some((p) => p.name)) {
 		const meta = await loadFieldMeta.call(this, new Map<string, Map<string, FieldMeta>>(), module);
 		for (const { name, value } of pairs) {
 			if (!name) continue;
 			const field = meta.get(name);
-			if (!field) throw new NodeOperationError(this.getNode(), `Unknown field "${name}" in module ${module}`, { itemIndex });
+			if (!field)
+				throw new NodeOperationError(
+					this.getNode(),
+					`Unknown field "${name}" in module ${module}`,
+					{ itemIndex },
+				);
 			data[name] = coerceFieldValue.call(this, field, value, itemIndex) as IDataObject[string];
 		}
 	}
@@ -50,13 +70,23 @@ export const returns = 'the outcome of the transition: its status and message, w
 const properties: INodeProperties[] = [
 	moduleSelect,
 	recordIdField,
-	idOptions('Transition Name or ID', 'transitionId', 'getBlueprintTransitions', ['module', 'recordId'], 'Transition to run'),
+	idOptions(
+		'Transition Name or ID',
+		'transitionId',
+		'getBlueprintTransitions',
+		['module', 'recordId'],
+		'Transition to run',
+	),
 	{
 		...recordFieldsUi,
 		displayName: 'Transition Data',
 		placeholder: 'Add Field',
-		description: 'Values of the fields the transition asks for; typed from the module field metadata',
+		description:
+			'Values of the fields the transition asks for; typed from the module field metadata',
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['blueprint'], operation: ['transition'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['blueprint'], operation: ['transition'] } },
+	properties,
+);

@@ -11,17 +11,30 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a custom view',
 	description: 'Retrieve one custom view with its criteria and columns',
-	routing: { request: { method: 'GET', url: `=/settings/custom_views/${idPathSegment('customViewId')}` }, send: { preSend: [requireDigits('customViewId', 'Custom View ID')] } },
+	routing: {
+		request: { method: 'GET', url: `=/settings/custom_views/${idPathSegment('customViewId')}` },
+		send: { preSend: [requireDigits('customViewId', 'Custom View ID')] },
+	},
 };
 
-export const returns = 'the custom view with its id, name, criteria and columns (an error when no view has the ID)';
+export const returns =
+	'the custom view with its id, name, criteria and columns (an error when no view has the ID)';
 
 const properties: INodeProperties[] = [
 	moduleQueryField,
-	idOptions('Custom View Name or ID', 'customViewId', 'getCustomViews', ['module'], 'Custom view to retrieve'),
+	idOptions(
+		'Custom View Name or ID',
+		'customViewId',
+		'getCustomViews',
+		['module'],
+		'Custom view to retrieve',
+	),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['customView'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['customView'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'custom_views';

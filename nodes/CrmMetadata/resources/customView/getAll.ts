@@ -13,11 +13,15 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/settings/custom_views' } },
 };
 
-export const returns = 'one item per custom view of the module, with its id, name and whether it is the default';
+export const returns =
+	'one item per custom view of the module, with its id, name and whether it is the default';
 
 const properties: INodeProperties[] = [moduleQueryField, ...returnAllLimit()];
 
-export const description = updateDisplayOptions({ show: { resource: ['customView'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['customView'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'custom_views';

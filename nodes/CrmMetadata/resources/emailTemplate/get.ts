@@ -12,12 +12,16 @@ export const operation: INodePropertyOptions = {
 	action: 'Get an email template',
 	description: 'Retrieve one email template with its content',
 	routing: {
-		request: { method: 'GET', url: '=/settings/email_templates/{{ toPathSegment($parameter.templateId) }}' },
+		request: {
+			method: 'GET',
+			url: '=/settings/email_templates/{{ toPathSegment($parameter.templateId) }}',
+		},
 		send: { preSend: [requireV21('Email Template → Get (GetEmailTemplateById)')] },
 	},
 };
 
-export const returns = 'the email template with its id, name, subject and content (an error when no template has the ID)';
+export const returns =
+	'the email template with its id, name, subject and content (an error when no template has the ID)';
 
 const properties: INodeProperties[] = [
 	{
@@ -26,10 +30,19 @@ const properties: INodeProperties[] = [
 		description:
 			'Module whose templates the list below offers (not sent). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
-	idOptions('Email Template Name or ID', 'templateId', 'getEmailTemplates', ['module'], 'Email template to retrieve'),
+	idOptions(
+		'Email Template Name or ID',
+		'templateId',
+		'getEmailTemplates',
+		['module'],
+		'Email template to retrieve',
+	),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['emailTemplate'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['emailTemplate'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'email_templates';

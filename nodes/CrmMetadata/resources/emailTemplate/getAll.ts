@@ -16,11 +16,15 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'one item per email template of the module, with its id, name, subject and folder';
+export const returns =
+	'one item per email template of the module, with its id, name, subject and folder';
 
 const properties: INodeProperties[] = [moduleQueryField];
 
-export const description = updateDisplayOptions({ show: { resource: ['emailTemplate'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['emailTemplate'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'email_templates';

@@ -11,17 +11,24 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a field',
 	description: 'Retrieve one field of a module by ID',
-	routing: { request: { method: 'GET', url: `=/settings/fields/${idPathSegment('fieldId')}` }, send: { preSend: [requireDigits('fieldId', 'Field ID')] } },
+	routing: {
+		request: { method: 'GET', url: `=/settings/fields/${idPathSegment('fieldId')}` },
+		send: { preSend: [requireDigits('fieldId', 'Field ID')] },
+	},
 };
 
-export const returns = 'the field with its id, API name, label, data type and picklist values (an error when none has the ID)';
+export const returns =
+	'the field with its id, API name, label, data type and picklist values (an error when none has the ID)';
 
 const properties: INodeProperties[] = [
 	moduleQueryField,
 	idOptions('Field Name or ID', 'fieldId', 'getFieldIds', ['module'], 'Field to retrieve'),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['field'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['field'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'fields';

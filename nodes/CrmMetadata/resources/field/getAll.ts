@@ -12,7 +12,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/settings/fields' } },
 };
 
-export const returns = 'one item per field of the module, with its id, API name, label, data type and picklist values';
+export const returns =
+	'one item per field of the module, with its id, API name, label, data type and picklist values';
 
 const properties: INodeProperties[] = [
 	moduleQueryField,
@@ -25,11 +26,20 @@ const properties: INodeProperties[] = [
 			{ name: 'Unused Fields', value: 'unused', description: 'Fields not used in any layout' },
 		],
 		default: 'all',
-		routing: { send: { type: 'query', property: 'type', value: '={{ $value === "all" ? undefined : $value }}' } },
+		routing: {
+			send: {
+				type: 'query',
+				property: 'type',
+				value: '={{ $value === "all" ? undefined : $value }}',
+			},
+		},
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['field'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['field'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'fields';

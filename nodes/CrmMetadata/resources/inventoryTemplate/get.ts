@@ -12,19 +12,32 @@ export const operation: INodePropertyOptions = {
 	action: 'Get an inventory template',
 	description: 'Retrieve one inventory template with its content',
 	routing: {
-		request: { method: 'GET', url: '=/settings/inventory_templates/{{ toPathSegment($parameter.templateId) }}' },
+		request: {
+			method: 'GET',
+			url: '=/settings/inventory_templates/{{ toPathSegment($parameter.templateId) }}',
+		},
 		send: { preSend: [requireV21('Inventory Template → Get (GetInventoryTemplatebyID)')] },
 	},
 };
 
-export const returns = 'the inventory template with its id, name and content (an error when no template has the ID)';
+export const returns =
+	'the inventory template with its id, name and content (an error when no template has the ID)';
 
 const properties: INodeProperties[] = [
-	idOptions('Inventory Template Name or ID', 'templateId', 'getInventoryTemplates', [], 'Inventory template to retrieve'),
+	idOptions(
+		'Inventory Template Name or ID',
+		'templateId',
+		'getInventoryTemplates',
+		[],
+		'Inventory template to retrieve',
+	),
 	inventoryQueryOptions,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['inventoryTemplate'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['inventoryTemplate'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'inventory_templates';

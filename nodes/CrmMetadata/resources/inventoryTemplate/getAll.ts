@@ -16,14 +16,18 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'one item per inventory template of the module, with its id, name and folder';
+export const returns =
+	'one item per inventory template of the module, with its id, name and folder';
 
 const properties: INodeProperties[] = [
 	{ ...inventoryModuleField, routing: { send: { type: 'query', property: 'module' } } },
 	inventoryQueryOptions,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['inventoryTemplate'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['inventoryTemplate'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'inventory_templates';

@@ -11,17 +11,24 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a layout',
 	description: 'Retrieve one layout of a module by ID',
-	routing: { request: { method: 'GET', url: `=/settings/layouts/${idPathSegment('layoutId')}` }, send: { preSend: [requireDigits('layoutId', 'Layout ID')] } },
+	routing: {
+		request: { method: 'GET', url: `=/settings/layouts/${idPathSegment('layoutId')}` },
+		send: { preSend: [requireDigits('layoutId', 'Layout ID')] },
+	},
 };
 
-export const returns = 'the layout with its id, name and sections with their fields (an error when no layout has the ID)';
+export const returns =
+	'the layout with its id, name and sections with their fields (an error when no layout has the ID)';
 
 const properties: INodeProperties[] = [
 	moduleQueryField,
 	idOptions('Layout Name or ID', 'layoutId', 'getLayouts', ['module'], 'Layout to retrieve'),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['layout'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['layout'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'layouts';

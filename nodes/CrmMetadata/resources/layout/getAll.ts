@@ -12,11 +12,15 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/settings/layouts' } },
 };
 
-export const returns = 'one item per layout of the module, with its id, name and sections with their fields';
+export const returns =
+	'one item per layout of the module, with its id, name and sections with their fields';
 
 const properties: INodeProperties[] = [moduleQueryField];
 
-export const description = updateDisplayOptions({ show: { resource: ['layout'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['layout'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'layouts';

@@ -1,16 +1,28 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { toCrmDateTime } from '../../../shared/dates';
 import { optionsCollection } from '../../../shared/optionsCollection';
 
 /** preSend: `Modified Since` as the If-Modified-Since header in the contract's DateTime form (§3.7, §4). */
-async function ifModifiedSince(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+async function ifModifiedSince(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const value = this.getNodeParameter('options.modifiedSince', '') as string;
 	if (!value) return requestOptions;
 	const wire = toCrmDateTime(value);
 	if (!wire) {
-		throw new NodeOperationError(this.getNode(), `"Modified Since" is not a date and time: "${value}"`, { itemIndex: this.getItemIndex() });
+		throw new NodeOperationError(
+			this.getNode(),
+			`"Modified Since" is not a date and time: "${value}"`,
+			{ itemIndex: this.getItemIndex() },
+		);
 	}
 	requestOptions.headers = { ...requestOptions.headers, 'If-Modified-Since': wire };
 	return requestOptions;
@@ -28,7 +40,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'one item per module, with its id, API name and labels (nothing when none changed since Modified Since)';
+export const returns =
+	'one item per module, with its id, API name and labels (nothing when none changed since Modified Since)';
 
 const properties: INodeProperties[] = [
 	optionsCollection([
@@ -37,12 +50,16 @@ const properties: INodeProperties[] = [
 			name: 'modifiedSince',
 			type: 'dateTime',
 			default: '',
-			description: 'Output the modules only when one changed after this time, and nothing otherwise (If-Modified-Since)',
+			description:
+				'Output the modules only when one changed after this time, and nothing otherwise (If-Modified-Since)',
 		},
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['module'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['module'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'modules';

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { updateFieldsCollection } from '../../../shared/collections';
@@ -8,7 +14,10 @@ import { moduleSelect } from '../../../shared/descriptions';
 const LABEL_MAX = 25;
 
 /** preSend: the one-item `modules` body of the update, validated before sending. */
-async function moduleBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+async function moduleBody(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const itemIndex = this.getItemIndex();
 	const fields = this.getNodeParameter('updateFields', {}) as IDataObject;
 	const item: IDataObject = {};
@@ -17,7 +26,11 @@ async function moduleBody(this: IExecuteSingleFunctions, requestOptions: IHttpRe
 		if (value === undefined || value === '') continue;
 		const text = String(value);
 		if (text.length > LABEL_MAX) {
-			throw new NodeOperationError(this.getNode(), `"${key}" may be at most ${LABEL_MAX} characters, got ${text.length}`, { itemIndex });
+			throw new NodeOperationError(
+				this.getNode(),
+				`"${key}" may be at most ${LABEL_MAX} characters, got ${text.length}`,
+				{ itemIndex },
+			);
 		}
 		item[key] = text;
 	}
@@ -25,7 +38,11 @@ async function moduleBody(this: IExecuteSingleFunctions, requestOptions: IHttpRe
 		if (fields[key] !== undefined && fields[key] !== '') item[key] = Number(fields[key]);
 	}
 	if (Object.keys(item).length === 0) {
-		throw new NodeOperationError(this.getNode(), 'Nothing to update: add at least one field under "Update Fields"', { itemIndex });
+		throw new NodeOperationError(
+			this.getNode(),
+			'Nothing to update: add at least one field under "Update Fields"',
+			{ itemIndex },
+		);
 	}
 	requestOptions.body = { modules: [item] };
 	return requestOptions;
@@ -49,7 +66,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the outcome of the update: its status and message, with the id and API name of the module';
+export const returns =
+	'the outcome of the update: its status and message, with the id and API name of the module';
 
 const properties: INodeProperties[] = [
 	{
@@ -74,9 +92,28 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { identifyBy: ['id'] } },
 	},
 	updateFieldsCollection([
-		{ displayName: 'Plural Label', name: 'plural_label', type: 'string', default: '', description: 'Plural name shown in the CRM (at most 25 characters)' },
-		{ displayName: 'Sequence Number', name: 'sequence_number', type: 'number', typeOptions: { minValue: 1 }, default: 1, description: 'Position of the module tab' },
-		{ displayName: 'Singular Label', name: 'singular_label', type: 'string', default: '', description: 'Singular name shown in the CRM (at most 25 characters)' },
+		{
+			displayName: 'Plural Label',
+			name: 'plural_label',
+			type: 'string',
+			default: '',
+			description: 'Plural name shown in the CRM (at most 25 characters)',
+		},
+		{
+			displayName: 'Sequence Number',
+			name: 'sequence_number',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 1,
+			description: 'Position of the module tab',
+		},
+		{
+			displayName: 'Singular Label',
+			name: 'singular_label',
+			type: 'string',
+			default: '',
+			description: 'Singular name shown in the CRM (at most 25 characters)',
+		},
 		{
 			displayName: 'Visibility',
 			name: 'visibility',
@@ -90,7 +127,10 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['module'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['module'], operation: ['update'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'modules';

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { itemListRequest } from '../../../shared/itemLists';
@@ -20,14 +26,30 @@ export const returns = 'one item per created pipeline: its id and status';
 
 const properties: INodeProperties[] = [
 	dealLayoutField,
-	{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true, description: 'Name of the pipeline' },
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'Name of the pipeline',
+	},
 	{ ...stageIdsField, required: true },
 	optionsCollection([
-		{ displayName: 'Default', name: 'isDefault', type: 'boolean', default: false, description: 'Whether the pipeline becomes the default of the layout' },
+		{
+			displayName: 'Default',
+			name: 'isDefault',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the pipeline becomes the default of the layout',
+		},
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['pipeline'], operation: ['create'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	await assertV21.call(this, 'Pipeline → Create (CreatePipelines)');
@@ -43,9 +65,15 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				},
 				'create',
 			);
-			if ('error' in built) throw new NodeOperationError(this.getNode(), built.error, { itemIndex });
+			if ('error' in built)
+				throw new NodeOperationError(this.getNode(), built.error, { itemIndex });
 			return { key: layoutId, payload: built.item };
 		},
-		request: (layoutId, pipelines) => itemListRequest({ method: 'POST', path: '/settings/pipeline', qs: { layout_id: layoutId } }, 'pipeline', pipelines),
+		request: (layoutId, pipelines) =>
+			itemListRequest(
+				{ method: 'POST', path: '/settings/pipeline', qs: { layout_id: layoutId } },
+				'pipeline',
+				pipelines,
+			),
 	});
 }

@@ -12,16 +12,23 @@ export const operation: INodePropertyOptions = {
 	action: 'Get a pipeline',
 	description: 'Retrieve one pipeline of a Deals layout',
 	routing: {
-		request: { method: 'GET', url: '=/settings/pipeline/{{ toPathSegment($parameter.pipelineId) }}' },
+		request: {
+			method: 'GET',
+			url: '=/settings/pipeline/{{ toPathSegment($parameter.pipelineId) }}',
+		},
 		send: { preSend: [requireV21('Pipeline → Get (GetPipeline)')] },
 	},
 };
 
-export const returns = 'the pipeline with its id, name, default flag and stages (an error when no pipeline has the ID)';
+export const returns =
+	'the pipeline with its id, name, default flag and stages (an error when no pipeline has the ID)';
 
 const properties: INodeProperties[] = [dealLayoutField, pipelineIdField];
 
-export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['pipeline'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.8). */
 export const rootProperty = 'pipeline';

@@ -16,11 +16,15 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'one item per pipeline of the layout, with its id, name, default flag and stages';
+export const returns =
+	'one item per pipeline of the layout, with its id, name, default flag and stages';
 
 const properties: INodeProperties[] = [dealLayoutField];
 
-export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['pipeline'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.8). */
 export const rootProperty = 'pipeline';

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { itemListRequest } from '../../../shared/itemLists';
@@ -24,8 +29,20 @@ const stageOptions = {
 
 const properties: INodeProperties[] = [
 	dealLayoutField,
-	idOptions('From Pipeline Name or ID', 'fromPipelineId', 'getPipelines', ['layoutId'], 'Pipeline whose deals move and which is then deleted'),
-	idOptions('To Pipeline Name or ID', 'toPipelineId', 'getPipelines', ['layoutId'], 'Pipeline receiving the deals'),
+	idOptions(
+		'From Pipeline Name or ID',
+		'fromPipelineId',
+		'getPipelines',
+		['layoutId'],
+		'Pipeline whose deals move and which is then deleted',
+	),
+	idOptions(
+		'To Pipeline Name or ID',
+		'toPipelineId',
+		'getPipelines',
+		['layoutId'],
+		'Pipeline receiving the deals',
+	),
 	{
 		displayName: 'Stage Mappings',
 		name: 'stageMappings',
@@ -59,7 +76,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['transferAndDelete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['pipeline'], operation: ['transferAndDelete'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	await assertV21.call(this, 'Pipeline → Transfer and Delete (TransferAndDelete)');
@@ -73,19 +93,41 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const layoutId = digits('layoutId', 'Deals layout ID');
 			const from = digits('fromPipelineId', 'From pipeline ID');
 			const to = digits('toPipelineId', 'To pipeline ID');
-			if (from === to) throw new NodeOperationError(this.getNode(), 'The pipelines to transfer from and to must differ', { itemIndex });
-			const mappings = (this.getNodeParameter('stageMappings.mapping', itemIndex, []) as Array<{ from?: string; to?: string }>) ?? [];
+			if (from === to)
+				throw new NodeOperationError(
+					this.getNode(),
+					'The pipelines to transfer from and to must differ',
+					{ itemIndex },
+				);
+			const mappings =
+				(this.getNodeParameter('stageMappings.mapping', itemIndex, []) as Array<{
+					from?: string;
+					to?: string;
+				}>) ?? [];
 			const stages = mappings.map((m, i) => {
 				const sFrom = String(m.from ?? '').trim();
 				const sTo = String(m.to ?? '').trim();
 				if (!isDigits(sFrom) || !isDigits(sTo)) {
-					throw new NodeOperationError(this.getNode(), `Stage mapping ${i + 1} needs a from and a to stage ID`, { itemIndex });
+					throw new NodeOperationError(
+						this.getNode(),
+						`Stage mapping ${i + 1} needs a from and a to stage ID`,
+						{ itemIndex },
+					);
 				}
 				return { from: sFrom, to: sTo };
 			});
 			return { key: layoutId, payload: { pipeline: { from, to }, stages } };
 		},
-		request: (layoutId, transfers) => itemListRequest({ method: 'POST', path: '/settings/pipeline/actions/transfer', qs: { layout_id: layoutId } }, 'transfer_pipeline', transfers),
+		request: (layoutId, transfers) =>
+			itemListRequest(
+				{
+					method: 'POST',
+					path: '/settings/pipeline/actions/transfer',
+					qs: { layout_id: layoutId },
+				},
+				'transfer_pipeline',
+				transfers,
+			),
 		toJson: (result) => ({ ...result }),
 	});
 }

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { requireV21 } from '../../../shared/transport';
@@ -6,10 +12,17 @@ import { dealLayoutField } from '../shared';
 import { pipelineIdField, pipelineItem, pipelineUpdateFields } from './shared';
 
 /** preSend: the one-item `pipeline` body, validated before sending. */
-async function pipelineBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+async function pipelineBody(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const fields = this.getNodeParameter('updateFields', {}) as IDataObject;
-	const built = pipelineItem({ name: fields.name, isDefault: fields.isDefault, stageIds: fields.stageIds }, 'update');
-	if ('error' in built) throw new NodeOperationError(this.getNode(), built.error, { itemIndex: this.getItemIndex() });
+	const built = pipelineItem(
+		{ name: fields.name, isDefault: fields.isDefault, stageIds: fields.stageIds },
+		'update',
+	);
+	if ('error' in built)
+		throw new NodeOperationError(this.getNode(), built.error, { itemIndex: this.getItemIndex() });
 	requestOptions.body = { pipeline: [built.item] };
 	return requestOptions;
 }
@@ -21,7 +34,10 @@ export const operation: INodePropertyOptions = {
 	action: 'Update a pipeline',
 	description: 'Rename a pipeline, change its stages or make it the default',
 	routing: {
-		request: { method: 'PUT', url: '=/settings/pipeline/{{ toPathSegment($parameter.pipelineId) }}' },
+		request: {
+			method: 'PUT',
+			url: '=/settings/pipeline/{{ toPathSegment($parameter.pipelineId) }}',
+		},
 		send: { preSend: [requireV21('Pipeline → Update (UpdatePipeline)'), pipelineBody] },
 	},
 };
@@ -30,7 +46,10 @@ export const returns = 'the outcome of the update: its status and message, with 
 
 const properties: INodeProperties[] = [dealLayoutField, pipelineIdField, pipelineUpdateFields];
 
-export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['pipeline'], operation: ['update'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.8). */
 export const rootProperty = 'pipeline';

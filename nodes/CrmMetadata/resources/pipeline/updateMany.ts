@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { itemListRequest } from '../../../shared/itemLists';
@@ -19,7 +25,10 @@ export const returns = 'one item per updated pipeline: its id and status';
 
 const properties: INodeProperties[] = [dealLayoutField, pipelineIdField, pipelineUpdateFields];
 
-export const description = updateDisplayOptions({ show: { resource: ['pipeline'], operation: ['updateMany'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['pipeline'], operation: ['updateMany'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	await assertV21.call(this, 'Pipeline → Update Many (UpdatePipelines)');
@@ -30,10 +39,19 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			checkDigits(this.getNode(), layoutId, 'Deals layout ID', { itemIndex });
 			checkDigits(this.getNode(), id, 'Pipeline ID', { itemIndex });
 			const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-			const built = pipelineItem({ name: fields.name, isDefault: fields.isDefault, stageIds: fields.stageIds }, 'update');
-			if ('error' in built) throw new NodeOperationError(this.getNode(), built.error, { itemIndex });
+			const built = pipelineItem(
+				{ name: fields.name, isDefault: fields.isDefault, stageIds: fields.stageIds },
+				'update',
+			);
+			if ('error' in built)
+				throw new NodeOperationError(this.getNode(), built.error, { itemIndex });
 			return { key: layoutId, payload: { id, ...built.item } };
 		},
-		request: (layoutId, pipelines) => itemListRequest({ method: 'PUT', path: '/settings/pipeline', qs: { layout_id: layoutId } }, 'pipeline', pipelines),
+		request: (layoutId, pipelines) =>
+			itemListRequest(
+				{ method: 'PUT', path: '/settings/pipeline', qs: { layout_id: layoutId } },
+				'pipeline',
+				pipelines,
+			),
 	});
 }

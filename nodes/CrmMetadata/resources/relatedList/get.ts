@@ -10,17 +10,32 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a related list',
 	description: 'Retrieve one related list of a module by ID',
-	routing: { request: { method: 'GET', url: '=/settings/related_lists/{{ toPathSegment($parameter.relatedListId) }}' } },
+	routing: {
+		request: {
+			method: 'GET',
+			url: '=/settings/related_lists/{{ toPathSegment($parameter.relatedListId) }}',
+		},
+	},
 };
 
-export const returns = 'the related list with its id, API name, label and the module it lists (an error when none has the ID)';
+export const returns =
+	'the related list with its id, API name, label and the module it lists (an error when none has the ID)';
 
 const properties: INodeProperties[] = [
 	moduleQueryField,
-	idOptions('Related List Name or ID', 'relatedListId', 'getRelatedListIds', ['module'], 'Related list to retrieve'),
+	idOptions(
+		'Related List Name or ID',
+		'relatedListId',
+		'getRelatedListIds',
+		['module'],
+		'Related list to retrieve',
+	),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['relatedList'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['relatedList'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'related_lists';

@@ -12,11 +12,15 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: '/settings/related_lists' } },
 };
 
-export const returns = 'one item per related list of the module, with its id, API name, label and the module it lists';
+export const returns =
+	'one item per related list of the module, with its id, API name, label and the module it lists';
 
 const properties: INodeProperties[] = [moduleQueryField];
 
-export const description = updateDisplayOptions({ show: { resource: ['relatedList'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['relatedList'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'related_lists';

@@ -16,17 +16,27 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the wizard with its id, name, module and its screens for the layout (an error when none has the ID)';
+export const returns =
+	'the wizard with its id, name, module and its screens for the layout (an error when none has the ID)';
 
 const properties: INodeProperties[] = [
 	idOptions('Wizard Name or ID', 'wizardId', 'getWizards', [], 'Wizard to retrieve'),
 	{
-		...idOptions('Layout Name or ID', 'layoutId', 'getWizardLayouts', ['wizardId'], 'Layout whose wizard screens to retrieve'),
+		...idOptions(
+			'Layout Name or ID',
+			'layoutId',
+			'getWizardLayouts',
+			['wizardId'],
+			'Layout whose wizard screens to retrieve',
+		),
 		routing: { send: { type: 'query', property: 'layout_id' } },
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['wizard'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['wizard'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'wizards';

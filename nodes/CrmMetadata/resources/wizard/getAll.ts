@@ -19,7 +19,10 @@ export const returns = 'one item per wizard, with its id, name, module and wheth
 
 const properties: INodeProperties[] = [];
 
-export const description = updateDisplayOptions({ show: { resource: ['wizard'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['wizard'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.7). */
 export const rootProperty = 'wizards';

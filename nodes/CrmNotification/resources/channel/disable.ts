@@ -1,4 +1,9 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { WATCH_MAX, WATCH_PATH } from '../../../shared/watch';
@@ -6,11 +11,18 @@ import { listOf } from '../../../shared/validation';
 import { checkChannelId } from './shared';
 
 /** Channel IDs of the item (comma-separated), validated: digits, at most 100 per request. */
-async function channelIdsQuery(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+async function channelIdsQuery(
+	this: IExecuteSingleFunctions,
+	request: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const ids = listOf(this.getNodeParameter('channelIds', ''));
-	if (ids.length === 0) throw new NodeOperationError(this.getNode(), 'Channel IDs: give at least one channel ID');
+	if (ids.length === 0)
+		throw new NodeOperationError(this.getNode(), 'Channel IDs: give at least one channel ID');
 	if (ids.length > WATCH_MAX) {
-		throw new NodeOperationError(this.getNode(), `Channel IDs: at most ${WATCH_MAX} per item, got ${ids.length}`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`Channel IDs: at most ${WATCH_MAX} per item, got ${ids.length}`,
+		);
 	}
 	const checked = ids.map((id) => checkChannelId(this, id, this.getItemIndex(), 'Channel IDs'));
 	request.qs = { ...(request.qs ?? {}), channel_ids: checked.join(',') };
@@ -43,7 +55,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['channel'], operation: ['disable'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['channel'], operation: ['disable'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.14). */
 export const rootProperty = 'watch';

@@ -1,8 +1,23 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { newChannelId, wishKeys } from '../../../shared/watch';
-import { checkChannelId, checkNotifyUrl, eventsField, eventsOf, notifyUrlField, optionKeys, runWatchBatched, subscriptionOptionsField } from './shared';
+import {
+	checkChannelId,
+	checkNotifyUrl,
+	eventsField,
+	eventsOf,
+	notifyUrlField,
+	optionKeys,
+	runWatchBatched,
+	subscriptionOptionsField,
+} from './shared';
 
 /** EnableNotifications — POST /crm/{v}/actions/watch, up to 100 channels per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -12,7 +27,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Subscribe a channel to record changes',
 };
 
-export const returns = 'one item per channel, with its channel id, status and the watched modules with their expiry time';
+export const returns =
+	'one item per channel, with its channel id, status and the watched modules with their expiry time';
 
 const properties: INodeProperties[] = [
 	{
@@ -28,7 +44,10 @@ const properties: INodeProperties[] = [
 	subscriptionOptionsField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['channel'], operation: ['enable'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['channel'], operation: ['enable'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runWatchBatched.call(this, (itemIndex) => {
@@ -39,7 +58,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				events: eventsOf(this, this.getNodeParameter('eventsUi', itemIndex, {}), itemIndex, true),
 				notifyUrl: checkNotifyUrl(this, this.getNodeParameter('notifyUrl', itemIndex), itemIndex),
 			}),
-			...optionKeys(this, this.getNodeParameter('options', itemIndex, {}) as IDataObject, itemIndex),
+			...optionKeys(
+				this,
+				this.getNodeParameter('options', itemIndex, {}) as IDataObject,
+				itemIndex,
+			),
 		};
 		return { method: 'POST', payload };
 	});

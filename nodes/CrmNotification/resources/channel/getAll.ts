@@ -14,7 +14,8 @@ export const operation: INodePropertyOptions = {
 	routing: { request: { method: 'GET', url: WATCH_PATH } },
 };
 
-export const returns = 'one item per channel and module, with the channel id, events, notify URL, token and expiry time';
+export const returns =
+	'one item per channel and module, with the channel id, events, notify URL, token and expiry time';
 
 const properties: INodeProperties[] = [
 	...returnAllLimit(),
@@ -31,17 +32,24 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description: 'Only this channel',
-				routing: { send: { type: 'query', property: 'channel_id', value: '={{ $value || undefined }}' } },
+				routing: {
+					send: { type: 'query', property: 'channel_id', value: '={{ $value || undefined }}' },
+				},
 			},
 			{
 				...watchableModuleField('Only channels watching this module'),
-				routing: { send: { type: 'query', property: 'module', value: '={{ $value || undefined }}' } },
+				routing: {
+					send: { type: 'query', property: 'module', value: '={{ $value || undefined }}' },
+				},
 			},
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['channel'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['channel'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.14). */
 export const rootProperty = 'watch';

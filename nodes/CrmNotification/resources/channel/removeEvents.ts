@@ -1,11 +1,19 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { WATCH_PATH } from '../../../shared/watch';
 import { channelIdField, checkChannelId, eventsField, eventsOf } from './shared';
 
 /** Body of DisableNotification: `{watch: [{channel_id, events, _delete_events: true}]}`. */
-async function removeEventsBody(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+async function removeEventsBody(
+	this: IExecuteSingleFunctions,
+	request: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const itemIndex = this.getItemIndex();
 	request.body = {
 		watch: [
@@ -33,9 +41,15 @@ export const operation: INodePropertyOptions = {
 
 export const returns = 'the outcome for the channel: its status and the modules it still watches';
 
-const properties: INodeProperties[] = [channelIdField, eventsField({ displayName: 'Events to Remove', required: true })];
+const properties: INodeProperties[] = [
+	channelIdField,
+	eventsField({ displayName: 'Events to Remove', required: true }),
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['channel'], operation: ['removeEvents'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['channel'], operation: ['removeEvents'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.14). */
 export const rootProperty = 'watch';

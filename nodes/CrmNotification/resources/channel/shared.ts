@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IExecuteSingleFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { dateTimeMillis, toUtcWireTime } from '../../../shared/dates';
@@ -71,7 +77,8 @@ export const notifyUrlField: INodeProperties = {
 	default: '',
 	required: true,
 	placeholder: 'https://n8n.example.com/webhook/7f3c',
-	description: 'Absolute http(s) URL the CRM POSTs each change to; its query string is echoed as query_params',
+	description:
+		'Absolute http(s) URL the CRM POSTs each change to; its query string is echoed as query_params',
 };
 
 /** Token, expiry and the two flags of a subscription (§9.1). */
@@ -81,14 +88,16 @@ export const subscriptionOptions: INodeProperties[] = [
 		name: 'channelExpiry',
 		type: 'dateTime',
 		default: '',
-		description: 'When the channel lapses; at most one day ahead (default: one hour after the call)',
+		description:
+			'When the channel lapses; at most one day ahead (default: one hour after the call)',
 	},
 	{
 		displayName: 'Notify on Related Actions',
 		name: 'notifyOnRelatedAction',
 		type: 'boolean',
 		default: true,
-		description: 'Whether changes through related-record actions (link, delink, related update) are delivered',
+		description:
+			'Whether changes through related-record actions (link, delink, related update) are delivered',
 	},
 	{
 		displayName: 'Return Affected Field Values',
@@ -103,31 +112,55 @@ export const subscriptionOptions: INodeProperties[] = [
 		type: 'string',
 		typeOptions: { password: true },
 		default: '',
-		description: 'Secret echoed in every delivery so the receiver can verify it (at most 50 characters)',
+		description:
+			'Secret echoed in every delivery so the receiver can verify it (at most 50 characters)',
 	},
 ];
 
 /** The "Options" collection of a subscription (Enable, Update in Replace mode). */
 export const subscriptionOptionsField: INodeProperties = optionsCollection(subscriptionOptions);
 
-export function checkChannelId(ctx: Ctx, value: unknown, itemIndex: number, parameter = 'Channel ID'): string {
+export function checkChannelId(
+	ctx: Ctx,
+	value: unknown,
+	itemIndex: number,
+	parameter = 'Channel ID',
+): string {
 	const id = String(value ?? '').trim();
 	if (!/^\d{1,19}$/.test(id) || /^0+$/.test(id)) {
-		throw new NodeOperationError(ctx.getNode(), `${parameter} must be a number of at most 19 digits, got "${id}"`, { itemIndex });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${parameter} must be a number of at most 19 digits, got "${id}"`,
+			{ itemIndex },
+		);
 	}
 	return id;
 }
 
 /** `Module.operation` strings of the events collection; at least one when required. */
-export function eventsOf(ctx: Ctx, raw: unknown, itemIndex: number, required: boolean): string[] | undefined {
-	const entries = ((raw as IDataObject | undefined)?.event ?? []) as Array<{ module?: string; eventType?: string }>;
+export function eventsOf(
+	ctx: Ctx,
+	raw: unknown,
+	itemIndex: number,
+	required: boolean,
+): string[] | undefined {
+	const entries = ((raw as IDataObject | undefined)?.event ?? []) as Array<{
+		module?: string;
+		eventType?: string;
+	}>;
 	const events = entries.map((e, i) => {
 		const module = String(e.module ?? '').trim();
-		if (!module) throw new NodeOperationError(ctx.getNode(), `Events: entry ${i + 1} names no module`, { itemIndex });
+		if (!module)
+			throw new NodeOperationError(ctx.getNode(), `Events: entry ${i + 1} names no module`, {
+				itemIndex,
+			});
 		return `${module}.${e.eventType ?? 'all'}`;
 	});
 	if (events.length === 0) {
-		if (required) throw new NodeOperationError(ctx.getNode(), 'Events: add at least one module and operation', { itemIndex });
+		if (required)
+			throw new NodeOperationError(ctx.getNode(), 'Events: add at least one module and operation', {
+				itemIndex,
+			});
 		return undefined;
 	}
 	return [...new Set(events)];
@@ -142,7 +175,12 @@ export function checkNotifyUrl(ctx: Ctx, value: unknown, itemIndex: number): str
 	} catch {
 		ok = false;
 	}
-	if (!ok) throw new NodeOperationError(ctx.getNode(), `Notify URL must be an absolute http(s) URL, got "${url}"`, { itemIndex });
+	if (!ok)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Notify URL must be an absolute http(s) URL, got "${url}"`,
+			{ itemIndex },
+		);
 	return url;
 }
 
@@ -164,27 +202,46 @@ export function optionKeys(ctx: Ctx, options: IDataObject, itemIndex: number): I
 		const raw = options.channelExpiry;
 		const ms = dateTimeMillis(raw, ctx.getTimezone());
 		if (ms === undefined) {
-			throw new NodeOperationError(ctx.getNode(), `Channel Expiry is not a valid date and time: "${String(raw)}"`, { itemIndex });
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Channel Expiry is not a valid date and time: "${String(raw)}"`,
+				{ itemIndex },
+			);
 		}
 		const now = Date.now();
-		if (ms <= now) throw new NodeOperationError(ctx.getNode(), 'Channel Expiry must be in the future', { itemIndex });
+		if (ms <= now)
+			throw new NodeOperationError(ctx.getNode(), 'Channel Expiry must be in the future', {
+				itemIndex,
+			});
 		if (ms > now + MAX_EXPIRY_MS) {
-			throw new NodeOperationError(ctx.getNode(), 'Channel Expiry can be at most one day ahead', { itemIndex });
+			throw new NodeOperationError(ctx.getNode(), 'Channel Expiry can be at most one day ahead', {
+				itemIndex,
+			});
 		}
 		keys.channel_expiry = toUtcWireTime(ms);
 	}
 	Object.assign(
 		keys,
 		wishKeys({
-			affectedValues: typeof options.returnAffectedFieldValues === 'boolean' ? options.returnAffectedFieldValues : undefined,
-			relatedActions: typeof options.notifyOnRelatedAction === 'boolean' ? options.notifyOnRelatedAction : undefined,
+			affectedValues:
+				typeof options.returnAffectedFieldValues === 'boolean'
+					? options.returnAffectedFieldValues
+					: undefined,
+			relatedActions:
+				typeof options.notifyOnRelatedAction === 'boolean'
+					? options.notifyOnRelatedAction
+					: undefined,
 		}),
 	);
 	return keys;
 }
 
 /** Output of a write: the channel id first, then the CRM's result item. */
-export function resultJson(channelId: string, result: IDataObject, extra: IDataObject = {}): IDataObject {
+export function resultJson(
+	channelId: string,
+	result: IDataObject,
+	extra: IDataObject = {},
+): IDataObject {
 	return { channel_id: channelId, ...extra, ...result };
 }
 

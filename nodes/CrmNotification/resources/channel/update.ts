@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
@@ -26,7 +32,8 @@ export const operation: INodePropertyOptions = {
 	description: "Replace a channel's details or merge changes into them, e.g. a new expiry",
 };
 
-export const returns = 'one item per channel, with its channel id, status and the watched modules with their expiry time';
+export const returns =
+	'one item per channel, with its channel id, status and the watched modules with their expiry time';
 
 const replaceOnly = { show: { updateMode: ['replace'] } };
 const mergeOnly = { show: { updateMode: ['merge'] } };
@@ -67,22 +74,45 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['channel'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['channel'], operation: ['update'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runWatchBatched.call(this, (itemIndex) => {
 		const mode = this.getNodeParameter('updateMode', itemIndex) as 'replace' | 'merge';
-		const payload: IDataObject = { channel_id: checkChannelId(this, this.getNodeParameter('channelId', itemIndex), itemIndex) };
+		const payload: IDataObject = {
+			channel_id: checkChannelId(this, this.getNodeParameter('channelId', itemIndex), itemIndex),
+		};
 		if (mode === 'replace') {
-			payload.events = eventsOf(this, this.getNodeParameter('eventsUi', itemIndex, {}), itemIndex, true);
-			payload.notify_url = checkNotifyUrl(this, this.getNodeParameter('notifyUrl', itemIndex), itemIndex);
-			Object.assign(payload, optionKeys(this, this.getNodeParameter('options', itemIndex, {}) as IDataObject, itemIndex));
+			payload.events = eventsOf(
+				this,
+				this.getNodeParameter('eventsUi', itemIndex, {}),
+				itemIndex,
+				true,
+			);
+			payload.notify_url = checkNotifyUrl(
+				this,
+				this.getNodeParameter('notifyUrl', itemIndex),
+				itemIndex,
+			);
+			Object.assign(
+				payload,
+				optionKeys(this, this.getNodeParameter('options', itemIndex, {}) as IDataObject, itemIndex),
+			);
 			return { method: 'PUT', payload };
 		}
-		const events = eventsOf(this, this.getNodeParameter('eventsUi', itemIndex, {}), itemIndex, false);
+		const events = eventsOf(
+			this,
+			this.getNodeParameter('eventsUi', itemIndex, {}),
+			itemIndex,
+			false,
+		);
 		if (events) payload.events = events;
 		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-		if (fields.notifyUrl !== undefined && fields.notifyUrl !== '') payload.notify_url = checkNotifyUrl(this, fields.notifyUrl, itemIndex);
+		if (fields.notifyUrl !== undefined && fields.notifyUrl !== '')
+			payload.notify_url = checkNotifyUrl(this, fields.notifyUrl, itemIndex);
 		Object.assign(payload, optionKeys(this, fields, itemIndex));
 		return { method: 'PATCH', payload };
 	});

@@ -10,7 +10,15 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllLimit } from '../../../shared/descriptions';
 import type { PagerFactory } from '../../../shared/transport';
-import { COQL_MAX_COLUMNS, COQL_MAX_PER_CALL, caretExcerpt, offsetOf, pageStatement, planStatement, selectsStar } from './shared';
+import {
+	COQL_MAX_COLUMNS,
+	COQL_MAX_PER_CALL,
+	caretExcerpt,
+	offsetOf,
+	pageStatement,
+	planStatement,
+	selectsStar,
+} from './shared';
 import type { StatementPlan } from './shared';
 
 /**
@@ -26,9 +34,13 @@ export const paging: PagerFactory = function (requestData) {
 	const limit = returnAll ? 0 : Number(this.getNodeParameter('limit', 0));
 	// the form's minimum of 1 is not enforced for expressions: refuse before anything is sent
 	if (!returnAll && !(Number.isInteger(limit) && limit >= 1)) {
-		throw new NodeOperationError(this.getNode(), `The parameter "Limit" must be a whole number of at least 1, got ${String(limit)}`, {
-			description: 'Set "Limit" to how many records to return, or turn on "Return All".',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The parameter "Limit" must be a whole number of at least 1, got ${String(limit)}`,
+			{
+				description: 'Set "Limit" to how many records to return, or turn on "Return All".',
+			},
+		);
 	}
 	const body = (requestData.options.body ?? {}) as IDataObject;
 	const statement = String(body.select_query ?? '');
@@ -48,7 +60,8 @@ export const paging: PagerFactory = function (requestData) {
 			requestData.options.body = { ...body, select_query: sent };
 			return true;
 		},
-		describeError: (error) => describeQueryError(error, sent, plan.opaque ? statement.length : plan.base.length),
+		describeError: (error) =>
+			describeQueryError(error, sent, plan.opaque ? statement.length : plan.base.length),
 	};
 };
 
@@ -59,16 +72,25 @@ export const rootProperty = 'data';
 function validate(this: IExecuteSingleFunctions, statement: string, plan: StatementPlan): void {
 	if (statement.trim() === '') {
 		throw new NodeOperationError(this.getNode(), 'The parameter "Query" is empty', {
-			description: "Enter a COQL statement, e.g. SELECT Last_Name, Email FROM Leads WHERE Lead_Source = 'Web'",
+			description:
+				"Enter a COQL statement, e.g. SELECT Last_Name, Email FROM Leads WHERE Lead_Source = 'Web'",
 		});
 	}
 	if (selectsStar(statement)) {
-		throw new NodeOperationError(this.getNode(), 'The parameter "Query" selects *: COQL needs the column names', {
-			description: 'Name the columns to return (at most 50), e.g. SELECT Last_Name, Email, Owner FROM Leads WHERE …',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'The parameter "Query" selects *: COQL needs the column names',
+			{
+				description:
+					'Name the columns to return (at most 50), e.g. SELECT Last_Name, Email, Owner FROM Leads WHERE …',
+			},
+		);
 	}
 	if (plan.count === 0) {
-		throw new NodeOperationError(this.getNode(), 'The LIMIT in the parameter "Query" must be at least 1');
+		throw new NodeOperationError(
+			this.getNode(),
+			'The LIMIT in the parameter "Query" must be at least 1',
+		);
 	}
 	if (plan.columns !== undefined && plan.columns > COQL_MAX_COLUMNS) {
 		throw new NodeOperationError(
@@ -100,7 +122,9 @@ const LIMIT_BY: Record<string, string> = {
  * statement (with a caret excerpt), LIMIT_EXCEEDED names the limit, INVALID_QUERY the column.
  */
 function describeQueryError(error: NodeApiError, sent: string, userLength: number): NodeApiError {
-	const crm = error.context.crm as { code?: string; message?: string; details?: IDataObject } | undefined;
+	const crm = error.context.crm as
+		| { code?: string; message?: string; details?: IDataObject }
+		| undefined;
 	if (!crm?.code) return error;
 	const d = crm.details ?? {};
 	const parts: string[] = [];
@@ -108,7 +132,8 @@ function describeQueryError(error: NodeApiError, sent: string, userLength: numbe
 		const line = Number(d.line);
 		const column = Number(d.column);
 		const clause = CLAUSE_LABEL[String(d.clause ?? '').toLowerCase()] ?? String(d.clause ?? '');
-		const inUserText = Number.isFinite(line) && Number.isFinite(column) && offsetOf(sent, line, column) < userLength;
+		const inUserText =
+			Number.isFinite(line) && Number.isFinite(column) && offsetOf(sent, line, column) < userLength;
 		const where = inUserText
 			? `near "${String(d.near)}" at line ${line}, column ${column}`
 			: 'at the end of the statement';
@@ -130,7 +155,8 @@ function describeQueryError(error: NodeApiError, sent: string, userLength: numbe
 		error.message = `INVALID_QUERY: ${crm.message}${column}`;
 		if (d.reason) parts.push(`Reason: ${String(d.reason)}.`);
 		if (d.operator) parts.push(`Operator: ${String(d.operator)}.`);
-		if (d.expected_data_type) parts.push(`Expected a ${String(d.expected_data_type)} value, got ${String(d.data_type)}.`);
+		if (d.expected_data_type)
+			parts.push(`Expected a ${String(d.expected_data_type)} value, got ${String(d.data_type)}.`);
 		else if (d.data_type) parts.push(`Field type: ${String(d.data_type)}.`);
 	} else if (crm.code === 'INVALID_MODULE') {
 		error.message = `INVALID_MODULE: the module "${String(d.module ?? '')}" does not exist`;
@@ -169,11 +195,20 @@ export function nestLookupColumns(row: IDataObject): IDataObject {
 	return nested;
 }
 
-async function nestRows(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+async function nestRows(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return items.map((item) => {
 		const rows = item.json[rootProperty];
 		if (!Array.isArray(rows)) return item;
-		return { ...item, json: { ...item.json, [rootProperty]: rows.map((row) => nestLookupColumns(row as IDataObject)) } };
+		return {
+			...item,
+			json: {
+				...item.json,
+				[rootProperty]: rows.map((row) => nestLookupColumns(row as IDataObject)),
+			},
+		};
 	});
 }
 
@@ -206,7 +241,8 @@ const properties: INodeProperties[] = [
 		typeOptions: { rows: 5 },
 		default: '',
 		required: true,
-		placeholder: "SELECT Last_Name, Email, Account_Name.Account_Name FROM Contacts WHERE Lead_Source = 'Web' ORDER BY Last_Name",
+		placeholder:
+			"SELECT Last_Name, Email, Account_Name.Account_Name FROM Contacts WHERE Lead_Source = 'Web' ORDER BY Last_Name",
 		description:
 			'COQL statement: SELECT columns FROM module WHERE conditions [ORDER BY …] [LIMIT …]. A LIMIT in the statement caps the number of records returned; the node pages through it 200 at a time.',
 		routing: { send: { type: 'body', property: 'select_query' } },
@@ -214,4 +250,7 @@ const properties: INodeProperties[] = [
 	...returnAllLimit(),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['query'], operation: ['run'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['query'], operation: ['run'] } },
+	properties,
+);

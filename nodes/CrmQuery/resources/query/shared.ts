@@ -65,19 +65,30 @@ const LIMIT_TAIL = /^\s+(\d+)\s*(?:,\s*(\d+)|\s+offset\s+(\d+))?\s*;?\s*$/i;
 export function planStatement(statement: string): StatementPlan {
 	const { words, commas } = scan(statement);
 	const select = words.find((w) => w.text.toLowerCase() === 'select');
-	const from = select && words.find((w) => w.start > select.start && w.depth === select.depth && w.text.toLowerCase() === 'from');
+	const from =
+		select &&
+		words.find(
+			(w) => w.start > select.start && w.depth === select.depth && w.text.toLowerCase() === 'from',
+		);
 	const columns =
-		select && from ? commas.filter((c) => c.at > select.start && c.at < from.start && c.depth === select.depth).length + 1 : undefined;
+		select && from
+			? commas.filter((c) => c.at > select.start && c.at < from.start && c.depth === select.depth)
+					.length + 1
+			: undefined;
 
-	const limitWord = [...words].reverse().find((w) => w.depth === 0 && w.text.toLowerCase() === 'limit');
+	const limitWord = [...words]
+		.reverse()
+		.find((w) => w.depth === 0 && w.text.toLowerCase() === 'limit');
 	if (!limitWord) {
 		return { base: statement.replace(/[\s;]+$/, ''), offset: 0, opaque: false, columns };
 	}
 	const tail = LIMIT_TAIL.exec(statement.slice(limitWord.start + limitWord.text.length));
 	if (!tail) return { base: statement, offset: 0, opaque: true, columns };
 	const base = statement.slice(0, limitWord.start).replace(/\s+$/, '');
-	if (tail[2] !== undefined) return { base, offset: Number(tail[1]), count: Number(tail[2]), opaque: false, columns };
-	if (tail[3] !== undefined) return { base, offset: Number(tail[3]), count: Number(tail[1]), opaque: false, columns };
+	if (tail[2] !== undefined)
+		return { base, offset: Number(tail[1]), count: Number(tail[2]), opaque: false, columns };
+	if (tail[3] !== undefined)
+		return { base, offset: Number(tail[3]), count: Number(tail[1]), opaque: false, columns };
 	return { base, offset: 0, count: Number(tail[1]), opaque: false, columns };
 }
 
@@ -97,7 +108,12 @@ export function offsetOf(text: string, line: number, column: number): number {
 	return offset + column - 1;
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '`': '&#96;' };
+const HTML_ESCAPES: Record<string, string> = {
+	'&': '&amp;',
+	'<': '&lt;',
+	'>': '&gt;',
+	'`': '&#96;',
+};
 
 /**
  * The statement's line at a position, with a caret under the column, for an error description. The

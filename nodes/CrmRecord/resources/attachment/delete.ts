@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue, recordIdField } from '../../../shared/descriptions';
@@ -18,7 +23,10 @@ export const returns = 'one item per deleted attachment: its id and status';
 
 const properties: INodeProperties[] = [moduleSelect, recordIdField, attachmentIdField];
 
-export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['attachment'], operation: ['delete'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {

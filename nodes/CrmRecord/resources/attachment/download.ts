@@ -21,8 +21,17 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the attachment file as binary data (property "data" by default) with its file name, MIME type and size';
+export const returns =
+	'the attachment file as binary data (property "data" by default) with its file name, MIME type and size';
 
-const properties: INodeProperties[] = [moduleSelect, recordIdField, attachmentIdField, outputBinaryField];
+const properties: INodeProperties[] = [
+	moduleSelect,
+	recordIdField,
+	attachmentIdField,
+	outputBinaryField,
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['download'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['attachment'], operation: ['download'] } },
+	properties,
+);

@@ -22,7 +22,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the file of the field as binary data (property "data" by default) with its file name, MIME type and size';
+export const returns =
+	'the file of the field as binary data (property "data" by default) with its file name, MIME type and size';
 
 const properties: INodeProperties[] = [
 	moduleSelect,
@@ -33,7 +34,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		description: 'ID of the file in the file-upload field (the field value\'s attachment ID)',
+		description: "ID of the file in the file-upload field (the field value's attachment ID)",
 		routing: { send: { type: 'query', property: 'fields_attachment_id' } },
 	},
 	outputBinaryField,

@@ -21,16 +21,25 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'one item per attachment of the record, with its id, file name, size and owner';
+export const returns =
+	'one item per attachment of the record, with its id, file name, size and owner';
 
 const properties: INodeProperties[] = [
 	moduleSelect,
 	recordIdField,
 	...returnAllLimit(),
-	optionsCollection([fieldsTextOption('File_Name,Size', 'Comma-separated attachment fields to return (all when empty)')]),
+	optionsCollection([
+		fieldsTextOption(
+			'File_Name,Size',
+			'Comma-separated attachment fields to return (all when empty)',
+		),
+	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['attachment'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.4). */
 export const rootProperty = 'data';

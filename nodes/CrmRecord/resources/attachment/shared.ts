@@ -33,12 +33,16 @@ export const binaryPropertyField: INodeProperties = {
 };
 
 /** preSend: the input binary as multipart part `file` (docs/protocol.md §3.3), size checked first. */
-export async function attachBinaryFile(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function attachBinaryFile(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const property = this.getNodeParameter('binaryPropertyName') as string;
 	const itemIndex = this.getItemIndex();
 	const meta = this.helpers.assertBinaryData(property);
 	const buffer = await this.helpers.getBinaryDataBuffer(property);
-	const fileName = (this.getNodeParameter('options.fileName', '') as string) || meta.fileName || 'file';
+	const fileName =
+		(this.getNodeParameter('options.fileName', '') as string) || meta.fileName || 'file';
 	if (buffer.length > MAX_FILE_BYTES) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -46,11 +50,16 @@ export async function attachBinaryFile(this: IExecuteSingleFunctions, requestOpt
 			{ itemIndex },
 		);
 	}
-	return setMultipartBody(requestOptions, [{ data: buffer, fileName, mimeType: meta.mimeType || 'application/octet-stream' }]);
+	return setMultipartBody(requestOptions, [
+		{ data: buffer, fileName, mimeType: meta.mimeType || 'application/octet-stream' },
+	]);
 }
 
 /** preSend: downloads answer raw bytes. */
-export async function expectBytes(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function expectBytes(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	requestOptions.encoding = 'arraybuffer';
 	requestOptions.json = false;
 	return requestOptions;
@@ -63,7 +72,13 @@ export async function toBinary(
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
 	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
-	const { data: buffer, fileName, mimeType } = responseFile(response, 'file', 'application/octet-stream');
+	const {
+		data: buffer,
+		fileName,
+		mimeType,
+	} = responseFile(response, 'file', 'application/octet-stream');
 	const binary = await this.helpers.prepareBinaryData(buffer, fileName, mimeType);
-	return [{ json: { fileName, mimeType, fileSize: buffer.length }, binary: { [property]: binary } }];
+	return [
+		{ json: { fileName, mimeType, fileSize: buffer.length }, binary: { [property]: binary } },
+	];
 }

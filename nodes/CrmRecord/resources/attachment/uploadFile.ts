@@ -32,12 +32,15 @@ const properties: INodeProperties[] = [
 			name: 'fileName',
 			type: 'string',
 			default: '',
-			description: 'Name to store the file under (default: the binary\'s file name)',
+			description: "Name to store the file under (default: the binary's file name)",
 		},
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['uploadFile'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['attachment'], operation: ['uploadFile'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.4). */
 export const rootProperty = 'data';

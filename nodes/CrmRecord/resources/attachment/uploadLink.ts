@@ -17,7 +17,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the result: its status and the id of the new link attachment (under details)';
+export const returns =
+	'the result: its status and the id of the new link attachment (under details)';
 
 const properties: INodeProperties[] = [
 	moduleSelect,
@@ -33,7 +34,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['uploadLink'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['attachment'], operation: ['uploadLink'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.4). */
 export const rootProperty = 'data';

@@ -26,11 +26,20 @@ const properties: INodeProperties[] = [
 	contactIdField,
 	{
 		...contactRoleIdField,
-		routing: { send: { type: 'body', property: 'data', value: '={{ [ { Contact_Role: String($value) } ] }}' } },
+		routing: {
+			send: {
+				type: 'body',
+				property: 'data',
+				value: '={{ [ { Contact_Role: String($value) } ] }}',
+			},
+		},
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['addToDeal'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contactRole'], operation: ['addToDeal'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.9). */
 export const rootProperty = 'data';

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { itemListRequest } from '../../../shared/itemLists';
@@ -17,7 +23,14 @@ export const operation: INodePropertyOptions = {
 export const returns = 'one item per created contact role: its id and status';
 
 const properties: INodeProperties[] = [
-	{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true, description: 'Role name, unique in the organisation' },
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'Role name, unique in the organisation',
+	},
 	optionsCollection([
 		{
 			displayName: 'Sequence Number',
@@ -30,7 +43,10 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contactRole'], operation: ['create'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
@@ -41,6 +57,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			return { key: 'roles', payload: { name, ...options } };
 		},
-		request: (_key, roles) => itemListRequest({ method: 'POST', path: '/Contacts/roles' }, 'contact_roles', roles),
+		request: (_key, roles) =>
+			itemListRequest({ method: 'POST', path: '/Contacts/roles' }, 'contact_roles', roles),
 	});
 }

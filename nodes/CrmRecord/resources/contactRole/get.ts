@@ -10,14 +10,23 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a contact role',
 	description: 'Retrieve one contact role',
-	routing: { request: { method: 'GET', url: '=/Contacts/roles/{{ toPathSegment($parameter.contactRoleId) }}' } },
+	routing: {
+		request: {
+			method: 'GET',
+			url: '=/Contacts/roles/{{ toPathSegment($parameter.contactRoleId) }}',
+		},
+	},
 };
 
-export const returns = 'the contact role with its id, name and sequence number (an error when no role has the ID)';
+export const returns =
+	'the contact role with its id, name and sequence number (an error when no role has the ID)';
 
 const properties: INodeProperties[] = [contactRoleIdField];
 
-export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contactRole'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.9). */
 export const rootProperty = 'contact_roles';

@@ -1,4 +1,9 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { credentialVariant } from '../../../shared/transport/variant';
@@ -9,12 +14,16 @@ import { dealIdField } from './shared';
  * other list of a deal's contacts: `ids` is required in v2.1 and optional in v2, where leaving it
  * out lists every contact of the deal with its role.
  */
-async function requireIdsInV21(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+async function requireIdsInV21(
+	this: IExecuteSingleFunctions,
+	request: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const ids = String(this.getNodeParameter('contactIds', '') ?? '').trim();
 	if (ids === '' && (await credentialVariant.call(this)) === 'v2.1') {
 		throw new NodeOperationError(this.getNode(), 'Contact IDs is required with API variant v2.1', {
 			itemIndex: this.getItemIndex(),
-			description: 'Enter the IDs of the deal\'s contacts to read (at most 100), or use a credential with API variant v2 to list every contact of the deal.',
+			description:
+				"Enter the IDs of the deal's contacts to read (at most 100), or use a credential with API variant v2 to list every contact of the deal.",
 		});
 	}
 	return request;
@@ -35,7 +44,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'one item per contact of the deal: the contact with its id, field values and contact role';
+export const returns =
+	'one item per contact of the deal: the contact with its id, field values and contact role';
 
 const properties: INodeProperties[] = [
 	dealIdField,
@@ -45,12 +55,22 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: '4876876000000611046,4876876000000611047',
-		description: 'Comma-separated contact IDs to read (at most 100). Required with API variant v2.1; with v2, empty reads every contact of the deal.',
-		routing: { send: { type: 'query', property: 'ids', value: '={{ $value ? $value.replace(/\\s/g, "") : undefined }}' } },
+		description:
+			'Comma-separated contact IDs to read (at most 100). Required with API variant v2.1; with v2, empty reads every contact of the deal.',
+		routing: {
+			send: {
+				type: 'query',
+				property: 'ids',
+				value: '={{ $value ? $value.replace(/\\s/g, "") : undefined }}',
+			},
+		},
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['getAllOfDeal'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contactRole'], operation: ['getAllOfDeal'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.9). */
 export const rootProperty = 'data';

@@ -19,11 +19,15 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the contact with its id, field values and role on the deal (an error when it has no role there)';
+export const returns =
+	'the contact with its id, field values and role on the deal (an error when it has no role there)';
 
 const properties: INodeProperties[] = [dealIdField, contactIdField];
 
-export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['getOfDeal'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contactRole'], operation: ['getOfDeal'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.9). */
 export const rootProperty = 'data';

@@ -21,7 +21,10 @@ export const returns = 'the result: its status and the contact id (under details
 
 const properties: INodeProperties[] = [dealIdField, contactIdField];
 
-export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['removeFromDeal'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contactRole'], operation: ['removeFromDeal'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.9). */
 export const rootProperty = 'data';

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { updateFieldsCollection } from '../../../shared/collections';
@@ -19,11 +24,20 @@ const properties: INodeProperties[] = [
 	contactRoleIdField,
 	updateFieldsCollection([
 		{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-		{ displayName: 'Sequence Number', name: 'sequence_number', type: 'number', typeOptions: { minValue: 1 }, default: 1 },
+		{
+			displayName: 'Sequence Number',
+			name: 'sequence_number',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 1,
+		},
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contactRole'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contactRole'], operation: ['update'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await updateByIds.call(this, contactRoleList);

@@ -1,9 +1,22 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, jsonParse, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue, recordPicker } from '../../../shared/descriptions';
 import { itemListRequest } from '../../../shared/itemLists';
-import { crmApiError, crmRequest, isErrorItem, runBatched, runPerItem, writeResult } from '../../../shared/transport';
+import {
+	crmApiError,
+	crmRequest,
+	isErrorItem,
+	runBatched,
+	runPerItem,
+	writeResult,
+} from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { NOTES_PER_REQUEST } from './shared';
@@ -32,17 +45,30 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{ name: 'One Note per Item', value: 'oneNote', description: 'Each input item is one note; items are sent 100 per request' },
+			{
+				name: 'One Note per Item',
+				value: 'oneNote',
+				description: 'Each input item is one note; items are sent 100 per request',
+			},
 			{
 				name: 'Notes List (JSON)',
 				value: 'list',
-				description: 'Each input item carries a list of up to 100 notes for one record, sent in one request',
+				description:
+					'Each input item carries a list of up to 100 notes for one record, sent in one request',
 			},
 		],
 		default: 'oneNote',
 	},
-	{ ...moduleSelect, displayName: 'Parent Module', description: 'Module of the record the note belongs to' },
-	recordPicker({ displayName: 'Parent Record', description: 'The record the note belongs to: from the list, by ID, or by its address in the CRM' }),
+	{
+		...moduleSelect,
+		displayName: 'Parent Module',
+		description: 'Module of the record the note belongs to',
+	},
+	recordPicker({
+		displayName: 'Parent Record',
+		description:
+			'The record the note belongs to: from the list, by ID, or by its address in the CRM',
+	}),
 	{
 		displayName: 'Note Content',
 		name: 'noteContent',
@@ -70,9 +96,15 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['note'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['note'], operation: ['create'] } },
+	properties,
+);
 
-function parentOf(this: IExecuteFunctions, itemIndex: number): { module: string; recordId: string } {
+function parentOf(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): { module: string; recordId: string } {
 	const module = pickedValue(this, 'module', itemIndex);
 	const recordId = pickedValue(this, 'recordId', itemIndex);
 	checkDigits(this.getNode(), recordId, 'Parent Record ID', { itemIndex });
@@ -91,14 +123,20 @@ function notesOf(this: IExecuteFunctions, itemIndex: number): IDataObject[] {
 		}
 	}
 	if (!Array.isArray(notes) || notes.some((n) => !n || typeof n !== 'object' || Array.isArray(n))) {
-		throw new NodeOperationError(this.getNode(), 'Notes must be a JSON list of note objects', { itemIndex });
+		throw new NodeOperationError(this.getNode(), 'Notes must be a JSON list of note objects', {
+			itemIndex,
+		});
 	}
-	if (notes.length === 0) throw new NodeOperationError(this.getNode(), 'Notes is empty', { itemIndex });
+	if (notes.length === 0)
+		throw new NodeOperationError(this.getNode(), 'Notes is empty', { itemIndex });
 	if (notes.length > NOTES_PER_REQUEST) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`Too many notes: ${notes.length} given, at most ${NOTES_PER_REQUEST} notes can be created per request`,
-			{ itemIndex, description: `Split the list into chunks of ${NOTES_PER_REQUEST}, or use "One Note per Item".` },
+			{
+				itemIndex,
+				description: `Split the list into chunks of ${NOTES_PER_REQUEST}, or use "One Note per Item".`,
+			},
 		);
 	}
 	notes.forEach((note: IDataObject, i) => {
@@ -111,7 +149,10 @@ function notesOf(this: IExecuteFunctions, itemIndex: number): IDataObject[] {
 
 async function executeList(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// every item is checked before the first request
-	const requests = this.getInputData().map((_, itemIndex) => ({ ...parentOf.call(this, itemIndex), notes: notesOf.call(this, itemIndex) }));
+	const requests = this.getInputData().map((_, itemIndex) => ({
+		...parentOf.call(this, itemIndex),
+		notes: notesOf.call(this, itemIndex),
+	}));
 	return await runPerItem(this, async (itemIndex) => {
 		const { module, recordId, notes } = requests[itemIndex];
 		const results = await crmRequest(this, {
@@ -122,8 +163,11 @@ async function executeList(this: IExecuteFunctions): Promise<INodeExecutionData[
 			itemIndex,
 		});
 		const failed = results.find(isErrorItem);
-		if (failed && !this.continueOnFail()) throw crmApiError(this.getNode(), failed as CrmErrorBody, { itemIndex });
-		return results.map((result) => ({ json: isErrorItem(result) ? { error: result.message, details: result } : writeResult(result) }));
+		if (failed && !this.continueOnFail())
+			throw crmApiError(this.getNode(), failed as CrmErrorBody, { itemIndex });
+		return results.map((result) => ({
+			json: isErrorItem(result) ? { error: result.message, details: result } : writeResult(result),
+		}));
 	});
 }
 
@@ -133,9 +177,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		build: (itemIndex) => {
 			const { module, recordId } = parentOf.call(this, itemIndex);
 			const content = this.getNodeParameter('noteContent', itemIndex) as string;
-			if (!content || !content.trim()) throw new NodeOperationError(this.getNode(), 'Note Content is empty', { itemIndex });
+			if (!content || !content.trim())
+				throw new NodeOperationError(this.getNode(), 'Note Content is empty', { itemIndex });
 			const title = this.getNodeParameter('noteTitle', itemIndex, '') as string;
-			const note: IDataObject = { Note_Content: content, Parent_Id: { id: recordId }, $se_module: module };
+			const note: IDataObject = {
+				Note_Content: content,
+				Parent_Id: { id: recordId },
+				$se_module: module,
+			};
 			if (title) note.Note_Title = title;
 			return { key: 'Notes', payload: note };
 		},

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { deleteByIds } from '../shared';
@@ -16,7 +21,10 @@ export const returns = 'one item per deleted note: its id and status';
 
 const properties: INodeProperties[] = [noteIdField];
 
-export const description = updateDisplayOptions({ show: { resource: ['note'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['note'], operation: ['delete'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await deleteByIds.call(this, noteList);

@@ -21,14 +21,15 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the note with its id, title, content and parent record (an error when no note has the ID)';
+export const returns =
+	'the note with its id, title, content and parent record (an error when no note has the ID)';
 
-const properties: INodeProperties[] = [
-	noteIdField,
-	optionsCollection([noteFieldsOption]),
-];
+const properties: INodeProperties[] = [noteIdField, optionsCollection([noteFieldsOption])];
 
-export const description = updateDisplayOptions({ show: { resource: ['note'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['note'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.3). */
 export const rootProperty = 'data';

@@ -60,7 +60,10 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['note'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['note'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.3). */
 export const rootProperty = 'data';

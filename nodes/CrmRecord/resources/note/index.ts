@@ -7,4 +7,8 @@ import * as getAll from './getAll';
 import * as update from './update';
 
 /** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
-export const noteResource = defineResource({ name: 'Note', value: 'note' }, [create, del, get, getAll, update], 'getAll');
+export const noteResource = defineResource(
+	{ name: 'Note', value: 'note' },
+	[create, del, get, getAll, update],
+	'getAll',
+);

@@ -14,10 +14,19 @@ export const noteIdField: INodeProperties = recordPicker({
 });
 
 /** `fields` option of Get and Get Many. */
-export const noteFieldsOption = fieldsTextOption('Note_Title,Note_Content', 'Comma-separated field API names to return (all when empty)');
+export const noteFieldsOption = fieldsTextOption(
+	'Note_Title,Note_Content',
+	'Comma-separated field API names to return (all when empty)',
+);
 
 /** Notes per create/update request and IDs per delete request (docs/protocol.md §6). */
 export const NOTES_PER_REQUEST = 100;
 
 /** Update and Delete: PUT /crm/{v}/Notes and DELETE /crm/{v}/Notes?ids=…, by note ID. */
-export const noteList: IdListTarget = { idParameter: 'noteId', label: 'Note ID', path: '/Notes', listKey: 'data', batchSize: NOTES_PER_REQUEST };
+export const noteList: IdListTarget = {
+	idParameter: 'noteId',
+	label: 'Note ID',
+	path: '/Notes',
+	listKey: 'data',
+	batchSize: NOTES_PER_REQUEST,
+};

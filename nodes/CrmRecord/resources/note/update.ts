@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { updateFieldsCollection } from '../../../shared/collections';
@@ -18,12 +23,21 @@ export const returns = 'one item per updated note: its id and status';
 const properties: INodeProperties[] = [
 	noteIdField,
 	updateFieldsCollection([
-		{ displayName: 'Note Content', name: 'Note_Content', type: 'string', typeOptions: { rows: 4 }, default: '' },
+		{
+			displayName: 'Note Content',
+			name: 'Note_Content',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			default: '',
+		},
 		{ displayName: 'Note Title', name: 'Note_Title', type: 'string', default: '' },
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['note'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['note'], operation: ['update'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await updateByIds.call(this, noteList);

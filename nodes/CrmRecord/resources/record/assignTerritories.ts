@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue, recordIdField } from '../../../shared/descriptions';
@@ -37,14 +42,22 @@ export function territoryProperties(operation: string): INodeProperties[] {
 export const description = territoryProperties('assignTerritories');
 
 /** Territory assignment or removal, batched: items `{id, Territories: [{id}]}` (§5.1). */
-export function territoryExecute(action: 'assign_territories' | 'remove_territories', label: string) {
+export function territoryExecute(
+	action: 'assign_territories' | 'remove_territories',
+	label: string,
+) {
 	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		await assertV21.call(this, label, 0);
 		return await runBatched(this, {
 			build: (itemIndex) => {
 				const module = pickedValue(this, 'module', itemIndex);
 				const id = recordIdOf.call(this, 'recordId', itemIndex);
-				const territories = idListOf.call(this, this.getNodeParameter('territoryIds', itemIndex), itemIndex, 'Territory IDs');
+				const territories = idListOf.call(
+					this,
+					this.getNodeParameter('territoryIds', itemIndex),
+					itemIndex,
+					'Territory IDs',
+				);
 				return { key: module, payload: { id, Territories: territories.map((t) => ({ id: t })) } };
 			},
 			request: (module, data) => {

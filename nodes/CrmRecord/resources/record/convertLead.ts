@@ -16,7 +16,10 @@ import { listOf } from './shared';
 import { validateRecordId } from './hooks';
 
 /** The LeadConverter item (§5.1: `data` [=1]) from the parameters. */
-export async function convertLeadPreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function convertLeadPreSend(
+	this: IExecuteSingleFunctions,
+	request: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const itemIndex = this.getItemIndex();
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const converter: IDataObject = {};
@@ -49,12 +52,18 @@ export async function convertLeadPreSend(this: IExecuteSingleFunctions, request:
 		const closing = this.getNodeParameter('dealClosingDate', '') as string;
 		if (closing) {
 			const date = toCrmDate(closing);
-			if (!date) throw new NodeOperationError(this.getNode(), `Closing Date is not a date: "${closing}"`, { itemIndex });
+			if (!date)
+				throw new NodeOperationError(this.getNode(), `Closing Date is not a date: "${closing}"`, {
+					itemIndex,
+				});
 			deal.Closing_Date = date;
 		}
 		const amount = this.getNodeParameter('dealAmount', undefined) as number | undefined;
 		if (amount !== undefined && amount !== null) deal.Amount = amount;
-		Object.assign(deal, jsonObjectParameter.call(this, 'dealJson', itemIndex, 'Additional Deal Fields'));
+		Object.assign(
+			deal,
+			jsonObjectParameter.call(this, 'dealJson', itemIndex, 'Additional Deal Fields'),
+		);
 		converter.Deals = deal;
 	}
 	request.body = { data: [converter] };
@@ -76,10 +85,15 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the ids of the contact, account and deal the lead was converted into or linked to (empty when none)';
+export const returns =
+	'the ids of the contact, account and deal the lead was converted into or linked to (empty when none)';
 
 const properties: INodeProperties[] = [
-	recordPicker({ displayName: 'Lead', description: 'The lead to convert', searchListMethod: 'searchLeads' }),
+	recordPicker({
+		displayName: 'Lead',
+		description: 'The lead to convert',
+		searchListMethod: 'searchLeads',
+	}),
 	{
 		displayName: 'Create Deal',
 		name: 'createDeal',
@@ -149,9 +163,27 @@ const properties: INodeProperties[] = [
 					displayName: 'Tags',
 					name: 'tags',
 					values: [
-						{ displayName: 'To Accounts', name: 'Accounts', type: 'string', default: '', description: 'Comma-separated tag names' },
-						{ displayName: 'To Contacts', name: 'Contacts', type: 'string', default: '', description: 'Comma-separated tag names' },
-						{ displayName: 'To Deals', name: 'Deals', type: 'string', default: '', description: 'Comma-separated tag names' },
+						{
+							displayName: 'To Accounts',
+							name: 'Accounts',
+							type: 'string',
+							default: '',
+							description: 'Comma-separated tag names',
+						},
+						{
+							displayName: 'To Contacts',
+							name: 'Contacts',
+							type: 'string',
+							default: '',
+							description: 'Comma-separated tag names',
+						},
+						{
+							displayName: 'To Deals',
+							name: 'Deals',
+							type: 'string',
+							default: '',
+							description: 'Comma-separated tag names',
+						},
 					],
 				},
 			],
@@ -189,12 +221,15 @@ const properties: INodeProperties[] = [
 			name: 'overwrite',
 			type: 'boolean',
 			default: false,
-			description: 'Whether the existing account and contact get the lead\'s values',
+			description: "Whether the existing account and contact get the lead's values",
 		},
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['convertLead'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['convertLead'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.1). */
 export const rootProperty = 'data';

@@ -25,4 +25,7 @@ export const returns = 'the number of records matching (count)';
 
 const properties: INodeProperties[] = [moduleSelect, ...searchByProperties(true)];
 
-export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['count'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['count'] } },
+	properties,
+);

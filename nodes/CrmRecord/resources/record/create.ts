@@ -1,11 +1,25 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
 import { loadFieldMeta } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched, upsertUnknownOutcome } from '../../../shared/transport';
-import { fieldsProperties, labelsOf, modulePath, outputProperties, recordsRequest, withFullRecords, writeItemOf, writeOptionsProperty } from './shared';
+import {
+	fieldsProperties,
+	labelsOf,
+	modulePath,
+	outputProperties,
+	recordsRequest,
+	withFullRecords,
+	writeItemOf,
+	writeOptionsProperty,
+} from './shared';
 
 /** CreateRecords — POST /crm/{v}/{module} */
 export const operation: INodePropertyOptions = {
@@ -15,15 +29,26 @@ export const operation: INodePropertyOptions = {
 	description: 'Create records in a module',
 };
 
-export const returns = 'one item per created record: the record with its id and field values (in version 1, its id and status)';
+export const returns =
+	'one item per created record: the record with its id and field values (in version 1, its id and status)';
 
-const properties: INodeProperties[] = [moduleSelect, ...fieldsProperties('add'), ...outputProperties(), writeOptionsProperty()];
+const properties: INodeProperties[] = [
+	moduleSelect,
+	...fieldsProperties('add'),
+	...outputProperties(),
+	writeOptionsProperty(),
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['create'] } },
+	properties,
+);
 
 /** GetFields `unique`: an object (non-empty when the field is unique) or a boolean. */
 function isUnique(unique: FieldMeta['unique']): boolean {
-	return unique === true || (!!unique && typeof unique === 'object' && Object.keys(unique).length > 0);
+	return (
+		unique === true || (!!unique && typeof unique === 'object' && Object.keys(unique).length > 0)
+	);
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -33,11 +58,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const { group, record } = await writeItemOf.call(this, itemIndex, fieldCache);
 			return { key: group, payload: record };
 		},
-		request: ({ module, body, external }, data) => recordsRequest({ method: 'POST', path: modulePath(module), data, extras: body, external }),
+		request: ({ module, body, external }, data) =>
+			recordsRequest({ method: 'POST', path: modulePath(module), data, extras: body, external }),
 		// a create answered 5xx or cut off may have happened: settle it by upsert on a unique field, never re-POST
 		recover: async ({ module, body, external }, payloads, itemIndexes, failure) => {
 			const meta = await loadFieldMeta.call(this, fieldCache, module);
-			const uniqueFields = [...meta.values()].filter((f) => isUnique(f.unique)).map((f) => f.api_name);
+			const uniqueFields = [...meta.values()]
+				.filter((f) => isUnique(f.unique))
+				.map((f) => f.api_name);
 			return await upsertUnknownOutcome.call(this, {
 				path: modulePath(module),
 				payloads,

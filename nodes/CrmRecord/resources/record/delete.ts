@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue } from '../../../shared/descriptions';
@@ -32,24 +38,51 @@ export const wfTriggerOption = optionsCollection([
 
 const properties: INodeProperties[] = [
 	moduleSelect,
-	...recordByProperties('deleteBy', 'Delete', 'Value of the external-ID field of the record to delete'),
+	...recordByProperties(
+		'deleteBy',
+		'Delete',
+		'Value of the external-ID field of the record to delete',
+	),
 	wfTriggerOption,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['delete'] } },
+	properties,
+);
 
 /** `wf_trigger` query value (Boolean text in both variants, §13), or nothing when the option is absent. */
 export function wfTriggerQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	return options.wf_trigger === undefined ? {} : { wf_trigger: options.wf_trigger ? 'true' : 'false' };
+	return options.wf_trigger === undefined
+		? {}
+		: { wf_trigger: options.wf_trigger ? 'true' : 'false' };
 }
 
 /** The request of one chunk of deletes, answered with one result per key, in order. */
-export function deletesRequest(module: string, keys: string[], qs: IDataObject, externalField?: string, listForm = false): CrmListRequest {
+export function deletesRequest(
+	module: string,
+	keys: string[],
+	qs: IDataObject,
+	externalField?: string,
+	listForm = false,
+): CrmListRequest {
 	const headers = externalField ? { 'X-EXTERNAL': `${module}.${externalField}` } : undefined;
 	return keys.length === 1 && !listForm
-		? { method: 'DELETE', path: `${modulePath(module)}/${encodeURIComponent(keys[0])}`, qs, headers, itemListKey: 'data' }
-		: { method: 'DELETE', path: modulePath(module), qs: { ...qs, ids: keys.join(',') }, headers, itemListKey: 'data' };
+		? {
+				method: 'DELETE',
+				path: `${modulePath(module)}/${encodeURIComponent(keys[0])}`,
+				qs,
+				headers,
+				itemListKey: 'data',
+			}
+		: {
+				method: 'DELETE',
+				path: modulePath(module),
+				qs: { ...qs, ids: keys.join(',') },
+				headers,
+				itemListKey: 'data',
+			};
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -62,12 +95,25 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				const field = this.getNodeParameter('externalField', itemIndex) as string;
 				const value = String(this.getNodeParameter('externalValue', itemIndex) ?? '').trim();
 				if (!value || value.includes(',')) {
-					throw new NodeOperationError(this.getNode(), `External ID Value must be one non-empty value, got "${value}"`, { itemIndex });
+					throw new NodeOperationError(
+						this.getNode(),
+						`External ID Value must be one non-empty value, got "${value}"`,
+						{ itemIndex },
+					);
 				}
 				return { key: { module, qs, field }, payload: { id: value } };
 			}
-			return { key: { module, qs, field: undefined as string | undefined }, payload: { id: recordIdOf.call(this, 'recordId', itemIndex) } };
+			return {
+				key: { module, qs, field: undefined as string | undefined },
+				payload: { id: recordIdOf.call(this, 'recordId', itemIndex) },
+			};
 		},
-		request: ({ module, qs, field }, payloads) => deletesRequest(module, payloads.map((p) => String(p.id)), qs, field),
+		request: ({ module, qs, field }, payloads) =>
+			deletesRequest(
+				module,
+				payloads.map((p) => String(p.id)),
+				qs,
+				field,
+			),
 	});
 }

@@ -1,8 +1,21 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue } from '../../../shared/descriptions';
-import { BATCH_SIZE, crmApiError, crmRequest, isErrorItem, runPerItem, writeResult } from '../../../shared/transport';
+import {
+	BATCH_SIZE,
+	crmApiError,
+	crmRequest,
+	isErrorItem,
+	runPerItem,
+	writeResult,
+} from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
 import { idListOf } from './shared';
 import { deletesRequest, wfTriggerOption, wfTriggerQuery } from './delete';
@@ -26,17 +39,26 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: '4876876000000611001,4876876000000611002',
-		description: 'Comma-separated record IDs (or an array in an expression); any number, sent 100 per request',
+		description:
+			'Comma-separated record IDs (or an array in an expression); any number, sent 100 per request',
 	},
 	wfTriggerOption,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['deleteMany'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['deleteMany'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runPerItem(this, async (itemIndex) => {
 		const module = pickedValue(this, 'module', itemIndex);
-		const ids = idListOf.call(this, this.getNodeParameter('recordIds', itemIndex), itemIndex, 'Record IDs');
+		const ids = idListOf.call(
+			this,
+			this.getNodeParameter('recordIds', itemIndex),
+			itemIndex,
+			'Record IDs',
+		);
 		const qs = wfTriggerQuery.call(this, itemIndex);
 		const output: INodeExecutionData[] = [];
 		const failures: CrmErrorBody[] = [];
@@ -45,15 +67,23 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			// always the list form, even for one ID: this operation is DeleteRecords
 			const results = await crmRequest(this, deletesRequest(module, chunk, qs, undefined, true));
 			chunk.forEach((id, i) => {
-				const result = results[i] ?? { code: 'NO_RESULT', message: 'no result for this ID', status: 'error', details: { id } };
+				const result = results[i] ?? {
+					code: 'NO_RESULT',
+					message: 'no result for this ID',
+					status: 'error',
+					details: { id },
+				};
 				if (isErrorItem(result)) failures.push(result as CrmErrorBody);
-				output.push({ json: isErrorItem(result) ? { id, ...(result as IDataObject) } : writeResult(result) });
+				output.push({
+					json: isErrorItem(result) ? { id, ...(result as IDataObject) } : writeResult(result),
+				});
 			});
 		}
 		// one output item per ID, failed ones included, with Continue On Fail; otherwise the item fails
 		if (failures.length && !this.continueOnFail()) {
 			const error = crmApiError(this.getNode(), failures[0], { itemIndex });
-			error.description = `${failures.length} of ${ids.length} IDs were not deleted. ${error.description ?? ''}`.trim();
+			error.description =
+				`${failures.length} of ${ids.length} IDs were not deleted. ${error.description ?? ''}`.trim();
 			throw error;
 		}
 		return output;

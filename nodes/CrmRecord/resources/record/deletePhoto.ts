@@ -23,4 +23,7 @@ export const returns = 'the result: its status and message';
 
 const properties: INodeProperties[] = [moduleSelect, recordIdField];
 
-export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['deletePhoto'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['deletePhoto'] } },
+	properties,
+);

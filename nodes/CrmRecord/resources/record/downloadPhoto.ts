@@ -23,12 +23,12 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the photo as binary data (property "data" by default) with its file name and size; hasPhoto false if none';
+export const returns =
+	'the photo as binary data (property "data" by default) with its file name and size; hasPhoto false if none';
 
-const properties: INodeProperties[] = [
-	moduleSelect,
-	recordIdField,
-	outputBinaryField,
-];
+const properties: INodeProperties[] = [moduleSelect, recordIdField, outputBinaryField];
 
-export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['downloadPhoto'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['downloadPhoto'] } },
+	properties,
+);

@@ -24,7 +24,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the record with its id and field values (an error when no record has the ID)';
+export const returns =
+	'the record with its id and field values (an error when no record has the ID)';
 
 export const fieldsOption: INodeProperties = {
 	displayName: 'Field Names or IDs',
@@ -34,7 +35,9 @@ export const fieldsOption: INodeProperties = {
 	default: [],
 	description:
 		'Fields to return (all when empty). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	routing: { send: { type: 'query', property: 'fields', value: '={{ $value.join(",") || undefined }}' } },
+	routing: {
+		send: { type: 'query', property: 'fields', value: '={{ $value.join(",") || undefined }}' },
+	},
 };
 
 export const modifiedSinceOption: INodeProperties = {
@@ -42,7 +45,8 @@ export const modifiedSinceOption: INodeProperties = {
 	name: 'ifModifiedSince',
 	type: 'dateTime',
 	default: '',
-	description: 'Only when changed after this time (If-Modified-Since); nothing is returned when unchanged',
+	description:
+		'Only when changed after this time (If-Modified-Since); nothing is returned when unchanged',
 };
 
 const properties: INodeProperties[] = [
@@ -57,7 +61,10 @@ const properties: INodeProperties[] = [
 	optionsCollection([fieldsOption, modifiedSinceOption]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.1). */
 export const rootProperty = 'data';

@@ -58,8 +58,15 @@ const properties: INodeProperties[] = [
 			name: 'include_child',
 			type: 'boolean',
 			default: false,
-			description: 'Whether records of the territories below the given one are included (include_child)',
-			routing: { send: { type: 'query', property: 'include_child', value: '={{ $value ? "true" : "false" }}' } },
+			description:
+				'Whether records of the territories below the given one are included (include_child)',
+			routing: {
+				send: {
+					type: 'query',
+					property: 'include_child',
+					value: '={{ $value ? "true" : "false" }}',
+				},
+			},
 		},
 		modifiedSinceOption,
 		{
@@ -87,12 +94,17 @@ const properties: INodeProperties[] = [
 			type: 'string',
 			default: '',
 			description: 'Only records assigned to this territory (territory_id)',
-			routing: { send: { type: 'query', property: 'territory_id', value: '={{ $value || undefined }}' } },
+			routing: {
+				send: { type: 'query', property: 'territory_id', value: '={{ $value || undefined }}' },
+			},
 		},
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.1). */
 export const rootProperty = 'data';

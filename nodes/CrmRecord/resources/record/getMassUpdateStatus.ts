@@ -17,7 +17,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the job status (scheduled, running, completed or failed) with total, updated, not updated and failed counts';
+export const returns =
+	'the job status (scheduled, running, completed or failed) with total, updated, not updated and failed counts';
 
 const properties: INodeProperties[] = [
 	moduleSelect,
@@ -32,7 +33,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['getMassUpdateStatus'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['getMassUpdateStatus'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.1). */
 export const rootProperty = 'data';

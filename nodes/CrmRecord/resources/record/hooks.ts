@@ -19,7 +19,10 @@ import { idListOf } from './shared';
 import { pickedValue } from '../../../shared/descriptions';
 
 /** Record ID parameter (`recordId` unless the operation addresses the record by external ID) must be digits. */
-export async function validateRecordId(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function validateRecordId(
+	this: IExecuteSingleFunctions,
+	request: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const by = this.getNodeParameter('getBy', 'id') as string;
 	if (by === 'externalId') return request;
 	const id = pickedValue(this, 'recordId');
@@ -31,25 +34,38 @@ export async function validateRecordId(this: IExecuteSingleFunctions, request: I
 }
 
 /** X-EXTERNAL for an operation addressing its record by external value (§3.9). */
-export async function externalHeader(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function externalHeader(
+	this: IExecuteSingleFunctions,
+	request: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	if ((this.getNodeParameter('getBy', 'id') as string) !== 'externalId') return request;
 	const module = pickedValue(this, 'module');
 	const field = this.getNodeParameter('externalField') as string;
 	const value = String(this.getNodeParameter('externalValue', '') ?? '').trim();
-	if (!value) throw new NodeOperationError(this.getNode(), 'External ID Value is empty', { itemIndex: this.getItemIndex() });
+	if (!value)
+		throw new NodeOperationError(this.getNode(), 'External ID Value is empty', {
+			itemIndex: this.getItemIndex(),
+		});
 	request.headers = { ...request.headers, 'X-EXTERNAL': `${module}.${field}` };
 	return request;
 }
 
 /** Read options that need code: If-Modified-Since in the contract's DateTime form, `ids` bounds. */
-export async function readOptions(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function readOptions(
+	this: IExecuteSingleFunctions,
+	request: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	if (options.ifModifiedSince) {
 		const value = toCrmDateTime(options.ifModifiedSince);
 		if (!value) {
-			throw new NodeOperationError(this.getNode(), `Modified Since is not a date and time: "${String(options.ifModifiedSince)}"`, {
-				itemIndex: this.getItemIndex(),
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`Modified Since is not a date and time: "${String(options.ifModifiedSince)}"`,
+				{
+					itemIndex: this.getItemIndex(),
+				},
+			);
 		}
 		request.headers = { ...request.headers, 'If-Modified-Since': value };
 	}
@@ -60,18 +76,27 @@ export async function readOptions(this: IExecuteSingleFunctions, request: IHttpR
 	for (const name of ['startDateTime', 'endDateTime']) {
 		if (!options[name]) continue;
 		const value = toCrmDateTime(options[name]);
-		if (!value) throw new NodeOperationError(this.getNode(), `${name} is not a date and time`, { itemIndex: this.getItemIndex() });
+		if (!value)
+			throw new NodeOperationError(this.getNode(), `${name} is not a date and time`, {
+				itemIndex: this.getItemIndex(),
+			});
 		request.qs = { ...request.qs, [name]: value };
 	}
 	return request;
 }
 
-export async function searchPreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function searchPreSend(
+	this: IExecuteSingleFunctions,
+	request: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	request.qs = { ...request.qs, ...searchQuery.call(this, false) };
 	return request;
 }
 
-export async function countPreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function countPreSend(
+	this: IExecuteSingleFunctions,
+	request: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	request.qs = { ...request.qs, ...searchQuery.call(this, true) };
 	return request;
 }
@@ -79,11 +104,18 @@ export async function countPreSend(this: IExecuteSingleFunctions, request: IHttp
 // ---- photos ---------------------------------------------------------------------------------------
 
 /** The input binary as the multipart part `file` (§3.3). */
-export async function photoUploadPreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function photoUploadPreSend(
+	this: IExecuteSingleFunctions,
+	request: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
 	const meta = this.helpers.assertBinaryData(property);
 	const buffer = await this.helpers.getBinaryDataBuffer(property);
-	return setMultipartBody(request, [{ data: buffer, fileName: meta.fileName ?? 'photo', mimeType: meta.mimeType }], { json: false });
+	return setMultipartBody(
+		request,
+		[{ data: buffer, fileName: meta.fileName ?? 'photo', mimeType: meta.mimeType }],
+		{ json: false },
+	);
 }
 
 /** GetPhoto's bytes as a binary with the file name and type the CRM gave; 204 (no photo) as `hasPhoto: false`. */
@@ -97,10 +129,19 @@ export async function photoToBinary(
 	if (response.statusCode === 204 || !body || (Buffer.isBuffer(body) && body.length === 0)) {
 		return [{ json: { id, hasPhoto: false } }];
 	}
-	const { data: buffer, fileName, mimeType } = responseFile(response, `${id}.jpg`, 'application/octet-stream');
+	const {
+		data: buffer,
+		fileName,
+		mimeType,
+	} = responseFile(response, `${id}.jpg`, 'application/octet-stream');
 	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
 	const binary = await this.helpers.prepareBinaryData(buffer, fileName, mimeType);
-	return [{ json: { id, hasPhoto: true, fileName, mimeType, size: buffer.length }, binary: { [property]: binary } }];
+	return [
+		{
+			json: { id, hasPhoto: true, fileName, mimeType, size: buffer.length },
+			binary: { [property]: binary },
+		},
+	];
 }
 
 // ---- mass update ----------------------------------------------------------------------------------
@@ -111,6 +152,8 @@ export async function jobIdFirst(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return items.flatMap((item) =>
-		unwrapBody(item.json, 'data').items.map((json) => ({ json: { job_id: (json.details as IDataObject | undefined)?.job_id, ...json } })),
+		unwrapBody(item.json, 'data').items.map((json) => ({
+			json: { job_id: (json.details as IDataObject | undefined)?.job_id, ...json },
+		})),
 	);
 }

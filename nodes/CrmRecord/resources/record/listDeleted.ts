@@ -21,7 +21,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'one item per deleted record, with its id, display name, type (recycle or permanent) and who deleted it when';
+export const returns =
+	'one item per deleted record, with its id, display name, type (recycle or permanent) and who deleted it when';
 
 const properties: INodeProperties[] = [
 	moduleSelect,
@@ -41,7 +42,10 @@ const properties: INodeProperties[] = [
 	optionsCollection([modifiedSinceOption]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['listDeleted'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['listDeleted'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.1). */
 export const rootProperty = 'data';

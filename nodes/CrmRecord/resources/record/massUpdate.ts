@@ -19,19 +19,34 @@ import { jobIdFirst } from './hooks';
 export const MASS_UPDATE_MAX_IDS = 500;
 
 /** Body of MassUpdate (§5.1): one `data` item of values and exactly one of `ids` / `cvid` (+ `criteria`) / `territory`. */
-export async function massUpdatePreSend(this: IExecuteSingleFunctions, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function massUpdatePreSend(
+	this: IExecuteSingleFunctions,
+	request: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const itemIndex = this.getItemIndex();
 	const module = pickedValue(this, 'module');
-	const { record } = await recordBody.call(this, itemIndex, module, new Map<string, Map<string, FieldMeta>>(), {
-		jsonLabel: 'Values JSON',
-	});
+	const { record } = await recordBody.call(
+		this,
+		itemIndex,
+		module,
+		new Map<string, Map<string, FieldMeta>>(),
+		{
+			jsonLabel: 'Values JSON',
+		},
+	);
 	if (Object.keys(record).length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Give at least one field to set', { itemIndex });
 	}
 	const body: IDataObject = { data: [record] };
 	const by = this.getNodeParameter('massUpdateBy') as string;
 	if (by === 'ids') {
-		body.ids = idListOf.call(this, this.getNodeParameter('recordIds'), itemIndex, 'Record IDs', MASS_UPDATE_MAX_IDS);
+		body.ids = idListOf.call(
+			this,
+			this.getNodeParameter('recordIds'),
+			itemIndex,
+			'Record IDs',
+			MASS_UPDATE_MAX_IDS,
+		);
 	} else if (by === 'cvid') {
 		const cvid = String(this.getNodeParameter('cvid') ?? '').trim();
 		checkDigits(this.getNode(), cvid, 'Custom View ID', { itemIndex });
@@ -43,7 +58,9 @@ export async function massUpdatePreSend(this: IExecuteSingleFunctions, request: 
 				try {
 					criteria = JSON.parse(raw);
 				} catch {
-					throw new NodeOperationError(this.getNode(), 'Criteria (JSON) is not valid JSON', { itemIndex });
+					throw new NodeOperationError(this.getNode(), 'Criteria (JSON) is not valid JSON', {
+						itemIndex,
+					});
 				}
 			}
 			body.criteria = Array.isArray(criteria) ? criteria : [criteria];
@@ -53,7 +70,9 @@ export async function massUpdatePreSend(this: IExecuteSingleFunctions, request: 
 		checkDigits(this.getNode(), id, 'Territory ID', { itemIndex });
 		// v2: a Territory object; v2.1: {id, include_child} (§13)
 		body.territory =
-			(await credentialVariant.call(this)) === 'v2.1' ? { id, include_child: this.getNodeParameter('includeChild', false) as boolean } : { id };
+			(await credentialVariant.call(this)) === 'v2.1'
+				? { id, include_child: this.getNodeParameter('includeChild', false) as boolean }
+				: { id };
 	}
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	if (options.over_write !== undefined) body.over_write = options.over_write as boolean;
@@ -88,8 +107,16 @@ const properties: INodeProperties[] = [
 		noDataExpression: true,
 		options: [
 			{ name: 'By IDs', value: 'ids', description: 'Up to 500 records, updated at once' },
-			{ name: 'In a Custom View', value: 'cvid', description: 'A scheduled job; follow it with Get Mass Update Status' },
-			{ name: 'In a Territory', value: 'territory', description: 'A scheduled job; follow it with Get Mass Update Status' },
+			{
+				name: 'In a Custom View',
+				value: 'cvid',
+				description: 'A scheduled job; follow it with Get Mass Update Status',
+			},
+			{
+				name: 'In a Territory',
+				value: 'territory',
+				description: 'A scheduled job; follow it with Get Mass Update Status',
+			},
 		],
 		default: 'ids',
 	},
@@ -115,7 +142,8 @@ const properties: INodeProperties[] = [
 		name: 'criteriaJson',
 		type: 'json',
 		default: '',
-		description: 'Optional extra criteria within the view, e.g. {"field": "Lead_Source", "comparator": "equal", "value": "Web"}',
+		description:
+			'Optional extra criteria within the view, e.g. {"field": "Lead_Source", "comparator": "equal", "value": "Web"}',
 		displayOptions: { show: { massUpdateBy: ['cvid'] } },
 	},
 	{
@@ -145,7 +173,11 @@ const properties: INodeProperties[] = [
 		],
 		default: 'pairs',
 	},
-	{ ...recordFieldsUi, description: 'Values to set on every record', displayOptions: { show: { fieldsMode: ['pairs'] } } },
+	{
+		...recordFieldsUi,
+		description: 'Values to set on every record',
+		displayOptions: { show: { fieldsMode: ['pairs'] } },
+	},
 	{
 		displayName: 'Values JSON',
 		name: 'recordJson',
@@ -160,10 +192,13 @@ const properties: INodeProperties[] = [
 			name: 'over_write',
 			type: 'boolean',
 			default: false,
-			description: 'Whether multi-select values replace the existing ones instead of being added (over_write)',
+			description:
+				'Whether multi-select values replace the existing ones instead of being added (over_write)',
 		},
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['massUpdate'] } }, properties);
-
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['massUpdate'] } },
+	properties,
+);

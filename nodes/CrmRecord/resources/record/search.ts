@@ -34,7 +34,11 @@ export function searchByProperties(optional: boolean): INodeProperties[] {
 		noDataExpression: true,
 		options: [
 			{ name: 'Conditions', value: 'criteria', description: 'Build the criteria from conditions' },
-			{ name: 'Criteria Text', value: 'rawCriteria', description: 'Write the criteria, e.g. ((Last_Name:equals:Smith)and(City:equals:Austin))' },
+			{
+				name: 'Criteria Text',
+				value: 'rawCriteria',
+				description: 'Write the criteria, e.g. ((Last_Name:equals:Smith)and(City:equals:Austin))',
+			},
 			{ name: 'Email', value: 'email', description: 'Any email field equals the value' },
 			{ name: 'Phone', value: 'phone', description: 'Any phone field contains the value' },
 			{ name: 'Word', value: 'word', description: 'Any text field contains the value' },
@@ -43,10 +47,18 @@ export function searchByProperties(optional: boolean): INodeProperties[] {
 	};
 	return [
 		optional
-			? { ...searchBy, options: [{ name: 'Nothing (All Records)', value: 'none' }, ...(searchBy.options ?? [])], default: 'none' }
+			? {
+					...searchBy,
+					options: [{ name: 'Nothing (All Records)', value: 'none' }, ...(searchBy.options ?? [])],
+					default: 'none',
+				}
 			: searchBy,
 		allOrAnyOption('Combine', 'combine', { show: { searchBy: ['criteria'] } }),
-		conditionsCollection('At most 10 conditions', { show: { searchBy: ['criteria'] } }, conditionValues('getFields', ['module'])),
+		conditionsCollection(
+			'At most 10 conditions',
+			{ show: { searchBy: ['criteria'] } },
+			conditionValues('getFields', ['module']),
+		),
 		{
 			displayName: 'Criteria',
 			name: 'criteria',
@@ -72,10 +84,17 @@ const properties: INodeProperties[] = [
 	moduleSelect,
 	...searchByProperties(false),
 	...returnAllLimit(),
-	optionsCollection([triState('approved', 'Approved', 'approved'), triState('converted', 'Converted', 'converted'), fieldsOption]),
+	optionsCollection([
+		triState('approved', 'Approved', 'approved'),
+		triState('converted', 'Converted', 'converted'),
+		fieldsOption,
+	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['search'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['search'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.1). */
 export const rootProperty = 'data';

@@ -46,7 +46,10 @@ export function idListOf(
 ): string[] {
 	const ids = listOf(value);
 	if (ids.length === 0) {
-		throw new NodeOperationError(this.getNode(), `${label} is empty`, { itemIndex, description: `Give at least one ID in "${label}".` });
+		throw new NodeOperationError(this.getNode(), `${label} is empty`, {
+			itemIndex,
+			description: `Give at least one ID in "${label}".`,
+		});
 	}
 	const bad = ids.find((id) => !isDigits(id));
 	if (bad) {
@@ -56,10 +59,14 @@ export function idListOf(
 		});
 	}
 	if (max !== undefined && ids.length > max) {
-		throw new NodeOperationError(this.getNode(), `${label} holds ${ids.length} IDs; at most ${max} are allowed`, {
-			itemIndex,
-			description: `The CRM takes 1 to ${max} IDs in "${label}" per request.`,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`${label} holds ${ids.length} IDs; at most ${max} are allowed`,
+			{
+				itemIndex,
+				description: `The CRM takes 1 to ${max} IDs in "${label}" per request.`,
+			},
+		);
 	}
 	return ids;
 }
@@ -75,13 +82,22 @@ export function fieldsModeProperty(): INodeProperties {
 		// the one mode selector: the mapper's own "Mapping Column Mode" is hidden (supportAutoMap: false);
 		// saved mappers in its auto mode (columns.mappingMode) still map automatically
 		options: [
-			{ name: 'Map Each Field Below', value: 'mapper', description: 'Typed fields of the module, loaded from its metadata' },
+			{
+				name: 'Map Each Field Below',
+				value: 'mapper',
+				description: 'Typed fields of the module, loaded from its metadata',
+			},
 			{
 				name: 'Map Input Fields Automatically',
 				value: 'auto',
-				description: 'Input fields named like fields of the module (API names, e.g. Last_Name) are sent; others are ignored',
+				description:
+					'Input fields named like fields of the module (API names, e.g. Last_Name) are sent; others are ignored',
 			},
-			{ name: 'Field/Value Pairs', value: 'pairs', description: 'Pick fields by name; values are converted to the field type' },
+			{
+				name: 'Field/Value Pairs',
+				value: 'pairs',
+				description: 'Pick fields by name; values are converted to the field type',
+			},
 			{ name: 'JSON', value: 'json', description: 'The record as a JSON object, sent as given' },
 		],
 		default: 'mapper',
@@ -121,7 +137,8 @@ export function columnsProperty(mode: 'add' | 'update' | 'upsert'): INodePropert
 					? {
 							matchingFieldsLabels: {
 								title: 'Duplicate Check Fields',
-								description: 'Fields whose value finds the record to update (duplicate_check_fields); none = the module defaults',
+								description:
+									'Fields whose value finds the record to update (duplicate_check_fields); none = the module defaults',
 								hint: '',
 							},
 						}
@@ -189,7 +206,8 @@ export function writeOptionsProperty(extra: INodeProperties[] = []): INodeProper
 			type: 'multiOptions',
 			options: TRIGGER_OPTIONS,
 			default: [],
-			description: 'Automation to run on the write; leave empty to run none. Without this option all run.',
+			description:
+				'Automation to run on the write; leave empty to run none. Without this option all run.',
 		},
 	]);
 }
@@ -205,7 +223,8 @@ export function writeExtrasOf(this: IExecuteFunctions, itemIndex: number): Write
 	const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
 	if (options.trigger !== undefined) body.trigger = options.trigger as string[];
-	if (options.process !== undefined && String(options.process).trim() !== '') body.process = listOf(options.process);
+	if (options.process !== undefined && String(options.process).trim() !== '')
+		body.process = listOf(options.process);
 	if (options.lar_id !== undefined && String(options.lar_id).trim() !== '') {
 		const larId = String(options.lar_id).trim();
 		checkDigits(this.getNode(), larId, 'Lead Assignment Rule ID', { itemIndex });
@@ -214,17 +233,28 @@ export function writeExtrasOf(this: IExecuteFunctions, itemIndex: number): Write
 	const external = listOf(options.externalLookups);
 	for (const pair of external) {
 		if (!/^\w+\.\w+$/.test(pair)) {
-			throw new NodeOperationError(this.getNode(), `Lookups by External ID: "${pair}" is not Module.Field`, {
-				itemIndex,
-				description: 'Write each pair as Module_API_Name.External_Field, e.g. Accounts.External_Account_ID.',
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`Lookups by External ID: "${pair}" is not Module.Field`,
+				{
+					itemIndex,
+					description:
+						'Write each pair as Module_API_Name.External_Field, e.g. Accounts.External_Account_ID.',
+				},
+			);
 		}
 	}
 	return { body, external };
 }
 
 /** The request of one chunk of records to a record write endpoint, answered with one result per record. */
-export function recordsRequest(request: { method: 'POST' | 'PUT'; path: string; data: IDataObject[]; extras: IDataObject; external: string[] }): CrmListRequest {
+export function recordsRequest(request: {
+	method: 'POST' | 'PUT';
+	path: string;
+	data: IDataObject[];
+	extras: IDataObject;
+	external: string[];
+}): CrmListRequest {
 	return {
 		method: request.method,
 		path: request.path,
@@ -237,8 +267,16 @@ export function recordsRequest(request: { method: 'POST' | 'PUT'; path: string; 
 // ---- what a write outputs, and how a person reads its errors ---------------------------------------
 
 const OUTPUT_OPTIONS: INodePropertyOptions[] = [
-	{ name: 'Full Record', value: 'fullRecord', description: 'The record as stored after the write, read back by its ID' },
-	{ name: 'Operation Result', value: 'result', description: 'The CRM\'s answer to the write: status, action, ID and who changed it when' },
+	{
+		name: 'Full Record',
+		value: 'fullRecord',
+		description: 'The record as stored after the write, read back by its ID',
+	},
+	{
+		name: 'Operation Result',
+		value: 'result',
+		description: "The CRM's answer to the write: status, action, ID and who changed it when",
+	},
 ];
 
 /**
@@ -308,7 +346,10 @@ export async function writeItemOf(
  * the read does not answer, keep what they had (a failed read adds `fullRecordError`). Each output
  * item stays paired with its input item.
  */
-export async function withFullRecords(this: IExecuteFunctions, output: INodeExecutionData[][]): Promise<INodeExecutionData[][]> {
+export async function withFullRecords(
+	this: IExecuteFunctions,
+	output: INodeExecutionData[][],
+): Promise<INodeExecutionData[][]> {
 	const items = output[0] ?? [];
 	const byModule = new Map<string, Array<{ item: INodeExecutionData; id: string }>>();
 	items.forEach((item, i) => {
@@ -325,7 +366,11 @@ export async function withFullRecords(this: IExecuteFunctions, output: INodeExec
 			const ids = [...new Set(chunk.map((w) => w.id))];
 			let body: IDataObject;
 			try {
-				body = await crmRequest(this, { method: 'GET', path: modulePath(module), qs: { ids: ids.join(',') } });
+				body = await crmRequest(this, {
+					method: 'GET',
+					path: modulePath(module),
+					qs: { ids: ids.join(',') },
+				});
 			} catch (error) {
 				// the records are written: failing the node now would invite a re-run that writes them twice
 				for (const w of chunk) w.item.json.fullRecordError = (error as Error).message;
@@ -364,7 +409,11 @@ export function recordByProperties(
 			noDataExpression: true,
 			options: [
 				{ name: 'ID', value: 'id' },
-				{ name: 'External ID', value: 'externalId', description: 'A field of the module marked as external ID (X-EXTERNAL)' },
+				{
+					name: 'External ID',
+					value: 'externalId',
+					description: 'A field of the module marked as external ID (X-EXTERNAL)',
+				},
 			],
 			default: 'id',
 			...(hide ? { displayOptions: { hide } } : {}),

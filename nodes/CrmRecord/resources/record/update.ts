@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue } from '../../../shared/descriptions';
@@ -7,7 +13,19 @@ import { loadFieldMeta, recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
-import { checkRecordLengths, fieldsProperties, labelsOf, modulePath, outputProperties, recordByProperties, recordIdOf, recordsRequest, withFullRecords, writeExtrasOf, writeOptionsProperty } from './shared';
+import {
+	checkRecordLengths,
+	fieldsProperties,
+	labelsOf,
+	modulePath,
+	outputProperties,
+	recordByProperties,
+	recordIdOf,
+	recordsRequest,
+	withFullRecords,
+	writeExtrasOf,
+	writeOptionsProperty,
+} from './shared';
 
 /**
  * UpdateRecords — PUT /crm/{v}/{module} (2..100 records per request);
@@ -20,7 +38,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Update records by ID or external ID',
 };
 
-export const returns = 'one item per updated record: the record with its id and field values (in version 1, its id and status)';
+export const returns =
+	'one item per updated record: the record with its id and field values (in version 1, its id and status)';
 
 export const updateByProperties: INodeProperties[] = recordByProperties(
 	'updateBy',
@@ -37,7 +56,10 @@ const properties: INodeProperties[] = [
 	writeOptionsProperty(),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['update'] } },
+	properties,
+);
 
 interface UpdateKey {
 	module: string;
@@ -67,13 +89,19 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					externalFields = [...meta.values()].filter((f) => !!f.external).map((f) => f.api_name);
 					externalFieldsOf.set(module, externalFields);
 				}
-				const built = await recordBody.call(this, itemIndex, module, fieldCache, { keep: ['id', ...externalFields] });
+				const built = await recordBody.call(this, itemIndex, module, fieldCache, {
+					keep: ['id', ...externalFields],
+				});
 				const match = built.matchingColumns[0] ?? 'id';
 				if (match !== 'id' && !externalFields.includes(match)) {
-					throw new NodeOperationError(this.getNode(), `"${match}" cannot identify the record to update`, {
-						itemIndex,
-						description: 'Match on Record ID or on an external-ID field of the module.',
-					});
+					throw new NodeOperationError(
+						this.getNode(),
+						`"${match}" cannot identify the record to update`,
+						{
+							itemIndex,
+							description: 'Match on Record ID or on an external-ID field of the module.',
+						},
+					);
 				}
 				field = match === 'id' ? undefined : match;
 				keyValue = String(built.record[match] ?? '').trim();
@@ -97,7 +125,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				record = (await recordBody.call(this, itemIndex, module, fieldCache)).record;
 			}
 			if (!keyValue) {
-				throw new NodeOperationError(this.getNode(), `The value of the external-ID field "${field}" is empty`, { itemIndex });
+				throw new NodeOperationError(
+					this.getNode(),
+					`The value of the external-ID field "${field}" is empty`,
+					{ itemIndex },
+				);
 			}
 			checkRecordLengths.call(this, fieldCache, module, record, itemIndex);
 			const key: UpdateKey = { module, field, body, external };
@@ -116,7 +148,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					external: headers,
 				});
 			}
-			return recordsRequest({ method: 'PUT', path: modulePath(module), data, extras: body, external: headers });
+			return recordsRequest({
+				method: 'PUT',
+				path: modulePath(module),
+				data,
+				extras: body,
+				external: headers,
+			});
 		},
 		labels: ({ module }) => labelsOf(fieldCache, module),
 	});

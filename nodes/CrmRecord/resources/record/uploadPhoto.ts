@@ -22,6 +22,13 @@ export const operation: INodePropertyOptions = {
 
 export const returns = 'the result: its status and message';
 
-const properties: INodeProperties[] = [moduleSelect, recordIdField, binaryPropertyField('Binary field holding the image (JPEG, PNG, GIF, BMP or WebP)')];
+const properties: INodeProperties[] = [
+	moduleSelect,
+	recordIdField,
+	binaryPropertyField('Binary field holding the image (JPEG, PNG, GIF, BMP or WebP)'),
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['uploadPhoto'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['uploadPhoto'] } },
+	properties,
+);

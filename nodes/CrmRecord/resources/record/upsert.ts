@@ -1,11 +1,27 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../../shared/descriptions';
 import { getParameter } from '../../../shared/parameters';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched } from '../../../shared/transport';
-import { fieldsProperties, labelsOf, listOf, modulePath, outputProperties, recordsRequest, withFullRecords, writeItemOf, writeOptionsProperty } from './shared';
+import {
+	fieldsProperties,
+	labelsOf,
+	listOf,
+	modulePath,
+	outputProperties,
+	recordsRequest,
+	withFullRecords,
+	writeItemOf,
+	writeOptionsProperty,
+} from './shared';
 
 /** UpsertRecords — POST /crm/{v}/{module}/upsert */
 export const operation: INodePropertyOptions = {
@@ -16,7 +32,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Create a new record, or update the current one if it already exists (upsert)',
 };
 
-export const returns = 'one item per record: the record with its id and field values (in version 1, its id, status and action)';
+export const returns =
+	'one item per record: the record with its id and field values (in version 1, its id, status and action)';
 
 const duplicateCheckFields: INodeProperties = {
 	displayName: 'Duplicate Check Field Names or IDs',
@@ -32,23 +49,39 @@ const properties: INodeProperties[] = [
 	moduleSelect,
 	...fieldsProperties('upsert'),
 	...outputProperties(),
-	writeOptionsProperty([{ ...duplicateCheckFields, displayOptions: { hide: { '/fieldsMode': ['mapper'] } } }]),
+	writeOptionsProperty([
+		{ ...duplicateCheckFields, displayOptions: { hide: { '/fieldsMode': ['mapper'] } } },
+	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['record'], operation: ['upsert'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['upsert'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
 	const output = await runBatched(this, {
 		build: async (itemIndex) => {
-			const { group, record, matchingColumns } = await writeItemOf.call(this, itemIndex, fieldCache);
+			const { group, record, matchingColumns } = await writeItemOf.call(
+				this,
+				itemIndex,
+				fieldCache,
+			);
 			const mode = getParameter(this, 'fieldsMode', itemIndex, 'mapper') as string;
 			const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 			const checks = mode === 'mapper' ? matchingColumns : listOf(options.duplicate_check_fields);
 			if (checks.length) group.body.duplicate_check_fields = checks;
 			return { key: group, payload: record };
 		},
-		request: ({ module, body, external }, data) => recordsRequest({ method: 'POST', path: `${modulePath(module)}/upsert`, data, extras: body, external }),
+		request: ({ module, body, external }, data) =>
+			recordsRequest({
+				method: 'POST',
+				path: `${modulePath(module)}/upsert`,
+				data,
+				extras: body,
+				external,
+			}),
 		labels: ({ module }) => labelsOf(fieldCache, module),
 	});
 	return await withFullRecords.call(this, output);

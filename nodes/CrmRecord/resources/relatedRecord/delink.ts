@@ -13,7 +13,10 @@ export const operation: INodePropertyOptions = {
 
 export const returns = 'one item per delinked record: its id and status';
 
-export const description = updateDisplayOptions({ show: { resource: ['relatedRecord'], operation: ['delink'] } }, relationProperties());
+export const description = updateDisplayOptions(
+	{ show: { resource: ['relatedRecord'], operation: ['delink'] } },
+	relationProperties(),
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runRelationBatches.call(

@@ -20,17 +20,21 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the related record with its id and field values (an error when it is not in the list)';
+export const returns =
+	'the related record with its id and field values (an error when it is not in the list)';
 
-export const description = updateDisplayOptions({ show: { resource: ['relatedRecord'], operation: ['get'] } }, relationProperties());
+export const description = updateDisplayOptions(
+	{ show: { resource: ['relatedRecord'], operation: ['get'] } },
+	relationProperties(),
+);
 
 /** Key of the items in the response (docs/protocol.md §5.2). */
 export const rootProperty = 'data';
 
 /** A missing related record answers 204 (docs/protocol.md §5.2, §3.7). */
 export const notFound: NotFound = function () {
-	const [module, recordId, list, id] = ['module', 'recordId', 'relatedList', 'relatedRecordId'].map((name) =>
-		pickedValue(this, name),
+	const [module, recordId, list, id] = ['module', 'recordId', 'relatedList', 'relatedRecordId'].map(
+		(name) => pickedValue(this, name),
 	);
 	return `No ${list} record with ID ${id} related to ${module} record ${recordId}`;
 };

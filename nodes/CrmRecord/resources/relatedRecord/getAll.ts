@@ -3,7 +3,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
 import { optionsCollection } from '../../../shared/optionsCollection';
-import { externalIdOptions, parentRecordIdField, relatedListSelect, relatedRequest } from './shared';
+import {
+	externalIdOptions,
+	parentRecordIdField,
+	relatedListSelect,
+	relatedRequest,
+} from './shared';
 
 /** GetRelatedRecords (+UsingExternalID) — GET /crm/{v}/{module}/{recordId}/{relatedList}, paged by the runner */
 export const operation: INodePropertyOptions = {
@@ -31,7 +36,10 @@ const properties: INodeProperties[] = [
 	optionsCollection([externalIdOptions[0]]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['relatedRecord'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['relatedRecord'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.2). */
 export const rootProperty = 'data';

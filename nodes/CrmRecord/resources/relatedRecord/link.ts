@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { relationProperties, runRelationBatches } from './shared';
@@ -8,7 +13,8 @@ export const operation: INodePropertyOptions = {
 	name: 'Link / Update',
 	value: 'link',
 	action: 'Link or update a related record',
-	description: "Link records to a record's related list, or update the relation fields of existing links",
+	description:
+		"Link records to a record's related list, or update the relation fields of existing links",
 };
 
 export const returns = 'one item per linked record: its id and status';
@@ -21,13 +27,20 @@ const properties = relationProperties([
 		typeOptions: { multipleValues: true },
 		default: {},
 		placeholder: 'Add Relation Field',
-		description: 'Fields of the link itself, e.g. Contact_Role on a deal\'s contacts or Member_Status on a campaign\'s leads',
+		description:
+			"Fields of the link itself, e.g. Contact_Role on a deal's contacts or Member_Status on a campaign's leads",
 		options: [
 			{
 				displayName: 'Field',
 				name: 'field',
 				values: [
-					{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'Contact_Role' },
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						placeholder: 'Contact_Role',
+					},
 					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
 				],
 			},
@@ -35,7 +48,10 @@ const properties = relationProperties([
 	},
 ]);
 
-export const description = updateDisplayOptions({ show: { resource: ['relatedRecord'], operation: ['link'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['relatedRecord'], operation: ['link'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runRelationBatches.call(
@@ -44,11 +60,17 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		({ relatedField, relatedId }, itemIndex) => {
 			const keyField = relatedField.trim() ? relatedField.trim().split('.').pop()! : 'id';
 			const payload: IDataObject = { [keyField]: relatedId };
-			const pairs = (this.getNodeParameter('relationFields.field', itemIndex, []) as Array<{ name: string; value: string }>) ?? [];
+			const pairs =
+				(this.getNodeParameter('relationFields.field', itemIndex, []) as Array<{
+					name: string;
+					value: string;
+				}>) ?? [];
 			for (const { name, value } of pairs) {
 				if (!name) continue;
 				if (name === 'id' || name === keyField) {
-					throw new NodeOperationError(this.getNode(), `"${name}" cannot be a relation field`, { itemIndex });
+					throw new NodeOperationError(this.getNode(), `"${name}" cannot be a relation field`, {
+						itemIndex,
+					});
 				}
 				payload[name] = value;
 			}

@@ -1,4 +1,12 @@
-import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, IHttpRequestOptions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue, recordPicker } from '../../../shared/descriptions';
@@ -20,14 +28,16 @@ export const relatedListSelect: INodeProperties = {
 };
 
 export const parentRecordIdField: INodeProperties = recordPicker({
-	description: 'The parent record: from the list, by ID (its external ID value when "Parent External ID Field" is set), or by its address',
+	description:
+		'The parent record: from the list, by ID (its external ID value when "Parent External ID Field" is set), or by its address',
 	externalValues: true,
 });
 
 export const relatedRecordIdField: INodeProperties = recordPicker({
 	displayName: 'Related Record',
 	name: 'relatedRecordId',
-	description: 'The related record: from the list, by ID (its external ID value when "Related External ID Field" is set), or by its address',
+	description:
+		'The related record: from the list, by ID (its external ID value when "Related External ID Field" is set), or by its address',
 	searchListMethod: 'searchRelatedRecords',
 	externalValues: true,
 });
@@ -50,13 +60,20 @@ export const externalIdOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'Product_Code',
 		description:
-			'External-ID field of the related module (or Module.Field); when set, related record IDs hold that field\'s value',
+			"External-ID field of the related module (or Module.Field); when set, related record IDs hold that field's value",
 	},
 ];
 
 /** Get, Link and Delink: the parent record, the related list and the related record, `extra`, then the external-ID options. */
 export function relationProperties(extra: INodeProperties[] = []): INodeProperties[] {
-	return [moduleSelect, parentRecordIdField, relatedListSelect, relatedRecordIdField, ...extra, optionsCollection(externalIdOptions)];
+	return [
+		moduleSelect,
+		parentRecordIdField,
+		relatedListSelect,
+		relatedRecordIdField,
+		...extra,
+		optionsCollection(externalIdOptions),
+	];
 }
 
 export interface RelatedAddress {
@@ -70,15 +87,30 @@ export interface RelatedAddress {
 }
 
 /** The X-EXTERNAL header for the chosen external fields: `Module.Field[,Module.Field]`. */
-export function relationExternalHeader(module: string, relatedList: string, parentField: string, relatedField: string): string | undefined {
+export function relationExternalHeader(
+	module: string,
+	relatedList: string,
+	parentField: string,
+	relatedField: string,
+): string | undefined {
 	const pairs: string[] = [];
-	if (parentField.trim()) pairs.push(parentField.includes('.') ? parentField.trim() : `${module}.${parentField.trim()}`);
-	if (relatedField.trim()) pairs.push(relatedField.includes('.') ? relatedField.trim() : `${relatedList}.${relatedField.trim()}`);
+	if (parentField.trim())
+		pairs.push(parentField.includes('.') ? parentField.trim() : `${module}.${parentField.trim()}`);
+	if (relatedField.trim())
+		pairs.push(
+			relatedField.includes('.') ? relatedField.trim() : `${relatedList}.${relatedField.trim()}`,
+		);
 	return pairs.length ? pairs.join(',') : undefined;
 }
 
 /** Checks an ID: digits unless it is an external value. */
-export function checkId(node: INode, value: string, label: string, external: boolean, itemIndex: number): string {
+export function checkId(
+	node: INode,
+	value: string,
+	label: string,
+	external: boolean,
+	itemIndex: number,
+): string {
 	const id = String(value ?? '').trim();
 	if (!id) throw new NodeOperationError(node, `${label} is empty`, { itemIndex });
 	if (external) return id;
@@ -89,17 +121,32 @@ export function checkId(node: INode, value: string, label: string, external: boo
 }
 
 /** preSend of the routed operations: checks the IDs and sets X-EXTERNAL. */
-export async function relatedRequest(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function relatedRequest(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const module = pickedValue(this, 'module');
 	const relatedList = this.getNodeParameter('relatedList') as string;
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const parentField = String(options.parentExternalField ?? '');
 	const relatedField = String(options.relatedExternalField ?? '');
 	const itemIndex = this.getItemIndex();
-	checkId(this.getNode(), pickedValue(this, 'recordId'), 'Record ID', !!parentField.trim(), itemIndex);
+	checkId(
+		this.getNode(),
+		pickedValue(this, 'recordId'),
+		'Record ID',
+		!!parentField.trim(),
+		itemIndex,
+	);
 	const operation = this.getNodeParameter('operation') as string;
 	if (operation === 'get') {
-		checkId(this.getNode(), pickedValue(this, 'relatedRecordId'), 'Related Record ID', !!relatedField.trim(), itemIndex);
+		checkId(
+			this.getNode(),
+			pickedValue(this, 'relatedRecordId'),
+			'Related Record ID',
+			!!relatedField.trim(),
+			itemIndex,
+		);
 	}
 	const header = relationExternalHeader(module, relatedList, parentField, relatedField);
 	if (header) requestOptions.headers = { ...requestOptions.headers, 'X-EXTERNAL': header };
@@ -113,7 +160,13 @@ export function relationOf(this: IExecuteFunctions, itemIndex: number) {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const parentField = String(options.parentExternalField ?? '');
 	const relatedField = String(options.relatedExternalField ?? '');
-	const recordId = checkId(this.getNode(), pickedValue(this, 'recordId', itemIndex), 'Record ID', !!parentField.trim(), itemIndex);
+	const recordId = checkId(
+		this.getNode(),
+		pickedValue(this, 'recordId', itemIndex),
+		'Record ID',
+		!!parentField.trim(),
+		itemIndex,
+	);
 	const relatedId = checkId(
 		this.getNode(),
 		pickedValue(this, 'relatedRecordId', itemIndex),
@@ -139,7 +192,10 @@ export async function runRelationBatches(
 			const relation = relationOf.call(this, itemIndex);
 			const { module, relatedList, parentField, relatedField, recordId } = relation;
 			const header = relationExternalHeader(module, relatedList, parentField, relatedField);
-			return { key: { module, recordId, relatedList, header }, payload: payloadOf(relation, itemIndex) };
+			return {
+				key: { module, recordId, relatedList, header },
+				payload: payloadOf(relation, itemIndex),
+			};
 		},
 		request: ({ module, recordId, relatedList, header }, payloads) => ({
 			method,

@@ -20,7 +20,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'one item per share: the user, permission and related-records flag (Manage view: one item with shareable users)';
+export const returns =
+	'one item per share: the user, permission and related-records flag (Manage view: one item with shareable users)';
 
 const properties: INodeProperties[] = [
 	moduleSelect,
@@ -32,7 +33,9 @@ const properties: INodeProperties[] = [
 			type: 'string',
 			default: '',
 			description: 'Only the sharing with this user',
-			routing: { send: { type: 'query', property: 'sharedTo', value: '={{ $value || undefined }}' } },
+			routing: {
+				send: { type: 'query', property: 'sharedTo', value: '={{ $value || undefined }}' },
+			},
 		},
 		{
 			displayName: 'View',
@@ -43,7 +46,8 @@ const properties: INodeProperties[] = [
 				{
 					name: 'Manage',
 					value: 'manage',
-					description: 'One item with the shares (shared_with) and the users the record can be shared with (shareable_user)',
+					description:
+						'One item with the shares (shared_with) and the users the record can be shared with (shareable_user)',
 				},
 			],
 			default: 'summary',
@@ -52,7 +56,10 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['share'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['share'], operation: ['get'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.9). */
 export const rootProperty = 'share';

@@ -6,4 +6,8 @@ import * as share from './share';
 import * as update from './update';
 
 /** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
-export const shareResource = defineResource({ name: 'Share', value: 'share' }, [get, revoke, share, update], 'get');
+export const shareResource = defineResource(
+	{ name: 'Share', value: 'share' },
+	[get, revoke, share, update],
+	'get',
+);

@@ -23,7 +23,10 @@ export const returns = 'the result: its status and message';
 
 const properties: INodeProperties[] = [moduleSelect, recordIdField];
 
-export const description = updateDisplayOptions({ show: { resource: ['share'], operation: ['revoke'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['share'], operation: ['revoke'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.9). */
 export const rootProperty = 'share';

@@ -1,4 +1,11 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, IN8nHttpFullResponse, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { checkDigits } from '../../../shared/validation';
@@ -53,12 +60,18 @@ export const shareUsersField: INodeProperties = {
 };
 
 /** preSend of ShareRecord / UpdateSharePermissions: the `share` list, 1..10 users, checked before sending. */
-export async function shareBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function shareBody(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const itemIndex = this.getItemIndex();
 	const recordId = pickedValue(this, 'recordId');
 	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
 	const users = (this.getNodeParameter('users.user', []) as IDataObject[]) ?? [];
-	if (users.length === 0) throw new NodeOperationError(this.getNode(), 'Add at least one user to share with', { itemIndex });
+	if (users.length === 0)
+		throw new NodeOperationError(this.getNode(), 'Add at least one user to share with', {
+			itemIndex,
+		});
 	if (users.length > SHARE_USERS_MAX) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -69,7 +82,11 @@ export async function shareBody(this: IExecuteSingleFunctions, requestOptions: I
 	const share = users.map((u, i) => {
 		const id = String(u.userId ?? '').trim();
 		checkDigits(this.getNode(), id, `User ${i + 1}: user ID`, { itemIndex });
-		return { user: { id }, permission: u.permission ?? 'read_only', share_related_records: u.shareRelatedRecords === true };
+		return {
+			user: { id },
+			permission: u.permission ?? 'read_only',
+			share_related_records: u.shareRelatedRecords === true,
+		};
 	});
 	requestOptions.body = { share };
 	return requestOptions;
@@ -82,7 +99,8 @@ export async function unwrapShare(
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
 	const share = (response.body as IDataObject | undefined)?.share;
-	if (share && typeof share === 'object' && !Array.isArray(share)) return [{ json: share as IDataObject }];
+	if (share && typeof share === 'object' && !Array.isArray(share))
+		return [{ json: share as IDataObject }];
 	return items;
 }
 
@@ -97,5 +115,12 @@ export async function shareDetails(
 ): Promise<INodeExecutionData[]> {
 	const body = response.body as IDataObject | undefined;
 	if (!body || typeof body !== 'object' || !Array.isArray(body.shareable_user)) return items;
-	return [{ json: { shared_with: (body.share ?? []) as IDataObject[], shareable_user: body.shareable_user as IDataObject[] } }];
+	return [
+		{
+			json: {
+				shared_with: (body.share ?? []) as IDataObject[],
+				shareable_user: body.shareable_user as IDataObject[],
+			},
+		},
+	];
 }

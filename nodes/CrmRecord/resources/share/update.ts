@@ -23,7 +23,10 @@ export const returns = 'one item per user: its status and the user id (under det
 
 const properties: INodeProperties[] = [moduleSelect, recordIdField, shareUsersField];
 
-export const description = updateDisplayOptions({ show: { resource: ['share'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['share'], operation: ['update'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.9). */
 export const rootProperty = 'share';

@@ -18,9 +18,13 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the result: its status, and the record id and its tags after the change (under details)';
+export const returns =
+	'the result: its status, and the record id and its tags after the change (under details)';
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['addToRecord'] } }, tagActionProperties('add', true));
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['addToRecord'] } },
+	tagActionProperties('add', true),
+);
 
 /** Key of the items in the response (docs/protocol.md §5.5). */
 export const rootProperty = 'data';

@@ -11,9 +11,13 @@ export const operation: INodePropertyOptions = {
 	description: 'Add tags to records',
 };
 
-export const returns = 'one item per record: its id and status, with its tags after the change under details';
+export const returns =
+	'one item per record: its id and status, with its tags after the change under details';
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['addToRecords'] } }, tagActionProperties('add', false));
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['addToRecords'] } },
+	tagActionProperties('add', false),
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await executeRecordsAction.call(this, 'add');

@@ -1,9 +1,22 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue } from '../../../shared/descriptions';
 import { runBatched } from '../../../shared/transport';
-import { TAGS_PER_MODULE, TAG_BATCH, TAG_NAME_MAX, checkTagName, tagsRequest, tagOptionsProperty, withColour } from './shared';
+import {
+	TAGS_PER_MODULE,
+	TAG_BATCH,
+	TAG_NAME_MAX,
+	checkTagName,
+	tagsRequest,
+	tagOptionsProperty,
+	withColour,
+} from './shared';
 
 /** CreateTags — POST /crm/{v}/settings/tags?module=…, up to 100 tags per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -13,7 +26,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Create tags in a module',
 };
 
-export const returns = 'one item per created tag: its id and status, with its name and colour under details';
+export const returns =
+	'one item per created tag: its id and status, with its name and colour under details';
 
 const properties: INodeProperties[] = [
 	moduleSelect,
@@ -28,7 +42,10 @@ const properties: INodeProperties[] = [
 	tagOptionsProperty,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['create'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const perModule = new Map<string, number>();
@@ -36,13 +53,21 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		batchSize: TAG_BATCH,
 		build: (itemIndex) => {
 			const module = pickedValue(this, 'module', itemIndex);
-			const name = checkTagName(this.getNode(), this.getNodeParameter('tagName', itemIndex) as string, itemIndex);
+			const name = checkTagName(
+				this.getNode(),
+				this.getNodeParameter('tagName', itemIndex) as string,
+				itemIndex,
+			);
 			const count = (perModule.get(module.toLowerCase()) ?? 0) + 1;
 			perModule.set(module.toLowerCase(), count);
 			if (count > TAGS_PER_MODULE) {
-				throw new NodeOperationError(this.getNode(), `More than ${TAGS_PER_MODULE} tags for module ${module}; a module can have at most ${TAGS_PER_MODULE} tags`, {
-					itemIndex,
-				});
+				throw new NodeOperationError(
+					this.getNode(),
+					`More than ${TAGS_PER_MODULE} tags for module ${module}; a module can have at most ${TAGS_PER_MODULE} tags`,
+					{
+						itemIndex,
+					},
+				);
 			}
 			return { key: module, payload: withColour.call(this, itemIndex, { name }) };
 		},

@@ -23,7 +23,10 @@ export const returns = 'the result: its status and the deleted tag id (under det
 // the module only feeds the tag list
 const properties: INodeProperties[] = [moduleSelect, tagIdField];
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['delete'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.5). */
 export const rootProperty = 'tags';

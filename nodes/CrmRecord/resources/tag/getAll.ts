@@ -28,11 +28,16 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description: 'Whether to list only the tags created by the user of the credential',
-		routing: { send: { type: 'query', property: 'my_tags', value: '={{ $value ? "true" : undefined }}' } },
+		routing: {
+			send: { type: 'query', property: 'my_tags', value: '={{ $value ? "true" : undefined }}' },
+		},
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['getAll'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.5). */
 export const rootProperty = 'tags';

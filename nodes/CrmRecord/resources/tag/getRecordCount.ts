@@ -23,4 +23,7 @@ export const returns = 'the number of records carrying the tag (count, as text)'
 
 const properties: INodeProperties[] = [moduleSelect, tagIdField];
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['getRecordCount'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['getRecordCount'] } },
+	properties,
+);

@@ -14,6 +14,17 @@ import * as update from './update';
 /** Adding an operation = its file + one entry in this list (order does not matter: see defineResource). */
 export const tagResource = defineResource(
 	{ name: 'Tag', value: 'tag' },
-	[addToRecords, addToRecord, create, del, getAll, getRecordCount, merge, removeFromRecords, removeFromRecord, update],
+	[
+		addToRecords,
+		addToRecord,
+		create,
+		del,
+		getAll,
+		getRecordCount,
+		merge,
+		removeFromRecords,
+		removeFromRecord,
+		update,
+	],
 	'getAll',
 );

@@ -22,17 +22,28 @@ export const returns = 'the result: its status and the id of the remaining tag (
 
 const properties: INodeProperties[] = [
 	moduleSelect,
-	{ ...tagIdField, displayName: 'Tag to Merge Name or ID', description: 'The tag that is removed. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.' },
+	{
+		...tagIdField,
+		displayName: 'Tag to Merge Name or ID',
+		description:
+			'The tag that is removed. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
 	{
 		...tagIdField,
 		displayName: 'Merge Into Tag Name or ID',
 		name: 'conflictId',
-		description: 'The tag that remains. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		routing: { send: { type: 'body', property: 'tags', value: '={{ [ { conflict_id: String($value) } ] }}' } },
+		description:
+			'The tag that remains. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		routing: {
+			send: { type: 'body', property: 'tags', value: '={{ [ { conflict_id: String($value) } ] }}' },
+		},
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['merge'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['merge'] } },
+	properties,
+);
 
 /** Key of the items in the response (docs/protocol.md §5.5). */
 export const rootProperty = 'tags';

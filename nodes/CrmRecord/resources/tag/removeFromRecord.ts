@@ -18,7 +18,8 @@ export const operation: INodePropertyOptions = {
 	},
 };
 
-export const returns = 'the result: its status, and the record id and its tags after the change (under details)';
+export const returns =
+	'the result: its status, and the record id and its tags after the change (under details)';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['tag'], operation: ['removeFromRecord'] } },

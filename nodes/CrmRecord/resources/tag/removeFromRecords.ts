@@ -11,7 +11,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Remove tags from records',
 };
 
-export const returns = 'one item per record: its id and status, with its tags after the change under details';
+export const returns =
+	'one item per record: its id and status, with its tags after the change under details';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['tag'], operation: ['removeFromRecords'] } },

@@ -1,4 +1,12 @@
-import type { IDataObject, IExecuteFunctions, IExecuteSingleFunctions, IHttpRequestOptions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../shared/optionsCollection';
@@ -39,17 +47,27 @@ export const tagNamesField: INodeProperties = {
 };
 
 /** Options of Create and Update: the tag colour. */
-export const tagOptionsProperty = optionsCollection([{ displayName: 'Color', name: 'color_code', type: 'color', default: '#57B1FD' }]);
+export const tagOptionsProperty = optionsCollection([
+	{ displayName: 'Color', name: 'color_code', type: 'color', default: '#57B1FD' },
+]);
 
 /** The tag of one Create / Update item, with the colour set under Options if any. */
-export function withColour(this: IExecuteFunctions, itemIndex: number, tag: IDataObject): IDataObject {
+export function withColour(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	tag: IDataObject,
+): IDataObject {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	if (options.color_code) tag.color_code = options.color_code;
 	return tag;
 }
 
 /** CreateTags / UpdateTags: one request for up to 100 tags of a module (docs/protocol.md §6). */
-export function tagsRequest(method: 'POST' | 'PUT', module: string, tags: IDataObject[]): CrmListRequest {
+export function tagsRequest(
+	method: 'POST' | 'PUT',
+	module: string,
+	tags: IDataObject[],
+): CrmListRequest {
 	return itemListRequest({ method, path: '/settings/tags', qs: { module } }, 'tags', tags);
 }
 
@@ -93,8 +111,15 @@ export function checkTagNames(node: INode, value: string, itemIndex: number): st
 }
 
 /** preSend of the one-record tag actions: checks the names and sends them as `tag_names`. */
-export async function tagNamesQuery(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const names = checkTagNames(this.getNode(), this.getNodeParameter('tagNames') as string, this.getItemIndex());
+export async function tagNamesQuery(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const names = checkTagNames(
+		this.getNode(),
+		this.getNodeParameter('tagNames') as string,
+		this.getItemIndex(),
+	);
 	const recordId = pickedValue(this, 'recordId');
 	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex: this.getItemIndex() });
 	requestOptions.qs = { ...requestOptions.qs, tag_names: names.join(',') };
@@ -108,17 +133,32 @@ const overWriteField: INodeProperties = {
 	name: 'overWrite',
 	type: 'boolean',
 	default: false,
-	description: 'Whether to replace the record\'s tags instead of adding to them',
+	description: "Whether to replace the record's tags instead of adding to them",
 };
 
 /** Properties of the tag actions on records (add: with Overwrite). */
 export function tagActionProperties(mode: 'add' | 'remove', one: boolean): INodeProperties[] {
 	const overWrite: INodeProperties = one
-		? { ...overWriteField, routing: { send: { type: 'query', property: 'over_write', value: '={{ $value ? "true" : "false" }}' } } }
+		? {
+				...overWriteField,
+				routing: {
+					send: {
+						type: 'query',
+						property: 'over_write',
+						value: '={{ $value ? "true" : "false" }}',
+					},
+				},
+			}
 		: overWriteField;
 	return [
 		moduleSelect,
-		one ? recordIdField : { ...recordIdField, description: 'Numeric ID of the record; items of one module and tag list are sent 100 per request' },
+		one
+			? recordIdField
+			: {
+					...recordIdField,
+					description:
+						'Numeric ID of the record; items of one module and tag list are sent 100 per request',
+				},
 		tagNamesField,
 		...(mode === 'add' ? [overWrite] : []),
 	];
@@ -128,21 +168,34 @@ export function tagActionProperties(mode: 'add' | 'remove', one: boolean): INode
  * AddTagsToMultipleRecords / RemoveTagsFromMultipleRecords: one record per input item, items with
  * the same module, tags and overwrite flag sent 100 record IDs per request.
  */
-export async function executeRecordsAction(this: IExecuteFunctions, mode: 'add' | 'remove'): Promise<INodeExecutionData[][]> {
+export async function executeRecordsAction(
+	this: IExecuteFunctions,
+	mode: 'add' | 'remove',
+): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
 		batchSize: TAG_BATCH,
 		build: (itemIndex) => {
 			const module = pickedValue(this, 'module', itemIndex);
 			const id = pickedValue(this, 'recordId', itemIndex);
 			checkDigits(this.getNode(), id, 'Record ID', { itemIndex });
-			const names = checkTagNames(this.getNode(), this.getNodeParameter('tagNames', itemIndex) as string, itemIndex);
-			const overWrite = mode === 'add' ? (this.getNodeParameter('overWrite', itemIndex, false) as boolean) : false;
+			const names = checkTagNames(
+				this.getNode(),
+				this.getNodeParameter('tagNames', itemIndex) as string,
+				itemIndex,
+			);
+			const overWrite =
+				mode === 'add' ? (this.getNodeParameter('overWrite', itemIndex, false) as boolean) : false;
 			return { key: { module, tagNames: names.join(','), overWrite }, payload: { id } };
 		},
 		request: ({ module, tagNames, overWrite }, payloads) => {
 			const qs: IDataObject = { tag_names: tagNames, ids: payloads.map((p) => p.id).join(',') };
 			if (mode === 'add') qs.over_write = overWrite ? 'true' : 'false';
-			return { method: 'POST', path: `/${encodeURIComponent(module)}/actions/${mode}_tags`, qs, itemListKey: 'data' };
+			return {
+				method: 'POST',
+				path: `/${encodeURIComponent(module)}/actions/${mode}_tags`,
+				qs,
+				itemListKey: 'data',
+			};
 		},
 	});
 }

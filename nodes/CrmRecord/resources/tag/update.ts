@@ -1,10 +1,23 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue } from '../../../shared/descriptions';
 import { runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
-import { TAG_BATCH, TAG_NAME_MAX, checkTagName, tagsRequest, tagIdField, tagOptionsProperty, withColour } from './shared';
+import {
+	TAG_BATCH,
+	TAG_NAME_MAX,
+	checkTagName,
+	tagsRequest,
+	tagIdField,
+	tagOptionsProperty,
+	withColour,
+} from './shared';
 
 /** UpdateTags — PUT /crm/{v}/settings/tags?module=…, up to 100 tags per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -14,7 +27,8 @@ export const operation: INodePropertyOptions = {
 	description: 'Rename or recolour tags',
 };
 
-export const returns = 'one item per updated tag: its id and status, with its name and colour under details';
+export const returns =
+	'one item per updated tag: its id and status, with its name and colour under details';
 
 const properties: INodeProperties[] = [
 	moduleSelect,
@@ -30,7 +44,10 @@ const properties: INodeProperties[] = [
 	tagOptionsProperty,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['update'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
@@ -39,7 +56,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const module = pickedValue(this, 'module', itemIndex);
 			const id = String(this.getNodeParameter('tagId', itemIndex) ?? '').trim();
 			checkDigits(this.getNode(), id, 'Tag ID', { itemIndex });
-			const name = checkTagName(this.getNode(), this.getNodeParameter('tagName', itemIndex) as string, itemIndex);
+			const name = checkTagName(
+				this.getNode(),
+				this.getNodeParameter('tagName', itemIndex) as string,
+				itemIndex,
+			);
 			return { key: module, payload: withColour.call(this, itemIndex, { id, name }) };
 		},
 		request: (module, tags) => tagsRequest('PUT', module, tags),
