@@ -1114,6 +1114,9 @@ async function main(): Promise<void> {
 			workflows: { crm: WF.deals.id, floor: WF.floor.id },
 			log,
 			check,
+			requests: () => sb.sandbox.requests,
+			webhookLog: () => readFrom(webhook.log, webhook.logStart),
+			runDir: RUN_DIR,
 			stack: `n8n ${N8N_VERSION}, queue mode: main + webhook process (behind the round-robin proxy) + 2 workers (concurrency 5) · PostgreSQL ${pgInfo.version} · Redis ${redis.version} · Node ${process.versions.node}`,
 		});
 		return;
