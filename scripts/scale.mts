@@ -1117,6 +1117,7 @@ async function main(): Promise<void> {
 			requests: () => sb.sandbox.requests,
 			webhookLog: () => readFrom(webhook.log, webhook.logStart),
 			runDir: RUN_DIR,
+			server: sb.server,
 			stack: `n8n ${N8N_VERSION}, queue mode: main + webhook process (behind the round-robin proxy) + 2 workers (concurrency 5) · PostgreSQL ${pgInfo.version} · Redis ${redis.version} · Node ${process.versions.node}`,
 		});
 		return;

@@ -17,6 +17,7 @@
 // The rows go to bench/queue-mode.json, which `npm run bench` merges into bench/results.md.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
 
 import { REPO } from '../n8n-runtime.mts';
@@ -80,6 +81,8 @@ export interface BenchContext {
 	webhookLog: () => string;
 	/** where the run keeps its evidence (deliveries.json) */
 	runDir: string;
+	/** the sandbox's HTTP server: how long it takes to answer the trigger's record fetches */
+	server: Server;
 }
 
 /** n8n's log lines that show its webhook process struggling with its database (docs/protocol.md §9.5: the CRM re-sends what was not answered 2xx) */
@@ -118,6 +121,19 @@ const perSecond = (t: TallyLike) => t.changes / ((t.lastFinished - t.firstChange
 
 export async function benchTrigger(ctx: BenchContext): Promise<void> {
 	const { log } = ctx;
+	// the CRM Trigger's record fetches (GET /Deals?ids=…; the script itself only PUTs): start, end, and
+	// how many the sandbox had in hand at once, to tell the CRM's service time from n8n's own waits
+	const fetches: Array<{ start: number; end: number; inFlight: number }> = [];
+	let inFlight = 0;
+	ctx.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+		if (req.method !== 'GET' || !/\/Deals\?ids=/.test(req.url ?? '')) return;
+		const entry = { start: Date.now(), end: 0, inFlight: ++inFlight };
+		res.once('close', () => {
+			entry.end = Date.now();
+			inFlight--;
+			fetches.push(entry);
+		});
+	});
 	const lastDelivery = () => ctx.deliveries().reduce((m: number, d: any) => Math.max(m, d.delivery_id), 0);
 
 	/** Deal edits through the REST API, 100 per request, as fast as the sandbox takes them. */
@@ -186,7 +202,7 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 	/** (a) then (b) over one set of deals. */
 	async function both(ids: string[], stage: string, label: string): Promise<[Side, Side]> {
 		log(`${label}: ${ids.length} deal edits through the CRM Trigger…`);
-		const marks = () => ({ requests: ctx.requests().length, log: ctx.webhookLog().length, execution: Math.max(0, ...ctx.executions.keys()) });
+		const marks = () => ({ at: Date.now(), requests: ctx.requests().length, log: ctx.webhookLog().length, execution: Math.max(0, ...ctx.executions.keys()) });
 		const startA = marks();
 		const a = await crmBurst(ids, stage);
 		const ta = await settle(ctx.workflows.crm, a.changes, a.firstDelivery);
@@ -196,9 +212,15 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 			const lines = WEBHOOK_TROUBLE.map(([name, re]) => [name, (text.match(re) ?? []).length] as const).filter(([, n]) => n > 0);
 			const attempts = d.flatMap((x) => x.attempts as any[]);
 			const lostLast = d.filter((x) => (x.ids as string[]).some((id) => lostIds.has(id))).map((x) => x.attempts.filter((y: any) => !y.copy).at(-1));
+			const got = fetches.filter((f) => f.start >= start.at);
+			const took = got.map((f) => f.end - f.start);
 			const notOk = [...ctx.executions.values()].filter((e) => e.id > start.execution && (e.workflowId === ctx.workflows.crm || e.workflowId === ctx.workflows.floor) && e.status !== 'success');
 			return (
 				`429s answered to n8n: ${formatCounts(refusalsByOperation(ctx.requests().slice(start.requests)))}; ` +
+				(got.length
+					? `${got.length} record fetches (GET /Deals?ids=) answered by the sandbox in p50 ${percentile(took, 50)} ms, p95 ${percentile(took, 95)} ms, at most ${Math.max(...got.map((f) => f.inFlight))} at once, ` +
+						`the last ${secs(Math.max(...got.map((f) => f.end)) - start.at)} s after the burst began; `
+					: '') +
 				(d.length ? `${d.length} deliveries / ${attempts.length} POSTs, answers: ${formatCounts(countBy(attempts, (x: any) => String(x.status ?? x.error)))}; ` : '') +
 				(lostLast.length ? `n8n's last answer to the ${lostLast.length} deliveries with lost changes: ${formatCounts(countBy(lostLast, (x: any) => `${x?.status ?? x?.error} ${JSON.stringify(x?.response ?? '').slice(0, 80)}`))}; ` : '') +
 				`executions not successful: ${formatCounts(countBy(notOk, (e) => e.status))}; ` +
