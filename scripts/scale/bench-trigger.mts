@@ -299,7 +299,8 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 	const profile = (s: Side) =>
 		`webhook answer p50 ${percentile(s.answers, 50)} ms; execution data ${(s.db.avgBytes / 1024).toFixed(1)} kB avg; queue wait p50 ${s.db.waitMs.toFixed(0)} ms, run p50 ${s.db.runMs.toFixed(0)} ms`;
 	const floorText = 'n8n Webhook node fed the same delivery bodies → the same Filter → Set';
-	const lostText = (t: TallyLike) => (t.lost ? `${t.lost} of ${t.changes} changes in no successful execution; ` : '');
+	const lostText = (t: TallyLike) =>
+		(t.lost ? `${t.lost} of ${t.changes} changes in no successful execution; ` : '') + (t.doubled ? `${t.doubled} in two successful executions; ` : '');
 	const rows = [
 		{
 			id: 'P6',
