@@ -1118,6 +1118,7 @@ async function main(): Promise<void> {
 			webhookLog: () => readFrom(webhook.log, webhook.logStart),
 			runDir: RUN_DIR,
 			server: sb.server,
+			webhookReadyUrl: `http://127.0.0.1:${P.webhook}/healthz/readiness`,
 			stack: `n8n ${N8N_VERSION}, queue mode: main + webhook process (behind the round-robin proxy) + 2 workers (concurrency 5) · PostgreSQL ${pgInfo.version} · Redis ${redis.version} · Node ${process.versions.node}`,
 		});
 		return;

@@ -83,6 +83,8 @@ export interface BenchContext {
 	runDir: string;
 	/** the sandbox's HTTP server: how long it takes to answer the trigger's record fetches */
 	server: Server;
+	/** the webhook process's readiness probe (n8n's /healthz/readiness: database connected and migrated) */
+	webhookReadyUrl: string;
 }
 
 /** n8n's log lines that show its webhook process struggling with its database (docs/protocol.md §9.5: the CRM re-sends what was not answered 2xx) */
@@ -230,6 +232,16 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 		const troubleA = troubleSince(startA, sent, new Set(ta.lostIds ?? []));
 		writeFileSync(path.join(ctx.runDir, `deliveries-${label}.json`), JSON.stringify(sent, null, 1));
 		log(`  ${label} (a) CRM Trigger: ${sent.length} deliveries, lost ${ta.lost}; replaying their bodies to the floor Webhook…`);
+		// (b) starts on a quiet, healthy webhook process: the CRM Trigger's burst can leave it answering 503
+		// "Database is not ready" and still working off requests the CRM gave up on, which the floor must not pay for
+		const quietStart = Date.now();
+		await waitUntil('the webhook process to be ready and quiet after (a)', 180_000, async () => {
+			const res = await fetch(ctx.webhookReadyUrl);
+			await res.arrayBuffer();
+			const lastFetch = Math.max(0, ...fetches.map((f) => f.end), inFlight > 0 ? Date.now() : 0);
+			return res.status === 200 && Date.now() - lastFetch > 5000;
+		});
+		log(`  ${label}: webhook process ready and quiet ${secs(Date.now() - quietStart)} s after (a) settled`);
 		const startB = marks();
 		const b = await replay(sent, a.changes);
 		const tb = await settle(ctx.workflows.floor, b.changes);
