@@ -9,6 +9,7 @@
 //     offset from the first), to a plain n8n Webhook workflow (POST, answers at once) followed by the
 //     same Filter and Set nodes: what n8n costs with no CRM code at all.
 // Both go through the same round-robin proxy to the same webhook process, and the same 2 workers.
+// (b) starts once the webhook process is ready and quiet again, so that it does not pay for (a)'s aftermath.
 // Latency: (a) change made → execution finished, (b) delivery sent → execution finished (the sandbox
 // sends a delivery as it answers the write, so both start at the same moment of a change), from the
 // executions' stoppedAt in PostgreSQL; changes/s: changes ÷ (first change → last execution finished).
