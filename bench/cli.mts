@@ -5,10 +5,12 @@
 //                every run and the spread of each ratio across the runs
 //   --check      exit non-zero when any run misses a target
 //   --quick      small sizes (smoke run); results.md is not written
-//   --only P2,P5 some figures only (S, P1, P2, P3, P4, P5, P6); results.md is not written
+//   --only P2,P5 some figures only (S, P1, P2, P3, P4, P5, P7; P6 is the queue-mode run: npm run bench:queue); results.md is not written
 // The final verification is `npm run bench -- --runs 3 --check`.
+// The P6 rows come from bench/queue-mode.json, written by `npm run bench:queue` (the queue-mode stack of
+// scripts/scale.mts, minutes to start): merged into the table as measured then, so a plain run keeps them.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -62,14 +64,34 @@ rmSync(tmp, { recursive: true, force: true });
 
 // ---- the table ----------------------------------------------------------------------------------
 
+/** What `npm run bench:queue` writes (scripts/scale/bench-trigger.mts) */
+interface QueueModeResult {
+	measured: string;
+	commit: string;
+	command: string;
+	stack: string;
+	rows: Row[];
+	notes: string[];
+}
+const queueFile = path.join(root, 'bench/queue-mode.json');
+const queue = existsSync(queueFile) ? (JSON.parse(readFileSync(queueFile, 'utf8')) as QueueModeResult) : undefined;
+const isQueueRow = (r: Row) => queue?.rows.includes(r) ?? false;
+
 const last = results[results.length - 1];
+/** this run's rows, with the queue-mode rows (P6) before the P7 ones */
+const tableRows = (() => {
+	const own = last.rows;
+	if (!queue) return own;
+	const at = own.findIndex((r) => r.id === 'P7');
+	return at < 0 ? [...own, ...queue.rows] : [...own.slice(0, at), ...queue.rows, ...own.slice(at)];
+})();
 const ratioText = (r: number) => `${r < 0.1 ? r.toFixed(3) : r.toFixed(2)}×`;
 const verdict = (row: Row | undefined) => (row?.ok === undefined ? '' : row.ok ? '✓' : '✗');
 const same = (a: Row, b: Row) => a.id === b.id && a.figure === b.figure;
 
 function table(): string {
 	const header = ['#', 'Figure', 'Node', 'Baseline (same run)', 'Ratio', 'Target', ...(runs > 1 ? ['Verdict per run', 'Ratio spread'] : [])];
-	const lines = last.rows.map((r) => {
+	const lines = tableRows.map((r) => {
 		const cells = [
 			r.id,
 			r.figure,
@@ -78,7 +100,9 @@ function table(): string {
 			r.ratio === undefined ? '—' : ratioText(r.ratio),
 			r.target === undefined ? '—' : `${r.target}${r.ok === undefined ? '' : r.ok ? ' ✓' : ' ✗'}`,
 		];
-		if (runs > 1) {
+		if (runs > 1 && isQueueRow(r)) {
+			cells.push(r.ok === undefined ? '—' : `${verdict(r)} (queue-mode run)`, '—');
+		} else if (runs > 1) {
 			const mates = results.map((res) => res.rows.find((o) => same(o, r)));
 			const ratios = mates.map((m) => m?.ratio).filter((v): v is number => typeof v === 'number');
 			cells.push(r.ok === undefined ? '—' : mates.map(verdict).join(' '));
@@ -110,6 +134,7 @@ function machine(): string[] {
 		`- Code: commit ${commit()}`,
 		`- Runs: ${results.map((r, i) => `${i + 1}) ${r.started}, ${r.seconds.toFixed(0)} s, load average ${load(r.load.start)} → ${load(r.load.end)}`).join('; ')}`,
 		`- Machine: \`${os.type()} ${os.release()} ${os.version()} ${os.machine()}\`; ${cpus.length} CPUs (${cpus[0]?.model.trim() ?? 'unknown'}); ${Math.round(os.totalmem() / 1024 / 1024)} MB RAM`,
+		...(queue ? [`- P6 (bench/queue-mode.json): ${queue.stack}`] : []),
 		`- Node ${process.version}; n8n-core ${versionOf('n8n-core')}, n8n-workflow ${versionOf('n8n-workflow')}; baselines: csv-parse ${versionOf('csv-parse')}, yauzl ${versionOf('yauzl')}`,
 	];
 }
@@ -121,6 +146,10 @@ const flipped = last.rows.filter((r) => r.ok !== undefined && new Set(results.ma
 const summary = [
 	`Targets: ${targeted.length / runs} per run; ${runs} run(s); missed: ${missed.length === 0 ? 'none' : missed.map((m) => `run ${m.run}: ${m.row.id} ${m.row.figure}`).join('; ')}`,
 	runs > 1 ? `Verdicts that differ between runs: ${flipped.length === 0 ? 'none' : flipped.map((r) => `${r.id} ${r.figure}`).join('; ')}` : '',
+	queue
+		? `P6 rows: not measured by this run but by \`${queue.command}\` (bench/queue-mode.json) on ${queue.measured.slice(0, 16).replace('T', ' ')} UTC at commit ${queue.commit}; ` +
+			`targets missed there: ${queue.rows.filter((r) => r.ok === false).map((r) => r.figure).join('; ') || 'none'}`
+		: '',
 ].filter(Boolean);
 
 process.stdout.write(`\n${table()}\n\n${last.profiles.map((p) => `- ${p}`).join('\n')}\n\n${summary.join('\n')}\n${machine().join('\n')}\n`);
@@ -142,6 +171,7 @@ if (!partial) {
 		'## How each figure is measured',
 		'',
 		...last.notes.map((n) => `- ${n}`),
+		...(queue?.notes ?? []).map((n) => `- ${n}`),
 		'- S: raw HTTP clients (fetch, keep-alive) against the sandbox alone; GetRecords over the Vendors of P3, CreateRecords of 100 Campaigns per call.',
 		'',
 		'## Profiles (last run)',

@@ -10,7 +10,9 @@
 //   P3  Get Many + Return All over 10,000 records vs raw paging
 //   P4  CRM Trigger, record change → items emitted by webhook(), vs a plain receiver of the deliveries
 //   P5  bulk read export of 100,000 records (zip file; parsed items) vs a raw client; heap rise
-//   P6  CRM Polling Trigger at a 1-minute interval, change → items emitted, and its API calls per poll
+//   P6  (not here) the CRM Trigger in queue mode vs an n8n Webhook node: `npm run bench:queue`
+//       (scripts/scale/bench-trigger.mts) writes bench/queue-mode.json, which bench/cli.mts merges
+//   P7  CRM Polling Trigger at a 1-minute interval, change → items emitted, and its API calls per poll
 // plus scaling rows (1k → 10k → 100k records). Writes its rows as JSON to BENCH_OUT.
 // BENCH_QUICK=1 shrinks every size for a smoke run; BENCH_ONLY=P2,P5 runs some figures only.
 import { writeFileSync } from 'node:fs';
@@ -47,7 +49,7 @@ const SIZE = {
 	pagedReps: QUICK ? 2 : 11,
 	pagedScale: QUICK ? [200, 2000, 4000] : [1000, 10_000, 100_000],
 	changes: QUICK ? 20 : 200,
-	/** P6: simulated 1-minute intervals, and changes in each */
+	/** P7: simulated 1-minute intervals, and changes in each */
 	polls: QUICK ? 3 : 10,
 	perPoll: QUICK ? 10 : 30,
 	warmup: QUICK ? 5 : 20,
@@ -590,7 +592,7 @@ async function triggerLatency(crm: CrmFixture): Promise<void> {
 			'Scaling: latency per change does not depend on how many records the module holds, so P4 has no scaling row.',
 	);
 }
-// ---- P6: polling trigger latency and cost ------------------------------------------------------------
+// ---- P7: polling trigger latency and cost ------------------------------------------------------------
 
 async function pollingLatency(crm: CrmFixture): Promise<void> {
 	const interval = 60_000;
@@ -600,7 +602,7 @@ async function pollingLatency(crm: CrmFixture): Promise<void> {
 		const value = percentile(run.latencies, p);
 		const base = percentile(run.waits, p);
 		rows.push({
-			id: 'P6',
+			id: 'P7',
 			figure: `Polling trigger p${p} at a 1-minute interval, change → items emitted (${run.changes} changes over ${SIZE.polls} polls)`,
 			node: `${ms(value)} (${run.emitted} of ${run.changes} emitted; poll wall time p50 ${ms(percentile(run.pollMs, 50))})`,
 			baseline: `${ms(base)} (change → the next poll: the wait the interval imposes)${p === 50 && instant ? `; instant CRM Trigger p50 ${instant.node.split(' (')[0]}` : ''}`,
@@ -611,7 +613,7 @@ async function pollingLatency(crm: CrmFixture): Promise<void> {
 	}
 	const busy = run.callsPerPoll.reduce((a, b) => a + b, 0) / run.callsPerPoll.length;
 	rows.push({
-		id: 'P6',
+		id: 'P7',
 		figure: 'Polling trigger API calls per poll (one module), idle and with changes',
 		node: `${run.idleCalls} idle; ${busy.toFixed(1)} with ${SIZE.perPoll} changes; ${(run.idleCalls * 1440).toLocaleString('en')} credits/day idle`,
 		baseline: '1 per module idle (the issue\'s bound)',
@@ -620,7 +622,7 @@ async function pollingLatency(crm: CrmFixture): Promise<void> {
 		ok: run.idleCalls === 1,
 	});
 	notes.push(
-		`P6: the CRM Polling Trigger (Leads, created or updated) through n8n-core's PollContext with durable cursors staged as n8n does; ${SIZE.polls} intervals of 1 minute ` +
+		`P7: the CRM Polling Trigger (Leads, created or updated) through n8n-core's PollContext with durable cursors staged as n8n does; ${SIZE.polls} intervals of 1 minute ` +
 			`passed on the sandbox clock, ${SIZE.perPoll} changes at random moments of each (a third creates, the rest edits), one poll at each interval's end. ` +
 			"Latency = the simulated wait from the change to the poll that emitted it + that poll's wall time; baseline = the wait to the interval's end (the next poll). API calls from the sandbox's log during the polls.",
 	);
@@ -822,7 +824,7 @@ test('benchmarks', async () => {
 		progress('P5: bulk read export');
 		await bulkExport();
 	}
-	if (['P1', 'P2', 'P3', 'S', 'P4', 'P6'].some(wanted)) {
+	if (['P1', 'P2', 'P3', 'S', 'P4', 'P7'].some(wanted)) {
 		const crm = await crmFixture({ sandbox: { demo: false, apiLimits: { enabled: false } } });
 		registerBaselineNodes(crm);
 		try {
@@ -847,15 +849,15 @@ test('benchmarks', async () => {
 				progress('P4: trigger latency');
 				await triggerLatency(crm);
 			}
-			if (wanted('P6')) {
-				progress('P6: polling trigger latency at a 1-minute interval');
+			if (wanted('P7')) {
+				progress('P7: polling trigger latency at a 1-minute interval');
 				await pollingLatency(crm);
 			}
 		} finally {
 			await crm.close();
 		}
 	}
-	const order = ['S', 'P1', 'P2', 'P3', 'P4', 'P6', 'P5a', 'P5b'];
+	const order = ['S', 'P1', 'P2', 'P3', 'P4', 'P7', 'P5a', 'P5b'];
 	rows.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
 	const result = { rows, notes, profiles, started: new Date(started).toISOString(), seconds: (Date.now() - started) / 1000, quick: QUICK, only: ONLY };
 	if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify(result, null, 1));

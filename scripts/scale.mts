@@ -30,6 +30,10 @@
 //   npm run test:scale                          10,000 changes (4–6 min on 2 cores after the first n8n install)
 //   npm run test:scale -- --changes 500 --no-build
 //   options: --no-faults (steady phases only), --verbose (echo n8n's logs)
+//
+//   npm run bench:queue                         (= test:scale --bench-trigger) bench row P6 instead of the phases:
+//   the same stack, the CRM Trigger workflow against n8n's floor, a plain Webhook workflow fed the same
+//   delivery bodies; writes bench/queue-mode.json (scale/bench-trigger.mts)
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -46,6 +50,7 @@ import type { TokenCall } from './scale/observe.mts';
 import { pollingKey, pollingWorkflow, tallyPolling } from './scale/polling.mts';
 import type { PollingEmit } from './scale/polling.mts';
 import { startRoundRobinProxy } from './scale/proxy.mts';
+import { benchTrigger, BENCH_DEFAULT_CHANGES, BENCH_WARMUP_BATCHES, FLOOR_PATH } from './scale/bench-trigger.mts';
 
 // ---- options ------------------------------------------------------------------------------------
 
@@ -56,10 +61,12 @@ const option = (name: string, fallback: number) => {
 	return i >= 0 && argv[i + 1] !== undefined ? Number(argv[i + 1]) : fallback;
 };
 if (flag('--help') || flag('-h')) {
-	console.log('npm run test:scale [-- --changes 10000] [--no-build] [--no-faults] [--durable-cursors-off] [--verbose]');
+	console.log('npm run test:scale [-- --changes 10000] [--no-build] [--no-faults] [--durable-cursors-off] [--verbose] [--bench-trigger]');
 	process.exit(0);
 }
-const CHANGES = option('--changes', Number(process.env.SCALE_CHANGES ?? 10_000));
+/** --bench-trigger: bench row P6 (CRM Trigger against a plain n8n Webhook) instead of the phases */
+const BENCH = flag('--bench-trigger');
+const CHANGES = option('--changes', Number(process.env.SCALE_CHANGES ?? (BENCH ? BENCH_DEFAULT_CHANGES : 10_000)));
 const FAULTS = !flag('--no-faults');
 const VERBOSE = flag('--verbose');
 /** --durable-cursors-off: the polling trigger without n8n's durable poll cursors, to measure what is lost or doubled then */
@@ -107,6 +114,8 @@ const WF = {
 	deals: { id: 'crmScaleDealEdit', name: 'CRM scale: deal stage changed', trigger: 'CRM Trigger' },
 	leads: { id: 'crmScaleNewLeads', name: 'CRM scale: new leads → update', trigger: 'CRM Trigger' },
 	polling: { id: 'crmScalePollDeals', name: 'CRM scale: deals updated (polling)', trigger: 'CRM Polling Trigger' },
+	/** --bench-trigger only: n8n's own floor, a Webhook node fed the bodies the CRM sent, then the deals workflow's Filter and Set */
+	floor: { id: 'crmScaleFloorHook', name: 'CRM scale: floor (n8n Webhook)', trigger: 'Webhook' },
 };
 /** the workflows of the instant trigger (the polling one is counted on its own: scale/polling.mts) */
 const INSTANT = new Set([WF.deals.id, WF.leads.id]);
@@ -516,6 +525,61 @@ function sampleMemory(): void {
 
 // ---- workflows ------------------------------------------------------------------------------------
 
+/** The deals workflow's Filter and Set: the same nodes after the CRM Trigger and after the floor's Webhook (P6). */
+function stageNodes(): Array<Record<string, unknown>> {
+	return [
+		{
+			id: randomUUID(),
+			name: 'Stage changed?',
+			type: 'n8n-nodes-base.filter',
+			typeVersion: 2.2,
+			position: [220, 0],
+			parameters: {
+				conditions: {
+					options: { caseSensitive: true, leftValue: '', typeValidation: 'loose', version: 2 },
+					conditions: [
+						{
+							id: 'd1',
+							leftValue: "={{ ($json.affected_fields || []).includes('Stage') }}",
+							rightValue: '',
+							operator: { type: 'boolean', operation: 'true', singleValue: true },
+						},
+					],
+					combinator: 'and',
+				},
+				looseTypeValidation: true,
+				options: {},
+			},
+		},
+		{
+			id: randomUUID(),
+			name: 'Stage change',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [440, 0],
+			parameters: {
+				mode: 'manual',
+				includeOtherFields: false,
+				assignments: {
+					assignments: [
+						{ id: 'e1', name: 'deal_id', value: '={{ $json.id }}', type: 'string' },
+						{ id: 'e2', name: 'new_stage', value: '={{ $json.affected_values?.Stage ?? $json.record?.Stage }}', type: 'string' },
+						{ id: 'e3', name: 'modified', value: '={{ $json.record?.Modified_Time }}', type: 'string' },
+					],
+				},
+				options: {},
+			},
+		},
+	];
+}
+
+function stageConnections(trigger: string): Record<string, unknown> {
+	return {
+		[trigger]: { main: [[{ node: 'Stage changed?', type: 'main', index: 0 }]] },
+		'Stage changed?': { main: [[{ node: 'Stage change', type: 'main', index: 0 }]] },
+	};
+}
+
 function workflows(): Array<Record<string, unknown>> {
 	const credentials = { crmOAuth2Api: CREDENTIAL };
 	const trigger = (id: string, modules: string[], events: string[]) => ({
@@ -528,63 +592,41 @@ function workflows(): Array<Record<string, unknown>> {
 		parameters: { modules, events, output: 'records', options: { includeAffected: true } },
 		credentials,
 	});
-	return [
-		{
-			id: WF.deals.id,
-			name: WF.deals.name,
+	const deals = {
+		id: WF.deals.id,
+		name: WF.deals.name,
+		nodes: [trigger(randomUUID(), ['Deals'], ['edit']), ...stageNodes()],
+		connections: stageConnections('CRM Trigger'),
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
+	};
+	if (BENCH) {
+		// n8n's floor for P6: a Webhook node that answers at once (docs/protocol.md §9.4 bodies, as the CRM sends them)
+		const floor = {
+			id: WF.floor.id,
+			name: WF.floor.name,
 			nodes: [
-				trigger(randomUUID(), ['Deals'], ['edit']),
 				{
 					id: randomUUID(),
-					name: 'Stage changed?',
-					type: 'n8n-nodes-base.filter',
-					typeVersion: 2.2,
-					position: [220, 0],
-					parameters: {
-						conditions: {
-							options: { caseSensitive: true, leftValue: '', typeValidation: 'loose', version: 2 },
-							conditions: [
-								{
-									id: 'd1',
-									leftValue: "={{ ($json.affected_fields || []).includes('Stage') }}",
-									rightValue: '',
-									operator: { type: 'boolean', operation: 'true', singleValue: true },
-								},
-							],
-							combinator: 'and',
-						},
-						looseTypeValidation: true,
-						options: {},
-					},
+					name: WF.floor.trigger,
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: randomUUID(),
+					parameters: { httpMethod: 'POST', path: FLOOR_PATH, responseMode: 'onReceived', options: {} },
 				},
-				{
-					id: randomUUID(),
-					name: 'Stage change',
-					type: 'n8n-nodes-base.set',
-					typeVersion: 3.4,
-					position: [440, 0],
-					parameters: {
-						mode: 'manual',
-						includeOtherFields: false,
-						assignments: {
-							assignments: [
-								{ id: 'e1', name: 'deal_id', value: '={{ $json.id }}', type: 'string' },
-								{ id: 'e2', name: 'new_stage', value: '={{ $json.affected_values?.Stage ?? $json.record?.Stage }}', type: 'string' },
-								{ id: 'e3', name: 'modified', value: '={{ $json.record?.Modified_Time }}', type: 'string' },
-							],
-						},
-						options: {},
-					},
-				},
+				...stageNodes(),
 			],
-			connections: {
-				'CRM Trigger': { main: [[{ node: 'Stage changed?', type: 'main', index: 0 }]] },
-				'Stage changed?': { main: [[{ node: 'Stage change', type: 'main', index: 0 }]] },
-			},
+			connections: stageConnections(WF.floor.trigger),
 			settings: { executionOrder: 'v1' },
 			active: false,
 			pinData: {},
-		},
+		};
+		return [deals, floor];
+	}
+	return [
+		deals,
 		{
 			id: WF.leads.id,
 			name: WF.leads.name,
@@ -673,7 +715,7 @@ async function readExecutions(pg: PgClient): Promise<void> {
 	const rows = (
 		await pg.query(
 			`select id, status, "workflowId", mode, "retryOf", "createdAt", "stoppedAt" from execution_entity where "workflowId" = any($1) order by id`,
-			[[WF.deals.id, WF.leads.id, WF.polling.id]],
+			[[WF.deals.id, WF.leads.id, WF.polling.id, WF.floor.id]],
 		)
 	).rows;
 	const toParse: number[] = [];
@@ -693,10 +735,15 @@ async function readExecutions(pg: PgClient): Promise<void> {
 		for (const row of data) {
 			const e = executions.get(Number(row.executionId))!;
 			const parsed = parse(row.data);
-			const name = e.workflowId === WF.deals.id ? WF.deals.trigger : e.workflowId === WF.leads.id ? WF.leads.trigger : WF.polling.trigger;
+			const name = [WF.deals, WF.leads, WF.floor].find((w) => w.id === e.workflowId)?.trigger ?? WF.polling.trigger;
 			e.records = new Map();
 			e.emitted = 0;
 			for (const item of triggerItems(parsed, name)) {
+				// the floor's Webhook emits the delivery as one item: its records are the body's ids
+				if (e.workflowId === WF.floor.id) {
+					for (const id of (item.body?.ids ?? []) as unknown[]) e.records.set(String(id), undefined);
+					continue;
+				}
 				if (e.workflowId === WF.polling.id) {
 					const key = pollingKey(item);
 					if (!key) continue;
@@ -738,11 +785,11 @@ interface Tally {
 	firstChange: number;
 }
 
-function tally(list: Change[]): Tally {
+function tally(list: Change[], workflowIds: Set<string> = INSTANT): Tally {
 	const inSuccess = new Map<string, Execution[]>();
 	const inAny = new Set<string>();
 	for (const e of executions.values()) {
-		if (!INSTANT.has(e.workflowId)) continue;
+		if (!workflowIds.has(e.workflowId)) continue;
 		for (const id of e.records.keys()) {
 			inAny.add(id);
 			if (e.status === 'success') inSuccess.set(id, [...(inSuccess.get(id) ?? []), e]);
@@ -964,7 +1011,7 @@ async function main(): Promise<void> {
 	log(`n8n import:credentials (includes n8n's migrations on the empty database) in ${secs(Date.now() - t)} s`);
 	t = Date.now();
 	await run(process.execPath, [n8nBin, 'import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`], { cwd: folder('cli'), logFile: cliLog, env: cliEnv });
-	log(`n8n import:workflow (3 workflows) in ${secs(Date.now() - t)} s`);
+	log(`n8n import:workflow (${workflows().length} workflows) in ${secs(Date.now() - t)} s`);
 
 	const startN8n = (name: string, role: N8nProc['role'], args: string[], per: Record<string, string>, userFolder: string): N8nProc => {
 		const env = n8nEnv(base, { N8N_USER_FOLDER: userFolder, ...per });
@@ -1018,8 +1065,9 @@ async function main(): Promise<void> {
 	await api.login(OWNER.email, OWNER.password);
 
 	// the deals the run edits: created before the trigger watches anything
-	const updatesTotal = Math.round(CHANGES * 0.9);
-	const createsTotal = CHANGES - updatesTotal;
+	// --bench-trigger edits deals only: the burst and the warm-up before it
+	const updatesTotal = BENCH ? CHANGES + BENCH_WARMUP_BATCHES * UPDATE_BATCH : Math.round(CHANGES * 0.9);
+	const createsTotal = BENCH ? 0 : CHANGES - updatesTotal;
 	t = Date.now();
 	const dealIds: string[] = [];
 	for (let i = 0; i < updatesTotal; i += UPDATE_BATCH) {
@@ -1031,15 +1079,17 @@ async function main(): Promise<void> {
 	log(`${dealIds.length} deals created in the sandbox in ${secs(Date.now() - t)} s (the records the run edits)`);
 
 	t = Date.now();
-	for (const wf of [WF.deals, WF.leads, WF.polling]) {
+	const published = BENCH ? [WF.deals, WF.floor] : [WF.deals, WF.leads, WF.polling];
+	for (const wf of published) {
 		const got = await api.request<{ versionId: string }>('GET', `/rest/workflows/${wf.id}`);
 		const res = await api.request<{ active?: boolean }>('POST', `/rest/workflows/${wf.id}/activate`, { versionId: got.data.versionId });
 		if (res.status !== 200 || !res.data.active) throw new Error(`publishing ${wf.name} failed: ${res.status} ${JSON.stringify(res.data).slice(0, 300)}`);
 	}
-	const channels = await waitFor('two watch channels in the sandbox', 60_000, async () => {
+	const channelCount = BENCH ? 1 : 2;
+	const channels = await waitFor(`${channelCount} watch channel(s) in the sandbox`, 60_000, async () => {
 		const res = await crm('GET', '/actions/watch');
 		const list = (res.body?.watch ?? []) as Array<{ channel_id: string; notify_url: string; events: string[] }>;
-		return list.length >= 2 ? list : undefined;
+		return list.length >= channelCount ? list : undefined;
 	});
 	// the webhook process answers the channels' URLs (401 to a forged delivery) once publication reached it
 	for (const url of new Set(channels.map((c) => c.notify_url))) {
@@ -1047,6 +1097,31 @@ async function main(): Promise<void> {
 			const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
 			return res.status === 401 ? true : undefined;
 		});
+	}
+	if (BENCH) {
+		log(`both workflows published (CRM Trigger → ${new URL(channels[0].notify_url).host}, floor Webhook /webhook/${FLOOR_PATH}) in ${secs(Date.now() - t)} s`);
+		const floorUrl = `http://127.0.0.1:${P.proxy}/webhook/${FLOOR_PATH}`;
+		await benchTrigger({
+			changes: CHANGES,
+			dealIds,
+			crm,
+			deliveries: () => deliveriesOf(sb.sandbox)?.log ?? [],
+			floorUrl,
+			refresh: () => readExecutions(pg),
+			executions,
+			tally: (list, workflowId) => tally(list as Change[], new Set([workflowId])),
+			pg,
+			workflows: { crm: WF.deals.id, floor: WF.floor.id },
+			log,
+			check,
+			requests: () => sb.sandbox.requests,
+			webhookLog: () => readFrom(webhook.log, webhook.logStart),
+			runDir: RUN_DIR,
+			server: sb.server,
+			webhookReadyUrl: `http://127.0.0.1:${P.webhook}/healthz/readiness`,
+			stack: `n8n ${N8N_VERSION}, queue mode: main + webhook process (behind the round-robin proxy) + 2 workers (concurrency 5) · PostgreSQL ${pgInfo.version} · Redis ${redis.version} · Node ${process.versions.node}`,
+		});
+		return;
 	}
 	// the polling trigger's publishing poll sets its cursor to "now" (nothing before it is emitted).
 	// The changes start right after it: with n8n's scheduler that poll's node static data is not

@@ -1,0 +1,387 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
+// Bench row P6 (`npm run bench:queue`, i.e. `test:scale --bench-trigger`): the CRM Trigger in
+// production shape against n8n's own floor, in the queue-mode stack of scale.mts.
+//
+// (a) a burst of deal edits through the sandbox's REST API, 100 per request as in test:scale: the
+//     sandbox sends one delivery per request (docs/protocol.md §9.4) to the CRM Trigger workflow
+//     (Deals edit, Full Records → Filter → Set);
+// (b) the very bodies of those deliveries POSTed by this script, on the same schedule (each at its
+//     offset from the first), to a plain n8n Webhook workflow (POST, answers at once) followed by the
+//     same Filter and Set nodes: what n8n costs with no CRM code at all.
+// Both go through the same round-robin proxy to the same webhook process, and the same 2 workers.
+// (b) starts once the webhook process is ready and quiet again, so that it does not pay for (a)'s aftermath.
+// Latency: (a) change made → execution finished, (b) delivery sent → execution finished (the sandbox
+// sends a delivery as it answers the write, so both start at the same moment of a change), from the
+// executions' stoppedAt in PostgreSQL; changes/s: changes ÷ (first change → last execution finished).
+// Changes are counted, not deliveries: one delivery carries 100 record ids. A warm-up of a few
+// deliveries through both first, so that neither side pays n8n's first-execution costs.
+// The rows go to bench/queue-mode.json, which `npm run bench` merges into bench/results.md.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import path from 'node:path';
+
+import { REPO } from '../n8n-runtime.mts';
+import { countBy, formatCounts, refusalsByOperation } from './observe.mts';
+
+export const BENCH_DEFAULT_CHANGES = 5000;
+/** delivery batches of the warm-up, before the measured burst */
+export const BENCH_WARMUP_BATCHES = 3;
+/** the floor Webhook node's path */
+export const FLOOR_PATH = 'crm-scale-floor';
+export const BENCH_TARGET = 1.2;
+const BATCH = 100;
+const SETTLE_CAP_MS = 300_000;
+const NO_PROGRESS_MS = 20_000;
+
+interface Change {
+	id: string;
+	module: 'Deals';
+	time: string;
+	at: number;
+	phase: number;
+}
+
+interface TallyLike {
+	changes: number;
+	lostIds?: string[];
+	lost: number;
+	doubled: number;
+	latencies: number[];
+	lastFinished: number;
+	firstChange: number;
+}
+
+interface ExecutionLike {
+	id: number;
+	status: string;
+	workflowId: string;
+	records: Map<string, string | undefined>;
+}
+
+export interface BenchContext {
+	changes: number;
+	/** deals created for the run: the warm-up's, then the burst's */
+	dealIds: string[];
+	crm: (method: string, p: string, body?: unknown) => Promise<{ status: number; body: any }>;
+	deliveries: () => any[];
+	floorUrl: string;
+	/** reads the executions from PostgreSQL into `executions` */
+	refresh: () => Promise<void>;
+	executions: Map<number, ExecutionLike>;
+	tally: (list: Change[], workflowId: string) => TallyLike;
+	pg: { query(text: string, values?: unknown[]): Promise<{ rows: any[] }> };
+	workflows: { crm: string; floor: string };
+	log: (msg: string) => void;
+	check: (ok: boolean, text: string) => boolean;
+	/** one line on n8n, PostgreSQL, Redis and Node of the run */
+	stack: string;
+	/** the sandbox's request log (status of each API call: the §7 429s) */
+	requests: () => Array<{ method: string; url: string; status: number }>;
+	/** the webhook process's log so far */
+	webhookLog: () => string;
+	/** where the run keeps its evidence (deliveries.json) */
+	runDir: string;
+	/** the sandbox's HTTP server: how long it takes to answer the trigger's record fetches */
+	server: Server;
+	/** the webhook process's readiness probe (n8n's /healthz/readiness: database connected and migrated) */
+	webhookReadyUrl: string;
+}
+
+/** n8n's log lines that show its webhook process struggling with its database (docs/protocol.md §9.5: the CRM re-sends what was not answered 2xx) */
+const WEBHOOK_TROUBLE: Array<[string, RegExp]> = [
+	['503 Database is not ready', /503 Database is not ready/g],
+	['DB pool timeout', /timeout exceeded when trying to connect/g],
+	['Driver not Connected', /^TypeORMError: Driver not Connected/gm],
+	['DB ping failed', /Database ping failed/g],
+	['request body aborted (the CRM gave up waiting)', /400 Request body stream was aborted/g],
+	['problem executing the workflow', /There was a problem executing the workflow/g],
+];
+
+interface Side {
+	name: string;
+	/** what the sandbox saw and n8n logged during this side's burst */
+	trouble: string;
+	changes: Change[];
+	deliveries: number;
+	tally: TallyLike;
+	/** how long the receiving webhook took to answer a delivery, ms */
+	answers: number[];
+	executionIds: number[];
+	db: { executions: number; avgBytes: number; waitMs: number; runMs: number };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const secs = (ms: number) => (ms / 1000).toFixed(2);
+
+function percentile(values: number[], p: number): number {
+	if (values.length === 0) return NaN;
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+const perSecond = (t: TallyLike) => t.changes / ((t.lastFinished - t.firstChange) / 1000);
+
+export async function benchTrigger(ctx: BenchContext): Promise<void> {
+	const { log } = ctx;
+	// the CRM Trigger's record fetches (GET /Deals?ids=…; the script itself only PUTs): start, end, and
+	// how many the sandbox had in hand at once, to tell the CRM's service time from n8n's own waits
+	const fetches: Array<{ start: number; end: number; inFlight: number }> = [];
+	let inFlight = 0;
+	ctx.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+		if (req.method !== 'GET' || !/\/Deals\?ids=/.test(req.url ?? '')) return;
+		const entry = { start: Date.now(), end: 0, inFlight: ++inFlight };
+		res.once('close', () => {
+			entry.end = Date.now();
+			inFlight--;
+			fetches.push(entry);
+		});
+	});
+	const lastDelivery = () => ctx.deliveries().reduce((m: number, d: any) => Math.max(m, d.delivery_id), 0);
+
+	/** Deal edits through the REST API, 100 per request, as fast as the sandbox takes them. */
+	async function crmBurst(ids: string[], stage: string): Promise<{ changes: Change[]; firstDelivery: number }> {
+		const firstDelivery = lastDelivery();
+		const changes: Change[] = [];
+		for (let i = 0; i < ids.length; i += BATCH) {
+			const slice = ids.slice(i, i + BATCH);
+			const res = await ctx.crm('PUT', '/Deals', { data: slice.map((id) => ({ id, Stage: stage, Description: 'bench P6' })) });
+			const at = Date.now();
+			if (res.status !== 200) throw new Error(`updating deals answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+			for (const item of res.body.data) changes.push({ id: String(item.details.id), module: 'Deals', time: item.details.Modified_Time, at, phase: 0 });
+		}
+		return { changes, firstDelivery };
+	}
+
+	/** Until every change is in a successful execution of the workflow and nothing is in progress (or no progress for a while). */
+	async function settle(workflowId: string, changes: Change[], firstDelivery?: number): Promise<TallyLike> {
+		const start = Date.now();
+		let lastSeen = -1;
+		let progressAt = Date.now();
+		for (;;) {
+			await ctx.refresh();
+			const t = ctx.tally(changes, workflowId);
+			const seen = t.changes - t.lost;
+			const busy = [...ctx.executions.values()].some((e) => e.workflowId === workflowId && ['new', 'running', 'waiting'].includes(e.status));
+			const pending = firstDelivery === undefined ? 0 : ctx.deliveries().filter((d) => d.delivery_id > firstDelivery && d.outcome === 'pending').length;
+			if (seen !== lastSeen) {
+				lastSeen = seen;
+				progressAt = Date.now();
+			}
+			if (!busy && pending === 0 && (t.lost === 0 || Date.now() - progressAt > NO_PROGRESS_MS)) return t;
+			if (Date.now() - start > SETTLE_CAP_MS) {
+				log(`  not settled after ${secs(SETTLE_CAP_MS)} s: ${seen}/${t.changes} changes seen`);
+				return t;
+			}
+			await sleep(500);
+		}
+	}
+
+	/** The CRM's deliveries of a burst, POSTed again to the floor on the schedule the sandbox sent them. */
+	async function replay(sent: any[], changes: Change[]): Promise<{ changes: Change[]; answers: number[]; statuses: number[] }> {
+		const atOf = new Map(changes.map((c) => [c.id, c]));
+		const first = Math.min(...changes.map((c) => c.at));
+		const plan = sent.map((d) => ({ d, offset: Math.min(...(d.ids as string[]).map((id) => atOf.get(id)?.at ?? Infinity)) - first }));
+		const out: Change[] = [];
+		const answers: number[] = [];
+		const statuses: number[] = [];
+		const start = Date.now();
+		await Promise.all(
+			plan.map(async ({ d, offset }) => {
+				await sleep(Math.max(0, start + offset - Date.now()));
+				const sentAt = Date.now();
+				const res = await fetch(ctx.floorUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(d.body) });
+				await res.arrayBuffer();
+				answers.push(Date.now() - sentAt);
+				statuses.push(res.status);
+				for (const id of d.ids as string[]) out.push({ ...atOf.get(id)!, at: sentAt });
+			}),
+		);
+		return { changes: out, answers, statuses };
+	}
+
+	const burstDeliveries = (firstDelivery: number) => ctx.deliveries().filter((d) => d.delivery_id > firstDelivery && d.module === 'Deals');
+
+	/** (a) then (b) over one set of deals. */
+	async function both(ids: string[], stage: string, label: string): Promise<[Side, Side]> {
+		log(`${label}: ${ids.length} deal edits through the CRM Trigger…`);
+		const marks = () => ({ at: Date.now(), requests: ctx.requests().length, log: ctx.webhookLog().length, execution: Math.max(0, ...ctx.executions.keys()) });
+		const startA = marks();
+		const a = await crmBurst(ids, stage);
+		const ta = await settle(ctx.workflows.crm, a.changes, a.firstDelivery);
+		const sent = burstDeliveries(a.firstDelivery);
+		const troubleSince = (start: ReturnType<typeof marks>, d: any[], lostIds: Set<string>) => {
+			const text = ctx.webhookLog().slice(start.log);
+			const lines = WEBHOOK_TROUBLE.map(([name, re]) => [name, (text.match(re) ?? []).length] as const).filter(([, n]) => n > 0);
+			const attempts = d.flatMap((x) => x.attempts as any[]);
+			const lostLast = d.filter((x) => (x.ids as string[]).some((id) => lostIds.has(id))).map((x) => x.attempts.filter((y: any) => !y.copy).at(-1));
+			const got = fetches.filter((f) => f.start >= start.at);
+			const took = got.map((f) => f.end - f.start);
+			const notOk = [...ctx.executions.values()].filter((e) => e.id > start.execution && (e.workflowId === ctx.workflows.crm || e.workflowId === ctx.workflows.floor) && e.status !== 'success');
+			return (
+				`429s answered to n8n: ${formatCounts(refusalsByOperation(ctx.requests().slice(start.requests)))}; ` +
+				(got.length
+					? `${got.length} record fetches (GET /Deals?ids=) answered by the sandbox in p50 ${percentile(took, 50)} ms, p95 ${percentile(took, 95)} ms, at most ${Math.max(...got.map((f) => f.inFlight))} at once, ` +
+						`the last ${secs(Math.max(...got.map((f) => f.end)) - start.at)} s after the burst began; `
+					: '') +
+				(d.length ? `${d.length} deliveries / ${attempts.length} POSTs, answers: ${formatCounts(countBy(attempts, (x: any) => String(x.status ?? x.error)))}; ` : '') +
+				(lostLast.length ? `n8n's last answer to the ${lostLast.length} deliveries with lost changes: ${formatCounts(countBy(lostLast, (x: any) => `${x?.status ?? x?.error} ${JSON.stringify(x?.response ?? '').slice(0, 80)}`))}; ` : '') +
+				`executions not successful: ${formatCounts(countBy(notOk, (e) => e.status))}; ` +
+				`webhook process log: ${lines.map(([n, c]) => `${n} ×${c}`).join(', ') || 'nothing amiss'}`
+			);
+		};
+		const troubleA = troubleSince(startA, sent, new Set(ta.lostIds ?? []));
+		writeFileSync(path.join(ctx.runDir, `deliveries-${label}.json`), JSON.stringify(sent, null, 1));
+		log(`  ${label} (a) CRM Trigger: ${sent.length} deliveries, lost ${ta.lost}; replaying their bodies to the floor Webhook…`);
+		// (b) starts on a quiet, healthy webhook process: the CRM Trigger's burst can leave it answering 503
+		// "Database is not ready" and still working off requests the CRM gave up on, which the floor must not pay for
+		const quietStart = Date.now();
+		await waitUntil('the webhook process to be ready and quiet after (a)', 180_000, async () => {
+			const res = await fetch(ctx.webhookReadyUrl);
+			await res.arrayBuffer();
+			const lastFetch = Math.max(0, ...fetches.map((f) => f.end), inFlight > 0 ? Date.now() : 0);
+			return res.status === 200 && Date.now() - lastFetch > 5000;
+		});
+		log(`  ${label}: webhook process ready and quiet ${secs(Date.now() - quietStart)} s after (a) settled`);
+		const startB = marks();
+		const b = await replay(sent, a.changes);
+		const tb = await settle(ctx.workflows.floor, b.changes);
+		const troubleB = troubleSince(startB, [], new Set());
+		const refused = b.statuses.filter((s) => s !== 200).length;
+		log(`  ${label} (b) floor: ${b.statuses.length} POSTs (${refused} not answered 200), lost ${tb.lost}`);
+		const side = (name: string, workflowId: string, changes: Change[], t: TallyLike, answers: number[], trouble: string): Side => {
+			const idSet = new Set(changes.map((c) => c.id));
+			const executionIds = [...ctx.executions.values()].filter((e) => e.workflowId === workflowId && [...e.records.keys()].some((id) => idSet.has(id))).map((e) => e.id);
+			return { name, trouble, changes, deliveries: sent.length, tally: t, answers, executionIds, db: { executions: 0, avgBytes: NaN, waitMs: NaN, runMs: NaN } };
+		};
+		return [
+			side('CRM Trigger', ctx.workflows.crm, a.changes, ta, sent.map((d) => d.attempts[0]?.duration_ms).filter((v: unknown): v is number => typeof v === 'number'), troubleA),
+			side('floor (n8n Webhook)', ctx.workflows.floor, b.changes, tb, b.answers, troubleB),
+		];
+	}
+
+	// the floor's URL is served once publication reached the webhook process (this POST is warm-up too)
+	await waitUntil('the floor Webhook to be served', 90_000, async () => {
+		const res = await fetch(ctx.floorUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"warmup":true}' });
+		await res.arrayBuffer();
+		return res.status === 200;
+	});
+	const warmIds = ctx.dealIds.slice(0, BENCH_WARMUP_BATCHES * BATCH);
+	const burstIds = ctx.dealIds.slice(warmIds.length, warmIds.length + ctx.changes);
+	await both(warmIds, 'Needs Analysis', 'warm-up');
+	const beforeBurst = Math.max(0, ...ctx.executions.keys());
+	const [crmSide, floorSide] = await both(burstIds, 'Proposal/Price Quote', 'burst');
+
+	// what each execution costs n8n: its stored data (execution_data), its wait in the queue and its run on a worker
+	for (const s of [crmSide, floorSide]) {
+		const row = (
+			await ctx.pg.query(
+				`select count(*)::int as n, avg(octet_length(d.data))::float as bytes,
+				 percentile_cont(0.5) within group (order by extract(epoch from (e."startedAt" - e."createdAt")) * 1000) as wait,
+				 percentile_cont(0.5) within group (order by extract(epoch from (e."stoppedAt" - e."startedAt")) * 1000) as run
+				 from execution_entity e join execution_data d on d."executionId" = e.id where e.id = any($1)`,
+				[s.executionIds],
+			)
+		).rows[0];
+		s.db = { executions: row.n, avgBytes: Number(row.bytes), waitMs: Number(row.wait), runMs: Number(row.run) };
+	}
+
+	// ---- report ----
+	const a = crmSide.tally;
+	const b = floorSide.tally;
+	const p = (t: TallyLike, q: number) => percentile(t.latencies, q);
+	const ratios = { p50: p(a, 50) / p(b, 50), p95: p(a, 95) / p(b, 95), rate: perSecond(b) / perSecond(a) };
+	console.log('\n──────── bench P6: CRM Trigger vs n8n Webhook (queue mode) ────────');
+	console.log(ctx.stack);
+	for (const s of [crmSide, floorSide]) {
+		const t = s.tally;
+		console.log(
+			`${s.name}: ${t.changes} changes in ${s.deliveries} deliveries, lost ${t.lost}, doubled ${t.doubled}; ${perSecond(t).toFixed(1)} changes/s end to end over ${secs(t.lastFinished - t.firstChange)} s; ` +
+				`latency p50 ${secs(p(t, 50))} s, p95 ${secs(p(t, 95))} s; webhook answer p50 ${percentile(s.answers, 50)} ms, p95 ${percentile(s.answers, 95)} ms; ` +
+				`${s.db.executions} executions: data ${(s.db.avgBytes / 1024).toFixed(1)} kB avg, queue wait p50 ${s.db.waitMs.toFixed(0)} ms, run p50 ${s.db.runMs.toFixed(0)} ms` +
+				`\n    ${s.trouble}`,
+		);
+	}
+	const verdict = (r: number) => (r <= BENCH_TARGET ? '✓' : '✗');
+	console.log(
+		`ratios CRM Trigger ÷ floor (target ≤ ${BENCH_TARGET}): p50 ${ratios.p50.toFixed(2)}× ${verdict(ratios.p50)}, p95 ${ratios.p95.toFixed(2)}× ${verdict(ratios.p95)}, ` +
+			`time per change (floor changes/s ÷ CRM Trigger changes/s) ${ratios.rate.toFixed(2)}× ${verdict(ratios.rate)}; execution data ${(crmSide.db.avgBytes / floorSide.db.avgBytes).toFixed(1)}×`,
+	);
+
+	const burst = `${a.changes} changes in ${crmSide.deliveries} deliveries of 100`;
+	const profile = (s: Side) =>
+		`webhook answer p50 ${percentile(s.answers, 50)} ms; execution data ${(s.db.avgBytes / 1024).toFixed(1)} kB avg; queue wait p50 ${s.db.waitMs.toFixed(0)} ms, run p50 ${s.db.runMs.toFixed(0)} ms`;
+	const floorText = 'n8n Webhook node fed the same delivery bodies → the same Filter → Set';
+	const lostText = (t: TallyLike) =>
+		(t.lost ? `${t.lost} of ${t.changes} changes in no successful execution; ` : '') + (t.doubled ? `${t.doubled} in two successful executions; ` : '');
+	const rows = [
+		{
+			id: 'P6',
+			figure: `CRM Trigger in queue mode p50, change → execution finished (Deals edit, Full Records → Filter → Set; ${burst})`,
+			node: `${secs(p(a, 50))} s (${lostText(a)}${profile(crmSide)})`,
+			baseline: `${secs(p(b, 50))} s (${floorText}; ${lostText(b)}${profile(floorSide)})`,
+			ratio: ratios.p50,
+			target: `≤ ${BENCH_TARGET}`,
+			ok: ratios.p50 <= BENCH_TARGET,
+		},
+		{
+			id: 'P6',
+			figure: `CRM Trigger in queue mode p95, change → execution finished (${burst})`,
+			node: `${secs(p(a, 95))} s`,
+			baseline: `${secs(p(b, 95))} s (${floorText})`,
+			ratio: ratios.p95,
+			target: `≤ ${BENCH_TARGET}`,
+			ok: ratios.p95 <= BENCH_TARGET,
+		},
+		{
+			id: 'P6',
+			figure: `CRM Trigger in queue mode, changes/s end to end, first change → last execution finished (${burst}; ratio = floor ÷ CRM Trigger, i.e. time per change)`,
+			node: `${perSecond(a).toFixed(1)} changes/s`,
+			baseline: `${perSecond(b).toFixed(1)} changes/s (${floorText})`,
+			ratio: ratios.rate,
+			target: `≤ ${BENCH_TARGET}`,
+			ok: ratios.rate <= BENCH_TARGET,
+		},
+		{
+			id: 'P6',
+			figure: 'CRM Trigger in queue mode: execution data per execution (execution_data, average)',
+			node: `${(crmSide.db.avgBytes / 1024).toFixed(1)} kB (${crmSide.db.executions} executions: 100 Full Records items each)`,
+			baseline: `${(floorSide.db.avgBytes / 1024).toFixed(1)} kB (${floorSide.db.executions} executions of the floor: one item, the delivery)`,
+			ratio: crmSide.db.avgBytes / floorSide.db.avgBytes,
+		},
+	];
+	const git = (...args: string[]) => spawnSync('git', args, { cwd: REPO, encoding: 'utf8' }).stdout?.trim() ?? '';
+	const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
+	const result = {
+		measured: new Date().toISOString(),
+		commit: `${git('rev-parse', '--short', 'HEAD') || 'unknown'}${dirty ? ' + uncommitted changes' : ''}`,
+		command: `npm run bench:queue -- --changes ${ctx.changes}`,
+		stack: ctx.stack,
+		rows,
+		notes: [
+			`P6: the queue-mode stack of \`npm run test:scale\` (scripts/scale.mts, --bench-trigger; scripts/scale/bench-trigger.mts). (a) ${ctx.changes} deal edits through the sandbox's REST API, 100 per request as fast as it takes them: the sandbox sends one delivery per request to the CRM Trigger workflow (Deals edit, Full Records → Filter "Stage changed?" → Set). ` +
+				`(b) the floor: the very bodies of those deliveries, POSTed by the script on the same schedule, to an n8n Webhook node (POST, responds immediately) followed by the same Filter and Set nodes, through the same proxy, webhook process and 2 workers. ` +
+				'Latency from the executions\' stoppedAt in PostgreSQL: (a) change made → execution finished, (b) delivery sent → execution finished; changes/s = changes ÷ (first change → last execution finished). Changes are counted, not deliveries. ' +
+				`A warm-up of ${BENCH_WARMUP_BATCHES} deliveries through both first. Webhook answer = how long the webhook took to answer a delivery; execution data = octet_length of execution_data.data.`,
+			`P6, what the last run saw: CRM Trigger side: ${crmSide.trouble}. Floor side: ${floorSide.trouble}.`,
+		],
+	};
+	writeFileSync(path.join(REPO, 'bench', 'queue-mode.json'), `${JSON.stringify(result, null, '\t')}\n`);
+	log('bench/queue-mode.json written (`npm run bench` merges it into bench/results.md)');
+
+	ctx.check(a.lost === 0 && a.doubled === 0, `P6 (a): every change of the burst in exactly one successful CRM Trigger execution (lost ${a.lost}, doubled ${a.doubled})`);
+	ctx.check(b.lost === 0 && b.doubled === 0, `P6 (b): every change of the replayed bodies in exactly one successful floor execution (lost ${b.lost}, doubled ${b.doubled})`);
+	const notOk = [...ctx.executions.values()].filter(
+		(e) => e.id > beforeBurst && (e.workflowId === ctx.workflows.crm || e.workflowId === ctx.workflows.floor) && e.status !== 'success',
+	);
+	ctx.check(notOk.length === 0, `P6: every execution of the burst succeeded (${notOk.map((e) => `${e.id}: ${e.status}`).join(', ') || 'none other'})`);
+}
+
+async function waitUntil(what: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
+	const start = Date.now();
+	for (;;) {
+		if (await probe().catch(() => false)) return;
+		if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+		await sleep(500);
+	}
+}
