@@ -49,8 +49,19 @@ for (let run = 1; run <= runs; run++) {
 	const load = os.loadavg();
 	const jest = spawnSync(
 		process.execPath,
-		['--experimental-vm-modules', path.join(root, 'node_modules/jest/bin/jest.js'), '-c', path.join(root, 'bench/jest.config.js'), '--runInBand', 'bench/run.bench.ts'],
-		{ cwd: root, stdio: 'inherit', env: { ...process.env, BENCH_OUT: out, BENCH_QUICK: quick ? '1' : '', BENCH_ONLY: only } },
+		[
+			'--experimental-vm-modules',
+			path.join(root, 'node_modules/jest/bin/jest.js'),
+			'-c',
+			path.join(root, 'bench/jest.config.js'),
+			'--runInBand',
+			'bench/run.bench.ts',
+		],
+		{
+			cwd: root,
+			stdio: 'inherit',
+			env: { ...process.env, BENCH_OUT: out, BENCH_QUICK: quick ? '1' : '', BENCH_ONLY: only },
+		},
 	);
 	if (jest.status !== 0) {
 		console.error(`bench run ${run} failed (exit ${jest.status})`);
@@ -74,7 +85,9 @@ interface QueueModeResult {
 	notes: string[];
 }
 const queueFile = path.join(root, 'bench/queue-mode.json');
-const queue = existsSync(queueFile) ? (JSON.parse(readFileSync(queueFile, 'utf8')) as QueueModeResult) : undefined;
+const queue = existsSync(queueFile)
+	? (JSON.parse(readFileSync(queueFile, 'utf8')) as QueueModeResult)
+	: undefined;
 const isQueueRow = (r: Row) => queue?.rows.includes(r) ?? false;
 
 const last = results[results.length - 1];
@@ -90,7 +103,15 @@ const verdict = (row: Row | undefined) => (row?.ok === undefined ? '' : row.ok ?
 const same = (a: Row, b: Row) => a.id === b.id && a.figure === b.figure;
 
 function table(): string {
-	const header = ['#', 'Figure', 'Node', 'Baseline (same run)', 'Ratio', 'Target', ...(runs > 1 ? ['Verdict per run', 'Ratio spread'] : [])];
+	const header = [
+		'#',
+		'Figure',
+		'Node',
+		'Baseline (same run)',
+		'Ratio',
+		'Target',
+		...(runs > 1 ? ['Verdict per run', 'Ratio spread'] : []),
+	];
 	const lines = tableRows.map((r) => {
 		const cells = [
 			r.id,
@@ -106,13 +127,21 @@ function table(): string {
 			const mates = results.map((res) => res.rows.find((o) => same(o, r)));
 			const ratios = mates.map((m) => m?.ratio).filter((v): v is number => typeof v === 'number');
 			cells.push(r.ok === undefined ? '—' : mates.map(verdict).join(' '));
-			cells.push(ratios.length > 1 ? `${ratioText(Math.min(...ratios))} – ${ratioText(Math.max(...ratios))}` : '—');
+			cells.push(
+				ratios.length > 1
+					? `${ratioText(Math.min(...ratios))} – ${ratioText(Math.max(...ratios))}`
+					: '—',
+			);
 		}
 		return cells;
 	});
 	const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
 	const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-	return [fmt(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...lines.map(fmt)].join('\n');
+	return [
+		fmt(header),
+		`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+		...lines.map(fmt),
+	].join('\n');
 }
 
 function git(...gitArgs: string[]): string {
@@ -122,10 +151,17 @@ function git(...gitArgs: string[]): string {
 
 function commit(): string {
 	const head = git('rev-parse', '--short', 'HEAD') || 'unknown';
-	return git('status', '--porcelain', '--untracked-files=no') ? `${head} + uncommitted changes` : head;
+	return git('status', '--porcelain', '--untracked-files=no')
+		? `${head} + uncommitted changes`
+		: head;
 }
 
-const versionOf = (pkg: string) => (JSON.parse(readFileSync(path.join(root, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+const versionOf = (pkg: string) =>
+	(
+		JSON.parse(readFileSync(path.join(root, 'node_modules', pkg, 'package.json'), 'utf8')) as {
+			version: string;
+		}
+	).version;
 
 function machine(): string[] {
 	const cpus = os.cpus();
@@ -139,20 +175,35 @@ function machine(): string[] {
 	];
 }
 
-const targeted = results.flatMap((res, i) => res.rows.filter((r) => r.ok !== undefined).map((r) => ({ run: i + 1, row: r })));
+const targeted = results.flatMap((res, i) =>
+	res.rows.filter((r) => r.ok !== undefined).map((r) => ({ run: i + 1, row: r })),
+);
 const missed = targeted.filter((t) => !t.row.ok);
-const flipped = last.rows.filter((r) => r.ok !== undefined && new Set(results.map((res) => res.rows.find((o) => same(o, r))?.ok)).size > 1);
+const flipped = last.rows.filter(
+	(r) =>
+		r.ok !== undefined &&
+		new Set(results.map((res) => res.rows.find((o) => same(o, r))?.ok)).size > 1,
+);
 
 const summary = [
 	`Targets: ${targeted.length / runs} per run; ${runs} run(s); missed: ${missed.length === 0 ? 'none' : missed.map((m) => `run ${m.run}: ${m.row.id} ${m.row.figure}`).join('; ')}`,
-	runs > 1 ? `Verdicts that differ between runs: ${flipped.length === 0 ? 'none' : flipped.map((r) => `${r.id} ${r.figure}`).join('; ')}` : '',
+	runs > 1
+		? `Verdicts that differ between runs: ${flipped.length === 0 ? 'none' : flipped.map((r) => `${r.id} ${r.figure}`).join('; ')}`
+		: '',
 	queue
 		? `P6 rows: not measured by this run but by \`${queue.command}\` (bench/queue-mode.json) on ${queue.measured.slice(0, 16).replace('T', ' ')} UTC at commit ${queue.commit}; ` +
-			`targets missed there: ${queue.rows.filter((r) => r.ok === false).map((r) => r.figure).join('; ') || 'none'}`
+			`targets missed there: ${
+				queue.rows
+					.filter((r) => r.ok === false)
+					.map((r) => r.figure)
+					.join('; ') || 'none'
+			}`
 		: '',
 ].filter(Boolean);
 
-process.stdout.write(`\n${table()}\n\n${last.profiles.map((p) => `- ${p}`).join('\n')}\n\n${summary.join('\n')}\n${machine().join('\n')}\n`);
+process.stdout.write(
+	`\n${table()}\n\n${last.profiles.map((p) => `- ${p}`).join('\n')}\n\n${summary.join('\n')}\n${machine().join('\n')}\n`,
+);
 
 const partial = quick || only !== '';
 if (!partial) {
@@ -160,8 +211,10 @@ if (!partial) {
 	const markdown = [
 		'# Benchmark results',
 		'',
-		'Measured with `npm run bench' + (runs > 1 ? ` -- --runs ${runs}` : '') + '` (bench/cli.mts, bench/run.bench.ts): the nodes run in n8n\'s engine (n8n-core, in',
-		'process) against the sandbox over HTTP on 127.0.0.1 (in the same process; for P5 in a child process, so that memory is the client\'s alone).',
+		'Measured with `npm run bench' +
+			(runs > 1 ? ` -- --runs ${runs}` : '') +
+			"` (bench/cli.mts, bench/run.bench.ts): the nodes run in n8n's engine (n8n-core, in",
+		"process) against the sandbox over HTTP on 127.0.0.1 (in the same process; for P5 in a child process, so that memory is the client's alone).",
 		'Each figure is set against a baseline measured in the same run; ratio = node ÷ baseline. Rows without a target are context.',
 		'',
 		table(),
@@ -177,7 +230,7 @@ if (!partial) {
 		'## Profiles (last run)',
 		'',
 		'V8 sampling profiles of single runs, taken in process during the bench (bench/lib/profile.ts): the time of the samples with a frame of each kind',
-		'on their stack (kinds overlap: the package\'s code includes what it calls).',
+		"on their stack (kinds overlap: the package's code includes what it calls).",
 		'',
 		...last.profiles.map((p) => `- ${p}`),
 		'',

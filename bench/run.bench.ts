@@ -77,14 +77,18 @@ const notes: string[] = [];
 const started = Date.now();
 
 function progress(text: string): void {
-	process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${text}\n`);
+	process.stderr.write(
+		`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${text}\n`,
+	);
 }
 
 const median = (values: number[]) => percentile(values, 50);
 /** Median of the ratios of runs made back to back (node run i right after baseline run i): drifting load cancels out. */
 const pairedRatio = (node: number[], base: number[]) => median(node.map((v, i) => v / base[i]));
-const ms = (v: number) => (v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v.toFixed(v < 10 ? 1 : 0)} ms`);
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(Math.abs(bytes) < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+const ms = (v: number) =>
+	v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v.toFixed(v < 10 ? 1 : 0)} ms`;
+const mb = (bytes: number) =>
+	`${(bytes / 1024 / 1024).toFixed(Math.abs(bytes) < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 /** a signed rise: +12 MB, −0.4 MB */
 const rise = (bytes: number) => `${bytes < 0 ? '−' : '+'}${mb(Math.abs(bytes))}`;
 const list = (values: number[]) => values.map((t) => t.toFixed(0)).join('/');
@@ -102,7 +106,6 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }>
 	return { ms: performance.now() - t0, value };
 }
 
-
 /** V8 heap in use plus memory held outside it by array buffers (the downloaded and inflated bytes). */
 function heapInUse(): number {
 	const h = getHeapStatistics();
@@ -115,7 +118,9 @@ function heapInUse(): number {
  * before, `retained` the rise still there after another full GC with the flow's result held.
  * n8n and the package, loaded before, are part of neither.
  */
-async function heapRise<T>(fn: () => Promise<T>): Promise<{ peak: number; retained: number; value: T }> {
+async function heapRise<T>(
+	fn: () => Promise<T>,
+): Promise<{ peak: number; retained: number; value: T }> {
 	gc();
 	gc();
 	const base = heapInUse();
@@ -139,7 +144,10 @@ function apiCalls(crm: CrmFixture): number {
 	return crm.running.sandbox.requests.filter((r) => r.url.startsWith('/crm/')).length;
 }
 
-async function counted<T>(crm: CrmFixture, fn: () => Promise<T>): Promise<{ calls: number; ms: number; value: T }> {
+async function counted<T>(
+	crm: CrmFixture,
+	fn: () => Promise<T>,
+): Promise<{ calls: number; ms: number; value: T }> {
 	crm.running.sandbox.requests.length = 0;
 	const { ms: elapsed, value } = await timed(fn);
 	return { calls: apiCalls(crm), ms: elapsed, value };
@@ -152,9 +160,21 @@ function registerBaselineNodes(crm: CrmFixture): void {
 }
 
 /** Runs one node over the items; fails the bench unless every item succeeded. */
-async function runNode(crm: CrmFixture, parameters: INode['parameters'], items: IDataObject[], expect = items.length, type = 'crmRecord'): Promise<INodeExecutionData[]> {
+async function runNode(
+	crm: CrmFixture,
+	parameters: INode['parameters'],
+	items: IDataObject[],
+	expect = items.length,
+	type = 'crmRecord',
+): Promise<INodeExecutionData[]> {
 	const node = crm.node(type, parameters);
-	const out = outputOf(await crm.run(node, items.map((json) => ({ json }))), node.name);
+	const out = outputOf(
+		await crm.run(
+			node,
+			items.map((json) => ({ json })),
+		),
+		node.name,
+	);
 	const failed = (o: INodeExecutionData) => {
 		const j = o.json as any;
 		if (j.error !== undefined) return true;
@@ -163,13 +183,21 @@ async function runNode(crm: CrmFixture, parameters: INode['parameters'], items: 
 		return Array.isArray(j.data) && j.data.some((d: any) => d.status !== 'success');
 	};
 	if (out.length !== expect || out.some(failed)) {
-		throw new Error(`${type} ${String(parameters.operation ?? parameters.mode)} gave ${out.length} items, expected ${expect} successes: ${JSON.stringify(out.find(failed)?.json)}`);
+		throw new Error(
+			`${type} ${String(parameters.operation ?? parameters.mode)} gave ${out.length} items, expected ${expect} successes: ${JSON.stringify(out.find(failed)?.json)}`,
+		);
 	}
 	return out;
 }
 
 /** Inserts records straight through the sandbox's record service, in transactions of 10,000. */
-function insertRecords(crm: CrmFixture, module: string, from: number, to: number, make: (i: number) => IDataObject): void {
+function insertRecords(
+	crm: CrmFixture,
+	module: string,
+	from: number,
+	to: number,
+	make: (i: number) => IDataObject,
+): void {
 	const { sandbox } = crm.running;
 	const def = sandbox.module(module)!;
 	const user = sandbox.user();
@@ -187,8 +215,12 @@ function insertRecords(crm: CrmFixture, module: string, from: number, to: number
  * Growth of a scaling series over its last step (10k → 100k): cost per record of the node, set
  * against the raw client's over the same step, since the sandbox's own cost per record may grow too.
  */
-function growth(node: Array<{ n: number; ms: number }>, raw: Array<{ n: number; ms: number }>): string {
-	const step = (s: Array<{ n: number; ms: number }>) => s[s.length - 1].ms / s[s.length - 1].n / (s[s.length - 2].ms / s[s.length - 2].n);
+function growth(
+	node: Array<{ n: number; ms: number }>,
+	raw: Array<{ n: number; ms: number }>,
+): string {
+	const step = (s: Array<{ n: number; ms: number }>) =>
+		s[s.length - 1].ms / s[s.length - 1].n / (s[s.length - 2].ms / s[s.length - 2].n);
 	const fn = step(node);
 	const fr = step(raw);
 	const text = `per-record cost ×${fn.toFixed(2)} from ${k(node[node.length - 2].n)} to ${k(node[node.length - 1].n)}; raw client ×${fr.toFixed(2)}`;
@@ -214,7 +246,8 @@ async function sandboxThroughput(crm: CrmFixture): Promise<void> {
 	const pages = SIZE.paged / 200;
 	const get = async (n: number) => {
 		const res = await crm.api('GET', `/crm/v2.1/Vendors?per_page=200&page=${(n % pages) + 1}`);
-		if (res.status !== 200 || res.body.data.length !== 200) throw new Error(`GetRecords answered ${res.status}`);
+		if (res.status !== 200 || res.body.data.length !== 200)
+			throw new Error(`GetRecords answered ${res.status}`);
 	};
 	const create = async (n: number) => {
 		const data = Array.from({ length: 100 }, (_, i) => ({ Campaign_Name: `Throughput ${n}-${i}` }));
@@ -226,7 +259,12 @@ async function sandboxThroughput(crm: CrmFixture): Promise<void> {
 	const create1 = await loop(1, create);
 	const create4 = await loop(4, create);
 	const row = (figure: string, rps: number, perCall: number, unit: string) =>
-		rows.push({ id: 'S', figure, node: `${rps.toFixed(0)} req/s`, baseline: `${(rps * perCall).toFixed(0)} ${unit}/s` });
+		rows.push({
+			id: 'S',
+			figure,
+			node: `${rps.toFixed(0)} req/s`,
+			baseline: `${(rps * perCall).toFixed(0)} ${unit}/s`,
+		});
 	row('Sandbox GetRecords (per_page 200), 1 client', get1, 200, 'records read');
 	row('Sandbox GetRecords (per_page 200), 4 clients', get4, 200, 'records read');
 	row('Sandbox CreateRecords (100 per call), 1 client', create1, 100, 'records written');
@@ -238,11 +276,27 @@ const packageCode = (url: string) => /\/nodes\//.test(url) && !url.includes('nod
 const PROFILE_BUCKETS: Bucket[] = [
 	{ label: "the package's code and all it calls", match: (_f, url) => packageCode(url) },
 	{ label: "the package's code, self time", match: (_f, url) => packageCode(url), self: true },
-	{ label: "n8n's getNodeParameter (resolve, validate)", match: (f, url) => f === '_getNodeParameter' && url.includes('n8n-core') },
-	{ label: "n8n's expression evaluation", match: (f, url) => f === 'resolveSimpleParameterValue' && url.includes('n8n-workflow') },
-	{ label: "n8n's HTTP stack (axios)", match: (_f, url) => url.includes('axios') || url.includes('backend-network') },
-	{ label: 'n8n-core and n8n-workflow, self time', match: (_f, url) => url.includes('n8n-core') || url.includes('n8n-workflow'), self: true },
-	{ label: 'the sandbox (server side, same process)', match: (_f, url) => url.includes('/sandbox/') },
+	{
+		label: "n8n's getNodeParameter (resolve, validate)",
+		match: (f, url) => f === '_getNodeParameter' && url.includes('n8n-core'),
+	},
+	{
+		label: "n8n's expression evaluation",
+		match: (f, url) => f === 'resolveSimpleParameterValue' && url.includes('n8n-workflow'),
+	},
+	{
+		label: "n8n's HTTP stack (axios)",
+		match: (_f, url) => url.includes('axios') || url.includes('backend-network'),
+	},
+	{
+		label: 'n8n-core and n8n-workflow, self time',
+		match: (_f, url) => url.includes('n8n-core') || url.includes('n8n-workflow'),
+		self: true,
+	},
+	{
+		label: 'the sandbox (server side, same process)',
+		match: (_f, url) => url.includes('/sandbox/'),
+	},
 	{ label: 'idle (waiting on I/O)', match: (f) => f === '(idle)' },
 ];
 const profiles: string[] = [];
@@ -252,52 +306,119 @@ const profiles: string[] = [];
 async function requestsPerWrite(crm: CrmFixture): Promise<void> {
 	const n = SIZE.written;
 	const jsonMode = { fieldsMode: 'json', recordJson: '={{ JSON.stringify($json) }}' };
-	const leads = (side: string) => Array.from({ length: n }, (_, i) => ({ Last_Name: `P1 ${side} ${i}`, Email: `p1-${side}-${i}@bench.example`, Company: 'Bench' }));
+	const leads = (side: string) =>
+		Array.from({ length: n }, (_, i) => ({
+			Last_Name: `P1 ${side} ${i}`,
+			Email: `p1-${side}-${i}@bench.example`,
+			Company: 'Bench',
+		}));
 	// half of the upserts match an existing Email (update), half create
 	const upserts = (side: string) =>
-		Array.from({ length: n }, (_, i) => ({ Last_Name: `P1 upsert ${side} ${i}`, Email: `p1-${side}-${i + n / 2}@bench.example`, Company: 'Upserted' }));
-	const idsOf = (out: INodeExecutionData[]) => out.map((o) => String((o.json as any).id ?? (o.json as any).data?.[0]?.details?.id));
+		Array.from({ length: n }, (_, i) => ({
+			Last_Name: `P1 upsert ${side} ${i}`,
+			Email: `p1-${side}-${i + n / 2}@bench.example`,
+			Company: 'Upserted',
+		}));
+	const idsOf = (out: INodeExecutionData[]) =>
+		out.map((o) => String((o.json as any).id ?? (o.json as any).data?.[0]?.details?.id));
 
 	// the package's node: batched
 	const node = {
-		create: await counted(crm, () => runNode(crm, { resource: 'record', operation: 'create', module: 'Leads', ...jsonMode }, leads('node'))),
+		create: await counted(crm, () =>
+			runNode(
+				crm,
+				{ resource: 'record', operation: 'create', module: 'Leads', ...jsonMode },
+				leads('node'),
+			),
+		),
 	} as Record<string, { calls: number }>;
 	const nodeIds = idsOf((node.create as any).value);
 	node.update = await counted(crm, () =>
 		runNode(
 			crm,
-			{ resource: 'record', operation: 'update', module: 'Leads', updateBy: 'id', recordId: '={{ $json.id }}', fieldsMode: 'json', recordJson: '={{ JSON.stringify({ Company: $json.company }) }}' },
+			{
+				resource: 'record',
+				operation: 'update',
+				module: 'Leads',
+				updateBy: 'id',
+				recordId: '={{ $json.id }}',
+				fieldsMode: 'json',
+				recordJson: '={{ JSON.stringify({ Company: $json.company }) }}',
+			},
 			nodeIds.map((id) => ({ id, company: 'Bench updated' })),
 		),
 	);
 	node.upsert = await counted(crm, () =>
-		runNode(crm, { resource: 'record', operation: 'upsert', module: 'Leads', ...jsonMode, options: { duplicate_check_fields: ['Email'] } }, upserts('node')),
+		runNode(
+			crm,
+			{
+				resource: 'record',
+				operation: 'upsert',
+				module: 'Leads',
+				...jsonMode,
+				options: { duplicate_check_fields: ['Email'] },
+			},
+			upserts('node'),
+		),
 	);
 	node.delete = await counted(crm, () =>
-		runNode(crm, { resource: 'record', operation: 'delete', module: 'Leads', deleteBy: 'id', recordId: '={{ $json.id }}' }, nodeIds.map((id) => ({ id }))),
+		runNode(
+			crm,
+			{
+				resource: 'record',
+				operation: 'delete',
+				module: 'Leads',
+				deleteBy: 'id',
+				recordId: '={{ $json.id }}',
+			},
+			nodeIds.map((id) => ({ id })),
+		),
 	);
 
 	// a minimal declarative node of the bench: one request per item, same engine
 	const perItem = {
-		create: await counted(crm, () => runNode(crm, { operation: 'create' }, leads('item'), n, 'benchPerItem')),
+		create: await counted(crm, () =>
+			runNode(crm, { operation: 'create' }, leads('item'), n, 'benchPerItem'),
+		),
 	} as Record<string, { calls: number }>;
 	const itemIds = idsOf((perItem.create as any).value);
-	perItem.update = await counted(crm, () => runNode(crm, { operation: 'update' }, itemIds.map((id) => ({ id, company: 'Bench updated' })), n, 'benchPerItem'));
-	perItem.upsert = await counted(crm, () => runNode(crm, { operation: 'upsert' }, upserts('item'), n, 'benchPerItem'));
-	perItem.delete = await counted(crm, () => runNode(crm, { operation: 'delete' }, itemIds.map((id) => ({ id })), n, 'benchPerItem'));
+	perItem.update = await counted(crm, () =>
+		runNode(
+			crm,
+			{ operation: 'update' },
+			itemIds.map((id) => ({ id, company: 'Bench updated' })),
+			n,
+			'benchPerItem',
+		),
+	);
+	perItem.upsert = await counted(crm, () =>
+		runNode(crm, { operation: 'upsert' }, upserts('item'), n, 'benchPerItem'),
+	);
+	perItem.delete = await counted(crm, () =>
+		runNode(
+			crm,
+			{ operation: 'delete' },
+			itemIds.map((id) => ({ id })),
+			n,
+			'benchPerItem',
+		),
+	);
 
 	// a raw client sending the same records 100 per call
 	const batches = async (records: IDataObject[], call: (chunk: IDataObject[]) => Promise<any>) => {
 		const answers: any[] = [];
 		for (let start = 0; start < records.length; start += 100) {
 			const res = await call(records.slice(start, start + 100));
-			if (res.status >= 300 || res.body?.data?.some((d: any) => d.status !== 'success')) throw new Error(`raw batch answered ${res.status}`);
+			if (res.status >= 300 || res.body?.data?.some((d: any) => d.status !== 'success'))
+				throw new Error(`raw batch answered ${res.status}`);
 			answers.push(...res.body.data);
 		}
 		return answers;
 	};
 	const raw = {
-		create: await counted(crm, () => batches(leads('raw'), (data) => crm.api('POST', '/crm/v2.1/Leads', { data }))),
+		create: await counted(crm, () =>
+			batches(leads('raw'), (data) => crm.api('POST', '/crm/v2.1/Leads', { data })),
+		),
 	} as Record<string, { calls: number }>;
 	const rawIds = ((raw.create as any).value as any[]).map((d) => String(d.details.id));
 	raw.update = await counted(crm, () =>
@@ -306,7 +427,11 @@ async function requestsPerWrite(crm: CrmFixture): Promise<void> {
 			(data) => crm.api('PUT', '/crm/v2.1/Leads', { data }),
 		),
 	);
-	raw.upsert = await counted(crm, () => batches(upserts('raw'), (data) => crm.api('POST', '/crm/v2.1/Leads/upsert', { data, duplicate_check_fields: ['Email'] })));
+	raw.upsert = await counted(crm, () =>
+		batches(upserts('raw'), (data) =>
+			crm.api('POST', '/crm/v2.1/Leads/upsert', { data, duplicate_check_fields: ['Email'] }),
+		),
+	);
 	raw.delete = await counted(crm, () =>
 		batches(
 			rawIds.map((id) => ({ id })),
@@ -337,36 +462,90 @@ async function requestsPerWrite(crm: CrmFixture): Promise<void> {
 // ---- P2: create 1,000 records, engine vs raw client -----------------------------------------------
 
 const P2_MODES = {
-	json: { label: 'JSON mode, `{{ JSON.stringify($json) }}`', node: { fieldsMode: 'json', recordJson: '={{ JSON.stringify($json) }}' }, floor: { mode: 'json', recordJson: '={{ JSON.stringify($json) }}' } },
+	json: {
+		label: 'JSON mode, `{{ JSON.stringify($json) }}`',
+		node: { fieldsMode: 'json', recordJson: '={{ JSON.stringify($json) }}' },
+		floor: { mode: 'json', recordJson: '={{ JSON.stringify($json) }}' },
+	},
 	autoMap: {
 		label: 'Map Automatically',
-		node: { fieldsMode: 'mapper', columns: { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [] } },
+		node: {
+			fieldsMode: 'mapper',
+			columns: { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [] },
+		},
 		floor: { mode: 'input' },
 	},
 	// the same node path with no expression to evaluate
 	fixed: {
 		label: 'JSON mode, fixed JSON, no expression',
-		node: { fieldsMode: 'json', recordJson: JSON.stringify({ Last_Name: 'P2 fixed', Company: 'Bench Co', Lead_Source: 'Web', No_of_Employees: 7 }) },
-		floor: { mode: 'json', recordJson: JSON.stringify({ Last_Name: 'P2 fixed', Company: 'Bench Co', Lead_Source: 'Web', No_of_Employees: 7 }) },
+		node: {
+			fieldsMode: 'json',
+			recordJson: JSON.stringify({
+				Last_Name: 'P2 fixed',
+				Company: 'Bench Co',
+				Lead_Source: 'Web',
+				No_of_Employees: 7,
+			}),
+		},
+		floor: {
+			mode: 'json',
+			recordJson: JSON.stringify({
+				Last_Name: 'P2 fixed',
+				Company: 'Bench Co',
+				Lead_Source: 'Web',
+				No_of_Employees: 7,
+			}),
+		},
 	},
 } as const;
 type P2Mode = keyof typeof P2_MODES;
 
-const p2Batch = (tag: string, n: number) => Array.from({ length: n }, (_, i) => ({ Last_Name: `P2 ${tag} ${i}`, Company: 'Bench Co', Lead_Source: 'Web', No_of_Employees: i }));
+const p2Batch = (tag: string, n: number) =>
+	Array.from({ length: n }, (_, i) => ({
+		Last_Name: `P2 ${tag} ${i}`,
+		Company: 'Bench Co',
+		Lead_Source: 'Web',
+		No_of_Employees: i,
+	}));
 
 async function rawCreate(crm: CrmFixture, records: IDataObject[]): Promise<void> {
 	for (let start = 0; start < records.length; start += 100) {
-		const res = await crm.api('POST', '/crm/v2.1/Leads', { data: records.slice(start, start + 100) });
-		if (res.status !== 201 || res.body.data.some((d: any) => d.status !== 'success')) throw new Error(`raw create answered ${res.status}`);
+		const res = await crm.api('POST', '/crm/v2.1/Leads', {
+			data: records.slice(start, start + 100),
+		});
+		if (res.status !== 201 || res.body.data.some((d: any) => d.status !== 'success'))
+			throw new Error(`raw create answered ${res.status}`);
 	}
 }
 
 async function createWallTime(crm: CrmFixture): Promise<void> {
 	const n = SIZE.written;
 	const modes = Object.keys(P2_MODES) as P2Mode[];
-	const times = Object.fromEntries(modes.map((m) => [m, { raw: [] as number[], floor: [] as number[], node: [] as number[], calls: 0, rawCalls: 0 }]));
-	const nodeRun = (mode: P2Mode, tag: string, size = n) => runNode(crm, { resource: 'record', operation: 'create', module: 'Leads', ...(P2_MODES[mode].node as INode['parameters']) }, p2Batch(tag, size));
-	const floorRun = (mode: P2Mode, tag: string, size = n) => runNode(crm, { ...(P2_MODES[mode].floor as INode['parameters']) }, p2Batch(tag, size), size, 'benchFloor');
+	const times = Object.fromEntries(
+		modes.map((m) => [
+			m,
+			{ raw: [] as number[], floor: [] as number[], node: [] as number[], calls: 0, rawCalls: 0 },
+		]),
+	);
+	const nodeRun = (mode: P2Mode, tag: string, size = n) =>
+		runNode(
+			crm,
+			{
+				resource: 'record',
+				operation: 'create',
+				module: 'Leads',
+				...(P2_MODES[mode].node as INode['parameters']),
+			},
+			p2Batch(tag, size),
+		);
+	const floorRun = (mode: P2Mode, tag: string, size = n) =>
+		runNode(
+			crm,
+			{ ...(P2_MODES[mode].floor as INode['parameters']) },
+			p2Batch(tag, size),
+			size,
+			'benchFloor',
+		);
 	// warm-up (discarded): JIT, connection pools, the field metadata path
 	await rawCreate(crm, p2Batch('warm raw', n));
 	for (const mode of modes) {
@@ -422,7 +601,14 @@ async function createWallTime(crm: CrmFixture): Promise<void> {
 	// scaling: Map Automatically (the mode with the node's own per-item work), one pair per size
 	// every run adds its records to the sandbox, whose cost per write grows with its size: raw, node, raw,
 	// and the node set against the mean of the two raw runs around it
-	const scale: Array<{ n: number; raw: number; node: number; calls: number }> = [{ n, raw: median(times.autoMap.raw), node: median(times.autoMap.node), calls: times.autoMap.calls }];
+	const scale: Array<{ n: number; raw: number; node: number; calls: number }> = [
+		{
+			n,
+			raw: median(times.autoMap.raw),
+			node: median(times.autoMap.node),
+			calls: times.autoMap.calls,
+		},
+	];
 	for (const size of SIZE.createScale.slice(1)) {
 		progress(`P2: scaling, ${size} records`);
 		const before = await timed(() => rawCreate(crm, p2Batch(`scale raw ${size}`, size)));
@@ -449,13 +635,19 @@ async function createWallTime(crm: CrmFixture): Promise<void> {
 		ratio: scale[scale.length - 1].calls / scale[scale.length - 1].n,
 		target: `${scale.map((s) => s.calls).join(' → ')} requests: linear`,
 	});
-	notes.push(`P2 scaling: after the ${n.toLocaleString('en')}-record figure, one raw → node → raw triple per size; the node is set against the mean of the two raw runs around it (each run grows the sandbox); ratio shown for the largest size.`);
+	notes.push(
+		`P2 scaling: after the ${n.toLocaleString('en')}-record figure, one raw → node → raw triple per size; the node is set against the mean of the two raw runs around it (each run grows the sandbox); ratio shown for the largest size.`,
+	);
 }
 
 // ---- P3: Get Many, Return All --------------------------------------------------------------------
 
 async function getManyReturnAll(crm: CrmFixture): Promise<void> {
-	const vendor = (i: number) => ({ Vendor_Name: `Vendor ${i}`, Email: `vendor-${i}@bench.example`, Phone: '+1 555 0100' });
+	const vendor = (i: number) => ({
+		Vendor_Name: `Vendor ${i}`,
+		Email: `vendor-${i}@bench.example`,
+		Phone: '+1 555 0100',
+	});
 	const node = { resource: 'record', operation: 'getAll', module: 'Vendors', returnAll: true };
 	const raw = async () => {
 		let records = 0;
@@ -465,7 +657,8 @@ async function getManyReturnAll(crm: CrmFixture): Promise<void> {
 			if (!res.body.info.more_records) return records;
 		}
 	};
-	const floorRun = async () => outputOf(await crm.run(crm.node('benchFloor', { mode: 'getAll' }, { name: 'Floor' })), 'Floor');
+	const floorRun = async () =>
+		outputOf(await crm.run(crm.node('benchFloor', { mode: 'getAll' }, { name: 'Floor' })), 'Floor');
 	const measure = async (n: number, reps: number, withFloor = false) => {
 		const nodeTimes: number[] = [];
 		const rawTimes: number[] = [];
@@ -510,7 +703,15 @@ async function getManyReturnAll(crm: CrmFixture): Promise<void> {
 		target: `${main / 200} requests`,
 		ok: m.nodeCalls === main / 200,
 	});
-	rows.push({ id: 'P3', figure: `Get Many, Return All over ${main.toLocaleString('en')} records: time`, node: ms(median(m.nodeTimes)), baseline: `${ms(median(m.rawTimes))} (raw paging, same requests)`, ratio, target: '≤ 1.2', ok: ratio <= 1.2 });
+	rows.push({
+		id: 'P3',
+		figure: `Get Many, Return All over ${main.toLocaleString('en')} records: time`,
+		node: ms(median(m.nodeTimes)),
+		baseline: `${ms(median(m.rawTimes))} (raw paging, same requests)`,
+		ratio,
+		target: '≤ 1.2',
+		ok: ratio <= 1.2,
+	});
 	rows.push({
 		id: 'P3',
 		figure: `… n8n floor for the same job: minimal node paging through n8n's HTTP request function, same requests`,
@@ -518,9 +719,14 @@ async function getManyReturnAll(crm: CrmFixture): Promise<void> {
 		baseline: `${ms(median(m.rawTimes))} (raw paging)`,
 		ratio: pairedRatio(m.floorTimes, m.rawTimes),
 	});
-	const getAllRun = async () => outputOf(await crm.run(crm.node('crmRecord', node, { name: 'Profiled' })), 'Profiled');
-	profiles.push(`P3, one node run over ${main.toLocaleString('en')} records: ${describeProfile(await profileRun(getAllRun, PROFILE_BUCKETS))}.`);
-	profiles.push(`P3, one floor run (same requests through n8n's HTTP request function): ${describeProfile(await profileRun(floorRun, PROFILE_BUCKETS))}.`);
+	const getAllRun = async () =>
+		outputOf(await crm.run(crm.node('crmRecord', node, { name: 'Profiled' })), 'Profiled');
+	profiles.push(
+		`P3, one node run over ${main.toLocaleString('en')} records: ${describeProfile(await profileRun(getAllRun, PROFILE_BUCKETS))}.`,
+	);
+	profiles.push(
+		`P3, one floor run (same requests through n8n's HTTP request function): ${describeProfile(await profileRun(floorRun, PROFILE_BUCKETS))}.`,
+	);
 	progress(`P3: scaling, ${large} records`);
 	insertRecords(crm, 'Vendors', main, large, vendor);
 	const last = await measure(large, 2);
@@ -561,10 +767,19 @@ async function triggerLatency(crm: CrmFixture): Promise<void> {
 			const populations =
 				mode === 'ids'
 					? [
-							{ label: `Record IDs, ${run.byKind.create.emitted.length} creates`, ...run.byKind.create },
+							{
+								label: `Record IDs, ${run.byKind.create.emitted.length} creates`,
+								...run.byKind.create,
+							},
 							{ label: `Record IDs, ${run.byKind.edit.emitted.length} edits`, ...run.byKind.edit },
 						]
-					: [{ label: `Full Records, ${SIZE.changes} changes`, emitted: run.emitted, delivered: run.delivered }];
+					: [
+							{
+								label: `Full Records, ${SIZE.changes} changes`,
+								emitted: run.emitted,
+								delivered: run.delivered,
+							},
+						];
 			for (const population of populations) {
 				for (const p of [50, 95]) {
 					const value = percentile(population.emitted, p);
@@ -573,7 +788,10 @@ async function triggerLatency(crm: CrmFixture): Promise<void> {
 					rows.push({
 						id: 'P4',
 						figure: `Trigger p${p}, change → items emitted by webhook() (${population.label})`,
-						node: mode === 'ids' ? ms(value) : `${ms(value)} (${run.withRecord} of ${run.emitted.length} items with the record attached)`,
+						node:
+							mode === 'ids'
+								? ms(value)
+								: `${ms(value)} (${run.withRecord} of ${run.emitted.length} items with the record attached)`,
 						baseline: `${ms(base)} (change → delivery at a plain receiver)`,
 						ratio,
 						target: p === 50 ? '≤ 1.2, < 50 ms' : '≤ 1.2',
@@ -597,7 +815,9 @@ async function triggerLatency(crm: CrmFixture): Promise<void> {
 async function pollingLatency(crm: CrmFixture): Promise<void> {
 	const interval = 60_000;
 	const run = await measurePollingLatency(crm, interval, SIZE.polls, SIZE.perPoll);
-	const instant = rows.find((r) => r.id === 'P4' && r.figure.startsWith('Trigger p50') && r.figure.includes('Full Records'));
+	const instant = rows.find(
+		(r) => r.id === 'P4' && r.figure.startsWith('Trigger p50') && r.figure.includes('Full Records'),
+	);
 	for (const p of [50, 95]) {
 		const value = percentile(run.latencies, p);
 		const base = percentile(run.waits, p);
@@ -616,7 +836,7 @@ async function pollingLatency(crm: CrmFixture): Promise<void> {
 		id: 'P7',
 		figure: 'Polling trigger API calls per poll (one module), idle and with changes',
 		node: `${run.idleCalls} idle; ${busy.toFixed(1)} with ${SIZE.perPoll} changes; ${(run.idleCalls * 1440).toLocaleString('en')} credits/day idle`,
-		baseline: '1 per module idle (the issue\'s bound)',
+		baseline: "1 per module idle (the issue's bound)",
 		ratio: run.idleCalls / 1,
 		target: '= 1',
 		ok: run.idleCalls === 1,
@@ -633,7 +853,9 @@ async function pollingLatency(crm: CrmFixture): Promise<void> {
 /** The first CSV entry of a zip, unzipped with yauzl (node:zlib underneath). */
 async function unzipFirstCsv(zip: Buffer): Promise<Buffer> {
 	const file = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-		yauzl.fromBuffer(zip, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))),
+		yauzl.fromBuffer(zip, { lazyEntries: true }, (error, opened) =>
+			error ? reject(error) : resolve(opened),
+		),
 	);
 	return await new Promise<Buffer>((resolve, reject) => {
 		file.on('error', reject);
@@ -669,8 +891,13 @@ function exportFlows(crm: RemoteCrm, all: number) {
 	/** create, poll every 50 ms, download; `records` also unzips (yauzl) and parses the CSV (csv-parse) */
 	const raw = (output: Output, n: number) => async () => {
 		const criteria = sizeCriteria(n, all);
-		const created = await crm.api('POST', '/crm/bulk/v2.1/read', { query: { module: { api_name: 'Contacts' }, ...(criteria ? { criteria } : {}) } });
-		if (created.status !== 201) throw new Error(`CreateBulkReadJob answered ${created.status}: ${JSON.stringify(created.body)}`);
+		const created = await crm.api('POST', '/crm/bulk/v2.1/read', {
+			query: { module: { api_name: 'Contacts' }, ...(criteria ? { criteria } : {}) },
+		});
+		if (created.status !== 201)
+			throw new Error(
+				`CreateBulkReadJob answered ${created.status}: ${JSON.stringify(created.body)}`,
+			);
 		const id = created.body.data[0].details.id as string;
 		for (;;) {
 			await new Promise((r) => setTimeout(r, 50));
@@ -681,11 +908,17 @@ function exportFlows(crm: RemoteCrm, all: number) {
 			if (file.status !== 200) throw new Error(`download answered ${file.status}`);
 			const zip = file.body as Buffer;
 			if (output === 'binary') {
-				if (job.result.count !== n) throw new Error(`raw export counted ${job.result.count} records, expected ${n}`);
+				if (job.result.count !== n)
+					throw new Error(`raw export counted ${job.result.count} records, expected ${n}`);
 				return { count: job.result.count as number, bytes: zip.length, held: zip as unknown };
 			}
-			const records = parseCsv((await unzipFirstCsv(zip)).toString('utf8'), { columns: true, bom: true, skip_empty_lines: true }) as IDataObject[];
-			if (records.length !== n) throw new Error(`raw export parsed ${records.length} records, expected ${n}`);
+			const records = parseCsv((await unzipFirstCsv(zip)).toString('utf8'), {
+				columns: true,
+				bom: true,
+				skip_empty_lines: true,
+			}) as IDataObject[];
+			if (records.length !== n)
+				throw new Error(`raw export parsed ${records.length} records, expected ${n}`);
 			return { count: records.length, bytes: zip.length, held: records as unknown };
 		}
 	};
@@ -702,7 +935,8 @@ function exportFlows(crm: RemoteCrm, all: number) {
 		});
 		const out = outputOf(await crm.run(bulk), bulk.name);
 		const count = output === 'binary' ? Number((out[0].json as any).result?.count) : out.length;
-		if (count !== n) throw new Error(`node export (${output}) gave ${count} records, expected ${n}`);
+		if (count !== n)
+			throw new Error(`node export (${output}) gave ${count} records, expected ${n}`);
 		return { count, bytes: 0, held: out as unknown };
 	};
 	return { raw, node };
@@ -731,17 +965,36 @@ async function bulkExport(): Promise<void> {
 		const zipBytes = memory.rawBinary.value.bytes;
 		// where the parsed-items flows spend their time (one run each)
 		const p5Buckets: Bucket[] = [
-			{ label: "the package's inflate and CRC-32 (nodes/shared/zip)", match: (_f, url) => url.includes('/nodes/shared/zip/') },
-			{ label: "the package's CSV parser and record objects (nodes/shared/csv.ts)", match: (_f, url) => url.includes('/nodes/shared/csv.ts') },
-			{ label: 'yauzl + node:zlib', match: (f, url) => url.includes('yauzl') || url.includes('zlib') || f === 'zlib' },
+			{
+				label: "the package's inflate and CRC-32 (nodes/shared/zip)",
+				match: (_f, url) => url.includes('/nodes/shared/zip/'),
+			},
+			{
+				label: "the package's CSV parser and record objects (nodes/shared/csv.ts)",
+				match: (_f, url) => url.includes('/nodes/shared/csv.ts'),
+			},
+			{
+				label: 'yauzl + node:zlib',
+				match: (f, url) => url.includes('yauzl') || url.includes('zlib') || f === 'zlib',
+			},
 			{ label: 'csv-parse', match: (_f, url) => url.includes('csv-parse') },
-			{ label: 'n8n engine (n8n-core, n8n-workflow)', match: (_f, url) => url.includes('n8n-core') || url.includes('n8n-workflow') },
+			{
+				label: 'n8n engine (n8n-core, n8n-workflow)',
+				match: (_f, url) => url.includes('n8n-core') || url.includes('n8n-workflow'),
+			},
 			{ label: 'idle (waiting on the job and the download)', match: (f) => f === '(idle)' },
 		];
-		profiles.push(`P5b, one node run (parsed items, ${n.toLocaleString('en')} records): ${describeProfile(await profileRun(flows.node('records', n), p5Buckets))}.`);
-		profiles.push(`P5b, one raw client run (yauzl, csv-parse): ${describeProfile(await profileRun(flows.raw('records', n), p5Buckets))}.`);
+		profiles.push(
+			`P5b, one node run (parsed items, ${n.toLocaleString('en')} records): ${describeProfile(await profileRun(flows.node('records', n), p5Buckets))}.`,
+		);
+		profiles.push(
+			`P5b, one raw client run (yauzl, csv-parse): ${describeProfile(await profileRun(flows.raw('records', n), p5Buckets))}.`,
+		);
 		// time: each node run right after a raw run of the same flow
-		const times = { binary: { raw: [] as number[], node: [] as number[] }, records: { raw: [] as number[], node: [] as number[] } };
+		const times = {
+			binary: { raw: [] as number[], node: [] as number[] },
+			records: { raw: [] as number[], node: [] as number[] },
+		};
 		for (let rep = 0; rep < SIZE.exportReps; rep++) {
 			for (const output of ['binary', 'records'] as const) {
 				times[output].raw.push((await timed(flows.raw(output, n))).ms);
@@ -751,11 +1004,35 @@ async function bulkExport(): Promise<void> {
 		const per100k = (bytes: number) => `${mb((bytes * 100_000) / n)} per 100k rows`;
 		const timeRow = (output: Output, figure: string, baseline: string, limit: number) => {
 			const ratio = pairedRatio(times[output].node, times[output].raw);
-			rows.push({ id: output === 'binary' ? 'P5a' : 'P5b', figure, node: ms(median(times[output].node)), baseline: `${ms(median(times[output].raw))} (${baseline})`, ratio, target: `≤ ${limit}`, ok: ratio <= limit });
+			rows.push({
+				id: output === 'binary' ? 'P5a' : 'P5b',
+				figure,
+				node: ms(median(times[output].node)),
+				baseline: `${ms(median(times[output].raw))} (${baseline})`,
+				ratio,
+				target: `≤ ${limit}`,
+				ok: ratio <= limit,
+			});
 		};
-		timeRow('binary', `Bulk read ${n.toLocaleString('en')} records → zip file: time`, 'raw client: create, poll, download', 1.1);
-		timeRow('records', `Bulk read ${n.toLocaleString('en')} records → parsed items: time`, 'raw client: create, poll, download, yauzl unzip, csv-parse', 1.2);
-		const memRow = (id: string, figure: string, nodeM: { peak: number; retained: number }, rawM: { peak: number; retained: number }, bound?: number) => {
+		timeRow(
+			'binary',
+			`Bulk read ${n.toLocaleString('en')} records → zip file: time`,
+			'raw client: create, poll, download',
+			1.1,
+		);
+		timeRow(
+			'records',
+			`Bulk read ${n.toLocaleString('en')} records → parsed items: time`,
+			'raw client: create, poll, download, yauzl unzip, csv-parse',
+			1.2,
+		);
+		const memRow = (
+			id: string,
+			figure: string,
+			nodeM: { peak: number; retained: number },
+			rawM: { peak: number; retained: number },
+			bound?: number,
+		) => {
 			const ratio = nodeM.peak / Math.max(1, rawM.peak);
 			rows.push({
 				id,
@@ -763,11 +1040,24 @@ async function bulkExport(): Promise<void> {
 				node: `peak ${rise(nodeM.peak)}, held ${rise(nodeM.retained)} (peak ${per100k(nodeM.peak)})`,
 				baseline: `raw client: peak ${rise(rawM.peak)}, held ${rise(rawM.retained)}`,
 				ratio,
-				...(bound === undefined ? {} : { target: `peak ≤ ${bound}× raw client's`, ok: ratio <= bound }),
+				...(bound === undefined
+					? {}
+					: { target: `peak ≤ ${bound}× raw client's`, ok: ratio <= bound }),
 			});
 		};
-		memRow('P5a', `Bulk read ${n.toLocaleString('en')} records → zip file: heap rise in the flow`, memory.nodeBinary, memory.rawBinary);
-		memRow('P5b', `Bulk read ${n.toLocaleString('en')} records → parsed items: heap rise in the flow`, memory.nodeRecords, memory.rawRecords, 1.5);
+		memRow(
+			'P5a',
+			`Bulk read ${n.toLocaleString('en')} records → zip file: heap rise in the flow`,
+			memory.nodeBinary,
+			memory.rawBinary,
+		);
+		memRow(
+			'P5b',
+			`Bulk read ${n.toLocaleString('en')} records → parsed items: heap rise in the flow`,
+			memory.nodeRecords,
+			memory.rawRecords,
+			1.5,
+		);
 
 		// scaling: 1k → 10k → all, 2 pairs per smaller size
 		const sizes = QUICK ? [1000, n] : [1000, 10_000, n];
@@ -775,7 +1065,11 @@ async function bulkExport(): Promise<void> {
 			const series: Array<{ n: number; node: number; raw: number }> = [];
 			for (const size of sizes) {
 				if (size === n) {
-					series.push({ n: size, node: median(times[output].node), raw: median(times[output].raw) });
+					series.push({
+						n: size,
+						node: median(times[output].node),
+						raw: median(times[output].raw),
+					});
 					continue;
 				}
 				progress(`P5: scaling, ${output}, ${size} records`);
@@ -842,7 +1136,12 @@ test('benchmarks', async () => {
 			}
 			if (wanted('S')) {
 				progress('S: sandbox throughput');
-				if (!wanted('P3')) insertRecords(crm, 'Vendors', 0, SIZE.paged, (i) => ({ Vendor_Name: `Vendor ${i}`, Email: `vendor-${i}@bench.example`, Phone: '+1 555 0100' }));
+				if (!wanted('P3'))
+					insertRecords(crm, 'Vendors', 0, SIZE.paged, (i) => ({
+						Vendor_Name: `Vendor ${i}`,
+						Email: `vendor-${i}@bench.example`,
+						Phone: '+1 555 0100',
+					}));
 				await sandboxThroughput(crm);
 			}
 			if (wanted('P4')) {
@@ -859,7 +1158,15 @@ test('benchmarks', async () => {
 	}
 	const order = ['S', 'P1', 'P2', 'P3', 'P4', 'P7', 'P5a', 'P5b'];
 	rows.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
-	const result = { rows, notes, profiles, started: new Date(started).toISOString(), seconds: (Date.now() - started) / 1000, quick: QUICK, only: ONLY };
+	const result = {
+		rows,
+		notes,
+		profiles,
+		started: new Date(started).toISOString(),
+		seconds: (Date.now() - started) / 1000,
+		quick: QUICK,
+		only: ONLY,
+	};
 	if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify(result, null, 1));
 	else process.stdout.write(`${JSON.stringify(result, null, 1)}\n`);
 	expect(rows.length).toBeGreaterThan(0);

@@ -24,7 +24,12 @@ const extensions = (Module as any)._extensions as Record<string, (m: any, f: str
 const compileTs = (module: any, filename: string) => {
 	const { outputText } = ts.transpileModule(fs.readFileSync(filename, 'utf8'), {
 		fileName: filename,
-		compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, sourceMap: false },
+		compilerOptions: {
+			module: ts.ModuleKind.CommonJS,
+			target: ts.ScriptTarget.ES2022,
+			esModuleInterop: true,
+			sourceMap: false,
+		},
 	});
 	module._compile(outputText, filename);
 };
@@ -40,7 +45,9 @@ load('./test/harness/env.ts');
 const { crmFixture } = load('./test/harness/crm.ts');
 const { startReceiver } = load('./test/harness/receiver.ts');
 // the measurement itself is shared with `npm run bench` (bench/run.bench.ts, P4)
-const { measureTriggerLatency, percentile } = load('./bench/lib/trigger.ts') as typeof import('./lib/trigger');
+const { measureTriggerLatency, percentile } = load(
+	'./bench/lib/trigger.ts',
+) as typeof import('./lib/trigger');
 
 async function main(): Promise<void> {
 	const crm = await crmFixture({ sandbox: { demo: false, apiLimits: { enabled: false } } });
@@ -53,8 +60,12 @@ async function main(): Promise<void> {
 			results.push(await measureTriggerLatency(crm, receiver, mode, index + 1, CHANGES));
 		}
 		const fmt = (n: number) => n.toFixed(1).padStart(8);
-		console.log(`CRM Trigger latency: record change (API call sent) → items emitted by webhook(); ${CHANGES} changes per mode`);
-		console.log(`${'output'.padEnd(10)}${'changes'.padStart(8)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'min'.padStart(9)}${'max'.padStart(9)}${'mean'.padStart(9)}`);
+		console.log(
+			`CRM Trigger latency: record change (API call sent) → items emitted by webhook(); ${CHANGES} changes per mode`,
+		);
+		console.log(
+			`${'output'.padEnd(10)}${'changes'.padStart(8)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'min'.padStart(9)}${'max'.padStart(9)}${'mean'.padStart(9)}`,
+		);
 		for (const { mode, emitted } of results) {
 			const sorted = [...emitted].sort((a, b) => a - b);
 			const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;

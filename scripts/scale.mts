@@ -37,20 +37,58 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+	chmodSync,
+	chownSync,
+	closeSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	openSync,
+	readdirSync,
+	readFileSync,
+	readSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { alive, childEnv, ensureN8n, n8nLocalEnv, waitFor as waitUntil, installPackageInto, N8N_VERSION, nodeType, PACKAGE_NAME, REPO, run, runtimeRequire } from './n8n-runtime.mts';
+import {
+	alive,
+	childEnv,
+	ensureN8n,
+	n8nLocalEnv,
+	waitFor as waitUntil,
+	installPackageInto,
+	N8N_VERSION,
+	nodeType,
+	PACKAGE_NAME,
+	REPO,
+	run,
+	runtimeRequire,
+} from './n8n-runtime.mts';
 import { codeGrant, N8nClient, OWNER } from './start.mts';
-import { countBy, formatCounts, refusalsByOperation, watchRequestStarts, watchTokenCalls } from './scale/observe.mts';
+import {
+	countBy,
+	formatCounts,
+	refusalsByOperation,
+	watchRequestStarts,
+	watchTokenCalls,
+} from './scale/observe.mts';
 import type { TokenCall } from './scale/observe.mts';
 import { pollingKey, pollingWorkflow, tallyPolling } from './scale/polling.mts';
 import type { PollingEmit } from './scale/polling.mts';
 import { startRoundRobinProxy } from './scale/proxy.mts';
-import { benchTrigger, BENCH_DEFAULT_CHANGES, BENCH_WARMUP_BATCHES, FLOOR_PATH } from './scale/bench-trigger.mts';
+import {
+	benchTrigger,
+	BENCH_DEFAULT_CHANGES,
+	BENCH_WARMUP_BATCHES,
+	FLOOR_PATH,
+} from './scale/bench-trigger.mts';
 
 // ---- options ------------------------------------------------------------------------------------
 
@@ -61,17 +99,23 @@ const option = (name: string, fallback: number) => {
 	return i >= 0 && argv[i + 1] !== undefined ? Number(argv[i + 1]) : fallback;
 };
 if (flag('--help') || flag('-h')) {
-	console.log('npm run test:scale [-- --changes 10000] [--no-build] [--no-faults] [--durable-cursors-off] [--verbose] [--bench-trigger]');
+	console.log(
+		'npm run test:scale [-- --changes 10000] [--no-build] [--no-faults] [--durable-cursors-off] [--verbose] [--bench-trigger]',
+	);
 	process.exit(0);
 }
 /** --bench-trigger: bench row P6 (CRM Trigger against a plain n8n Webhook) instead of the phases */
 const BENCH = flag('--bench-trigger');
-const CHANGES = option('--changes', Number(process.env.SCALE_CHANGES ?? (BENCH ? BENCH_DEFAULT_CHANGES : 10_000)));
+const CHANGES = option(
+	'--changes',
+	Number(process.env.SCALE_CHANGES ?? (BENCH ? BENCH_DEFAULT_CHANGES : 10_000)),
+);
 const FAULTS = !flag('--no-faults');
 const VERBOSE = flag('--verbose');
 /** --durable-cursors-off: the polling trigger without n8n's durable poll cursors, to measure what is lost or doubled then */
 const DURABLE_CURSORS = !flag('--durable-cursors-off');
-if (!Number.isInteger(CHANGES) || CHANGES < 40) throw new Error('--changes must be an integer ≥ 40');
+if (!Number.isInteger(CHANGES) || CHANGES < 40)
+	throw new Error('--changes must be an integer ≥ 40');
 
 /** logs and evidence of the last run (git-ignored) */
 const RUN_DIR = path.join(REPO, '.scale-run');
@@ -93,7 +137,13 @@ const P = {
 	/** the round-robin load balancer in front of the webhook processes: the URL the CRM Trigger registers */
 	proxy: PORTS.main + 5,
 	webhook2: PORTS.main + 6,
-	broker: { main: PORTS.main + 10, workers: [PORTS.main + 11, PORTS.main + 12, PORTS.main + 13], webhook: PORTS.main + 14, cli: PORTS.main + 15, webhook2: PORTS.main + 16 },
+	broker: {
+		main: PORTS.main + 10,
+		workers: [PORTS.main + 11, PORTS.main + 12, PORTS.main + 13],
+		webhook: PORTS.main + 14,
+		cli: PORTS.main + 15,
+		webhook2: PORTS.main + 16,
+	},
 };
 const UPDATE_BATCH = 100;
 const CREATE_BATCH = 25;
@@ -113,7 +163,11 @@ const PACED = [PHASE.kill, PHASE.restart, PHASE.token];
 const WF = {
 	deals: { id: 'crmScaleDealEdit', name: 'CRM scale: deal stage changed', trigger: 'CRM Trigger' },
 	leads: { id: 'crmScaleNewLeads', name: 'CRM scale: new leads → update', trigger: 'CRM Trigger' },
-	polling: { id: 'crmScalePollDeals', name: 'CRM scale: deals updated (polling)', trigger: 'CRM Polling Trigger' },
+	polling: {
+		id: 'crmScalePollDeals',
+		name: 'CRM scale: deals updated (polling)',
+		trigger: 'CRM Polling Trigger',
+	},
 	/** --bench-trigger only: n8n's own floor, a Webhook node fed the bodies the CRM sent, then the deals workflow's Filter and Set */
 	floor: { id: 'crmScaleFloorHook', name: 'CRM scale: floor (n8n Webhook)', trigger: 'Webhook' },
 };
@@ -159,7 +213,9 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 		interrupted = true;
 		console.log(`\n${sig}: stopping everything the run started…`);
 		void cleanup().then(() => {
-			console.log(`${checks.filter((c) => c.ok).length} passed, ${checks.filter((c) => !c.ok).length + 1} failed`);
+			console.log(
+				`${checks.filter((c) => c.ok).length} passed, ${checks.filter((c) => !c.ok).length + 1} failed`,
+			);
 			process.exit(sig === 'SIGINT' ? 130 : 143);
 		});
 	});
@@ -187,14 +243,17 @@ async function portFree(port: number): Promise<boolean> {
 }
 
 /** waitFor() that gives up at once when the run is interrupted (Ctrl-C, SIGTERM). */
-function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+function waitFor<T>(
+	what: string,
+	timeoutMs: number,
+	probe: () => Promise<T | undefined> | T | undefined,
+): Promise<T> {
 	return waitUntil(what, timeoutMs, probe, () => (interrupted ? 'interrupted' : undefined));
 }
 
 function commandExists(cmd: string): boolean {
 	return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 }
-
 
 function percentile(values: number[], p: number): number {
 	if (values.length === 0) return NaN;
@@ -233,16 +292,29 @@ const procs: Proc[] = [];
 
 function savePids(): void {
 	const live = procs.filter((p) => !p.exited).map((p) => ({ name: p.name, pid: p.pid }));
-	writeFileSync(PID_FILE, JSON.stringify({ parent: process.pid, stateDir: STATE_DIR, procs: live }));
+	writeFileSync(
+		PID_FILE,
+		JSON.stringify({ parent: process.pid, stateDir: STATE_DIR, procs: live }),
+	);
 }
 
 /** Starts a detached process group whose output goes straight to its log file. */
-function startProc(name: string, cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; log: string }): Proc {
+function startProc(
+	name: string,
+	cmd: string,
+	args: string[],
+	opts: { cwd: string; env: NodeJS.ProcessEnv; log: string },
+): Proc {
 	// once clean-up has begun (error, Ctrl-C), nothing new may start: it would outlive the run
 	if (cleaning) throw new Error(`not starting ${name}: the run is stopping`);
 	const logStart = existsSync(opts.log) ? statSync(opts.log).size : 0;
 	const fd = openSync(opts.log, 'a');
-	const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', fd, fd] });
+	const child = spawn(cmd, args, {
+		cwd: opts.cwd,
+		env: opts.env,
+		detached: true,
+		stdio: ['ignore', fd, fd],
+	});
 	closeSync(fd);
 	const proc: Proc = { name, child, pid: child.pid!, log: opts.log, logStart };
 	child.on('exit', (code, sig) => {
@@ -273,9 +345,14 @@ async function stopProc(proc: Proc, graceMs = 10_000): Promise<void> {
 		}
 	};
 	if (!proc.exited) {
-		const exited = new Promise<void>((resolve) => (proc.exited ? resolve() : proc.child.once('exit', () => resolve())));
+		const exited = new Promise<void>((resolve) =>
+			proc.exited ? resolve() : proc.child.once('exit', () => resolve()),
+		);
 		signal('SIGTERM');
-		if ((await Promise.race([exited.then(() => 'exited'), sleep(graceMs).then(() => 'timeout')])) === 'timeout') {
+		if (
+			(await Promise.race([exited.then(() => 'exited'), sleep(graceMs).then(() => 'timeout')])) ===
+			'timeout'
+		) {
 			signal('SIGKILL');
 			await exited;
 		}
@@ -288,12 +365,24 @@ async function stopProc(proc: Proc, graceMs = 10_000): Promise<void> {
 async function stopLeftovers(): Promise<void> {
 	if (existsSync(PID_FILE)) {
 		try {
-			const { parent, stateDir, procs: old } = JSON.parse(readFileSync(PID_FILE, 'utf8')) as { parent: number; stateDir?: string; procs: Array<{ name: string; pid: number }> };
+			const {
+				parent,
+				stateDir,
+				procs: old,
+			} = JSON.parse(readFileSync(PID_FILE, 'utf8')) as {
+				parent: number;
+				stateDir?: string;
+				procs: Array<{ name: string; pid: number }>;
+			};
 			if (!alive(parent)) {
 				const pgData = stateDir ? path.join(stateDir, 'pg', 'data') : '';
 				if (pgData && existsSync(path.join(pgData, 'postmaster.pid'))) {
 					log('stopping the PostgreSQL of an earlier run');
-					asPostgres(path.join(pgBinDir(), 'pg_ctl'), ['-D', pgData, 'stop', '-m', 'immediate'], path.join(RUN_DIR, 'leftover-pg.log'));
+					asPostgres(
+						path.join(pgBinDir(), 'pg_ctl'),
+						['-D', pgData, 'stop', '-m', 'immediate'],
+						path.join(RUN_DIR, 'leftover-pg.log'),
+					);
 				}
 				for (const p of old) {
 					if (!alive(p.pid)) continue;
@@ -304,7 +393,8 @@ async function stopLeftovers(): Promise<void> {
 						// gone
 					}
 				}
-				if (stateDir?.startsWith(path.join(os.tmpdir(), 'crm-scale-'))) rmSync(stateDir, { recursive: true, force: true });
+				if (stateDir?.startsWith(path.join(os.tmpdir(), 'crm-scale-')))
+					rmSync(stateDir, { recursive: true, force: true });
 			} else if (parent !== process.pid) {
 				throw new Error(`another test:scale run (pid ${parent}) uses ${RUN_DIR}`);
 			}
@@ -318,10 +408,16 @@ async function stopLeftovers(): Promise<void> {
 
 function pgBinDir(): string {
 	const root = '/usr/lib/postgresql';
-	const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
-	for (const v of versions) if (existsSync(path.join(root, v, 'bin', 'initdb'))) return path.join(root, v, 'bin');
+	const versions = existsSync(root)
+		? readdirSync(root)
+				.filter((v) => /^\d+$/.test(v))
+				.sort((a, b) => Number(b) - Number(a))
+		: [];
+	for (const v of versions)
+		if (existsSync(path.join(root, v, 'bin', 'initdb'))) return path.join(root, v, 'bin');
 	const found = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
-	if (found.status === 0 && existsSync(path.join(found.stdout.trim(), 'initdb'))) return found.stdout.trim();
+	if (found.status === 0 && existsSync(path.join(found.stdout.trim(), 'initdb')))
+		return found.stdout.trim();
 	throw new Error('PostgreSQL server binaries (initdb, pg_ctl) not found: install postgresql');
 }
 
@@ -331,8 +427,13 @@ const isRoot = () => process.getuid?.() === 0;
 function asPostgres(bin: string, args: string[], logFile: string): void {
 	const [cmd, full] = isRoot() ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
 	const res = spawnSync(cmd, full, { encoding: 'utf8' });
-	writeFileSync(logFile, `$ ${cmd} ${full.join(' ')}\n${res.stdout ?? ''}${res.stderr ?? ''}[exit ${res.status}]\n`, { flag: 'a' });
-	if (res.status !== 0) throw new Error(`${path.basename(bin)} failed (exit ${res.status}); see ${logFile}`);
+	writeFileSync(
+		logFile,
+		`$ ${cmd} ${full.join(' ')}\n${res.stdout ?? ''}${res.stderr ?? ''}[exit ${res.status}]\n`,
+		{ flag: 'a' },
+	);
+	if (res.status !== 0)
+		throw new Error(`${path.basename(bin)} failed (exit ${res.status}); see ${logFile}`);
 }
 
 interface Postgres {
@@ -356,20 +457,57 @@ async function startPostgres(): Promise<Postgres> {
 	}
 	const logFile = path.join(RUN_DIR, 'postgres.log');
 	const t = Date.now();
-	asPostgres(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwFile}`, '-E', 'UTF8'], logFile);
+	asPostgres(
+		path.join(bin, 'initdb'),
+		['-D', data, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwFile}`, '-E', 'UTF8'],
+		logFile,
+	);
 	const port = await freePort();
 	// a throw-away test cluster: durability settings off, loopback only, socket in our folder
 	const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-	asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', '-o', serverOptions, 'start'], logFile);
+	asPostgres(
+		path.join(bin, 'pg_ctl'),
+		[
+			'-D',
+			data,
+			'-l',
+			path.join(dir, 'server.log'),
+			'-w',
+			'-t',
+			'60',
+			'-o',
+			serverOptions,
+			'start',
+		],
+		logFile,
+	);
 	cleanups.push({
 		name: 'PostgreSQL',
 		fn: async () => {
-			asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-w', '-t', '30', 'stop', '-m', 'fast'], logFile);
-			writeFileSync(path.join(RUN_DIR, 'postgres-server.log'), readFrom(path.join(dir, 'server.log')));
+			asPostgres(
+				path.join(bin, 'pg_ctl'),
+				['-D', data, '-w', '-t', '30', 'stop', '-m', 'fast'],
+				logFile,
+			);
+			writeFileSync(
+				path.join(RUN_DIR, 'postgres-server.log'),
+				readFrom(path.join(dir, 'server.log')),
+			);
 		},
 	});
-	const db = { host: '127.0.0.1', port, database: 'n8n', user: 'n8n', password: randomBytes(12).toString('hex') };
-	const admin = pgClient({ ...db, user: 'postgres', password: superPassword, database: 'postgres' });
+	const db = {
+		host: '127.0.0.1',
+		port,
+		database: 'n8n',
+		user: 'n8n',
+		password: randomBytes(12).toString('hex'),
+	};
+	const admin = pgClient({
+		...db,
+		user: 'postgres',
+		password: superPassword,
+		database: 'postgres',
+	});
 	await admin.connect();
 	try {
 		await admin.query(`create user n8n with password '${db.password}'`);
@@ -398,29 +536,43 @@ interface PgClient {
 }
 
 function pgClient(config: Record<string, unknown>): PgClient {
-	const { Client } = runtimeRequire('pg') as { Client: new (c: Record<string, unknown>) => PgClient };
+	const { Client } = runtimeRequire('pg') as {
+		Client: new (c: Record<string, unknown>) => PgClient;
+	};
 	return new Client(config);
 }
 
 /** `apt-get install -y <pkg>` (as root), with `apt-get update` first when the package lists are missing. */
 async function aptInstall(pkg: string): Promise<void> {
-	if (!isRoot()) throw new Error(`${pkg} is missing; install it (apt-get install ${pkg}) or run as root`);
+	if (!isRoot())
+		throw new Error(`${pkg} is missing; install it (apt-get install ${pkg}) or run as root`);
 	const logFile = path.join(RUN_DIR, 'apt.log');
 	log(`${pkg} is missing: apt-get install -y ${pkg}…`);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	try {
-		await run('apt-get', ['install', '-y', '--no-install-recommends', pkg], { cwd: RUN_DIR, logFile, env });
+		await run('apt-get', ['install', '-y', '--no-install-recommends', pkg], {
+			cwd: RUN_DIR,
+			logFile,
+			env,
+		});
 	} catch {
 		// a fresh machine may have no package lists yet
 		await run('apt-get', ['update'], { cwd: RUN_DIR, logFile, env });
-		await run('apt-get', ['install', '-y', '--no-install-recommends', pkg], { cwd: RUN_DIR, logFile, env });
+		await run('apt-get', ['install', '-y', '--no-install-recommends', pkg], {
+			cwd: RUN_DIR,
+			logFile,
+			env,
+		});
 	}
 }
 
 async function ensureRedis(): Promise<void> {
 	if (commandExists('redis-server')) return;
 	await aptInstall('redis-server');
-	if (!commandExists('redis-server')) throw new Error(`redis-server still missing after apt-get; see ${path.join(RUN_DIR, 'apt.log')}`);
+	if (!commandExists('redis-server'))
+		throw new Error(
+			`redis-server still missing after apt-get; see ${path.join(RUN_DIR, 'apt.log')}`,
+		);
 }
 
 async function redisPing(port: number): Promise<string> {
@@ -439,14 +591,37 @@ async function startRedis(): Promise<{ port: number; proc: Proc; version: string
 	const port = await freePort();
 	const dir = path.join(STATE_DIR, 'redis');
 	mkdirSync(dir, { recursive: true });
-	const proc = startProc('redis', 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'yes'], {
-		cwd: dir,
-		env: process.env,
-		log: path.join(RUN_DIR, 'redis.log'),
-	});
+	const proc = startProc(
+		'redis',
+		'redis-server',
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+			'--protected-mode',
+			'yes',
+		],
+		{
+			cwd: dir,
+			env: process.env,
+			log: path.join(RUN_DIR, 'redis.log'),
+		},
+	);
 	cleanups.push({ name: 'Redis', fn: () => stopProc(proc, 5000) });
-	await waitFor('Redis', 20_000, async () => ((await redisPing(port)) === '+PONG' ? true : undefined));
-	const version = /v=(\S+)/.exec(spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).stdout ?? '')?.[1] ?? '?';
+	await waitFor('Redis', 20_000, async () =>
+		(await redisPing(port)) === '+PONG' ? true : undefined,
+	);
+	const version =
+		/v=(\S+)/.exec(
+			spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).stdout ?? '',
+		)?.[1] ?? '?';
 	log(`Redis ${version} on 127.0.0.1:${port}`);
 	return { port, proc, version };
 }
@@ -458,7 +633,10 @@ interface N8nProc extends Proc {
 	folder: string;
 }
 
-function n8nEnv(base: Record<string, string>, perProcess: Record<string, string>): NodeJS.ProcessEnv {
+function n8nEnv(
+	base: Record<string, string>,
+	perProcess: Record<string, string>,
+): NodeJS.ProcessEnv {
 	// N8N_CUSTOM_EXTENSIONS off: the nodes come from the package installed in each user folder
 	return childEnv({ ...base, ...perProcess, N8N_CUSTOM_EXTENSIONS: undefined });
 }
@@ -485,7 +663,8 @@ const peaks = new Map<string, { hwm: number; rss: number }>();
 function procStatus(pid: number): { rss: number; hwm: number } | undefined {
 	try {
 		const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-		const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+		const kb = (key: string) =>
+			Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
 		return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
 	} catch {
 		return undefined;
@@ -519,7 +698,10 @@ function sampleMemory(): void {
 	const self = procStatus(process.pid);
 	if (self) {
 		const prev = peaks.get('test:scale + sandbox') ?? { hwm: 0, rss: 0 };
-		peaks.set('test:scale + sandbox', { hwm: Math.max(prev.hwm, self.hwm), rss: Math.max(prev.rss, self.rss) });
+		peaks.set('test:scale + sandbox', {
+			hwm: Math.max(prev.hwm, self.hwm),
+			rss: Math.max(prev.rss, self.rss),
+		});
 	}
 }
 
@@ -563,8 +745,18 @@ function stageNodes(): Array<Record<string, unknown>> {
 				assignments: {
 					assignments: [
 						{ id: 'e1', name: 'deal_id', value: '={{ $json.id }}', type: 'string' },
-						{ id: 'e2', name: 'new_stage', value: '={{ $json.affected_values?.Stage ?? $json.record?.Stage }}', type: 'string' },
-						{ id: 'e3', name: 'modified', value: '={{ $json.record?.Modified_Time }}', type: 'string' },
+						{
+							id: 'e2',
+							name: 'new_stage',
+							value: '={{ $json.affected_values?.Stage ?? $json.record?.Stage }}',
+							type: 'string',
+						},
+						{
+							id: 'e3',
+							name: 'modified',
+							value: '={{ $json.record?.Modified_Time }}',
+							type: 'string',
+						},
 					],
 				},
 				options: {},
@@ -614,7 +806,12 @@ function workflows(): Array<Record<string, unknown>> {
 					typeVersion: 2,
 					position: [0, 0],
 					webhookId: randomUUID(),
-					parameters: { httpMethod: 'POST', path: FLOOR_PATH, responseMode: 'onReceived', options: {} },
+					parameters: {
+						httpMethod: 'POST',
+						path: FLOOR_PATH,
+						responseMode: 'onReceived',
+						options: {},
+					},
 				},
 				...stageNodes(),
 			],
@@ -662,7 +859,9 @@ function workflows(): Array<Record<string, unknown>> {
 function credentialScopes(): string {
 	try {
 		const req = createRequire(path.join(REPO, 'package.json'));
-		const mod = req(path.join(REPO, 'dist', 'credentials', 'CrmOAuth2Api.credentials.js')) as { DEFAULT_SCOPES?: string[] };
+		const mod = req(path.join(REPO, 'dist', 'credentials', 'CrmOAuth2Api.credentials.js')) as {
+			DEFAULT_SCOPES?: string[];
+		};
 		if (Array.isArray(mod.DEFAULT_SCOPES)) return mod.DEFAULT_SCOPES.join(',');
 	} catch {
 		// fall back to what the two workflows need
@@ -705,9 +904,13 @@ const executions = new Map<number, Execution>();
 /** Items the trigger node emitted: from its run data, or from the start stack when it never ran (crashed). */
 function triggerItems(data: any, nodeName: string): any[] {
 	const runs = data?.resultData?.runData?.[nodeName];
-	if (Array.isArray(runs) && runs.length > 0) return runs.flatMap((r: any) => r?.data?.main?.[0] ?? []).map((i: any) => i?.json ?? {});
+	if (Array.isArray(runs) && runs.length > 0)
+		return runs.flatMap((r: any) => r?.data?.main?.[0] ?? []).map((i: any) => i?.json ?? {});
 	const stack = (data?.executionData?.nodeExecutionStack ?? []) as any[];
-	return stack.filter((s) => s?.node?.name === nodeName).flatMap((s) => s?.data?.main?.[0] ?? []).map((i: any) => i?.json ?? {});
+	return stack
+		.filter((s) => s?.node?.name === nodeName)
+		.flatMap((s) => s?.data?.main?.[0] ?? [])
+		.map((i: any) => i?.json ?? {});
 }
 
 async function readExecutions(pg: PgClient): Promise<void> {
@@ -722,26 +925,43 @@ async function readExecutions(pg: PgClient): Promise<void> {
 	for (const row of rows) {
 		const id = Number(row.id);
 		const known = executions.get(id);
-		const e: Execution = known ?? { id, status: '', workflowId: row.workflowId, mode: row.mode, retryOf: row.retryOf, stoppedAt: null, records: new Map() };
+		const e: Execution = known ?? {
+			id,
+			status: '',
+			workflowId: row.workflowId,
+			mode: row.mode,
+			retryOf: row.retryOf,
+			stoppedAt: null,
+			records: new Map(),
+		};
 		e.status = row.status;
 		e.createdAt = row.createdAt ? new Date(row.createdAt).getTime() : null;
 		e.stoppedAt = row.stoppedAt ? new Date(row.stoppedAt).getTime() : null;
 		executions.set(id, e);
-		if (!['new', 'running', 'waiting'].includes(e.status) && e.parsedStatus !== e.status) toParse.push(id);
+		if (!['new', 'running', 'waiting'].includes(e.status) && e.parsedStatus !== e.status)
+			toParse.push(id);
 	}
 	for (let i = 0; i < toParse.length; i += 20) {
 		const ids = toParse.slice(i, i + 20);
-		const data = (await pg.query(`select "executionId", data from execution_data where "executionId" = any($1)`, [ids])).rows;
+		const data = (
+			await pg.query(
+				`select "executionId", data from execution_data where "executionId" = any($1)`,
+				[ids],
+			)
+		).rows;
 		for (const row of data) {
 			const e = executions.get(Number(row.executionId))!;
 			const parsed = parse(row.data);
-			const name = [WF.deals, WF.leads, WF.floor].find((w) => w.id === e.workflowId)?.trigger ?? WF.polling.trigger;
+			const name =
+				[WF.deals, WF.leads, WF.floor].find((w) => w.id === e.workflowId)?.trigger ??
+				WF.polling.trigger;
 			e.records = new Map();
 			e.emitted = 0;
 			for (const item of triggerItems(parsed, name)) {
 				// the floor's Webhook emits the delivery as one item: its records are the body's ids
 				if (e.workflowId === WF.floor.id) {
-					for (const id of (item.body?.ids ?? []) as unknown[]) e.records.set(String(id), undefined);
+					for (const id of (item.body?.ids ?? []) as unknown[])
+						e.records.set(String(id), undefined);
 					continue;
 				}
 				if (e.workflowId === WF.polling.id) {
@@ -763,7 +983,10 @@ async function readExecutions(pg: PgClient): Promise<void> {
 			// evidence for the report: what n8n kept of an execution that did not succeed
 			if (e.status !== 'success') {
 				mkdirSync(path.join(RUN_DIR, 'executions'), { recursive: true });
-				writeFileSync(path.join(RUN_DIR, 'executions', `${e.id}-${e.status}.json`), JSON.stringify(parsed, null, 1).slice(0, 2_000_000));
+				writeFileSync(
+					path.join(RUN_DIR, 'executions', `${e.id}-${e.status}.json`),
+					JSON.stringify(parsed, null, 1).slice(0, 2_000_000),
+				);
 			}
 		}
 	}
@@ -795,7 +1018,19 @@ function tally(list: Change[], workflowIds: Set<string> = INSTANT): Tally {
 			if (e.status === 'success') inSuccess.set(id, [...(inSuccess.get(id) ?? []), e]);
 		}
 	}
-	const t: Tally = { changes: list.length, ok: 0, lost: 0, lostInFailed: 0, doubled: 0, mismatched: 0, latencies: [], lostIds: [], doubledIds: [], lastFinished: 0, firstChange: Infinity };
+	const t: Tally = {
+		changes: list.length,
+		ok: 0,
+		lost: 0,
+		lostInFailed: 0,
+		doubled: 0,
+		mismatched: 0,
+		latencies: [],
+		lostIds: [],
+		doubledIds: [],
+		lastFinished: 0,
+		firstChange: Infinity,
+	};
 	for (const c of list) {
 		t.firstChange = Math.min(t.firstChange, c.at);
 		const found = inSuccess.get(c.id) ?? [];
@@ -809,7 +1044,9 @@ function tally(list: Change[], workflowIds: Set<string> = INSTANT): Tally {
 			t.doubled++;
 			t.doubledIds.push(c.id);
 		} else t.ok++;
-		const first = found.reduce((a, b) => ((a.stoppedAt ?? Infinity) <= (b.stoppedAt ?? Infinity) ? a : b));
+		const first = found.reduce((a, b) =>
+			(a.stoppedAt ?? Infinity) <= (b.stoppedAt ?? Infinity) ? a : b,
+		);
 		const time = first.records.get(c.id);
 		if (time !== undefined && time !== c.time) t.mismatched++;
 		if (first.stoppedAt) {
@@ -821,12 +1058,18 @@ function tally(list: Change[], workflowIds: Set<string> = INSTANT): Tally {
 }
 
 /** Which worker ran which execution, from the workers' own log lines. */
-function workerRuns(workers: N8nProc[]): Map<string, { started: Set<number>; finished: Set<number> }> {
+function workerRuns(
+	workers: N8nProc[],
+): Map<string, { started: Set<number>; finished: Set<number> }> {
 	const out = new Map<string, { started: Set<number>; finished: Set<number> }>();
 	for (const w of workers) {
 		const text = readFrom(w.log, w.logStart);
-		const started = new Set([...text.matchAll(/Worker started execution (\d+)/g)].map((m) => Number(m[1])));
-		const finished = new Set([...text.matchAll(/Worker finished execution (\d+)/g)].map((m) => Number(m[1])));
+		const started = new Set(
+			[...text.matchAll(/Worker started execution (\d+)/g)].map((m) => Number(m[1])),
+		);
+		const finished = new Set(
+			[...text.matchAll(/Worker finished execution (\d+)/g)].map((m) => Number(m[1])),
+		);
 		out.set(w.name, { started, finished });
 	}
 	return out;
@@ -850,10 +1093,27 @@ async function main(): Promise<void> {
 			rmSync(PID_FILE, { force: true });
 		},
 	});
-	log(`test:scale: ${CHANGES} record changes, n8n ${N8N_VERSION} in queue mode (main, 2 webhook processes, 2 workers), work folder ${path.relative(REPO, RUN_DIR)}/`);
+	log(
+		`test:scale: ${CHANGES} record changes, n8n ${N8N_VERSION} in queue mode (main, 2 webhook processes, 2 workers), work folder ${path.relative(REPO, RUN_DIR)}/`,
+	);
 
-	for (const port of [P.main, P.webhook, P.webhook2, P.proxy, ...P.health, P.broker.main, ...P.broker.workers, P.broker.webhook, P.broker.webhook2, P.broker.cli, PORTS.sandbox]) {
-		if (!(await portFree(port))) throw new Error(`port ${port} is in use (set SCALE_N8N_PORT / SCALE_SANDBOX_PORT to move the run)`);
+	for (const port of [
+		P.main,
+		P.webhook,
+		P.webhook2,
+		P.proxy,
+		...P.health,
+		P.broker.main,
+		...P.broker.workers,
+		P.broker.webhook,
+		P.broker.webhook2,
+		P.broker.cli,
+		PORTS.sandbox,
+	]) {
+		if (!(await portFree(port)))
+			throw new Error(
+				`port ${port} is in use (set SCALE_N8N_PORT / SCALE_SANDBOX_PORT to move the run)`,
+			);
 	}
 
 	if (!flag('--no-build')) {
@@ -877,9 +1137,16 @@ async function main(): Promise<void> {
 
 	// the CRM sandbox, in this process
 	const { startSandbox } = (await import(path.join(REPO, 'sandbox', 'server.ts'))) as {
-		startSandbox: (o: Record<string, unknown>) => Promise<{ url: string; sandbox: any; server: import('node:http').Server; close(): Promise<void> }>;
+		startSandbox: (o: Record<string, unknown>) => Promise<{
+			url: string;
+			sandbox: any;
+			server: import('node:http').Server;
+			close(): Promise<void>;
+		}>;
 	};
-	const { deliveriesOf } = (await import(path.join(REPO, 'sandbox', 'deliveries.ts'))) as { deliveriesOf: (s: unknown) => { log: any[] } | undefined };
+	const { deliveriesOf } = (await import(path.join(REPO, 'sandbox', 'deliveries.ts'))) as {
+		deliveriesOf: (s: unknown) => { log: any[] } | undefined;
+	};
 	const sandboxUrl = `http://127.0.0.1:${PORTS.sandbox}`;
 	const sb = await startSandbox({
 		port: PORTS.sandbox,
@@ -907,10 +1174,15 @@ async function main(): Promise<void> {
 	const isPollCall = (url: string) => url.includes('/coql');
 	const pollCallStarts = watchRequestStarts(sb.server, isPollCall);
 	const leadWrites = new Map<string, number>();
-	sb.sandbox.store.onChange((event: { module: string; operation: string; changes: Array<{ id: string }> }) => {
-		if (event.module === 'Leads' && event.operation === 'update') for (const c of event.changes) leadWrites.set(c.id, (leadWrites.get(c.id) ?? 0) + 1);
-	});
-	log(`CRM sandbox on ${sandboxUrl} (in memory; deliveries retried ${DELIVERY_RETRY_DELAYS_MS.length} times over ${secs(DELIVERY_RETRY_DELAYS_MS.reduce((a, b) => a + b, 0))} s)`);
+	sb.sandbox.store.onChange(
+		(event: { module: string; operation: string; changes: Array<{ id: string }> }) => {
+			if (event.module === 'Leads' && event.operation === 'update')
+				for (const c of event.changes) leadWrites.set(c.id, (leadWrites.get(c.id) ?? 0) + 1);
+		},
+	);
+	log(
+		`CRM sandbox on ${sandboxUrl} (in memory; deliveries retried ${DELIVERY_RETRY_DELAYS_MS.length} times over ${secs(DELIVERY_RETRY_DELAYS_MS.reduce((a, b) => a + b, 0))} s)`,
+	);
 
 	// the script's own token (a client application of its own, so its calls never use n8n's §7 slots)
 	const mintToken = async () => {
@@ -922,10 +1194,17 @@ async function main(): Promise<void> {
 		return ((await res.json()) as { access_token: string }).access_token;
 	};
 	let crmToken = await mintToken();
-	const crm = async (method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> => {
+	const crm = async (
+		method: string,
+		p: string,
+		body?: unknown,
+	): Promise<{ status: number; body: any }> => {
 		const res = await fetch(`${sandboxUrl}/crm/v2.1${p}`, {
 			method,
-			headers: { Authorization: `Bearer ${crmToken}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+			headers: {
+				Authorization: `Bearer ${crmToken}`,
+				...(body ? { 'Content-Type': 'application/json' } : {}),
+			},
 			body: body ? JSON.stringify(body) : undefined,
 		});
 		const text = await res.text();
@@ -966,7 +1245,15 @@ async function main(): Promise<void> {
 		N8N_USE_WORKFLOW_PUBLICATION_SERVICE: String(DURABLE_CURSORS),
 		N8N_POLLER_DURABLE_CURSORS_ENABLED: String(DURABLE_CURSORS),
 	};
-	const folders = { main: 'main', webhook: 'webhook', 'webhook-2': 'webhook-2', 'worker-1': 'worker-1', 'worker-2': 'worker-2', 'worker-3': 'worker-3', cli: 'cli' };
+	const folders = {
+		main: 'main',
+		webhook: 'webhook',
+		'webhook-2': 'webhook-2',
+		'worker-1': 'worker-1',
+		'worker-2': 'worker-2',
+		'worker-3': 'worker-3',
+		cli: 'cli',
+	};
 	const folder = (name: keyof typeof folders) => path.join(STATE_DIR, 'n8n', folders[name]);
 	const t0 = Date.now();
 	const installed = await Promise.all(
@@ -975,12 +1262,18 @@ async function main(): Promise<void> {
 			return await installPackageInto(folder(name), () => undefined);
 		}),
 	);
-	log(`${PACKAGE_NAME}@${installed[0].version} (npm pack) installed into ${installed.length} user folders (.n8n/nodes) in ${secs(Date.now() - t0)} s: ${Object.keys(folders).join(', ')}`);
+	log(
+		`${PACKAGE_NAME}@${installed[0].version} (npm pack) installed into ${installed.length} user folders (.n8n/nodes) in ${secs(Date.now() - t0)} s: ${Object.keys(folders).join(', ')}`,
+	);
 
 	// credential from a real authorization-code grant, then the workflows
 	const scope = credentialScopes();
 	const client = { clientId: 'n8n-scale', clientSecret: 'n8n-scale-secret' };
-	const token = await codeGrant(sandboxUrl, { ...client, redirectUri: `${editorUrl}/rest/oauth2-credential/callback`, scope });
+	const token = await codeGrant(sandboxUrl, {
+		...client,
+		redirectUri: `${editorUrl}/rest/oauth2-credential/callback`,
+		scope,
+	});
 	const importDir = path.join(STATE_DIR, 'import');
 	mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
 	writeFileSync(
@@ -1003,26 +1296,54 @@ async function main(): Promise<void> {
 			},
 		]),
 	);
-	for (const wf of workflows()) writeFileSync(path.join(importDir, 'workflows', `${wf.id}.json`), JSON.stringify(wf, null, 2));
-	const cliEnv = n8nEnv(base, { N8N_USER_FOLDER: folder('cli'), N8N_RUNNERS_BROKER_PORT: String(P.broker.cli) });
+	for (const wf of workflows())
+		writeFileSync(path.join(importDir, 'workflows', `${wf.id}.json`), JSON.stringify(wf, null, 2));
+	const cliEnv = n8nEnv(base, {
+		N8N_USER_FOLDER: folder('cli'),
+		N8N_RUNNERS_BROKER_PORT: String(P.broker.cli),
+	});
 	const cliLog = path.join(RUN_DIR, 'n8n-cli.log');
 	let t = Date.now();
-	await run(process.execPath, [n8nBin, 'import:credentials', `--input=${path.join(importDir, 'credentials.json')}`], { cwd: folder('cli'), logFile: cliLog, env: cliEnv });
-	log(`n8n import:credentials (includes n8n's migrations on the empty database) in ${secs(Date.now() - t)} s`);
+	await run(
+		process.execPath,
+		[n8nBin, 'import:credentials', `--input=${path.join(importDir, 'credentials.json')}`],
+		{ cwd: folder('cli'), logFile: cliLog, env: cliEnv },
+	);
+	log(
+		`n8n import:credentials (includes n8n's migrations on the empty database) in ${secs(Date.now() - t)} s`,
+	);
 	t = Date.now();
-	await run(process.execPath, [n8nBin, 'import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`], { cwd: folder('cli'), logFile: cliLog, env: cliEnv });
+	await run(
+		process.execPath,
+		[n8nBin, 'import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`],
+		{ cwd: folder('cli'), logFile: cliLog, env: cliEnv },
+	);
 	log(`n8n import:workflow (${workflows().length} workflows) in ${secs(Date.now() - t)} s`);
 
-	const startN8n = (name: string, role: N8nProc['role'], args: string[], per: Record<string, string>, userFolder: string): N8nProc => {
+	const startN8n = (
+		name: string,
+		role: N8nProc['role'],
+		args: string[],
+		per: Record<string, string>,
+		userFolder: string,
+	): N8nProc => {
 		const env = n8nEnv(base, { N8N_USER_FOLDER: userFolder, ...per });
-		const proc = startProc(name, process.execPath, [n8nBin, ...args], { cwd: userFolder, env, log: path.join(RUN_DIR, `n8n-${name}.log`) }) as N8nProc;
+		const proc = startProc(name, process.execPath, [n8nBin, ...args], {
+			cwd: userFolder,
+			env,
+			log: path.join(RUN_DIR, `n8n-${name}.log`),
+		}) as N8nProc;
 		proc.role = role;
 		proc.folder = userFolder;
 		cleanups.push({ name, fn: () => stopProc(proc) });
 		return proc;
 	};
 	const workerArgs = ['worker', '--concurrency=5'];
-	const workerEnv = (i: number) => ({ QUEUE_HEALTH_CHECK_PORT: String(P.health[i]), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1', N8N_RUNNERS_BROKER_PORT: String(P.broker.workers[i]) });
+	const workerEnv = (i: number) => ({
+		QUEUE_HEALTH_CHECK_PORT: String(P.health[i]),
+		N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+		N8N_RUNNERS_BROKER_PORT: String(P.broker.workers[i]),
+	});
 	const webhookArgs: [string, N8nProc['role'], string[], Record<string, string>, string] = [
 		'webhook',
 		'webhook',
@@ -1043,63 +1364,112 @@ async function main(): Promise<void> {
 	];
 	let mainProc = startN8n(...mainArgs);
 	let webhook = startN8n(...webhookArgs);
-	const webhook2 = startN8n('webhook-2', 'webhook', ['webhook'], { N8N_PORT: String(P.webhook2), N8N_RUNNERS_BROKER_PORT: String(P.broker.webhook2) }, folder('webhook-2'));
+	const webhook2 = startN8n(
+		'webhook-2',
+		'webhook',
+		['webhook'],
+		{ N8N_PORT: String(P.webhook2), N8N_RUNNERS_BROKER_PORT: String(P.broker.webhook2) },
+		folder('webhook-2'),
+	);
 	const worker1 = startN8n('worker-1', 'worker', workerArgs, workerEnv(0), folder('worker-1'));
 	const worker2 = startN8n('worker-2', 'worker', workerArgs, workerEnv(1), folder('worker-2'));
 	const workers: N8nProc[] = [worker1, worker2];
 	const sampler = setInterval(sampleMemory, 1000);
 	cleanups.push({ name: 'memory sampler', fn: async () => clearInterval(sampler) });
 	await Promise.all([mainProc, webhook, webhook2, worker1, worker2].map((p) => waitReady(p)));
-	log(`n8n main (:${P.main}), webhook processes (:${P.webhook}, :${P.webhook2}; load balancer :${P.proxy}) and 2 workers (concurrency 5 each) ready in ${secs(Date.now() - t)} s`);
+	log(
+		`n8n main (:${P.main}), webhook processes (:${P.webhook}, :${P.webhook2}; load balancer :${P.proxy}) and 2 workers (concurrency 5 each) ready in ${secs(Date.now() - t)} s`,
+	);
 
 	// owner, login, publish both workflows
 	const api = new N8nClient(editorUrl);
 	const settings = await waitFor('n8n settings', 30_000, async () => {
-		const res = await api.request<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>('GET', '/rest/settings');
+		const res = await api.request<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>(
+			'GET',
+			'/rest/settings',
+		);
 		return res.status === 200 && typeof res.data === 'object' ? res.data : undefined;
 	});
 	if (settings.userManagement?.showSetupOnFirstLoad !== false) {
-		const res = await api.request('POST', '/rest/owner/setup', { email: OWNER.email, firstName: OWNER.firstName, lastName: OWNER.lastName, password: OWNER.password });
-		if (res.status !== 200) throw new Error(`owner setup failed: ${res.status} ${JSON.stringify(res.data)}`);
+		const res = await api.request('POST', '/rest/owner/setup', {
+			email: OWNER.email,
+			firstName: OWNER.firstName,
+			lastName: OWNER.lastName,
+			password: OWNER.password,
+		});
+		if (res.status !== 200)
+			throw new Error(`owner setup failed: ${res.status} ${JSON.stringify(res.data)}`);
 	}
 	await api.login(OWNER.email, OWNER.password);
 
 	// the deals the run edits: created before the trigger watches anything
 	// --bench-trigger edits deals only: the burst and the warm-up before it
-	const updatesTotal = BENCH ? CHANGES + BENCH_WARMUP_BATCHES * UPDATE_BATCH : Math.round(CHANGES * 0.9);
+	const updatesTotal = BENCH
+		? CHANGES + BENCH_WARMUP_BATCHES * UPDATE_BATCH
+		: Math.round(CHANGES * 0.9);
 	const createsTotal = BENCH ? 0 : CHANGES - updatesTotal;
 	t = Date.now();
 	const dealIds: string[] = [];
 	for (let i = 0; i < updatesTotal; i += UPDATE_BATCH) {
-		const data = Array.from({ length: Math.min(UPDATE_BATCH, updatesTotal - i) }, (_, k) => ({ Deal_Name: `Scale deal ${i + k + 1}`, Stage: 'Qualification', Amount: 1000 + i + k }));
+		const data = Array.from({ length: Math.min(UPDATE_BATCH, updatesTotal - i) }, (_, k) => ({
+			Deal_Name: `Scale deal ${i + k + 1}`,
+			Stage: 'Qualification',
+			Amount: 1000 + i + k,
+		}));
 		const res = await crm('POST', '/Deals', { data });
-		if (res.status !== 201) throw new Error(`creating deals answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+		if (res.status !== 201)
+			throw new Error(
+				`creating deals answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`,
+			);
 		for (const item of res.body.data) dealIds.push(String(item.details.id));
 	}
-	log(`${dealIds.length} deals created in the sandbox in ${secs(Date.now() - t)} s (the records the run edits)`);
+	log(
+		`${dealIds.length} deals created in the sandbox in ${secs(Date.now() - t)} s (the records the run edits)`,
+	);
 
 	t = Date.now();
 	const published = BENCH ? [WF.deals, WF.floor] : [WF.deals, WF.leads, WF.polling];
 	for (const wf of published) {
 		const got = await api.request<{ versionId: string }>('GET', `/rest/workflows/${wf.id}`);
-		const res = await api.request<{ active?: boolean }>('POST', `/rest/workflows/${wf.id}/activate`, { versionId: got.data.versionId });
-		if (res.status !== 200 || !res.data.active) throw new Error(`publishing ${wf.name} failed: ${res.status} ${JSON.stringify(res.data).slice(0, 300)}`);
+		const res = await api.request<{ active?: boolean }>(
+			'POST',
+			`/rest/workflows/${wf.id}/activate`,
+			{ versionId: got.data.versionId },
+		);
+		if (res.status !== 200 || !res.data.active)
+			throw new Error(
+				`publishing ${wf.name} failed: ${res.status} ${JSON.stringify(res.data).slice(0, 300)}`,
+			);
 	}
 	const channelCount = BENCH ? 1 : 2;
-	const channels = await waitFor(`${channelCount} watch channel(s) in the sandbox`, 60_000, async () => {
-		const res = await crm('GET', '/actions/watch');
-		const list = (res.body?.watch ?? []) as Array<{ channel_id: string; notify_url: string; events: string[] }>;
-		return list.length >= channelCount ? list : undefined;
-	});
+	const channels = await waitFor(
+		`${channelCount} watch channel(s) in the sandbox`,
+		60_000,
+		async () => {
+			const res = await crm('GET', '/actions/watch');
+			const list = (res.body?.watch ?? []) as Array<{
+				channel_id: string;
+				notify_url: string;
+				events: string[];
+			}>;
+			return list.length >= channelCount ? list : undefined;
+		},
+	);
 	// the webhook process answers the channels' URLs (401 to a forged delivery) once publication reached it
 	for (const url of new Set(channels.map((c) => c.notify_url))) {
 		await waitFor(`the webhook process to serve ${url}`, 90_000, async () => {
-			const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+			const res = await fetch(url, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: '{}',
+			});
 			return res.status === 401 ? true : undefined;
 		});
 	}
 	if (BENCH) {
-		log(`both workflows published (CRM Trigger → ${new URL(channels[0].notify_url).host}, floor Webhook /webhook/${FLOOR_PATH}) in ${secs(Date.now() - t)} s`);
+		log(
+			`both workflows published (CRM Trigger → ${new URL(channels[0].notify_url).host}, floor Webhook /webhook/${FLOOR_PATH}) in ${secs(Date.now() - t)} s`,
+		);
 		const floorUrl = `http://127.0.0.1:${P.proxy}/webhook/${FLOOR_PATH}`;
 		await benchTrigger({
 			changes: CHANGES,
@@ -1126,12 +1496,14 @@ async function main(): Promise<void> {
 	// the polling trigger's publishing poll sets its cursor to "now" (nothing before it is emitted).
 	// The changes start right after it: with n8n's scheduler that poll's node static data is not
 	// kept, so the deals changed before the first scheduled poll test where the node starts from then
-	await waitFor('the polling trigger\'s publishing poll (a COQL call)', 180_000, async () =>
+	await waitFor("the polling trigger's publishing poll (a COQL call)", 180_000, async () =>
 		sb.sandbox.requests.some((r: { url: string }) => isPollCall(r.url)) ? true : undefined,
 	);
 	await sleep(2000);
 	const publishingPollCalls = pollCallStarts.length;
-	log(`all three workflows published; watch channels ${channels.map((c) => `${c.events.join('+')} → ${new URL(c.notify_url).host}`).join(', ')}; ready in ${secs(Date.now() - t)} s`);
+	log(
+		`all three workflows published; watch channels ${channels.map((c) => `${c.events.join('+')} → ${new URL(c.notify_url).host}`).join(', ')}; ready in ${secs(Date.now() - t)} s`,
+	);
 
 	// ---- phases ----
 	const changes: Change[] = [];
@@ -1160,36 +1532,57 @@ async function main(): Promise<void> {
 	let dealCursor = 0;
 	let tokenExpiredAt = 0;
 	let leadCounter = 0;
-	const STAGES = ['Needs Analysis', 'Value Proposition', 'Identify Decision Makers', 'Proposal/Price Quote'];
+	const STAGES = [
+		'Needs Analysis',
+		'Value Proposition',
+		'Identify Decision Makers',
+		'Proposal/Price Quote',
+	];
 
 	for (let phase = 0; phase < phases.length; phase++) {
 		const name = phases[phase];
-		const share = (total: number) => Math.floor(total / phases.length) + (phase < total % phases.length ? 1 : 0);
+		const share = (total: number) =>
+			Math.floor(total / phases.length) + (phase < total % phases.length ? 1 : 0);
 		const updates = share(updatesTotal);
 		const creates = share(createsTotal);
 		const batches: Array<{ kind: 'update' | 'create'; size: number }> = [];
 		const updateBatches = Math.ceil(updates / UPDATE_BATCH);
 		const createBatches = Math.ceil(creates / CREATE_BATCH);
-		const createBatch = (c: number) => ({ kind: 'create' as const, size: Math.min(CREATE_BATCH, creates - c * CREATE_BATCH) });
+		const createBatch = (c: number) => ({
+			kind: 'create' as const,
+			size: Math.min(CREATE_BATCH, creates - c * CREATE_BATCH),
+		});
 		let c = 0;
 		for (let u = 0; u < updateBatches; u++) {
 			batches.push({ kind: 'update', size: Math.min(UPDATE_BATCH, updates - u * UPDATE_BATCH) });
 			// the creates are spread over the phase
-			while (c < createBatches && c < Math.round(((u + 1) * createBatches) / updateBatches)) batches.push(createBatch(c++));
+			while (c < createBatches && c < Math.round(((u + 1) * createBatches) / updateBatches))
+				batches.push(createBatch(c++));
 		}
 		while (c < createBatches) batches.push(createBatch(c++));
-		const firstDelivery = deliveries().length ? deliveries()[deliveries().length - 1].delivery_id : 0;
+		const firstDelivery = deliveries().length
+			? deliveries()[deliveries().length - 1].delivery_id
+			: 0;
 		const firstRequest = sb.sandbox.requests.length;
 		const firstTokenCall = tokenCalls.length;
 		let note = '';
 		let faultDone: Promise<void> = Promise.resolve();
 		const faultPlan = async (plan: Record<string, unknown>) =>
-			await fetch(`${sandboxUrl}/__sandbox/fault-plan`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(plan) });
+			await fetch(`${sandboxUrl}/__sandbox/fault-plan`, {
+				method: 'PUT',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify(plan),
+			});
 		if (FAULTS && phase === PHASE.faults) {
 			// the CRM's own answer timeout (10 s, docs/protocol.md §9.5): a shorter one measures how fast
 			// n8n reads a request under a burst on this machine (n8n drops a request whose body the CRM
 			// stopped sending before webhook() runs), not the package
-			await faultPlan({ lostResponseRate: 0.15, duplicateDeliveryRate: 0.1, concurrentDuplicateRate: 0.1, seed: 7 });
+			await faultPlan({
+				lostResponseRate: 0.15,
+				duplicateDeliveryRate: 0.1,
+				concurrentDuplicateRate: 0.1,
+				seed: 7,
+			});
 		}
 		if (FAULTS && phase === PHASE.killMain) {
 			// the polling trigger's COQL calls answer 4 s late, so that main can be killed inside a poll
@@ -1200,7 +1593,9 @@ async function main(): Promise<void> {
 			proxy.forwarded.clear();
 			await faultPlan({ duplicateDeliveryRate: 0.25, concurrentDuplicateRate: 0.25, seed: 11 });
 		}
-		log(`phase ${phase + 1}/${phases.length} — ${name}: ${updates} deal updates (${updateBatches} requests) + ${creates} lead creates (${createBatches} requests)`);
+		log(
+			`phase ${phase + 1}/${phases.length} — ${name}: ${updates} deal updates (${updateBatches} requests) + ${creates} lead creates (${createBatches} requests)`,
+		);
 		const phaseChanges: Change[] = [];
 		const sendStart = Date.now();
 		const faultAt = Math.max(1, Math.floor(batches.length * 0.3));
@@ -1231,7 +1626,11 @@ async function main(): Promise<void> {
 			}
 			if (FAULTS && b === faultAt && phase === PHASE.token) {
 				// every access token n8n holds stops working at once, in the middle of the burst
-				const res = await fetch(`${sandboxUrl}/__sandbox/tokens/expire`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+				const res = await fetch(`${sandboxUrl}/__sandbox/tokens/expire`, {
+					method: 'POST',
+					headers: { 'Content-Type': 'application/json' },
+					body: '{}',
+				});
 				const { expired } = (await res.json()) as { expired: number };
 				crmToken = await mintToken();
 				tokenExpiredAt = Date.now();
@@ -1257,38 +1656,74 @@ async function main(): Promise<void> {
 				const ids = dealIds.slice(dealCursor, dealCursor + batch.size);
 				dealCursor += batch.size;
 				const stage = STAGES[phase % STAGES.length];
-				const res = await crm('PUT', '/Deals', { data: ids.map((id) => ({ id, Stage: stage, Description: `scale phase ${phase + 1}` })) });
+				const res = await crm('PUT', '/Deals', {
+					data: ids.map((id) => ({ id, Stage: stage, Description: `scale phase ${phase + 1}` })),
+				});
 				const at = Date.now();
-				if (res.status !== 200) throw new Error(`updating deals answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+				if (res.status !== 200)
+					throw new Error(
+						`updating deals answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`,
+					);
 				for (const item of res.body.data) {
-					if (item.status !== 'success') throw new Error(`deal update refused: ${JSON.stringify(item)}`);
-					phaseChanges.push({ id: String(item.details.id), module: 'Deals', time: item.details.Modified_Time, at, phase });
+					if (item.status !== 'success')
+						throw new Error(`deal update refused: ${JSON.stringify(item)}`);
+					phaseChanges.push({
+						id: String(item.details.id),
+						module: 'Deals',
+						time: item.details.Modified_Time,
+						at,
+						phase,
+					});
 				}
 			} else {
-				const data = Array.from({ length: batch.size }, () => ({ Last_Name: `Scale lead ${++leadCounter}`, Company: 'Scale Co', Email: `lead${leadCounter}@scale.example` }));
+				const data = Array.from({ length: batch.size }, () => ({
+					Last_Name: `Scale lead ${++leadCounter}`,
+					Company: 'Scale Co',
+					Email: `lead${leadCounter}@scale.example`,
+				}));
 				const res = await crm('POST', '/Leads', { data });
 				const at = Date.now();
-				if (res.status !== 201) throw new Error(`creating leads answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
-				for (const item of res.body.data) phaseChanges.push({ id: String(item.details.id), module: 'Leads', time: item.details.Created_Time, at, phase });
+				if (res.status !== 201)
+					throw new Error(
+						`creating leads answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`,
+					);
+				for (const item of res.body.data)
+					phaseChanges.push({
+						id: String(item.details.id),
+						module: 'Leads',
+						time: item.details.Created_Time,
+						at,
+						phase,
+					});
 			}
 		}
 		const sendMs = Date.now() - sendStart;
 		changes.push(...phaseChanges);
 		if (FAULTS && phase === PHASE.kill && !killed) {
 			// the changes went in faster than worker-1 picked up work: kill it at its first execution in flight
-			killWorker(await waitFor('worker-1 to run an execution', 30_000, () => (inFlight().length > 0 ? inFlight() : undefined)).catch(() => []));
+			killWorker(
+				await waitFor('worker-1 to run an execution', 30_000, () =>
+					inFlight().length > 0 ? inFlight() : undefined,
+				).catch(() => []),
+			);
 		}
-		log(`  ${phaseChanges.length} changes made in ${secs(sendMs)} s (${(phaseChanges.length / (sendMs / 1000)).toFixed(0)} changes/s through the sandbox API); waiting for n8n…`);
+		log(
+			`  ${phaseChanges.length} changes made in ${secs(sendMs)} s (${(phaseChanges.length / (sendMs / 1000)).toFixed(0)} changes/s through the sandbox API); waiting for n8n…`,
+		);
 		if (FAULTS && phase === PHASE.killMain) {
 			faultDone = (async () => {
 				// the first poll that reads this phase's changes: kill main 1 s into its first COQL call
 				const since = Date.now();
-				const began = await waitFor('a poll of the polling trigger', 90_000, () => pollCallStarts.find((t) => t >= since));
+				const began = await waitFor('a poll of the polling trigger', 90_000, () =>
+					pollCallStarts.find((t) => t >= since),
+				);
 				await sleep(Math.max(0, began + 1000 - Date.now()));
 				process.kill(-mainProc.pid, 'SIGKILL');
 				const killedAt = Date.now();
 				await fetch(`${sandboxUrl}/__sandbox/fault-plan`, { method: 'DELETE' });
-				log(`  kill -9 of main ${secs(killedAt - began)} s into a poll (its COQL call still unanswered); restarting main…`);
+				log(
+					`  kill -9 of main ${secs(killedAt - began)} s into a poll (its COQL call still unanswered); restarting main…`,
+				);
 				mainProc = startN8n(...mainArgs);
 				await waitReady(mainProc);
 				await api.login(OWNER.email, OWNER.password);
@@ -1306,9 +1741,12 @@ async function main(): Promise<void> {
 			await readExecutions(pg);
 			const phaseDeliveries = deliveries().filter((d) => d.delivery_id > firstDelivery);
 			const pending = phaseDeliveries.filter((d) => d.outcome === 'pending' || d.duplicates).length;
-			const inProgress = [...executions.values()].filter((e) => ['new', 'running', 'waiting'].includes(e.status)).length;
+			const inProgress = [...executions.values()].filter((e) =>
+				['new', 'running', 'waiting'].includes(e.status),
+			).length;
 			const seen = new Set<string>();
-			for (const e of executions.values()) if (INSTANT.has(e.workflowId)) for (const id of e.records.keys()) seen.add(id);
+			for (const e of executions.values())
+				if (INSTANT.has(e.workflowId)) for (const id of e.records.keys()) seen.add(id);
 			const seenCount = phaseChanges.filter((c) => seen.has(c.id)).length;
 			if (seenCount !== lastSeen) {
 				lastSeen = seenCount;
@@ -1317,16 +1755,21 @@ async function main(): Promise<void> {
 			const all = seenCount === phaseChanges.length;
 			if (pending === 0 && inProgress === 0 && (all || Date.now() - lastProgress > 15_000)) break;
 			if (Date.now() - settleStart > PHASE_SETTLE_CAP_MS) {
-				log(`  not settled after ${secs(PHASE_SETTLE_CAP_MS)} s: ${pending} deliveries pending, ${inProgress} executions in progress, ${seenCount}/${phaseChanges.length} changes seen`);
+				log(
+					`  not settled after ${secs(PHASE_SETTLE_CAP_MS)} s: ${pending} deliveries pending, ${inProgress} executions in progress, ${seenCount}/${phaseChanges.length} changes seen`,
+				);
 				break;
 			}
 			await sleep(1000);
 		}
 		if (FAULTS && (phase === PHASE.faults || phase === PHASE.twoWebhooks)) {
-			const plan = (await (await fetch(`${sandboxUrl}/__sandbox/fault-plan`, { method: 'DELETE' })).json()) as { stats: Record<string, number> };
+			const plan = (await (
+				await fetch(`${sandboxUrl}/__sandbox/fault-plan`, { method: 'DELETE' })
+			).json()) as { stats: Record<string, number> };
 			const s = plan.stats;
 			note = `injected: ${s.lostResponses} answers lost, ${s.duplicatedDeliveries} duplicates after the first, ${s.concurrentDuplicates} concurrent duplicates`;
-			if (phase === PHASE.twoWebhooks) note += `; proxy sent ${[...proxy.forwarded].map(([port, n]) => `${n} to :${port}`).join(', ')}`;
+			if (phase === PHASE.twoWebhooks)
+				note += `; proxy sent ${[...proxy.forwarded].map(([port, n]) => `${n} to :${port}`).join(', ')}`;
 			proxy.backends = [P.webhook];
 		}
 		const phaseDeliveries = deliveries().filter((d) => d.delivery_id > firstDelivery);
@@ -1342,8 +1785,12 @@ async function main(): Promise<void> {
 		};
 		phaseResults.push(result);
 		const r = result.tally;
-		log(`  settled in ${secs(result.settledMs)} s: lost ${r.lost}${r.lostInFailed ? ` (${r.lostInFailed} in executions that did not succeed)` : ''}, doubled ${r.doubled}, record time mismatched ${r.mismatched}`);
-		log(`  429s answered to n8n: ${formatCounts(result.refusals)}; token calls: ${formatCounts(countBy(result.tokenCalls, (c) => `${c.process} ${c.grant}${c.error ? ` (${c.error})` : ''}`))}`);
+		log(
+			`  settled in ${secs(result.settledMs)} s: lost ${r.lost}${r.lostInFailed ? ` (${r.lostInFailed} in executions that did not succeed)` : ''}, doubled ${r.doubled}, record time mismatched ${r.mismatched}`,
+		);
+		log(
+			`  429s answered to n8n: ${formatCounts(result.refusals)}; token calls: ${formatCounts(countBy(result.tokenCalls, (c) => `${c.process} ${c.grant}${c.error ? ` (${c.error})` : ''}`))}`,
+		);
 	}
 
 	// the polling trigger: each deal's last change must reach one polling execution (scale/polling.mts)
@@ -1354,13 +1801,20 @@ async function main(): Promise<void> {
 		for (const e of executions.values()) {
 			if (e.workflowId !== WF.polling.id || e.status !== 'success') continue;
 			for (const [id, time] of e.records) list.push({ execution: e.id, id, time: String(time) });
-			for (const key of e.repeats ?? []) list.push({ execution: e.id, id: key.slice(0, key.lastIndexOf('|')), time: key.slice(key.lastIndexOf('|') + 1) });
+			for (const key of e.repeats ?? [])
+				list.push({
+					execution: e.id,
+					id: key.slice(0, key.lastIndexOf('|')),
+					time: key.slice(key.lastIndexOf('|') + 1),
+				});
 		}
 		return list;
 	};
 	// the deals whose last change was made before the first scheduled poll began
 	const firstScheduledPoll = pollCallStarts[publishingPollCalls];
-	const beforeFirstPoll = [...finals].filter(([, f]) => firstScheduledPoll === undefined || f.at < firstScheduledPoll).map(([id]) => id);
+	const beforeFirstPoll = [...finals]
+		.filter(([, f]) => firstScheduledPoll === undefined || f.at < firstScheduledPoll)
+		.map(([id]) => id);
 	const pollingWaitStart = Date.now();
 	let pollingSeen = -1;
 	let pollingProgress = Date.now();
@@ -1368,19 +1822,25 @@ async function main(): Promise<void> {
 		await readExecutions(pg);
 		const emitted = new Set(pollingEmits().map((e) => `${e.id}|${e.time}`));
 		const seen = [...finals].filter(([id, f]) => emitted.has(`${id}|${f.time}`)).length;
-		const busy = [...executions.values()].some((e) => e.workflowId === WF.polling.id && ['new', 'running', 'waiting'].includes(e.status));
+		const busy = [...executions.values()].some(
+			(e) => e.workflowId === WF.polling.id && ['new', 'running', 'waiting'].includes(e.status),
+		);
 		if (seen !== pollingSeen) {
 			pollingSeen = seen;
 			pollingProgress = Date.now();
 		}
 		if (!busy && (seen === finals.size || Date.now() - pollingProgress > POLL_PATIENCE_MS)) break;
 		if (Date.now() - pollingWaitStart > 2 * POLL_PATIENCE_MS) {
-			log(`  polling not caught up after ${secs(Date.now() - pollingWaitStart)} s: ${seen}/${finals.size} deals' last changes emitted`);
+			log(
+				`  polling not caught up after ${secs(Date.now() - pollingWaitStart)} s: ${seen}/${finals.size} deals' last changes emitted`,
+			);
 			break;
 		}
 		await sleep(2000);
 	}
-	log(`polling trigger caught up ${secs(Date.now() - pollingWaitStart)} s after the last phase: ${pollingSeen}/${finals.size} deals' last changes emitted`);
+	log(
+		`polling trigger caught up ${secs(Date.now() - pollingWaitStart)} s after the last phase: ${pollingSeen}/${finals.size} deals' last changes emitted`,
+	);
 
 	// executions lost with the killed worker are not re-run by n8n; an operator retries them: do that through the REST API
 	await readExecutions(pg);
@@ -1389,21 +1849,35 @@ async function main(): Promise<void> {
 	const killedIds = new Set<number>();
 	const w1Runs = workerRuns([worker1]).get('worker-1')!;
 	for (const id of w1Runs.started) if (!w1Runs.finished.has(id)) killedIds.add(id);
-	for (const e of executions.values()) if (!e.retryOf && (e.status === 'crashed' || STALLED.test(e.error ?? ''))) killedIds.add(e.id);
-	const crashed = [...executions.values()].filter((e) => e.status !== 'success' && !e.retryOf && (e.status === 'crashed' || killedIds.has(e.id)));
+	for (const e of executions.values())
+		if (!e.retryOf && (e.status === 'crashed' || STALLED.test(e.error ?? ''))) killedIds.add(e.id);
+	const crashed = [...executions.values()].filter(
+		(e) => e.status !== 'success' && !e.retryOf && (e.status === 'crashed' || killedIds.has(e.id)),
+	);
 	const retried: Array<{ id: number; status: number; newId?: string }> = [];
 	if (crashed.length) {
-		log(`retrying ${crashed.length} crashed execution(s) through n8n's REST API (POST /rest/executions/<id>/retry)…`);
+		log(
+			`retrying ${crashed.length} crashed execution(s) through n8n's REST API (POST /rest/executions/<id>/retry)…`,
+		);
 		for (const e of crashed) {
-			const res = await api.request<any>('POST', `/rest/executions/${e.id}/retry`, { loadWorkflow: false });
-			retried.push({ id: e.id, status: res.status, newId: res.data?.id ?? (typeof res.data === 'string' ? res.data : undefined) });
-			if (res.status !== 200) log(`  retry of ${e.id} answered ${res.status}: ${JSON.stringify(res.data).slice(0, 300)}`);
+			const res = await api.request<any>('POST', `/rest/executions/${e.id}/retry`, {
+				loadWorkflow: false,
+			});
+			retried.push({
+				id: e.id,
+				status: res.status,
+				newId: res.data?.id ?? (typeof res.data === 'string' ? res.data : undefined),
+			});
+			if (res.status !== 200)
+				log(`  retry of ${e.id} answered ${res.status}: ${JSON.stringify(res.data).slice(0, 300)}`);
 		}
 		await waitFor('the retried executions', 120_000, async () => {
 			await readExecutions(pg);
 			const retries = [...executions.values()].filter((e) => e.retryOf);
 			const busy = retries.filter((e) => ['new', 'running', 'waiting'].includes(e.status));
-			return retries.length >= retried.filter((r) => r.status === 200).length && busy.length === 0 ? true : undefined;
+			return retries.length >= retried.filter((r) => r.status === 200).length && busy.length === 0
+				? true
+				: undefined;
 		}).catch((error) => log(`  ${String(error)}`));
 	}
 	await readExecutions(pg);
@@ -1419,7 +1893,9 @@ async function main(): Promise<void> {
 	for (const [i, r] of phaseResults.entries()) {
 		const d = r.deliveries;
 		const attempts = d.reduce((n: number, x: any) => n + x.attempts.length, 0);
-		const failedDeliveries = d.filter((x: any) => x.outcome === 'failed' || x.outcome === 'dropped').length;
+		const failedDeliveries = d.filter(
+			(x: any) => x.outcome === 'failed' || x.outcome === 'dropped',
+		).length;
 		const dur = r.tally.lastFinished - r.tally.firstChange;
 		console.log(
 			`phase ${i + 1} ${r.name}: ${r.tally.changes} changes (sent in ${secs(r.sendMs)} s), ${d.length} deliveries / ${attempts} POSTs (${failedDeliveries} given up); ` +
@@ -1428,7 +1904,9 @@ async function main(): Promise<void> {
 		);
 		// how n8n answered the deliveries whose records never reached a successful execution
 		const lost = new Set(r.tally.lostIds);
-		const lostDeliveries = d.filter((x: any) => x.ids.length > 0 && x.ids.some((id: string) => lost.has(id)));
+		const lostDeliveries = d.filter(
+			(x: any) => x.ids.length > 0 && x.ids.some((id: string) => lost.has(id)),
+		);
 		if (lostDeliveries.length) {
 			const answers = new Map<string, number>();
 			for (const x of lostDeliveries) {
@@ -1436,20 +1914,33 @@ async function main(): Promise<void> {
 				const key = `${last?.status ?? last?.error} ${JSON.stringify(last?.response ?? '')}`;
 				answers.set(key, (answers.get(key) ?? 0) + 1);
 			}
-			console.log(`    ${lostDeliveries.length} deliveries lost; n8n's last answer to them: ${[...answers].map(([k, n]) => `${k} ×${n}`).join(', ')}`);
+			console.log(
+				`    ${lostDeliveries.length} deliveries lost; n8n's last answer to them: ${[...answers].map(([k, n]) => `${k} ×${n}`).join(', ')}`,
+			);
 		}
 		// and how the deliveries whose records ran twice were sent (a copy, a retry after a lost answer or a timeout)
 		const doubled = new Set(r.tally.doubledIds);
 		for (const x of d.filter((y: any) => y.ids.some((id: string) => doubled.has(id)))) {
-			const sent = x.attempts.map((a: any) => `${a.copy ? 'copy' : 'attempt'} ${a.lost ? 'answer lost' : (a.error ?? a.status)} (server_time +${a.server_time - x.attempts[0].server_time} ms): ${JSON.stringify(a.response ?? '')}`);
-			console.log(`    delivery ${x.delivery_id} (${x.module} ${x.operation}, ${x.ids.length} ids) ran twice; sent as: ${sent.join('; ')}`);
+			const sent = x.attempts.map(
+				(a: any) =>
+					`${a.copy ? 'copy' : 'attempt'} ${a.lost ? 'answer lost' : (a.error ?? a.status)} (server_time +${a.server_time - x.attempts[0].server_time} ms): ${JSON.stringify(a.response ?? '')}`,
+			);
+			console.log(
+				`    delivery ${x.delivery_id} (${x.module} ${x.operation}, ${x.ids.length} ids) ran twice; sent as: ${sent.join('; ')}`,
+			);
 		}
 	}
 	// §7 limits: every 429 the sandbox answered n8n, and what became of it
 	const refusals = refusalsByOperation(sb.sandbox.requests);
 	const refused = [...refusals.values()].reduce((a, b) => a + b, 0);
-	const gaveUpOn429 = [...executions.values()].filter((e) => e.status !== 'success' && TOO_MANY.test(e.error ?? ''));
-	const limits = ((await (await fetch(`${sandboxUrl}/__sandbox/limits`)).json()) as { limits: Record<string, unknown> }).limits;
+	const gaveUpOn429 = [...executions.values()].filter(
+		(e) => e.status !== 'success' && TOO_MANY.test(e.error ?? ''),
+	);
+	const limits = (
+		(await (await fetch(`${sandboxUrl}/__sandbox/limits`)).json()) as {
+			limits: Record<string, unknown>;
+		}
+	).limits;
 	console.log(
 		`API limits on (${API_EDITION}: ${limits.concurrency_limit} calls in flight per client application, ${limits.subConcurrency} resource-intensive; token issuance limits on): ` +
 			`${refused} answers 429 to n8n (${formatCounts(refusals)}), each retried by the package's back-off; ${gaveUpOn429.length} execution(s) gave up on a 429; ` +
@@ -1477,7 +1968,9 @@ async function main(): Promise<void> {
 		`all phases: ${all.changes} changes, lost ${all.lost}, doubled ${all.doubled}; ${(all.changes / (total / 1000)).toFixed(1)} changes/s end to end over ${secs(total)} s; ` +
 			`latency change → execution finished p50 ${secs(percentile(all.latencies, 50))} s, p95 ${secs(percentile(all.latencies, 95))} s`,
 	);
-	console.log(`peak RSS (VmHWM): ${[...peaks].map(([n, v]) => `${n} ${Math.round(v.hwm / 1024)} MB`).join(', ')}`);
+	console.log(
+		`peak RSS (VmHWM): ${[...peaks].map(([n, v]) => `${n} ${Math.round(v.hwm / 1024)} MB`).join(', ')}`,
+	);
 
 	// n8n's own loss on kill -9: a stalled job fails (maxStalledCount 0) and its execution's start data
 	// is erased, so neither n8n nor an operator can re-run it. Such losses must be whole deliveries, at
@@ -1487,9 +1980,12 @@ async function main(): Promise<void> {
 	let killAttributable = true;
 	if (FAULTS && phaseResults[PHASE.kill]) {
 		const lost = new Set(phaseResults[PHASE.kill].tally.lostIds);
-		const whole = phaseResults[PHASE.kill].deliveries.filter((d: any) => d.ids.length > 0 && d.ids.every((id: string) => lost.has(id)));
+		const whole = phaseResults[PHASE.kill].deliveries.filter(
+			(d: any) => d.ids.length > 0 && d.ids.every((id: string) => lost.has(id)),
+		);
 		for (const d of whole) for (const id of d.ids) killLost.add(id);
-		killAttributable = [...lost].every((id) => killLost.has(id)) && whole.length <= killedFailed.length;
+		killAttributable =
+			[...lost].every((id) => killLost.has(id)) && whole.length <= killedFailed.length;
 		console.log(
 			`kill -9: n8n lost ${killLost.size} change(s) (${whole.length} whole deliveries acknowledged 200) with the ${killedFailed.length} execution(s) worker-1 had taken ` +
 				`(${killedFailed.map((id) => `${id}: ${executions.get(id)?.status}`).join(', ') || 'none'}); retry through REST: ${retried.map((r) => `${r.id}→${r.newId ? `${r.newId}: ${executions.get(Number(r.newId))?.status}` : `HTTP ${r.status}`}`).join(', ') || 'none'}`,
@@ -1507,7 +2003,10 @@ async function main(): Promise<void> {
 	if (restartPhase) {
 		const lost = new Set(restartPhase.tally.lostIds);
 		const answeredByStartupPage = restartPhase.deliveries.filter(
-			(d: any) => d.ids.length > 0 && d.ids.every((id: string) => lost.has(id)) && d.attempts.filter((a: any) => !a.copy).at(-1)?.response === STARTUP_PAGE,
+			(d: any) =>
+				d.ids.length > 0 &&
+				d.ids.every((id: string) => lost.has(id)) &&
+				d.attempts.filter((a: any) => !a.copy).at(-1)?.response === STARTUP_PAGE,
 		);
 		for (const d of answeredByStartupPage) for (const id of d.ids) startupLost.add(id);
 		startupAttributable = [...lost].every((id) => startupLost.has(id));
@@ -1527,14 +2026,23 @@ async function main(): Promise<void> {
 	const pollingRuns = [...executions.values()].filter((e) => e.workflowId === WF.polling.id);
 	const pollingNotOk = pollingRuns.filter((e) => e.status !== 'success');
 	const pollCalls = sb.sandbox.requests.filter((r: { url: string }) => isPollCall(r.url)).length;
-	const cursorRows = (await pg.query(`select * from poller_state where "workflowId" = $1`, [WF.polling.id])).rows;
-	const staticData = (await pg.query(`select "staticData" from workflow_entity where id = $1`, [WF.polling.id])).rows[0]?.staticData;
-	const mainLogs = procs.filter((p) => p.name === 'main').map((p) => readFrom(p.log, p.logStart)).join('\n');
+	const cursorRows = (
+		await pg.query(`select * from poller_state where "workflowId" = $1`, [WF.polling.id])
+	).rows;
+	const staticData = (
+		await pg.query(`select "staticData" from workflow_entity where id = $1`, [WF.polling.id])
+	).rows[0]?.staticData;
+	const mainLogs = procs
+		.filter((p) => p.name === 'main')
+		.map((p) => readFrom(p.log, p.logStart))
+		.join('\n');
 	const durableOff = /durable poll cursors stay disabled/.test(mainLogs);
 	const cursorOf = (row: any) => {
 		const cursor = typeof row?.cursor === 'string' ? JSON.parse(row.cursor) : row?.cursor;
 		const stream = cursor?.streams?.['Deals|Modified_Time'];
-		return stream ? `Deals|Modified_Time at ${new Date(stream.time).toISOString()} with ${stream.seen?.length ?? 0} key(s) of that second` : JSON.stringify(cursor ?? null).slice(0, 200);
+		return stream
+			? `Deals|Modified_Time at ${new Date(stream.time).toISOString()} with ${stream.seen?.length ?? 0} key(s) of that second`
+			: JSON.stringify(cursor ?? null).slice(0, 200);
 	};
 	console.log(
 		`polling trigger (Deals updated, every minute, durable poll cursors ${!DURABLE_CURSORS ? 'off (--durable-cursors-off)' : durableOff ? 'OFF (n8n warned)' : 'on'}): ${polled.records} deals changed, last change emitted once ${polled.ok}, ` +
@@ -1550,8 +2058,14 @@ async function main(): Promise<void> {
 				`Modified_Time ${times[0] ?? '-'} … ${times.at(-1) ?? '-'}`,
 		);
 	}
-	if (polled.lost.length) console.log(`    lost: ${polled.lost.slice(0, 10).join(', ')}${polled.lost.length > 10 ? ' …' : ''}`);
-	if (polled.doubled.length) console.log(`    doubled: ${polled.doubled.slice(0, 10).join(', ')}${polled.doubled.length > 10 ? ' …' : ''}`);
+	if (polled.lost.length)
+		console.log(
+			`    lost: ${polled.lost.slice(0, 10).join(', ')}${polled.lost.length > 10 ? ' …' : ''}`,
+		);
+	if (polled.doubled.length)
+		console.log(
+			`    doubled: ${polled.doubled.slice(0, 10).join(', ')}${polled.doubled.length > 10 ? ' …' : ''}`,
+		);
 
 	// two webhook processes: n8n's dedupe store has no atomic claim across processes, so a delivery
 	// the CRM sent more than once (a copy, or a re-send after a timeout) may run in both; a delivery
@@ -1560,7 +2074,11 @@ async function main(): Promise<void> {
 	const twoPhase = FAULTS ? phaseResults[PHASE.twoWebhooks] : undefined;
 	if (twoPhase) {
 		const doubled = new Set(twoPhase.tally.doubledIds);
-		const resentIds = new Set(twoPhase.deliveries.filter((d: any) => d.attempts.length > 1).flatMap((d: any) => d.ids as string[]));
+		const resentIds = new Set(
+			twoPhase.deliveries
+				.filter((d: any) => d.attempts.length > 1)
+				.flatMap((d: any) => d.ids as string[]),
+		);
 		twoWebhookDoubles.ids = new Set([...doubled].filter((id) => resentIds.has(id)));
 		twoWebhookDoubles.resent = twoWebhookDoubles.ids.size;
 		twoWebhookDoubles.attributable = twoWebhookDoubles.resent === doubled.size;
@@ -1584,14 +2102,22 @@ async function main(): Promise<void> {
 				startupAttributable,
 				`phase ${i + 1} (${r.name}): no change lost but whole deliveries n8n answered with its start-up page (${r.tally.lost} lost, ${startupLost.size} of them so answered)`,
 			);
-		} else check(r.tally.lost === 0, `phase ${i + 1} (${r.name}): no change lost (${r.tally.lost} lost)`);
+		} else
+			check(
+				r.tally.lost === 0,
+				`phase ${i + 1} (${r.name}): no change lost (${r.tally.lost} lost)`,
+			);
 		if (FAULTS && i === PHASE.twoWebhooks) {
 			check(
 				twoWebhookDoubles.attributable,
 				`phase ${i + 1} (${r.name}): the only changes doubled are of deliveries the CRM sent more than once, which the proxy may hand to both processes ` +
 					`(${r.tally.doubled} doubled, ${twoWebhookDoubles.resent} of them in re-sent or copied deliveries)`,
 			);
-		} else check(r.tally.doubled === 0, `phase ${i + 1} (${r.name}): no change in two successful executions (${r.tally.doubled} doubled)`);
+		} else
+			check(
+				r.tally.doubled === 0,
+				`phase ${i + 1} (${r.name}): no change in two successful executions (${r.tally.doubled} doubled)`,
+			);
 	}
 	check(
 		all.lost - killLost.size - startupLost.size === 0,
@@ -1602,9 +2128,18 @@ async function main(): Promise<void> {
 		`no change is in two successful executions, apart from the ${twoWebhookDoubles.resent} copies that reached both webhook processes (${all.doubled - twoWebhookDoubles.resent} doubled otherwise)`,
 	);
 	if (DURABLE_CURSORS) {
-		check(polled.lost.length === 0, `polling: every deal's last change is in a successful polling execution (${polled.records - polled.lost.length}/${polled.records}; ${polled.lost.length} lost)`);
-		check(polled.doubled.length === 0, `polling: no (id, Modified_Time) in two polling executions or twice in one (${polled.doubled.length} doubled)`);
-		check(!durableOff && cursorRows.length === 1, `polling: durable poll cursors on (no warning in main's log) and the cursor kept in poller_state (${cursorRows.length} row)`);
+		check(
+			polled.lost.length === 0,
+			`polling: every deal's last change is in a successful polling execution (${polled.records - polled.lost.length}/${polled.records}; ${polled.lost.length} lost)`,
+		);
+		check(
+			polled.doubled.length === 0,
+			`polling: no (id, Modified_Time) in two polling executions or twice in one (${polled.doubled.length} doubled)`,
+		);
+		check(
+			!durableOff && cursorRows.length === 1,
+			`polling: durable poll cursors on (no warning in main's log) and the cursor kept in poller_state (${cursorRows.length} row)`,
+		);
 		const lostEarly = beforeFirstPoll.filter((id) => polled.lost.includes(id));
 		check(
 			beforeFirstPoll.length > 0 && lostEarly.length === 0,
@@ -1616,53 +2151,96 @@ async function main(): Promise<void> {
 			`polling without durable poll cursors (measured): ${polled.lost.length} of ${polled.records} deals' last change lost, ${polled.doubled.length} (id, Modified_Time) doubled; ` +
 				`poller_state rows ${cursorRows.length}`,
 		);
-		check(cursorRows.length === 0, `polling: durable poll cursors off as asked (poller_state has ${cursorRows.length} row(s)); the cursor in the workflow's static data`);
+		check(
+			cursorRows.length === 0,
+			`polling: durable poll cursors off as asked (poller_state has ${cursorRows.length} row(s)); the cursor in the workflow's static data`,
+		);
 	}
-	check(gaveUpOn429.length === 0, `the package backed off on every 429 of the API limits: ${refused} answered, ${gaveUpOn429.length} execution(s) failed on one`);
+	check(
+		gaveUpOn429.length === 0,
+		`the package backed off on every 429 of the API limits: ${refused} answered, ${gaveUpOn429.length} execution(s) failed on one`,
+	);
 	if (tokenPhase) {
 		const processes = new Set(tokenPhase.tokenCalls.map((c) => c.process));
 		check(
-			tokenPhase.tokenCalls.length > 0 && tokenPhase.tally.lost === 0 && tokenPhase.tally.doubled === 0,
+			tokenPhase.tokenCalls.length > 0 &&
+				tokenPhase.tally.lost === 0 &&
+				tokenPhase.tally.doubled === 0,
 			`the access token expired mid-burst and every process kept working: ${tokenPhase.tokenCalls.length} token call(s) from ${[...processes].join(', ') || 'none'}, ` +
 				`${tokenPhase.tokenCalls.filter((c) => c.error).length} refused; lost ${tokenPhase.tally.lost}, doubled ${tokenPhase.tally.doubled}`,
 		);
 	}
-	check(all.mismatched === 0, `each execution carries the record as changed (id + Modified_Time / Created_Time): ${all.mismatched} mismatched`);
+	check(
+		all.mismatched === 0,
+		`each execution carries the record as changed (id + Modified_Time / Created_Time): ${all.mismatched} mismatched`,
+	);
 	const ran = [...runs].filter(([, r]) => r.finished.size > 0).map(([n]) => n);
-	check(ran.includes('worker-1') && ran.includes('worker-2'), `both workers ran executions (${[...runs].map(([n, r]) => `${n}: ${r.finished.size}`).join(', ')})`);
-	const notOk = [...executions.values()].filter((e) => e.status !== 'success' && !killedIds.has(e.id) && !(e.retryOf && killedIds.has(Number(e.retryOf))));
+	check(
+		ran.includes('worker-1') && ran.includes('worker-2'),
+		`both workers ran executions (${[...runs].map(([n, r]) => `${n}: ${r.finished.size}`).join(', ')})`,
+	);
+	const notOk = [...executions.values()].filter(
+		(e) =>
+			e.status !== 'success' &&
+			!killedIds.has(e.id) &&
+			!(e.retryOf && killedIds.has(Number(e.retryOf))),
+	);
 	writeFileSync(path.join(RUN_DIR, 'deliveries.json'), JSON.stringify(deliveries(), null, 1));
 	check(
 		notOk.length === 0,
 		`every execution succeeded, except those killed in flight and their retries (${notOk.map((e) => `${e.id}: ${e.status}`).join(', ') || 'none other'}; killed in flight: ${[...killedIds].join(', ') || 'none'})`,
 	);
-	const leads = changes.filter((c) => c.module === 'Leads' && !killLost.has(c.id) && !startupLost.has(c.id));
+	const leads = changes.filter(
+		(c) => c.module === 'Leads' && !killLost.has(c.id) && !startupLost.has(c.id),
+	);
 	// a lead whose copied delivery ran in both webhook processes (counted above) ran its Update in two
 	// successful executions: two writes, one per execution, is what n8n asked of the CRM
 	const successfulRuns = (id: string) =>
-		[...executions.values()].filter((e) => INSTANT.has(e.workflowId) && e.status === 'success' && e.records.has(id)).length;
+		[...executions.values()].filter(
+			(e) => INSTANT.has(e.workflowId) && e.status === 'success' && e.records.has(id),
+		).length;
 	const expectedWrites = (id: string) => (twoWebhookDoubles.ids.has(id) ? successfulRuns(id) : 1);
 	const writesOff = leads.filter((c) => leadWrites.get(c.id) !== expectedWrites(c.id));
 	const copiedLeads = leads.filter((c) => twoWebhookDoubles.ids.has(c.id)).length;
 	const descriptions = new Map<string, string>();
 	for (let i = 0; i < leads.length; i += 100) {
-		const res = await crm('GET', `/Leads?ids=${leads.slice(i, i + 100).map((c) => c.id).join(',')}&fields=Last_Name,Description`);
-		for (const r of res.body?.data ?? []) descriptions.set(String(r.id), `${r.Description}|${r.Last_Name}`);
+		const res = await crm(
+			'GET',
+			`/Leads?ids=${leads
+				.slice(i, i + 100)
+				.map((c) => c.id)
+				.join(',')}&fields=Last_Name,Description`,
+		);
+		for (const r of res.body?.data ?? [])
+			descriptions.set(String(r.id), `${r.Description}|${r.Last_Name}`);
 	}
 	const wrongText = leads.filter((c) => {
 		const [desc, last] = (descriptions.get(c.id) ?? '|').split('|');
 		return desc !== `${LEAD_NOTE}${last}`;
 	});
-	check(writesOff.length === 0, `the CRM Record Update of each new lead (but those lost with the killed worker) reached the sandbox once per successful execution (${leads.length - writesOff.length}/${leads.length}; ${writesOff.length} written otherwise; ${copiedLeads} ran in both webhook processes)`);
-	check(wrongText.length === 0, `each new lead holds the value n8n wrote (${leads.length - wrongText.length}/${leads.length})`);
-	const gaveUp = phaseResults.flatMap((r) => r.deliveries).filter((d: any) => d.outcome !== 'delivered');
-	check(gaveUp.length === 0, `the sandbox delivered every notification (${gaveUp.length} given up after ${DELIVERY_RETRY_DELAYS_MS.length} attempts)`);
+	check(
+		writesOff.length === 0,
+		`the CRM Record Update of each new lead (but those lost with the killed worker) reached the sandbox once per successful execution (${leads.length - writesOff.length}/${leads.length}; ${writesOff.length} written otherwise; ${copiedLeads} ran in both webhook processes)`,
+	);
+	check(
+		wrongText.length === 0,
+		`each new lead holds the value n8n wrote (${leads.length - wrongText.length}/${leads.length})`,
+	);
+	const gaveUp = phaseResults
+		.flatMap((r) => r.deliveries)
+		.filter((d: any) => d.outcome !== 'delivered');
+	check(
+		gaveUp.length === 0,
+		`the sandbox delivered every notification (${gaveUp.length} given up after ${DELIVERY_RETRY_DELAYS_MS.length} attempts)`,
+	);
 	console.log(`run time ${secs(Date.now() - started)} s; logs in ${path.relative(REPO, RUN_DIR)}/`);
 }
 
 async function finish(error?: unknown): Promise<never> {
 	if (error && !interrupted) {
-		console.error(`\ntest:scale failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+		console.error(
+			`\ntest:scale failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+		);
 		checks.push({ ok: false, text: 'the run completed' });
 	}
 	await cleanup();

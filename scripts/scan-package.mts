@@ -36,18 +36,28 @@ async function main(): Promise<number> {
 	try {
 		const unpacked = path.join(dir, 'package');
 		mkdirSync(unpacked);
-		await run('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1'], { cwd: dir, logFile: path.join(dir, 'scan.log') });
+		await run('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1'], {
+			cwd: dir,
+			logFile: path.join(dir, 'scan.log'),
+		});
 		const legs: Array<[string, ScanResult]> = [
 			['source (repository)', await scanner.analyzePackage(REPO, scanner.SOURCE_FILE_PATTERNS)],
-			[`tarball (${path.basename(tarball)})`, await scanner.analyzePackage(unpacked, ['**/*.js', 'package.json'])],
+			[
+				`tarball (${path.basename(tarball)})`,
+				await scanner.analyzePackage(unpacked, ['**/*.js', 'package.json']),
+			],
 		];
 		let failed = 0;
 		for (const [leg, result] of legs) {
-			console.log(`${result.passed ? '✔' : '✘'} ${leg}${result.passed ? '' : `: ${result.message}`}`);
+			console.log(
+				`${result.passed ? '✔' : '✘'} ${leg}${result.passed ? '' : `: ${result.message}`}`,
+			);
 			if (result.details) console.log(result.details);
 			if (!result.passed) failed++;
 		}
-		console.log(`scan-community-package: n8n-nodes-crm-service@${version}, ${failed === 0 ? '0 findings' : `${failed} leg(s) with findings`}`);
+		console.log(
+			`scan-community-package: n8n-nodes-crm-service@${version}, ${failed === 0 ? '0 findings' : `${failed} leg(s) with findings`}`,
+		);
 		return failed === 0 ? 0 : 1;
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
@@ -57,7 +67,9 @@ async function main(): Promise<number> {
 main().then(
 	(code) => process.exit(code),
 	(error) => {
-		console.error(`scan failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+		console.error(
+			`scan failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+		);
 		process.exit(1);
 	},
 );

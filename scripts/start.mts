@@ -14,10 +14,34 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+	closeSync,
+	existsSync,
+	mkdirSync,
+	openSync,
+	readdirSync,
+	readFileSync,
+	readSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 
-import { alive, childEnv, ensureN8n, n8nLocalEnv, waitFor, installPackageInto, N8N_VERSION, nodeType, registerInstalledPackage, REPO, RUNTIME_DIR, run } from './n8n-runtime.mts';
+import {
+	alive,
+	childEnv,
+	ensureN8n,
+	n8nLocalEnv,
+	waitFor,
+	installPackageInto,
+	N8N_VERSION,
+	nodeType,
+	registerInstalledPackage,
+	REPO,
+	RUNTIME_DIR,
+	run,
+} from './n8n-runtime.mts';
 
 export const EXAMPLES_DIR = path.join(REPO, 'examples');
 /** id and name the example workflows use for their credential (they also import into any n8n: pick your own credential there) */
@@ -100,7 +124,15 @@ export async function packageNodes(): Promise<PackageNode[]> {
 		if (!existsSync(abs)) throw new Error(`${file} (package.json "n8n".nodes) is not built`);
 		const mod = req(abs) as Record<
 			string,
-			new () => { description: { name: string; displayName: string; group: string[]; description: string; properties: Array<Record<string, unknown>> } }
+			new () => {
+				description: {
+					name: string;
+					displayName: string;
+					group: string[];
+					description: string;
+					properties: Array<Record<string, unknown>>;
+				};
+			}
 		>;
 		for (const Cls of Object.values(mod)) {
 			if (typeof Cls !== 'function') continue;
@@ -127,12 +159,16 @@ async function defaultScopes(): Promise<string> {
 		const file = readPackageJson().n8n.credentials.find((c) => /OAuth2/i.test(c));
 		if (file) {
 			const mod = req(path.join(REPO, file)) as Record<string, unknown>;
-			if (typeof mod.DEFAULT_SCOPES === 'object' && Array.isArray(mod.DEFAULT_SCOPES)) return mod.DEFAULT_SCOPES.join(',');
+			if (typeof mod.DEFAULT_SCOPES === 'object' && Array.isArray(mod.DEFAULT_SCOPES))
+				return mod.DEFAULT_SCOPES.join(',');
 			for (const Cls of Object.values(mod)) {
 				if (typeof Cls !== 'function') continue;
-				const props = (new (Cls as new () => { properties?: Array<{ name: string; default: unknown }> })().properties ?? []);
+				const props =
+					new (Cls as new () => { properties?: Array<{ name: string; default: unknown }> })()
+						.properties ?? [];
 				const scope = props.find((p) => p.name === 'scope');
-				if (typeof scope?.default === 'string' && !scope.default.startsWith('=')) return scope.default;
+				if (typeof scope?.default === 'string' && !scope.default.startsWith('='))
+					return scope.default;
 			}
 		}
 	} catch {
@@ -158,7 +194,9 @@ export async function codeGrant(
 	const location = approval.headers.get('location');
 	const code = location ? new URL(location).searchParams.get('code') : null;
 	if (approval.status !== 302 || !code) {
-		throw new Error(`sandbox authorize answered ${approval.status} ${await approval.text()} (no ?code= in Location ${location})`);
+		throw new Error(
+			`sandbox authorize answered ${approval.status} ${await approval.text()} (no ?code= in Location ${location})`,
+		);
 	}
 	const tokenRes = await fetch(new URL('/oauth/v2/token', sandboxUrl), {
 		method: 'POST',
@@ -172,7 +210,8 @@ export async function codeGrant(
 		}),
 	});
 	const token = (await tokenRes.json()) as Record<string, unknown>;
-	if (!token.access_token) throw new Error(`sandbox token endpoint answered ${tokenRes.status} ${JSON.stringify(token)}`);
+	if (!token.access_token)
+		throw new Error(`sandbox token endpoint answered ${tokenRes.status} ${JSON.stringify(token)}`);
 	return token;
 }
 
@@ -184,7 +223,11 @@ export class N8nClient {
 		this.baseUrl = baseUrl;
 	}
 
-	async request<T = unknown>(method: string, url: string, body?: unknown): Promise<{ status: number; data: T }> {
+	async request<T = unknown>(
+		method: string,
+		url: string,
+		body?: unknown,
+	): Promise<{ status: number; data: T }> {
 		const res = await fetch(new URL(url, this.baseUrl), {
 			method,
 			headers: {
@@ -205,13 +248,18 @@ export class N8nClient {
 		} catch {
 			// not JSON
 		}
-		const data = (parsed && typeof parsed === 'object' && 'data' in parsed ? (parsed as { data: unknown }).data : parsed) as T;
+		const data = (
+			parsed && typeof parsed === 'object' && 'data' in parsed
+				? (parsed as { data: unknown }).data
+				: parsed
+		) as T;
 		return { status: res.status, data };
 	}
 
 	async login(email: string, password: string): Promise<void> {
 		const res = await this.request('POST', '/rest/login', { emailOrLdapLoginId: email, password });
-		if (res.status !== 200) throw new Error(`n8n login as ${email} failed: ${res.status} ${JSON.stringify(res.data)}`);
+		if (res.status !== 200)
+			throw new Error(`n8n login as ${email} failed: ${res.status} ${JSON.stringify(res.data)}`);
 	}
 }
 
@@ -229,7 +277,11 @@ async function portFree(port: number): Promise<boolean> {
 }
 
 /** Reads what n8n appends to its log: to spot its "ready" line and, with --verbose, to echo it. */
-function followLog(file: string, from: number, echo?: (text: string) => void): { seen(text: string): boolean; stop(): void } {
+function followLog(
+	file: string,
+	from: number,
+	echo?: (text: string) => void,
+): { seen(text: string): boolean; stop(): void } {
 	let offset = from;
 	let buffer = '';
 	const timer = setInterval(() => {
@@ -254,13 +306,17 @@ function followLog(file: string, from: number, echo?: (text: string) => void): {
 	};
 }
 
-
 /** An n8n left running by a `npm start` / e2e run that was killed hard (its parent is gone): stop it. */
 async function stopStaleN8n(pidFile: string, log: (msg: string) => void): Promise<void> {
 	if (!existsSync(pidFile)) return;
 	try {
-		const { n8n, parent } = JSON.parse(readFileSync(pidFile, 'utf8')) as { n8n: number; parent: number };
-		const cmdline = existsSync(`/proc/${n8n}/cmdline`) ? readFileSync(`/proc/${n8n}/cmdline`, 'utf8') : '';
+		const { n8n, parent } = JSON.parse(readFileSync(pidFile, 'utf8')) as {
+			n8n: number;
+			parent: number;
+		};
+		const cmdline = existsSync(`/proc/${n8n}/cmdline`)
+			? readFileSync(`/proc/${n8n}/cmdline`, 'utf8')
+			: '';
 		if (alive(n8n) && !alive(parent) && cmdline.includes(path.join('n8n', 'bin', 'n8n'))) {
 			log(`Stopping n8n (pid ${n8n}) left over from an earlier run…`);
 			for (const sig of ['SIGTERM', 'SIGKILL'] as const) {
@@ -300,7 +356,10 @@ async function stopProcessGroup(child: ChildProcess, graceMs: number): Promise<v
 }
 
 /** Example workflows as files; credentials are pointed at `credential`. */
-export function loadExamples(credential: { id: string; name: string }): Array<{ file: string; id: string; name: string; json: Record<string, unknown> }> {
+export function loadExamples(credential: {
+	id: string;
+	name: string;
+}): Array<{ file: string; id: string; name: string; json: Record<string, unknown> }> {
 	if (!existsSync(EXAMPLES_DIR)) return [];
 	return readdirSync(EXAMPLES_DIR)
 		.filter((f) => f.endsWith('.json'))
@@ -316,7 +375,12 @@ export function loadExamples(credential: { id: string; name: string }): Array<{ 
 					if (type === 'crmOAuth2Api') node.credentials![type] = { ...ref, ...credential };
 				}
 			}
-			return { file, id: json.id, name: json.name, json: json as unknown as Record<string, unknown> };
+			return {
+				file,
+				id: json.id,
+				name: json.name,
+				json: json as unknown as Record<string, unknown>,
+			};
 		});
 }
 
@@ -325,7 +389,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 	const port = options.port ?? 5678;
 	const sandboxPort = options.sandboxPort ?? 4010;
 	const home = path.resolve(options.home ?? path.join(RUNTIME_DIR, 'home'));
-	const sandboxDb = options.sandboxDb === ':memory:' ? ':memory:' : path.resolve(options.sandboxDb ?? path.join(REPO, '.sandbox-data', 'sandbox.db'));
+	const sandboxDb =
+		options.sandboxDb === ':memory:'
+			? ':memory:'
+			: path.resolve(options.sandboxDb ?? path.join(REPO, '.sandbox-data', 'sandbox.db'));
 	const editorUrl = `http://127.0.0.1:${port}`;
 	const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
 	const cleanups: Array<() => Promise<void>> = [];
@@ -340,7 +407,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 			['n8n', port],
 			['sandbox', sandboxPort],
 		] as const) {
-			if (!(await portFree(p))) throw new Error(`port ${p} for the ${what} is in use (another \`npm start\` or \`npm run sandbox\`?); stop it or pass --${what === 'n8n' ? 'port' : 'sandbox-port'}`);
+			if (!(await portFree(p)))
+				throw new Error(
+					`port ${p} for the ${what} is in use (another \`npm start\` or \`npm run sandbox\`?); stop it or pass --${what === 'n8n' ? 'port' : 'sandbox-port'}`,
+				);
 		}
 
 		if (options.build !== false) {
@@ -362,18 +432,30 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
 		if (options.fresh) {
 			rmSync(home, { recursive: true, force: true });
-			if (sandboxDb !== ':memory:') for (const f of [sandboxDb, `${sandboxDb}-wal`, `${sandboxDb}-shm`]) rmSync(f, { force: true });
+			if (sandboxDb !== ':memory:')
+				for (const f of [sandboxDb, `${sandboxDb}-wal`, `${sandboxDb}-shm`])
+					rmSync(f, { force: true });
 		}
 		mkdirSync(home, { recursive: true });
 		if (sandboxDb !== ':memory:') mkdirSync(path.dirname(sandboxDb), { recursive: true });
 
 		// --- sandbox (in this process) ---
 		const { startSandbox } = (await import(path.join(REPO, 'sandbox', 'server.ts'))) as {
-			startSandbox: (o: Record<string, unknown>) => Promise<{ url: string; close(): Promise<void> }>;
+			startSandbox: (
+				o: Record<string, unknown>,
+			) => Promise<{ url: string; close(): Promise<void> }>;
 		};
-		const sandbox = await startSandbox({ port: sandboxPort, host: '127.0.0.1', dbPath: sandboxDb, publicOrigin: sandboxUrl, demo: true });
+		const sandbox = await startSandbox({
+			port: sandboxPort,
+			host: '127.0.0.1',
+			dbPath: sandboxDb,
+			publicOrigin: sandboxUrl,
+			demo: true,
+		});
 		cleanups.push(() => sandbox.close());
-		log(`CRM sandbox on ${sandboxUrl} (data ${sandboxDb === ':memory:' ? 'in memory' : path.relative(REPO, sandboxDb)})`);
+		log(
+			`CRM sandbox on ${sandboxUrl} (data ${sandboxDb === ':memory:' ? 'in memory' : path.relative(REPO, sandboxDb)})`,
+		);
 
 		// --- credential: real code grant against the sandbox ---
 		const client = { clientId: 'n8n-local', clientSecret: 'n8n-local-secret' };
@@ -418,11 +500,18 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 			...options.n8nEnv,
 		});
 		const n8nLog = path.join(home, 'n8n.log');
-		writeFileSync(n8nLog, `n8n ${N8N_VERSION} started by scripts/start.ts at ${new Date().toISOString()}\n`);
+		writeFileSync(
+			n8nLog,
+			`n8n ${N8N_VERSION} started by scripts/start.ts at ${new Date().toISOString()}\n`,
+		);
 		// one-off CLI commands get a broker port of their own
 		const cli = async (args: string[]) => {
 			const t = Date.now();
-			await run(process.execPath, [n8nBin, ...args], { cwd: home, logFile: n8nLog, env: { ...cliEnv, N8N_RUNNERS_BROKER_PORT: String(port + 1001) } });
+			await run(process.execPath, [n8nBin, ...args], {
+				cwd: home,
+				logFile: n8nLog,
+				env: { ...cliEnv, N8N_RUNNERS_BROKER_PORT: String(port + 1001) },
+			});
 			return ((Date.now() - t) / 1000).toFixed(1);
 		};
 
@@ -430,21 +519,28 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 		const installed = await installPackageInto(home, log);
 
 		log('Importing the credential into n8n (n8n import:credentials)…');
-		log(`  done in ${await cli(['import:credentials', `--input=${credentialsFile}`])} s: "${EXAMPLE_CREDENTIAL.name}" (${EXAMPLE_CREDENTIAL.id}), token from a code grant against the sandbox`);
+		log(
+			`  done in ${await cli(['import:credentials', `--input=${credentialsFile}`])} s: "${EXAMPLE_CREDENTIAL.name}" (${EXAMPLE_CREDENTIAL.id}), token from a code grant against the sandbox`,
+		);
 		// the CLI command above ran n8n's migrations: record the package where Settings → Community Nodes reads it
 		await registerInstalledPackage(home, installed);
 
 		// example workflows: imported when new or changed, so edits made in the editor survive restarts
 		const examples = loadExamples(EXAMPLE_CREDENTIAL);
 		const stampFile = path.join(home, 'examples-imported.json');
-		const stamp = (existsSync(stampFile) ? JSON.parse(readFileSync(stampFile, 'utf8')) : {}) as Record<string, string>;
+		const stamp = (
+			existsSync(stampFile) ? JSON.parse(readFileSync(stampFile, 'utf8')) : {}
+		) as Record<string, string>;
 		const changed = examples.filter((e) => stamp[e.id] !== hashOf(JSON.stringify(e.json)));
 		if (changed.length) {
 			rmSync(path.join(importDir, 'workflows'), { recursive: true, force: true });
 			mkdirSync(path.join(importDir, 'workflows'));
-			for (const e of changed) writeFileSync(path.join(importDir, 'workflows', e.file), JSON.stringify(e.json, null, 2));
+			for (const e of changed)
+				writeFileSync(path.join(importDir, 'workflows', e.file), JSON.stringify(e.json, null, 2));
 			log(`Importing ${changed.length} example workflow(s) (n8n import:workflow)…`);
-			log(`  done in ${await cli(['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`])} s`);
+			log(
+				`  done in ${await cli(['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`])} s`,
+			);
 			for (const e of changed) stamp[e.id] = hashOf(JSON.stringify(e.json));
 			writeFileSync(stampFile, JSON.stringify(stamp, null, 2));
 		}
@@ -455,14 +551,25 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 		// n8n writes straight into its log file: it never depends on this process's pipes
 		const logStart = statSync(n8nLog).size;
 		const logFd = openSync(n8nLog, 'a');
-		const child = spawn(process.execPath, [n8nBin, 'start'], { cwd: home, env: cliEnv, detached: true, stdio: ['ignore', logFd, logFd] });
+		const child = spawn(process.execPath, [n8nBin, 'start'], {
+			cwd: home,
+			env: cliEnv,
+			detached: true,
+			stdio: ['ignore', logFd, logFd],
+		});
 		closeSync(logFd);
 		writeFileSync(pidFile, JSON.stringify({ n8n: child.pid, parent: process.pid, port }));
 		let exitInfo: string | undefined;
 		const exited = new Promise<string>((resolve) =>
-			child.on('exit', (code, sig) => resolve((exitInfo = `n8n exited (${sig ?? code}); see ${n8nLog}`))),
+			child.on('exit', (code, sig) =>
+				resolve((exitInfo = `n8n exited (${sig ?? code}); see ${n8nLog}`)),
+			),
 		);
-		const follower = followLog(n8nLog, logStart, options.verbose ? (text) => process.stdout.write(text) : undefined);
+		const follower = followLog(
+			n8nLog,
+			logStart,
+			options.verbose ? (text) => process.stdout.write(text) : undefined,
+		);
 		cleanups.push(async () => {
 			await stopProcessGroup(child, 10_000);
 			rmSync(pidFile, { force: true });
@@ -471,9 +578,17 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
 		const api = new N8nClient(editorUrl);
 		// the HTTP port opens before the REST controllers exist: wait for n8n's own "ready" line
-		await waitFor('the n8n editor', 180_000, async () => (follower.seen('Editor is now accessible') ? true : undefined), () => exitInfo);
+		await waitFor(
+			'the n8n editor',
+			180_000,
+			async () => (follower.seen('Editor is now accessible') ? true : undefined),
+			() => exitInfo,
+		);
 		const settings = await waitFor('n8n settings', 30_000, async () => {
-			const res = await api.request<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>('GET', '/rest/settings');
+			const res = await api.request<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>(
+				'GET',
+				'/rest/settings',
+			);
 			return res.status === 200 && typeof res.data === 'object' ? res.data : undefined;
 		});
 		log(`  n8n up in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
@@ -485,11 +600,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 				lastName: OWNER.lastName,
 				password: OWNER.password,
 			});
-			if (res.status !== 200) throw new Error(`owner setup failed: ${res.status} ${JSON.stringify(res.data)}`);
+			if (res.status !== 200)
+				throw new Error(`owner setup failed: ${res.status} ${JSON.stringify(res.data)}`);
 			log(`Owner account created: ${OWNER.email}`);
 		}
 		await api.login(OWNER.email, OWNER.password).catch((error) => {
-			throw new Error(`${String(error)}. The editor folder ${home} has another owner; run \`npm start -- --fresh\` to start over.`);
+			throw new Error(
+				`${String(error)}. The editor folder ${home} has another owner; run \`npm start -- --fresh\` to start over.`,
+			);
 		});
 
 		return {
@@ -528,7 +646,9 @@ function parseArgs(argv: string[]): StackOptions {
 		else if (arg === '--port') opts.port = Number(value());
 		else if (arg === '--sandbox-port') opts.sandboxPort = Number(value());
 		else if (arg === '--help' || arg === '-h') {
-			console.log('npm start [-- --fresh] [--no-build] [--port 5678] [--sandbox-port 4010] [--verbose]');
+			console.log(
+				'npm start [-- --fresh] [--no-build] [--port 5678] [--sandbox-port 4010] [--verbose]',
+			);
 			process.exit(0);
 		} else throw new Error(`unknown option ${arg} (try --help)`);
 	}
@@ -538,7 +658,8 @@ function parseArgs(argv: string[]): StackOptions {
 async function main(): Promise<void> {
 	const opts = parseArgs(process.argv.slice(2));
 	if (process.env.N8N_PORT && !opts.port) opts.port = Number(process.env.N8N_PORT);
-	if (process.env.SANDBOX_PORT && !opts.sandboxPort) opts.sandboxPort = Number(process.env.SANDBOX_PORT);
+	if (process.env.SANDBOX_PORT && !opts.sandboxPort)
+		opts.sandboxPort = Number(process.env.SANDBOX_PORT);
 	const started = Date.now();
 	let stack: Stack | undefined;
 	let stopping = false;
@@ -557,11 +678,17 @@ async function main(): Promise<void> {
 	if (stopping) return;
 	const line = '─'.repeat(64);
 	console.log(`\n${line}`);
-	console.log(`n8n editor:   ${stack.editorUrl}   (ready in ${Math.round((Date.now() - started) / 1000)} s)`);
+	console.log(
+		`n8n editor:   ${stack.editorUrl}   (ready in ${Math.round((Date.now() - started) / 1000)} s)`,
+	);
 	console.log(`Login:        ${stack.owner.email} / ${stack.owner.password}`);
-	console.log(`Credential:   "${EXAMPLE_CREDENTIAL.name}" (crmOAuth2Api), connected to the sandbox`);
+	console.log(
+		`Credential:   "${EXAMPLE_CREDENTIAL.name}" (crmOAuth2Api), connected to the sandbox`,
+	);
 	console.log(`CRM sandbox:  ${stack.sandboxUrl}   (demo data; test hooks under /__sandbox)`);
-	console.log(`Package:      n8n-nodes-crm-service@${stack.packageVersion}, installed from its tarball into ${path.join(stack.home, '.n8n', 'nodes')}`);
+	console.log(
+		`Package:      n8n-nodes-crm-service@${stack.packageVersion}, installed from its tarball into ${path.join(stack.home, '.n8n', 'nodes')}`,
+	);
 	console.log(`Nodes:        ${stack.nodes.map((n) => `${n.displayName} (${n.type})`).join(', ')}`);
 	console.log('Workflows:');
 	for (const w of stack.workflows) console.log(`  ${stack.editorUrl}/workflow/${w.id}   ${w.name}`);

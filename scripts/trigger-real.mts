@@ -16,12 +16,31 @@
 // Prints one line per check and exits non-zero when one fails. See README "How the CRM Trigger
 // delivers each change once".
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	closeSync,
+	mkdirSync,
+	mkdtempSync,
+	openSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-import { childEnv, ensureN8n, n8nLocalEnv, installPackageInto, N8N_VERSION, nodeType, registerInstalledPackage, REPO, RUNTIME_DIR, run } from './n8n-runtime.mts';
+import {
+	childEnv,
+	ensureN8n,
+	n8nLocalEnv,
+	installPackageInto,
+	N8N_VERSION,
+	nodeType,
+	registerInstalledPackage,
+	REPO,
+	RUNTIME_DIR,
+	run,
+} from './n8n-runtime.mts';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -57,12 +76,17 @@ async function main(): Promise<void> {
 		if (!flag('--no-build')) {
 			log('npm run build…');
 			mkdirSync(RUNTIME_DIR, { recursive: true });
-			await run('npm', ['run', 'build'], { cwd: REPO, logFile: path.join(RUNTIME_DIR, 'trigger-real-build.log') });
+			await run('npm', ['run', 'build'], {
+				cwd: REPO,
+				logFile: path.join(RUNTIME_DIR, 'trigger-real-build.log'),
+			});
 		}
 		const n8nBin = await ensureN8n(log);
 
 		// --- sandbox: 30-s channels (renewal every ~10 s), deliveries retried after 1 and 2 s ---
-		const { startSandbox } = (await import(path.join(REPO, 'sandbox', 'server.ts'))) as typeof import('../sandbox/server.ts');
+		const { startSandbox } = (await import(
+			path.join(REPO, 'sandbox', 'server.ts')
+		)) as typeof import('../sandbox/server.ts');
 		const sandboxUrl = `http://127.0.0.1:${SANDBOX_PORT}`;
 		const sandbox = await startSandbox({
 			port: SANDBOX_PORT,
@@ -84,7 +108,12 @@ async function main(): Promise<void> {
 		const editorUrl = `http://127.0.0.1:${N8N_PORT}`;
 		const { codeGrant, N8nClient } = (await import('./start.mts')) as typeof import('./start.mts');
 		const scope = 'CRM.modules.ALL,CRM.settings.ALL,CRM.notifications.ALL';
-		const token = await codeGrant(sandboxUrl, { clientId: 'trigger-real', clientSecret: 'trigger-real', redirectUri: `${editorUrl}/rest/oauth2-credential/callback`, scope });
+		const token = await codeGrant(sandboxUrl, {
+			clientId: 'trigger-real',
+			clientSecret: 'trigger-real',
+			redirectUri: `${editorUrl}/rest/oauth2-credential/callback`,
+			scope,
+		});
 		const credentialsFile = path.join(home, 'credentials.json');
 		writeFileSync(
 			credentialsFile,
@@ -92,7 +121,14 @@ async function main(): Promise<void> {
 				{
 					...CREDENTIAL,
 					type: 'crmOAuth2Api',
-					data: { accountsUrl: sandboxUrl, apiVariant: 'v2.1', scope, clientId: 'trigger-real', clientSecret: 'trigger-real', oauthTokenData: token },
+					data: {
+						accountsUrl: sandboxUrl,
+						apiVariant: 'v2.1',
+						scope,
+						clientId: 'trigger-real',
+						clientSecret: 'trigger-real',
+						oauthTokenData: token,
+					},
 				},
 			]),
 		);
@@ -113,7 +149,14 @@ async function main(): Promise<void> {
 						parameters: { modules: ['Leads'], events: ['create', 'edit'], output: 'records' },
 						credentials: { crmOAuth2Api: CREDENTIAL },
 					},
-					{ id: 'a0000000-0000-4000-8000-000000000002', name: 'Done', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} },
+					{
+						id: 'a0000000-0000-4000-8000-000000000002',
+						name: 'Done',
+						type: 'n8n-nodes-base.noOp',
+						typeVersion: 1,
+						position: [220, 0],
+						parameters: {},
+					},
 				],
 				connections: { [TRIGGER_NAME]: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
 				settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all' },
@@ -133,14 +176,27 @@ async function main(): Promise<void> {
 		// the package, as the Community Nodes panel installs it (before n8n starts: it loads packages at start)
 		const installed = await installPackageInto(home, log);
 		log('importing credential and workflow…');
-		await run(process.execPath, [n8nBin, 'import:credentials', `--input=${credentialsFile}`], { cwd: home, logFile: n8nLog, env: cliEnv });
+		await run(process.execPath, [n8nBin, 'import:credentials', `--input=${credentialsFile}`], {
+			cwd: home,
+			logFile: n8nLog,
+			env: cliEnv,
+		});
 		// the command above ran n8n's migrations: record the package where n8n lists installed packages
 		await registerInstalledPackage(home, installed);
-		await run(process.execPath, [n8nBin, 'import:workflow', `--input=${workflowFile}`], { cwd: home, logFile: n8nLog, env: cliEnv });
+		await run(process.execPath, [n8nBin, 'import:workflow', `--input=${workflowFile}`], {
+			cwd: home,
+			logFile: n8nLog,
+			env: cliEnv,
+		});
 
 		log(`starting n8n ${N8N_VERSION} on ${editorUrl} (log ${n8nLog})…`);
 		const fd = openSync(n8nLog, 'a');
-		const child = spawn(process.execPath, [n8nBin, 'start'], { cwd: home, env, detached: true, stdio: ['ignore', fd, fd] });
+		const child = spawn(process.execPath, [n8nBin, 'start'], {
+			cwd: home,
+			env,
+			detached: true,
+			stdio: ['ignore', fd, fd],
+		});
 		closeSync(fd);
 		cleanups.push(async () => {
 			if (child.exitCode !== null || !child.pid) return;
@@ -150,7 +206,10 @@ async function main(): Promise<void> {
 			} catch {
 				// already gone
 			}
-			if ((await Promise.race([exited.then(() => 'exit'), sleep(10_000).then(() => 'timeout')])) === 'timeout') {
+			if (
+				(await Promise.race([exited.then(() => 'exit'), sleep(10_000).then(() => 'timeout')])) ===
+				'timeout'
+			) {
 				try {
 					process.kill(-child.pid, 'SIGKILL');
 				} catch {
@@ -165,37 +224,62 @@ async function main(): Promise<void> {
 			await sleep(500);
 		}
 		const api = new N8nClient(editorUrl);
-		const owner = { email: 'owner@example.com', password: 'CrmSandbox1', firstName: 'CRM', lastName: 'Owner' };
+		const owner = {
+			email: 'owner@example.com',
+			password: 'CrmSandbox1',
+			firstName: 'CRM',
+			lastName: 'Owner',
+		};
 		const setup = await api.request('POST', '/rest/owner/setup', owner);
-		if (setup.status !== 200) throw new Error(`owner setup: ${setup.status} ${JSON.stringify(setup.data)}`);
+		if (setup.status !== 200)
+			throw new Error(`owner setup: ${setup.status} ${JSON.stringify(setup.data)}`);
 		await api.login(owner.email, owner.password);
 
 		const db = new DatabaseSync(path.join(home, '.n8n', 'database.sqlite'), { readOnly: true });
 		cleanups.push(async () => db.close());
 		const staticData = (): Record<string, any> => {
-			const row = db.prepare('SELECT staticData FROM workflow_entity WHERE id = ?').get(WORKFLOW_ID) as { staticData: string | null };
+			const row = db
+				.prepare('SELECT staticData FROM workflow_entity WHERE id = ?')
+				.get(WORKFLOW_ID) as { staticData: string | null };
 			return (row?.staticData ? JSON.parse(row.staticData) : {})[`node:${TRIGGER_NAME}`] ?? {};
 		};
 		const executions = (): number =>
-			Number((db.prepare('SELECT count(*) AS n FROM execution_entity WHERE workflowId = ?').get(WORKFLOW_ID) as { n: number }).n);
+			Number(
+				(
+					db
+						.prepare('SELECT count(*) AS n FROM execution_entity WHERE workflowId = ?')
+						.get(WORKFLOW_ID) as { n: number }
+				).n,
+			);
 
 		// --- publish ---
 		const wf = await api.request<{ versionId: string }>('GET', `/rest/workflows/${WORKFLOW_ID}`);
-		const activated = await api.request('POST', `/rest/workflows/${WORKFLOW_ID}/activate`, { versionId: wf.data.versionId });
-		if (activated.status !== 200) throw new Error(`activate: ${activated.status} ${JSON.stringify(activated.data)}`);
+		const activated = await api.request('POST', `/rest/workflows/${WORKFLOW_ID}/activate`, {
+			versionId: wf.data.versionId,
+		});
+		if (activated.status !== 200)
+			throw new Error(`activate: ${activated.status} ${JSON.stringify(activated.data)}`);
 		const notifyUrl = `${editorUrl}/webhook/${WEBHOOK_ID}/webhook`;
 		for (let i = 0; !staticData().channelId; i++) {
 			if (i > 60) throw new Error('no channel in static data 30 s after publishing');
 			await sleep(500);
 		}
 		const channel = staticData();
-		log(`published; channel ${channel.channelId} expires ${new Date(channel.expiresAt).toISOString()}`);
-		check(channel.notifyUrl === notifyUrl && typeof channel.token === 'string', 'activation stored channel id, token and URL in the database');
+		log(
+			`published; channel ${channel.channelId} expires ${new Date(channel.expiresAt).toISOString()}`,
+		);
+		check(
+			channel.notifyUrl === notifyUrl && typeof channel.token === 'string',
+			'activation stored channel id, token and URL in the database',
+		);
 
 		const crm = async (method: string, p: string, body?: unknown) => {
 			const res = await fetch(`${sandboxUrl}${p}`, {
 				method,
-				headers: { Authorization: `Bearer ${String(token.access_token)}`, 'Content-Type': 'application/json' },
+				headers: {
+					Authorization: `Bearer ${String(token.access_token)}`,
+					'Content-Type': 'application/json',
+				},
 				body: body === undefined ? undefined : JSON.stringify(body),
 			});
 			const text = await res.text();
@@ -203,19 +287,38 @@ async function main(): Promise<void> {
 		};
 		const post = async (body: unknown) => {
 			const t = Date.now();
-			const res = await fetch(notifyUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+			const res = await fetch(notifyUrl, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify(body),
+			});
 			await res.text();
 			return { status: res.status, ms: Date.now() - t };
 		};
 
 		const { createRequire } = await import('node:module');
-		const flatted = createRequire(path.join(RUNTIME_DIR, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse(text: string): any };
+		const flatted = createRequire(path.join(RUNTIME_DIR, 'node_modules', 'n8n', 'package.json'))(
+			'flatted',
+		) as { parse(text: string): any };
 		/** every finished execution of the workflow: what the trigger emitted, and whether the next node ran */
 		const runs = () =>
-			(db.prepare("SELECT e.id, e.status, d.data FROM execution_entity e JOIN execution_data d ON d.executionId = e.id WHERE e.workflowId = ? AND e.status NOT IN ('new', 'running') ORDER BY e.id").all(WORKFLOW_ID) as Array<{ id: number; status: string; data: string }>).map((row) => {
+			(
+				db
+					.prepare(
+						"SELECT e.id, e.status, d.data FROM execution_entity e JOIN execution_data d ON d.executionId = e.id WHERE e.workflowId = ? AND e.status NOT IN ('new', 'running') ORDER BY e.id",
+					)
+					.all(WORKFLOW_ID) as Array<{ id: number; status: string; data: string }>
+			).map((row) => {
 				const runData = flatted.parse(row.data).resultData.runData ?? {};
-				const items = (runData[TRIGGER_NAME]?.[0]?.data?.main?.[0] ?? []) as Array<{ json: Record<string, any> }>;
-				return { id: row.id, status: row.status, changes: items.map((i) => `${i.json.operation}:${i.json.id}`), doneRan: runData.Done !== undefined };
+				const items = (runData[TRIGGER_NAME]?.[0]?.data?.main?.[0] ?? []) as Array<{
+					json: Record<string, any>;
+				}>;
+				return {
+					id: row.id,
+					status: row.status,
+					changes: items.map((i) => `${i.json.operation}:${i.json.id}`),
+					doneRan: runData.Done !== undefined,
+				};
 			});
 		const settle = async (quietMs = 3000) => {
 			// until no execution is running and the count has not moved for quietMs
@@ -223,7 +326,15 @@ async function main(): Promise<void> {
 			let stableSince = Date.now();
 			for (;;) {
 				const n = executions();
-				const busy = Number((db.prepare("SELECT count(*) AS n FROM execution_entity WHERE workflowId = ? AND status IN ('new', 'running')").get(WORKFLOW_ID) as { n: number }).n);
+				const busy = Number(
+					(
+						db
+							.prepare(
+								"SELECT count(*) AS n FROM execution_entity WHERE workflowId = ? AND status IN ('new', 'running')",
+							)
+							.get(WORKFLOW_ID) as { n: number }
+					).n,
+				);
 				if (n !== last || busy > 0) {
 					last = n;
 					stableSince = Date.now();
@@ -231,80 +342,144 @@ async function main(): Promise<void> {
 				await sleep(200);
 			}
 		};
-		const emittedCount = (change: string) => runs().reduce((n, r) => n + r.changes.filter((c) => c === change).length, 0);
-		const { deliveriesOf } = (await import(path.join(REPO, 'sandbox', 'deliveries.ts'))) as typeof import('../sandbox/deliveries.ts');
-		const deliveryFor = (id: string, operation: string) => deliveriesOf(sandbox.sandbox)!.log.filter((d) => d.ids.includes(id) && d.operation === operation).at(-1)!;
-		const patches = () => sandbox.sandbox.requests.filter((r) => r.method === 'PATCH' && r.url.endsWith('/actions/watch')).length;
+		const emittedCount = (change: string) =>
+			runs().reduce((n, r) => n + r.changes.filter((c) => c === change).length, 0);
+		const { deliveriesOf } = (await import(
+			path.join(REPO, 'sandbox', 'deliveries.ts')
+		)) as typeof import('../sandbox/deliveries.ts');
+		const deliveryFor = (id: string, operation: string) =>
+			deliveriesOf(sandbox.sandbox)!
+				.log.filter((d) => d.ids.includes(id) && d.operation === operation)
+				.at(-1)!;
+		const patches = () =>
+			sandbox.sandbox.requests.filter(
+				(r) => r.method === 'PATCH' && r.url.endsWith('/actions/watch'),
+			).length;
 
 		// 1. a real change → one execution, answered at once
-		const created = await crm('POST', '/crm/v2.1/Leads', { data: [{ Last_Name: 'Real n8n', Company: 'Trigger Co' }] });
+		const created = await crm('POST', '/crm/v2.1/Leads', {
+			data: [{ Last_Name: 'Real n8n', Company: 'Trigger Co' }],
+		});
 		const leadId = created.body.data[0].details.id as string;
 		await settle();
 		const first = deliveryFor(leadId, 'insert');
-		check(runs().length === 1 && emittedCount(`create:${leadId}`) === 1, `a created lead (${leadId}) started exactly one execution (answered in ${first.attempts[0]?.duration_ms} ms)`);
+		check(
+			runs().length === 1 && emittedCount(`create:${leadId}`) === 1,
+			`a created lead (${leadId}) started exactly one execution (answered in ${first.attempts[0]?.duration_ms} ms)`,
+		);
 		// n8n answered once it had stored and queued the execution (the trigger lets n8n answer)
-		check((first.attempts[0]?.duration_ms ?? Infinity) < 1000, `the delivery was answered within a second, after the execution was queued (${first.attempts[0]?.duration_ms} ms)`);
+		check(
+			(first.attempts[0]?.duration_ms ?? Infinity) < 1000,
+			`the delivery was answered within a second, after the execution was queued (${first.attempts[0]?.duration_ms} ms)`,
+		);
 
 		// 2. the very same delivery again: sequentially, then twice at the same moment
 		const sentBody = first.body as Record<string, unknown>;
 		const again = await post(sentBody);
 		const both = await Promise.all([post(sentBody), post(sentBody)]);
 		await settle();
-		check([again, ...both].every((r) => r.status === 200), `the same delivery posted again (1 sequential, 2 at once) is answered 200 (${[again, ...both].map((r) => r.ms).join(', ')} ms)`);
-		check(runs().length === 1, `the repeated deliveries started no execution (executions: ${runs().length})`);
+		check(
+			[again, ...both].every((r) => r.status === 200),
+			`the same delivery posted again (1 sequential, 2 at once) is answered 200 (${[again, ...both].map((r) => r.ms).join(', ')} ms)`,
+		);
+		check(
+			runs().length === 1,
+			`the repeated deliveries started no execution (executions: ${runs().length})`,
+		);
 
 		// 3. re-sent with a new server_time (the CRM's retry after no timely answer)
 		const resent = await post({ ...sentBody, server_time: Date.now() });
 		await settle();
-		check(resent.status === 200 && runs().length === 1 && emittedCount(`create:${leadId}`) === 1, 'the create re-sent with a new server_time started no execution');
+		check(
+			resent.status === 200 && runs().length === 1 && emittedCount(`create:${leadId}`) === 1,
+			'the create re-sent with a new server_time started no execution',
+		);
 		const edited = await crm('PUT', `/crm/v2.1/Leads/${leadId}`, { data: [{ Company: 'Edited' }] });
 		await settle();
-		check(edited.status === 200 && emittedCount(`edit:${leadId}`) === 1, 'an edit of the lead started one execution that emitted it');
+		check(
+			edited.status === 200 && emittedCount(`edit:${leadId}`) === 1,
+			'an edit of the lead started one execution that emitted it',
+		);
 		const editBody = deliveryFor(leadId, 'update').body as Record<string, unknown>;
 		const beforeResend = runs().length;
-		const editResent = await Promise.all([post({ ...editBody, server_time: Date.now() }), post({ ...editBody, server_time: Date.now() + 1 })]);
+		const editResent = await Promise.all([
+			post({ ...editBody, server_time: Date.now() }),
+			post({ ...editBody, server_time: Date.now() + 1 }),
+		]);
 		await settle();
 		check(
-			editResent.every((r) => r.status === 200) && emittedCount(`edit:${leadId}`) === 1 && runs().length === beforeResend,
+			editResent.every((r) => r.status === 200) &&
+				emittedCount(`edit:${leadId}`) === 1 &&
+				runs().length === beforeResend,
 			`the edit re-sent twice at once with new server_times started no execution (${editResent.map((r) => r.ms).join(', ')} ms; executions: ${runs().length})`,
 		);
 
 		// 4. under delivery faults: copies at the same moment, copies after the answer, lost answers
 		//    (re-sent with a new server_time), for changes made one at a time (every 300 ms) and in a burst
 		const faultPhase = async (what: string, count: number, gapMs: number) => {
-			sandbox.sandbox.faultPlan.set({ concurrentDuplicateRate: 0.25, duplicateDeliveryRate: 0.2, lostResponseRate: 0.2, seed: 11 });
+			sandbox.sandbox.faultPlan.set({
+				concurrentDuplicateRate: 0.25,
+				duplicateDeliveryRate: 0.2,
+				lostResponseRate: 0.2,
+				seed: 11,
+			});
 			const ids: string[] = [];
 			for (let i = 0; i < count; i++) {
-				ids.push((await crm('POST', '/crm/v2.1/Leads', { data: [{ Last_Name: `${what} ${i}` }] })).body.data[0].details.id);
+				ids.push(
+					(await crm('POST', '/crm/v2.1/Leads', { data: [{ Last_Name: `${what} ${i}` }] })).body
+						.data[0].details.id,
+				);
 				await sleep(gapMs);
 			}
 			for (const id of ids) {
 				await crm('PUT', `/crm/v2.1/Leads/${id}`, { data: [{ Company: `${what} Co ${id}` }] });
 				await sleep(gapMs);
 			}
-			const mine = () => deliveriesOf(sandbox.sandbox)!.log.filter((d) => ids.some((id) => d.ids.includes(id)));
-			for (let i = 0; i < 150 && !mine().every((d) => d.outcome !== 'pending' && !d.duplicates); i++) await sleep(200);
+			const mine = () =>
+				deliveriesOf(sandbox.sandbox)!.log.filter((d) => ids.some((id) => d.ids.includes(id)));
+			for (
+				let i = 0;
+				i < 150 && !mine().every((d) => d.outcome !== 'pending' && !d.duplicates);
+				i++
+			)
+				await sleep(200);
 			await settle(4000);
 			const stats = { ...sandbox.sandbox.faultPlan.stats };
 			sandbox.sandbox.faultPlan.clear();
 			const changes = ids.flatMap((id) => [`create:${id}`, `edit:${id}`]);
 			const counts = changes.map((c) => emittedCount(c));
-			log(`${what}: ${changes.length} changes; faults: copies at once ${stats.concurrentDuplicates}, copies after the answer ${stats.duplicatedDeliveries}, lost answers ${stats.lostResponses}; POSTs to n8n ${mine().reduce((n, d) => n + d.attempts.length, 0)}; emitted once ${counts.filter((n) => n === 1).length}, twice or more ${counts.filter((n) => n > 1).length}, never ${counts.filter((n) => n === 0).length}`);
+			log(
+				`${what}: ${changes.length} changes; faults: copies at once ${stats.concurrentDuplicates}, copies after the answer ${stats.duplicatedDeliveries}, lost answers ${stats.lostResponses}; POSTs to n8n ${mine().reduce((n, d) => n + d.attempts.length, 0)}; emitted once ${counts.filter((n) => n === 1).length}, twice or more ${counts.filter((n) => n > 1).length}, never ${counts.filter((n) => n === 0).length}`,
+			);
 			for (const [n, change] of changes.map((c, k) => [counts[k], c] as const)) {
 				if (n === 1) continue;
 				const [op, id] = change.split(':');
-				const deliveries = deliveriesOf(sandbox.sandbox)!.log.filter((d) => d.ids.includes(id) && d.operation === (op === 'create' ? 'insert' : 'update'));
-				log(`  ${change}: emitted ${n}×; executions ${JSON.stringify(runs().filter((r) => r.changes.includes(change)).map((r) => r.id))}; attempts ${JSON.stringify(deliveries.flatMap((d) => d.attempts.map((a) => `${a.status ?? a.error}${a.copy ? ' copy' : ''}${a.lost ? ' lost' : ''} ${a.duration_ms}ms`)))}`);
+				const deliveries = deliveriesOf(sandbox.sandbox)!.log.filter(
+					(d) => d.ids.includes(id) && d.operation === (op === 'create' ? 'insert' : 'update'),
+				);
+				log(
+					`  ${change}: emitted ${n}×; executions ${JSON.stringify(
+						runs()
+							.filter((r) => r.changes.includes(change))
+							.map((r) => r.id),
+					)}; attempts ${JSON.stringify(deliveries.flatMap((d) => d.attempts.map((a) => `${a.status ?? a.error}${a.copy ? ' copy' : ''}${a.lost ? ' lost' : ''} ${a.duration_ms}ms`)))}`,
+				);
 			}
 			return counts;
 		};
 		// one n8n process: copies and re-sends meet the process latch, then static data, then n8n's
 		// deduplication store (README): every change must be emitted exactly once
-		for (const [what, gap] of [['Paced', 300], ['Burst', 0]] as const) {
+		for (const [what, gap] of [
+			['Paced', 300],
+			['Burst', 0],
+		] as const) {
 			const counts = await faultPhase(what, 15, gap);
 			const lost = counts.filter((n) => n === 0).length;
 			const doubled = counts.filter((n) => n > 1).length;
-			check(lost === 0 && doubled === 0, `${what}: under delivery faults every change was emitted exactly once (${counts.filter((n) => n === 1).length} of ${counts.length} once, ${lost} lost, ${doubled} doubled)`);
+			check(
+				lost === 0 && doubled === 0,
+				`${what}: under delivery faults every change was emitted exactly once (${counts.filter((n) => n === 1).length} of ${counts.length} once, ${lost} lost, ${doubled} doubled)`,
+			);
 		}
 
 		// 5. renewal: main's cron renews the channel in the CRM; deliveries never do
@@ -318,20 +493,41 @@ async function main(): Promise<void> {
 			await sleep(2000);
 		}
 		const renewals = patches() - p0;
-		log(`channel expiry in the CRM over 24 s: ${expiries.map((e) => new Date(e).toISOString().slice(11, 19)).join(', ')}; renewals (PATCH): ${renewals}`);
-		check(expiries.length >= 2 && expiries.every((e) => e > 0), 'the channel stayed alive and its expiry moved with each renewal');
-		check(renewals >= 1 && renewals <= 4, `renewals are paced by the channel lifetime (${renewals} in 24 s for a ${CHANNEL_SEC}-s channel, cron every ${CHANNEL_SEC / 6} s)`);
+		log(
+			`channel expiry in the CRM over 24 s: ${expiries.map((e) => new Date(e).toISOString().slice(11, 19)).join(', ')}; renewals (PATCH): ${renewals}`,
+		);
+		check(
+			expiries.length >= 2 && expiries.every((e) => e > 0),
+			'the channel stayed alive and its expiry moved with each renewal',
+		);
+		check(
+			renewals >= 1 && renewals <= 4,
+			`renewals are paced by the channel lifetime (${renewals} in 24 s for a ${CHANNEL_SEC}-s channel, cron every ${CHANNEL_SEC / 6} s)`,
+		);
 		const pBefore = patches();
 		const quick = await post(editBody);
 		check(quick.status === 200 && patches() === pBefore, 'a delivery does not renew the channel');
-		check(persisted.expiresAt === channel.expiresAt, `expiresAt in the database is the activation's (${new Date(channel.expiresAt).toISOString()}): deliveries never wrote their own`);
+		check(
+			persisted.expiresAt === channel.expiresAt,
+			`expiresAt in the database is the activation's (${new Date(channel.expiresAt).toISOString()}): deliveries never wrote their own`,
+		);
 		await settle();
 		const all = runs();
-		log(`executions: ${all.length} (${all.filter((r) => r.changes.length > 0).length} emitted changes, ${all.filter((r) => r.changes.length === 0).length} ended at the trigger with no items); statuses: ${[...new Set(all.map((r) => r.status))].join(', ')}`);
-		check(all.every((r) => r.status === 'success'), 'every execution succeeded');
-		check(all.every((r) => r.changes.length > 0), 'every execution emitted a change: repeats were all stopped before an execution started');
+		log(
+			`executions: ${all.length} (${all.filter((r) => r.changes.length > 0).length} emitted changes, ${all.filter((r) => r.changes.length === 0).length} ended at the trigger with no items); statuses: ${[...new Set(all.map((r) => r.status))].join(', ')}`,
+		);
+		check(
+			all.every((r) => r.status === 'success'),
+			'every execution succeeded',
+		);
+		check(
+			all.every((r) => r.changes.length > 0),
+			'every execution emitted a change: repeats were all stopped before an execution started',
+		);
 
-		console.log(`trigger-real: ${failures === 0 ? 'all checks passed' : `${failures} check(s) failed`}; executions of the workflow: ${executions()}`);
+		console.log(
+			`trigger-real: ${failures === 0 ? 'all checks passed' : `${failures} check(s) failed`}; executions of the workflow: ${executions()}`,
+		);
 	} finally {
 		await stop();
 	}
@@ -339,6 +535,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-	console.error(`trigger-real failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+	console.error(
+		`trigger-real failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+	);
 	process.exit(1);
 });

@@ -24,7 +24,11 @@ export const perItemNode: INodeType = {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL, required: true }],
-		requestDefaults: { baseURL: BASE_URL, headers: { Accept: 'application/json', 'Content-Type': 'application/json' }, json: true },
+		requestDefaults: {
+			baseURL: BASE_URL,
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+			json: true,
+		},
 		properties: [
 			{
 				displayName: 'Operation',
@@ -33,18 +37,40 @@ export const perItemNode: INodeType = {
 				noDataExpression: true,
 				default: 'create',
 				options: [
-					{ name: 'Create', value: 'create', routing: { request: { method: 'POST', url: '/Leads', body: { data: '={{ [$json] }}' } } } },
+					{
+						name: 'Create',
+						value: 'create',
+						routing: {
+							request: { method: 'POST', url: '/Leads', body: { data: '={{ [$json] }}' } },
+						},
+					},
 					{
 						name: 'Update',
 						value: 'update',
-						routing: { request: { method: 'PUT', url: '=/Leads/{{ $json.id }}', body: { data: '={{ [{ Company: $json.company }] }}' } } },
+						routing: {
+							request: {
+								method: 'PUT',
+								url: '=/Leads/{{ $json.id }}',
+								body: { data: '={{ [{ Company: $json.company }] }}' },
+							},
+						},
 					},
 					{
 						name: 'Upsert',
 						value: 'upsert',
-						routing: { request: { method: 'POST', url: '/Leads/upsert', body: { data: '={{ [$json] }}', duplicate_check_fields: ['Email'] } } },
+						routing: {
+							request: {
+								method: 'POST',
+								url: '/Leads/upsert',
+								body: { data: '={{ [$json] }}', duplicate_check_fields: ['Email'] },
+							},
+						},
 					},
-					{ name: 'Delete', value: 'delete', routing: { request: { method: 'DELETE', url: '=/Leads/{{ $json.id }}' } } },
+					{
+						name: 'Delete',
+						value: 'delete',
+						routing: { request: { method: 'DELETE', url: '=/Leads/{{ $json.id }}' } },
+					},
 				],
 			},
 		],

@@ -28,15 +28,39 @@ export interface PollingRun {
 	changes: number;
 }
 
-const apiCalls = (crm: CrmFixture) => crm.running.sandbox.requests.filter((r) => r.url.startsWith('/crm/')).length;
+const apiCalls = (crm: CrmFixture) =>
+	crm.running.sandbox.requests.filter((r) => r.url.startsWith('/crm/')).length;
 
 /** `polls` intervals of `intervalMs`, `perInterval` changes of Leads in each (a third creates, the rest edits). */
-export async function measurePollingLatency(crm: CrmFixture, intervalMs: number, polls: number, perInterval: number): Promise<PollingRun> {
-	const seed = await crm.api('POST', '/crm/v2.1/Leads', { data: Array.from({ length: perInterval }, (_, i) => ({ Last_Name: `P6 seed ${i}`, Company: 'Bench' })) });
+export async function measurePollingLatency(
+	crm: CrmFixture,
+	intervalMs: number,
+	polls: number,
+	perInterval: number,
+): Promise<PollingRun> {
+	const seed = await crm.api('POST', '/crm/v2.1/Leads', {
+		data: Array.from({ length: perInterval }, (_, i) => ({
+			Last_Name: `P6 seed ${i}`,
+			Company: 'Bench',
+		})),
+	});
 	const ids: string[] = seed.body.data.map((r: any) => String(r.details.id));
-	const poller = crmPoller(crm, { event: 'createdOrUpdated', modules: ['Leads'] }, { durable: true });
+	const poller = crmPoller(
+		crm,
+		{ event: 'createdOrUpdated', modules: ['Leads'] },
+		{ durable: true },
+	);
 	if ((await poller.poll()) !== null) throw new Error('P6: the first poll (activation) emitted');
-	const run: PollingRun = { intervalMs, latencies: [], waits: [], pollMs: [], callsPerPoll: [], idleCalls: 0, emitted: 0, changes: 0 };
+	const run: PollingRun = {
+		intervalMs,
+		latencies: [],
+		waits: [],
+		pollMs: [],
+		callsPerPoll: [],
+		idleCalls: 0,
+		emitted: 0,
+		changes: 0,
+	};
 	/** changes not emitted yet: record id → simulated time of the change (ms since the activation poll) */
 	const pending = new Map<string, number>();
 	let now = 0;
@@ -60,15 +84,21 @@ export async function measurePollingLatency(crm: CrmFixture, intervalMs: number,
 		return apiCalls(crm) - calls;
 	};
 	for (let p = 0; p < polls; p++) {
-		const moments = Array.from({ length: perInterval }, () => Math.floor(Math.random() * intervalMs)).sort((a, b) => a - b);
+		const moments = Array.from({ length: perInterval }, () =>
+			Math.floor(Math.random() * intervalMs),
+		).sort((a, b) => a - b);
 		const boundary = now + intervalMs;
 		for (const [i, moment] of moments.entries()) {
 			await advanceSandboxClock(crm.url, boundary - intervalMs + moment - now);
 			now = boundary - intervalMs + moment;
 			const res =
 				i % 3 === 0
-					? await crm.api('POST', '/crm/v2.1/Leads', { data: [{ Last_Name: `P6 new ${p}-${i}`, Company: 'Bench' }] })
-					: await crm.api('PUT', '/crm/v2.1/Leads', { data: [{ id: ids[i], Description: `P6 edit ${p}-${i}` }] });
+					? await crm.api('POST', '/crm/v2.1/Leads', {
+							data: [{ Last_Name: `P6 new ${p}-${i}`, Company: 'Bench' }],
+						})
+					: await crm.api('PUT', '/crm/v2.1/Leads', {
+							data: [{ id: ids[i], Description: `P6 edit ${p}-${i}` }],
+						});
 			if (res.status >= 300) throw new Error(`P6: change answered ${res.status}`);
 			pending.set(String(res.body.data[0].details.id), now);
 			run.waits.push(intervalMs - moment);

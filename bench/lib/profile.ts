@@ -25,7 +25,10 @@ export interface ProfileSummary {
 	gcMs: number;
 }
 
-export async function profileRun(fn: () => Promise<unknown>, buckets: Bucket[]): Promise<ProfileSummary> {
+export async function profileRun(
+	fn: () => Promise<unknown>,
+	buckets: Bucket[],
+): Promise<ProfileSummary> {
 	const session = new Session();
 	session.connect();
 	try {
@@ -59,7 +62,11 @@ export async function profileRun(fn: () => Promise<unknown>, buckets: Bucket[]):
 			}
 			hit.forEach((h, j) => h && (sums[j] += dt));
 		});
-		return { totalMs: total, buckets: buckets.map((b, j) => ({ label: b.label, ms: sums[j] })), gcMs: gc };
+		return {
+			totalMs: total,
+			buckets: buckets.map((b, j) => ({ label: b.label, ms: sums[j] })),
+			gcMs: gc,
+		};
 	} finally {
 		await session.post('Profiler.disable').catch(() => undefined);
 		session.disconnect();
@@ -69,5 +76,9 @@ export async function profileRun(fn: () => Promise<unknown>, buckets: Bucket[]):
 /** "total 812 ms: n8n expression evaluation 301 ms (37%), …, GC 40 ms" */
 export function describeProfile(p: ProfileSummary): string {
 	const pct = (v: number) => `${Math.round((100 * v) / Math.max(1e-9, p.totalMs))}%`;
-	return [`sampled ${p.totalMs.toFixed(0)} ms`, ...p.buckets.map((b) => `${b.label} ${b.ms.toFixed(0)} ms (${pct(b.ms)})`), `garbage collection ${p.gcMs.toFixed(0)} ms (${pct(p.gcMs)})`].join('; ');
+	return [
+		`sampled ${p.totalMs.toFixed(0)} ms`,
+		...p.buckets.map((b) => `${b.label} ${b.ms.toFixed(0)} ms (${pct(b.ms)})`),
+		`garbage collection ${p.gcMs.toFixed(0)} ms (${pct(p.gcMs)})`,
+	].join('; ');
 }

@@ -19,25 +19,39 @@ export interface RemoteCrm {
 	node(name: string, parameters: INode['parameters']): INode;
 	run(node: INode, input?: INodeExecutionData[]): Promise<IRun>;
 	/** authenticated call straight to the sandbox: parsed JSON, or the bytes when `binary` */
-	api(method: string, pathAndQuery: string, body?: unknown, binary?: boolean): Promise<{ status: number; body: any }>;
+	api(
+		method: string,
+		pathAndQuery: string,
+		body?: unknown,
+		binary?: boolean,
+	): Promise<{ status: number; body: any }>;
 	close(): Promise<void>;
 }
 
 export async function remoteCrm(contacts: number): Promise<RemoteCrm> {
-	const child: ChildProcess = spawn(process.execPath, ['--experimental-strip-types', '--no-warnings', path.join(__dirname, 'sandbox-process.mts')], {
-		env: { ...process.env, BENCH_CONTACTS: String(contacts) },
-		stdio: ['pipe', 'pipe', 'inherit'],
-	});
+	const child: ChildProcess = spawn(
+		process.execPath,
+		['--experimental-strip-types', '--no-warnings', path.join(__dirname, 'sandbox-process.mts')],
+		{
+			env: { ...process.env, BENCH_CONTACTS: String(contacts) },
+			stdio: ['pipe', 'pipe', 'inherit'],
+		},
+	);
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-	const ready = await new Promise<{ url: string; uploadUrl: string; insertMs: number }>((resolve, reject) => {
-		child.once('exit', (code) => reject(new Error(`sandbox process exited with ${code}`)));
-		createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
-	});
+	const ready = await new Promise<{ url: string; uploadUrl: string; insertMs: number }>(
+		(resolve, reject) => {
+			child.once('exit', (code) => reject(new Error(`sandbox process exited with ${code}`)));
+			createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
+		},
+	);
 	const scope = DEFAULT_SCOPES.join(',');
 	const token = await grantToken(ready.url, { scope });
 	const credentialType = new CrmOAuth2Api();
 	const helper = new TestCredentialsHelper(
-		{ crmOAuth2Api: credentialType, oAuth2Api: { name: 'oAuth2Api', displayName: 'OAuth2', properties: [] } },
+		{
+			crmOAuth2Api: credentialType,
+			oAuth2Api: { name: 'oAuth2Api', displayName: 'OAuth2', properties: [] },
+		},
 		{ crmOAuth2Api: credentialDataFor(ready.url, token, 'v2.1', scope, ready.uploadUrl) },
 	);
 	const nodeTypes = packageNodeTypes();
@@ -58,13 +72,24 @@ export async function remoteCrm(contacts: number): Promise<RemoteCrm> {
 			};
 		},
 		async run(node, input) {
-			return await runWorkflow({ nodes: [node], input, nodeTypes, credentialTypes: { crmOAuth2Api: credentialType }, credentialsHelper: helper });
+			return await runWorkflow({
+				nodes: [node],
+				input,
+				nodeTypes,
+				credentialTypes: { crmOAuth2Api: credentialType },
+				credentialsHelper: helper,
+			});
 		},
 		async api(method, pathAndQuery, body, binary = false) {
-			const current = helper.store.crmOAuth2Api.oauthTokenData as unknown as { access_token: string };
+			const current = helper.store.crmOAuth2Api.oauthTokenData as unknown as {
+				access_token: string;
+			};
 			const res = await fetch(`${ready.url}${pathAndQuery}`, {
 				method,
-				headers: { Authorization: `Bearer ${current.access_token}`, 'Content-Type': 'application/json' },
+				headers: {
+					Authorization: `Bearer ${current.access_token}`,
+					'Content-Type': 'application/json',
+				},
 				body: body === undefined ? undefined : JSON.stringify(body),
 			});
 			if (binary) return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };

@@ -7,7 +7,14 @@ import { createRecord } from '../../sandbox/records.ts';
 import { startSandbox } from '../../sandbox/server.ts';
 
 const count = Number(process.env.BENCH_CONTACTS ?? 0);
-const running = await startSandbox({ port: 0, dbPath: ':memory:', demo: false, apiLimits: { enabled: false }, jobStepMs: 100, knobs: { bulkReadDownloadsPerMinute: 1000 } });
+const running = await startSandbox({
+	port: 0,
+	dbPath: ':memory:',
+	demo: false,
+	apiLimits: { enabled: false },
+	jobStepMs: 100,
+	knobs: { bulkReadDownloadsPerMinute: 1000 },
+});
 const { sandbox } = running;
 const module = sandbox.module('Contacts')!;
 const user = sandbox.user();
@@ -34,7 +41,9 @@ for (let start = 0; start < count; start += 10_000) {
 		}
 	});
 }
-process.stdout.write(`${JSON.stringify({ url: running.url, uploadUrl: running.uploadUrl, inserted: count, insertMs: Date.now() - started })}\n`);
+process.stdout.write(
+	`${JSON.stringify({ url: running.url, uploadUrl: running.uploadUrl, inserted: count, insertMs: Date.now() - started })}\n`,
+);
 
 process.stdin.on('end', () => void running.close().then(() => process.exit(0)));
 process.stdin.resume();

@@ -41,10 +41,14 @@ export async function measureTriggerLatency(
 	changes: number,
 ): Promise<LatencyRun> {
 	const trigger = crm.nodeTypes['n8n-nodes-crm-service.crmTrigger'] as any;
-	const node = crm.node('crmTrigger', { modules: ['Leads'], events: ['create', 'edit'], output: mode }, {
-		name: 'CRM Trigger',
-		webhookId: `be0c0000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-	});
+	const node = crm.node(
+		'crmTrigger',
+		{ modules: ['Leads'], events: ['create', 'edit'], output: mode },
+		{
+			name: 'CRM Trigger',
+			webhookId: `be0c0000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+		},
+	);
 	const t = triggerHarness({ nodeTypes: crm.nodeTypes, credentialsHelper: crm.helper }, node);
 	t.additionalData.webhookBaseUrl = `${receiver.url}/webhook`;
 	const hooks = trigger.webhookMethods.default;
@@ -57,7 +61,8 @@ export async function measureTriggerLatency(
 	let withRecord = 0;
 	receiver.respond = async (req: any) => {
 		const arrived = performance.now();
-		for (const id of req.body?.ids ?? []) deliveredAt.set(`${req.body.operation === 'insert' ? 'create' : 'edit'}:${id}`, arrived);
+		for (const id of req.body?.ids ?? [])
+			deliveredAt.set(`${req.body.operation === 'insert' ? 'create' : 'edit'}:${id}`, arrived);
 		const { ctx, sent } = t.webhookContext({ body: req.body });
 		const result = await trigger.webhook.call(ctx);
 		const now = performance.now();
@@ -99,12 +104,16 @@ export async function measureTriggerLatency(
 	const creates = Math.ceil(changes / 2);
 	const ids: string[] = [];
 	for (let i = 0; i < creates; i++) {
-		const res = await change('create:?', () => crm.api('POST', '/crm/v2.1/Leads', { data: [{ Last_Name: `Bench ${mode} ${index} ${i}` }] }));
+		const res = await change('create:?', () =>
+			crm.api('POST', '/crm/v2.1/Leads', { data: [{ Last_Name: `Bench ${mode} ${index} ${i}` }] }),
+		);
 		ids.push(res.body.data[0].details.id);
 	}
 	for (let i = 0; i < changes - creates; i++) {
 		const id = ids[i % ids.length];
-		await change(`edit:${id}`, () => crm.api('PUT', `/crm/v2.1/Leads/${id}`, { data: [{ Company: `Edited ${index} ${i}` }] }));
+		await change(`edit:${id}`, () =>
+			crm.api('PUT', `/crm/v2.1/Leads/${id}`, { data: [{ Company: `Edited ${index} ${i}` }] }),
+		);
 	}
 	await hooks.delete.call(t.hookContext());
 	receiver.respond = () => 200;
@@ -113,6 +122,15 @@ export async function measureTriggerLatency(
 			.filter(([key]) => key.startsWith(kind))
 			.map(([key, start]) => (at.get(key) ?? Number.NaN) - start)
 			.filter((v) => Number.isFinite(v));
-	const kindOf = (kind: 'create' | 'edit') => ({ emitted: since(emittedAt, `${kind}:`), delivered: since(deliveredAt, `${kind}:`) });
-	return { mode, emitted: since(emittedAt), delivered: since(deliveredAt), withRecord, byKind: { create: kindOf('create'), edit: kindOf('edit') } };
+	const kindOf = (kind: 'create' | 'edit') => ({
+		emitted: since(emittedAt, `${kind}:`),
+		delivered: since(deliveredAt, `${kind}:`),
+	});
+	return {
+		mode,
+		emitted: since(emittedAt),
+		delivered: since(deliveredAt),
+		withRecord,
+		byKind: { create: kindOf('create'), edit: kindOf('edit') },
+	};
 }

@@ -14,7 +14,10 @@ export interface E2eLocator {
 	filter(o: { has?: E2eLocator; hasText?: string | RegExp }): E2eLocator;
 	locator(s: string, o?: { hasText?: string | RegExp }): E2eLocator;
 	getByText(t: string | RegExp, o?: { exact?: boolean }): E2eLocator;
-	waitFor(o?: { state?: 'visible' | 'hidden' | 'attached' | 'detached'; timeout?: number }): Promise<void>;
+	waitFor(o?: {
+		state?: 'visible' | 'hidden' | 'attached' | 'detached';
+		timeout?: number;
+	}): Promise<void>;
 	innerText(): Promise<string>;
 	allInnerTexts(): Promise<string[]>;
 	isVisible(): Promise<boolean>;
@@ -39,9 +42,21 @@ export interface StepContext {
 		workflows: Array<{ id: string; name: string; file: string }>;
 	};
 	/** n8n's REST API, signed in as the owner */
-	api: { request<T = unknown>(method: string, url: string, body?: unknown): Promise<{ status: number; data: T }> };
+	api: {
+		request<T = unknown>(
+			method: string,
+			url: string,
+			body?: unknown,
+		): Promise<{ status: number; data: T }>;
+	};
 	/** the sandbox, with a token of its own (test hooks under /__sandbox) */
-	sandbox: { call<T = Record<string, unknown>>(method: string, p: string, body?: unknown): Promise<{ status: number; body: T }> };
+	sandbox: {
+		call<T = Record<string, unknown>>(
+			method: string,
+			p: string,
+			body?: unknown,
+		): Promise<{ status: number; body: T }>;
+	};
 	step(name: string, fn: () => Promise<void>, skipWhy?: string): Promise<void>;
 	shot(file: string): Promise<void>;
 	log(msg: string): void;
@@ -63,7 +78,8 @@ export interface LoggedRequest {
 }
 
 export async function sandboxRequests(ctx: StepContext): Promise<LoggedRequest[]> {
-	return (await ctx.sandbox.call<{ requests: LoggedRequest[] }>('GET', '/__sandbox/requests')).body.requests;
+	return (await ctx.sandbox.call<{ requests: LoggedRequest[] }>('GET', '/__sandbox/requests')).body
+		.requests;
 }
 
 export interface RunResult {
@@ -72,7 +88,10 @@ export interface RunResult {
 	/** node name → items (json) of its first run's first main output */
 	output: Record<string, Array<Record<string, unknown>>>;
 	/** node name → the binary data (file name, type, id) of those items */
-	binary: Record<string, Array<Record<string, { fileName?: string; mimeType?: string; id?: string }>>>;
+	binary: Record<
+		string,
+		Array<Record<string, { fileName?: string; mimeType?: string; id?: string }>>
+	>;
 	error?: string;
 }
 
@@ -82,27 +101,54 @@ export interface RunResult {
  */
 export async function createAndRun(
 	ctx: StepContext,
-	workflow: { name: string; nodes: Array<Record<string, unknown>>; connections: Record<string, unknown> },
+	workflow: {
+		name: string;
+		nodes: Array<Record<string, unknown>>;
+		connections: Record<string, unknown>;
+	},
 	trigger: string,
 ): Promise<{ workflowId: string } & RunResult> {
-	const created = await ctx.api.request<{ id?: string }>('POST', '/rest/workflows', { ...workflow, settings: { executionOrder: 'v1' } });
-	assert(created.status === 200 && created.data.id, `n8n refused the workflow "${workflow.name}": ${created.status} ${JSON.stringify(created.data).slice(0, 400)}`);
+	const created = await ctx.api.request<{ id?: string }>('POST', '/rest/workflows', {
+		...workflow,
+		settings: { executionOrder: 'v1' },
+	});
+	assert(
+		created.status === 200 && created.data.id,
+		`n8n refused the workflow "${workflow.name}": ${created.status} ${JSON.stringify(created.data).slice(0, 400)}`,
+	);
 	const workflowId = created.data.id;
-	const started = await ctx.api.request<{ executionId?: string }>('POST', `/rest/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger } });
-	assert(started.status === 200 && started.data.executionId, `n8n did not run "${workflow.name}": ${started.status} ${JSON.stringify(started.data).slice(0, 400)}`);
+	const started = await ctx.api.request<{ executionId?: string }>(
+		'POST',
+		`/rest/workflows/${workflowId}/run`,
+		{ triggerToStartFrom: { name: trigger } },
+	);
+	assert(
+		started.status === 200 && started.data.executionId,
+		`n8n did not run "${workflow.name}": ${started.status} ${JSON.stringify(started.data).slice(0, 400)}`,
+	);
 	return { workflowId, ...(await executionResult(ctx, started.data.executionId, workflow.name)) };
 }
 
 /** Waits for a saved execution to end (up to 90 s) and reads its data. */
-export async function executionResult(ctx: StepContext, executionId: string, label: string): Promise<RunResult> {
+export async function executionResult(
+	ctx: StepContext,
+	executionId: string,
+	label: string,
+): Promise<RunResult> {
 	const deadline = Date.now() + 90_000;
 	for (;;) {
-		const res = await ctx.api.request<{ status?: string; finished?: boolean; data?: string }>('GET', `/rest/executions/${executionId}`);
+		const res = await ctx.api.request<{ status?: string; finished?: boolean; data?: string }>(
+			'GET',
+			`/rest/executions/${executionId}`,
+		);
 		const status = res.data?.status ?? '';
 		if (res.status === 200 && !['new', 'running', 'waiting', ''].includes(status)) {
 			return { executionId, status, ...readRun(String(res.data.data ?? '')) };
 		}
-		assert(Date.now() < deadline, `execution ${executionId} of "${label}" still ${status || res.status} after 90 s`);
+		assert(
+			Date.now() < deadline,
+			`execution ${executionId} of "${label}" still ${status || res.status} after 90 s`,
+		);
 		await sleep(500);
 	}
 }
@@ -112,14 +158,24 @@ interface RunData {
 		error?: { message?: string; description?: string };
 		runData?: Record<
 			string,
-			Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown>; binary?: RunResult['binary'][string][number] }> | null> }; error?: { message?: string } }>
+			Array<{
+				data?: {
+					main?: Array<Array<{
+						json: Record<string, unknown>;
+						binary?: RunResult['binary'][string][number];
+					}> | null>;
+				};
+				error?: { message?: string };
+			}>
 		>;
 	};
 }
 
 /** The execution data n8n stores is `flatted`-encoded; n8n ships the library. */
 export function readRun(serialized: string): Pick<RunResult, 'output' | 'binary' | 'error'> {
-	const flatted = createRequire(path.join(RUNTIME_DIR, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse(s: string): unknown };
+	const flatted = createRequire(path.join(RUNTIME_DIR, 'node_modules', 'n8n', 'package.json'))(
+		'flatted',
+	) as { parse(s: string): unknown };
 	const data = (serialized ? flatted.parse(serialized) : {}) as RunData;
 	const output: RunResult['output'] = {};
 	const binary: RunResult['binary'] = {};
@@ -130,6 +186,7 @@ export function readRun(serialized: string): Pick<RunResult, 'output' | 'binary'
 		for (const r of runs) if (r.error?.message) errors.push(`${node}: ${r.error.message}`);
 	}
 	const top = data.resultData?.error;
-	if (top?.message) errors.unshift(`${top.message}${top.description ? ` (${top.description})` : ''}`);
+	if (top?.message)
+		errors.unshift(`${top.message}${top.description ? ` (${top.description})` : ''}`);
 	return { output, binary, error: errors.length ? errors.join('; ') : undefined };
 }

@@ -20,15 +20,33 @@ const CREDENTIAL_TYPE = 'crmOAuth2Api';
 
 export async function customApiCallStep(ctx: StepContext): Promise<void> {
 	const { page } = ctx;
-	const creds = await ctx.api.request<Array<{ name: string; displayName: string; extends?: string[]; httpRequestNode?: unknown }>>('GET', '/types/credentials.json');
-	const credType = Array.isArray(creds.data) ? creds.data.find((c) => c.name === CREDENTIAL_TYPE) : undefined;
+	const creds = await ctx.api.request<
+		Array<{ name: string; displayName: string; extends?: string[]; httpRequestNode?: unknown }>
+	>('GET', '/types/credentials.json');
+	const credType = Array.isArray(creds.data)
+		? creds.data.find((c) => c.name === CREDENTIAL_TYPE)
+		: undefined;
 	assert(credType, `n8n serves no credential type ${CREDENTIAL_TYPE}`);
-	assert(credType.extends?.includes('oAuth2Api'), `n8n serves ${CREDENTIAL_TYPE} as ${JSON.stringify(credType).slice(0, 300)}`);
+	assert(
+		credType.extends?.includes('oAuth2Api'),
+		`n8n serves ${CREDENTIAL_TYPE} as ${JSON.stringify(credType).slice(0, 300)}`,
+	);
 	// for the report: which nodes carry the injected "Custom API Call" option
-	const types = await ctx.api.request<Array<{ name: string; properties: Array<{ name: string; options?: Array<{ value?: unknown }> }> }>>('GET', '/types/nodes.json');
+	const types = await ctx.api.request<
+		Array<{
+			name: string;
+			properties: Array<{ name: string; options?: Array<{ value?: unknown }> }>;
+		}>
+	>('GET', '/types/nodes.json');
 	const injected = (Array.isArray(types.data) ? types.data : [])
 		.filter((t) => ctx.stack.nodes.some((n) => n.type === t.name))
-		.filter((t) => t.properties.some((p) => ['resource', 'operation'].includes(p.name) && (p.options ?? []).some((o) => o.value === '__CUSTOM_API_CALL__')))
+		.filter((t) =>
+			t.properties.some(
+				(p) =>
+					['resource', 'operation'].includes(p.name) &&
+					(p.options ?? []).some((o) => o.value === '__CUSTOM_API_CALL__'),
+			),
+		)
 		.map((t) => t.name.split('.').pop());
 	ctx.log(`  nodes with n8n's "Custom API Call" option: ${injected.join(', ') || 'none'}`);
 
@@ -36,7 +54,10 @@ export async function customApiCallStep(ctx: StepContext): Promise<void> {
 	await page.goto('/workflow/new');
 	await page.locator('[data-test-id="canvas-plus-button"]').click();
 	await page.locator('[data-test-id="node-creator-search-bar"]').fill('CRM Record');
-	await page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^CRM Record$/ }).first().click();
+	await page
+		.locator('[data-test-id="node-creator-item-name"]', { hasText: /^CRM Record$/ })
+		.first()
+		.click();
 	await page.getByText('Search records', { exact: true }).first().waitFor();
 	await page.waitForTimeout(500);
 	const links = await page.locator('[data-action="addHttpNode"]').count();
@@ -47,25 +68,49 @@ export async function customApiCallStep(ctx: StepContext): Promise<void> {
 	await page.goto('/workflow/new');
 	await page.locator('[data-test-id="canvas-plus-button"]').click();
 	await page.locator('[data-test-id="node-creator-search-bar"]').fill('HTTP Request');
-	await page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^HTTP Request$/ }).first().click();
+	await page
+		.locator('[data-test-id="node-creator-item-name"]', { hasText: /^HTTP Request$/ })
+		.first()
+		.click();
 	const ndv = page.locator('[data-test-id="ndv"]');
 	await ndv.waitFor();
 	await ctx.choose('authentication', 'Predefined Credential Type');
 	await page.locator('[data-test-id="parameter-input-nodeCredentialType"]').click();
-	await page.locator('[data-test-id="parameter-input-nodeCredentialType"] input').first().fill('CRM');
-	const option = page.locator('.el-select-dropdown__item:visible').filter({ has: page.getByText(credType.displayName, { exact: true }) }).first();
+	await page
+		.locator('[data-test-id="parameter-input-nodeCredentialType"] input')
+		.first()
+		.fill('CRM');
+	const option = page
+		.locator('.el-select-dropdown__item:visible')
+		.filter({ has: page.getByText(credType.displayName, { exact: true }) })
+		.first();
 	await option.waitFor({ timeout: 15_000 });
 	await option.click();
-	await ndv.getByText(`Credential for ${credType.displayName}`).first().waitFor().catch(() => undefined);
-	const crm = await ctx.api.request<{ id: string; name: string }>('GET', `/rest/credentials/${ctx.stack.credentialId}`);
+	await ndv
+		.getByText(`Credential for ${credType.displayName}`)
+		.first()
+		.waitFor()
+		.catch(() => undefined);
+	const crm = await ctx.api.request<{ id: string; name: string }>(
+		'GET',
+		`/rest/credentials/${ctx.stack.credentialId}`,
+	);
 	const credentialSelect = ndv.locator('[data-test-id="node-credentials-select"]');
 	await credentialSelect.waitFor();
 	// a credential of the type is picked for the user (step 5 may have added a second one)
-	const all = await ctx.api.request<Array<{ name: string; type: string }>>('GET', '/rest/credentials');
-	const names = (Array.isArray(all.data) ? all.data : []).filter((c) => c.type === CREDENTIAL_TYPE).map((c) => c.name);
+	const all = await ctx.api.request<Array<{ name: string; type: string }>>(
+		'GET',
+		'/rest/credentials',
+	);
+	const names = (Array.isArray(all.data) ? all.data : [])
+		.filter((c) => c.type === CREDENTIAL_TYPE)
+		.map((c) => c.name);
 	const selected = await credentialSelect.locator('input').first().inputValue();
 	await ctx.shot('16-http-request-crm-credential-type.png');
-	assert(names.includes(selected), `the credential picked for ${credType.displayName} is ${JSON.stringify(selected)}, expected one of ${JSON.stringify(names)}`);
+	assert(
+		names.includes(selected),
+		`the credential picked for ${credType.displayName} is ${JSON.stringify(selected)}, expected one of ${JSON.stringify(names)}`,
+	);
 	await page.keyboard.press('Escape');
 
 	// 3. such a node, run: n8n adds the CRM token to the request (docs/protocol.md §2.2)
@@ -76,14 +121,26 @@ export async function customApiCallStep(ctx: StepContext): Promise<void> {
 		{
 			name: 'CRM custom API call (e2e)',
 			nodes: [
-				{ id: 'b0b7d3a8-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 'b0b7d3a8-0000-4000-8000-000000000001',
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
 				{
 					id: 'b0b7d3a8-0000-4000-8000-000000000002',
 					name: 'HTTP Request',
 					type: 'n8n-nodes-base.httpRequest',
 					typeVersion: 4.2,
 					position: [220, 0],
-					parameters: { authentication: 'predefinedCredentialType', nodeCredentialType: CREDENTIAL_TYPE, url: `${ctx.stack.sandboxUrl}${path}`, options: {} },
+					parameters: {
+						authentication: 'predefinedCredentialType',
+						nodeCredentialType: CREDENTIAL_TYPE,
+						url: `${ctx.stack.sandboxUrl}${path}`,
+						options: {},
+					},
 					credentials: { [CREDENTIAL_TYPE]: { id: crm.data.id, name: crm.data.name } },
 				},
 			],
@@ -91,10 +148,18 @@ export async function customApiCallStep(ctx: StepContext): Promise<void> {
 		},
 		'Start',
 	);
-	assert(run.status === 'success', `the HTTP Request with the CRM credential ended ${run.status}: ${run.error ?? ''}`);
+	assert(
+		run.status === 'success',
+		`the HTTP Request with the CRM credential ended ${run.status}: ${run.error ?? ''}`,
+	);
 	const items = run.output['HTTP Request'] ?? [];
-	assert(Array.isArray(items[0]?.data) && (items[0].data as unknown[]).length === 2, `the HTTP Request returned ${JSON.stringify(items).slice(0, 300)}`);
+	assert(
+		Array.isArray(items[0]?.data) && (items[0].data as unknown[]).length === 2,
+		`the HTTP Request returned ${JSON.stringify(items).slice(0, 300)}`,
+	);
 	const logged = (await sandboxRequests(ctx)).find((r) => r.method === 'GET' && r.url === path);
-	assert(logged?.status === 200, `the sandbox logged no authorised GET ${path}: ${JSON.stringify(logged)}`);
+	assert(
+		logged?.status === 200,
+		`the sandbox logged no authorised GET ${path}: ${JSON.stringify(logged)}`,
+	);
 }
-

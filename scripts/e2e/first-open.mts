@@ -26,16 +26,30 @@ interface Target {
 async function fetchError(ctx: StepContext, field: E2eLocator): Promise<string | undefined> {
 	const texts = [
 		await field.innerText().catch(() => ''),
-		...(await ctx.page.locator('[data-test-id="ndv"] [data-test-id="rlc-error-container"]').allInnerTexts().catch(() => [])),
+		...(await ctx.page
+			.locator('[data-test-id="ndv"] [data-test-id="rlc-error-container"]')
+			.allInnerTexts()
+			.catch(() => [])),
 	];
 	// the options dropdown of earlier versions writes the error into its (then disabled) input
 	for (const input of [field.locator('input').first()]) {
-		const placeholder = await (input as E2eLocator & { getAttribute?(n: string): Promise<string | null> }).getAttribute?.('placeholder').catch(() => null);
+		const placeholder = await (
+			input as E2eLocator & { getAttribute?(n: string): Promise<string | null> }
+		)
+			.getAttribute?.('placeholder')
+			.catch(() => null);
 		if (placeholder) texts.push(placeholder);
 		const value = await input.inputValue().catch(() => '');
 		if (value) texts.push(value);
 	}
-	if (await ctx.page.getByText(/Error fetching options/).first().isVisible().catch(() => false)) texts.push('Error fetching options (panel)');
+	if (
+		await ctx.page
+			.getByText(/Error fetching options/)
+			.first()
+			.isVisible()
+			.catch(() => false)
+	)
+		texts.push('Error fetching options (panel)');
 	return texts.find((t) => /Error fetching options|could not load|credentials set/i.test(t));
 }
 
@@ -45,7 +59,12 @@ async function addAfterTrigger(ctx: StepContext, target: Target): Promise<void> 
 	await page.goto('/workflow/new');
 	await page.locator('[data-test-id="canvas-plus-button"]').click();
 	await page.locator('[data-test-id="node-creator-search-bar"]').fill('Manual');
-	await page.locator('[data-test-id="item-iterator-item"][data-keyboard-nav-id^="n8n-nodes-base.manualTrigger"]').first().click();
+	await page
+		.locator(
+			'[data-test-id="item-iterator-item"][data-keyboard-nav-id^="n8n-nodes-base.manualTrigger"]',
+		)
+		.first()
+		.click();
 	// n8n may open the trigger's panel: close it, back on the canvas
 	await page.waitForTimeout(500);
 	const close = page.locator('[data-test-id="ndv-close-button"]');
@@ -57,7 +76,10 @@ async function addAfterTrigger(ctx: StepContext, target: Target): Promise<void> 
 	const search = page.locator('[data-test-id="node-creator-search-bar"]');
 	await search.waitFor();
 	await search.fill(target.node);
-	await page.locator('[data-test-id="node-creator-item-name"]', { hasText: new RegExp(`^${target.node}$`) }).first().click();
+	await page
+		.locator('[data-test-id="node-creator-item-name"]', { hasText: new RegExp(`^${target.node}$`) })
+		.first()
+		.click();
 	await page.getByText(target.action, { exact: true }).first().click();
 	await page.locator('[data-test-id="ndv"]').waitFor();
 }
@@ -68,26 +90,37 @@ export async function firstOpenRounds(ctx: StepContext, target: Target): Promise
 	const failures: string[] = [];
 	for (let round = 1; round <= ROUNDS; round++) {
 		await addAfterTrigger(ctx, target);
-		const field = page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-module"]').first();
+		const field = page
+			.locator('[data-test-id="ndv"] [data-test-id="parameter-input-module"]')
+			.first();
 		await field.waitFor();
 		// the race, if any, settles within the first seconds the panel is open
 		let error: string | undefined;
-		for (const until = Date.now() + 3000; !error && Date.now() < until; await sleep(250)) error = await fetchError(ctx, field);
+		for (const until = Date.now() + 3000; !error && Date.now() < until; await sleep(250))
+			error = await fetchError(ctx, field);
 		const file = `${target.shot}-${String(round).padStart(2, '0')}.png`;
 		await ctx.shot(file);
 		if (!error) {
 			// the user opens the Module list: the CRM's modules, no error
 			// the picker's input: a resource locator's (not its mode selector); the options dropdown of earlier versions has a plain one
 			const locatorInput = field.locator('[data-test-id="rlc-input"]');
-			await ((await locatorInput.count()) > 0 ? locatorInput : field.locator('input')).first().click();
-			const leads = page.locator('[data-test-id="rlc-item"]:visible, .el-select-dropdown__item:visible').filter({ hasText: /^Leads$/ }).first();
+			await ((await locatorInput.count()) > 0 ? locatorInput : field.locator('input'))
+				.first()
+				.click();
+			const leads = page
+				.locator('[data-test-id="rlc-item"]:visible, .el-select-dropdown__item:visible')
+				.filter({ hasText: /^Leads$/ })
+				.first();
 			await leads.waitFor({ timeout: 20_000 }).catch(() => undefined);
 			error = await fetchError(ctx, field);
-			if (!error && !(await leads.isVisible().catch(() => false))) error = 'the Module list shows no "Leads"';
+			if (!error && !(await leads.isVisible().catch(() => false)))
+				error = 'the Module list shows no "Leads"';
 			if (round === 1) await ctx.shot(`${target.shot}-list.png`);
 			await page.keyboard.press('Escape');
 		}
-		ctx.log(`  ${target.node} round ${round}/${ROUNDS}: ${error ? `✘ ${error}` : 'Module list loaded'}`);
+		ctx.log(
+			`  ${target.node} round ${round}/${ROUNDS}: ${error ? `✘ ${error}` : 'Module list loaded'}`,
+		);
 		if (error) failures.push(`round ${round} (${file}): ${error}`);
 	}
 	return failures;
@@ -100,7 +133,9 @@ export async function firstOpenStep(ctx: StepContext): Promise<void> {
 		{ node: 'CRM Bulk', action: 'Create a bulk read job', shot: '20-first-open-bulk' },
 	]) {
 		const failed = await firstOpenRounds(ctx, target);
-		ctx.log(`  ${target.node}: ${failed.length} of ${ROUNDS} fresh workflows showed an error on the Module field`);
+		ctx.log(
+			`  ${target.node}: ${failed.length} of ${ROUNDS} fresh workflows showed an error on the Module field`,
+		);
 		failures.push(...failed.map((f) => `${target.node} ${f}`));
 	}
 	assert(failures.length === 0, `"Error fetching options" on first open:\n${failures.join('\n')}`);

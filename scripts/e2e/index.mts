@@ -11,10 +11,24 @@ import type { StepContext } from './context.mts';
 export type { StepContext } from './context.mts';
 
 export async function toolSteps(ctx: StepContext): Promise<void> {
-	const recordSkip = ctx.stack.nodes.some((n) => n.name === 'crmRecord') ? undefined : 'package has no crmRecord node';
-	await ctx.step('AI Agent uses CRM Record → Search as a tool (scripted OpenAI-compatible model)', async () => await agentToolStep(ctx), recordSkip);
-	await ctx.step('a custom CRM API call: HTTP Request with the CRM credential type, no dead "custom API call" link', async () => await customApiCallStep(ctx), recordSkip);
-	await ctx.step('every workflow of examples/ opens without warnings, runs from "Execute workflow" and does what it says', async () => await examplesStep(ctx), recordSkip);
+	const recordSkip = ctx.stack.nodes.some((n) => n.name === 'crmRecord')
+		? undefined
+		: 'package has no crmRecord node';
+	await ctx.step(
+		'AI Agent uses CRM Record → Search as a tool (scripted OpenAI-compatible model)',
+		async () => await agentToolStep(ctx),
+		recordSkip,
+	);
+	await ctx.step(
+		'a custom CRM API call: HTTP Request with the CRM credential type, no dead "custom API call" link',
+		async () => await customApiCallStep(ctx),
+		recordSkip,
+	);
+	await ctx.step(
+		'every workflow of examples/ opens without warnings, runs from "Execute workflow" and does what it says',
+		async () => await examplesStep(ctx),
+		recordSkip,
+	);
 	await ctx.step(
 		'first open, 10 fresh workflows: Manual Trigger → + → CRM Record / CRM Bulk action; the Module list loads, no "Error fetching options"',
 		async () => await firstOpenStep(ctx),
@@ -25,8 +39,20 @@ export async function toolSteps(ctx: StepContext): Promise<void> {
 		async () => await updateMapperStep(ctx),
 		recordSkip,
 	);
-	const pollingSkip = ctx.stack.nodes.some((n) => n.name === 'crmPollingTrigger') ? undefined : 'package has no crmPollingTrigger node';
-	await ctx.step('CRM Polling Trigger: next to the CRM Trigger in the node panel; published, polls new leads into one execution, unpublished', async () => await pollingTriggerStep(ctx), pollingSkip);
-	const triggerSkip = ctx.stack.nodes.some((n) => n.name === 'crmTrigger') ? undefined : 'package has no crmTrigger node';
-	await ctx.step("the node panel lists the CRM Trigger's events as separate entries", async () => await triggerEventsStep(ctx), triggerSkip);
+	const pollingSkip = ctx.stack.nodes.some((n) => n.name === 'crmPollingTrigger')
+		? undefined
+		: 'package has no crmPollingTrigger node';
+	await ctx.step(
+		'CRM Polling Trigger: next to the CRM Trigger in the node panel; published, polls new leads into one execution, unpublished',
+		async () => await pollingTriggerStep(ctx),
+		pollingSkip,
+	);
+	const triggerSkip = ctx.stack.nodes.some((n) => n.name === 'crmTrigger')
+		? undefined
+		: 'package has no crmTrigger node';
+	await ctx.step(
+		"the node panel lists the CRM Trigger's events as separate entries",
+		async () => await triggerEventsStep(ctx),
+		triggerSkip,
+	);
 }

@@ -50,7 +50,9 @@ const text = (content: unknown): string =>
 	typeof content === 'string'
 		? content
 		: Array.isArray(content)
-			? content.map((p) => (typeof p === 'string' ? p : String((p as { text?: unknown }).text ?? ''))).join('')
+			? content
+					.map((p) => (typeof p === 'string' ? p : String((p as { text?: unknown }).text ?? '')))
+					.join('')
 			: JSON.stringify(content ?? '');
 
 export async function startLlmStub(script: StubScript): Promise<LlmStub> {
@@ -67,11 +69,19 @@ export async function startLlmStub(script: StubScript): Promise<LlmStub> {
 			};
 			const url = new URL(req.url ?? '/', 'http://stub');
 			if (req.method === 'GET' && url.pathname === '/v1/models') {
-				send(200, { object: 'list', data: [{ id: STUB_MODEL, object: 'model', created: 0, owned_by: 'e2e' }] });
+				send(200, {
+					object: 'list',
+					data: [{ id: STUB_MODEL, object: 'model', created: 0, owned_by: 'e2e' }],
+				});
 				return;
 			}
 			if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') {
-				send(404, { error: { message: `the stub serves no ${req.method} ${url.pathname}`, type: 'invalid_request_error' } });
+				send(404, {
+					error: {
+						message: `the stub serves no ${req.method} ${url.pathname}`,
+						type: 'invalid_request_error',
+					},
+				});
 				return;
 			}
 			let body: ChatRequest;
@@ -84,27 +94,51 @@ export async function startLlmStub(script: StubScript): Promise<LlmStub> {
 			requests.push(body);
 			const id = `chatcmpl-${++seq}`;
 			const toolMessage = [...(body.messages ?? [])].reverse().find((m) => m.role === 'tool');
-			let message: { role: 'assistant'; content: string | null; tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> };
+			let message: {
+				role: 'assistant';
+				content: string | null;
+				tool_calls?: Array<{
+					id: string;
+					type: 'function';
+					function: { name: string; arguments: string };
+				}>;
+			};
 			if (toolMessage) {
 				message = { role: 'assistant', content: script.answer(text(toolMessage.content)) };
 			} else {
 				const tool = script.tool(body.tools ?? []);
 				if (!tool) {
-					message = { role: 'assistant', content: `no suitable tool among ${JSON.stringify((body.tools ?? []).map((t) => t.function.name))}` };
+					message = {
+						role: 'assistant',
+						content: `no suitable tool among ${JSON.stringify((body.tools ?? []).map((t) => t.function.name))}`,
+					};
 				} else {
 					const args = script.args(body.messages ?? []);
 					calls.push({ name: tool.function.name, args });
 					message = {
 						role: 'assistant',
 						content: null,
-						tool_calls: [{ id: `call_${seq}`, type: 'function', function: { name: tool.function.name, arguments: JSON.stringify(args) } }],
+						tool_calls: [
+							{
+								id: `call_${seq}`,
+								type: 'function',
+								function: { name: tool.function.name, arguments: JSON.stringify(args) },
+							},
+						],
 					};
 				}
 			}
 			const finish = message.tool_calls ? 'tool_calls' : 'stop';
 			const usage = { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 };
 			if (!body.stream) {
-				send(200, { id, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: body.model ?? STUB_MODEL, choices: [{ index: 0, message, finish_reason: finish }], usage });
+				send(200, {
+					id,
+					object: 'chat.completion',
+					created: Math.floor(Date.now() / 1000),
+					model: body.model ?? STUB_MODEL,
+					choices: [{ index: 0, message, finish_reason: finish }],
+					usage,
+				});
 				return;
 			}
 			// streaming: the whole message in one delta, then the finish reason
@@ -112,7 +146,11 @@ export async function startLlmStub(script: StubScript): Promise<LlmStub> {
 			const chunk = (delta: Record<string, unknown>, finishReason: string | null) =>
 				`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model ?? STUB_MODEL, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
 			const delta = message.tool_calls
-				? { role: 'assistant', content: null, tool_calls: message.tool_calls.map((c, index) => ({ index, ...c })) }
+				? {
+						role: 'assistant',
+						content: null,
+						tool_calls: message.tool_calls.map((c, index) => ({ index, ...c })),
+					}
 				: { role: 'assistant', content: message.content };
 			res.write(chunk(delta, null));
 			res.write(chunk({}, finish));

@@ -5,17 +5,28 @@
 import { assert } from './context.mts';
 import type { StepContext } from './context.mts';
 
-const ENTRIES = ['On any record change', 'On record created', 'On record deleted', 'On record updated'];
+const ENTRIES = [
+	'On any record change',
+	'On record created',
+	'On record deleted',
+	'On record updated',
+];
 /** a loaded machine opens a new workflow slowly: more than Playwright's default 30 s */
 const SLOW = 90_000;
 
 export async function triggerEventsStep(ctx: StepContext): Promise<void> {
 	const { page } = ctx;
-	await (page as unknown as { goto(url: string, o: { timeout: number }): Promise<unknown> }).goto('/workflow/new', { timeout: SLOW });
+	await (page as unknown as { goto(url: string, o: { timeout: number }): Promise<unknown> }).goto(
+		'/workflow/new',
+		{ timeout: SLOW },
+	);
 	await page.locator('[data-test-id="canvas-plus-button"]').click({ timeout: SLOW });
 	await page.locator('[data-test-id="node-creator-search-bar"]').fill('CRM Trigger');
 	// the entry is picked by its description: its name there is just "CRM"
-	await page.getByText(/^Instant — the CRM must reach your n8n/).first().click({ timeout: SLOW });
+	await page
+		.getByText(/^Instant — the CRM must reach your n8n/)
+		.first()
+		.click({ timeout: SLOW });
 	await page.getByText(ENTRIES[1], { exact: true }).first().waitFor({ timeout: SLOW });
 	await page.waitForTimeout(500);
 	const missing: string[] = [];
@@ -23,7 +34,10 @@ export async function triggerEventsStep(ctx: StepContext): Promise<void> {
 		if ((await page.getByText(entry, { exact: true }).count()) === 0) missing.push(entry);
 	}
 	await ctx.shot('17-crm-trigger-events-in-node-panel.png');
-	assert(missing.length === 0, `the CRM Trigger's node panel lacks the entries ${JSON.stringify(missing)}`);
+	assert(
+		missing.length === 0,
+		`the CRM Trigger's node panel lacks the entries ${JSON.stringify(missing)}`,
+	);
 
 	// picking "On record updated" adds the trigger with the event Edit chosen
 	await page.getByText('On record updated', { exact: true }).first().click({ timeout: SLOW });
@@ -34,6 +48,9 @@ export async function triggerEventsStep(ctx: StepContext): Promise<void> {
 	await page.waitForTimeout(500);
 	const chosen = await events.innerText();
 	await ctx.shot('17-crm-trigger-on-record-updated.png');
-	assert(/\bEdit\b/.test(chosen) && !/\bCreate\b/.test(chosen), `"On record updated" opened the trigger with Events ${JSON.stringify(chosen)}`);
+	assert(
+		/\bEdit\b/.test(chosen) && !/\bCreate\b/.test(chosen),
+		`"On record updated" opened the trigger with Events ${JSON.stringify(chosen)}`,
+	);
 	await page.keyboard.press('Escape');
 }

@@ -7,22 +7,35 @@ import type { StepContext } from './context.mts';
 
 export async function updateMapperStep(ctx: StepContext): Promise<void> {
 	const { page } = ctx;
-	const created = await ctx.sandbox.call<{ data: Array<{ details: { id: string } }> }>('POST', '/crm/v2.1/Leads', {
-		data: [{ Last_Name: 'Mapperton', Company: 'Map Co', City: 'Before' }],
-	});
+	const created = await ctx.sandbox.call<{ data: Array<{ details: { id: string } }> }>(
+		'POST',
+		'/crm/v2.1/Leads',
+		{
+			data: [{ Last_Name: 'Mapperton', Company: 'Map Co', City: 'Before' }],
+		},
+	);
 	const id = created.body.data[0].details.id;
 
 	await page.goto('/workflow/new');
 	await page.locator('[data-test-id="canvas-plus-button"]').click();
 	await page.locator('[data-test-id="node-creator-search-bar"]').fill('CRM Record');
-	await page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^CRM Record$/ }).first().click();
+	await page
+		.locator('[data-test-id="node-creator-item-name"]', { hasText: /^CRM Record$/ })
+		.first()
+		.click();
 	await page.getByText('Update a record', { exact: true }).first().click();
 	const ndv = page.locator('[data-test-id="ndv"]');
 	await ndv.waitFor();
 
 	// the Module picker's list opens on click and lists modules by their plural label
-	await page.locator('[data-test-id="parameter-input-module"] [data-test-id="rlc-input"]').first().click();
-	const leads = page.locator('[data-test-id="rlc-item"]').filter({ hasText: /^Leads$/ }).first();
+	await page
+		.locator('[data-test-id="parameter-input-module"] [data-test-id="rlc-input"]')
+		.first()
+		.click();
+	const leads = page
+		.locator('[data-test-id="rlc-item"]')
+		.filter({ hasText: /^Leads$/ })
+		.first();
 	await leads.waitFor({ timeout: 30_000 });
 	await ctx.shot('21-update-module-list.png');
 	await leads.click();
@@ -46,10 +59,23 @@ export async function updateMapperStep(ctx: StepContext): Promise<void> {
 	await ctx.shot('21-update-mapper-filled.png');
 
 	await page.locator('[data-test-id="node-execute-button"]').click();
-	await page.locator('[data-test-id="output-panel"]').getByText('Mapped City').first().waitFor({ timeout: 60_000 });
+	await page
+		.locator('[data-test-id="output-panel"]')
+		.getByText('Mapped City')
+		.first()
+		.waitFor({ timeout: 60_000 });
 	await ctx.shot('21-update-mapper-output.png');
-	const after = await ctx.sandbox.call<{ data: Array<{ City: string; Last_Name: string }> }>('GET', `/crm/v2.1/Leads/${id}`);
-	assert(after.body.data?.[0]?.City === 'Mapped City', `the lead's City is ${JSON.stringify(after.body.data?.[0]?.City)} after the update`);
-	assert(after.body.data[0].Last_Name === 'Mapperton', 'the update changed fields it was not given');
+	const after = await ctx.sandbox.call<{ data: Array<{ City: string; Last_Name: string }> }>(
+		'GET',
+		`/crm/v2.1/Leads/${id}`,
+	);
+	assert(
+		after.body.data?.[0]?.City === 'Mapped City',
+		`the lead's City is ${JSON.stringify(after.body.data?.[0]?.City)} after the update`,
+	);
+	assert(
+		after.body.data[0].Last_Name === 'Mapperton',
+		'the update changed fields it was not given',
+	);
 	await page.locator('[data-test-id="ndv-close-button"]').click();
 }

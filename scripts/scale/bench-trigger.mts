@@ -137,24 +137,44 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 			fetches.push(entry);
 		});
 	});
-	const lastDelivery = () => ctx.deliveries().reduce((m: number, d: any) => Math.max(m, d.delivery_id), 0);
+	const lastDelivery = () =>
+		ctx.deliveries().reduce((m: number, d: any) => Math.max(m, d.delivery_id), 0);
 
 	/** Deal edits through the REST API, 100 per request, as fast as the sandbox takes them. */
-	async function crmBurst(ids: string[], stage: string): Promise<{ changes: Change[]; firstDelivery: number }> {
+	async function crmBurst(
+		ids: string[],
+		stage: string,
+	): Promise<{ changes: Change[]; firstDelivery: number }> {
 		const firstDelivery = lastDelivery();
 		const changes: Change[] = [];
 		for (let i = 0; i < ids.length; i += BATCH) {
 			const slice = ids.slice(i, i + BATCH);
-			const res = await ctx.crm('PUT', '/Deals', { data: slice.map((id) => ({ id, Stage: stage, Description: 'bench P6' })) });
+			const res = await ctx.crm('PUT', '/Deals', {
+				data: slice.map((id) => ({ id, Stage: stage, Description: 'bench P6' })),
+			});
 			const at = Date.now();
-			if (res.status !== 200) throw new Error(`updating deals answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
-			for (const item of res.body.data) changes.push({ id: String(item.details.id), module: 'Deals', time: item.details.Modified_Time, at, phase: 0 });
+			if (res.status !== 200)
+				throw new Error(
+					`updating deals answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`,
+				);
+			for (const item of res.body.data)
+				changes.push({
+					id: String(item.details.id),
+					module: 'Deals',
+					time: item.details.Modified_Time,
+					at,
+					phase: 0,
+				});
 		}
 		return { changes, firstDelivery };
 	}
 
 	/** Until every change is in a successful execution of the workflow and nothing is in progress (or no progress for a while). */
-	async function settle(workflowId: string, changes: Change[], firstDelivery?: number): Promise<TallyLike> {
+	async function settle(
+		workflowId: string,
+		changes: Change[],
+		firstDelivery?: number,
+	): Promise<TallyLike> {
 		const start = Date.now();
 		let lastSeen = -1;
 		let progressAt = Date.now();
@@ -162,13 +182,20 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 			await ctx.refresh();
 			const t = ctx.tally(changes, workflowId);
 			const seen = t.changes - t.lost;
-			const busy = [...ctx.executions.values()].some((e) => e.workflowId === workflowId && ['new', 'running', 'waiting'].includes(e.status));
-			const pending = firstDelivery === undefined ? 0 : ctx.deliveries().filter((d) => d.delivery_id > firstDelivery && d.outcome === 'pending').length;
+			const busy = [...ctx.executions.values()].some(
+				(e) => e.workflowId === workflowId && ['new', 'running', 'waiting'].includes(e.status),
+			);
+			const pending =
+				firstDelivery === undefined
+					? 0
+					: ctx.deliveries().filter((d) => d.delivery_id > firstDelivery && d.outcome === 'pending')
+							.length;
 			if (seen !== lastSeen) {
 				lastSeen = seen;
 				progressAt = Date.now();
 			}
-			if (!busy && pending === 0 && (t.lost === 0 || Date.now() - progressAt > NO_PROGRESS_MS)) return t;
+			if (!busy && pending === 0 && (t.lost === 0 || Date.now() - progressAt > NO_PROGRESS_MS))
+				return t;
 			if (Date.now() - start > SETTLE_CAP_MS) {
 				log(`  not settled after ${secs(SETTLE_CAP_MS)} s: ${seen}/${t.changes} changes seen`);
 				return t;
@@ -178,10 +205,16 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 	}
 
 	/** The CRM's deliveries of a burst, POSTed again to the floor on the schedule the sandbox sent them. */
-	async function replay(sent: any[], changes: Change[]): Promise<{ changes: Change[]; answers: number[]; statuses: number[] }> {
+	async function replay(
+		sent: any[],
+		changes: Change[],
+	): Promise<{ changes: Change[]; answers: number[]; statuses: number[] }> {
 		const atOf = new Map(changes.map((c) => [c.id, c]));
 		const first = Math.min(...changes.map((c) => c.at));
-		const plan = sent.map((d) => ({ d, offset: Math.min(...(d.ids as string[]).map((id) => atOf.get(id)?.at ?? Infinity)) - first }));
+		const plan = sent.map((d) => ({
+			d,
+			offset: Math.min(...(d.ids as string[]).map((id) => atOf.get(id)?.at ?? Infinity)) - first,
+		}));
 		const out: Change[] = [];
 		const answers: number[] = [];
 		const statuses: number[] = [];
@@ -190,7 +223,11 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 			plan.map(async ({ d, offset }) => {
 				await sleep(Math.max(0, start + offset - Date.now()));
 				const sentAt = Date.now();
-				const res = await fetch(ctx.floorUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(d.body) });
+				const res = await fetch(ctx.floorUrl, {
+					method: 'POST',
+					headers: { 'Content-Type': 'application/json' },
+					body: JSON.stringify(d.body),
+				});
 				await res.arrayBuffer();
 				answers.push(Date.now() - sentAt);
 				statuses.push(res.status);
@@ -200,39 +237,60 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 		return { changes: out, answers, statuses };
 	}
 
-	const burstDeliveries = (firstDelivery: number) => ctx.deliveries().filter((d) => d.delivery_id > firstDelivery && d.module === 'Deals');
+	const burstDeliveries = (firstDelivery: number) =>
+		ctx.deliveries().filter((d) => d.delivery_id > firstDelivery && d.module === 'Deals');
 
 	/** (a) then (b) over one set of deals. */
 	async function both(ids: string[], stage: string, label: string): Promise<[Side, Side]> {
 		log(`${label}: ${ids.length} deal edits through the CRM Trigger…`);
-		const marks = () => ({ at: Date.now(), requests: ctx.requests().length, log: ctx.webhookLog().length, execution: Math.max(0, ...ctx.executions.keys()) });
+		const marks = () => ({
+			at: Date.now(),
+			requests: ctx.requests().length,
+			log: ctx.webhookLog().length,
+			execution: Math.max(0, ...ctx.executions.keys()),
+		});
 		const startA = marks();
 		const a = await crmBurst(ids, stage);
 		const ta = await settle(ctx.workflows.crm, a.changes, a.firstDelivery);
 		const sent = burstDeliveries(a.firstDelivery);
 		const troubleSince = (start: ReturnType<typeof marks>, d: any[], lostIds: Set<string>) => {
 			const text = ctx.webhookLog().slice(start.log);
-			const lines = WEBHOOK_TROUBLE.map(([name, re]) => [name, (text.match(re) ?? []).length] as const).filter(([, n]) => n > 0);
+			const lines = WEBHOOK_TROUBLE.map(
+				([name, re]) => [name, (text.match(re) ?? []).length] as const,
+			).filter(([, n]) => n > 0);
 			const attempts = d.flatMap((x) => x.attempts as any[]);
-			const lostLast = d.filter((x) => (x.ids as string[]).some((id) => lostIds.has(id))).map((x) => x.attempts.filter((y: any) => !y.copy).at(-1));
+			const lostLast = d
+				.filter((x) => (x.ids as string[]).some((id) => lostIds.has(id)))
+				.map((x) => x.attempts.filter((y: any) => !y.copy).at(-1));
 			const got = fetches.filter((f) => f.start >= start.at);
 			const took = got.map((f) => f.end - f.start);
-			const notOk = [...ctx.executions.values()].filter((e) => e.id > start.execution && (e.workflowId === ctx.workflows.crm || e.workflowId === ctx.workflows.floor) && e.status !== 'success');
+			const notOk = [...ctx.executions.values()].filter(
+				(e) =>
+					e.id > start.execution &&
+					(e.workflowId === ctx.workflows.crm || e.workflowId === ctx.workflows.floor) &&
+					e.status !== 'success',
+			);
 			return (
 				`429s answered to n8n: ${formatCounts(refusalsByOperation(ctx.requests().slice(start.requests)))}; ` +
 				(got.length
 					? `${got.length} record fetches (GET /Deals?ids=) answered by the sandbox in p50 ${percentile(took, 50)} ms, p95 ${percentile(took, 95)} ms, at most ${Math.max(...got.map((f) => f.inFlight))} at once, ` +
 						`the last ${secs(Math.max(...got.map((f) => f.end)) - start.at)} s after the burst began; `
 					: '') +
-				(d.length ? `${d.length} deliveries / ${attempts.length} POSTs, answers: ${formatCounts(countBy(attempts, (x: any) => String(x.status ?? x.error)))}; ` : '') +
-				(lostLast.length ? `n8n's last answer to the ${lostLast.length} deliveries with lost changes: ${formatCounts(countBy(lostLast, (x: any) => `${x?.status ?? x?.error} ${JSON.stringify(x?.response ?? '').slice(0, 80)}`))}; ` : '') +
+				(d.length
+					? `${d.length} deliveries / ${attempts.length} POSTs, answers: ${formatCounts(countBy(attempts, (x: any) => String(x.status ?? x.error)))}; `
+					: '') +
+				(lostLast.length
+					? `n8n's last answer to the ${lostLast.length} deliveries with lost changes: ${formatCounts(countBy(lostLast, (x: any) => `${x?.status ?? x?.error} ${JSON.stringify(x?.response ?? '').slice(0, 80)}`))}; `
+					: '') +
 				`executions not successful: ${formatCounts(countBy(notOk, (e) => e.status))}; ` +
 				`webhook process log: ${lines.map(([n, c]) => `${n} ×${c}`).join(', ') || 'nothing amiss'}`
 			);
 		};
 		const troubleA = troubleSince(startA, sent, new Set(ta.lostIds ?? []));
 		writeFileSync(path.join(ctx.runDir, `deliveries-${label}.json`), JSON.stringify(sent, null, 1));
-		log(`  ${label} (a) CRM Trigger: ${sent.length} deliveries, lost ${ta.lost}; replaying their bodies to the floor Webhook…`);
+		log(
+			`  ${label} (a) CRM Trigger: ${sent.length} deliveries, lost ${ta.lost}; replaying their bodies to the floor Webhook…`,
+		);
 		// (b) starts on a quiet, healthy webhook process: the CRM Trigger's burst can leave it answering 503
 		// "Database is not ready" and still working off requests the CRM gave up on, which the floor must not pay for
 		const quietStart = Date.now();
@@ -242,27 +300,64 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 			const lastFetch = Math.max(0, ...fetches.map((f) => f.end), inFlight > 0 ? Date.now() : 0);
 			return res.status === 200 && Date.now() - lastFetch > 5000;
 		});
-		log(`  ${label}: webhook process ready and quiet ${secs(Date.now() - quietStart)} s after (a) settled`);
+		log(
+			`  ${label}: webhook process ready and quiet ${secs(Date.now() - quietStart)} s after (a) settled`,
+		);
 		const startB = marks();
 		const b = await replay(sent, a.changes);
 		const tb = await settle(ctx.workflows.floor, b.changes);
 		const troubleB = troubleSince(startB, [], new Set());
 		const refused = b.statuses.filter((s) => s !== 200).length;
-		log(`  ${label} (b) floor: ${b.statuses.length} POSTs (${refused} not answered 200), lost ${tb.lost}`);
-		const side = (name: string, workflowId: string, changes: Change[], t: TallyLike, answers: number[], trouble: string): Side => {
+		log(
+			`  ${label} (b) floor: ${b.statuses.length} POSTs (${refused} not answered 200), lost ${tb.lost}`,
+		);
+		const side = (
+			name: string,
+			workflowId: string,
+			changes: Change[],
+			t: TallyLike,
+			answers: number[],
+			trouble: string,
+		): Side => {
 			const idSet = new Set(changes.map((c) => c.id));
-			const executionIds = [...ctx.executions.values()].filter((e) => e.workflowId === workflowId && [...e.records.keys()].some((id) => idSet.has(id))).map((e) => e.id);
-			return { name, trouble, changes, deliveries: sent.length, tally: t, answers, executionIds, db: { executions: 0, avgBytes: NaN, waitMs: NaN, runMs: NaN } };
+			const executionIds = [...ctx.executions.values()]
+				.filter(
+					(e) => e.workflowId === workflowId && [...e.records.keys()].some((id) => idSet.has(id)),
+				)
+				.map((e) => e.id);
+			return {
+				name,
+				trouble,
+				changes,
+				deliveries: sent.length,
+				tally: t,
+				answers,
+				executionIds,
+				db: { executions: 0, avgBytes: NaN, waitMs: NaN, runMs: NaN },
+			};
 		};
 		return [
-			side('CRM Trigger', ctx.workflows.crm, a.changes, ta, sent.map((d) => d.attempts[0]?.duration_ms).filter((v: unknown): v is number => typeof v === 'number'), troubleA),
+			side(
+				'CRM Trigger',
+				ctx.workflows.crm,
+				a.changes,
+				ta,
+				sent
+					.map((d) => d.attempts[0]?.duration_ms)
+					.filter((v: unknown): v is number => typeof v === 'number'),
+				troubleA,
+			),
 			side('floor (n8n Webhook)', ctx.workflows.floor, b.changes, tb, b.answers, troubleB),
 		];
 	}
 
 	// the floor's URL is served once publication reached the webhook process (this POST is warm-up too)
 	await waitUntil('the floor Webhook to be served', 90_000, async () => {
-		const res = await fetch(ctx.floorUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"warmup":true}' });
+		const res = await fetch(ctx.floorUrl, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: '{"warmup":true}',
+		});
 		await res.arrayBuffer();
 		return res.status === 200;
 	});
@@ -283,14 +378,23 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 				[s.executionIds],
 			)
 		).rows[0];
-		s.db = { executions: row.n, avgBytes: Number(row.bytes), waitMs: Number(row.wait), runMs: Number(row.run) };
+		s.db = {
+			executions: row.n,
+			avgBytes: Number(row.bytes),
+			waitMs: Number(row.wait),
+			runMs: Number(row.run),
+		};
 	}
 
 	// ---- report ----
 	const a = crmSide.tally;
 	const b = floorSide.tally;
 	const p = (t: TallyLike, q: number) => percentile(t.latencies, q);
-	const ratios = { p50: p(a, 50) / p(b, 50), p95: p(a, 95) / p(b, 95), rate: perSecond(b) / perSecond(a) };
+	const ratios = {
+		p50: p(a, 50) / p(b, 50),
+		p95: p(a, 95) / p(b, 95),
+		rate: perSecond(b) / perSecond(a),
+	};
 	console.log('\n──────── bench P6: CRM Trigger vs n8n Webhook (queue mode) ────────');
 	console.log(ctx.stack);
 	for (const s of [crmSide, floorSide]) {
@@ -313,7 +417,8 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 		`webhook answer p50 ${percentile(s.answers, 50)} ms; execution data ${(s.db.avgBytes / 1024).toFixed(1)} kB avg; queue wait p50 ${s.db.waitMs.toFixed(0)} ms, run p50 ${s.db.runMs.toFixed(0)} ms`;
 	const floorText = 'n8n Webhook node fed the same delivery bodies → the same Filter → Set';
 	const lostText = (t: TallyLike) =>
-		(t.lost ? `${t.lost} of ${t.changes} changes in no successful execution; ` : '') + (t.doubled ? `${t.doubled} in two successful executions; ` : '');
+		(t.lost ? `${t.lost} of ${t.changes} changes in no successful execution; ` : '') +
+		(t.doubled ? `${t.doubled} in two successful executions; ` : '');
 	const rows = [
 		{
 			id: 'P6',
@@ -350,7 +455,8 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 			ratio: crmSide.db.avgBytes / floorSide.db.avgBytes,
 		},
 	];
-	const git = (...args: string[]) => spawnSync('git', args, { cwd: REPO, encoding: 'utf8' }).stdout?.trim() ?? '';
+	const git = (...args: string[]) =>
+		spawnSync('git', args, { cwd: REPO, encoding: 'utf8' }).stdout?.trim() ?? '';
 	const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
 	const result = {
 		measured: new Date().toISOString(),
@@ -361,23 +467,42 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 		notes: [
 			`P6: the queue-mode stack of \`npm run test:scale\` (scripts/scale.mts, --bench-trigger; scripts/scale/bench-trigger.mts). (a) ${ctx.changes} deal edits through the sandbox's REST API, 100 per request as fast as it takes them: the sandbox sends one delivery per request to the CRM Trigger workflow (Deals edit, Full Records → Filter "Stage changed?" → Set). ` +
 				`(b) the floor: the very bodies of those deliveries, POSTed by the script on the same schedule, to an n8n Webhook node (POST, responds immediately) followed by the same Filter and Set nodes, through the same proxy, webhook process and 2 workers. ` +
-				'Latency from the executions\' stoppedAt in PostgreSQL: (a) change made → execution finished, (b) delivery sent → execution finished; changes/s = changes ÷ (first change → last execution finished). Changes are counted, not deliveries. ' +
+				"Latency from the executions' stoppedAt in PostgreSQL: (a) change made → execution finished, (b) delivery sent → execution finished; changes/s = changes ÷ (first change → last execution finished). Changes are counted, not deliveries. " +
 				`A warm-up of ${BENCH_WARMUP_BATCHES} deliveries through both first. Webhook answer = how long the webhook took to answer a delivery; execution data = octet_length of execution_data.data.`,
 			`P6, what the last run saw: CRM Trigger side: ${crmSide.trouble}. Floor side: ${floorSide.trouble}.`,
 		],
 	};
-	writeFileSync(path.join(REPO, 'bench', 'queue-mode.json'), `${JSON.stringify(result, null, '\t')}\n`);
+	writeFileSync(
+		path.join(REPO, 'bench', 'queue-mode.json'),
+		`${JSON.stringify(result, null, '\t')}\n`,
+	);
 	log('bench/queue-mode.json written (`npm run bench` merges it into bench/results.md)');
 
-	ctx.check(a.lost === 0 && a.doubled === 0, `P6 (a): every change of the burst in exactly one successful CRM Trigger execution (lost ${a.lost}, doubled ${a.doubled})`);
-	ctx.check(b.lost === 0 && b.doubled === 0, `P6 (b): every change of the replayed bodies in exactly one successful floor execution (lost ${b.lost}, doubled ${b.doubled})`);
-	const notOk = [...ctx.executions.values()].filter(
-		(e) => e.id > beforeBurst && (e.workflowId === ctx.workflows.crm || e.workflowId === ctx.workflows.floor) && e.status !== 'success',
+	ctx.check(
+		a.lost === 0 && a.doubled === 0,
+		`P6 (a): every change of the burst in exactly one successful CRM Trigger execution (lost ${a.lost}, doubled ${a.doubled})`,
 	);
-	ctx.check(notOk.length === 0, `P6: every execution of the burst succeeded (${notOk.map((e) => `${e.id}: ${e.status}`).join(', ') || 'none other'})`);
+	ctx.check(
+		b.lost === 0 && b.doubled === 0,
+		`P6 (b): every change of the replayed bodies in exactly one successful floor execution (lost ${b.lost}, doubled ${b.doubled})`,
+	);
+	const notOk = [...ctx.executions.values()].filter(
+		(e) =>
+			e.id > beforeBurst &&
+			(e.workflowId === ctx.workflows.crm || e.workflowId === ctx.workflows.floor) &&
+			e.status !== 'success',
+	);
+	ctx.check(
+		notOk.length === 0,
+		`P6: every execution of the burst succeeded (${notOk.map((e) => `${e.id}: ${e.status}`).join(', ') || 'none other'})`,
+	);
 }
 
-async function waitUntil(what: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
+async function waitUntil(
+	what: string,
+	timeoutMs: number,
+	probe: () => Promise<boolean>,
+): Promise<void> {
 	const start = Date.now();
 	for (;;) {
 		if (await probe().catch(() => false)) return;

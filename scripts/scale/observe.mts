@@ -61,17 +61,31 @@ function ownerOf(inode: string, pids: Map<number, string>): string | undefined {
  * Records every call of the sandbox's token endpoint with the process that sent it. Listens beside
  * the sandbox's own request handler (it never answers); `processes` names the live candidates.
  */
-export function watchTokenCalls(server: Server, serverPort: number, processes: () => Map<number, string>): TokenCall[] {
+export function watchTokenCalls(
+	server: Server,
+	serverPort: number,
+	processes: () => Map<number, string>,
+): TokenCall[] {
 	const calls: TokenCall[] = [];
 	server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-		if (!req.url?.startsWith('/oauth/v2/token') || req.url.startsWith('/oauth/v2/token/revoke')) return;
+		if (!req.url?.startsWith('/oauth/v2/token') || req.url.startsWith('/oauth/v2/token/revoke'))
+			return;
 		const inode = socketInode(req.socket.remotePort ?? 0, serverPort);
-		const call: TokenCall = { process: (inode && ownerOf(inode, processes())) || '?', grant: 'refused', status: 0, at: Date.now() };
+		const call: TokenCall = {
+			process: (inode && ownerOf(inode, processes())) || '?',
+			grant: 'refused',
+			status: 0,
+			at: Date.now(),
+		};
 		const end = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
 		(res as { end: unknown }).end = (...args: unknown[]) => {
 			const answer = typeof args[0] === 'string' || Buffer.isBuffer(args[0]) ? String(args[0]) : '';
 			try {
-				const parsed = JSON.parse(answer) as { error?: string; access_token?: string; refresh_token?: string };
+				const parsed = JSON.parse(answer) as {
+					error?: string;
+					access_token?: string;
+					refresh_token?: string;
+				};
 				call.error = parsed.error;
 				if (parsed.access_token) call.grant = parsed.refresh_token ? 'code' : 'refresh';
 			} catch {
@@ -94,7 +108,9 @@ export function operationOf(method: string, url: string): string {
 }
 
 /** The 429 answers in a request log slice, by operation. */
-export function refusalsByOperation(requests: Array<{ method: string; url: string; status: number }>): Map<string, number> {
+export function refusalsByOperation(
+	requests: Array<{ method: string; url: string; status: number }>,
+): Map<string, number> {
 	const out = new Map<string, number>();
 	for (const r of requests) {
 		if (r.status !== 429) continue;
@@ -110,7 +126,8 @@ export function countBy<T>(list: T[], key: (t: T) => string): Map<string, number
 	return out;
 }
 
-export const formatCounts = (m: Map<string, number>): string => [...m].map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
+export const formatCounts = (m: Map<string, number>): string =>
+	[...m].map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
 
 /** When requests whose URL `match`es reached the sandbox (before it answers them). */
 export function watchRequestStarts(server: Server, match: (url: string) => boolean): number[] {

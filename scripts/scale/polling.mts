@@ -30,7 +30,13 @@ export interface PollingTally {
 	latencies: number[];
 }
 
-export function pollingWorkflow(opts: { id: string; name: string; trigger: string; nodeType: string; credentials: Record<string, unknown> }): Record<string, unknown> {
+export function pollingWorkflow(opts: {
+	id: string;
+	name: string;
+	trigger: string;
+	nodeType: string;
+	credentials: Record<string, unknown>;
+}): Record<string, unknown> {
 	return {
 		id: opts.id,
 		name: opts.name,
@@ -42,10 +48,22 @@ export function pollingWorkflow(opts: { id: string; name: string; trigger: strin
 				typeVersion: 1,
 				position: [0, 0],
 				// n8n's shortest poll interval: every minute (a sub-minute cron is refused on activation)
-				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'updated', modules: ['Deals'], options: {} },
+				parameters: {
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					event: 'updated',
+					modules: ['Deals'],
+					options: {},
+				},
 				credentials: opts.credentials,
 			},
-			{ id: randomUUID(), name: 'Deal updated', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} },
+			{
+				id: randomUUID(),
+				name: 'Deal updated',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: {},
+			},
 		],
 		connections: { [opts.trigger]: { main: [[{ node: 'Deal updated', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
@@ -55,7 +73,9 @@ export function pollingWorkflow(opts: { id: string; name: string; trigger: strin
 }
 
 /** (id, Modified_Time) of one item the polling trigger emitted. */
-export function pollingKey(json: Record<string, unknown>): { id: string; time: string } | undefined {
+export function pollingKey(
+	json: Record<string, unknown>,
+): { id: string; time: string } | undefined {
 	if (json.id === undefined) return undefined;
 	const record = json.record as Record<string, unknown> | undefined;
 	const time = record?.Modified_Time ?? json.time;
@@ -66,13 +86,25 @@ export function pollingKey(json: Record<string, unknown>): { id: string; time: s
  * `finals`: each record the run changed → its final Modified_Time and when that change was made;
  * `emits`: what successful polling executions emitted; `finished`: execution id → stoppedAt (ms).
  */
-export function tallyPolling(finals: Map<string, { time: string; at: number }>, emits: PollingEmit[], finished: Map<number, number>): PollingTally {
+export function tallyPolling(
+	finals: Map<string, { time: string; at: number }>,
+	emits: PollingEmit[],
+	finished: Map<number, number>,
+): PollingTally {
 	const byKey = new Map<string, number[]>();
 	for (const e of emits) {
 		const key = `${e.id}|${e.time}`;
 		byKey.set(key, [...(byKey.get(key) ?? []), e.execution]);
 	}
-	const t: PollingTally = { records: finals.size, ok: 0, lost: [], doubled: [], emitted: emits.length, executions: new Set(emits.map((e) => e.execution)).size, latencies: [] };
+	const t: PollingTally = {
+		records: finals.size,
+		ok: 0,
+		lost: [],
+		doubled: [],
+		emitted: emits.length,
+		executions: new Set(emits.map((e) => e.execution)).size,
+		latencies: [],
+	};
 	for (const [key, list] of byKey) if (list.length > 1) t.doubled.push(key);
 	for (const [id, final] of finals) {
 		const list = byKey.get(`${id}|${final.time}`);

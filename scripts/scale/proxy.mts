@@ -14,22 +14,32 @@ export interface RoundRobinProxy {
 	close(): Promise<void>;
 }
 
-export async function startRoundRobinProxy(port: number, backends: number[]): Promise<RoundRobinProxy> {
+export async function startRoundRobinProxy(
+	port: number,
+	backends: number[],
+): Promise<RoundRobinProxy> {
 	let next = 0;
 	const proxy: RoundRobinProxy = {
 		server: undefined as unknown as Server,
 		backends,
 		forwarded: new Map(),
-		close: async () => await new Promise<void>((resolve) => {
-			proxy.server.closeAllConnections();
-			proxy.server.close(() => resolve());
-		}),
+		close: async () =>
+			await new Promise<void>((resolve) => {
+				proxy.server.closeAllConnections();
+				proxy.server.close(() => resolve());
+			}),
 	};
 	proxy.server = createServer((req, res) => {
 		const target = proxy.backends[next++ % proxy.backends.length];
 		proxy.forwarded.set(target, (proxy.forwarded.get(target) ?? 0) + 1);
 		const upstream = request(
-			{ host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${target}` } },
+			{
+				host: '127.0.0.1',
+				port: target,
+				method: req.method,
+				path: req.url,
+				headers: { ...req.headers, host: `127.0.0.1:${target}` },
+			},
 			(answer) => {
 				res.writeHead(answer.statusCode ?? 502, answer.headers);
 				answer.pipe(res);
