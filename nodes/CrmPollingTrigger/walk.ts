@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toCrmDateTime, toUtcWireTime } from '../shared/dates';
-import { crmRequest } from '../shared/transport';
+import { crmRequest, crmRequestAllItems } from '../shared/transport';
 import { fetchRecords } from '../shared/fetchRecords';
 import { MAX_CRITERIA_CONDITIONS } from '../shared/collections';
 import { advance, changeKeyOf, recalled, remember } from './cursor';
@@ -348,29 +348,27 @@ function classify(
 	return { time: row.time, module, id: row.id, json };
 }
 
-/** GetDeletedRecords entries after `since` (If-Modified-Since, whole seconds), every page. */
+/** GetDeletedRecords entries after `since` (If-Modified-Since, whole seconds): every page, or the first `limit`. */
 async function deletedSince(
 	this: IPollFunctions,
 	module: string,
 	sinceMs: number | undefined,
-	maxPages = Infinity,
+	limit = 0,
 ): Promise<IDataObject[]> {
-	const entries: IDataObject[] = [];
-	for (let page = 1; page <= maxPages; page++) {
-		const body = await crmRequest(this, {
-			method: 'GET',
+	return await crmRequestAllItems(
+		this,
+		{
 			path: `/${encodeURIComponent(module)}/deleted`,
-			qs: { type: 'all', page, per_page: PAGE_SIZE },
+			rootProperty: 'data',
+			qs: { type: 'all' },
 			// no lower bound for a stream starting at the beginning (an empty module at activation)
 			headers:
 				sinceMs === undefined || sinceMs <= 0
 					? {}
 					: { 'If-Modified-Since': toUtcWireTime(sinceMs) },
-		});
-		entries.push(...((body.data as IDataObject[] | undefined) ?? []));
-		if ((body.info as IDataObject | undefined)?.more_records !== true) break;
-	}
-	return entries;
+		},
+		limit,
+	);
 }
 
 /**
@@ -432,7 +430,7 @@ export async function latestDeleted(
 	this: IPollFunctions,
 	module: string,
 ): Promise<Change | undefined> {
-	const entries = await deletedSince.call(this, module, undefined, 1);
+	const entries = await deletedSince.call(this, module, undefined, PAGE_SIZE);
 	let best: Change | undefined;
 	for (const entry of entries) {
 		const time = crmTime(entry.deleted_time);

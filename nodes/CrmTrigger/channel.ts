@@ -176,7 +176,7 @@ export function storedWish(state: ChannelState): ChannelWish {
 
 /** GetNotificationDetails rows (one per channel and module), all pages; `[]` for 204. */
 export async function listChannels(this: CrmContext, channelId?: string): Promise<IDataObject[]> {
-	return await crmRequestAllItems.call(this, {
+	return await crmRequestAllItems(this, {
 		path: WATCH_PATH,
 		rootProperty: 'watch',
 		qs: channelId ? { channel_id: channelId } : {},

@@ -9,7 +9,7 @@ const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.loca
 
 /** Active users (GetUsers `type=ActiveUsers`, every page): for owner and user fields. */
 export async function getUsers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const users = await crmRequestAllItems.call(this, {
+	const users = await crmRequestAllItems(this, {
 		path: '/users',
 		rootProperty: 'users',
 		qs: { type: 'ActiveUsers' },

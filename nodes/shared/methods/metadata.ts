@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { pickedValue } from '../descriptions';
-import { assertV21, crmRequest } from '../transport';
+import { assertV21, crmRequest, crmRequestAllItems, MAX_PER_PAGE } from '../transport';
 import { option } from './loadOptions';
 import { isDigits } from '../validation';
 
@@ -78,16 +78,12 @@ export async function getRelatedListIds(
 export async function getCustomViews(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const module = current(this, 'module');
 	if (!module) return [];
-	const views: IDataObject[] = [];
-	for (let page = 1; page <= 50; page++) {
-		const body = await crmRequest(this, {
-			method: 'GET',
-			path: '/settings/custom_views',
-			qs: { module, page, per_page: 200 },
-		});
-		views.push(...((body.custom_views as IDataObject[] | undefined) ?? []));
-		if ((body.info as IDataObject | undefined)?.more_records !== true) break;
-	}
+	// at most 50 pages, as many views as a picker can sensibly list
+	const views = await crmRequestAllItems(
+		this,
+		{ path: '/settings/custom_views', rootProperty: 'custom_views', qs: { module } },
+		50 * MAX_PER_PAGE,
+	);
 	return views.map((v) => ({
 		name: `${String(v.name)}${v.default === true ? ' (Default)' : ''}`,
 		value: String(v.id),

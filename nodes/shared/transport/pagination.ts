@@ -13,7 +13,7 @@ export const MAX_PER_PAGE = 200;
  * list's wrapper key (docs/protocol.md §3.5), as routed operations declare it.
  */
 export async function crmRequestAllItems(
-	this: CrmContext,
+	ctx: CrmContext,
 	request: {
 		method?: IHttpRequestMethods;
 		path: string;
@@ -26,7 +26,7 @@ export async function crmRequestAllItems(
 ): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
 	for (let page = 1; ; page++) {
-		const body = await crmRequest(this, {
+		const body = await crmRequest(ctx, {
 			method: request.method ?? 'GET',
 			path: request.path,
 			root: request.root,
