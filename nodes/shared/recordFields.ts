@@ -154,8 +154,8 @@ export function coerceFieldValue(
 }
 
 /**
- * Raw JSON is sent as given, but a picklist value outside its list is refused before sending with
- * the message the mapper and the pairs give (the service's INVALID_DATA names no allowed values).
+ * A picklist value outside its list, in a record given as raw JSON: the error the mapper and the
+ * pairs give (naming the allowed values), or none.
  */
 function checkPicklistValues(
 	this: IExecuteFunctions | IExecuteSingleFunctions,
@@ -170,6 +170,29 @@ function checkPicklistValues(
 		if (field.data_type === 'picklist' && typeof value !== 'string') continue;
 		coerceFieldValue.call(this, field, value, itemIndex);
 	}
+}
+
+/**
+ * The CRM's refusal of a record for a value outside a picklist (INVALID_DATA on the field) names no
+ * allowed values: this is the error the mapper and the pairs give before sending, which names them,
+ * or undefined for any other refusal. Raw JSON is sent as given, so its picklist mistakes are named
+ * after the CRM refused them, from metadata read only then.
+ */
+export function picklistRefusal(
+	this: IExecuteFunctions,
+	meta: Map<string, FieldMeta>,
+	refusal: { code?: string; details?: IDataObject },
+	record: IDataObject,
+	itemIndex: number,
+): NodeOperationError | undefined {
+	const name = refusal.details?.api_name;
+	if (refusal.code !== 'INVALID_DATA' || typeof name !== 'string' || !(name in record)) return;
+	try {
+		checkPicklistValues.call(this, { [name]: record[name] }, itemIndex, meta);
+	} catch (error) {
+		return error as NodeOperationError;
+	}
+	return;
 }
 
 /** The record body of one item from the "Fields" name/value pairs, typed by metadata. */
@@ -256,14 +279,15 @@ export function mapperValues(
 
 /**
  * The record body of one item in the chosen fields mode, typed by the module's field metadata
- * (mapper and pairs); raw JSON is sent as given. Empty mapper fields are left out.
+ * (mapper and pairs); raw JSON is sent as given (`checkJsonPicklists`: its picklist values checked
+ * first). Empty mapper fields are left out.
  */
 export async function recordBody(
 	this: IExecuteFunctions | IExecuteSingleFunctions,
 	itemIndex: number,
 	module: string,
 	cache: Map<string, Map<string, FieldMeta>>,
-	options: { keep?: string[]; jsonLabel?: string } = {},
+	options: { keep?: string[]; jsonLabel?: string; checkJsonPicklists?: boolean } = {},
 ): Promise<{ record: IDataObject; matchingColumns: string[] }> {
 	const mode = getParameter(this, 'fieldsMode', itemIndex, 'mapper') as FieldsMode;
 	if (mode === 'json') {
@@ -274,12 +298,14 @@ export async function recordBody(
 			itemIndex,
 			options.jsonLabel ?? 'Record JSON',
 		);
-		checkPicklistValues.call(
-			this,
-			record,
-			itemIndex,
-			await loadFieldMeta.call(this, cache, module),
-		);
+		// batched writes name picklist mistakes after the CRM refused them (picklistRefusal)
+		if (options.checkJsonPicklists)
+			checkPicklistValues.call(
+				this,
+				record,
+				itemIndex,
+				await loadFieldMeta.call(this, cache, module),
+			);
 		return { record, matchingColumns: [] };
 	}
 	if (mode === 'pairs')

@@ -1,7 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // One mistake, one message: the same wrong value gives the same error whichever way the fields are
-// given (mapper, field/value pairs, raw JSON) and whichever record write it is, before anything is
-// sent; an ID expression that yields nothing says so. Engine → sandbox over HTTP.
+// given (mapper, field/value pairs, raw JSON) and whichever record write it is; the mapper and the
+// pairs refuse it before anything is sent, raw JSON once the CRM refused the record (no metadata
+// read on runs that go through). An ID expression that yields nothing says so. Engine → sandbox
+// over HTTP.
 import { useCrmFixture } from '../harness/crm';
 import { errorOf, outputOf } from '../harness/n8n';
 import { mapper, pairs } from './CrmRecord/record-helpers';
@@ -13,7 +15,7 @@ describe('one message per mistake (engine → sandbox over HTTP)', () => {
 	const leadWrites = async () =>
 		(await crm.requests()).filter((r) => r.method !== 'GET' && r.url.startsWith('/crm/v2.1/Leads'));
 
-	test('a picklist value outside its list: the same message in the mapper, the pairs and the JSON of Create, Update and Create or Update, nothing sent', async () => {
+	test('a picklist value outside its list: the same message in the mapper, the pairs and the JSON of Create, Update and Create or Update, nothing written', async () => {
 		const fields = (await crm.api('GET', '/crm/v2.1/settings/fields?module=Leads')).body
 			.fields as any[];
 		const status = fields.find((f) => f.api_name === 'Lead_Status');
@@ -87,10 +89,11 @@ describe('one message per mistake (engine → sandbox over HTTP)', () => {
 					code: 'INVALID_DATA',
 					details: { api_name: 'Lead_Status' },
 				});
+				// raw JSON is sent as given: the CRM refuses the record, then its metadata names the values
 				expect({ operation, mode, writes: (await leadWrites()).length }).toEqual({
 					operation,
 					mode,
-					writes: 0,
+					writes: mode === 'json' ? 1 : 0,
 				});
 				messages.push(error!.message);
 			}
@@ -118,11 +121,59 @@ describe('one message per mistake (engine → sandbox over HTTP)', () => {
 			module: 'Leads',
 			...modes('create')[2][1],
 		});
+		await crm.clearRequests();
 		const [fromJson] = outputOf(await crm.run(json, [{ json: { status: allowed[3] } }]), json.name);
+		// a run that goes through costs the write alone: no metadata read
+		expect((await crm.requests()).map((r) => `${r.method} ${r.url.split('?')[0]}`)).toEqual([
+			'POST /crm/v2.1/Leads',
+		]);
 		expect(
 			(await crm.api('GET', `/crm/v2.1/Leads/${fromJson.json.id as string}`)).body.data[0]
 				.Lead_Status,
 		).toBe(allowed[3]);
+	});
+
+	test('raw JSON, 120 items with two wrong picklist values: each refused item names the allowed values, the others are written, one metadata read', async () => {
+		const fields = (await crm.api('GET', '/crm/v2.1/settings/fields?module=Leads')).body
+			.fields as any[];
+		const allowed = fields
+			.find((f) => f.api_name === 'Lead_Status')
+			.pick_list_values.map((v: any) => v.actual_value as string);
+		const input = Array.from({ length: 120 }, (_, i) => ({
+			json: { last: `Json ${i}`, status: i === 7 || i === 111 ? 'Hot' : allowed[0] },
+		}));
+		const create = crm.node(
+			'crmRecord',
+			{
+				resource: 'record',
+				operation: 'create',
+				module: 'Leads',
+				fieldsMode: 'json',
+				recordJson: '={{ JSON.stringify({ Last_Name: $json.last, Lead_Status: $json.status }) }}',
+			},
+			{ onError: 'continueRegularOutput' },
+		);
+		await crm.clearRequests();
+		const out = outputOf(await crm.run(create, input), create.name);
+		const sent = (await crm.requests()).map((r) => `${r.method} ${r.url.split('?')[0]}`);
+		expect(out.map((o) => o.pairedItem)).toEqual(input.map((_, i) => ({ item: i })));
+		const failed = out.flatMap((o, i) => (o.json.error ? [i] : []));
+		expect(failed).toEqual([7, 111]);
+		for (const i of failed) {
+			expect(out[i].json.error).toBe(
+				`Field "Lead_Status" expects one of ${allowed.slice(0, 10).join(', ')}${allowed.length > 10 ? ', …' : ''}, got "Hot"`,
+			);
+		}
+		expect(out.filter((o) => o.json.status === 'success')).toHaveLength(118);
+		expect(
+			(await crm.api('GET', `/crm/v2.1/Leads/${out[8].json.id as string}`)).body.data[0],
+		).toMatchObject({ Last_Name: 'Json 8', Lead_Status: allowed[0] });
+		// two batches, and the module's metadata read once, after the CRM refused a record
+		expect(sent).toEqual([
+			'POST /crm/v2.1/Leads',
+			'GET /crm/v2.1/settings/fields',
+			'POST /crm/v2.1/Leads',
+		]);
 	});
 
 	test('a multi-select value outside its list in raw JSON is refused like in the other modes', async () => {
@@ -145,7 +196,10 @@ describe('one message per mistake (engine → sandbox over HTTP)', () => {
 		const jsonError = errorOf(await crm.run(asJson), asJson.name);
 		expect(pairsError?.message).toContain('"Gardening" is not one');
 		expect(jsonError?.message).toBe(pairsError?.message);
-		expect(await leadWrites()).toHaveLength(0);
+		// the pairs sent nothing; the JSON's one request was refused: no Lead named Multi exists
+		expect(await leadWrites()).toHaveLength(1);
+		const search = await crm.api('GET', '/crm/v2.1/Leads/search?criteria=(Last_Name:equals:Multi)');
+		expect(search.body?.data ?? []).toHaveLength(0);
 	});
 
 	test('an ID expression that yields nothing says "<parameter> is empty (item N)"', async () => {

@@ -7,7 +7,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { crmApiError, isErrorItem } from './errors';
-import type { CrmErrorBody, FieldLabels } from './errors';
+import type { CrmErrorBody } from './errors';
 import { writeResult } from './envelope';
 import { crmRequest, isOutcomeUnknown } from './request';
 import type { CrmListRequest } from './request';
@@ -50,8 +50,16 @@ export interface BatchOptions<K = string> {
 		itemIndexes: number[],
 		failure: NodeApiError,
 	) => Promise<BatchResult[]>;
-	/** field labels for the error messages of a group's items (e.g. from the module's metadata loaded by `build`) */
-	labels?: (key: K) => FieldLabels | undefined;
+	/**
+	 * The error of an item the CRM refused (a per-record error in its answer), e.g. naming fields by
+	 * their labels or adding what the CRM's error leaves out; by default the CRM's error as it is.
+	 */
+	refused?: (
+		key: K,
+		refusal: CrmErrorBody,
+		payload: IDataObject,
+		itemIndex: number,
+	) => Promise<NodeApiError | NodeOperationError>;
 }
 
 /** One payload's result: the CRM's result item, or an error for that item alone. */
@@ -145,8 +153,12 @@ export async function runBatched<K = string>(
 		}
 	}
 
-	const settle = (key: K, chunk: Array<{ itemIndex: number }>, results: BatchResult[]) => {
-		chunk.forEach(({ itemIndex }, i) => {
+	const settle = async (
+		key: K,
+		chunk: Array<{ itemIndex: number; payload: IDataObject }>,
+		results: BatchResult[],
+	) => {
+		for (const [i, { itemIndex, payload }] of chunk.entries()) {
 			const result = results[i];
 			if (!result) {
 				outcomes[itemIndex] = {
@@ -157,18 +169,18 @@ export async function runBatched<K = string>(
 			} else if (result instanceof Error) {
 				outcomes[itemIndex] = { error: result };
 			} else if (isErrorItem(result)) {
+				const refusal = result as CrmErrorBody;
 				outcomes[itemIndex] = {
-					error: crmApiError(ctx.getNode(), result as CrmErrorBody, {
-						itemIndex,
-						labels: options.labels?.(key),
-					}),
+					error: options.refused
+						? await options.refused(key, refusal, payload, itemIndex)
+						: crmApiError(ctx.getNode(), refusal, { itemIndex }),
 				};
 			} else {
 				outcomes[itemIndex] = {
 					json: options.toJson ? options.toJson(result, itemIndex) : writeResult(result),
 				};
 			}
-		});
+		}
 	};
 
 	for (const { key, members } of groups.values()) {
@@ -178,7 +190,7 @@ export async function runBatched<K = string>(
 			const payloads = chunk.map((c) => c.payload);
 			const itemIndexes = chunk.map((c) => c.itemIndex);
 			try {
-				settle(
+				await settle(
 					key,
 					chunk,
 					options.request
@@ -189,7 +201,7 @@ export async function runBatched<K = string>(
 				let failure = error as NodeApiError;
 				if (options.recover && isOutcomeUnknown(error)) {
 					try {
-						settle(key, chunk, await options.recover(key, payloads, itemIndexes, failure));
+						await settle(key, chunk, await options.recover(key, payloads, itemIndexes, failure));
 						continue;
 					} catch (recoverError) {
 						failure = recoverError as NodeApiError;

@@ -12,9 +12,9 @@ import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched, upsertUnknownOutcome } from '../../../shared/transport';
 import {
 	fieldsProperties,
-	labelsOf,
 	modulePath,
 	outputProperties,
+	recordRefused,
 	recordsRequest,
 	withFullRecords,
 	writeItemOf,
@@ -76,7 +76,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				headers: external.length ? { 'X-EXTERNAL': external.join(',') } : undefined,
 			});
 		},
-		labels: ({ module }) => labelsOf(fieldCache, module),
+		refused: recordRefused.call(this, fieldCache),
 	});
 	return await withFullRecords.call(this, output);
 }

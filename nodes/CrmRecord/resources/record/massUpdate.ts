@@ -30,9 +30,8 @@ export async function massUpdatePreSend(
 		itemIndex,
 		module,
 		new Map<string, Map<string, FieldMeta>>(),
-		{
-			jsonLabel: 'Values JSON',
-		},
+		// one job changes many records: a picklist mistake is named before the job starts
+		{ jsonLabel: 'Values JSON', checkJsonPicklists: true },
 	);
 	if (Object.keys(record).length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Give at least one field to set', { itemIndex });

@@ -7,16 +7,17 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 	INodePropertyOptions,
+	NodeApiError,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { pickedValue, recordFieldsUi, recordIdField } from '../../../shared/descriptions';
 import { optionsCollection } from '../../../shared/optionsCollection';
 import { getParameter } from '../../../shared/parameters';
-import { recordBody } from '../../../shared/recordFields';
+import { loadFieldMeta, picklistRefusal, recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
-import { BATCH_SIZE, crmRequest } from '../../../shared/transport';
-import type { CrmListRequest, FieldLabels } from '../../../shared/transport';
+import { BATCH_SIZE, crmApiError, crmRequest } from '../../../shared/transport';
+import type { CrmErrorBody, CrmListRequest } from '../../../shared/transport';
 import { checkDigits, checkTextLength, isDigits, listOf } from '../../../shared/validation';
 
 /** A record ID parameter checked for its format (digits, §3.1) before anything is sent. */
@@ -300,9 +301,32 @@ export function outputProperties(): INodeProperties[] {
 	];
 }
 
-/** Labels of a module's fields for error messages, from metadata already loaded in this run (none loaded: API names). */
-export function labelsOf(cache: Map<string, Map<string, FieldMeta>>, module: string): FieldLabels {
-	return (apiName) => cache.get(module.toLowerCase())?.get(apiName)?.field_label;
+/**
+ * runBatched `refused` of the record writes. A refusal about a field reads the module's metadata
+ * (once per run, and only when the CRM refused something, so raw JSON costs no read on runs that go
+ * through): the field is named by its label, and a picklist value outside its list gets the
+ * message that names the allowed values (picklistRefusal), as the mapper and the pairs give it.
+ */
+export function recordRefused(this: IExecuteFunctions, cache: Map<string, Map<string, FieldMeta>>) {
+	return async (
+		{ module }: { module: string },
+		refusal: CrmErrorBody,
+		record: IDataObject,
+		itemIndex: number,
+	): Promise<NodeApiError | NodeOperationError> => {
+		let meta = cache.get(module.toLowerCase());
+		if (!meta && typeof refusal.details?.api_name === 'string') {
+			// without the metadata the CRM's own error still names the field
+			meta = await loadFieldMeta.call(this, cache, module).catch(() => undefined);
+		}
+		return (
+			(meta && picklistRefusal.call(this, meta, refusal, record, itemIndex)) ||
+			crmApiError(this.getNode(), refusal, {
+				itemIndex,
+				labels: (apiName) => meta?.get(apiName)?.field_label,
+			})
+		);
+	};
 }
 
 /** Refuses texts longer than their fields allow (INVALID_DATA `maximum_length`, §11.2), when the module's metadata is loaded. */

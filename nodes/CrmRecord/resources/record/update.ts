@@ -16,11 +16,11 @@ import { checkDigits } from '../../../shared/validation';
 import {
 	checkRecordLengths,
 	fieldsProperties,
-	labelsOf,
 	modulePath,
 	outputProperties,
 	recordByProperties,
 	recordIdOf,
+	recordRefused,
 	recordsRequest,
 	withFullRecords,
 	writeExtrasOf,
@@ -156,7 +156,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				external: headers,
 			});
 		},
-		labels: ({ module }) => labelsOf(fieldCache, module),
+		refused: recordRefused.call(this, fieldCache),
 	});
 	return await withFullRecords.call(this, output);
 }

@@ -13,10 +13,10 @@ import type { FieldMeta } from '../../../shared/recordFields';
 import { runBatched } from '../../../shared/transport';
 import {
 	fieldsProperties,
-	labelsOf,
 	listOf,
 	modulePath,
 	outputProperties,
+	recordRefused,
 	recordsRequest,
 	withFullRecords,
 	writeItemOf,
@@ -82,7 +82,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				extras: body,
 				external,
 			}),
-		labels: ({ module }) => labelsOf(fieldCache, module),
+		refused: recordRefused.call(this, fieldCache),
 	});
 	return await withFullRecords.call(this, output);
 }
