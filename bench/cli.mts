@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 // `npm run bench [-- options]`: runs the measurements (bench/run.bench.ts, a one-file jest project:
 // see bench/jest.config.js) once per run, then writes bench/results.md from the runs.
 //   --runs N     N consecutive runs (default 1); the table shows the last run, every verdict of

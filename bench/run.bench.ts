@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
 // The measurements of `npm run bench` (started by bench/cli.mts, which runs this file once per run,
 // writes bench/results.md and applies --check). The nodes run in n8n's engine (in process) against
 // the sandbox over HTTP on 127.0.0.1; every figure is set against a baseline measured in the same

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
+/* eslint-disable @typescript-eslint/no-require-imports */
 // `npm run bench:trigger`: CRM Trigger latency, record change → emitted items.
 //
 // A sandbox, the package's CRM Trigger activated in n8n's engine (HookContext checkExists/create),

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 // `npm run sandbox` / `npm start`: runs the sandbox on 127.0.0.1:4010 (SANDBOX_PORT) with its data
 // in .sandbox-data/sandbox.db (SANDBOX_DB; `:memory:` keeps nothing). The other SANDBOX_* variables
 // are listed in the README's sandbox section.

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // Request body parsing: JSON (with or without Content-Type, §3.1), urlencoded forms (OAuth),
 // multipart/form-data with `file` parts (§3.3).
 import type { IncomingMessage } from 'node:http';

@@ -1,4 +1,3 @@
-/* eslint-disable no-console */
 // Shared machinery of the asynchronous bulk jobs (docs/protocol.md §8, §10): job documents that
 // advance one step per `jobStepMs` (or on demand through a test hook), and callbacks POSTed at
 // terminal states with the §9.5 retry policy (`deliveryRetryDelaysMs`, `deliveryTimeoutMs`).

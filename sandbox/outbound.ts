@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // Targets of the sandbox's own outgoing calls (watch deliveries, bulk-job callbacks). A target on
 // the sandbox itself would let anyone holding an API token drive the /__sandbox test hooks through
 // a delivery, so such URLs are refused when a channel or job is created.

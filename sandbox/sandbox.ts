@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console */
 // The sandbox instance: store + configuration + clock + the one router with every group registered.
 // `server.ts` puts it behind node:http; tests reach it over HTTP and may read its state directly.
 import type { ModuleDef } from './catalogue/modules.ts';

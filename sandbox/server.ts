@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @n8n/community-nodes/require-node-api-error */
 // node:http front of the sandbox: splits the URL into root + version (§1.2), resolves the route
 // and module (§3.10), authenticates (§2.2) and applies the §7 limits before any body byte is read,
 // then parses the body, checks scopes (§2.3), dispatches, and renders replies and HttpErrors

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error */
 // The one store of the sandbox, on Node's built-in SQLite (a file, or `:memory:`).
 // Records live in one table (module, id, seq, JSON data); every other entity (settings, tokens,
 // channels, jobs, files, ...) is a JSON document in a named collection. Store methods answer

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // The sandbox's shared vocabulary: the instance as groups and services see it (`Sandbox`), its
 // configuration, and the request context of the router. Types only; it imports nothing that
 // imports it back, so every module can depend on it without an import circle (the class that

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // Real zip files for the bulk jobs (docs/protocol.md §10.3): a writer with DEFLATE entries and a
 // reader for stored and DEFLATE entries (what clients upload), both on node:zlib.
 // Zip64 and encryption are not supported: the reader refuses them as not-a-zip.

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 // Policy checks of the repository, beside the unit suite (`npm run check`, run by .ci/run after
 // `npm test`): Docs links of every node and of the credential reach a README section, the
 // credential speaks to a person connecting a CRM account, and the release workflow lints clean

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 // `npm run test:e2e`: the package in a real n8n editor, driven by a headless Chromium.
 //
 // Starts its own stack (scripts/start.mts: build, `npm pack`, the tarball installed into the fresh
@@ -233,16 +232,15 @@ async function main(): Promise<number> {
 
 	const executablePath = await ensureChromium();
 	// Ctrl-C / SIGTERM at any point: close the browser, stop n8n and the sandbox
-	let browserRef: Browser | undefined;
-	let stackRef: Stack | undefined;
+	const running: { browser?: Browser; stack?: Stack } = {};
 	let aborting = false;
 	const abort = (sig: string) => {
 		if (aborting) return;
 		aborting = true;
 		log(`${sig}: stopping the browser, n8n and the sandbox…`);
 		void (async () => {
-			await browserRef?.close().catch(() => undefined);
-			await stackRef?.stop();
+			await running.browser?.close().catch(() => undefined);
+			await running.stack?.stop();
 			process.exit(130);
 		})();
 	};
@@ -258,7 +256,7 @@ async function main(): Promise<number> {
 		build: !args.includes('--no-build'),
 		log: (m) => log(m),
 	});
-	stackRef = stack;
+	running.stack = stack;
 	log(
 		`stack ready in ${Math.round((Date.now() - started) / 1000)} s: editor ${stack.editorUrl}, sandbox ${stack.sandboxUrl}`,
 	);
@@ -276,7 +274,7 @@ async function main(): Promise<number> {
 		handleSIGTERM: false,
 		handleSIGHUP: false,
 	});
-	browserRef = browser;
+	running.browser = browser;
 	const context = await browser.newContext({
 		viewport: { width: 1440, height: 900 },
 		baseURL: stack.editorUrl,

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 // Installs and locates the real n8n used by `npm start` and `npm run test:e2e`.
 //
 // n8n is NOT a dependency of the package: it is installed on first use into the ignored folder

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
 // `npm run test:scale`: the package in n8n's queue mode, at scale, with faults.
 //
 // It starts, on this machine and with nothing done by hand: a private PostgreSQL cluster and a Redis

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 // n8n's verification scanner (@n8n/scan-community-package) on the package as it would be published.
 //
 // The scanner's command line only takes a published `<name>[@version]`: it reads the registry

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 // `npm start`: builds the package, starts the CRM sandbox with demo data and a real n8n editor with
 // this package installed as teams install it (the `npm pack`ed tarball, installed into the user
 // folder's `.n8n/nodes` the way the Community Nodes panel does: see installPackageInto in
@@ -661,20 +660,21 @@ async function main(): Promise<void> {
 	if (process.env.SANDBOX_PORT && !opts.sandboxPort)
 		opts.sandboxPort = Number(process.env.SANDBOX_PORT);
 	const started = Date.now();
-	let stack: Stack | undefined;
+	const running: { stack?: Stack } = {};
 	let stopping = false;
 	const shutdown = async (why: string) => {
 		if (stopping) return;
 		stopping = true;
 		console.log(`\n${why}: stopping n8n and the sandbox…`);
-		await stack?.stop();
+		await running.stack?.stop();
 		console.log('Stopped.');
 		process.exit(0);
 	};
 	process.on('SIGINT', () => void shutdown('Ctrl-C'));
 	process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-	stack = await startStack({ ...opts, log: (m) => !stopping && console.log(m) });
+	const stack = await startStack({ ...opts, log: (m) => !stopping && console.log(m) });
+	running.stack = stack;
 	if (stopping) return;
 	const line = '─'.repeat(64);
 	console.log(`\n${line}`);

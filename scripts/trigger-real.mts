@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 // The CRM Trigger in a real n8n (single process, SQLite), as a user runs it:
 //   node --experimental-strip-types --no-warnings scripts/trigger-real.mts [--no-build] [--keep] [--port 5721] [--sandbox-port 4121]
 // Starts a sandbox whose channels live 30 s and an n8n 2.40.7 with the packed package installed the

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Baseline node types defined in the bench only (never shipped), run through the same n8n engine as
 // the package's nodes:
 // - benchPerItem: a minimal declarative node, one request per input item (what a node without

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any */
 // CRM Polling Trigger latency and cost at a fixed poll interval (`npm run bench`, figure P6).
 //
 // The node polls through n8n-core's PollContext (test/harness/poll.ts, durable cursors as n8n

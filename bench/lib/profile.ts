@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // A CPU profile of one run, taken in process with V8's sampling profiler (node:inspector), summed
 // up as the time spent under a few named frames: where a figure's gap to its baseline goes, measured
 // in the same run as the figure (bench/results.md, "Profiles").

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-dangerous-functions */
 // The package wired to a sandbox running in another process (bench/lib/sandbox-process.mts): the same
 // credential, node registry and workflow runner as test/harness/crm.ts, with no sandbox in this process.
 import { spawn } from 'node:child_process';

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 // A sandbox in a process of its own, for the figures of `npm run bench` that measure the client's
 // memory (P5): the bench process then holds only the client side (n8n's engine and the node, or the
 // raw HTTP client). Inserts BENCH_CONTACTS Contacts straight through the record service, prints

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
 // CRM Trigger latency, record change → emitted items (shared by `npm run bench` and `npm run bench:trigger`).
 //
 // The package's CRM Trigger is activated in n8n's engine (HookContext checkExists/create); a local

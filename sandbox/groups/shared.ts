@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/require-node-api-error */
 // Helpers the operation groups share (not a group itself): once-per-database seeding of a group's
 // own settings data, and the one per-item loop of the list writes (`{key: […]}` in, one result
 // item per input item out, §3.5).

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 // e2e step: n8n's AI Agent uses CRM Record → Search as a tool.
 //
 // The chat model is n8n's OpenAI Chat Model with an `openAiApi` credential whose Base URL is a

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 // A scripted OpenAI-compatible chat model for the AI Agent step of `npm run test:e2e`.
 //
 // POST /v1/chat/completions: while the conversation holds no tool result, it answers with one call

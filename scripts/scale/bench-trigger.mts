@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console, @typescript-eslint/no-explicit-any */
 // Bench row P6 (`npm run bench:queue`, i.e. `test:scale --bench-trigger`): the CRM Trigger in
 // production shape against n8n's own floor, in the queue-mode stack of scale.mts.
 //

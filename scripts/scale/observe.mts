@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 // What test:scale reads of the sandbox's traffic beside its request log: which process sent each
 // OAuth token call (the sandbox cannot tell n8n's processes apart: they all come from loopback), and
 // the §7 refusals (429) of the request log grouped by operation.

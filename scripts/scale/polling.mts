@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 // The polling side of test:scale: a CRM Polling Trigger workflow on Deals updates, polling every
 // minute beside the instant trigger, and the exactly-once count of what it emitted.
 //

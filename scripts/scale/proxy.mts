@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 // A small round-robin HTTP load balancer on loopback, in front of n8n's webhook processes: each
 // request goes to the next backend of the current list, as a load balancer without sticky sessions
 // does; a backend that refuses the connection gets the request's 502 (the CRM retries it).

@@ -1,4 +1,3 @@
-/* eslint-disable no-console, @typescript-eslint/no-explicit-any */
 // Bad input for every node of the package, through n8n's engine against the sandbox: malformed ids,
 // wrong types, over-limit lists, empty required fields, invalid JSON in raw modes, unknown modules
 // and fields. Each must end in a NodeOperationError (caught before sending) or a NodeApiError (the

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console, @typescript-eslint/no-explicit-any */
 // Malformed HTTP against the sandbox: bad JSON, bodies over the limit, wrong content types, path
 // traversal in URLs, file ids and upload file names, malformed percent-encoding, bad query values.
 // Each answer is the contract's error envelope (§11) with its status (§12), and the sandbox keeps

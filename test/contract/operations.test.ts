@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 // The operation table of docs/protocol.md §5 and its machine-readable form, docs/operations.json,
 // say the same: the same operations with the same methods and paths, and every query parameter,
 // header and body key of the JSON named in the document. The request check of the harness

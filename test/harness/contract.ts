@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // The fixture of the sandbox contract tests (test/sandbox): a throw-away sandbox, a token granted
 // through the real authorization-code grant (docs/protocol.md §2.1) for the file's scope, and an
 // authenticated `call` to the API over HTTP.

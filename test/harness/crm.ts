@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports, @n8n/community-nodes/require-node-api-error */
+/* eslint-disable @typescript-eslint/no-require-imports */
 // The package under test wired to a live sandbox: a real token grant, a crmOAuth2Api credential
 // holding that token, every node of package.json "n8n".nodes registered, and a workflow runner.
 import path from 'node:path';

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 // jest `setupFiles`: runs before any test module imports n8n-core, whose InstanceSettings
 // writes <N8N_USER_FOLDER>/.n8n/config on first use. Keep it inside the package.
 import { mkdirSync } from 'node:fs';

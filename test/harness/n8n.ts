@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
 // In-process n8n runner built on the published n8n-core + n8n-workflow: real WorkflowExecute →
 // RoutingNode / customOperations → OAuth2 signing and refresh → HTTP to the sandbox.
 import { Credentials, DirectoryLoader, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';

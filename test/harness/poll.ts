@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // The CRM Polling Trigger in n8n-core's engine, as n8n runs a polling trigger: each poll builds a
 // PollContext (n8n-core) for the same workflow, in mode 'trigger' (an active workflow) or 'manual'
 // (Fetch Test Event), and calls the node's poll() holding an expression isolate. The workflow's

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console, @typescript-eslint/no-explicit-any */
 // A tiny node:http receiver on 127.0.0.1 for notification deliveries and callbacks: records every
 // request and answers what `respond` says (default 200). Requests are handled one at a time, in
 // arrival order, so a handler may drive a shared n8n context safely.

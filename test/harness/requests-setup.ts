@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 // jest `globalSetup`: a fresh folder where each test file leaves the totals of the requests its
 // nodes sent (test/harness/requests.ts); the test workers inherit its name.
 import { mkdtempSync } from 'node:fs';

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 // jest `globalTeardown`: the totals of every request the nodes sent during the run, checked
 // against the operation table (test/harness/requests.ts): `N operations seen, M requests, K
 // mismatches`. A mismatch fails the run (its test file has failed already, naming the request).

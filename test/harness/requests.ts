@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 // Every request the nodes send, checked against the operation table of docs/protocol.md §5
 // (docs/operations.json): method, path, query parameters, required headers, body keys.
 //

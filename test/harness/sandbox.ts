@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Test helpers for the sandbox over plain HTTP: start a throw-away sandbox, obtain a token through
 // the real authorization-code grant (docs/protocol.md §2.1), and a tiny fetch wrapper for API calls.
 import { startSandbox } from '../../sandbox/server.ts';

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
 // The CRM Trigger in n8n-core's engine, as n8n runs a webhook trigger: activation through the
 // node's webhookMethods (HookContext: checkExists → create; delete on deactivation), each POST to
 // the webhook URL handed to webhook() (WebhookContext), and the execution webhook() starts run as a

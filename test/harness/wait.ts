@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
 // Waits on observable events instead of fixed sleeps: poll a probe until it holds, with a deadline.
 // The sandbox's delivery log (GET /__sandbox/deliveries, docs/protocol.md §9.5) tells when a delivery
 // reached its final attempt, which is what a test asserting "nothing more happened" waits for.

@@ -1,4 +1,3 @@
-/* eslint-disable no-console */
 // Heavy acceptance tests of CRM Bulk (issue 7), run with `npm run test:heavy` (not part of `npm test`):
 // - a bulk read of 50,000 sandbox records with "Wait for Completion" answers a zip whose CSV has 50,000 rows;
 // - a bulk write of a 10,000-row CSV inserts 10,000 records and the result file reports them;

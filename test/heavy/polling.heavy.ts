@@ -1,4 +1,3 @@
-/* eslint-disable no-console */
 // Heavy acceptance test of the CRM Polling Trigger, run with `npm run test:heavy` (not part of
 // `npm test`): 50,000 records created between two polls, 1,000 per CRM second, are all emitted,
 // once each and in time order, by polls that each stop within n8n's default 45 s budget.

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
 // The package's own CSV code (nodes/shared/csv.ts) against fixed RFC 4180 files, compared with what
 // the csv-parse library reads from the same bytes; and end to end: a bulk-read export written by the
 // sandbox (which uses csv-stringify, not the package's code) read back by the package's CSV.

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // What the editor shows, at the engine level: load options and the resource mapper called through
 // n8n-core's LoadOptionsContext (the path of the editor's /dynamic-node-parameters requests) against
 // the sandbox, the parameters' displayOptions as n8n evaluates them, and the record writes and bulk

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
 // Every workflow of examples/ against the nodes as they are now: each CRM node's saved parameters
 // are checked as the editor reads them (known names, shown for the saved modes, option values that
 // exist, loaded-option values the sandbox offers, no parameter issue n8n would paint red, the

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // One mistake, one message: the same wrong value gives the same error whichever way the fields are
 // given (mapper, field/value pairs, raw JSON) and whichever record write it is; the mapper and the
 // pairs refuse it before anything is sent, raw JSON once the CRM refused the record (no metadata

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // What a person sees when a node runs: errors in plain words with the code after them, values
 // refused before sending shaped like the CRM's refusals, the stop message of a batched write, and
 // the Output option of record writes (node version 1.1). Real workflows through the engine.

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-require-imports, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
+/* eslint-disable @typescript-eslint/no-require-imports */
 // How operations are registered (defineResource, nodes/shared/node.ts): every operation of every
 // node is either a custom operation (its file exports `execute`) or a route of the request runner,
 // with its response key; the Operation options come in the order a person expects; every Get by ID

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, @typescript-eslint/no-explicit-any */
 // The one-place helpers of nodes/shared: base URL (code and expression agree), ID check, multipart
 // body, Content-Disposition file names, date forms and the watch-channel model.
 import { readdirSync, readFileSync, statSync } from 'node:fs';

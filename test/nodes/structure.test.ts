@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions */
+/* eslint-disable @typescript-eslint/no-require-imports */
 // Walks every node of package.json "n8n".nodes: community-node rules (usableAsTool, subtitle,
 // themed icons of its own, codex file), and every routed URL encodes its dynamic segments. Also
 // what publishing needs: licence and package metadata. README links, wording and the release

@@ -1,4 +1,3 @@
-/* eslint-disable no-console, @typescript-eslint/no-explicit-any */
 // Reliability of batched creates under injected faults (sandbox/faults.ts): 1,000 records through the
 // engine while a share of calls answers 429 / 500 / 503 (before or after the write took effect) or
 // loses its connection. Every record must end created exactly once, or be reported failed (and then

@@ -1,4 +1,3 @@
-/* eslint-disable no-console */
 // Reliability of the CRM Trigger under injected delivery faults (sandbox/faults.ts): deliveries
 // dropped or sent twice with the same body. A repeated delivery (same channel, server_time, module,
 // operation and ids within 10 minutes; or the same changes: a created or deleted record, an edit

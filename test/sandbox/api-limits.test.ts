@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any */
 // Contract tests of the API concurrency and credit limits (docs/protocol.md §7) over HTTP: on by
 // default, as on the service (a switch turns them off for benchmarks): calls in flight per client
 // application, the sub-limit of the heavy operations, slow calls holding their slot, credits per

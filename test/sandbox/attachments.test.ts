@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the attachment routes (docs/protocol.md §3.3, §3.4, §5.4, §6) over HTTP.
 import { useContractFixture } from '../harness/contract.ts';
 import { api } from '../harness/sandbox.ts';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox blueprint (docs/protocol.md §5.8, §5.1 record rules, §11) over HTTP:
 // GetBlueprint, UpdateBlueprint and the RECORD_IN_BLUEPRINT guard on plain updates.
 import { useContractFixture } from '../harness/contract.ts';

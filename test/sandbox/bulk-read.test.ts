@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any */
 // Contract tests of bulk read (docs/protocol.md §5.11, §6, §8.1, §10.1, §10.3, §11.5, §12) over HTTP.
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any */
 // Contract tests of bulk write (docs/protocol.md §1.2, §4, §5.11, §6, §8.2, §10.2, §10.3, §11.4) over HTTP.
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';

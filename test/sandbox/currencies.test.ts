@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox currencies (docs/protocol.md §5.9, §6, §12) over HTTP: the
 // multi-currency switch, ISO codes, base-currency rules and re-basing.
 import { useContractFixture } from '../harness/contract.ts';

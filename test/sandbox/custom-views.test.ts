@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox custom views (docs/protocol.md §5.7, §3.6, §3.12) over HTTP.
 import { customViewMatches } from '../../sandbox/groups/custom-views.ts';
 import { useContractFixture } from '../harness/contract.ts';

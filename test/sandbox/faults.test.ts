@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Fault injection of the sandbox (test hooks under /__sandbox): forced answers, random 429/5xx
 // before or after the call takes effect, dropped connections, short token lifetimes.
 import { api, grantToken, startTestSandbox } from '../harness/sandbox';

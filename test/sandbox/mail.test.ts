@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of Mail (docs/protocol.md §5.10, §6, §3.8, §2.3) over HTTP, with the outbox test hook.
 import type { ApiInit, RunningSandbox } from '../harness/sandbox.ts';
 import { api, grantToken, startTestSandbox } from '../harness/sandbox.ts';

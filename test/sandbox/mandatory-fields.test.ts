@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any */
 // Contract tests: mandatory fields through the API are the system-mandatory ones only
 // (docs/protocol.md §3.10, §11.2). Form-layout required fields are reported by the layouts but never
 // enforced on API writes.

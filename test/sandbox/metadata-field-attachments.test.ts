@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // The seeded file-upload field of Projects (`Contract_File`) and its files, downloaded through
 // GetFieldAttachments (docs/protocol.md §5.4, §3.4, v2.1 only) over HTTP.
 import { useContractFixture } from '../harness/contract.ts';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox module and field metadata (docs/protocol.md §5.7, §3.7, §11) over HTTP.
 import { useContractFixture } from '../harness/contract.ts';
 import { api } from '../harness/sandbox.ts';

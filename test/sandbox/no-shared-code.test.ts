@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 // The sandbox and the package share no code: a bug in shared code (CSV, dates, zip) would be on
 // both ends of every test and invisible. The sandbox's CSV comes from csv-parse / csv-stringify,
 // development dependencies only (the package has no runtime dependencies).

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox's delivery faults (faults.ts, deliveries.ts; docs/protocol.md §9.4,
 // §9.5) over HTTP: deliveries never sent, sent twice (after the first or at the same moment), answers
 // lost and slow answers timed out — the last two retried with the same body.

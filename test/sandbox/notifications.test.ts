@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox watch channels and deliveries (docs/protocol.md §5.14, §9, §3.8, §12) over HTTP.
 import type { Receiver, ReceivedRequest } from '../harness/receiver.ts';
 import { startReceiver } from '../harness/receiver.ts';

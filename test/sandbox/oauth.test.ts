@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox OAuth server and token checks (docs/protocol.md §2.1–2.3) over HTTP.
 import type { RunningSandbox } from '../harness/sandbox.ts';
 import {

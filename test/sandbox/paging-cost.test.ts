@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any */
 // A page of records costs O(page), not O(module size), for every module (docs/protocol.md §3.6): with
 // 20,000 Leads, page 1 and a deep page decode only the page's rows (the store's row counter), and
 // the SQL behind them walks an index in listing order without sorting the module (its query plan).

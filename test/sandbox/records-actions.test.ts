@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Sandbox contract of the record group beyond CRUD (docs/protocol.md §5.1): UpsertRecords,
 // SearchRecords, RecordCount, GetDeletedRecords, photos, MassUpdate (§8.3), ConvertLead,
 // territory assignment; statuses and codes per §3.8 and §12.

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests: record keys starting with `$` are the service's own (interface spec "Record",
 // docs/protocol.md §5.1): a client writing them through insert, update, upsert or mass update never
 // changes them; the service's values stay.

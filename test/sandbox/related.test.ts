@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the related-records routes (docs/protocol.md §5.2, §3.9, §3.10) over HTTP.
 import { useContractFixture } from '../harness/contract.ts';
 import { api, grantToken } from '../harness/sandbox.ts';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox router and request conventions (docs/protocol.md §3.1, §3.10, §11, §12) over HTTP.
 import { useContractFixture } from '../harness/contract.ts';
 import { api } from '../harness/sandbox.ts';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Search criteria strings (docs/protocol.md §3.11) over HTTP: what SearchRecords and RecordCount
 // match for each operator and field type, and the exact error of every malformed string. Both
 // endpoints read the same criteria, so every case runs through both. The strings parse into the

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox's safety over HTTP: OAuth input checks and issuance limits (§2.1),
 // no body read before authentication and size checks, 413 ending the connection cleanly, test
 // hooks out of reach of the sandbox's own deliveries and behind a key beyond loopback, COQL bounds

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox taxes (docs/protocol.md §5.9, §2.3, §6, §11) over HTTP.
 import { useContractFixture } from '../harness/contract.ts';
 import type { ApiInit } from '../harness/sandbox.ts';

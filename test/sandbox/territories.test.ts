@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox territories (docs/protocol.md §5.6, §13) over HTTP.
 import { useContractFixture } from '../harness/contract.ts';
 import { api } from '../harness/sandbox.ts';

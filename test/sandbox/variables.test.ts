@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contract tests of the sandbox variables and variable groups (docs/protocol.md §5.9, §3.10, §13) over HTTP.
 import { useContractFixture } from '../harness/contract.ts';
 import type { ApiInit } from '../harness/sandbox.ts';

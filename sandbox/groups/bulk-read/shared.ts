@@ -1,4 +1,3 @@
-/* eslint-disable no-console */
 // Helpers shared by the bulk read operations (docs/protocol.md §5.11, §8.1, §10.1): the request
 // checks, the job steps and the extraction of a page into a zipped CSV / ICS.
 import type { FieldDef, ModuleDef } from '../../catalogue/modules.ts';

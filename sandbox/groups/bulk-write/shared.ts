@@ -1,4 +1,3 @@
-/* eslint-disable no-console */
 // Helpers of the bulk write operations (docs/protocol.md §5.11): uploaded files, jobs and their
 // JSON, CSV cells to record values, and the job processing of §8.2 (chunks of `bulkWriteChunk` rows).
 import type { FieldDef, ModuleDef } from '../../catalogue/modules.ts';

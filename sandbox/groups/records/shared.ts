@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/require-node-api-error */
 // Helpers shared by the record operations (docs/protocol.md §5.1): parameters, write extras,
 // custom views, mass-update jobs (§8.3), photos, the per-item writes.
 import type { ModuleDef } from '../../catalogue/modules.ts';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Admin › Currency through n8n's engine against the sandbox: GetCurrencies, GetCurrency,
 // EnableMultipleCurrencies, AddCurrencies (10 per request), UpdateCurrency / UpdateCurrencies,
 // UpdateBaseCurrency.

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Admin › Tax through n8n's engine against the sandbox: GetTaxes (taxes and preference),
 // GetTax, CreateTaxes, UpdateTaxes (100 per request), DeleteTax / DeleteTaxes.
 import { useCrmFixture } from '../../harness/crm';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Admin › User through n8n's engine against the sandbox: GetUsers (type, paging), GetUser,
 // CreateUser (one per call), UpdateUser / UpdateUsers (chunk of one vs. batch), DeleteUser.
 import { crmFixture, useCrmFixture } from '../../harness/crm';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Admin › Variable through n8n's engine against the sandbox: GetVariables, GetVariableByID,
 // GetVariableForAPIName, CreateVariables, UpdateVariableById / UpdateVariableByAPIName /
 // UpdateVariables, DeleteVariable / DeleteVariables.

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Bulk › Bulk Read through the n8n engine against the sandbox: Create Job (with and without
 // waiting, criteria builder and JSON criteria, zip or parsed output, all pages, v2 and v2.1),
 // Get Job, Download Result, limits checked before sending, and job failures.

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Bulk › Bulk Write through the n8n engine against the sandbox: Upload File (CSV packed into a
 // zip by the node, or a zip as is; headers feature + X-CRM-ORG from GetOrganization), Create Job
 // (from a binary or a file ID, field mappings, find_by, wait, zip or parsed result), Get Job,

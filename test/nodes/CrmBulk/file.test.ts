@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Bulk › File (shared file store) through the n8n engine against the sandbox: Upload (1..10
 // binaries of an item, one output item per file), Get (binary with name and type), limits.
 import type { INodeExecutionData } from 'n8n-workflow';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Bulk as a first-time user meets it, through the engine against the sandbox: many input items
 // start one job each until the CRM refuses more (docs/protocol.md §7, §8.1: too many open jobs), and
 // the error says how many and how to start one (Execute Once); bulk-read conditions on a picklist

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 // Unit tests of the package's own zip support (nodes/shared/zip): CRC-32, the TypeScript inflater
 // (checked against node:zlib on every block type) and the zip writer/reader (checked against the
 // sandbox's node:zlib-based zip code in both directions).

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Mail › Mail › Send and › From Address › Get Many through the n8n engine against the sandbox,
 // asserting the sandbox's outbox (GET /__sandbox/outbox) and the files over the API.
 import type { INodeExecutionData } from 'n8n-workflow';

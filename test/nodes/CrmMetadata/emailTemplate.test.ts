@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { useCrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // GetFieldAttachments (docs/protocol.md §5.4) on the seeded file-upload field of Projects
 // (`Contract_File`, see sandbox/groups/modules.ts). The operation itself is CRM Record →
 // Attachment → Download Field Attachment; this checks the metadata-seeded field end to end.

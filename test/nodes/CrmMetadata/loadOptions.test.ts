@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Load options built on the metadata reads (nodes/shared/methods/metadata.ts), called through n8n's
 // LoadOptionsContext with the crmOAuth2Api credential against the sandbox. Every node of the
 // package offers them (e.g. layouts and custom views for record operations).

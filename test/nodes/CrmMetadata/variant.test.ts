@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Variant handling of the CRM Metadata node (docs/protocol.md §13): the operations that exist in both
 // variants run under a v2 credential against /crm/v2; the v2.1-only ones are refused before sending.
 import { crmFixture } from '../../harness/crm';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Notification › Channel in n8n's engine against the sandbox over HTTP.
 import { crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';

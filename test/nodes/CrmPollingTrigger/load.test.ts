@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // The CRM Polling Trigger under load and faults, through n8n-core's PollContext against the
 // sandbox: more changes than one page, a poll budget that ends the read early (the next poll goes
 // on from there), records changed while a poll pages through them, and a CRM clock far from

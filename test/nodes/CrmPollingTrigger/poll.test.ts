@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // The CRM Polling Trigger through n8n-core's PollContext against the sandbox: first activation
 // starts from now, each poll emits the changes since the last one (created, updated, deleted),
 // once each, in the CRM's time order; Fetch Test Event moves no cursor. The sandbox clock moves

@@ -1,5 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 // CRM Query › Query › Run through the n8n engine against the sandbox's COQL evaluator.
 import { CrmQuery } from '../../../nodes/CrmQuery/CrmQuery.node';
 import { pageStatement, planStatement } from '../../../nodes/CrmQuery/resources/query/shared';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Attachment resource (docs/protocol.md §5.4) through the engine against the sandbox: upload from an
 // input binary, upload a link, list, download to a binary (bytes, name and MIME type), delete,
 // field attachments (v2.1 only), cascade on record delete, size limit before sending.

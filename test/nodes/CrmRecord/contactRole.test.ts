@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Contact Role resource (docs/protocol.md §5.9) through the engine against the sandbox: the settings
 // list (get many, get, create batched, update, delete) and roles of contacts on a deal.
 import type { INodePropertyOptions } from 'n8n-workflow';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Note resource (docs/protocol.md §5.3) through the engine against the sandbox: create (batched, and the
 // per-record list mode with its 100-note limit), get many (all / of a record), get, update, delete,
 // and the cascade on record delete.

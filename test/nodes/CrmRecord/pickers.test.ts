@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Module and record pickers: from version 1.2 (CRM Record) and 1.1 (CRM Bulk) resource locators
 // (From List, By ID / By API Name, By URL), earlier versions the plain dropdown and ID text saved
 // workflows hold. Both shapes run against the sandbox; the lists load as the editor asks for them.

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Record actions through the engine: Mass Update + Get Mass Update Status (state machine §8.3),
 // Convert Lead, photo upload / download / delete, territory assignment (v2.1).
 import { crmFixture } from '../../harness/crm';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Parameter builders shared by the record engine tests.
 
 /** A resourceMapper value ("Map Each Field"): values defined below, optional schema types and matching columns. */

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Record reads through the engine: Get (ID, external ID, If-Modified-Since), Get Many filters,
 // Search (conditions, criteria text, email, phone, word; Return All), Count, List Deleted.
 import { useCrmFixture } from '../../harness/crm';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // The record operations under a v2 credential (docs/protocol.md §13): every request goes to /crm/v2,
 // the operations that exist in both variants work, v2.1-only ones are refused before sending.
 import type { ILoadOptionsFunctions } from 'n8n-workflow';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Record writes through the engine: Create / Update / Upsert / Delete / Delete Many, batching of
 // 100 per request with per-item outcomes, the three fields modes, write options, validation.
 import { useCrmFixture } from '../../harness/crm';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Related Record resource (docs/protocol.md §5.2) through the engine against the sandbox: link (batched),
 // get many / get, relation fields, delink, the external-ID forms, and both kinds of related list
 // (lookup-defined, e.g. Accounts → Contacts; relation-defined, e.g. Deals ↔ Products).

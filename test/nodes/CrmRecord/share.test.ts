@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Share resource (docs/protocol.md §5.9 sharing rows) through the engine against the sandbox: share with
 // users, get the shared details (summary and manage views), update permissions, revoke, and the
 // 10-user limit checked by the node before any request.

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Tag resource (docs/protocol.md §5.5) through the engine against the sandbox: module tags (create,
 // update, delete, merge, record count, get many with my_tags), tags on one record and on many
 // records (over_write), and the limits checked by the node before any request.

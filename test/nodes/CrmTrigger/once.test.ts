@@ -1,4 +1,3 @@
-/* eslint-disable no-console, @typescript-eslint/no-explicit-any */
 // One CRM change → one workflow run, through n8n's request path as n8n 2.40.7 runs it: every
 // delivery loads the workflow's static data from the database into its own copy, runs webhook(),
 // and saves the copy back where n8n does (after webhook() answered the request itself, or returned

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any */
 // Renewal without traffic, through the machinery n8n itself activates triggers with:
 // ActiveWorkflowTriggers.addAllTriggers → TriggersAndPollers.runTriggerFunction → trigger() with a
 // TriggerContext whose registerCron is the real ScheduledTaskManager (cron ticks every second).

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // CRM Trigger in n8n's engine against the sandbox: lifecycle (checkExists / create / delete) through
 // HookContext, real deliveries from the sandbox to a local receiver that hands each POST to
 // webhook() (WebhookContext) and runs one workflow execution per accepted delivery (production
