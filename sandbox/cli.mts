@@ -6,6 +6,7 @@ import path from 'node:path';
 
 import type { Edition } from './limits.ts';
 import { CONCURRENCY_BY_EDITION } from './limits.ts';
+import { parseKnobs } from './sandbox.ts';
 import { startSandbox } from './server.ts';
 
 const port = Number(process.env.SANDBOX_PORT ?? 4010);
@@ -34,6 +35,13 @@ if (!(edition in CONCURRENCY_BY_EDITION)) {
 const credits = process.env.SANDBOX_API_CREDITS
 	? Number(process.env.SANDBOX_API_CREDITS)
 	: undefined;
+let knobs = {};
+try {
+	knobs = process.env.SANDBOX_KNOBS ? parseKnobs(process.env.SANDBOX_KNOBS) : {};
+} catch (error) {
+	console.error((error as Error).message);
+	process.exit(2);
+}
 
 const running = await startSandbox({
 	port,
@@ -48,6 +56,7 @@ const running = await startSandbox({
 	uploadPort,
 	uploadOrigin,
 	hookKey: process.env.SANDBOX_HOOK_KEY || undefined,
+	knobs,
 });
 const origin = running.sandbox.config.publicOrigin;
 
@@ -62,6 +71,7 @@ console.log(
 		? `API limits on: ${limits.edition} edition, ${running.sandbox.limits.concurrencyLimit()} calls in flight per client, ${limits.subConcurrency} resource-intensive, credits ${limits.credits ?? 'unlimited'}`
 		: 'API limits off (SANDBOX_API_LIMITS=off: for benchmarks only)',
 );
+if (Object.keys(knobs).length) console.log(`Knobs: ${JSON.stringify(knobs)}`);
 console.log(`Data: ${dbPath}`);
 if (running.sandbox.config.hookKey && !process.env.SANDBOX_HOOK_KEY) {
 	console.log(

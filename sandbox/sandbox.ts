@@ -11,6 +11,7 @@ import type { UserRef } from './store.ts';
 import { formatDateTime } from './time.ts';
 import type {
 	Ctx,
+	Knobs,
 	LoggedRequest,
 	RecordGuard,
 	Sandbox as SandboxApi,
@@ -44,6 +45,47 @@ export const DEFAULT_CONFIG: SandboxConfig = {
 	tagsPerModule: 100,
 	knobs: {},
 };
+
+/** Each knob (types.ts `Knobs`) and the type of its value: what SANDBOX_KNOBS may set (cli.mts). */
+export const KNOB_TYPES = {
+	territoriesEnabled: 'boolean',
+	territoriesPerRecord: 'number',
+	contactRolesMax: 'number',
+	mailDailyLimit: 'number',
+	multiCurrencySupported: 'boolean',
+	activeCurrencyLimit: 'number',
+	bulkReadConcurrency: 'number',
+	bulkReadPageSize: 'number',
+	bulkReadDownloadsPerMinute: 'number',
+	bulkWriteChunk: 'number',
+	bulkWriteChunkDelayMs: 'number',
+	bulkWriteMaxRows: 'number',
+	bulkWriteMaxZipBytes: 'number',
+	bulkWriteMaxColumns: 'number',
+	bulkWriteConcurrency: 'number',
+} as const satisfies Record<keyof Knobs, 'boolean' | 'number'>;
+
+/** Knobs from a JSON object (SANDBOX_KNOBS); an unknown knob or a value of the wrong type throws, naming it. */
+export function parseKnobs(text: string): Knobs {
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		throw new Error('SANDBOX_KNOBS is not valid JSON: give an object, e.g. {"mailDailyLimit": 50}');
+	}
+	if (!value || typeof value !== 'object' || Array.isArray(value))
+		throw new Error('SANDBOX_KNOBS must be a JSON object, e.g. {"mailDailyLimit": 50}');
+	for (const [name, knob] of Object.entries(value)) {
+		const type = KNOB_TYPES[name as keyof Knobs];
+		if (!type)
+			throw new Error(
+				`SANDBOX_KNOBS: unknown knob "${name}" (knobs: ${Object.keys(KNOB_TYPES).join(', ')})`,
+			);
+		if (typeof knob !== type || (type === 'number' && !Number.isFinite(knob)))
+			throw new Error(`SANDBOX_KNOBS: "${name}" takes a ${type}, got ${JSON.stringify(knob)}`);
+	}
+	return value as Knobs;
+}
 
 export class Sandbox implements SandboxApi {
 	readonly config: SandboxConfig;
