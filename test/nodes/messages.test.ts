@@ -10,15 +10,22 @@ import { mapper, pairs } from './CrmRecord/record-helpers';
 describe('one message per mistake (engine → sandbox over HTTP)', () => {
 	const crm = useCrmFixture();
 
+	/** the values of the Leads' Lead_Status picklist, read from the sandbox's field metadata */
+	const leadStatusValues = async () =>
+		((await crm.api('GET', '/crm/v2.1/settings/fields?module=Leads')).body.fields as any[])
+			.find((f) => f.api_name === 'Lead_Status')
+			.pick_list_values.map((v: any) => v.actual_value as string) as string[];
+
+	/** the one message for "Hot" in Lead_Status, naming the first ten allowed values */
+	const refusedHot = (allowed: string[]) =>
+		`Field "Lead_Status" expects one of ${allowed.slice(0, 10).join(', ')}${allowed.length > 10 ? ', …' : ''}, got "Hot"`;
+
 	/** requests that would have written a Lead (create, update, upsert, one record or many) */
 	const leadWrites = async () =>
 		(await crm.requests()).filter((r) => r.method !== 'GET' && r.url.startsWith('/crm/v2.1/Leads'));
 
 	test('a picklist value outside its list: the same message in the mapper, the pairs and the JSON of Create, Update and Create or Update, nothing written', async () => {
-		const fields = (await crm.api('GET', '/crm/v2.1/settings/fields?module=Leads')).body
-			.fields as any[];
-		const status = fields.find((f) => f.api_name === 'Lead_Status');
-		const allowed = status.pick_list_values.map((v: any) => v.actual_value as string);
+		const allowed = await leadStatusValues();
 		expect(allowed).not.toContain('Hot');
 		const leadId = (
 			await crm.api('POST', '/crm/v2.1/Leads', { data: [{ Last_Name: 'Picklist Target' }] })
@@ -32,7 +39,7 @@ describe('one message per mistake (engine → sandbox over HTTP)', () => {
 				options: allowed.map((v: string) => ({ name: v, value: v })),
 			},
 		];
-		const expected = `Field "Lead_Status" expects one of ${allowed.slice(0, 10).join(', ')}${allowed.length > 10 ? ', …' : ''}, got "Hot"`;
+		const expected = refusedHot(allowed);
 
 		const modes = (operation: string): Array<[string, Record<string, unknown>]> => {
 			const target = operation === 'update' ? { recordId: leadId } : {};
@@ -133,11 +140,7 @@ describe('one message per mistake (engine → sandbox over HTTP)', () => {
 	});
 
 	test('raw JSON, 120 items with two wrong picklist values: each refused item names the allowed values, the others are written, one metadata read', async () => {
-		const fields = (await crm.api('GET', '/crm/v2.1/settings/fields?module=Leads')).body
-			.fields as any[];
-		const allowed = fields
-			.find((f) => f.api_name === 'Lead_Status')
-			.pick_list_values.map((v: any) => v.actual_value as string);
+		const allowed = await leadStatusValues();
 		const input = Array.from({ length: 120 }, (_, i) => ({
 			json: { last: `Json ${i}`, status: i === 7 || i === 111 ? 'Hot' : allowed[0] },
 		}));
@@ -159,9 +162,7 @@ describe('one message per mistake (engine → sandbox over HTTP)', () => {
 		const failed = out.flatMap((o, i) => (o.json.error ? [i] : []));
 		expect(failed).toEqual([7, 111]);
 		for (const i of failed) {
-			expect(out[i].json.error).toBe(
-				`Field "Lead_Status" expects one of ${allowed.slice(0, 10).join(', ')}${allowed.length > 10 ? ', …' : ''}, got "Hot"`,
-			);
+			expect(out[i].json.error).toBe(refusedHot(allowed));
 		}
 		expect(out.filter((o) => o.json.status === 'success')).toHaveLength(118);
 		expect(
