@@ -62,9 +62,10 @@ export async function measureTriggerLatency(
 		const arrived = performance.now();
 		for (const id of req.body?.ids ?? [])
 			deliveredAt.set(`${req.body.operation === 'insert' ? 'create' : 'edit'}:${id}`, arrived);
-		const { ctx, sent } = t.webhookContext({ body: req.body });
+		const { ctx, sent, answer } = t.webhookContext({ body: req.body });
 		const result = await trigger.webhook.call(ctx);
 		const now = performance.now();
+		answer(200); // n8n's answer once the execution is queued
 		for (const item of result.workflowData?.[0] ?? []) {
 			const key = `${item.json.operation}:${item.json.id}`;
 			emittedAt.set(key, now);

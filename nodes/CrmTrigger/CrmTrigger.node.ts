@@ -38,7 +38,7 @@ import {
 	itemsOf,
 	parseDelivery,
 } from './delivery';
-import { latch } from './latch';
+import { attemptOf, latch } from './latch';
 import { getWatchableModules } from './methods';
 
 const STATE_KEYS = [
@@ -86,6 +86,32 @@ function wishFromParameters(ctx: IHookFunctions): ChannelWish {
 		affectedValues: options.includeAffected === true,
 		relatedActions: options.relatedActions !== false,
 	};
+}
+
+/** How long a copy waits for n8n's answer to the request that holds its changes (beyond n8n's database timeouts). */
+const COPY_WAIT_MS = 60_000;
+
+/**
+ * Changes another request of this process claimed while n8n is still storing that request's
+ * execution: wait for n8n's answer to it. Taken: these are repeats and are dropped. Refused (n8n
+ * could not store or queue it, and answers with an error, also after the CRM stopped waiting): the
+ * CRM sends the delivery again, and this copy takes the claims over and carries the changes, so a
+ * failed store loses nothing. Still unanswered after COPY_WAIT_MS: repeats, as before the wait.
+ */
+async function afterEarlierCopy(
+	waiting: IDataObject[],
+	latched: { claim: (key: string) => boolean; pending: (key: string) => boolean },
+	unfetched: (item: IDataObject) => void,
+): Promise<IDataObject[]> {
+	const keyOf = (item: IDataObject) => (item[CLAIM_KEY] ?? item[CHANGE_KEY]) as string;
+	const decided = () => waiting.every((item) => !latched.pending(keyOf(item)));
+	for (let waited = 0; !decided() && waited < COPY_WAIT_MS; waited += 100) await sleep(100);
+	return waiting.filter((item) => {
+		if (!latched.claim(keyOf(item))) return false;
+		// not fetched by this request: as when the fetch failed, execute() completes it
+		if (item[CLAIM_KEY] === undefined) unfetched(item);
+		return true;
+	});
 }
 
 export class CrmTrigger implements INodeType {
@@ -280,8 +306,9 @@ export class CrmTrigger implements INodeType {
 	 * (full records, or an edit's Modified_Time), changes already emitted are dropped, and an
 	 * execution starts only for new ones. Claims in the process latch are made synchronously, so
 	 * copies that reach this process together cannot both pass (README "How the CRM Trigger
-	 * delivers each change once"). A failed fetch loses nothing: the change goes out unfetched and
-	 * execute() fetches it.
+	 * delivers each change once"); a copy of a change whose claim belongs to a request n8n is still
+	 * storing waits for n8n's answer to it, and carries the change if n8n refused it. A failed fetch
+	 * loses nothing: the change goes out unfetched and execute() fetches it.
 	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const state = stateOf(this);
@@ -307,8 +334,18 @@ export class CrmTrigger implements INodeType {
 		}
 		const windowMs = Math.max(freshMs, DEFAULT_WINDOW_MS);
 		const scope = `${this.getWorkflow().id ?? ''}|`;
+		// this request's claims, and how n8n answers it (read by the copies that find them)
+		const attempt = attemptOf(res);
 		// first sight of a key in this process: claimed synchronously, so copies cannot interleave
-		const first = (key: string): boolean => latch.claim(scope + key, windowMs, Date.now());
+		const first = (key: string): boolean => latch.claim(scope + key, windowMs, Date.now(), attempt);
+		const pending = (key: string): boolean => latch.pending(scope + key, Date.now());
+		// changes whose key another request holds while n8n is still storing its execution
+		const waiting: IDataObject[] = [];
+		const claimOrWait = (item: IDataObject, key: string): boolean => {
+			if (first(key)) return true;
+			if (pending(key)) waiting.push(item);
+			return false;
+		};
 		// nothing new: n8n answers 200 with this body and starts no execution
 		const duplicate: IWebhookResponseData = {
 			webhookResponse: { status: 'duplicate', records: 0 },
@@ -330,8 +367,8 @@ export class CrmTrigger implements INodeType {
 			if (items.length === 0) return { webhookResponse: { status: 'ignored', records: 0 } };
 		}
 		if (delivery.operation !== 'update')
-			items = items.filter((item) => first(item[CHANGE_KEY] as string));
-		if (items.length === 0) return duplicate;
+			items = items.filter((item) => claimOrWait(item, item[CHANGE_KEY] as string));
+		if (items.length === 0 && waiting.length === 0) return duplicate;
 
 		// what identifies each change, and what the workflow gets: full records, or an edit's
 		// Modified_Time. Awaited before n8n answers: a re-send the CRM makes meanwhile reaches this
@@ -356,13 +393,17 @@ export class CrmTrigger implements INodeType {
 				records = undefined;
 			}
 		}
-		// from here to the return, no await: the edits' claims are as atomic as the delivery's
+		// unfetched: deletes are complete, and so are creates when only IDs are wanted (execute()
+		// fetches the rest)
+		const unfetched = (item: IDataObject) => {
+			if (item.operation === 'delete' || (item.operation === 'create' && !wantRecords))
+				item[CLAIM_KEY] = item[CHANGE_KEY];
+		};
+		// from here to the wait below, no await: the edits' claims are as atomic as the delivery's
 		items = items.filter((item) => {
 			const record = records?.get(String(item.id));
 			if (records === undefined) {
-				// unfetched: deletes are complete, and so are creates when only IDs are wanted
-				if (item.operation === 'delete' || (item.operation === 'create' && !wantRecords))
-					item[CLAIM_KEY] = item[CHANGE_KEY];
+				unfetched(item);
 				return true;
 			}
 			if (wantRecords && record) item.record = record;
@@ -372,8 +413,10 @@ export class CrmTrigger implements INodeType {
 			}
 			const key = changeKey(item[CHANGE_KEY] as string, item, record?.Modified_Time);
 			item[CLAIM_KEY] = key;
-			return first(key);
+			return claimOrWait(item, key);
 		});
+		if (waiting.length > 0)
+			items.push(...(await afterEarlierCopy(waiting, { claim: first, pending }, unfetched)));
 		if (items.length === 0) return duplicate;
 		// n8n answers (200) once it has stored and queued the execution: a delivery the CRM sees
 		// acknowledged is never lost, also when this process stops right now (README, "How the CRM

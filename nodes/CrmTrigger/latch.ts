@@ -5,6 +5,11 @@
  * the next one) cannot interleave with another request's claim: of two identical deliveries that
  * reach the same process at the same instant, exactly one claims the key.
  *
+ * A claim remembers the request that made it: when n8n could not store that request's execution
+ * (it answers with an error, even after the CRM stopped waiting), a re-send of the same change takes
+ * the claim over, and a re-send that arrives while n8n is still storing it waits for that answer
+ * (webhook()). So a change is neither started twice in a process nor lost to a failed store.
+ *
  * It holds no state the workflow needs across executions or processes: it is empty after a restart
  * and unknown to other n8n processes. The durable record stays the workflow's static data (saved by
  * n8n after webhook() on the path where the node answers the request itself) and n8n's
@@ -12,25 +17,36 @@
  * change once").
  */
 export class Latch {
-	/** key → epoch ms the claim expires; Map keeps insertion order, so the oldest claim comes first */
-	private readonly entries = new Map<string, number>();
+	/**
+	 * key → when the claim expires (epoch ms) and the attempt holding it; Map keeps insertion
+	 * order, so the oldest claim comes first
+	 */
+	private readonly entries = new Map<string, { until: number; attempt?: Attempt }>();
 
 	constructor(readonly maxEntries: number) {}
 
 	/**
-	 * Whether this call is the first to claim `key` within `ttlMs`; claims it if so. Synchronous on
-	 * purpose: it must never yield between the check and the set.
+	 * Whether this call may take `key` within `ttlMs`: when nobody holds it, or its holder's request
+	 * was refused by n8n (the CRM sends that delivery again, and this is the copy that carries it);
+	 * claims it if so. Synchronous on purpose: it must never yield between the check and the set.
 	 */
-	claim(key: string, ttlMs: number, now: number): boolean {
+	claim(key: string, ttlMs: number, now: number, attempt?: Attempt): boolean {
 		this.expire(now);
-		const until = this.entries.get(key);
-		if (until !== undefined && until > now) return false;
+		const held = this.entries.get(key);
+		if (held !== undefined && held.until > now && held.attempt?.answer() !== 'refused')
+			return false;
 		this.entries.delete(key);
-		this.entries.set(key, now + ttlMs);
+		this.entries.set(key, { until: now + ttlMs, attempt });
 		// bounded memory under a burst: the oldest claims go first (the durable records still hold them)
 		while (this.entries.size > this.maxEntries)
 			this.entries.delete(this.entries.keys().next().value as string);
 		return true;
+	}
+
+	/** Whether `key` is held by a request n8n has not answered yet (its execution may still fail to be stored). */
+	pending(key: string, now: number): boolean {
+		const held = this.entries.get(key);
+		return held !== undefined && held.until > now && held.attempt?.answer() === 'pending';
 	}
 
 	/** Forgets every claim (tests, and nothing else, need a process that just started). */
@@ -44,11 +60,49 @@ export class Latch {
 
 	/** Drops expired claims from the front; a claim with a shorter window further back expires on its own check. */
 	private expire(now: number): void {
-		for (const [key, until] of this.entries) {
+		for (const [key, { until }] of this.entries) {
 			if (until > now) break;
 			this.entries.delete(key);
 		}
 	}
+}
+
+/** How n8n answered the request of one webhook() call: took its execution, refused it, or not yet. */
+export type Answer = 'taken' | 'refused' | 'pending';
+
+/** One webhook() call: whoever holds its claims can ask how n8n answered its request. */
+export interface Attempt {
+	answer(): Answer;
+}
+
+/** What webhook() needs of n8n's response object (Node's http.ServerResponse has it). */
+interface ResponseState {
+	writableEnded?: boolean;
+	statusCode?: number;
+	once?: (event: 'close', listener: () => void) => unknown;
+}
+
+/**
+ * The attempt of a webhook() call answered on `res`. n8n answers a request whose execution it
+ * stored and queued with 2xx, and one whose execution it could not store (e.g. its database pool
+ * timed out) with an error status, also after the CRM stopped waiting (the answer is then set but
+ * never sent). The verdict is read from the response when asked, and kept once known so the
+ * request can go.
+ */
+export function attemptOf(res: ResponseState): Attempt {
+	// a response without Node's state (no http request behind it) counts as taken, as before
+	if (typeof res.writableEnded !== 'boolean') return { answer: () => 'taken' };
+	let response: ResponseState | undefined = res;
+	let verdict: Answer = 'pending';
+	const answer = (): Answer => {
+		if (response?.writableEnded) {
+			verdict = (response.statusCode ?? 200) < 300 ? 'taken' : 'refused';
+			response = undefined;
+		}
+		return verdict;
+	};
+	res.once?.('close', answer);
+	return { answer };
 }
 
 /** Claims per n8n process: deliveries and changes of every CRM Trigger, keyed by workflow id + key. */

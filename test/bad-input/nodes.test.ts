@@ -1079,8 +1079,9 @@ describe('bad input › CRM Trigger', () => {
 			{ ...genuine, ids: 'x'.repeat(10_000) },
 		];
 		for (const body of bodies) {
-			const { ctx, sent } = t.webhookContext({ body });
+			const { ctx, sent, answer } = t.webhookContext({ body });
 			const result = await trigger().webhook.call(ctx);
+			answer(200);
 			const status = result.noWebhookResponse ? sent.status : 200;
 			expect([200, 400, 401]).toContain(status);
 			if (result.workflowData) {

@@ -5,6 +5,7 @@
 // one deduplication store the way n8n's processes share the `processed_data` table. Every call that
 // may evaluate expressions holds an expression isolate, as n8n's webhook and activation paths do.
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 
 import { DataDeduplicationService, HookContext, WebhookContext } from 'n8n-core';
 import type {
@@ -80,13 +81,22 @@ export function triggerHarness(
 			query?: Record<string, string>;
 		}) => {
 			const sent: { status?: number; body?: unknown } = {};
+			// the state of Node's http.ServerResponse that the trigger reads: statusCode, writableEnded, 'close'
+			const closed = new EventEmitter();
 			const res: any = {
-				status: (c: number) => ((sent.status = c), res),
+				statusCode: 200,
+				writableEnded: false,
+				once: (event: string, listener: () => void) => closed.once(event, listener),
+				status: (c: number) => ((sent.status = c), (res.statusCode = c), res),
 				type: () => res,
 				setHeader: () => res,
 				send: (b?: unknown) => ((sent.body = b), res),
 				json: (b?: unknown) => ((sent.body = b), res),
-				end: () => res,
+				end: () => {
+					res.writableEnded = true;
+					closed.emit('close');
+					return res;
+				},
 			};
 			const ad = additionalData as unknown as Record<string, unknown>;
 			ad.httpRequest = { headers: {}, query: {}, body: {}, ...req };
@@ -94,6 +104,16 @@ export function triggerHarness(
 			return {
 				ctx: new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null),
 				sent,
+				/**
+				 * n8n's answer after webhook() returned (the node answered nothing itself): 200 once the
+				 * execution is stored and queued, an error status when storing it failed; `'gone'`: the
+				 * client stopped waiting before any answer ('close' without an end), n8n answers later
+				 */
+				answer: (status: number | 'gone') => {
+					if (res.writableEnded) return;
+					if (status === 'gone') closed.emit('close');
+					else res.status(status).end();
+				},
 			};
 		},
 		withIsolate: async <T>(fn: () => Promise<T>) => await withIsolate(workflow, fn),
@@ -258,13 +278,15 @@ export function crmTrigger(
 	): Promise<{ status: number; result: IWebhookResponseData }> => {
 		await holdIsolate();
 		// the request goes into the shared additional data: built right before webhook() runs
-		const { ctx, sent } = t.webhookContext({
+		const { ctx, sent, answer } = t.webhookContext({
 			body,
 			headers: { 'content-type': 'application/json' },
 		});
 		const result: IWebhookResponseData = await trigger.webhook.call(ctx);
 		webhookResults.push(result);
 		const status = result.noWebhookResponse ? (sent.status ?? 200) : 200;
+		// n8n stored and queued the execution (or started none), then answers
+		answer(200);
 		if (result.workflowData && deliverOptions.execute !== false) {
 			if (options.executions === 'background') running.push(execute(result.workflowData[0]));
 			else await execute(result.workflowData[0]);

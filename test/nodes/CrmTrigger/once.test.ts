@@ -42,6 +42,8 @@ interface Answer {
 	/** the answer was sent before webhook() first awaited (before it could make any CRM call) */
 	answeredBeforeAwait: boolean;
 	answeredAt: number;
+	/** n8n's answer to this request, when it was left for later (`request(…, 'later')`) */
+	n8n: (status: number | 'gone') => void;
 }
 
 /** An activated trigger whose static data lives in a modelled database row, plus a node after it. */
@@ -70,11 +72,15 @@ async function published(parameters: INode['parameters']) {
 	 * `loaded`: the row as this request read it (default: the current one); an older row stands for
 	 * a request that read the database before another request's save.
 	 */
-	const request = async (body: unknown, loaded = row): Promise<Answer> => {
+	const request = async (
+		body: unknown,
+		loaded = row,
+		n8nAnswers: number | 'later' = 200,
+	): Promise<Answer> => {
 		const t = triggerHarness({ nodeTypes: crm.nodeTypes, credentialsHelper: crm.helper }, node);
 		t.workflow.overrideStaticData(JSON.parse(loaded));
 		t.workflow.staticData.__dataChanged = false;
-		const { ctx, sent } = t.webhookContext({
+		const { ctx, sent, answer } = t.webhookContext({
 			body,
 			headers: { 'content-type': 'application/json' },
 		});
@@ -87,6 +93,8 @@ async function published(parameters: INode['parameters']) {
 		const result = await pending.finally(async () => {
 			if (owned) await t.releaseIsolate();
 		});
+		// n8n answers once it stored and queued the execution (an error status: storing it failed)
+		if (n8nAnswers !== 'later') answer(n8nAnswers);
 		// n8n's save: skipped when an execution starts and n8n answers (its flag is cleared first)
 		const saved = result.noWebhookResponse === true || result.workflowData === undefined;
 		if (saved && (t.workflow.staticData.__dataChanged as boolean) === true)
@@ -97,6 +105,7 @@ async function published(parameters: INode['parameters']) {
 			result,
 			answeredBeforeAwait,
 			answeredAt,
+			n8n: answer,
 		};
 	};
 	const execute = async (answer: { result: IWebhookResponseData }) => {
@@ -205,6 +214,71 @@ describe('CRM Trigger › one change, one run', () => {
 		expect(x.emitted(other)).toEqual([]);
 		expect(other.status).toBe('success');
 		expect(x.nextRan(other)).toBe(false);
+		await x.deactivate();
+	});
+
+	test('n8n could not store the execution of a delivery (it answers 500): the re-send carries its changes, a create and an edit alike', async () => {
+		const x = await published({
+			modules: ['Leads'],
+			events: ['create', 'edit'],
+			output: 'records',
+		});
+		const id = await createLead('Store failed');
+		const created = x.body({ ids: [id], operation: 'insert' });
+		// webhook() passed the create on, n8n's database refused the execution: nothing ran
+		const failed = await x.request(created, undefined, 500);
+		expect(failed.result.workflowData![0].map((i) => i.json.id)).toEqual([id]);
+		const resent = await x.request({ ...created, server_time: created.server_time + 2000 });
+		const run = (await x.execute(resent))!;
+		expect(x.emitted(run).map((i) => `${i.json.operation}:${i.json.id}`)).toEqual([`create:${id}`]);
+		expect((x.emitted(run)[0].json.record as any).Last_Name).toBe('Store failed');
+
+		await editLead(id, 'Edited, store failed');
+		const edited = x.body(edit(id));
+		expect((await x.request(edited, undefined, 500)).result.workflowData).toBeDefined();
+		const editRun = (await x.execute(
+			await x.request({ ...edited, server_time: edited.server_time + 2000 }),
+		))!;
+		expect(x.emitted(editRun).map((i) => (i.json.record as any).Company)).toEqual([
+			'Edited, store failed',
+		]);
+		// and once n8n took it, a further re-send is a repeat
+		const again = await x.request({ ...edited, server_time: edited.server_time + 4000 });
+		expect(again).toMatchObject({ status: 200, body: { status: 'duplicate' } });
+		expect(x.runs.flatMap((r) => x.emitted(r))).toHaveLength(2);
+		await x.deactivate();
+	});
+
+	test('a re-send that arrives while n8n is still storing the first request (the CRM stopped waiting) waits for n8n: taken, a repeat; refused, it carries the change', async () => {
+		const x = await published({ modules: ['Leads'], events: ['create'], output: 'ids' });
+		const settledWithin = async (answer: Promise<Answer>, ms: number) =>
+			await Promise.race([answer.then(() => true), new Promise((r) => setTimeout(r, ms, false))]);
+
+		for (const [name, n8nAnswers] of [
+			['Stored late', 200],
+			['Refused late', 500],
+		] as const) {
+			const id = await createLead(name);
+			const delivery = x.body({ ids: [id], operation: 'insert' });
+			const first = await x.request(delivery, undefined, 'later');
+			expect(first.result.workflowData).toBeDefined();
+			// the CRM gave up waiting and sends again, while n8n is still storing the first execution
+			first.n8n('gone');
+			const resend = x.request({ ...delivery, server_time: delivery.server_time + 10_000 });
+			expect(await settledWithin(resend, 400)).toBe(false);
+			first.n8n(n8nAnswers);
+			const second = await resend;
+			if (n8nAnswers === 200) {
+				await x.execute(first);
+				expect(second).toMatchObject({ status: 200, body: { status: 'duplicate' } });
+				expect(second.result.workflowData).toBeUndefined();
+			} else {
+				const run = (await x.execute(second))!;
+				expect(x.emitted(run).map((i) => i.json.id)).toEqual([id]);
+			}
+		}
+		// each lead once: the first request's run for the one n8n stored, the re-send's for the other
+		expect(x.runs.flatMap((r) => x.emitted(r)).map((i) => i.json.id)).toHaveLength(2);
 		await x.deactivate();
 	});
 
