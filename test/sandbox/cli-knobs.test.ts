@@ -41,7 +41,9 @@ describe('sandbox CLI: SANDBOX_KNOBS', () => {
 	test('a knob given at start holds over HTTP: territories switched off answer FEATURE_NOT_SUPPORTED', async () => {
 		const cli = await startCli('{"territoriesEnabled": false, "mailDailyLimit": 3}');
 		try {
-			await waitFor(() => cli.out.stdout.includes('CRM sandbox listening'), { timeout: 30_000 });
+			// the banner ends with the data line (stdout may come in several chunks)
+			await waitFor(() => cli.out.stdout.includes('Data: :memory:'), { timeout: 30_000 });
+			expect(cli.out.stdout).toContain('CRM sandbox listening');
 			expect(cli.out.stdout).toContain('Knobs: {"territoriesEnabled":false,"mailDailyLimit":3}');
 			const { access_token } = await grantToken(cli.url, {
 				scope: 'CRM.settings.territories.ALL,CRM.modules.ALL',
