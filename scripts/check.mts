@@ -1,5 +1,5 @@
 // Policy checks of the repository, beside the unit suite (`npm run check`, run by .ci/run after
-// `npm test`): Docs links of every node and of the credential reach a README section, the
+// `npm test`): the package reads node parameters through getParameter only; Docs links of every node and of the credential reach a README section, the
 // credential speaks to a person connecting a CRM account, and the release workflow lints clean
 // with actionlint and publishes with provenance after lint, build and test; the credential's form
 // in the order n8n 2.40.7 lays it out (oAuth2Api read from the real n8n, installed on first use). Prints each check,
@@ -63,6 +63,26 @@ function codexFiles(): Array<{
 }
 
 const checks: Record<string, Check> = {
+	'The package reads node parameters one way: only nodes/shared/parameters.ts calls getNodeParameter':
+		() => {
+			const findings: string[] = [];
+			const visit = (dir: string): void => {
+				for (const entry of readdirSync(dir, { withFileTypes: true })) {
+					const file = path.join(dir, entry.name);
+					if (entry.isDirectory()) visit(file);
+					else if (file.endsWith('.ts') && !file.endsWith(path.join('shared', 'parameters.ts'))) {
+						const lines = readFileSync(file, 'utf8').split('\n');
+						lines.forEach((line, i) => {
+							if (/\.getNodeParameter\b/.test(line))
+								findings.push(`${path.relative(ROOT, file)}:${i + 1}: ${line.trim()}`);
+						});
+					}
+				}
+			};
+			visit(path.join(ROOT, 'nodes'));
+			visit(path.join(ROOT, 'credentials'));
+			return findings;
+		},
 	'Docs links of every node and of the credential lead to a README section that exists, one section per node':
 		() => {
 			const findings: string[] = [];

@@ -26,6 +26,7 @@ import {
 	walkDeleted,
 } from './walk';
 import type { Change, Condition, PollEvent, WalkSettings } from './walk';
+import { getParameter } from '../shared/parameters';
 
 /** n8n's default poll time budget (pollTimeoutSeconds); a poll stops reading well before it. */
 const POLL_BUDGET_MS = 45_000;
@@ -159,28 +160,28 @@ export class CrmPollingTrigger implements INodeType {
 	 * with the poll. Fetch Test Event ('manual') shows the latest matching change and moves nothing.
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const modules = fieldNames(this, this.getNodeParameter('modules', []), 'Modules');
+		const modules = fieldNames(this, getParameter(this, 'modules', 0, []), 'Modules');
 		if (modules.length === 0)
 			throw new NodeOperationError(this.getNode(), 'Choose at least one module in Modules');
-		const event = this.getNodeParameter('event', 'createdOrUpdated') as PollEvent;
+		const event = getParameter(this, 'event', 0, 'createdOrUpdated') as PollEvent;
 		if (!(event in STREAMS))
 			throw new NodeOperationError(this.getNode(), `Event: unknown event "${event}"`);
-		const options = this.getNodeParameter('options', {}) as PollOptions;
+		const options = getParameter(this, 'options', 0, {}) as PollOptions;
 		const filterable = event !== 'deleted';
 		const settings: WalkSettings = {
 			event,
 			filter: filterable
 				? filterCondition(
 						this,
-						(this.getNodeParameter('conditions.condition', []) as Condition[]) ?? [],
-						this.getNodeParameter('combine', 'and') as 'and' | 'or',
+						(getParameter(this, 'conditions.condition', 0, []) as Condition[]) ?? [],
+						getParameter(this, 'combine', 0, 'and') as 'and' | 'or',
 					)
 				: '',
 			fields: fieldNames(this, options.fields, 'Fields to Return'),
 			watch: ['updated', 'createdOrUpdated', 'any'].includes(event)
 				? fieldNames(
 						this,
-						this.getNodeParameter('watchFields', []),
+						getParameter(this, 'watchFields', 0, []),
 						'Only When These Fields Change',
 					)
 				: [],

@@ -40,6 +40,7 @@ import {
 } from './delivery';
 import { attemptOf, latch } from './latch';
 import { getWatchableModules } from './methods';
+import { getParameter } from '../shared/parameters';
 
 const STATE_KEYS = [
 	'channelId',
@@ -69,9 +70,9 @@ function clearState(state: ChannelState): void {
 
 /** The channel the node's parameters describe, at this webhook URL (production or test). */
 function wishFromParameters(ctx: IHookFunctions): ChannelWish {
-	const modules = ctx.getNodeParameter('modules', []) as string[];
-	const events = ctx.getNodeParameter('events', []) as string[];
-	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
+	const modules = getParameter(ctx, 'modules', 0, []) as string[];
+	const events = getParameter(ctx, 'events', 0, []) as string[];
+	const options = getParameter(ctx, 'options', 0, {}) as TriggerOptions;
 	const notifyUrl = ctx.getNodeWebhookUrl('default');
 	if (!notifyUrl)
 		throw new NodeOperationError(ctx.getNode(), 'n8n gave the trigger no webhook URL');
@@ -324,7 +325,7 @@ export class CrmTrigger implements INodeType {
 		const parsed = parseDelivery(body);
 		if ('error' in parsed) return refuse(400, `Malformed delivery: ${parsed.error}`);
 		const delivery = parsed.body;
-		const options = this.getNodeParameter('options', {}) as TriggerOptions;
+		const options = getParameter(this, 'options', 0, {}) as TriggerOptions;
 		const freshMs = Math.max(0, Number(options.freshnessMinutes ?? 10) || 0) * 60_000;
 		if (freshMs > 0 && Math.abs(Date.now() - delivery.server_time) > freshMs) {
 			return refuse(
@@ -351,7 +352,7 @@ export class CrmTrigger implements INodeType {
 			webhookResponse: { status: 'duplicate', records: 0 },
 		};
 		if (!first(deliveryKey(delivery))) return duplicate;
-		const wantRecords = this.getNodeParameter('output', 'ids') === 'records';
+		const wantRecords = getParameter(this, 'output', 0, 'ids') === 'records';
 		// a record is created or deleted once: its key needs no fetch, so it is claimed before any await
 		let items = itemsOf(delivery, options.includeAffected === true);
 		// "Only When These Fields Change": an edit counts when the CRM's affected_fields name a watched field
@@ -486,7 +487,7 @@ export class CrmTrigger implements INodeType {
 		// a Retry (executions list) is a user's explicit re-run of an execution that did not finish,
 		// e.g. one whose worker died after the claim: it must emit again, so it claims nothing
 		const production = this.getMode() !== 'manual' && this.getMode() !== 'retry';
-		const wantRecords = this.getNodeParameter('output', 0, 'ids') === 'records';
+		const wantRecords = getParameter(this, 'output', 0, 'ids') === 'records';
 		const modified = new Map<INodeExecutionData, unknown>();
 		const incomplete = changes.filter((item) => typeof item.json[CLAIM_KEY] !== 'string');
 		for (const module of [...new Set(incomplete.map((item) => String(item.json.module)))]) {

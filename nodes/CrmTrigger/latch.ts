@@ -32,9 +32,8 @@ export class Latch {
 	 */
 	claim(key: string, ttlMs: number, now: number, attempt?: Attempt): boolean {
 		this.expire(now);
-		const held = this.entries.get(key);
-		if (held !== undefined && held.until > now && held.attempt?.answer() !== 'refused')
-			return false;
+		const answer = this.holderAnswer(key, now);
+		if (answer !== undefined && answer !== 'refused') return false;
 		this.entries.delete(key);
 		this.entries.set(key, { until: now + ttlMs, attempt });
 		// bounded memory under a burst: the oldest claims go first (the durable records still hold them)
@@ -45,8 +44,7 @@ export class Latch {
 
 	/** Whether `key` is held by a request n8n has not answered yet (its execution may still fail to be stored). */
 	pending(key: string, now: number): boolean {
-		const held = this.entries.get(key);
-		return held !== undefined && held.until > now && held.attempt?.answer() === 'pending';
+		return this.holderAnswer(key, now) === 'pending';
 	}
 
 	/** Forgets every claim (tests, and nothing else, need a process that just started). */
@@ -56,6 +54,13 @@ export class Latch {
 
 	get size(): number {
 		return this.entries.size;
+	}
+
+	/** How n8n answered the request holding an unexpired claim on `key` (a claim made without one counts as taken); undefined when none holds it. */
+	private holderAnswer(key: string, now: number): Answer | undefined {
+		const held = this.entries.get(key);
+		if (held === undefined || held.until <= now) return undefined;
+		return held.attempt?.answer() ?? 'taken';
 	}
 
 	/** Drops expired claims from the front; a claim with a shorter window further back expires on its own check. */

@@ -5,6 +5,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { MAX_CRITERIA_CONDITIONS } from './collections';
 import { toCrmDateTime } from './dates';
+import { getParameter } from './parameters';
 
 /** `(`, `)` and `,` inside a criteria value are escaped with `\` (§3.11). */
 export function escapeCriteriaValue(value: string): string {
@@ -42,7 +43,12 @@ export function countConditions(criteria: string): number {
  * builder, raw criteria, email, phone or word; at most 10 conditions, checked before sending.
  */
 export function searchQuery(this: IExecuteSingleFunctions, optional: boolean): IDataObject {
-	const by = this.getNodeParameter('searchBy', optional ? 'none' : 'criteria') as string;
+	const by = getParameter(
+		this,
+		'searchBy',
+		this.getItemIndex(),
+		optional ? 'none' : 'criteria',
+	) as string;
 	const itemIndex = this.getItemIndex();
 	const tooMany = (n: number) =>
 		new NodeOperationError(
@@ -55,9 +61,9 @@ export function searchQuery(this: IExecuteSingleFunctions, optional: boolean): I
 		);
 	if (by === 'none') return {};
 	if (by === 'criteria') {
-		const conditions = (this.getNodeParameter('conditions.condition', []) as Condition[]).filter(
-			(c) => c.field,
-		);
+		const conditions = (
+			getParameter(this, 'conditions.condition', itemIndex, []) as Condition[]
+		).filter((c) => c.field);
 		if (conditions.length === 0) {
 			throw new NodeOperationError(this.getNode(), 'Add at least one condition to Conditions', {
 				itemIndex,
@@ -65,11 +71,14 @@ export function searchQuery(this: IExecuteSingleFunctions, optional: boolean): I
 		}
 		if (conditions.length > MAX_CRITERIA_CONDITIONS) throw tooMany(conditions.length);
 		return {
-			criteria: buildCriteria(conditions, this.getNodeParameter('combine', 'and') as 'and' | 'or'),
+			criteria: buildCriteria(
+				conditions,
+				getParameter(this, 'combine', itemIndex, 'and') as 'and' | 'or',
+			),
 		};
 	}
 	if (by === 'rawCriteria') {
-		const criteria = String(this.getNodeParameter('criteria', '') ?? '').trim();
+		const criteria = String(getParameter(this, 'criteria', itemIndex, '') ?? '').trim();
 		if (!/^\(.*\)$/s.test(criteria)) {
 			throw new NodeOperationError(
 				this.getNode(),
@@ -84,7 +93,7 @@ export function searchQuery(this: IExecuteSingleFunctions, optional: boolean): I
 		if (n > MAX_CRITERIA_CONDITIONS) throw tooMany(n);
 		return { criteria };
 	}
-	const value = String(this.getNodeParameter('searchValue', '') ?? '').trim();
+	const value = String(getParameter(this, 'searchValue', itemIndex, '') ?? '').trim();
 	if (!value)
 		throw new NodeOperationError(this.getNode(), `Give a value to search by ${by}`, { itemIndex });
 	return { [by]: value };

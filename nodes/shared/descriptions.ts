@@ -198,14 +198,16 @@ export function pickersSince(properties: INodeProperties[], since?: number): INo
 	});
 }
 
-type ParameterContext = IExecuteFunctions | IExecuteSingleFunctions | ILoadOptionsFunctions;
-
 /**
  * The value of a picker parameter (module, record ID), trimmed: a plain value as saved by earlier
  * versions, or a resource locator's (its URL mode read by n8n with the mode's pattern). Every read of a
  * picker goes through here.
  */
-export function pickedValue(ctx: ParameterContext, name: string, itemIndex = 0): string {
+export function pickedValue(
+	ctx: IExecuteFunctions | IExecuteSingleFunctions | ILoadOptionsFunctions,
+	name: string,
+	itemIndex = 0,
+): string {
 	if ('getCurrentNodeParameter' in ctx) {
 		const current = ctx.getCurrentNodeParameter(name);
 		if (!isResourceLocatorValue(current)) return String(current ?? '').trim();
@@ -220,10 +222,7 @@ export function pickedValue(ctx: ParameterContext, name: string, itemIndex = 0):
 	const raw = getParameter(ctx, name, itemIndex, '');
 	if (!isResourceLocatorValue(raw)) return String(raw ?? '').trim();
 	if (raw.mode !== 'url') return String(raw.value ?? '').trim();
-	const url =
-		'getItemIndex' in ctx
-			? (ctx as IExecuteSingleFunctions).getNodeParameter(name, '', { extractValue: true })
-			: (ctx as IExecuteFunctions).getNodeParameter(name, itemIndex, '', { extractValue: true });
+	const url = getParameter(ctx, name, itemIndex, '', { extractValue: true });
 	return String(url ?? '').trim();
 }
 

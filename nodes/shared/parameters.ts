@@ -1,9 +1,14 @@
-// Reading node parameters in custom operations: getParameter is the one way the package reads a
-// parameter per item where n8n's per-call cost shows (batched writes, pickers), README "The request path".
+// Reading node parameters: getParameter is the one way the package reads one, in every context
+// (README "The request path").
 import type {
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
 	IGetNodeParameterOptions,
+	IHookFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	IWebhookFunctions,
+	NodeParameterValueType,
 } from 'n8n-workflow';
 import { isExpression } from 'n8n-workflow';
 
@@ -33,35 +38,61 @@ function rawParameter(parameters: unknown, name: string): unknown {
  * getNodeParameter call, which would dominate the node's own per-item cost in batched
  * writes.
  */
-const invariants = new WeakMap<object, { parameters: unknown; values: Map<string, unknown> }>();
+const invariants = new WeakMap<
+	object,
+	{ parameters: unknown; values: Map<string, NodeParameterValueType | object> }
+>();
+
+/** Every n8n context the package reads parameters in. */
+export type ParameterContext =
+	| IExecuteFunctions
+	| IExecuteSingleFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
+
+/** Freezes a value and everything in it, so a caller that would change a shared value fails loudly. */
+function frozen<T>(value: T): T {
+	if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+		Object.freeze(value);
+		for (const inner of Object.values(value)) frozen(inner);
+	}
+	return value;
+}
 
 /**
- * getNodeParameter for both execute contexts (the single-item one takes no item index). A
- * parameter whose raw value holds no expression resolves the same for every item: it is read
- * once per run and the value reused (callers must not mutate it).
+ * The package's one way to read a node parameter: n8n's getNodeParameter with the item index in
+ * one place for every context. Only an execute context runs many items; the others are bound to
+ * one item (routing hooks) or to none (triggers, pickers), and resolve for it whatever the index.
+ * In an execute context a parameter whose raw value holds no expression resolves the same for
+ * every item: it is read once per run and the value reused, frozen, since every item shares it.
  */
 export function getParameter(
-	ctx: IExecuteFunctions | IExecuteSingleFunctions,
+	ctx: ParameterContext,
 	name: string,
 	itemIndex: number,
 	fallback?: unknown,
 	options?: IGetNodeParameterOptions,
-): unknown {
-	if ('getItemIndex' in ctx)
-		return (ctx as IExecuteSingleFunctions).getNodeParameter(name, fallback, options);
-	const execute = ctx as IExecuteFunctions;
+): NodeParameterValueType | object {
+	if (!isExecute(ctx)) return ctx.getNodeParameter(name, fallback, options);
 	// a read with other options (e.g. unvalidated) is neither cached nor served from the cache
-	if (options) return execute.getNodeParameter(name, itemIndex, fallback, options);
-	let cache = invariants.get(execute);
+	if (options) return ctx.getNodeParameter(name, itemIndex, fallback, options);
+	let cache = invariants.get(ctx);
 	if (!cache) {
-		cache = { parameters: execute.getNode().parameters, values: new Map() };
-		invariants.set(execute, cache);
+		cache = { parameters: ctx.getNode().parameters, values: new Map() };
+		invariants.set(ctx, cache);
 	}
-	if (cache.values.has(name)) return cache.values.get(name);
+	if (cache.values.has(name)) return cache.values.get(name) as NodeParameterValueType | object;
 	const raw = rawParameter(cache.parameters, name);
 	if (raw === undefined || holdsExpression(raw))
-		return execute.getNodeParameter(name, itemIndex, fallback);
-	const value = execute.getNodeParameter(name, itemIndex, fallback);
+		return ctx.getNodeParameter(name, itemIndex, fallback);
+	const value = frozen(ctx.getNodeParameter(name, itemIndex, fallback));
 	cache.values.set(name, value);
 	return value;
+}
+
+/** The context of a run over many items: it has input items and is not bound to one of them. */
+function isExecute(ctx: ParameterContext): ctx is IExecuteFunctions {
+	return 'getInputData' in ctx && !('getItemIndex' in ctx);
 }

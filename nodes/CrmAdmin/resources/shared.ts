@@ -17,6 +17,7 @@ import { itemListRequest } from '../../shared/itemLists';
 import type { CrmListRequest, NotFound } from '../../shared/transport';
 import { writeResult } from '../../shared/transport';
 import { checkDigits, idPathSegment, requireDigits } from '../../shared/validation';
+import { getParameter } from '../../shared/parameters';
 
 /** An API name in a path: anything but an all-digit segment, which the service reads as an ID (§3.10). */
 export const API_NAME_RE = /^(?!\d+$)\S+$/;
@@ -67,10 +68,12 @@ interface KeyParameters {
 }
 
 function keyOf(this: IExecuteSingleFunctions, keys: KeyParameters): { byId: boolean; key: string } {
-	const byId = this.getNodeParameter('getBy', 'id') === 'id';
+	const byId = getParameter(this, 'getBy', this.getItemIndex(), 'id') === 'id';
 	return {
 		byId,
-		key: String(this.getNodeParameter(byId ? keys.id : keys.apiName, '') ?? '').trim(),
+		key: String(
+			getParameter(this, byId ? keys.id : keys.apiName, this.getItemIndex(), '') ?? '',
+		).trim(),
 	};
 }
 
@@ -114,7 +117,7 @@ export function idParameter(
 	label: string,
 	itemIndex: number,
 ): string {
-	const raw = this.getNodeParameter(name, itemIndex);
+	const raw = getParameter(this, name, itemIndex);
 	if (typeof raw === 'number') {
 		throw new NodeOperationError(this.getNode(), `${label} must be given as text`, {
 			itemIndex,

@@ -23,6 +23,7 @@ import {
 	runPerItem,
 } from '../../shared/transport';
 import { createZip, isZip, readZip } from '../../shared/zip';
+import { getParameter } from '../../shared/parameters';
 
 // ---- limits of docs/protocol.md §6 (checked before anything is sent) ------------------------------
 
@@ -158,7 +159,7 @@ export const waitForCompletionField: INodeProperties = {
 };
 
 export function pollOptions(this: IExecuteFunctions, itemIndex: number): PollOptions {
-	const o = this.getNodeParameter('polling', itemIndex, {}) as {
+	const o = getParameter(this, 'polling', itemIndex, {}) as {
 		initialInterval?: number;
 		maxInterval?: number;
 		timeout?: number;
@@ -402,7 +403,7 @@ export async function downloadedFileItems(
 	ref: IDataObject,
 	file: { data: Buffer; fileName: string; mimeType: string },
 ): Promise<INodeExecutionData[]> {
-	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
+	const property = getParameter(this, 'binaryPropertyName', this.getItemIndex(), 'data') as string;
 	const json: IDataObject = {
 		...ref,
 		fileName: file.fileName,

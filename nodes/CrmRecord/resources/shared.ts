@@ -10,6 +10,7 @@ import { itemListRequest } from '../../shared/itemLists';
 import { runBatched } from '../../shared/transport';
 import { checkDigits } from '../../shared/validation';
 import { pickedValue } from '../../shared/descriptions';
+import { getParameter } from '../../shared/parameters';
 
 /** `fields` query option as comma-separated text (for lists the node cannot load field choices for). */
 export const fieldsTextOption = (placeholder: string, description: string): INodeProperties => ({
@@ -69,7 +70,7 @@ export async function updateByIds(
 		batchSize: target.batchSize,
 		build: (itemIndex) => {
 			const id = idOf.call(this, target, itemIndex);
-			const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+			const fields = getParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
 			if (Object.keys(fields).length === 0) {
 				throw new NodeOperationError(
 					this.getNode(),

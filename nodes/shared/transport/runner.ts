@@ -14,6 +14,7 @@ import { crmApiError, isErrorItem, responseOfError } from './errors';
 import { unwrapBody } from './envelope';
 import { MAX_PER_PAGE } from './pagination';
 import { retryWait, toCrmError } from './request';
+import { getParameter } from '../parameters';
 
 type RequestData = DeclarativeRestApiSettings.ResultOptions;
 
@@ -38,8 +39,8 @@ export type PagerFactory = (this: IExecutePaginationFunctions, requestData: Requ
  * (≤ 200) from the request's own `page`; otherwise one call.
  */
 export const pageParameters: PagerFactory = function (requestData) {
-	const returnAll = this.getNodeParameter('returnAll', false) as boolean;
-	const limit = returnAll ? 0 : Number(this.getNodeParameter('limit', 0)) || 0;
+	const returnAll = getParameter(this, 'returnAll', this.getItemIndex(), false) as boolean;
+	const limit = returnAll ? 0 : Number(getParameter(this, 'limit', this.getItemIndex(), 0)) || 0;
 	const paged = returnAll || limit > 0;
 	const baseQs = { ...(requestData.options.qs ?? {}) } as IDataObject;
 	const perPage = Math.min(MAX_PER_PAGE, limit || MAX_PER_PAGE);
@@ -117,8 +118,8 @@ export function crmRequestRunner(routes: Routes) {
 		requestData: RequestData,
 	): Promise<INodeExecutionData[]> {
 		const route =
-			routes[String(this.getNodeParameter('resource', ''))]?.[
-				String(this.getNodeParameter('operation', ''))
+			routes[String(getParameter(this, 'resource', this.getItemIndex(), ''))]?.[
+				String(getParameter(this, 'operation', this.getItemIndex(), ''))
 			] ?? {};
 		const pager = (route.paging ?? pageParameters).call(this, requestData);
 		const method = String(requestData.options.method ?? 'GET');
@@ -176,7 +177,7 @@ export function crmRequestRunner(routes: Routes) {
 
 /** A Get found nothing: no items with "On Not Found" = Return Nothing, else a 404 error naming the ID. */
 function notFound(this: IExecutePaginationFunctions, message: NotFound): INodeExecutionData[] {
-	if (this.getNodeParameter('onNotFound', 'error') === RETURN_NOTHING) return [];
+	if (getParameter(this, 'onNotFound', this.getItemIndex(), 'error') === RETURN_NOTHING) return [];
 	const text = message.call(this);
 	throw new NodeApiError(this.getNode(), { message: text } as JsonObject, {
 		message: text,

@@ -19,6 +19,7 @@ import {
 	isoCodeField,
 	symbolField,
 } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** AddCurrencies — POST /crm/{v}/org/currencies, up to 10 currencies per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -55,15 +56,15 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runBatched(this, {
 		batchSize: CURRENCY_BATCH_SIZE,
 		build: (itemIndex) => {
-			const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+			const additional = getParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
 			const payload = currencyBody(
 				this,
 				{
 					...additional,
-					iso_code: this.getNodeParameter('isoCode', itemIndex),
-					name: String(this.getNodeParameter('currencyName', itemIndex) ?? '').trim(),
-					symbol: String(this.getNodeParameter('symbol', itemIndex) ?? '').trim(),
-					exchange_rate: this.getNodeParameter('exchangeRate', itemIndex),
+					iso_code: getParameter(this, 'isoCode', itemIndex),
+					name: String(getParameter(this, 'currencyName', itemIndex) ?? '').trim(),
+					symbol: String(getParameter(this, 'symbol', itemIndex) ?? '').trim(),
+					exchange_rate: getParameter(this, 'exchangeRate', itemIndex),
 				},
 				itemIndex,
 				true,

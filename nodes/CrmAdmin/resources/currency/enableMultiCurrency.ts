@@ -11,17 +11,18 @@ import {
 	isoCodeField,
 	symbolField,
 } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** `base_currency` body of EnableMultipleCurrencies from the parameters. */
 export const enablePreSend = baseCurrencyPreSend(function (itemIndex) {
-	const additional = this.getNodeParameter('additionalFields', {}) as IDataObject;
+	const additional = getParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
 	return currencyBody(
 		this,
 		{
 			...additional,
-			iso_code: this.getNodeParameter('isoCode'),
-			name: String(this.getNodeParameter('currencyName') ?? '').trim(),
-			symbol: String(this.getNodeParameter('symbol') ?? '').trim(),
+			iso_code: getParameter(this, 'isoCode', itemIndex),
+			name: String(getParameter(this, 'currencyName', itemIndex) ?? '').trim(),
+			symbol: String(getParameter(this, 'symbol', itemIndex) ?? '').trim(),
 		},
 		itemIndex,
 		true,

@@ -12,6 +12,7 @@ import { runBatched } from '../../../shared/transport';
 import { idParameter, putItemsRequest, requireSome } from '../shared';
 import { currencyIdField } from './get';
 import { CURRENCY_BATCH_SIZE, currencyBody, currencyUpdateFields, isActiveField } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /**
  * UpdateCurrencies — PUT /crm/{v}/org/currencies (up to 10 per request, items carry `id`);
@@ -54,7 +55,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const id = idParameter.call(this, 'currencyId', 'Currency', itemIndex);
 			const fields = currencyBody(
 				this,
-				this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject,
+				getParameter(this, 'updateFields', itemIndex, {}) as IDataObject,
 				itemIndex,
 				false,
 			);

@@ -4,12 +4,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { updateFieldsCollection } from '../../../shared/collections';
 import { requireSome, writeResults } from '../shared';
 import { baseCurrencyPreSend, currencyBody, currencyUpdateFields } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** `base_currency` body of UpdateBaseCurrency from the update fields. */
 export const updateBasePreSend = baseCurrencyPreSend(function (itemIndex) {
 	const base = currencyBody(
 		this,
-		this.getNodeParameter('updateFields', {}) as IDataObject,
+		getParameter(this, 'updateFields', itemIndex, {}) as IDataObject,
 		itemIndex,
 		false,
 	);

@@ -9,13 +9,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { binaryPropertyField } from '../../../shared/binaryField';
 import { setMultipartBody } from '../../../shared/multipart';
 import { writeResults } from '../shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** The input binary as the multipart part `file` (§3.3); the service accepts images only. */
 export async function orgPhotoPreSend(
 	this: IExecuteSingleFunctions,
 	request: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
+	const property = getParameter(this, 'binaryPropertyName', this.getItemIndex(), 'data') as string;
 	const meta = this.helpers.assertBinaryData(property);
 	const buffer = await this.helpers.getBinaryDataBuffer(property);
 	return setMultipartBody(

@@ -11,6 +11,7 @@ import { additionalFieldsCollection } from '../../../shared/collections';
 import { itemListRequest } from '../../../shared/itemLists';
 import { runBatched } from '../../../shared/transport';
 import { sequenceNumberField, taxBody } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** CreateTaxes — POST /crm/{v}/org/taxes, up to 100 taxes per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -51,13 +52,13 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
 		build: (itemIndex) => {
-			const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+			const additional = getParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
 			const payload = taxBody.call(
 				this,
 				{
 					...additional,
-					name: this.getNodeParameter('taxName', itemIndex),
-					value: this.getNodeParameter('taxValue', itemIndex),
+					name: getParameter(this, 'taxName', itemIndex),
+					value: getParameter(this, 'taxValue', itemIndex),
 				},
 				itemIndex,
 			);

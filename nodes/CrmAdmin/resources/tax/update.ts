@@ -12,6 +12,7 @@ import { itemListRequest } from '../../../shared/itemLists';
 import { runBatched } from '../../../shared/transport';
 import { idParameter, requireSome } from '../shared';
 import { sequenceNumberField, taxBody, taxIdField } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** UpdateTaxes — PUT /crm/{v}/org/taxes, up to 100 taxes per request, items carry `id` (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -50,7 +51,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const id = idParameter.call(this, 'taxId', 'Tax', itemIndex);
 			const fields = taxBody.call(
 				this,
-				this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject,
+				getParameter(this, 'updateFields', itemIndex, {}) as IDataObject,
 				itemIndex,
 			);
 			requireSome.call(this, fields, 'Update Fields', itemIndex);

@@ -11,6 +11,7 @@ import { additionalFieldsCollection } from '../../../shared/collections';
 import { itemListRequest } from '../../../shared/itemLists';
 import { runBatched } from '../../../shared/transport';
 import { userBody, userOptionalFields } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** CreateUser — POST /crm/{v}/users, one user per call as the contract asks of clients (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -73,12 +74,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				['role', 'role', 'Role'],
 				['profile', 'profile', 'Profile'],
 			]) {
-				const value = String(this.getNodeParameter(param, itemIndex, '') ?? '').trim();
+				const value = String(getParameter(this, param, itemIndex, '') ?? '').trim();
 				if (!value)
 					throw new NodeOperationError(this.getNode(), `"${label}" is required`, { itemIndex });
 				required[key] = value;
 			}
-			const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+			const additional = getParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
 			return { key: 'users', payload: userBody({ ...additional, ...required }) };
 		},
 		request: (_key, users) => itemListRequest({ method: 'POST', path: '/users' }, 'users', users),

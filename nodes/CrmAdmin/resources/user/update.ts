@@ -11,6 +11,7 @@ import { updateFieldsCollection } from '../../../shared/collections';
 import { runBatched } from '../../../shared/transport';
 import { idParameter, putItemsRequest, requireSome } from '../shared';
 import { userBody, userIdField, userOptionalFields, userUpdateOnlyFields } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /**
  * UpdateUsers — PUT /crm/{v}/users (up to 100 users per request, items carry `id`);
@@ -43,7 +44,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runBatched(this, {
 		build: (itemIndex) => {
 			const id = idParameter.call(this, 'userId', 'User ID', itemIndex);
-			const fields = userBody(this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject);
+			const fields = userBody(getParameter(this, 'updateFields', itemIndex, {}) as IDataObject);
 			requireSome.call(this, fields, 'Update Fields', itemIndex);
 			return { key: 'users', payload: { ...fields, id } };
 		},

@@ -12,6 +12,7 @@ import { itemListRequest } from '../../../shared/itemLists';
 import { runBatched } from '../../../shared/transport';
 import { isDigits } from '../../../shared/validation';
 import { groupField, optionalKeys, variableValue, variableTypeField } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** CreateVariables — POST /crm/{v}/settings/variables, up to 100 variables per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -62,13 +63,13 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
 		build: (itemIndex) => {
-			const name = String(this.getNodeParameter('variableName', itemIndex) ?? '').trim();
+			const name = String(getParameter(this, 'variableName', itemIndex) ?? '').trim();
 			if (!name) throw new NodeOperationError(this.getNode(), '"Name" is required', { itemIndex });
-			const type = this.getNodeParameter('variableType', itemIndex) as string;
-			const group = String(this.getNodeParameter('group', itemIndex) ?? '').trim();
+			const type = getParameter(this, 'variableType', itemIndex) as string;
+			const group = String(getParameter(this, 'group', itemIndex) ?? '').trim();
 			if (!group)
 				throw new NodeOperationError(this.getNode(), '"Variable Group" is required', { itemIndex });
-			const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+			const additional = getParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
 			const payload: IDataObject = {
 				name,
 				type,
@@ -76,7 +77,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				value: variableValue.call(
 					this,
 					type,
-					this.getNodeParameter('value', itemIndex, ''),
+					getParameter(this, 'value', itemIndex, ''),
 					itemIndex,
 				) as IDataObject[string],
 				...optionalKeys(additional),

@@ -11,6 +11,7 @@ import { updateFieldsCollection } from '../../../shared/collections';
 import { runBatched } from '../../../shared/transport';
 import { checkApiName, idParameter, putItemsRequest, requireSome } from '../shared';
 import { VARIABLE_TYPES, optionalKeys, variableValue, variableKeyFields } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /**
  * UpdateVariables — PUT /crm/{v}/settings/variables (up to 100 per request, items carry `id` or `api_name`);
@@ -57,14 +58,14 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBatched(this, {
 		build: (itemIndex) => {
-			const by = this.getNodeParameter('updateBy', itemIndex, 'id') as string;
+			const by = getParameter(this, 'updateBy', itemIndex, 'id') as string;
 			let key: IDataObject;
 			if (by === 'id') key = { id: idParameter.call(this, 'variableId', 'Variable ID', itemIndex) };
 			else {
-				const apiName = String(this.getNodeParameter('variableApiName', itemIndex) ?? '').trim();
+				const apiName = String(getParameter(this, 'variableApiName', itemIndex) ?? '').trim();
 				key = { api_name: checkApiName(this.getNode(), apiName, 'Variable API Name', itemIndex) };
 			}
-			const values = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+			const values = getParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
 			const fields: IDataObject = optionalKeys(values);
 			if (typeof values.name === 'string' && values.name.trim() !== '')
 				fields.name = values.name.trim();

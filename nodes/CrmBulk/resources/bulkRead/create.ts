@@ -35,6 +35,7 @@ import {
 	waitOptionsField,
 	zipRecords,
 } from '../shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** CreateBulkReadJob — POST /crm/bulk/{v}/read; optionally polls GetBulkReadJobDetails and downloads the result (DownloadResult) */
 export const operation: INodePropertyOptions = {
@@ -285,9 +286,9 @@ async function criteriaOf(
 	module: string,
 	cache: Map<string, Map<string, FieldMeta>>,
 ): Promise<IDataObject | undefined> {
-	const filterType = this.getNodeParameter('filterType', itemIndex, 'none') as string;
+	const filterType = getParameter(this, 'filterType', itemIndex, 'none') as string;
 	if (filterType === 'json') {
-		const raw = this.getNodeParameter('criteriaJson', itemIndex, '') as string | IDataObject;
+		const raw = getParameter(this, 'criteriaJson', itemIndex, '') as string | IDataObject;
 		let criteria: unknown = raw;
 		if (typeof raw === 'string') {
 			if (!raw.trim()) return undefined;
@@ -318,7 +319,7 @@ async function criteriaOf(
 	}
 	if (filterType !== 'conditions') return undefined;
 	const conditions =
-		(this.getNodeParameter('conditions.condition', itemIndex, []) as Condition[]) ?? [];
+		(getParameter(this, 'conditions.condition', itemIndex, []) as Condition[]) ?? [];
 	if (conditions.length === 0) return undefined;
 	if (conditions.length > LIMITS.criteriaConditions) {
 		throw new NodeOperationError(
@@ -374,7 +375,7 @@ async function criteriaOf(
 	});
 	if (leaves.length === 1) return leaves[0];
 	return {
-		group_operator: this.getNodeParameter('matchType', itemIndex, 'and') as string,
+		group_operator: getParameter(this, 'matchType', itemIndex, 'and') as string,
 		group: leaves,
 	};
 }
@@ -384,15 +385,15 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
 	return await forEachJobItem.call(this, 'bulk read', async (itemIndex, jobStarted) => {
 		const module = pickedValue(this, 'module', itemIndex);
-		const fields = (this.getNodeParameter('fields', itemIndex, []) as string[]).filter(Boolean);
-		const options = this.getNodeParameter('options', itemIndex, {}) as {
+		const fields = (getParameter(this, 'fields', itemIndex, []) as string[]).filter(Boolean);
+		const options = getParameter(this, 'options', itemIndex, {}) as {
 			callbackUrl?: string;
 			cvid?: string;
 			fileType?: 'csv' | 'ics';
 			page?: number;
 		};
-		const wait = this.getNodeParameter('waitForCompletion', itemIndex, true) as boolean;
-		const output = wait ? (this.getNodeParameter('output', itemIndex, 'binary') as string) : 'none';
+		const wait = getParameter(this, 'waitForCompletion', itemIndex, true) as boolean;
+		const output = wait ? (getParameter(this, 'output', itemIndex, 'binary') as string) : 'none';
 		const fileType = options.fileType ?? 'csv';
 		const firstPage = options.page ?? 1;
 		if (!Number.isInteger(firstPage) || firstPage < 1) {
@@ -435,7 +436,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 
 		const poll = pollOptions.call(this, itemIndex);
 		const out: INodeExecutionData[] = [];
-		const allPages = this.getNodeParameter('allPages', itemIndex, false) as boolean;
+		const allPages = getParameter(this, 'allPages', itemIndex, false) as boolean;
 		let page = firstPage;
 		let jobId = String((created.details as IDataObject | undefined)?.id ?? '');
 		for (;;) {
@@ -479,7 +480,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				);
 				for (const row of rows) out.push({ json: row });
 			} else {
-				const property = this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
+				const property = getParameter(this, 'binaryPropertyName', itemIndex, 'data') as string;
 				out.push(await binaryItem(this.helpers, job, property, file));
 			}
 			if (!allPages || result.more_records !== true) break;

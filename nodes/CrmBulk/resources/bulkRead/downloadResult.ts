@@ -20,6 +20,7 @@ import {
 	zipRecords,
 } from '../shared';
 import { jobIdField } from './get';
+import { getParameter } from '../../../shared/parameters';
 
 /** postReceive: the result zip as a binary item, or its CSV rows as items. */
 export async function resultToItems(
@@ -27,7 +28,7 @@ export async function resultToItems(
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	const jobId = String(this.getNodeParameter('jobId', '')).trim();
+	const jobId = String(getParameter(this, 'jobId', this.getItemIndex(), '')).trim();
 	const file = responseFile(response, `${jobId}.zip`, 'application/zip');
 	// the job names the module whose field types the rows take, and the file (GetBulkReadJobDetails, GET /crm/bulk/{v}/read/{jobId})
 	const jobOf = async () => {
@@ -40,7 +41,7 @@ export async function resultToItems(
 		};
 		return jobs[0] ?? {};
 	};
-	if (this.getNodeParameter('output', 'binary') === 'records') {
+	if (getParameter(this, 'output', this.getItemIndex(), 'binary') === 'records') {
 		const rows = zipRecords(this.getNode(), file.data, this.getItemIndex());
 		if (rows.length === 0) return [];
 		const rowsOf = await typedReadRows.call(this, rows, jobModule(await jobOf()));

@@ -28,6 +28,7 @@ import {
 } from '../shared';
 import { fileFormatField, inputBinaryField } from './uploadFile';
 import { downloadWriteResult } from './downloadResult';
+import { getParameter } from '../../../shared/parameters';
 
 /** CreateBulkWriteJob — POST /crm/bulk/{v}/write; with a binary source UploadFile first; optionally waits and downloads the result */
 export const operation: INodePropertyOptions = {
@@ -225,13 +226,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const variant = await variantOf.call(this);
 	let xgid: string | undefined; // GetOrganization once per execution
 	return await forEachJobItem.call(this, 'bulk write', async (itemIndex, jobStarted) => {
-		const writeOperation = this.getNodeParameter('writeOperation', itemIndex) as
+		const writeOperation = getParameter(this, 'writeOperation', itemIndex) as
 			| 'insert'
 			| 'update'
 			| 'upsert';
 		const module = pickedValue(this, 'module', itemIndex);
-		const source = this.getNodeParameter('source', itemIndex) as 'binary' | 'fileId';
-		const options = this.getNodeParameter('options', itemIndex, {}) as {
+		const source = getParameter(this, 'source', itemIndex) as 'binary' | 'fileId';
+		const options = getParameter(this, 'options', itemIndex, {}) as {
 			callbackUrl?: string;
 			characterEncoding?: string;
 			ignoreEmpty?: boolean;
@@ -242,7 +243,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		// everything is checked before the upload
 		const resource: IDataObject = { type: 'data', module: moduleRef(variant, module) };
 		if (writeOperation !== 'insert') {
-			const findBy = String(this.getNodeParameter('findBy', itemIndex, '')).trim();
+			const findBy = String(getParameter(this, 'findBy', itemIndex, '')).trim();
 			if (!findBy)
 				throw fail(
 					`Find By is required for ${writeOperation}`,
@@ -251,9 +252,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			resource.find_by = /^id$/i.test(findBy) ? 'id' : findBy;
 		}
 		if (options.ignoreEmpty !== undefined) resource.ignore_empty = options.ignoreEmpty;
-		if (this.getNodeParameter('mappingMode', itemIndex, 'header') === 'mappings') {
+		if (getParameter(this, 'mappingMode', itemIndex, 'header') === 'mappings') {
 			const mappings =
-				(this.getNodeParameter('fieldMappings.mapping', itemIndex, []) as MappingInput[]) ?? [];
+				(getParameter(this, 'fieldMappings.mapping', itemIndex, []) as MappingInput[]) ?? [];
 			if (mappings.length === 0)
 				throw fail(
 					'Field Mappings is empty',
@@ -284,17 +285,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 
 		let upload: IDataObject | undefined;
 		if (source === 'binary') {
-			const property = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
-			const format = this.getNodeParameter('fileFormat', itemIndex, 'auto') as
-				| 'auto'
-				| 'csv'
-				| 'zip';
+			const property = getParameter(this, 'binaryPropertyName', itemIndex) as string;
+			const format = getParameter(this, 'fileFormat', itemIndex, 'auto') as 'auto' | 'csv' | 'zip';
 			const { zip, fileName } = await bulkWriteZip.call(this, itemIndex, property, format);
 			xgid ??= await orgXgid.call(this, itemIndex);
 			upload = await uploadBulkWriteZip.call(this, zip, fileName, xgid, itemIndex);
 			resource.file_id = (upload.details as IDataObject | undefined)?.file_id;
 		} else {
-			const fileId = String(this.getNodeParameter('fileId', itemIndex, '')).trim();
+			const fileId = String(getParameter(this, 'fileId', itemIndex, '')).trim();
 			if (!fileId)
 				throw fail('File ID is required', 'Upload the file with Bulk Write → Upload File first.');
 			resource.file_id = fileId;
@@ -312,7 +310,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		});
 		jobStarted();
 		const jobId = String((created.details as IDataObject | undefined)?.id ?? '');
-		if (!this.getNodeParameter('waitForCompletion', itemIndex, true)) {
+		if (!getParameter(this, 'waitForCompletion', itemIndex, true)) {
 			return [{ json: { ...writeResult(created), file_id: resource.file_id } }];
 		}
 

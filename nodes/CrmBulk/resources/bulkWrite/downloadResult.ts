@@ -10,6 +10,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { crmRequest, runPerItem } from '../../../shared/transport';
 import { binaryItem, downloadFile, resultOutputFields, zipRecords } from '../shared';
 import { writeJobIdField } from './get';
+import { getParameter } from '../../../shared/parameters';
 
 /** DownloadBulkWriteResult — GET result.download_url (absolute, as GetBulkWriteJobDetails gives it) */
 export const operation: INodePropertyOptions = {
@@ -51,16 +52,16 @@ export async function downloadWriteResult(
 		);
 	}
 	const file = await downloadFile.call(this, url, itemIndex, `${jobId}.zip`);
-	if (this.getNodeParameter('output', itemIndex, 'binary') === 'records') {
+	if (getParameter(this, 'output', itemIndex, 'binary') === 'records') {
 		return zipRecords(this.getNode(), file.data, itemIndex).map((json) => ({ json }));
 	}
-	const property = this.getNodeParameter(binaryParameter, itemIndex, 'data') as string;
+	const property = getParameter(this, binaryParameter, itemIndex, 'data') as string;
 	return [await binaryItem(this.helpers, job, property, file)];
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runPerItem(this, async (itemIndex) => {
-		const jobId = String(this.getNodeParameter('jobId', itemIndex)).trim();
+		const jobId = String(getParameter(this, 'jobId', itemIndex)).trim();
 		if (!jobId) throw new NodeOperationError(this.getNode(), 'Job ID is required', { itemIndex });
 		const job = await crmRequest(this, {
 			method: 'GET',

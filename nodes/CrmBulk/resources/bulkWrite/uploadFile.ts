@@ -9,6 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { bulkWriteZip, orgXgid, uploadBulkWriteZip } from '../shared';
 import { runPerItem } from '../../../shared/transport';
+import { getParameter } from '../../../shared/parameters';
 
 /** UploadFile — POST {upload_domain}/crm/{v}/upload (multipart, headers `feature: bulk-write`, `X-CRM-ORG`) */
 export const operation: INodePropertyOptions = {
@@ -57,8 +58,8 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	let xgid: string | undefined; // GetOrganization once per execution
 	return await runPerItem(this, async (itemIndex) => {
-		const property = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
-		const format = this.getNodeParameter('fileFormat', itemIndex, 'auto') as 'auto' | 'csv' | 'zip';
+		const property = getParameter(this, 'binaryPropertyName', itemIndex) as string;
+		const format = getParameter(this, 'fileFormat', itemIndex, 'auto') as 'auto' | 'csv' | 'zip';
 		const { zip, fileName, rows } = await bulkWriteZip.call(this, itemIndex, property, format);
 		xgid ??= await orgXgid.call(this, itemIndex);
 		const body = await uploadBulkWriteZip.call(this, zip, fileName, xgid, itemIndex);

@@ -11,6 +11,7 @@ import { outputBinaryField } from '../../../shared/binaryOutput';
 import { responseFile } from '../../../shared/download';
 import { downloadedFileItems } from '../shared';
 import { noneWithId } from '../../../shared/transport';
+import { getParameter } from '../../../shared/parameters';
 
 /** postReceive: the stored file as a binary item with its name and type. */
 export async function fileToBinary(
@@ -18,7 +19,7 @@ export async function fileToBinary(
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	const id = String(this.getNodeParameter('fileId', '')).trim();
+	const id = String(getParameter(this, 'fileId', this.getItemIndex(), '')).trim();
 	return await downloadedFileItems.call(
 		this,
 		{ id },

@@ -12,6 +12,7 @@ import type { MultipartFile } from '../../../shared/multipart';
 import { crmRequest, runPerItem } from '../../../shared/transport';
 import { listOf } from '../../../shared/validation';
 import { LIMITS, megabytes } from '../shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** UploadFiles — POST /crm/{v}/files?type=inline (multipart, part `file` repeated 1..10) */
 export const operation: INodePropertyOptions = {
@@ -44,7 +45,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runPerItem(this, async (itemIndex) => {
-		const names = listOf(this.getNodeParameter('binaryPropertyName', itemIndex));
+		const names = listOf(getParameter(this, 'binaryPropertyName', itemIndex));
 		if (names.length < 1 || names.length > LIMITS.filesPerUpload) {
 			throw new NodeOperationError(
 				this.getNode(),

@@ -24,6 +24,7 @@ import type { CrmErrorBody } from '../../../shared/transport';
 import { checkDigits, listOf } from '../../../shared/validation';
 import { parseAddresses } from './addresses';
 import type { MailAddress } from './addresses';
+import { getParameter } from '../../../shared/parameters';
 
 /** Total attachment size per mail (docs/protocol.md §5.10, §6). */
 export const MAIL_ATTACHMENTS_MAX_BYTES = 10 * 1024 * 1024;
@@ -274,7 +275,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
 			const [from] = addressList.call(
 				this,
-				String(this.getNodeParameter('from', itemIndex)),
+				String(getParameter(this, 'from', itemIndex)),
 				'From',
 				itemIndex,
 			);
@@ -284,7 +285,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				});
 			const to = addressList.call(
 				this,
-				String(this.getNodeParameter('to', itemIndex)),
+				String(getParameter(this, 'to', itemIndex)),
 				'To',
 				itemIndex,
 			);
@@ -294,9 +295,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					'The parameter "To" needs at least one recipient',
 					{ itemIndex },
 				);
-			const options = this.getNodeParameter('options', itemIndex, {}) as SendOptions;
-			const subject = String(this.getNodeParameter('subject', itemIndex, ''));
-			const content = String(this.getNodeParameter('content', itemIndex, ''));
+			const options = getParameter(this, 'options', itemIndex, {}) as SendOptions;
+			const subject = String(getParameter(this, 'subject', itemIndex, ''));
+			const content = String(getParameter(this, 'content', itemIndex, ''));
 			const templateId = (options.templateId ?? '').trim();
 			if (!templateId && (subject.trim() === '' || content === '')) {
 				throw new NodeOperationError(

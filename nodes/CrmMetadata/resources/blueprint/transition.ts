@@ -17,6 +17,7 @@ import { coerceFieldValue, loadFieldMeta } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
 import { checkDigits } from '../../../shared/validation';
 import { idOptions } from '../shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** preSend: the one-item `blueprint` body `{transition_id, data}`, data typed by the module's field metadata. */
 async function transitionBody(
@@ -26,11 +27,14 @@ async function transitionBody(
 	const itemIndex = this.getItemIndex();
 	const module = pickedValue(this, 'module');
 	const recordId = pickedValue(this, 'recordId');
-	const transitionId = String(this.getNodeParameter('transitionId') ?? '').trim();
+	const transitionId = String(getParameter(this, 'transitionId', itemIndex) ?? '').trim();
 	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
 	checkDigits(this.getNode(), transitionId, 'Transition ID', { itemIndex });
 	const pairs =
-		(this.getNodeParameter('fieldsUi.field', []) as Array<{ name: string; value: unknown }>) ?? [];
+		(getParameter(this, 'fieldsUi.field', itemIndex, []) as Array<{
+			name: string;
+			value: unknown;
+		}>) ?? [];
 	const data: IDataObject = {};
 	if (pairs.some((p) => p.name)) {
 		const meta = await loadFieldMeta.call(this, new Map<string, Map<string, FieldMeta>>(), module);

@@ -8,13 +8,14 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { toCrmDateTime } from '../../../shared/dates';
 import { optionsCollection } from '../../../shared/optionsCollection';
+import { getParameter } from '../../../shared/parameters';
 
 /** preSend: `Modified Since` as the If-Modified-Since header in the contract's DateTime form (§3.7, §4). */
 async function ifModifiedSince(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const value = this.getNodeParameter('options.modifiedSince', '') as string;
+	const value = getParameter(this, 'options.modifiedSince', this.getItemIndex(), '') as string;
 	if (!value) return requestOptions;
 	const wire = toCrmDateTime(value);
 	if (!wire) {

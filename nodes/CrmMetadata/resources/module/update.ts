@@ -9,6 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { updateFieldsCollection } from '../../../shared/collections';
 import { moduleSelect } from '../../../shared/descriptions';
+import { getParameter } from '../../../shared/parameters';
 
 /** Module labels are at most 25 characters (docs/protocol.md §5.7, sandbox INVALID_DATA maximum_length 25). */
 const LABEL_MAX = 25;
@@ -19,7 +20,7 @@ async function moduleBody(
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const itemIndex = this.getItemIndex();
-	const fields = this.getNodeParameter('updateFields', {}) as IDataObject;
+	const fields = getParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
 	const item: IDataObject = {};
 	for (const key of ['singular_label', 'plural_label'] as const) {
 		const value = fields[key];

@@ -13,6 +13,7 @@ import { assertV21, runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { dealLayoutField } from '../shared';
 import { pipelineItem, stageIdsField } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** CreatePipelines — POST /crm/{v}/settings/pipeline?layout_id=, up to 100 pipelines per request (custom operation, v2.1 only) */
 export const operation: INodePropertyOptions = {
@@ -55,13 +56,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	await assertV21.call(this, 'Pipeline → Create (CreatePipelines)');
 	return await runBatched(this, {
 		build: (itemIndex) => {
-			const layoutId = String(this.getNodeParameter('layoutId', itemIndex) ?? '').trim();
+			const layoutId = String(getParameter(this, 'layoutId', itemIndex) ?? '').trim();
 			checkDigits(this.getNode(), layoutId, 'Deals layout ID', { itemIndex });
 			const built = pipelineItem(
 				{
-					name: this.getNodeParameter('name', itemIndex),
-					stageIds: this.getNodeParameter('stageIds', itemIndex),
-					isDefault: (this.getNodeParameter('options', itemIndex, {}) as IDataObject).isDefault,
+					name: getParameter(this, 'name', itemIndex),
+					stageIds: getParameter(this, 'stageIds', itemIndex),
+					isDefault: (getParameter(this, 'options', itemIndex, {}) as IDataObject).isDefault,
 				},
 				'create',
 			);

@@ -10,6 +10,7 @@ import { itemListRequest } from '../../../shared/itemLists';
 import { assertV21, runBatched } from '../../../shared/transport';
 import { checkDigits, isDigits } from '../../../shared/validation';
 import { dealLayoutField, idOptions } from '../shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** TransferAndDelete — POST /crm/{v}/settings/pipeline/actions/transfer?layout_id=, up to 100 transfers per request (custom operation, v2.1 only) */
 export const operation: INodePropertyOptions = {
@@ -86,7 +87,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runBatched(this, {
 		build: (itemIndex) => {
 			const digits = (name: string, label: string) => {
-				const value = String(this.getNodeParameter(name, itemIndex) ?? '').trim();
+				const value = String(getParameter(this, name, itemIndex) ?? '').trim();
 				checkDigits(this.getNode(), value, label, { itemIndex });
 				return value;
 			};
@@ -100,7 +101,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					{ itemIndex },
 				);
 			const mappings =
-				(this.getNodeParameter('stageMappings.mapping', itemIndex, []) as Array<{
+				(getParameter(this, 'stageMappings.mapping', itemIndex, []) as Array<{
 					from?: string;
 					to?: string;
 				}>) ?? [];

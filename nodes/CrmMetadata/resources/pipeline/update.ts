@@ -10,13 +10,14 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { requireV21 } from '../../../shared/transport';
 import { dealLayoutField } from '../shared';
 import { pipelineIdField, pipelineItem, pipelineUpdateFields } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** preSend: the one-item `pipeline` body, validated before sending. */
 async function pipelineBody(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const fields = this.getNodeParameter('updateFields', {}) as IDataObject;
+	const fields = getParameter(this, 'updateFields', this.getItemIndex(), {}) as IDataObject;
 	const built = pipelineItem(
 		{ name: fields.name, isDefault: fields.isDefault, stageIds: fields.stageIds },
 		'update',

@@ -12,6 +12,7 @@ import { assertV21, runBatched } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { dealLayoutField } from '../shared';
 import { pipelineIdField, pipelineItem, pipelineUpdateFields } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** UpdatePipelines — PUT /crm/{v}/settings/pipeline?layout_id=, up to 100 pipelines per request (custom operation, v2.1 only) */
 export const operation: INodePropertyOptions = {
@@ -34,11 +35,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	await assertV21.call(this, 'Pipeline → Update Many (UpdatePipelines)');
 	return await runBatched(this, {
 		build: (itemIndex) => {
-			const layoutId = String(this.getNodeParameter('layoutId', itemIndex) ?? '').trim();
-			const id = String(this.getNodeParameter('pipelineId', itemIndex) ?? '').trim();
+			const layoutId = String(getParameter(this, 'layoutId', itemIndex) ?? '').trim();
+			const id = String(getParameter(this, 'pipelineId', itemIndex) ?? '').trim();
 			checkDigits(this.getNode(), layoutId, 'Deals layout ID', { itemIndex });
 			checkDigits(this.getNode(), id, 'Pipeline ID', { itemIndex });
-			const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+			const fields = getParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
 			const built = pipelineItem(
 				{ name: fields.name, isDefault: fields.isDefault, stageIds: fields.stageIds },
 				'update',

@@ -9,13 +9,14 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { WATCH_MAX, WATCH_PATH } from '../../../shared/watch';
 import { listOf } from '../../../shared/validation';
 import { checkChannelId } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** Channel IDs of the item (comma-separated), validated: digits, at most 100 per request. */
 async function channelIdsQuery(
 	this: IExecuteSingleFunctions,
 	request: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const ids = listOf(this.getNodeParameter('channelIds', ''));
+	const ids = listOf(getParameter(this, 'channelIds', this.getItemIndex(), ''));
 	if (ids.length === 0)
 		throw new NodeOperationError(this.getNode(), 'Channel IDs: give at least one channel ID');
 	if (ids.length > WATCH_MAX) {

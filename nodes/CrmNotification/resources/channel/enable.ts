@@ -18,6 +18,7 @@ import {
 	runWatchBatched,
 	subscriptionOptionsField,
 } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** EnableNotifications — POST /crm/{v}/actions/watch, up to 100 channels per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -51,18 +52,14 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runWatchBatched.call(this, (itemIndex) => {
-		const given = String(this.getNodeParameter('channelId', itemIndex, '') ?? '').trim();
+		const given = String(getParameter(this, 'channelId', itemIndex, '') ?? '').trim();
 		const payload: IDataObject = {
 			channel_id: given ? checkChannelId(this, given, itemIndex) : newChannelId(),
 			...wishKeys({
-				events: eventsOf(this, this.getNodeParameter('eventsUi', itemIndex, {}), itemIndex, true),
-				notifyUrl: checkNotifyUrl(this, this.getNodeParameter('notifyUrl', itemIndex), itemIndex),
+				events: eventsOf(this, getParameter(this, 'eventsUi', itemIndex, {}), itemIndex, true),
+				notifyUrl: checkNotifyUrl(this, getParameter(this, 'notifyUrl', itemIndex), itemIndex),
 			}),
-			...optionKeys(
-				this,
-				this.getNodeParameter('options', itemIndex, {}) as IDataObject,
-				itemIndex,
-			),
+			...optionKeys(this, getParameter(this, 'options', itemIndex, {}) as IDataObject, itemIndex),
 		};
 		return { method: 'POST', payload };
 	});

@@ -8,6 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { WATCH_PATH } from '../../../shared/watch';
 import { channelIdField, checkChannelId, eventsField, eventsOf } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** Body of DisableNotification: `{watch: [{channel_id, events, _delete_events: true}]}`. */
 async function removeEventsBody(
@@ -18,8 +19,8 @@ async function removeEventsBody(
 	request.body = {
 		watch: [
 			{
-				channel_id: checkChannelId(this, this.getNodeParameter('channelId'), itemIndex),
-				events: eventsOf(this, this.getNodeParameter('eventsUi', {}), itemIndex, true),
+				channel_id: checkChannelId(this, getParameter(this, 'channelId', itemIndex), itemIndex),
+				events: eventsOf(this, getParameter(this, 'eventsUi', itemIndex, {}), itemIndex, true),
 				_delete_events: true,
 			},
 		],

@@ -19,6 +19,7 @@ import {
 	subscriptionOptions,
 	subscriptionOptionsField,
 } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /**
  * UpdateNotifications — PUT /crm/{v}/actions/watch (replace every detail);
@@ -81,36 +82,31 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runWatchBatched.call(this, (itemIndex) => {
-		const mode = this.getNodeParameter('updateMode', itemIndex) as 'replace' | 'merge';
+		const mode = getParameter(this, 'updateMode', itemIndex) as 'replace' | 'merge';
 		const payload: IDataObject = {
-			channel_id: checkChannelId(this, this.getNodeParameter('channelId', itemIndex), itemIndex),
+			channel_id: checkChannelId(this, getParameter(this, 'channelId', itemIndex), itemIndex),
 		};
 		if (mode === 'replace') {
 			payload.events = eventsOf(
 				this,
-				this.getNodeParameter('eventsUi', itemIndex, {}),
+				getParameter(this, 'eventsUi', itemIndex, {}),
 				itemIndex,
 				true,
 			);
 			payload.notify_url = checkNotifyUrl(
 				this,
-				this.getNodeParameter('notifyUrl', itemIndex),
+				getParameter(this, 'notifyUrl', itemIndex),
 				itemIndex,
 			);
 			Object.assign(
 				payload,
-				optionKeys(this, this.getNodeParameter('options', itemIndex, {}) as IDataObject, itemIndex),
+				optionKeys(this, getParameter(this, 'options', itemIndex, {}) as IDataObject, itemIndex),
 			);
 			return { method: 'PUT', payload };
 		}
-		const events = eventsOf(
-			this,
-			this.getNodeParameter('eventsUi', itemIndex, {}),
-			itemIndex,
-			false,
-		);
+		const events = eventsOf(this, getParameter(this, 'eventsUi', itemIndex, {}), itemIndex, false);
 		if (events) payload.events = events;
-		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+		const fields = getParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
 		if (fields.notifyUrl !== undefined && fields.notifyUrl !== '')
 			payload.notify_url = checkNotifyUrl(this, fields.notifyUrl, itemIndex);
 		Object.assign(payload, optionKeys(this, fields, itemIndex));

@@ -20,6 +20,7 @@ import {
 	selectsStar,
 } from './shared';
 import type { StatementPlan } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /**
  * Query — POST /crm/{v}/coql with {"select_query": …} (docs/protocol.md §3.13, §5.12).
@@ -30,8 +31,8 @@ import type { StatementPlan } from './shared';
  * `info.more_records` is false. A LIMIT the node cannot read is sent once, as written.
  */
 export const paging: PagerFactory = function (requestData) {
-	const returnAll = this.getNodeParameter('returnAll', false) as boolean;
-	const limit = returnAll ? 0 : Number(this.getNodeParameter('limit', 0));
+	const returnAll = getParameter(this, 'returnAll', this.getItemIndex(), false) as boolean;
+	const limit = returnAll ? 0 : Number(getParameter(this, 'limit', this.getItemIndex(), 0));
 	// the form's minimum of 1 is not enforced for expressions: refuse before anything is sent
 	if (!returnAll && !(Number.isInteger(limit) && limit >= 1)) {
 		throw new NodeOperationError(

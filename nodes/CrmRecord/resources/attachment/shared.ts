@@ -10,6 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { recordPicker } from '../../../shared/descriptions';
 import { responseFile } from '../../../shared/download';
 import { setMultipartBody } from '../../../shared/multipart';
+import { getParameter } from '../../../shared/parameters';
 
 /** Per-file upload limit of the service (docs/protocol.md §6: 20 MB). */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -37,12 +38,12 @@ export async function attachBinaryFile(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const property = this.getNodeParameter('binaryPropertyName') as string;
+	const property = getParameter(this, 'binaryPropertyName', this.getItemIndex()) as string;
 	const itemIndex = this.getItemIndex();
 	const meta = this.helpers.assertBinaryData(property);
 	const buffer = await this.helpers.getBinaryDataBuffer(property);
 	const fileName =
-		(this.getNodeParameter('options.fileName', '') as string) || meta.fileName || 'file';
+		(getParameter(this, 'options.fileName', itemIndex, '') as string) || meta.fileName || 'file';
 	if (buffer.length > MAX_FILE_BYTES) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -71,7 +72,7 @@ export async function toBinary(
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
+	const property = getParameter(this, 'binaryPropertyName', this.getItemIndex(), 'data') as string;
 	const {
 		data: buffer,
 		fileName,

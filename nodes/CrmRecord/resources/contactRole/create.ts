@@ -11,6 +11,7 @@ import { itemListRequest } from '../../../shared/itemLists';
 import { optionsCollection } from '../../../shared/optionsCollection';
 import { runBatched } from '../../../shared/transport';
 import { CONTACT_ROLES_PER_REQUEST } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** CreateContactRoles — POST /crm/{v}/Contacts/roles, up to 100 roles per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -52,9 +53,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runBatched(this, {
 		batchSize: CONTACT_ROLES_PER_REQUEST,
 		build: (itemIndex) => {
-			const name = String(this.getNodeParameter('name', itemIndex) ?? '').trim();
+			const name = String(getParameter(this, 'name', itemIndex) ?? '').trim();
 			if (!name) throw new NodeOperationError(this.getNode(), 'Name is empty', { itemIndex });
-			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 			return { key: 'roles', payload: { name, ...options } };
 		},
 		request: (_key, roles) =>

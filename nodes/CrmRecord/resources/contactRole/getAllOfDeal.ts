@@ -8,6 +8,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { credentialVariant } from '../../../shared/transport/variant';
 import { dealIdField } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /**
  * GetAllContactRolesOfDeal — GET /crm/{v}/Deals/{dealId}/Contact_Roles?ids=…. The service has no
@@ -18,7 +19,7 @@ async function requireIdsInV21(
 	this: IExecuteSingleFunctions,
 	request: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const ids = String(this.getNodeParameter('contactIds', '') ?? '').trim();
+	const ids = String(getParameter(this, 'contactIds', this.getItemIndex(), '') ?? '').trim();
 	if (ids === '' && (await credentialVariant.call(this)) === 'v2.1') {
 		throw new NodeOperationError(this.getNode(), 'Contact IDs is required with API variant v2.1', {
 			itemIndex: this.getItemIndex(),

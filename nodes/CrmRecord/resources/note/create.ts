@@ -20,6 +20,7 @@ import {
 import type { CrmErrorBody } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { NOTES_PER_REQUEST } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /**
  * CreateNotes — POST /crm/{v}/Notes, one note per input item, up to 100 per request (custom operation).
@@ -113,7 +114,7 @@ function parentOf(
 
 /** The notes list of one item: 1..100 objects with Note_Content. */
 function notesOf(this: IExecuteFunctions, itemIndex: number): IDataObject[] {
-	const raw = this.getNodeParameter('notes', itemIndex);
+	const raw = getParameter(this, 'notes', itemIndex);
 	let notes: unknown = raw;
 	if (typeof raw === 'string') {
 		try {
@@ -172,14 +173,14 @@ async function executeList(this: IExecuteFunctions): Promise<INodeExecutionData[
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	if (this.getNodeParameter('inputMode', 0) === 'list') return await executeList.call(this);
+	if (getParameter(this, 'inputMode', 0) === 'list') return await executeList.call(this);
 	return await runBatched(this, {
 		build: (itemIndex) => {
 			const { module, recordId } = parentOf.call(this, itemIndex);
-			const content = this.getNodeParameter('noteContent', itemIndex) as string;
+			const content = getParameter(this, 'noteContent', itemIndex) as string;
 			if (!content || !content.trim())
 				throw new NodeOperationError(this.getNode(), 'Note Content is empty', { itemIndex });
-			const title = this.getNodeParameter('noteTitle', itemIndex, '') as string;
+			const title = getParameter(this, 'noteTitle', itemIndex, '') as string;
 			const note: IDataObject = {
 				Note_Content: content,
 				Parent_Id: { id: recordId },

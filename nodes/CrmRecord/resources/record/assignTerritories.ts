@@ -9,6 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { moduleSelect, pickedValue, recordIdField } from '../../../shared/descriptions';
 import { assertV21, runBatched } from '../../../shared/transport';
 import { idListOf, modulePath, recordIdOf } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /**
  * AssignTerritoriesToMultipleRecords — POST /crm/{v}/{module}/actions/assign_territories (2..100 records per request);
@@ -54,7 +55,7 @@ export function territoryExecute(
 				const id = recordIdOf.call(this, 'recordId', itemIndex);
 				const territories = idListOf.call(
 					this,
-					this.getNodeParameter('territoryIds', itemIndex),
+					getParameter(this, 'territoryIds', itemIndex),
 					itemIndex,
 					'Territory IDs',
 				);

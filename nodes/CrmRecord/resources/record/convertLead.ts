@@ -14,6 +14,7 @@ import { jsonObjectParameter } from '../../../shared/recordFields';
 import { checkDigits } from '../../../shared/validation';
 import { listOf } from './shared';
 import { validateRecordId } from './hooks';
+import { getParameter } from '../../../shared/parameters';
 
 /** The LeadConverter item (§5.1: `data` [=1]) from the parameters. */
 export async function convertLeadPreSend(
@@ -21,7 +22,7 @@ export async function convertLeadPreSend(
 	request: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const itemIndex = this.getItemIndex();
-	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 	const converter: IDataObject = {};
 	for (const key of ['notify_lead_owner', 'notify_new_entity_owner', 'overwrite']) {
 		if (options[key] !== undefined) converter[key] = options[key] as boolean;
@@ -36,20 +37,21 @@ export async function convertLeadPreSend(
 		checkDigits(this.getNode(), value, label, { itemIndex });
 		converter[key] = value;
 	}
-	const tags = (this.getNodeParameter('options.carryOverTags.tags', {}) ?? {}) as IDataObject;
+	const tags = (getParameter(this, 'options.carryOverTags.tags', itemIndex, {}) ??
+		{}) as IDataObject;
 	const carry: IDataObject = {};
 	for (const key of ['Contacts', 'Accounts', 'Deals']) {
 		const names = listOf(tags[key]);
 		if (names.length) carry[key] = names;
 	}
 	if (Object.keys(carry).length) converter.carry_over_tags = carry;
-	if (this.getNodeParameter('createDeal', false) as boolean) {
+	if (getParameter(this, 'createDeal', itemIndex, false) as boolean) {
 		const deal: IDataObject = {};
-		const dealName = String(this.getNodeParameter('dealName', '') ?? '').trim();
+		const dealName = String(getParameter(this, 'dealName', itemIndex, '') ?? '').trim();
 		if (dealName) deal.Deal_Name = dealName;
-		const stage = String(this.getNodeParameter('dealStage', '') ?? '').trim();
+		const stage = String(getParameter(this, 'dealStage', itemIndex, '') ?? '').trim();
 		if (stage) deal.Stage = stage;
-		const closing = this.getNodeParameter('dealClosingDate', '') as string;
+		const closing = getParameter(this, 'dealClosingDate', itemIndex, '') as string;
 		if (closing) {
 			const date = toCrmDate(closing);
 			if (!date)
@@ -58,7 +60,7 @@ export async function convertLeadPreSend(
 				});
 			deal.Closing_Date = date;
 		}
-		const amount = this.getNodeParameter('dealAmount', undefined) as number | undefined;
+		const amount = getParameter(this, 'dealAmount', itemIndex, undefined) as number | undefined;
 		if (amount !== undefined && amount !== null) deal.Amount = amount;
 		Object.assign(
 			deal,

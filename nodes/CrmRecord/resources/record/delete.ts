@@ -12,6 +12,7 @@ import { optionsCollection } from '../../../shared/optionsCollection';
 import { runBatched } from '../../../shared/transport';
 import type { CrmListRequest } from '../../../shared/transport';
 import { modulePath, recordByProperties, recordIdOf } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /**
  * DeleteRecords — DELETE /crm/{v}/{module}?ids=… (2..100 per request);
@@ -53,7 +54,7 @@ export const description = updateDisplayOptions(
 
 /** `wf_trigger` query value (Boolean text in both variants, §13), or nothing when the option is absent. */
 export function wfTriggerQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 	return options.wf_trigger === undefined
 		? {}
 		: { wf_trigger: options.wf_trigger ? 'true' : 'false' };
@@ -89,11 +90,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runBatched(this, {
 		build: (itemIndex) => {
 			const module = pickedValue(this, 'module', itemIndex);
-			const by = this.getNodeParameter('deleteBy', itemIndex, 'id') as string;
+			const by = getParameter(this, 'deleteBy', itemIndex, 'id') as string;
 			const qs = wfTriggerQuery.call(this, itemIndex);
 			if (by === 'externalId') {
-				const field = this.getNodeParameter('externalField', itemIndex) as string;
-				const value = String(this.getNodeParameter('externalValue', itemIndex) ?? '').trim();
+				const field = getParameter(this, 'externalField', itemIndex) as string;
+				const value = String(getParameter(this, 'externalValue', itemIndex) ?? '').trim();
 				if (!value || value.includes(',')) {
 					throw new NodeOperationError(
 						this.getNode(),

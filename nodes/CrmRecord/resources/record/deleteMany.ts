@@ -19,6 +19,7 @@ import {
 import type { CrmErrorBody } from '../../../shared/transport';
 import { idListOf } from './shared';
 import { deletesRequest, wfTriggerOption, wfTriggerQuery } from './delete';
+import { getParameter } from '../../../shared/parameters';
 
 /** DeleteRecords — DELETE /crm/{v}/{module}?ids=… (the item's IDs in groups of 100) */
 export const operation: INodePropertyOptions = {
@@ -55,7 +56,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const module = pickedValue(this, 'module', itemIndex);
 		const ids = idListOf.call(
 			this,
-			this.getNodeParameter('recordIds', itemIndex),
+			getParameter(this, 'recordIds', itemIndex),
 			itemIndex,
 			'Record IDs',
 		);

@@ -6,6 +6,7 @@ import { optionsCollection } from '../../../shared/optionsCollection';
 import { recordByProperties } from './shared';
 import { externalHeader, readOptions, validateRecordId } from './hooks';
 import type { NotFound } from '../../../shared/transport';
+import { getParameter } from '../../../shared/parameters';
 
 /** GetRecord — GET /crm/{v}/{module}/{id}; GetRecordUsingExternalID — GET /crm/{v}/{module}/{extValue} with X-EXTERNAL */
 export const operation: INodePropertyOptions = {
@@ -71,7 +72,7 @@ export const rootProperty = 'data';
 
 /** A missing ID answers 204 (docs/protocol.md §5.1, §3.7). */
 export const notFound: NotFound = function () {
-	const external = this.getNodeParameter('getBy', 'id') === 'externalId';
+	const external = getParameter(this, 'getBy', this.getItemIndex(), 'id') === 'externalId';
 	const id = pickedValue(this, external ? 'externalValue' : 'recordId');
 	return `No ${pickedValue(this, 'module')} record with ${external ? 'external ID' : 'ID'} ${id}`;
 };

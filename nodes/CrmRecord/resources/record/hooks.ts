@@ -17,13 +17,14 @@ import { unwrapBody } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { idListOf } from './shared';
 import { pickedValue } from '../../../shared/descriptions';
+import { getParameter } from '../../../shared/parameters';
 
 /** Record ID parameter (`recordId` unless the operation addresses the record by external ID) must be digits. */
 export async function validateRecordId(
 	this: IExecuteSingleFunctions,
 	request: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const by = this.getNodeParameter('getBy', 'id') as string;
+	const by = getParameter(this, 'getBy', this.getItemIndex(), 'id') as string;
 	if (by === 'externalId') return request;
 	const id = pickedValue(this, 'recordId');
 	checkDigits(this.getNode(), id, 'Record ID', {
@@ -38,10 +39,11 @@ export async function externalHeader(
 	this: IExecuteSingleFunctions,
 	request: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	if ((this.getNodeParameter('getBy', 'id') as string) !== 'externalId') return request;
+	if ((getParameter(this, 'getBy', this.getItemIndex(), 'id') as string) !== 'externalId')
+		return request;
 	const module = pickedValue(this, 'module');
-	const field = this.getNodeParameter('externalField') as string;
-	const value = String(this.getNodeParameter('externalValue', '') ?? '').trim();
+	const field = getParameter(this, 'externalField', this.getItemIndex()) as string;
+	const value = String(getParameter(this, 'externalValue', this.getItemIndex(), '') ?? '').trim();
 	if (!value)
 		throw new NodeOperationError(this.getNode(), 'External ID Value is empty', {
 			itemIndex: this.getItemIndex(),
@@ -55,7 +57,7 @@ export async function readOptions(
 	this: IExecuteSingleFunctions,
 	request: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const options = getParameter(this, 'options', this.getItemIndex(), {}) as IDataObject;
 	if (options.ifModifiedSince) {
 		const value = toCrmDateTime(options.ifModifiedSince);
 		if (!value) {
@@ -108,7 +110,7 @@ export async function photoUploadPreSend(
 	this: IExecuteSingleFunctions,
 	request: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
+	const property = getParameter(this, 'binaryPropertyName', this.getItemIndex(), 'data') as string;
 	const meta = this.helpers.assertBinaryData(property);
 	const buffer = await this.helpers.getBinaryDataBuffer(property);
 	return setMultipartBody(
@@ -134,7 +136,7 @@ export async function photoToBinary(
 		fileName,
 		mimeType,
 	} = responseFile(response, `${id}.jpg`, 'application/octet-stream');
-	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
+	const property = getParameter(this, 'binaryPropertyName', this.getItemIndex(), 'data') as string;
 	const binary = await this.helpers.prepareBinaryData(buffer, fileName, mimeType);
 	return [
 		{

@@ -15,6 +15,7 @@ import { credentialVariant } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { idListOf } from './shared';
 import { jobIdFirst } from './hooks';
+import { getParameter } from '../../../shared/parameters';
 
 export const MASS_UPDATE_MAX_IDS = 500;
 
@@ -37,20 +38,20 @@ export async function massUpdatePreSend(
 		throw new NodeOperationError(this.getNode(), 'Give at least one field to set', { itemIndex });
 	}
 	const body: IDataObject = { data: [record] };
-	const by = this.getNodeParameter('massUpdateBy') as string;
+	const by = getParameter(this, 'massUpdateBy', itemIndex) as string;
 	if (by === 'ids') {
 		body.ids = idListOf.call(
 			this,
-			this.getNodeParameter('recordIds'),
+			getParameter(this, 'recordIds', itemIndex),
 			itemIndex,
 			'Record IDs',
 			MASS_UPDATE_MAX_IDS,
 		);
 	} else if (by === 'cvid') {
-		const cvid = String(this.getNodeParameter('cvid') ?? '').trim();
+		const cvid = String(getParameter(this, 'cvid', itemIndex) ?? '').trim();
 		checkDigits(this.getNode(), cvid, 'Custom View ID', { itemIndex });
 		body.cvid = cvid;
-		const raw = this.getNodeParameter('criteriaJson', '') as string | IDataObject;
+		const raw = getParameter(this, 'criteriaJson', itemIndex, '') as string | IDataObject;
 		if (raw && (typeof raw !== 'string' || raw.trim() !== '')) {
 			let criteria: unknown = raw;
 			if (typeof raw === 'string') {
@@ -65,15 +66,18 @@ export async function massUpdatePreSend(
 			body.criteria = Array.isArray(criteria) ? criteria : [criteria];
 		}
 	} else {
-		const id = String(this.getNodeParameter('territoryId') ?? '').trim();
+		const id = String(getParameter(this, 'territoryId', itemIndex) ?? '').trim();
 		checkDigits(this.getNode(), id, 'Territory ID', { itemIndex });
 		// v2: a Territory object; v2.1: {id, include_child} (§13)
 		body.territory =
 			(await credentialVariant.call(this)) === 'v2.1'
-				? { id, include_child: this.getNodeParameter('includeChild', false) as boolean }
+				? {
+						id,
+						include_child: getParameter(this, 'includeChild', itemIndex, false) as boolean,
+					}
 				: { id };
 	}
-	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 	if (options.over_write !== undefined) body.over_write = options.over_write as boolean;
 	request.body = body;
 	return request;

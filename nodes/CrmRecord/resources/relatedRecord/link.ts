@@ -7,6 +7,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { relationProperties, runRelationBatches } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** UpdateRelatedRecords (+UsingExternalId) — PUT /crm/{v}/{module}/{recordId}/{relatedList}, up to 100 links per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -61,7 +62,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const keyField = relatedField.trim() ? relatedField.trim().split('.').pop()! : 'id';
 			const payload: IDataObject = { [keyField]: relatedId };
 			const pairs =
-				(this.getNodeParameter('relationFields.field', itemIndex, []) as Array<{
+				(getParameter(this, 'relationFields.field', itemIndex, []) as Array<{
 					name: string;
 					value: string;
 				}>) ?? [];

@@ -14,6 +14,7 @@ import { optionsCollection } from '../../../shared/optionsCollection';
 import { runBatched } from '../../../shared/transport';
 import type { CrmRequest } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
+import { getParameter } from '../../../shared/parameters';
 
 /** Related list of the chosen module, from GetRelatedLists. */
 export const relatedListSelect: INodeProperties = {
@@ -126,8 +127,8 @@ export async function relatedRequest(
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const module = pickedValue(this, 'module');
-	const relatedList = this.getNodeParameter('relatedList') as string;
-	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const relatedList = getParameter(this, 'relatedList', this.getItemIndex()) as string;
+	const options = getParameter(this, 'options', this.getItemIndex(), {}) as IDataObject;
 	const parentField = String(options.parentExternalField ?? '');
 	const relatedField = String(options.relatedExternalField ?? '');
 	const itemIndex = this.getItemIndex();
@@ -138,7 +139,7 @@ export async function relatedRequest(
 		!!parentField.trim(),
 		itemIndex,
 	);
-	const operation = this.getNodeParameter('operation') as string;
+	const operation = getParameter(this, 'operation', itemIndex) as string;
 	if (operation === 'get') {
 		checkId(
 			this.getNode(),
@@ -156,8 +157,8 @@ export async function relatedRequest(
 /** The parameters of one item of Link or Delink: the parent record, the related list and the related record. */
 export function relationOf(this: IExecuteFunctions, itemIndex: number) {
 	const module = pickedValue(this, 'module', itemIndex);
-	const relatedList = this.getNodeParameter('relatedList', itemIndex) as string;
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const relatedList = getParameter(this, 'relatedList', itemIndex) as string;
+	const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 	const parentField = String(options.parentExternalField ?? '');
 	const relatedField = String(options.relatedExternalField ?? '');
 	const recordId = checkId(

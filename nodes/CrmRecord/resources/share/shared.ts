@@ -10,6 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { checkDigits } from '../../../shared/validation';
 import { pickedValue } from '../../../shared/descriptions';
+import { getParameter } from '../../../shared/parameters';
 
 /** Sharing limits of docs/protocol.md §6: 1..10 users per request, at most 10 users per record. */
 export const SHARE_USERS_MAX = 10;
@@ -67,7 +68,7 @@ export async function shareBody(
 	const itemIndex = this.getItemIndex();
 	const recordId = pickedValue(this, 'recordId');
 	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
-	const users = (this.getNodeParameter('users.user', []) as IDataObject[]) ?? [];
+	const users = (getParameter(this, 'users.user', itemIndex, []) as IDataObject[]) ?? [];
 	if (users.length === 0)
 		throw new NodeOperationError(this.getNode(), 'Add at least one user to share with', {
 			itemIndex,

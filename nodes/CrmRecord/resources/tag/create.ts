@@ -17,6 +17,7 @@ import {
 	tagOptionsProperty,
 	withColour,
 } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** CreateTags — POST /crm/{v}/settings/tags?module=…, up to 100 tags per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -55,7 +56,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const module = pickedValue(this, 'module', itemIndex);
 			const name = checkTagName(
 				this.getNode(),
-				this.getNodeParameter('tagName', itemIndex) as string,
+				getParameter(this, 'tagName', itemIndex) as string,
 				itemIndex,
 			);
 			const count = (perModule.get(module.toLowerCase()) ?? 0) + 1;

@@ -15,6 +15,7 @@ import { runBatched } from '../../../shared/transport';
 import type { CrmListRequest } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/validation';
 import { moduleSelect, pickedValue, recordIdField } from '../../../shared/descriptions';
+import { getParameter } from '../../../shared/parameters';
 
 /** Limits of docs/protocol.md §6 for tags (service defaults; the sandbox uses the same). */
 export const TAG_NAME_MAX = 25;
@@ -57,7 +58,7 @@ export function withColour(
 	itemIndex: number,
 	tag: IDataObject,
 ): IDataObject {
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 	if (options.color_code) tag.color_code = options.color_code;
 	return tag;
 }
@@ -117,7 +118,7 @@ export async function tagNamesQuery(
 ): Promise<IHttpRequestOptions> {
 	const names = checkTagNames(
 		this.getNode(),
-		this.getNodeParameter('tagNames') as string,
+		getParameter(this, 'tagNames', this.getItemIndex()) as string,
 		this.getItemIndex(),
 	);
 	const recordId = pickedValue(this, 'recordId');
@@ -180,11 +181,11 @@ export async function executeRecordsAction(
 			checkDigits(this.getNode(), id, 'Record ID', { itemIndex });
 			const names = checkTagNames(
 				this.getNode(),
-				this.getNodeParameter('tagNames', itemIndex) as string,
+				getParameter(this, 'tagNames', itemIndex) as string,
 				itemIndex,
 			);
 			const overWrite =
-				mode === 'add' ? (this.getNodeParameter('overWrite', itemIndex, false) as boolean) : false;
+				mode === 'add' ? (getParameter(this, 'overWrite', itemIndex, false) as boolean) : false;
 			return { key: { module, tagNames: names.join(','), overWrite }, payload: { id } };
 		},
 		request: ({ module, tagNames, overWrite }, payloads) => {

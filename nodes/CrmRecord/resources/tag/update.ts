@@ -18,6 +18,7 @@ import {
 	tagOptionsProperty,
 	withColour,
 } from './shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** UpdateTags — PUT /crm/{v}/settings/tags?module=…, up to 100 tags per request (custom operation) */
 export const operation: INodePropertyOptions = {
@@ -54,11 +55,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		batchSize: TAG_BATCH,
 		build: (itemIndex) => {
 			const module = pickedValue(this, 'module', itemIndex);
-			const id = String(this.getNodeParameter('tagId', itemIndex) ?? '').trim();
+			const id = String(getParameter(this, 'tagId', itemIndex) ?? '').trim();
 			checkDigits(this.getNode(), id, 'Tag ID', { itemIndex });
 			const name = checkTagName(
 				this.getNode(),
-				this.getNodeParameter('tagName', itemIndex) as string,
+				getParameter(this, 'tagName', itemIndex) as string,
 				itemIndex,
 			);
 			return { key: module, payload: withColour.call(this, itemIndex, { id, name }) };
