@@ -296,8 +296,21 @@ export async function downloadFile(
 	return responseFile(response, fallbackName, 'application/zip');
 }
 
-/** The CSV rows of a result zip as objects keyed by the header (first CSV entry of the zip). */
-export function zipRecords(node: INode, zip: Buffer, itemIndex: number): IDataObject[] {
+/**
+ * The CSV rows of a result zip (its first CSV entry) as objects keyed by the header, as `keyOf`
+ * maps it. The unzipped bytes are not held while the rows are built: results hold 100,000s of rows.
+ */
+export function zipRecords(
+	node: INode,
+	zip: Buffer,
+	itemIndex: number,
+	keyOf?: (column: string) => string,
+): IDataObject[] {
+	return csvToObjects(zipCsvText(node, zip, itemIndex), keyOf);
+}
+
+/** The text of the first CSV entry of a result zip. */
+function zipCsvText(node: INode, zip: Buffer, itemIndex: number): string {
 	let files: ReturnType<typeof readZip>;
 	try {
 		files = readZip(zip);
@@ -315,7 +328,7 @@ export function zipRecords(node: INode, zip: Buffer, itemIndex: number): IDataOb
 			description: `Files in the zip: ${files.map((f) => f.name).join(', ') || 'none'}. Use the "Zip File" output for ICS results.`,
 		});
 	}
-	return csvToObjects(csv.data.toString('utf8'));
+	return csv.data.toString('utf8');
 }
 
 /** Number types of GetFields whose CSV text becomes a number, as GetRecords answers them in JSON. */
@@ -338,10 +351,15 @@ function typedCell(dataType: string | undefined, text: string): IDataObject[stri
 	return text;
 }
 
+/** The rows of a bulk-read result zip, untyped, the CSV's `Id` column as `id`; typedReadRows types them. */
+export function readResultRows(node: INode, zip: Buffer, itemIndex: number): IDataObject[] {
+	return zipRecords(node, zip, itemIndex, (column) => (column === 'Id' ? 'id' : column));
+}
+
 /**
- * The parsed rows of a bulk-read result typed like Get Many's records: numbers, booleans,
- * multi-select lists and lookups per the module's field metadata (GetFields), empty cells as null,
- * and the CSV's `Id` column as `id`.
+ * The rows of a bulk-read result (readResultRows) typed like Get Many's records: numbers, booleans,
+ * multi-select lists and lookups per the module's field metadata (GetFields), empty cells as null.
+ * Typed in place, so 100,000s of rows are built once.
  */
 export async function typedReadRows(
 	this: IExecuteFunctions | IExecuteSingleFunctions,
@@ -350,14 +368,13 @@ export async function typedReadRows(
 ): Promise<IDataObject[]> {
 	if (rows.length === 0) return rows;
 	const meta = await loadFieldMeta.call(this, new Map(), module);
-	return rows.map((row) => {
-		const typed: IDataObject = {};
-		for (const [column, value] of Object.entries(row)) {
-			if (column === 'Id') typed.id = value;
-			else typed[column] = typedCell(meta.get(column)?.data_type, String(value ?? ''));
-		}
-		return typed;
-	});
+	const columns = Object.keys(rows[0])
+		.filter((column) => column !== 'id')
+		.map((column) => ({ column, dataType: meta.get(column)?.data_type }));
+	for (const row of rows)
+		for (const { column, dataType } of columns)
+			row[column] = typedCell(dataType, String(row[column] ?? ''));
+	return rows;
 }
 
 /** The module API name of a bulk-read job (`query.module`: v2 a name, v2.1 `{api_name, id}`, §13). */

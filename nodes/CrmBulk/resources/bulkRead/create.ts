@@ -33,7 +33,7 @@ import {
 	variantOf,
 	waitForCompletionField,
 	waitOptionsField,
-	zipRecords,
+	readResultRows,
 } from '../shared';
 import { getParameter } from '../../../shared/parameters';
 
@@ -475,7 +475,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				// typed like Get Many's records (shared.ts typedReadRows)
 				const rows = await typedReadRows.call(
 					this,
-					zipRecords(this.getNode(), file.data, itemIndex),
+					readResultRows(this.getNode(), file.data, itemIndex),
 					jobModule(job),
 				);
 				for (const row of rows) out.push({ json: row });

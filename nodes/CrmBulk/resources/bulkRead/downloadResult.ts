@@ -17,7 +17,7 @@ import {
 	jobModule,
 	resultOutputFields,
 	typedReadRows,
-	zipRecords,
+	readResultRows,
 } from '../shared';
 import { jobIdField } from './get';
 import { getParameter } from '../../../shared/parameters';
@@ -42,7 +42,7 @@ export async function resultToItems(
 		return jobs[0] ?? {};
 	};
 	if (getParameter(this, 'output', this.getItemIndex(), 'binary') === 'records') {
-		const rows = zipRecords(this.getNode(), file.data, this.getItemIndex());
+		const rows = readResultRows(this.getNode(), file.data, this.getItemIndex());
 		if (rows.length === 0) return [];
 		const rowsOf = await typedReadRows.call(this, rows, jobModule(await jobOf()));
 		return rowsOf.map((json) => ({ json }));
