@@ -66,21 +66,22 @@ const checks: Record<string, Check> = {
 	'The package reads node parameters one way: only nodes/shared/parameters.ts calls getNodeParameter':
 		() => {
 			const findings: string[] = [];
-			const visit = (dir: string): void => {
-				for (const entry of readdirSync(dir, { withFileTypes: true })) {
-					const file = path.join(dir, entry.name);
-					if (entry.isDirectory()) visit(file);
-					else if (file.endsWith('.ts') && !file.endsWith(path.join('shared', 'parameters.ts'))) {
-						const lines = readFileSync(file, 'utf8').split('\n');
-						lines.forEach((line, i) => {
+			for (const top of ['nodes', 'credentials']) {
+				for (const name of readdirSync(path.join(ROOT, top), {
+					recursive: true,
+					encoding: 'utf8',
+				})) {
+					const file = path.join(top, name);
+					if (!file.endsWith('.ts') || file === path.join('nodes', 'shared', 'parameters.ts'))
+						continue;
+					readFileSync(path.join(ROOT, file), 'utf8')
+						.split('\n')
+						.forEach((line, i) => {
 							if (/\.getNodeParameter\b/.test(line))
-								findings.push(`${path.relative(ROOT, file)}:${i + 1}: ${line.trim()}`);
+								findings.push(`${file}:${i + 1}: ${line.trim()}`);
 						});
-					}
 				}
-			};
-			visit(path.join(ROOT, 'nodes'));
-			visit(path.join(ROOT, 'credentials'));
+			}
 			return findings;
 		},
 	'Docs links of every node and of the credential lead to a README section that exists, one section per node':

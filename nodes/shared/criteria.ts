@@ -43,13 +43,8 @@ export function countConditions(criteria: string): number {
  * builder, raw criteria, email, phone or word; at most 10 conditions, checked before sending.
  */
 export function searchQuery(this: IExecuteSingleFunctions, optional: boolean): IDataObject {
-	const by = getParameter(
-		this,
-		'searchBy',
-		this.getItemIndex(),
-		optional ? 'none' : 'criteria',
-	) as string;
 	const itemIndex = this.getItemIndex();
+	const by = getParameter(this, 'searchBy', itemIndex, optional ? 'none' : 'criteria') as string;
 	const tooMany = (n: number) =>
 		new NodeOperationError(
 			this.getNode(),

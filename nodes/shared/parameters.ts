@@ -44,7 +44,7 @@ const invariants = new WeakMap<
 >();
 
 /** Every n8n context the package reads parameters in. */
-export type ParameterContext =
+type ParameterContext =
 	| IExecuteFunctions
 	| IExecuteSingleFunctions
 	| ILoadOptionsFunctions

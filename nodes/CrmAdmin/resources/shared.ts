@@ -68,12 +68,11 @@ interface KeyParameters {
 }
 
 function keyOf(this: IExecuteSingleFunctions, keys: KeyParameters): { byId: boolean; key: string } {
-	const byId = getParameter(this, 'getBy', this.getItemIndex(), 'id') === 'id';
+	const itemIndex = this.getItemIndex();
+	const byId = getParameter(this, 'getBy', itemIndex, 'id') === 'id';
 	return {
 		byId,
-		key: String(
-			getParameter(this, byId ? keys.id : keys.apiName, this.getItemIndex(), '') ?? '',
-		).trim(),
+		key: String(getParameter(this, byId ? keys.id : keys.apiName, itemIndex, '') ?? '').trim(),
 	};
 }
 

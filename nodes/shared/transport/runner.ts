@@ -39,8 +39,9 @@ export type PagerFactory = (this: IExecutePaginationFunctions, requestData: Requ
  * (≤ 200) from the request's own `page`; otherwise one call.
  */
 export const pageParameters: PagerFactory = function (requestData) {
-	const returnAll = getParameter(this, 'returnAll', this.getItemIndex(), false) as boolean;
-	const limit = returnAll ? 0 : Number(getParameter(this, 'limit', this.getItemIndex(), 0)) || 0;
+	const itemIndex = this.getItemIndex();
+	const returnAll = getParameter(this, 'returnAll', itemIndex, false) as boolean;
+	const limit = returnAll ? 0 : Number(getParameter(this, 'limit', itemIndex, 0)) || 0;
 	const paged = returnAll || limit > 0;
 	const baseQs = { ...(requestData.options.qs ?? {}) } as IDataObject;
 	const perPage = Math.min(MAX_PER_PAGE, limit || MAX_PER_PAGE);
@@ -117,9 +118,10 @@ export function crmRequestRunner(routes: Routes) {
 		this: IExecutePaginationFunctions,
 		requestData: RequestData,
 	): Promise<INodeExecutionData[]> {
+		const itemIndex = this.getItemIndex();
 		const route =
-			routes[String(getParameter(this, 'resource', this.getItemIndex(), ''))]?.[
-				String(getParameter(this, 'operation', this.getItemIndex(), ''))
+			routes[String(getParameter(this, 'resource', itemIndex, ''))]?.[
+				String(getParameter(this, 'operation', itemIndex, ''))
 			] ?? {};
 		const pager = (route.paging ?? pageParameters).call(this, requestData);
 		const method = String(requestData.options.method ?? 'GET');
@@ -153,7 +155,7 @@ export function crmRequestRunner(routes: Routes) {
 			}
 			// binary downloads pass through untouched
 			if (response.some((item) => item.binary)) {
-				return response.map((item) => ({ ...item, pairedItem: { item: this.getItemIndex() } }));
+				return response.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 			}
 			let more = false;
 			let received = 0;
@@ -163,7 +165,7 @@ export function crmRequestRunner(routes: Routes) {
 				for (const json of page.items) {
 					if (isErrorItem(json)) throw crmApiError(this.getNode(), json);
 					// routing runs once per input item: pair every result with it
-					output.push({ json, pairedItem: { item: this.getItemIndex() } });
+					output.push({ json, pairedItem: { item: itemIndex } });
 					received++;
 				}
 			}
@@ -177,12 +179,13 @@ export function crmRequestRunner(routes: Routes) {
 
 /** A Get found nothing: no items with "On Not Found" = Return Nothing, else a 404 error naming the ID. */
 function notFound(this: IExecutePaginationFunctions, message: NotFound): INodeExecutionData[] {
-	if (getParameter(this, 'onNotFound', this.getItemIndex(), 'error') === RETURN_NOTHING) return [];
+	const itemIndex = this.getItemIndex();
+	if (getParameter(this, 'onNotFound', itemIndex, 'error') === RETURN_NOTHING) return [];
 	const text = message.call(this);
 	throw new NodeApiError(this.getNode(), { message: text } as JsonObject, {
 		message: text,
 		description: 'Check the ID, or set "On Not Found" to "Return Nothing" to go on without output.',
 		httpCode: '404',
-		itemIndex: this.getItemIndex(),
+		itemIndex,
 	});
 }

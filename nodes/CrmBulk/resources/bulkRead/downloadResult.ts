@@ -28,7 +28,8 @@ export async function resultToItems(
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	const jobId = String(getParameter(this, 'jobId', this.getItemIndex(), '')).trim();
+	const itemIndex = this.getItemIndex();
+	const jobId = String(getParameter(this, 'jobId', itemIndex, '')).trim();
 	const file = responseFile(response, `${jobId}.zip`, 'application/zip');
 	// the job names the module whose field types the rows take, and the file (GetBulkReadJobDetails, GET /crm/bulk/{v}/read/{jobId})
 	const jobOf = async () => {
@@ -41,8 +42,8 @@ export async function resultToItems(
 		};
 		return jobs[0] ?? {};
 	};
-	if (getParameter(this, 'output', this.getItemIndex(), 'binary') === 'records') {
-		const rows = readResultRows(this.getNode(), file.data, this.getItemIndex());
+	if (getParameter(this, 'output', itemIndex, 'binary') === 'records') {
+		const rows = readResultRows(this.getNode(), file.data, itemIndex);
 		if (rows.length === 0) return [];
 		const rowsOf = await typedReadRows.call(this, rows, jobModule(await jobOf()));
 		return rowsOf.map((json) => ({ json }));

@@ -15,14 +15,15 @@ async function ifModifiedSince(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const value = getParameter(this, 'options.modifiedSince', this.getItemIndex(), '') as string;
+	const itemIndex = this.getItemIndex();
+	const value = getParameter(this, 'options.modifiedSince', itemIndex, '') as string;
 	if (!value) return requestOptions;
 	const wire = toCrmDateTime(value);
 	if (!wire) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`"Modified Since" is not a date and time: "${value}"`,
-			{ itemIndex: this.getItemIndex() },
+			{ itemIndex },
 		);
 	}
 	requestOptions.headers = { ...requestOptions.headers, 'If-Modified-Since': wire };

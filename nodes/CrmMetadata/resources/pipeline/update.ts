@@ -17,13 +17,13 @@ async function pipelineBody(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const fields = getParameter(this, 'updateFields', this.getItemIndex(), {}) as IDataObject;
+	const itemIndex = this.getItemIndex();
+	const fields = getParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
 	const built = pipelineItem(
 		{ name: fields.name, isDefault: fields.isDefault, stageIds: fields.stageIds },
 		'update',
 	);
-	if ('error' in built)
-		throw new NodeOperationError(this.getNode(), built.error, { itemIndex: this.getItemIndex() });
+	if ('error' in built) throw new NodeOperationError(this.getNode(), built.error, { itemIndex });
 	requestOptions.body = { pipeline: [built.item] };
 	return requestOptions;
 }

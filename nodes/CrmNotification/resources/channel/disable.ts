@@ -16,7 +16,8 @@ async function channelIdsQuery(
 	this: IExecuteSingleFunctions,
 	request: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const ids = listOf(getParameter(this, 'channelIds', this.getItemIndex(), ''));
+	const itemIndex = this.getItemIndex();
+	const ids = listOf(getParameter(this, 'channelIds', itemIndex, ''));
 	if (ids.length === 0)
 		throw new NodeOperationError(this.getNode(), 'Channel IDs: give at least one channel ID');
 	if (ids.length > WATCH_MAX) {
@@ -25,7 +26,7 @@ async function channelIdsQuery(
 			`Channel IDs: at most ${WATCH_MAX} per item, got ${ids.length}`,
 		);
 	}
-	const checked = ids.map((id) => checkChannelId(this, id, this.getItemIndex(), 'Channel IDs'));
+	const checked = ids.map((id) => checkChannelId(this, id, itemIndex, 'Channel IDs'));
 	request.qs = { ...(request.qs ?? {}), channel_ids: checked.join(',') };
 	return request;
 }

@@ -31,8 +31,9 @@ import { getParameter } from '../../../shared/parameters';
  * `info.more_records` is false. A LIMIT the node cannot read is sent once, as written.
  */
 export const paging: PagerFactory = function (requestData) {
-	const returnAll = getParameter(this, 'returnAll', this.getItemIndex(), false) as boolean;
-	const limit = returnAll ? 0 : Number(getParameter(this, 'limit', this.getItemIndex(), 0));
+	const itemIndex = this.getItemIndex();
+	const returnAll = getParameter(this, 'returnAll', itemIndex, false) as boolean;
+	const limit = returnAll ? 0 : Number(getParameter(this, 'limit', itemIndex, 0));
 	// the form's minimum of 1 is not enforced for expressions: refuse before anything is sent
 	if (!returnAll && !(Number.isInteger(limit) && limit >= 1)) {
 		throw new NodeOperationError(

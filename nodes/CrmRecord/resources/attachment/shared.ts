@@ -38,8 +38,8 @@ export async function attachBinaryFile(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const property = getParameter(this, 'binaryPropertyName', this.getItemIndex()) as string;
 	const itemIndex = this.getItemIndex();
+	const property = getParameter(this, 'binaryPropertyName', itemIndex) as string;
 	const meta = this.helpers.assertBinaryData(property);
 	const buffer = await this.helpers.getBinaryDataBuffer(property);
 	const fileName =

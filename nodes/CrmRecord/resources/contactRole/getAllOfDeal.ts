@@ -19,10 +19,11 @@ async function requireIdsInV21(
 	this: IExecuteSingleFunctions,
 	request: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const ids = String(getParameter(this, 'contactIds', this.getItemIndex(), '') ?? '').trim();
+	const itemIndex = this.getItemIndex();
+	const ids = String(getParameter(this, 'contactIds', itemIndex, '') ?? '').trim();
 	if (ids === '' && (await credentialVariant.call(this)) === 'v2.1') {
 		throw new NodeOperationError(this.getNode(), 'Contact IDs is required with API variant v2.1', {
-			itemIndex: this.getItemIndex(),
+			itemIndex,
 			description:
 				"Enter the IDs of the deal's contacts to read (at most 100), or use a credential with API variant v2 to list every contact of the deal.",
 		});

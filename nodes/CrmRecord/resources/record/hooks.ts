@@ -24,11 +24,12 @@ export async function validateRecordId(
 	this: IExecuteSingleFunctions,
 	request: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const by = getParameter(this, 'getBy', this.getItemIndex(), 'id') as string;
+	const itemIndex = this.getItemIndex();
+	const by = getParameter(this, 'getBy', itemIndex, 'id') as string;
 	if (by === 'externalId') return request;
 	const id = pickedValue(this, 'recordId');
 	checkDigits(this.getNode(), id, 'Record ID', {
-		itemIndex: this.getItemIndex(),
+		itemIndex,
 		description: 'Set "Record ID" to the numeric ID of the record (e.g. 4876876000000611001).',
 	});
 	return request;
@@ -39,14 +40,14 @@ export async function externalHeader(
 	this: IExecuteSingleFunctions,
 	request: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	if ((getParameter(this, 'getBy', this.getItemIndex(), 'id') as string) !== 'externalId')
-		return request;
+	const itemIndex = this.getItemIndex();
+	if ((getParameter(this, 'getBy', itemIndex, 'id') as string) !== 'externalId') return request;
 	const module = pickedValue(this, 'module');
-	const field = getParameter(this, 'externalField', this.getItemIndex()) as string;
-	const value = String(getParameter(this, 'externalValue', this.getItemIndex(), '') ?? '').trim();
+	const field = getParameter(this, 'externalField', itemIndex) as string;
+	const value = String(getParameter(this, 'externalValue', itemIndex, '') ?? '').trim();
 	if (!value)
 		throw new NodeOperationError(this.getNode(), 'External ID Value is empty', {
-			itemIndex: this.getItemIndex(),
+			itemIndex,
 		});
 	request.headers = { ...request.headers, 'X-EXTERNAL': `${module}.${field}` };
 	return request;
@@ -57,7 +58,8 @@ export async function readOptions(
 	this: IExecuteSingleFunctions,
 	request: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const options = getParameter(this, 'options', this.getItemIndex(), {}) as IDataObject;
+	const itemIndex = this.getItemIndex();
+	const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 	if (options.ifModifiedSince) {
 		const value = toCrmDateTime(options.ifModifiedSince);
 		if (!value) {
@@ -65,14 +67,14 @@ export async function readOptions(
 				this.getNode(),
 				`Modified Since is not a date and time: "${String(options.ifModifiedSince)}"`,
 				{
-					itemIndex: this.getItemIndex(),
+					itemIndex,
 				},
 			);
 		}
 		request.headers = { ...request.headers, 'If-Modified-Since': value };
 	}
 	if (options.ids !== undefined && String(options.ids).trim() !== '') {
-		const ids = idListOf.call(this, options.ids, this.getItemIndex(), 'Record IDs', 100);
+		const ids = idListOf.call(this, options.ids, itemIndex, 'Record IDs', 100);
 		request.qs = { ...request.qs, ids: ids.join(',') };
 	}
 	for (const name of ['startDateTime', 'endDateTime']) {
@@ -80,7 +82,7 @@ export async function readOptions(
 		const value = toCrmDateTime(options[name]);
 		if (!value)
 			throw new NodeOperationError(this.getNode(), `${name} is not a date and time`, {
-				itemIndex: this.getItemIndex(),
+				itemIndex,
 			});
 		request.qs = { ...request.qs, [name]: value };
 	}

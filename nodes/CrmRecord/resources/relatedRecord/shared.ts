@@ -126,12 +126,12 @@ export async function relatedRequest(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
+	const itemIndex = this.getItemIndex();
 	const module = pickedValue(this, 'module');
-	const relatedList = getParameter(this, 'relatedList', this.getItemIndex()) as string;
-	const options = getParameter(this, 'options', this.getItemIndex(), {}) as IDataObject;
+	const relatedList = getParameter(this, 'relatedList', itemIndex) as string;
+	const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 	const parentField = String(options.parentExternalField ?? '');
 	const relatedField = String(options.relatedExternalField ?? '');
-	const itemIndex = this.getItemIndex();
 	checkId(
 		this.getNode(),
 		pickedValue(this, 'recordId'),

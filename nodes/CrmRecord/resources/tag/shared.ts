@@ -116,13 +116,14 @@ export async function tagNamesQuery(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
+	const itemIndex = this.getItemIndex();
 	const names = checkTagNames(
 		this.getNode(),
-		getParameter(this, 'tagNames', this.getItemIndex()) as string,
-		this.getItemIndex(),
+		getParameter(this, 'tagNames', itemIndex) as string,
+		itemIndex,
 	);
 	const recordId = pickedValue(this, 'recordId');
-	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex: this.getItemIndex() });
+	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
 	requestOptions.qs = { ...requestOptions.qs, tag_names: names.join(',') };
 	return requestOptions;
 }
