@@ -973,12 +973,38 @@ export interface CoqlResult {
 	more: boolean;
 }
 
+/** Fields whose lower bounds bound the store's `modified` column (never before either: store.ts). */
+const MODIFIED_BOUNDED = new Set(['Modified_Time', 'Created_Time']);
+
+/**
+ * The earliest time (epoch ms) a record matching `expr` can have been modified, when the WHERE
+ * says: a condition `Modified_Time` / `Created_Time` `>`, `>=`, `=` or `between` bounds it; `and`
+ * takes the later bound of its sides, `or` the earlier and only when both sides have one. The
+ * service answers such queries from an index; so does the sandbox, which then decodes only the
+ * rows at or after the bound (a polling trigger's query on a large module).
+ */
+function modifiedFloor(expr: CompiledExpr): number | undefined {
+	if (expr.kind === 'cond') {
+		const { col, op, values } = expr.cond;
+		const bounded =
+			!col.sub && col.family === 'datetime' && MODIFIED_BOUNDED.has(col.field.api_name);
+		return bounded && ['>', '>=', '=', 'between'].includes(op) ? Number(values[0]) : undefined;
+	}
+	const left = modifiedFloor(expr.left);
+	const right = modifiedFloor(expr.right);
+	if (expr.kind === 'or')
+		return left === undefined || right === undefined ? undefined : Math.min(left, right);
+	if (left === undefined) return right;
+	return right === undefined ? left : Math.max(left, right);
+}
+
 /** Runs a compiled query over the store: filter, order (stable, insertion order), offset, count. */
 export function evaluateCoql(sandbox: Sandbox, q: CompiledQuery): CoqlResult {
 	const reader = new RowReader(sandbox);
 	const matched: StoredRecord[] = [];
 	const needed = q.offset + q.count + 1;
-	for (const record of sandbox.store.iterateRecords(q.module.api_name)) {
+	const modifiedFrom = modifiedFloor(q.where);
+	for (const record of sandbox.store.iterateRecords(q.module.api_name, { modifiedFrom })) {
 		// converted leads are hidden from record reads by default; queries follow suit (assumed)
 		if (record.$converted === true) continue;
 		if (!matches(reader, record, q.where)) continue;

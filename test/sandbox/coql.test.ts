@@ -368,6 +368,77 @@ describe('evaluation over the store', () => {
 		).toEqual([created[0], created[2]]);
 	});
 
+	test('a lower bound on Modified_Time or Created_Time: the same rows, older rows never decoded', () => {
+		const user = sandbox.user();
+		const leads = sandbox.module('Leads')!;
+		const make = (name: string) => {
+			const r = createRecord(
+				sandbox,
+				leads,
+				{ Last_Name: name, Company: 'Bound Test' },
+				{ v: 'v2.1', user, index: 0 },
+			);
+			if (!r.ok) throw new Error(JSON.stringify(r.body));
+			return r.record;
+		};
+		sandbox.clockOffsetMs += 3_600_000;
+		const bound = sandbox.now();
+		const later = [make('Bound 1'), make('Bound 2')];
+		sandbox.clockOffsetMs += 60_000;
+		const latest = make('Bound 3');
+		// a row written with an earlier change time than its own Modified_Time: the store keeps the later
+		const stamped = { ...all('Leads')[0], Modified_Time: sandbox.formatTime() };
+		sandbox.store.replaceRecord('Leads', stamped, 0, {}, { silent: true });
+		const at = sandbox.formatTime(bound);
+		const expected = (pred: (r: StoredRecord) => boolean) => ids(all('Leads').filter(pred)).sort();
+		const run = (statement: string) => {
+			const before = sandbox.store.stats.recordRowsRead;
+			const found = ids(rows(statement)).sort();
+			return { found, decoded: sandbox.store.stats.recordRowsRead - before };
+		};
+		const time = (r: StoredRecord, field: string) => Date.parse(String(r[field]));
+		const total = all('Leads').length;
+
+		const since = run(`SELECT Last_Name FROM Leads WHERE Modified_Time >= '${at}'`);
+		expect(since.found).toEqual(
+			expected((r) => time(r, 'Modified_Time') >= bound - (bound % 1000)),
+		);
+		expect(since.found).toEqual(ids([...later, latest, stamped]).sort());
+		expect(since.decoded).toBeLessThanOrEqual(4);
+
+		// the polling trigger's keyset page: both branches of the `or` are bounded
+		const keyset = run(
+			`SELECT Last_Name FROM Leads WHERE (Modified_Time > '${at}' or (Modified_Time = '${at}' and id > '${later[0].id}')) ORDER BY Modified_Time ASC, id ASC`,
+		);
+		expect(keyset.found).toEqual(
+			expected(
+				(r) =>
+					time(r, 'Modified_Time') > bound - (bound % 1000) ||
+					(time(r, 'Modified_Time') === bound - (bound % 1000) &&
+						BigInt(r.id) > BigInt(later[0].id)),
+			),
+		);
+		expect(keyset.decoded).toBeLessThanOrEqual(4);
+
+		const created = run(
+			`SELECT Last_Name FROM Leads WHERE (Created_Time > '${at}' and Company = 'Bound Test')`,
+		);
+		expect(created.found).toEqual(
+			expected(
+				(r) => time(r, 'Created_Time') > bound - (bound % 1000) && r.Company === 'Bound Test',
+			),
+		);
+		expect(created.found).toContain(latest.id);
+		expect(created.decoded).toBeLessThanOrEqual(4);
+
+		// one branch without a bound: every row is read, and the answer is the same
+		const open = run(
+			`SELECT Last_Name FROM Leads WHERE (Modified_Time >= '${at}' or Last_Name = 'No Such Lead')`,
+		);
+		expect(open.found).toEqual(since.found);
+		expect(open.decoded).toBeGreaterThanOrEqual(total);
+	});
+
 	test('ORDER BY sorts by several keys, relations included; empty values first ascending', () => {
 		const ordered = rows(
 			'SELECT Account_Name.Account_Name, Last_Name FROM Contacts WHERE Last_Name is not null ORDER BY Account_Name.Account_Name, Last_Name DESC',
