@@ -230,6 +230,12 @@ export class Store {
 		return rows.map((r) => JSON.parse(r.data) as StoredRecord);
 	}
 
+	/** `decode` as the caller walks: a walk that stops early does not pay for the rows after it. */
+	private *decodeLazily(rows: Array<{ data: string }>): Generator<StoredRecord> {
+		this.stats.recordRowsRead += rows.length;
+		for (const row of rows) yield JSON.parse(row.data) as StoredRecord;
+	}
+
 	getRecord(module: string, id: string): StoredRecord | undefined {
 		const row = this.db
 			.prepare('SELECT data FROM records WHERE module = ? AND id = ?')
@@ -394,8 +400,7 @@ export class Store {
 						'SELECT data FROM records INDEXED BY records_module_modified WHERE module = ? AND modified >= ? ORDER BY seq',
 					)
 					.all(module, from) as Array<{ data: string }>;
-				this.stats.recordRowsRead += rows.length;
-				for (const row of rows) yield JSON.parse(row.data) as StoredRecord;
+				yield* this.decodeLazily(rows);
 				return;
 			}
 		}
@@ -406,9 +411,7 @@ export class Store {
 			const args = from === undefined ? [module, lastSeq, batch] : [module, lastSeq, from, batch];
 			const rows = stmt.all(...args) as Array<{ seq: number; data: string }>;
 			if (rows.length === 0) return;
-			this.stats.recordRowsRead += rows.length;
-			// decoded as the caller walks: a walk that stops early does not pay for the whole batch
-			for (const row of rows) yield JSON.parse(row.data) as StoredRecord;
+			yield* this.decodeLazily(rows);
 			lastSeq = rows[rows.length - 1].seq;
 		}
 	}

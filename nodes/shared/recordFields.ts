@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { getParameter } from './parameters';
 import { toCrmDate, toCrmDateTime } from './dates';
-import { crmRequest } from './transport';
+import { after, crmRequest } from './transport';
 import { fieldValueRefused, isDigits } from './validation';
 
 /** Field metadata of one module, as read from GetFields. */
@@ -196,18 +196,17 @@ export function picklistRefusal(
 }
 
 /** The record body of one item from the "Fields" name/value pairs, typed by metadata. */
-export async function recordFromFieldPairs(
+function recordFromFieldPairs(
 	this: IExecuteFunctions | IExecuteSingleFunctions,
 	itemIndex: number,
 	module: string,
-	cache: Map<string, Map<string, FieldMeta>>,
-): Promise<IDataObject> {
+	meta: Map<string, FieldMeta>,
+): IDataObject {
 	const pairs =
 		(getParameter(this, 'fieldsUi.field', itemIndex, []) as Array<{
 			name: string;
 			value: unknown;
 		}>) ?? [];
-	const meta = await loadFieldMeta.call(this, cache, module);
 	const record: IDataObject = {};
 	for (const { name, value } of pairs) {
 		if (!name) continue;
@@ -277,18 +276,40 @@ export function mapperValues(
 	return { values: { ...values }, matchingColumns };
 }
 
+/** One item's record, and the mapper's matching columns (Update, Create or Update). */
+export interface RecordBody {
+	record: IDataObject;
+	matchingColumns: string[];
+}
+
+/**
+ * `then` of the module's field metadata: synchronous when this run has read it already, else after
+ * loadFieldMeta. A batched write builds every item before it sends anything: with the metadata read
+ * for the first item, the others build without a promise each.
+ */
+function withFieldMeta<T>(
+	ctx: IExecuteFunctions | IExecuteSingleFunctions,
+	cache: Map<string, Map<string, FieldMeta>>,
+	module: string,
+	then: (meta: Map<string, FieldMeta>) => T,
+): T | Promise<T> {
+	return after(cache.get(module.toLowerCase()) ?? loadFieldMeta.call(ctx, cache, module), then);
+}
+
 /**
  * The record body of one item in the chosen fields mode, typed by the module's field metadata
  * (mapper and pairs); raw JSON is sent as given (`checkJsonPicklists`: its picklist values checked
- * first). Empty mapper fields are left out.
+ * first). Empty mapper fields are left out. What an item gives wrong without the metadata is
+ * refused before the metadata is read. A promise only while the metadata is not yet read
+ * (withFieldMeta).
  */
-export async function recordBody(
+export function recordBody(
 	this: IExecuteFunctions | IExecuteSingleFunctions,
 	itemIndex: number,
 	module: string,
 	cache: Map<string, Map<string, FieldMeta>>,
 	options: { keep?: string[]; jsonLabel?: string; checkJsonPicklists?: boolean } = {},
-): Promise<{ record: IDataObject; matchingColumns: string[] }> {
+): RecordBody | Promise<RecordBody> {
 	const mode = getParameter(this, 'fieldsMode', itemIndex, 'mapper') as FieldsMode;
 	if (mode === 'json') {
 		// errors name the parameter as the form labels it ("Values JSON" on Mass Update)
@@ -298,21 +319,19 @@ export async function recordBody(
 			itemIndex,
 			options.jsonLabel ?? 'Record JSON',
 		);
+		if (!options.checkJsonPicklists) return { record, matchingColumns: [] };
 		// batched writes name picklist mistakes after the CRM refused them (picklistRefusal)
-		if (options.checkJsonPicklists)
-			checkPicklistValues.call(
-				this,
-				record,
-				itemIndex,
-				await loadFieldMeta.call(this, cache, module),
-			);
-		return { record, matchingColumns: [] };
+		return withFieldMeta(this, cache, module, (meta) => {
+			checkPicklistValues.call(this, record, itemIndex, meta);
+			return { record, matchingColumns: [] };
+		});
 	}
 	if (mode === 'pairs')
-		return {
-			record: await recordFromFieldPairs.call(this, itemIndex, module, cache),
+		return withFieldMeta(this, cache, module, (meta) => ({
+			record: recordFromFieldPairs.call(this, itemIndex, module, meta),
 			matchingColumns: [],
-		};
+		}));
+	const keep = options.keep ?? [];
 	let mapped: ReturnType<typeof mapperValues>;
 	try {
 		mapped = mapperValues.call(this, itemIndex, mode === 'auto');
@@ -321,37 +340,43 @@ export async function recordBody(
 		// unvalidated values get the same check as the other modes, so one mistake has one message
 		const raw = (getParameter(this, 'columns.value', itemIndex, {}, { skipValidation: true }) ??
 			{}) as IDataObject;
-		const meta = await loadFieldMeta.call(this, cache, module);
-		for (const [name, value] of Object.entries(raw)) {
-			const field = meta.get(name);
-			if (field && value !== undefined && value !== null && !(options.keep ?? []).includes(name)) {
-				coerceFieldValue.call(this, field, value, itemIndex);
+		return withFieldMeta(this, cache, module, (meta) => {
+			for (const [name, value] of Object.entries(raw)) {
+				const field = meta.get(name);
+				if (field && value !== undefined && value !== null && !keep.includes(name)) {
+					coerceFieldValue.call(this, field, value, itemIndex);
+				}
 			}
-		}
-		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		});
 	}
 	const { values, matchingColumns } = mapped;
 	const auto =
 		mode === 'auto' ||
 		(getParameter(this, 'columns.mappingMode', itemIndex, 'defineBelow') as string) ===
 			'autoMapInputData';
-	const meta = await loadFieldMeta.call(this, cache, module);
-	const record: IDataObject = {};
-	for (const [name, value] of Object.entries(values)) {
-		if (value === undefined || value === null || (auto && value === '')) continue;
-		const field = meta.get(name);
-		if (!field) {
-			if (auto) continue; // auto-mapping ignores input keys that are not fields of the module
-			throw new NodeOperationError(this.getNode(), `Unknown field "${name}" in module ${module}`, {
-				itemIndex,
-				description:
-					'Refresh the field list of the mapper; field names are API names such as Last_Name.',
-			});
+	return withFieldMeta(this, cache, module, (meta) => {
+		const record: IDataObject = {};
+		for (const name in values) {
+			const value = values[name];
+			if (value === undefined || value === null || (auto && value === '')) continue;
+			const field = meta.get(name);
+			if (!field) {
+				if (auto) continue; // auto-mapping ignores input keys that are not fields of the module
+				throw new NodeOperationError(
+					this.getNode(),
+					`Unknown field "${name}" in module ${module}`,
+					{
+						itemIndex,
+						description:
+							'Refresh the field list of the mapper; field names are API names such as Last_Name.',
+					},
+				);
+			}
+			if (keep.includes(name)) record[name] = String(value);
+			else if (!field.read_only)
+				record[name] = coerceFieldValue.call(this, field, value, itemIndex) as IDataObject[string];
 		}
-		if (field.read_only && !(options.keep ?? []).includes(name)) continue;
-		record[name] = (options.keep ?? []).includes(name)
-			? (String(value) as IDataObject[string])
-			: (coerceFieldValue.call(this, field, value, itemIndex) as IDataObject[string]);
-	}
-	return { record, matchingColumns };
+		return { record, matchingColumns };
+	});
 }

@@ -99,6 +99,8 @@ export const ID_RE = /^\d+$/;
 
 /** A comma-separated (or array) list parameter as trimmed strings, empty entries dropped. */
 export function listOf(value: unknown): string[] {
+	// an unset option, read for every item of a batched write
+	if (value === undefined || value === null || value === '') return [];
 	const parts = Array.isArray(value) ? value : String(value ?? '').split(',');
 	return parts.map((v) => String(v).trim()).filter(Boolean);
 }

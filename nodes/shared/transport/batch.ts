@@ -25,8 +25,19 @@ export interface BatchEntry<K = string> {
 	payload: IDataObject;
 }
 
+/**
+ * `then` applied to a value or, once it settles, to a promise of it: a step that needs a request
+ * only sometimes (field metadata, read once per run) stays synchronous otherwise.
+ */
+export function after<T, U>(value: T | Promise<T>, then: (value: T) => U): U | Promise<U> {
+	return value instanceof Promise ? value.then(then) : then(value);
+}
+
 export interface BatchOptions<K = string> {
-	/** builds an item's entry; throw NodeOperationError for bad input (reported before any request is sent) */
+	/**
+	 * builds an item's entry; throw NodeOperationError for bad input (reported before any request is
+	 * sent). Answer the entry itself when it needs no request: no promise per item (see `after`).
+	 */
 	build: (itemIndex: number) => BatchEntry<K> | Promise<BatchEntry<K>>;
 	/**
 	 * the request of one chunk, answered with one result per payload, in order (`itemIndexes[i]` is
@@ -141,7 +152,8 @@ export async function runBatched<K = string>(
 	// build every item first: bad input is reported before anything is sent
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const entry = await options.build(itemIndex);
+			const built = options.build(itemIndex);
+			const entry = built instanceof Promise ? await built : built;
 			const id = JSON.stringify(entry.key);
 			const group = groups.get(id) ?? { key: entry.key, members: [] };
 			group.members.push({ itemIndex, payload: entry.payload });

@@ -54,10 +54,7 @@ function isUnique(unique: FieldMeta['unique']): boolean {
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
 	const output = await runBatched(this, {
-		build: async (itemIndex) => {
-			const { group, record } = await writeItemOf.call(this, itemIndex, fieldCache);
-			return { key: group, payload: record };
-		},
+		build: (itemIndex) => writeItemOf.call(this, itemIndex, fieldCache),
 		request: ({ module, body, external }, data) =>
 			recordsRequest({ method: 'POST', path: modulePath(module), data, extras: body, external }),
 		// a create answered 5xx or cut off may have happened: settle it by upsert on a unique field, never re-POST

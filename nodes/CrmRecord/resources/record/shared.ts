@@ -16,8 +16,8 @@ import { optionsCollection } from '../../../shared/optionsCollection';
 import { getParameter } from '../../../shared/parameters';
 import { loadFieldMeta, picklistRefusal, recordBody } from '../../../shared/recordFields';
 import type { FieldMeta } from '../../../shared/recordFields';
-import { BATCH_SIZE, crmApiError, crmRequest } from '../../../shared/transport';
-import type { CrmErrorBody, CrmListRequest } from '../../../shared/transport';
+import { after, BATCH_SIZE, crmApiError, crmRequest } from '../../../shared/transport';
+import type { BatchEntry, CrmErrorBody, CrmListRequest } from '../../../shared/transport';
 import { checkDigits, checkTextLength, isDigits, listOf } from '../../../shared/validation';
 
 /** A record ID parameter checked for its format (digits, §3.1) before anything is sent. */
@@ -351,17 +351,26 @@ export interface WriteGroup extends WriteExtras {
 	module: string;
 }
 
-/** One Create / Upsert item: its group, and its record checked against the field lengths. */
-export async function writeItemOf(
+/** One Create / Upsert item: its batch entry (the group is its key), its record checked against the field lengths. */
+export interface WriteItem extends BatchEntry<WriteGroup> {
+	matchingColumns: string[];
+}
+
+/** One Create / Upsert item; a promise only while the module's metadata is not yet read (recordBody). */
+export function writeItemOf(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	fieldCache: Map<string, Map<string, FieldMeta>>,
-): Promise<{ group: WriteGroup; record: IDataObject; matchingColumns: string[] }> {
+): WriteItem | Promise<WriteItem> {
 	const module = pickedValue(this, 'module', itemIndex);
 	const { body, external } = writeExtrasOf.call(this, itemIndex);
-	const { record, matchingColumns } = await recordBody.call(this, itemIndex, module, fieldCache);
-	checkRecordLengths.call(this, fieldCache, module, record, itemIndex);
-	return { group: { module, body, external }, record, matchingColumns };
+	return after(
+		recordBody.call(this, itemIndex, module, fieldCache),
+		({ record, matchingColumns }) => {
+			checkRecordLengths.call(this, fieldCache, module, record, itemIndex);
+			return { key: { module, body, external }, payload: record, matchingColumns };
+		},
+	);
 }
 
 /**

@@ -10,7 +10,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { moduleSelect } from '../../../shared/descriptions';
 import { getParameter } from '../../../shared/parameters';
 import type { FieldMeta } from '../../../shared/recordFields';
-import { runBatched } from '../../../shared/transport';
+import { after, runBatched } from '../../../shared/transport';
 import {
 	fieldsProperties,
 	listOf,
@@ -62,18 +62,15 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
 	const output = await runBatched(this, {
-		build: async (itemIndex) => {
-			const { group, record, matchingColumns } = await writeItemOf.call(
-				this,
-				itemIndex,
-				fieldCache,
-			);
-			const mode = getParameter(this, 'fieldsMode', itemIndex, 'mapper') as string;
-			const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
-			const checks = mode === 'mapper' ? matchingColumns : listOf(options.duplicate_check_fields);
-			if (checks.length) group.body.duplicate_check_fields = checks;
-			return { key: group, payload: record };
-		},
+		build: (itemIndex) =>
+			after(writeItemOf.call(this, itemIndex, fieldCache), (item) => {
+				const mode = getParameter(this, 'fieldsMode', itemIndex, 'mapper') as string;
+				const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
+				const checks =
+					mode === 'mapper' ? item.matchingColumns : listOf(options.duplicate_check_fields);
+				if (checks.length) item.key.body.duplicate_check_fields = checks;
+				return item;
+			}),
 		request: ({ module, body, external }, data) =>
 			recordsRequest({
 				method: 'POST',
