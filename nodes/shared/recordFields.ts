@@ -195,18 +195,17 @@ export function picklistRefusal(
 	return;
 }
 
-/** The record body of one item from the "Fields" name/value pairs, typed by metadata. */
+/** The "Fields" name/value pairs of one item. */
+type FieldPairs = Array<{ name: string; value: unknown }>;
+
+/** The record body of one item from its "Fields" name/value pairs, typed by metadata. */
 function recordFromFieldPairs(
 	this: IExecuteFunctions | IExecuteSingleFunctions,
+	pairs: FieldPairs,
 	itemIndex: number,
 	module: string,
 	meta: Map<string, FieldMeta>,
 ): IDataObject {
-	const pairs =
-		(getParameter(this, 'fieldsUi.field', itemIndex, []) as Array<{
-			name: string;
-			value: unknown;
-		}>) ?? [];
 	const record: IDataObject = {};
 	for (const { name, value } of pairs) {
 		if (!name) continue;
@@ -326,11 +325,13 @@ export function recordBody(
 			return { record, matchingColumns: [] };
 		});
 	}
-	if (mode === 'pairs')
+	if (mode === 'pairs') {
+		const pairs = (getParameter(this, 'fieldsUi.field', itemIndex, []) as FieldPairs) ?? [];
 		return withFieldMeta(this, cache, module, (meta) => ({
-			record: recordFromFieldPairs.call(this, itemIndex, module, meta),
+			record: recordFromFieldPairs.call(this, pairs, itemIndex, module, meta),
 			matchingColumns: [],
 		}));
+	}
 	const keep = options.keep ?? [];
 	let mapped: ReturnType<typeof mapperValues>;
 	try {

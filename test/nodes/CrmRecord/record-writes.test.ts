@@ -238,6 +238,41 @@ describe('CRM Record › writes (v2.1)', () => {
 		);
 	});
 
+	test("Create: the module's fields are read once, for the first item; an item that fails to build stops the run before any write", async () => {
+		const params = {
+			resource: 'record',
+			operation: 'create',
+			module: 'Leads',
+			fieldsMode: 'pairs',
+			fieldsUi: { field: [{ name: '={{ $json.field }}', value: '={{ $json.value }}' }] },
+		};
+		const input = [
+			{ json: { field: 'Last_Name', value: 'Built First' } },
+			{ json: { field: 'No_Such_Field', value: 'x' } },
+			{ json: { field: 'Last_Name', value: 'Built Third' } },
+		];
+		const fieldsRead = 'GET /crm/v2.1/settings/fields?module=Leads';
+		const calls = async () => (await crm.requests()).map((r) => `${r.method} ${r.url}`);
+
+		await crm.clearRequests();
+		const stop = crm.node('crmRecord', params);
+		const error = errorOf(await crm.run(stop, input), stop.name);
+		expect(error?.message).toContain('Unknown field "No_Such_Field" in module Leads');
+		expect(error?.context?.itemIndex).toBe(1);
+		expect(await calls()).toEqual([fieldsRead]);
+
+		await crm.clearRequests();
+		const go = crm.node('crmRecord', params, { onError: 'continueRegularOutput' });
+		const out = outputOf(await crm.run(go, input), go.name);
+		expect(await calls()).toEqual([fieldsRead, 'POST /crm/v2.1/Leads']);
+		expect(out.map((o) => o.json.status ?? o.json.error)).toEqual([
+			'success',
+			'Unknown field "No_Such_Field" in module Leads',
+			'success',
+		]);
+		expect((await record('Leads', out[2].json.id as string))?.Last_Name).toBe('Built Third');
+	});
+
 	test('Update by ID: many items go in one UpdateRecords request, one item to its own URL (UpdateRecord)', async () => {
 		const leads = (await crm.api('GET', '/crm/v2.1/Leads?per_page=3')).body.data;
 		await crm.clearRequests();
