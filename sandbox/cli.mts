@@ -6,7 +6,7 @@ import path from 'node:path';
 
 import type { Edition } from './limits.ts';
 import { CONCURRENCY_BY_EDITION } from './limits.ts';
-import { parseKnobs } from './sandbox.ts';
+import { parseKnobs, retryDelaysOf } from './sandbox.ts';
 import { startSandbox } from './server.ts';
 
 const port = Number(process.env.SANDBOX_PORT ?? 4010);
@@ -43,6 +43,15 @@ try {
 	process.exit(2);
 }
 
+// §9.5 leaves the service's re-sends undefined: `none` sends each delivery once, as a strict CRM would
+let deliveryRetryDelaysMs: number[];
+try {
+	deliveryRetryDelaysMs = retryDelaysOf(process.env.SANDBOX_DELIVERY_RETRIES ?? 'default');
+} catch (error) {
+	console.error(`SANDBOX_DELIVERY_RETRIES: ${(error as Error).message}`);
+	process.exit(2);
+}
+
 const running = await startSandbox({
 	port,
 	host,
@@ -57,6 +66,7 @@ const running = await startSandbox({
 	uploadOrigin,
 	hookKey: process.env.SANDBOX_HOOK_KEY || undefined,
 	knobs,
+	deliveryRetryDelaysMs,
 });
 const origin = running.sandbox.config.publicOrigin;
 
@@ -72,6 +82,9 @@ console.log(
 		: 'API limits off (SANDBOX_API_LIMITS=off: for benchmarks only)',
 );
 if (Object.keys(knobs).length) console.log(`Knobs: ${JSON.stringify(knobs)}`);
+console.log(
+	`Notification deliveries: ${deliveryRetryDelaysMs.length === 1 ? 'sent once, never re-sent' : `up to ${deliveryRetryDelaysMs.length} attempts`} (SANDBOX_DELIVERY_RETRIES=${process.env.SANDBOX_DELIVERY_RETRIES ?? 'default'})`,
+);
 console.log(`Data: ${dbPath}`);
 if (running.sandbox.config.hookKey && !process.env.SANDBOX_HOOK_KEY) {
 	console.log(

@@ -22,6 +22,27 @@ import type {
 
 export type { LoggedRequest, SandboxConfig, SandboxSettings, SeenRequest } from './types.ts';
 
+/**
+ * Delivery retry policies (§9.5 defines none for the service): `none` sends each delivery once, the
+ * strictest reading and what a receiver must survive; `default` is the sandbox's own 3 attempts
+ * within 3 s. `SANDBOX_DELIVERY_RETRIES` (cli.mts) and the fault plan's `deliveryRetries` select one.
+ */
+export const DELIVERY_RETRY_POLICIES = {
+	none: [0],
+	default: [0, 1000, 2000],
+} as const satisfies Record<string, readonly number[]>;
+export type DeliveryRetryPolicy = keyof typeof DELIVERY_RETRY_POLICIES;
+
+/** The policy's delays; an unknown name throws, naming the ones there are. */
+export function retryDelaysOf(policy: string): number[] {
+	const delays = DELIVERY_RETRY_POLICIES[policy as DeliveryRetryPolicy];
+	if (!delays)
+		throw new Error(
+			`delivery retry policy "${policy}" is unknown: use ${Object.keys(DELIVERY_RETRY_POLICIES).join(' or ')}`,
+		);
+	return [...delays];
+}
+
 export const DEFAULT_CONFIG: SandboxConfig = {
 	publicOrigin: 'http://localhost:4010',
 	uploadOrigin: 'http://localhost:4011',
@@ -38,7 +59,7 @@ export const DEFAULT_CONFIG: SandboxConfig = {
 	maxFileBytes: 20 * 1024 * 1024,
 	channelDefaultExpirySec: 3600,
 	channelMaxExpirySec: 86400,
-	deliveryRetryDelaysMs: [0, 1000, 2000],
+	deliveryRetryDelaysMs: [...DELIVERY_RETRY_POLICIES.default],
 	deliveryTimeoutMs: 10_000,
 	jobStepMs: 1000,
 	tagsPerRecord: 10,

@@ -53,7 +53,10 @@ export interface SandboxConfig {
 	/** notification channels: default and maximum expiry, seconds (§6) */
 	channelDefaultExpirySec: number;
 	channelMaxExpirySec: number;
-	/** delivery / callback retry delays in ms: attempts = length (§9.5) */
+	/**
+	 * delivery / callback retry delays in ms: attempts = length (§9.5 leaves the service's policy
+	 * open; `DELIVERY_RETRY_POLICIES` names the two the sandbox offers: `none` = one attempt)
+	 */
 	deliveryRetryDelaysMs: number[];
 	deliveryTimeoutMs: number;
 	/** job state machines advance one state per interval (§8) */

@@ -11,6 +11,8 @@ import type { Router } from '../router.ts';
 import type { ChangeEvent } from '../store.ts';
 import type { Sandbox } from '../types.ts';
 import { issueAccessToken } from './oauth.ts';
+import { HttpError } from '../errors.ts';
+import { DELIVERY_RETRY_POLICIES, retryDelaysOf } from '../sandbox.ts';
 
 const admin = { root: 'admin' as const, public: true };
 
@@ -123,6 +125,34 @@ export const setTokenLifetime = operation('PUT', '/token-lifetime', admin, (ctx)
 	return { body: { seconds: config.accessTokenLifetimeSec } };
 });
 
+/**
+ * how often the CRM sends a notification delivery (§9.5 defines no policy): `{ "policy": "none" }`
+ * sends each once, `default` makes the sandbox's 3 attempts; read back with GET
+ */
+export const setDeliveryRetries = operation('PUT', '/delivery-retries', admin, (ctx) => {
+	const policy = String(ctx.json().policy ?? '');
+	let delays: number[];
+	try {
+		delays = retryDelaysOf(policy);
+	} catch (error) {
+		throw new HttpError('INVALID_DATA', { api_name: 'policy' }, (error as Error).message);
+	}
+	ctx.sandbox.config.deliveryRetryDelaysMs = delays;
+	return { body: deliveryRetries(ctx.sandbox) };
+});
+
+export const getDeliveryRetries = operation('GET', '/delivery-retries', admin, (ctx) => ({
+	body: deliveryRetries(ctx.sandbox),
+}));
+
+function deliveryRetries(sandbox: Sandbox): { policy: string; delays_ms: number[] } {
+	const delays = sandbox.config.deliveryRetryDelaysMs;
+	const named = Object.entries(DELIVERY_RETRY_POLICIES).find(
+		([, list]) => list.length === delays.length && list.every((d, i) => d === delays[i]),
+	);
+	return { policy: named?.[0] ?? 'custom', delays_ms: [...delays] };
+}
+
 /** the §7 limits: configuration, calls in flight per client, credits used in the window */
 export const getLimits = operation('GET', '/limits', admin, (ctx) => ({
 	body: { limits: ctx.sandbox.limits.snapshot() },
@@ -200,6 +230,8 @@ export function registerAdmin(router: Router, sandbox: Sandbox): void {
 		getFaultPlan,
 		clearFaultPlan,
 		setTokenLifetime,
+		setDeliveryRetries,
+		getDeliveryRetries,
 		getLimits,
 		getRequests,
 		clearRequests,

@@ -245,4 +245,35 @@ describe('delivery faults', () => {
 		expect(receiver.received).toHaveLength(0);
 		expect((await planStats()).droppedDeliveries).toBe(2);
 	});
+
+	test('delivery retry policy "none": a failed attempt is never re-sent; the policy is read back and can be set again', async () => {
+		const set = async (policy: string) =>
+			await api(`${sb.url}/__sandbox/delivery-retries`, undefined, {
+				method: 'PUT',
+				body: { policy },
+			});
+		const none = await set('none');
+		expect(none.status).toBe(200);
+		expect(none.body).toEqual({ policy: 'none', delays_ms: [0] });
+		try {
+			receiver.respond = () => 503;
+			await createLeads(1);
+			const [delivery] = await settled(1);
+			expect(delivery.outcome).toBe('failed');
+			expect(delivery.attempts.map((a: any) => a.status)).toEqual([503]);
+			// nothing follows: the CRM of policy "none" sends once
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			expect(receiver.received).toHaveLength(1);
+			const unknown = await set('often');
+			expect(unknown.status).toBe(400);
+			expect(unknown.body.code).toBe('INVALID_DATA');
+			expect(unknown.body.details).toEqual({ api_name: 'policy' });
+			expect(unknown.body.message).toContain('none or default');
+		} finally {
+			expect((await set('default')).body).toEqual({
+				policy: 'default',
+				delays_ms: [0, 1000, 2000],
+			});
+		}
+	});
 });
