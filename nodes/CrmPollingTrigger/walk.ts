@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { toCrmDateTime, toUtcWireTime } from '../shared/dates';
 import { crmRequest, crmRequestAllItems } from '../shared/transport';
+import type { CrmContext } from '../shared/transport';
 import { fetchRecords } from '../shared/fetchRecords';
 import { MAX_CRITERIA_CONDITIONS } from '../shared/collections';
 import { advance, changeKeyOf, recalled, remember } from './cursor';
@@ -118,15 +119,15 @@ export function fieldNames(ctx: IPollFunctions, names: unknown, parameter: strin
 	return [...new Set(list)];
 }
 
-interface Row {
+export interface Row {
 	id: string;
 	time: number;
 	created: number;
 }
 
 /** One keyset page: rows after (time, id), or from `time` on when no id is given, oldest first. */
-async function keysetPage(
-	this: IPollFunctions,
+export async function keysetPage(
+	this: CrmContext,
 	module: string,
 	timeField: string,
 	filter: string,
@@ -159,7 +160,7 @@ async function keysetPage(
 
 /** The newest row of a module on `timeField` (filtered), or undefined for none. */
 export async function newest(
-	this: IPollFunctions,
+	this: CrmContext,
 	module: string,
 	timeField: string,
 	filter: string,
@@ -185,7 +186,7 @@ export async function newest(
  * that same second counted as seen (bulk writes stamp many records with one second), none emitted.
  */
 export async function changesStart(
-	this: IPollFunctions,
+	this: CrmContext,
 	module: string,
 	timeField: string,
 	latest: Row | undefined,
@@ -349,8 +350,8 @@ function classify(
 }
 
 /** GetDeletedRecords entries after `since` (If-Modified-Since, whole seconds): every page, or the first `limit`. */
-async function deletedSince(
-	this: IPollFunctions,
+export async function deletedSince(
+	this: CrmContext,
 	module: string,
 	sinceMs: number | undefined,
 	limit = 0,
@@ -411,7 +412,7 @@ export async function walkDeleted(
 
 /** Where a new deleted-records stream starts: after every deletion listed since `since` (none emitted). */
 export async function deletedStart(
-	this: IPollFunctions,
+	this: CrmContext,
 	module: string,
 	since: number,
 ): Promise<StreamCursor> {

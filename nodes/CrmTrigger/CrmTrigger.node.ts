@@ -1,6 +1,7 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	IRun,
 	IHookFunctions,
 	INodeExecutionData,
 	INodeType,
@@ -28,16 +29,18 @@ import {
 	subscribe,
 } from './channel';
 import type { ChannelState, ChannelWish } from './channel';
-import { changeKey, claimChanges, DEFAULT_WINDOW_MS } from './dedupe';
 import {
-	CHANGE_KEY,
-	CLAIM_KEY,
-	deliveryKey,
-	fetchRecords,
-	isGenuine,
-	itemsOf,
-	parseDelivery,
-} from './delivery';
+	CATCH_UP_BATCH,
+	CATCH_UP_BUDGET_MS,
+	readStream,
+	SETTLE_MS,
+	startStreams,
+	streamsFor,
+} from './catchUp';
+import type { CatchUpState } from './catchUp';
+import { changeKey, claimChanges, DEFAULT_WINDOW_MS } from './dedupe';
+import { CHANGE_KEY, deliveryKey, isGenuine, itemsOf, parseDelivery } from './delivery';
+import { fetchRecords } from '../shared/fetchRecords';
 import { attemptOf, latch } from './latch';
 import { getWatchableModules } from './methods';
 import { getParameter } from '../shared/parameters';
@@ -58,7 +61,12 @@ interface TriggerOptions {
 	relatedActions?: boolean;
 	freshnessMinutes?: number;
 	watchFields?: string[];
+	catchUp?: boolean;
+	catchUpMinutes?: number;
 }
+
+/** Catch-up every this many minutes unless the node says otherwise (docs/crm-trigger.md). */
+const DEFAULT_CATCH_UP_MINUTES = 5;
 
 function stateOf(ctx: IHookFunctions | IWebhookFunctions | ITriggerFunctions): ChannelState {
 	return ctx.getWorkflowStaticData('node') as ChannelState;
@@ -95,24 +103,18 @@ const COPY_WAIT_MS = 60_000;
 /**
  * Changes another request of this process claimed while n8n is still storing that request's
  * execution: wait for n8n's answer to it. Taken: these are repeats and are dropped. Refused (n8n
- * could not store or queue it, and answers with an error, also after the CRM stopped waiting): the
- * CRM sends the delivery again, and this copy takes the claims over and carries the changes, so a
- * failed store loses nothing. Still unanswered after COPY_WAIT_MS: repeats, as before the wait.
+ * could not store or queue it, and answers with an error, also after the CRM stopped waiting): a
+ * copy of the delivery takes the claims over and carries the changes. Still unanswered after
+ * COPY_WAIT_MS: repeats, as before the wait.
  */
 async function afterEarlierCopy(
 	waiting: IDataObject[],
 	latched: { claim: (key: string) => boolean; pending: (key: string) => boolean },
-	unfetched: (item: IDataObject) => void,
 ): Promise<IDataObject[]> {
-	const keyOf = (item: IDataObject) => (item[CLAIM_KEY] ?? item[CHANGE_KEY]) as string;
+	const keyOf = (item: IDataObject) => item[CHANGE_KEY] as string;
 	const decided = () => waiting.every((item) => !latched.pending(keyOf(item)));
 	for (let waited = 0; !decided() && waited < COPY_WAIT_MS; waited += 100) await sleep(100);
-	return waiting.filter((item) => {
-		if (!latched.claim(keyOf(item))) return false;
-		// not fetched by this request: as when the fetch failed, execute() completes it
-		if (item[CLAIM_KEY] === undefined) unfetched(item);
-		return true;
-	});
+	return waiting.filter((item) => latched.claim(keyOf(item)));
 }
 
 export class CrmTrigger implements INodeType {
@@ -205,6 +207,23 @@ export class CrmTrigger implements INodeType {
 				default: 'ids',
 			},
 			optionsCollection([
+				{
+					displayName: 'Catch Up on Missed Changes',
+					name: 'catchUp',
+					type: 'boolean',
+					default: true,
+					description:
+						'Whether the trigger also reads the watched modules for changes no delivery brought (the CRM sends each delivery once: one n8n did not answer in time is gone) and runs them, at publication and every Catch-Up Interval. Each change still runs once.',
+				},
+				{
+					displayName: 'Catch-Up Interval (Minutes)',
+					name: 'catchUpMinutes',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: DEFAULT_CATCH_UP_MINUTES,
+					description:
+						'How often the catch-up reads the watched modules (changes younger than a minute are left to their deliveries). Each read costs API credits: one COQL query per 200 changed records and per module and event.',
+				},
 				{
 					displayName: 'Freshness Window (Minutes)',
 					name: 'freshnessMinutes',
@@ -301,15 +320,15 @@ export class CrmTrigger implements INodeType {
 	};
 
 	/**
-	 * One delivery = at most one execution with one item per new change. Forged deliveries get 401,
-	 * malformed or stale ones 400; everything else is answered 200 before the first await (the CRM
-	 * re-sends what is not answered in time). Then the records that identify each change are fetched
-	 * (full records, or an edit's Modified_Time), changes already emitted are dropped, and an
-	 * execution starts only for new ones. Claims in the process latch are made synchronously, so
-	 * copies that reach this process together cannot both pass (README "How the CRM Trigger
-	 * delivers each change once"); a copy of a change whose claim belongs to a request n8n is still
-	 * storing waits for n8n's answer to it, and carries the change if n8n refused it. A failed fetch
-	 * loses nothing: the change goes out unfetched and execute() fetches it.
+	 * One delivery = at most one execution with one item per new change, answered by n8n as soon as
+	 * it stored and queued that execution. Forged deliveries get 401, malformed or stale ones 400.
+	 * Nothing here calls the CRM or reads the credential: every check works on the body and the
+	 * node's static data, so the answer costs what any community trigger's costs (docs/crm-trigger.md
+	 * "The answer path"). Copies that reach this process together are settled by the process latch
+	 * (synchronous claims of the delivery key, and of a create's or delete's change key); a copy of
+	 * a change whose claim belongs to a request n8n is still storing waits for n8n's answer to it,
+	 * and carries the change if n8n refused it. execute() fetches what identifies each change and
+	 * drops what another execution already emitted.
 	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const state = stateOf(this);
@@ -334,26 +353,19 @@ export class CrmTrigger implements INodeType {
 			);
 		}
 		const windowMs = Math.max(freshMs, DEFAULT_WINDOW_MS);
-		const scope = `${this.getWorkflow().id ?? ''}|`;
+		// per workflow and channel: a test listener's channel ("Listen for test event") and the
+		// published one both get the same change, and each must pass it on
+		const scope = `${this.getWorkflow().id ?? ''}|${delivery.channel_id}|`;
 		// this request's claims, and how n8n answers it (read by the copies that find them)
 		const attempt = attemptOf(res);
 		// first sight of a key in this process: claimed synchronously, so copies cannot interleave
 		const first = (key: string): boolean => latch.claim(scope + key, windowMs, Date.now(), attempt);
 		const pending = (key: string): boolean => latch.pending(scope + key, Date.now());
-		// changes whose key another request holds while n8n is still storing its execution
-		const waiting: IDataObject[] = [];
-		const claimOrWait = (item: IDataObject, key: string): boolean => {
-			if (first(key)) return true;
-			if (pending(key)) waiting.push(item);
-			return false;
-		};
 		// nothing new: n8n answers 200 with this body and starts no execution
 		const duplicate: IWebhookResponseData = {
 			webhookResponse: { status: 'duplicate', records: 0 },
 		};
 		if (!first(deliveryKey(delivery))) return duplicate;
-		const wantRecords = getParameter(this, 'output', 0, 'ids') === 'records';
-		// a record is created or deleted once: its key needs no fetch, so it is claimed before any await
 		let items = itemsOf(delivery, options.includeAffected === true);
 		// "Only When These Fields Change": an edit counts when the CRM's affected_fields name a watched field
 		const watch = (options.watchFields ?? []).map(String).filter(Boolean);
@@ -367,70 +379,33 @@ export class CrmTrigger implements INodeType {
 			});
 			if (items.length === 0) return { webhookResponse: { status: 'ignored', records: 0 } };
 		}
-		if (delivery.operation !== 'update')
-			items = items.filter((item) => claimOrWait(item, item[CHANGE_KEY] as string));
-		if (items.length === 0 && waiting.length === 0) return duplicate;
-
-		// what identifies each change, and what the workflow gets: full records, or an edit's
-		// Modified_Time. Awaited before n8n answers: a re-send the CRM makes meanwhile reaches this
-		// process and is settled by the claims below, whichever request fetched first
-		const toFetch = items.filter(
-			(item) => item.operation !== 'delete' && (wantRecords || item.operation === 'edit'),
-		);
-		let records: Map<string, IDataObject> | undefined = new Map();
-		if (toFetch.length > 0) {
-			try {
-				records = await fetchRecords.call(
-					this,
-					delivery.module,
-					toFetch.map((item) => String(item.id)),
-					wantRecords ? undefined : 'Modified_Time',
-				);
-			} catch (error) {
-				// the transport already retried: emit unfetched rather than lose them (execute() fetches)
-				this.logger.warn(
-					`CRM Trigger: fetching ${toFetch.length} record(s) failed, execute() fetches them: ${(error as Error).message}`,
-				);
-				records = undefined;
-			}
+		// a record is created or deleted once: its key is whole already, so a re-send (new server_time)
+		// is caught here; an edit's key needs the record's Modified_Time, which execute() reads
+		if (delivery.operation !== 'update') {
+			const waiting: IDataObject[] = [];
+			items = items.filter((item) => {
+				const key = item[CHANGE_KEY] as string;
+				if (first(key)) return true;
+				if (pending(key)) waiting.push(item);
+				return false;
+			});
+			if (waiting.length > 0)
+				items.push(...(await afterEarlierCopy(waiting, { claim: first, pending })));
 		}
-		// unfetched: deletes are complete, and so are creates when only IDs are wanted (execute()
-		// fetches the rest)
-		const unfetched = (item: IDataObject) => {
-			if (item.operation === 'delete' || (item.operation === 'create' && !wantRecords))
-				item[CLAIM_KEY] = item[CHANGE_KEY];
-		};
-		// from here to the wait below, no await: the edits' claims are as atomic as the delivery's
-		items = items.filter((item) => {
-			const record = records?.get(String(item.id));
-			if (records === undefined) {
-				unfetched(item);
-				return true;
-			}
-			if (wantRecords && record) item.record = record;
-			if (item.operation !== 'edit') {
-				item[CLAIM_KEY] = item[CHANGE_KEY];
-				return true;
-			}
-			const key = changeKey(item[CHANGE_KEY] as string, item, record?.Modified_Time);
-			item[CLAIM_KEY] = key;
-			return claimOrWait(item, key);
-		});
-		if (waiting.length > 0)
-			items.push(...(await afterEarlierCopy(waiting, { claim: first, pending }, unfetched)));
 		if (items.length === 0) return duplicate;
 		// n8n answers (200) once it has stored and queued the execution: a delivery the CRM sees
-		// acknowledged is never lost, also when this process stops right now (README, "How the CRM
-		// Trigger delivers each change once")
+		// acknowledged is never lost, also when this process stops right now
 		return { workflowData: [this.helpers.returnJsonArray(items)] };
 	}
 
 	/**
-	 * Renews the channel before it expires, on main only (n8n runs trigger() on the leader main; the
-	 * webhook process and workers never renew). The tick period derives from the channel lifetime
-	 * (renewalCron), read once create() has stored it: activation runs create() alongside trigger().
-	 * Each tick reads the channel from static data; ticks never overlap. Closing only stops the ticks:
-	 * unsubscribing belongs to delete(), since n8n also closes triggers on shutdown.
+	 * On main only (n8n runs trigger() on the leader main; the webhook process and workers never
+	 * do): renews the channel before it expires, and catches up on changes no delivery brought.
+	 * Renewal: the tick period derives from the channel lifetime (renewalCron), read once create()
+	 * has stored it (activation runs create() alongside trigger()); each tick reads the channel from
+	 * static data. Catch-up: at activation, then every Catch-Up Interval (catchUp.ts). Ticks of one
+	 * kind never overlap. Closing only stops the ticks: unsubscribing belongs to delete(), since n8n
+	 * also closes triggers on shutdown.
 	 */
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const helpers = this.helpers as Partial<SchedulingFunctions>;
@@ -461,37 +436,59 @@ export class CrmTrigger implements INodeType {
 		};
 		helpers.registerCron({ expression }, () => void tick());
 		this.logger.debug(`CRM Trigger: renewal check on cron "${expression}"`);
+
+		const options = getParameter(this, 'options', 0, {}) as TriggerOptions;
+		let catching: Promise<void> | undefined;
+		if (options.catchUp !== false && this.getMode() !== 'manual') {
+			// answers the catch-up under way (one at a time), started now when none is
+			const catchUpTick = () => {
+				if (closed) return;
+				catching ??= catchUp
+					.call(this, options, () => closed)
+					.catch((error: Error) =>
+						this.logger.warn(`CRM Trigger: catching up failed: ${error.message}`),
+					)
+					.finally(() => (catching = undefined));
+				return catching;
+			};
+			const minutes = Math.max(
+				1,
+				Math.round(Number(options.catchUpMinutes ?? DEFAULT_CATCH_UP_MINUTES) || 1),
+			);
+			const every =
+				minutes < 60 ? `0 */${minutes} * * * *` : `0 0 */${Math.round(minutes / 60)} * * *`;
+			helpers.registerCron({ expression: every as typeof expression }, catchUpTick);
+			// at (re)activation too: what changed while no n8n answered the CRM
+			void catchUpTick();
+		}
 		return {
 			closeFunction: async () => {
 				closed = true;
+				await catching;
 			},
 		};
 	}
 
 	/**
-	 * The first node of every execution. Items webhook() completed (CLAIM_KEY) pass as they are;
-	 * the others (webhook()'s fetch failed) get their records, or an edit's Modified_Time, here. In
-	 * production it then drops the changes another execution already emitted (dedupe.ts), the
-	 * cross-process net behind webhook()'s checks. An execution left with no items ends here: the
-	 * next nodes get no input and do not run. Manual runs ("Execute step", test events) and retries
-	 * only fetch.
+	 * The first node of every execution, on a worker in queue mode. It reads what identifies each
+	 * change (the full records for "Full Records", 100 per request; otherwise an edit's
+	 * Modified_Time), then, in production, drops the changes another execution already emitted
+	 * (n8n's deduplication store, dedupe.ts): copies that reached another process, and changes the
+	 * catch-up read again. An execution left with no items ends here: the next nodes get no input
+	 * and do not run. Manual runs ("Execute step", test events) and retries only fetch.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const input = this.getInputData();
 		const items = input.map((item) => ({ ...item, json: { ...item.json } }));
-		const changes = items.filter(
-			(item) =>
-				typeof item.json[CHANGE_KEY] === 'string' || typeof item.json[CLAIM_KEY] === 'string',
-		);
+		const changes = items.filter((item) => typeof item.json[CHANGE_KEY] === 'string');
 		if (changes.length === 0) return [items];
 		// a Retry (executions list) is a user's explicit re-run of an execution that did not finish,
 		// e.g. one whose worker died after the claim: it must emit again, so it claims nothing
 		const production = this.getMode() !== 'manual' && this.getMode() !== 'retry';
 		const wantRecords = getParameter(this, 'output', 0, 'ids') === 'records';
 		const modified = new Map<INodeExecutionData, unknown>();
-		const incomplete = changes.filter((item) => typeof item.json[CLAIM_KEY] !== 'string');
-		for (const module of [...new Set(incomplete.map((item) => String(item.json.module)))]) {
-			const ofModule = incomplete.filter(
+		for (const module of [...new Set(changes.map((item) => String(item.json.module)))]) {
+			const ofModule = changes.filter(
 				(item) => item.json.module === module && item.json.operation !== 'delete',
 			);
 			// edits are told apart by the record's Modified_Time: fetched with the record, or alone
@@ -518,14 +515,12 @@ export class CrmTrigger implements INodeType {
 			const keyOf = new Map(
 				changes.map((item) => [
 					item,
-					typeof item.json[CLAIM_KEY] === 'string'
-						? (item.json[CLAIM_KEY] as string)
-						: changeKey(item.json[CHANGE_KEY] as string, item.json, modified.get(item)),
+					changeKey(item.json[CHANGE_KEY] as string, item.json, modified.get(item)),
 				]),
 			);
 			let won: Set<string>;
 			try {
-				won = await claimChanges(this.helpers, [...keyOf.values()], this.getExecutionId());
+				won = await claimChanges(this.helpers, [...keyOf.values()]);
 			} catch (error) {
 				// no deduplication store (n8n without it): emit rather than lose the change
 				this.logger.warn(
@@ -546,10 +541,69 @@ export class CrmTrigger implements INodeType {
 					`CRM Trigger: ${items.length - kept.length} change(s) already emitted by another execution were dropped`,
 				);
 		}
-		for (const item of kept) {
-			delete item.json[CHANGE_KEY];
-			delete item.json[CLAIM_KEY];
-		}
+		for (const item of kept) delete item.json[CHANGE_KEY];
 		return [kept];
 	}
+}
+
+/**
+ * One catch-up: every watched stream read from its cursor up to SETTLE_MS ago, emitted in
+ * executions of at most CATCH_UP_BATCH changes. A stream's cursor moves only once n8n has run the
+ * execution that carries its changes, so a change is read again, never skipped, when n8n could not
+ * store that execution (execute() drops what was emitted). Stops at CATCH_UP_BUDGET_MS; the next
+ * catch-up goes on from there.
+ */
+async function catchUp(
+	this: ITriggerFunctions,
+	options: TriggerOptions,
+	isClosed: () => boolean,
+): Promise<void> {
+	const state = stateOf(this) as ChannelState & CatchUpState;
+	const modules = getParameter(this, 'modules', 0, []) as string[];
+	const events = getParameter(this, 'events', 0, []) as string[];
+	const streams = streamsFor(modules, events);
+	await startStreams.call(this, state, streams);
+	const cursors = state.catchUp ?? {};
+	const bound = Date.now() - SETTLE_MS;
+	const deadline = Date.now() + CATCH_UP_BUDGET_MS;
+	const watch = (options.watchFields ?? []).map(String).filter(Boolean);
+	let batch: IDataObject[] = [];
+	let moved: typeof cursors = {};
+	const flush = async () => {
+		if (batch.length > 0) {
+			for (const item of batch) {
+				// what changed is not known to a read of the records: said so, never guessed
+				if (options.includeAffected === true) {
+					item.affected_fields = null;
+					if (item.operation !== 'delete') item.affected_values = null;
+				}
+				if (watch.length > 0 && item.operation === 'edit') item.changed_fields = null;
+			}
+			const done = this.helpers.createDeferredPromise<IRun>();
+			this.emit([this.helpers.returnJsonArray(batch)], undefined, done);
+			await done.promise;
+			this.logger.info(`CRM Trigger: caught up on ${batch.length} change(s)`);
+		}
+		Object.assign(cursors, moved);
+		batch = [];
+		moved = {};
+	};
+	for (const { module, operation, stream } of streams) {
+		let more = true;
+		while (more && !isClosed() && Date.now() < deadline) {
+			const read = await readStream.call(
+				this,
+				module,
+				operation,
+				moved[stream] ?? cursors[stream],
+				bound,
+				CATCH_UP_BATCH - batch.length,
+			);
+			batch.push(...read.items);
+			moved[stream] = read.cursor;
+			more = read.more;
+			if (batch.length >= CATCH_UP_BATCH) await flush();
+		}
+	}
+	if (!isClosed()) await flush();
 }

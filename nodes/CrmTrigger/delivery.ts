@@ -3,8 +3,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ChannelState } from './channel';
 
-export { fetchRecords } from '../shared/fetchRecords';
-
 /** The body the CRM POSTs to a channel's URL (docs/protocol.md §9.4), once validated. */
 export interface DeliveryBody {
 	server_time: number;
@@ -28,15 +26,10 @@ const SERVER_TIME_MIN = 978_307_200_000;
 const SERVER_TIME_MAX = 4_102_444_800_000;
 
 /**
- * Item key that carries a record change's identity from webhook() to execute(), which removes it
- * before the items leave the node.
+ * Item key that carries a record change's identity from webhook() (or the catch-up) to execute(),
+ * which completes it (dedupe.ts changeKey) and removes it before the items leave the node.
  */
 export const CHANGE_KEY = '_crmChange';
-/**
- * Item key set by webhook() once an item is complete: its final change key (dedupe.ts changeKey)
- * and, for "Full Records", its record attached. execute() then neither fetches nor recomputes it.
- */
-export const CLAIM_KEY = '_crmClaim';
 
 function sameSecret(expected: string, actual: string): boolean {
 	const a = Buffer.from(expected);
@@ -143,13 +136,14 @@ export function deliveryKey(body: DeliveryBody): string {
 }
 
 /**
- * One record's change without the send time, which a re-sent delivery may change: what changed
- * (fields and values); for edits, changeKey() adds the record's Modified_Time to tell two edits apart.
+ * One record's change as the delivery and the catch-up both know it: module, event and record id.
+ * A record is created and deleted once; an edit is told apart by the record's Modified_Time, which
+ * execute() adds (dedupe.ts changeKey). Neither the channel nor the send time is part of it: a
+ * change the catch-up reads after a delivery brought it, or a re-send with its own `server_time`,
+ * has the same key.
  */
-export function changeBase(body: DeliveryBody, id: string): string {
-	const fields = [...(body.affected_fields[id] ?? [])].sort();
-	const values = body.affected_values[id] ?? null;
-	return hashOf(['c', body.channel_id, body.module, body.operation, id, fields, values]);
+export function changeBase(module: string, operation: string, id: string): string {
+	return `${operation}|${module}|${id}`;
 }
 
 /** One item per changed record: module, operation, id, server time (ISO) and, on request, what changed. */
@@ -162,7 +156,7 @@ export function itemsOf(body: DeliveryBody, includeAffected: boolean): IDataObje
 			json.affected_fields = body.affected_fields[id] ?? [];
 			if (operation !== 'delete') json.affected_values = body.affected_values[id] ?? {};
 		}
-		json[CHANGE_KEY] = changeBase(body, id);
+		json[CHANGE_KEY] = changeBase(body.module, operation, id);
 		return json;
 	});
 }

@@ -1,9 +1,10 @@
 /**
- * A process-local concurrency guard for webhook(): a bounded map of keys claimed in the last
- * window, checked and set synchronously. n8n runs every request of a process on one JavaScript
- * thread, so a claim made before webhook()'s first await (or right after an await resolves, before
- * the next one) cannot interleave with another request's claim: of two identical deliveries that
- * reach the same process at the same instant, exactly one claims the key.
+ * A process-local concurrency guard for webhook(): a map of keys claimed in the last window,
+ * checked and set synchronously. A key is kept for its whole window whatever the burst; only past
+ * a memory ceiling (LATCH_CEILING) do the oldest claims go early. n8n runs every request of a
+ * process on one JavaScript thread, so a claim made before webhook()'s first await cannot
+ * interleave with another request's claim: of two identical deliveries that reach the same process
+ * at the same instant, exactly one claims the key.
  *
  * A claim remembers the request that made it: when n8n could not store that request's execution
  * (it answers with an error, even after the CRM stopped waiting), a re-send of the same change takes
@@ -11,10 +12,8 @@
  * (webhook()). So a change is neither started twice in a process nor lost to a failed store.
  *
  * It holds no state the workflow needs across executions or processes: it is empty after a restart
- * and unknown to other n8n processes. The durable record stays the workflow's static data (saved by
- * n8n after webhook() on the path where the node answers the request itself) and n8n's
- * deduplication store, claimed in execute() (dedupe.ts; README "How the CRM Trigger delivers each
- * change once").
+ * and unknown to other n8n processes. The shared record is n8n's deduplication store, claimed in
+ * execute() (dedupe.ts; docs/crm-trigger.md).
  */
 export class Latch {
 	/**
@@ -36,7 +35,7 @@ export class Latch {
 		if (answer !== undefined && answer !== 'refused') return false;
 		this.entries.delete(key);
 		this.entries.set(key, { until: now + ttlMs, attempt });
-		// bounded memory under a burst: the oldest claims go first (the durable records still hold them)
+		// memory ceiling only: below it a claim lives its whole window, whatever the burst
 		while (this.entries.size > this.maxEntries)
 			this.entries.delete(this.entries.keys().next().value as string);
 		return true;
@@ -110,6 +109,9 @@ export function attemptOf(res: ResponseState): Attempt {
 	return { answer };
 }
 
-/** Claims per n8n process: deliveries and changes of every CRM Trigger, keyed by workflow id + key. */
-export const LATCH_MAX = 5000;
-export const latch = new Latch(LATCH_MAX);
+/**
+ * The most claims one n8n process holds (deliveries, creates and deletes of every CRM Trigger, keyed
+ * by workflow id + key; about 150 bytes each): a burst of this many changes inside one window.
+ */
+export const LATCH_CEILING = 250_000;
+export const latch = new Latch(LATCH_CEILING);

@@ -7,6 +7,7 @@ import type {
 	IHookFunctions,
 	ILoadOptionsFunctions,
 	IPollFunctions,
+	ITriggerFunctions,
 	IWebhookFunctions,
 	NodeParameterValueType,
 } from 'n8n-workflow';
@@ -50,6 +51,7 @@ type ParameterContext =
 	| ILoadOptionsFunctions
 	| IPollFunctions
 	| IHookFunctions
+	| ITriggerFunctions
 	| IWebhookFunctions;
 
 /** Freezes a value and everything in it, so a caller that would change a shared value fails loudly. */

@@ -1,8 +1,8 @@
 // One CRM change → one workflow run, through n8n's request path as n8n 2.40.7 runs it: every
 // delivery loads the workflow's static data from the database into its own copy, runs webhook(),
 // and saves the copy back where n8n does (after webhook() answered the request itself, or returned
-// no execution; when webhook() lets n8n answer for an execution, n8n's save is skipped, see README
-// "How the CRM Trigger delivers each change once"). Accepted deliveries then run as production
+// no execution; when webhook() lets n8n answer for an execution, n8n's save is skipped, see
+// docs/crm-trigger.md). Accepted deliveries then run as production
 // executions (mode 'webhook') with the trigger's execute() first, against the sandbox. Requests of
 // one jest process share the trigger's process latch, as requests of one n8n process do; clearing
 // it stands for a request that reached another n8n process.
@@ -165,7 +165,7 @@ const edit = (id: string) => ({
 });
 
 describe('CRM Trigger › one change, one run', () => {
-	test('webhook() lets n8n answer once the execution is stored and queued: one record GET before it, no other CRM call; execute() does not fetch again', async () => {
+	test('webhook() makes no CRM call and reads no credential: n8n answers once the execution is stored and queued; execute() fetches the record', async () => {
 		const x = await published({
 			modules: ['Leads'],
 			events: ['create', 'edit'],
@@ -173,18 +173,33 @@ describe('CRM Trigger › one change, one run', () => {
 		});
 		const id = await createLead('Answer after queueing');
 		await crm.clearRequests();
+		// every credential read of the request path goes through the credentials helper
+		const getDecrypted = crm.helper.getDecrypted.bind(crm.helper);
+		let credentialReads = 0;
+		crm.helper.getDecrypted = async (...args) => {
+			credentialReads++;
+			return await getDecrypted(...args);
+		};
 		const started = Date.now();
-		const answer = await x.request(x.body({ ids: [id], operation: 'insert' }));
+		let answer: Answer;
+		try {
+			answer = await x.request(x.body({ ids: [id], operation: 'insert' }));
+		} finally {
+			crm.helper.getDecrypted = getDecrypted;
+		}
 		const answerMs = Date.now() - started;
+		expect(credentialReads).toBe(0);
 		// the node did not answer itself: n8n answers 200 after it stored and queued the execution
 		expect(answer.answeredBeforeAwait).toBe(false);
 		expect(answer.result.noWebhookResponse).toBeUndefined();
 		expect(answer.status).toBe(200);
-		// the only CRM call before the answer: the record, fetched once
-		expect((await crm.requests()).filter((r) => r.url.startsWith('/crm/'))).toHaveLength(1);
-		expect(await recordGets()).toHaveLength(1);
+		// no CRM call before the answer: the items come from the body alone
+		expect((await crm.requests()).filter((r) => r.url.startsWith('/crm/'))).toHaveLength(0);
 		const items = answer.result.workflowData![0];
-		expect(items[0].json.record).toMatchObject({ id, Last_Name: 'Answer after queueing' });
+		expect(items.map((i) => i.json)).toEqual([
+			expect.objectContaining({ id, module: 'Leads', operation: 'create' }),
+		]);
+		expect(items[0].json.record).toBeUndefined();
 		const run = (await x.execute(answer))!;
 		expect(await recordGets()).toHaveLength(1);
 		expect(x.emitted(run)[0].json).toMatchObject({
@@ -193,8 +208,7 @@ describe('CRM Trigger › one change, one run', () => {
 			record: expect.objectContaining({ id, Last_Name: 'Answer after queueing' }),
 		});
 		expect(x.emitted(run)[0].json._crmChange).toBeUndefined();
-		expect(x.emitted(run)[0].json._crmClaim).toBeUndefined();
-		console.log(`trigger answer: webhook() returned in ${answerMs} ms with one record GET`);
+		console.log(`trigger answer: webhook() returned in ${answerMs} ms with no CRM call`);
 		await x.deactivate();
 	});
 
@@ -242,9 +256,15 @@ describe('CRM Trigger › one change, one run', () => {
 		expect(x.emitted(editRun).map((i) => (i.json.record as any).Company)).toEqual([
 			'Edited, store failed',
 		]);
-		// and once n8n took it, a further re-send is a repeat
-		const again = await x.request({ ...edited, server_time: edited.server_time + 4000 });
-		expect(again).toMatchObject({ status: 200, body: { status: 'duplicate' } });
+		// and once n8n took it, a further re-send is a repeat: a create in webhook() already, an edit
+		// (whose key needs the record's Modified_Time) in the execution, which stops at the trigger
+		const againCreate = await x.request({ ...created, server_time: created.server_time + 4000 });
+		expect(againCreate).toMatchObject({ status: 200, body: { status: 'duplicate' } });
+		const againEdit = (await x.execute(
+			await x.request({ ...edited, server_time: edited.server_time + 4000 }),
+		))!;
+		expect(x.emitted(againEdit)).toEqual([]);
+		expect(x.nextRan(againEdit)).toBe(false);
 		expect(x.runs.flatMap((r) => x.emitted(r))).toHaveLength(2);
 		await x.deactivate();
 	});
@@ -287,7 +307,7 @@ describe('CRM Trigger › one change, one run', () => {
 		const changes: string[] = [];
 		for (let round = 0; round < 20; round++) {
 			const id = await createLead(`Twin ${round}`);
-			// even rounds: a create (key known before any await); odd rounds: an edit (key after the fetch)
+			// even rounds: a create, odd rounds: an edit (the same body twice: the same delivery key)
 			if (round % 2 === 1) await editLead(id, `Twin Co ${round}`);
 			const delivery = x.body(round % 2 === 1 ? edit(id) : { ids: [id], operation: 'insert' });
 			// both requests load static data before either saves, as two requests at once do in n8n
@@ -309,7 +329,7 @@ describe('CRM Trigger › one change, one run', () => {
 		await x.deactivate();
 	});
 
-	test('a re-sent delivery (new server_time), at the same moment as the first or after it, starts no second run; a later edit of the same record does', async () => {
+	test('a re-sent delivery (new server_time), at the same moment as the first or after it, runs once; a later edit of the same record runs again', async () => {
 		const x = await published({
 			modules: ['Leads'],
 			events: ['create', 'edit'],
@@ -321,9 +341,9 @@ describe('CRM Trigger › one change, one run', () => {
 			x.request(created),
 			x.request({ ...created, server_time: created.server_time + 1500 }),
 		]);
+		// a create is known by its record id alone: the copy starts nothing
 		expect(createAnswers.filter((a) => a.result.workflowData)).toHaveLength(1);
 		for (const a of createAnswers) await x.execute(a);
-		// the CRM got no answer in time and re-sends the create later: known by its record
 		const resentCreate = await x.request({ ...created, server_time: created.server_time + 3000 });
 		expect(resentCreate).toMatchObject({ status: 200, body: { status: 'duplicate' } });
 		expect(resentCreate.result.workflowData).toBeUndefined();
@@ -334,65 +354,65 @@ describe('CRM Trigger › one change, one run', () => {
 			x.request(first),
 			x.request({ ...first, server_time: first.server_time + 1500 }),
 		]);
-		expect(editAnswers.filter((a) => a.result.workflowData)).toHaveLength(1);
-		for (const a of editAnswers) await x.execute(a);
+		// an edit is known by the record's Modified_Time, which the execution reads: both start one,
+		// and the second stops at the trigger
+		expect(editAnswers.filter((a) => a.result.workflowData)).toHaveLength(2);
+		const editRuns = [];
+		for (const a of editAnswers) editRuns.push((await x.execute(a))!);
+		expect(editRuns.map((r) => x.emitted(r).length)).toEqual([1, 0]);
+		expect(editRuns.map((r) => x.nextRan(r))).toEqual([true, false]);
 		expect(
 			x.runs
 				.flatMap((r) => x.emitted(r))
 				.map((i) => `${i.json.operation}:${(i.json.record as any).Company ?? ''}`),
 		).toEqual(['create:', 'edit:First edit']);
-		// re-sent after the first was accepted: the same Modified_Time, the same change
-		const resentEdit = await x.request({ ...first, server_time: first.server_time + 3000 });
-		expect(resentEdit).toMatchObject({ status: 200, body: { status: 'duplicate' } });
-		expect(resentEdit.result.workflowData).toBeUndefined();
-
-		// a copy that reached another n8n process, which read the workflow before the first was saved:
-		// webhook() passes it, the execution's claim in n8n's deduplication store drops it
-		const before = x.row();
-		// Modified_Time has whole seconds (of the sandbox clock): another second makes another change
-		await advanceSandboxClock(crm.url, 1000);
-		await editLead(id, 'Second edit');
-		const second = x.body(edit(id));
-		expect((await x.execute(await x.request(second)))!).toBeDefined();
-		latch.clear();
-		const otherProcess = await x.request(
-			{ ...second, server_time: second.server_time + 1500 },
-			before,
-		);
-		const otherRun = (await x.execute(otherProcess))!;
-		expect(x.emitted(otherRun)).toEqual([]);
-		expect(otherRun.status).toBe('success');
-		expect(x.nextRan(otherRun)).toBe(false);
 
 		// a later edit of the same field is another change (another Modified_Time): emitted
+		// (Modified_Time has whole seconds of the sandbox clock: another second makes another change)
 		await advanceSandboxClock(crm.url, 1000);
-		await editLead(id, 'Third edit');
+		await editLead(id, 'Second edit');
 		const later = (await x.execute(await x.request(x.body(edit(id)))))!;
-		expect(x.emitted(later).map((i) => (i.json.record as any).Company)).toEqual(['Third edit']);
-		expect(x.runs.filter((r) => x.nextRan(r))).toHaveLength(4);
+		expect(x.emitted(later).map((i) => (i.json.record as any).Company)).toEqual(['Second edit']);
+		expect(x.runs.filter((r) => x.nextRan(r))).toHaveLength(3);
 		await x.deactivate();
 	});
 
-	test('two genuinely different edits of the same record (different Modified_Time) start two runs', async () => {
-		const x = await published({ modules: ['Leads'], events: ['edit'], output: 'ids' });
+	test('two edits of the same record: two runs when each is handled before the next edit; one run with the latest record when both are handled after it', async () => {
+		const x = await published({ modules: ['Leads'], events: ['edit'], output: 'records' });
 		const id = await createLead('Edited twice');
 		await editLead(id, 'One');
-		const one = await x.request(x.body(edit(id)));
+		const one = await x.execute(await x.request(x.body(edit(id))));
 		// Modified_Time has whole seconds (of the sandbox clock)
 		await advanceSandboxClock(crm.url, 1000);
 		await editLead(id, 'Two');
-		const two = await x.request(x.body(edit(id)));
-		const runs = [await x.execute(one), await x.execute(two)];
-		expect(runs.map((r) => r && x.emitted(r).map((i) => i.json.id))).toEqual([[id], [id]]);
+		const two = await x.execute(await x.request(x.body(edit(id))));
+		expect([one, two].map((r) => x.emitted(r!).map((i) => (i.json.record as any).Company))).toEqual(
+			[['One'], ['Two']],
+		);
+
+		// both deliveries reach n8n before the first execution reads the record: the record's state
+		// then is one change, emitted once, by whichever execution reads it first
+		await advanceSandboxClock(crm.url, 1000);
+		await editLead(id, 'Three');
+		const third = await x.request(x.body(edit(id)));
+		await advanceSandboxClock(crm.url, 1000);
+		await editLead(id, 'Four');
+		const fourth = await x.request(x.body(edit(id)));
+		const late = [(await x.execute(third))!, (await x.execute(fourth))!];
+		expect(late.map((r) => x.emitted(r).map((i) => (i.json.record as any).Company))).toEqual([
+			['Four'],
+			[],
+		]);
 		await x.deactivate();
 	});
 
-	test('a failed record fetch in webhook() loses nothing: the change goes out unfetched and execute() fetches it', async () => {
+	test('a record fetch that fails in the execution claims nothing: the execution fails with the CRM error, and the change runs when it comes again', async () => {
 		const x = await published({ modules: ['Leads'], events: ['edit'], output: 'records' });
 		const id = await createLead('Fetch fails');
 		await editLead(id, 'Unfetched');
+		const delivery = x.body(edit(id));
 		try {
-			// every try of webhook()'s GetRecords fails (the transport makes RETRY.tries, with the
+			// every try of execute()'s GetRecords fails (the transport makes RETRY.tries, with the
 			// shipped back-off of 1, 2, 4, 8 s: the one test of this file that waits ~15 s)
 			const fault = await fetch(`${crm.url}/__sandbox/faults`, {
 				method: 'POST',
@@ -401,44 +421,53 @@ describe('CRM Trigger › one change, one run', () => {
 			});
 			expect(fault.status).toBe(201);
 			await crm.clearRequests();
-			const delivery = x.body(edit(id));
 			const answer = await x.request(delivery);
 			expect(answer).toMatchObject({ status: 200 });
+			const failed = (await x.execute(answer))!;
 			expect((await recordGets()).map((r) => r.status)).toEqual(Array(RETRY.tries).fill(500));
-			const [item] = answer.result.workflowData![0];
-			expect(item.json.record).toBeUndefined();
-			const run = (await x.execute(answer))!;
-			expect((await recordGets()).map((r) => r.status).at(-1)).toBe(200);
-			expect(x.emitted(run).map((i) => (i.json.record as any)?.Company)).toEqual(['Unfetched']);
-			expect(x.nextRan(run)).toBe(true);
-			// a re-send now fetches fine in webhook(); the execution's claim knows the change
-			latch.clear();
-			const resent = await x.request({ ...delivery, server_time: delivery.server_time + 1500 });
-			const resentRun = await x.execute(resent);
-			expect(resentRun ? x.emitted(resentRun) : []).toEqual([]);
+			expect(failed.status).toBe('error');
+			expect(failed.data.resultData.error?.message).toMatch(/500|internal/i);
+			expect(x.nextRan(failed)).toBe(false);
 		} finally {
 			await fetch(`${crm.url}/__sandbox/faults`, { method: 'DELETE' });
 		}
+		// the same change again (a re-send, or the catch-up's read of it): nothing was claimed, so it runs
+		const again = (await x.execute(
+			await x.request({ ...delivery, server_time: delivery.server_time + 1500 }),
+		))!;
+		expect(x.emitted(again).map((i) => (i.json.record as any)?.Company)).toEqual(['Unfetched']);
+		expect(x.nextRan(again)).toBe(true);
 		await x.deactivate();
 	});
 
-	test('an execution n8n runs again from the start (same execution id) emits its changes again; another execution does not; a Retry does', async () => {
+	test('another execution of the same change emits nothing; a Retry from the executions list emits it again', async () => {
 		const x = await published({ modules: ['Leads'], events: ['create'] });
 		const id = await createLead('Re-run');
 		const answer = await x.request(x.body({ ids: [id], operation: 'insert' }));
 		const items = answer.result.workflowData![0];
 		const first = await runProduction(crm, [x.node], items, {}, '7000001');
-		const again = await runProduction(crm, [x.node], items, {}, '7000001');
 		const other = await runProduction(crm, [x.node], items, {}, '7000002');
-		expect([first, again, other].map((r) => x.emitted(r).map((i) => i.json.id))).toEqual([
-			[id],
-			[id],
-			[],
-		]);
+		expect([first, other].map((r) => x.emitted(r).map((i) => i.json.id))).toEqual([[id], []]);
 		// Retry from the executions list (new id, mode 'retry') of an execution that died after its
 		// claim: the user asked for the run again, so the change is emitted again
 		const retried = await runProduction(crm, [x.node], items, {}, '7000003', 'retry');
 		expect(x.emitted(retried).map((i) => i.json.id)).toEqual([id]);
+		await x.deactivate();
+	});
+
+	test('the latch keeps every key of its window whatever the burst: after 6,000 changes a copy of the first delivery still starts nothing', async () => {
+		const x = await published({ modules: ['Leads'], events: ['create'] });
+		// record ids the CRM would list (the latch and the answer path need no record behind them)
+		const ids = Array.from({ length: 6000 }, (_, i) => `48768760000${String(10_000_000 + i)}`);
+		const deliveries = [];
+		for (let i = 0; i < ids.length; i += 100)
+			deliveries.push(x.body({ ids: ids.slice(i, i + 100), operation: 'insert' }));
+		for (const d of deliveries) expect((await x.request(d)).result.workflowData).toBeDefined();
+		const copy = await x.request(deliveries[0]);
+		expect(copy).toMatchObject({ status: 200, body: { status: 'duplicate' } });
+		// a re-send of it (its own server_time) too: every create key is still held
+		const resent = await x.request({ ...deliveries[0], server_time: Date.now() });
+		expect(resent).toMatchObject({ status: 200, body: { status: 'duplicate' } });
 		await x.deactivate();
 	});
 

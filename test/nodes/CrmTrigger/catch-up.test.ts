@@ -1,0 +1,198 @@
+// The CRM Trigger's catch-up (docs/crm-trigger.md "Catch-up") against a CRM that sends each
+// delivery once (the sandbox's retry policy `none`): changes made while no n8n answered are read
+// back by trigger() on its cron and at activation, and emitted once with the keys the deliveries
+// would have carried, so a change a delivery brought is not run again, and a late copy of a caught-up
+// change starts nothing. trigger() runs with n8n-core's TriggerContext; its emit runs the
+// production execution in n8n's engine (the trigger's execute() first) and resolves n8n's done
+// promise with it, as n8n does once the execution has run.
+import { TriggerContext } from 'n8n-core';
+import type { IDeferredPromise, INode, INodeExecutionData, IRun } from 'n8n-workflow';
+
+import type { CrmTrigger } from '../../../nodes/CrmTrigger/CrmTrigger.node';
+import { crmFixture } from '../../harness/crm';
+import type { CrmFixture } from '../../harness/crm';
+import { startReceiver } from '../../harness/receiver';
+import type { Receiver } from '../../harness/receiver';
+import { advanceSandboxClock } from '../../harness/sandbox';
+import { crmTrigger, routeDeliveries, runProduction, withIsolate } from '../../harness/trigger';
+import { deliveriesSettled, sandboxDeliveries } from '../../harness/wait';
+
+let crm: CrmFixture;
+let receiver: Receiver;
+let trigger: CrmTrigger;
+let counter = 0;
+
+beforeAll(async () => {
+	// the CRM at its least forgiving: one attempt per delivery
+	crm = await crmFixture({
+		sandbox: { demo: false, deliveryRetryDelaysMs: [0], deliveryTimeoutMs: 5000 },
+	});
+	receiver = await startReceiver();
+	trigger = crm.nodeTypes['n8n-nodes-crm-service.crmTrigger'] as unknown as CrmTrigger;
+	// the CRM's clock 5 minutes behind n8n's: every change is older than the catch-up's settle time
+	await advanceSandboxClock(crm.url, -5 * 60_000);
+});
+
+afterAll(async () => {
+	await advanceSandboxClock(crm.url, 5 * 60_000);
+	await crm.close();
+	await receiver.close();
+});
+
+afterEach(() => {
+	receiver.respond = () => 200;
+});
+
+async function createLeads(...names: string[]): Promise<string[]> {
+	const res = await crm.api('POST', '/crm/v2.1/Leads', {
+		data: names.map((n) => ({ Last_Name: n })),
+	});
+	expect(res.status).toBe(201);
+	return res.body.data.map((d: any) => d.details.id);
+}
+
+/** A published CRM Trigger with trigger() running: its crons are captured, its emits run executions. */
+async function running(parameters: INode['parameters']) {
+	counter++;
+	const x = crmTrigger(crm, parameters, {
+		origin: receiver.url,
+		webhookId: `ca7c0000-0000-4000-8000-${String(counter).padStart(12, '0')}`,
+	});
+	routeDeliveries(receiver, x);
+	await x.activate();
+	const crons: Array<{ expression: string; onTick: () => unknown }> = [];
+	const caughtUp: IRun[] = [];
+	const emit = (
+		data: INodeExecutionData[][],
+		_response?: unknown,
+		done?: IDeferredPromise<IRun>,
+	) => {
+		void runProduction(crm, [x.node], data[0]).then((run) => {
+			caughtUp.push(run);
+			done?.resolve(run);
+		}, done?.reject);
+	};
+	const ctx = new TriggerContext(
+		x.t.workflow,
+		x.node,
+		x.t.additionalData,
+		'trigger',
+		'activate',
+		emit as any,
+		undefined,
+		undefined,
+		{
+			registerCron: (cron: { expression: string }, onTick: () => unknown) =>
+				crons.push({ expression: cron.expression, onTick }),
+		} as any,
+	);
+	const response = await withIsolate(x.t.workflow, async () => await trigger.trigger.call(ctx));
+	const catchUpCron = () => crons.find((c) => c !== crons[0]);
+	return {
+		x,
+		crons,
+		caughtUp,
+		/** the catch-up cron's tick, awaited (the one under way, e.g. the activation's, when there is one) */
+		catchUp: async () => await (catchUpCron()?.onTick() as Promise<void> | undefined),
+		emittedByCatchUp: () =>
+			caughtUp.flatMap(
+				(run) => run.data.resultData.runData[x.node.name]?.[0]?.data?.main?.[0] ?? [],
+			),
+		stop: async () => {
+			await response.closeFunction?.();
+			await x.delete();
+		},
+	};
+}
+
+const describeItem = (item: INodeExecutionData) =>
+	`${item.json.operation}:${item.json.id}${item.json.caught_up ? ' (caught up)' : ''}`;
+
+describe('CRM Trigger › catch-up', () => {
+	test('changes made while n8n did not answer are caught up once; what a delivery brought is not run again; a late copy starts nothing', async () => {
+		const [edited, removed] = await createLeads('Edited while down', 'Deleted while down');
+		// edited in a later second than created (Modified_Time has whole seconds): an edit, not a create
+		await advanceSandboxClock(crm.url, 1000);
+		const t = await running({ modules: ['Leads'], events: ['all'], output: 'records' });
+		await t.catchUp();
+		// the channel's renewal cron, then the catch-up's: every 5 minutes by default
+		expect(t.crons.map((c) => c.expression)).toEqual([expect.any(String), '0 */5 * * * *']);
+		// started at the module's latest change: nothing before the activation is emitted
+		expect(t.caughtUp).toHaveLength(0);
+		const state = t.x.state();
+		expect(Object.keys(state.catchUp).sort()).toEqual([
+			'Leads|Created_Time',
+			'Leads|Modified_Time',
+			'Leads|deleted',
+		]);
+
+		// every n8n process down: the CRM's single attempt at each delivery fails
+		receiver.respond = () => 503;
+		const createdWhileDown = await createLeads('Created while down 1', 'Created while down 2');
+		expect(
+			(await crm.api('PUT', `/crm/v2.1/Leads/${edited}`, { data: [{ Company: 'Edited' }] })).status,
+		).toBe(200);
+		expect((await crm.api('DELETE', `/crm/v2.1/Leads/${removed}`)).status).toBe(200);
+		const channelId = state.channelId as string;
+		const lost = await deliveriesSettled(crm.url, 3, { channelId });
+		expect(lost.map((d) => [d.outcome, d.attempts.length])).toEqual([
+			['failed', 1],
+			['failed', 1],
+			['failed', 1],
+		]);
+
+		// n8n is back: a new change is delivered and runs
+		routeDeliveries(receiver, t.x);
+		const [delivered] = await createLeads('Delivered');
+		await deliveriesSettled(crm.url, 4, { channelId });
+		expect(t.x.emitted().flat().map(describeItem)).toEqual([`create:${delivered}`]);
+
+		// the catch-up reads the four changes since its cursor; the delivered one stops at the trigger
+		await t.catchUp();
+		expect(t.caughtUp).toHaveLength(1);
+		const items = t.emittedByCatchUp();
+		expect(items.map(describeItem).sort()).toEqual(
+			[
+				...createdWhileDown.map((id) => `create:${id} (caught up)`),
+				`edit:${edited} (caught up)`,
+				`delete:${removed} (caught up)`,
+			].sort(),
+		);
+		const edit = items.find((i) => i.json.operation === 'edit')!;
+		expect(edit.json).toMatchObject({ module: 'Leads', id: edited });
+		expect((edit.json.record as any).Company).toBe('Edited');
+		expect(items.every((i) => i.json._crmChange === undefined)).toBe(true);
+
+		// nothing new: the next catch-up reads from its cursor and emits nothing
+		await t.catchUp();
+		expect(t.caughtUp).toHaveLength(1);
+
+		// the CRM's lost delivery of a caught-up create arrives after all: its execution emits nothing
+		const late = (await sandboxDeliveries(crm.url, channelId)).find((d) =>
+			d.ids.includes(createdWhileDown[0]),
+		)!;
+		const before = t.x.executions.length;
+		await t.x.deliver({ ...(late as any).body, server_time: Date.now() });
+		expect(t.x.executions.length).toBe(before + 1);
+		expect(t.x.emitted().at(-1)).toEqual([]);
+		await t.stop();
+	});
+
+	test('with Catch Up on Missed Changes off, trigger() only renews: a change no delivery brought stays missed, and the CRM is not read', async () => {
+		const t = await running({
+			modules: ['Leads'],
+			events: ['create'],
+			options: { catchUp: false },
+		});
+		// the channel's renewal cron only
+		expect(t.crons).toHaveLength(1);
+		await crm.clearRequests();
+		receiver.respond = () => 503;
+		await createLeads('Missed for good');
+		await deliveriesSettled(crm.url, 1, { channelId: t.x.state().channelId });
+		const reads = (await crm.requests()).filter((r) => r.url.startsWith('/crm/v2.1/coql'));
+		expect(reads).toHaveLength(0);
+		expect(t.caughtUp).toHaveLength(0);
+		await t.stop();
+	});
+});
