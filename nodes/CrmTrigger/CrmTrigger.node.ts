@@ -39,7 +39,14 @@ import {
 } from './catchUp';
 import type { CatchUpState } from './catchUp';
 import { changeKey, claimChanges, DEFAULT_WINDOW_MS } from './dedupe';
-import { CHANGE_KEY, deliveryKey, isGenuine, itemsOf, parseDelivery } from './delivery';
+import {
+	CHANGE_KEY,
+	CHANGE_TIME,
+	deliveryKey,
+	isGenuine,
+	itemsOf,
+	parseDelivery,
+} from './delivery';
 import { fetchRecords } from '../shared/fetchRecords';
 import { attemptOf, latch } from './latch';
 import { getWatchableModules } from './methods';
@@ -470,12 +477,14 @@ export class CrmTrigger implements INodeType {
 	}
 
 	/**
-	 * The first node of every execution, on a worker in queue mode. It reads what identifies each
-	 * change (the full records for "Full Records", 100 per request; otherwise an edit's
-	 * Modified_Time), then, in production, drops the changes another execution already emitted
-	 * (n8n's deduplication store, dedupe.ts): copies that reached another process, and changes the
-	 * catch-up read again. An execution left with no items ends here: the next nodes get no input
-	 * and do not run. Manual runs ("Execute step", test events) and retries only fetch.
+	 * The first node of every execution, on a worker in queue mode. In production it claims each
+	 * change in n8n's deduplication store (dedupe.ts) and drops what another execution already
+	 * emitted: copies that reached another process, and changes the catch-up read again. A change
+	 * whose key is known without the CRM (a create, a delete, an edit the catch-up read with its
+	 * Modified_Time) is claimed first and fetched only when it is new; a delivered edit is told apart
+	 * by the record's Modified_Time, so it is fetched first. "Full Records" then get their records,
+	 * 100 per request. An execution left with no items ends here: the next nodes get no input and do
+	 * not run. Manual runs ("Execute step", test events) and retries claim nothing and only fetch.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const input = this.getInputData();
@@ -486,64 +495,117 @@ export class CrmTrigger implements INodeType {
 		// e.g. one whose worker died after the claim: it must emit again, so it claims nothing
 		const production = this.getMode() !== 'manual' && this.getMode() !== 'retry';
 		const wantRecords = getParameter(this, 'output', 0, 'ids') === 'records';
-		const modified = new Map<INodeExecutionData, unknown>();
-		for (const module of [...new Set(changes.map((item) => String(item.json.module)))]) {
-			const ofModule = changes.filter(
-				(item) => item.json.module === module && item.json.operation !== 'delete',
-			);
-			// edits are told apart by the record's Modified_Time: fetched with the record, or alone
-			const toFetch = wantRecords
-				? ofModule
-				: production
-					? ofModule.filter((item) => item.json.operation === 'edit')
-					: [];
-			if (toFetch.length === 0) continue;
-			const records = await fetchRecords.call(
-				this,
-				module,
-				toFetch.map((item) => String(item.json.id)),
-				wantRecords ? undefined : 'Modified_Time',
-			);
-			for (const item of toFetch) {
-				const record = records.get(String(item.json.id));
-				if (wantRecords && record) item.json.record = record;
-				modified.set(item, record?.Modified_Time);
-			}
-		}
-		let kept = items;
-		if (production) {
-			const keyOf = new Map(
-				changes.map((item) => [
-					item,
-					changeKey(item.json[CHANGE_KEY] as string, item.json, modified.get(item)),
-				]),
-			);
-			let won: Set<string>;
-			try {
-				won = await claimChanges(this.helpers, [...keyOf.values()]);
-			} catch (error) {
-				// no deduplication store (n8n without it): emit rather than lose the change
-				this.logger.warn(
-					`CRM Trigger: could not record emitted changes: ${(error as Error).message}`,
+		const fetched = new Map<INodeExecutionData, IDataObject | undefined>();
+		const fetch = async (list: INodeExecutionData[], fields?: string) => {
+			for (const module of [...new Set(list.map((item) => String(item.json.module)))]) {
+				const ofModule = list.filter((item) => item.json.module === module);
+				const records = await fetchRecords.call(
+					this,
+					module,
+					ofModule.map((item) => String(item.json.id)),
+					fields,
 				);
-				won = new Set(keyOf.values());
+				for (const item of ofModule) fetched.set(item, records.get(String(item.json.id)));
 			}
-			const emitted = new Set<string>();
-			kept = items.filter((item) => {
-				const key = keyOf.get(item);
-				if (key === undefined) return true;
-				if (!won.has(key) || emitted.has(key)) return false;
-				emitted.add(key);
-				return true;
-			});
-			if (kept.length < items.length)
-				this.logger.info(
-					`CRM Trigger: ${items.length - kept.length} change(s) already emitted by another execution were dropped`,
-				);
+		};
+		const attach = (list: INodeExecutionData[]) => {
+			for (const item of list) {
+				const record = fetched.get(item);
+				if (record) item.json.record = record;
+			}
+		};
+		const notDeleted = (item: INodeExecutionData) => item.json.operation !== 'delete';
+		if (!production) {
+			if (wantRecords) {
+				const toFetch = changes.filter(notDeleted);
+				await fetch(toFetch);
+				attach(toFetch);
+			}
+			return [clean(items)];
 		}
-		for (const item of kept) delete item.json[CHANGE_KEY];
-		return [kept];
+
+		// keys: the catch-up's edits carry the Modified_Time they were read with; a delivered edit's is read now
+		const delivered = changes.filter(
+			(item) => item.json.operation === 'edit' && item.json[CHANGE_TIME] === undefined,
+		);
+		await fetch(delivered, wantRecords ? undefined : 'Modified_Time');
+		const keyOf = new Map(
+			changes.map((item) => [
+				item,
+				changeKey(
+					item.json[CHANGE_KEY] as string,
+					item.json,
+					item.json[CHANGE_TIME] ?? fetched.get(item)?.Modified_Time,
+				),
+			]),
+		);
+		let kept = await claimed.call(this, changes, keyOf);
+		if (wantRecords) {
+			const toFetch = kept.filter((item) => notDeleted(item) && !fetched.has(item));
+			await fetch(toFetch);
+			// a caught-up edit whose record changed again since it was read carries the later state:
+			// that later change is claimed too, and dropped here when another execution emitted it
+			const moved = toFetch.filter(
+				(item) =>
+					item.json.operation === 'edit' &&
+					changeKey('', item.json, fetched.get(item)?.Modified_Time) !==
+						changeKey('', item.json, item.json[CHANGE_TIME]),
+			);
+			if (moved.length > 0) {
+				const later = new Map(
+					moved.map((item) => [
+						item,
+						changeKey(item.json[CHANGE_KEY] as string, item.json, fetched.get(item)?.Modified_Time),
+					]),
+				);
+				const stillNew = new Set(await claimed.call(this, moved, later));
+				kept = kept.filter((item) => !moved.includes(item) || stillNew.has(item));
+			}
+			attach(kept);
+		}
+		const dropped = changes.length - changes.filter((item) => kept.includes(item)).length;
+		if (dropped > 0)
+			this.logger.info(
+				`CRM Trigger: ${dropped} change(s) already emitted by another execution were dropped`,
+			);
+		const keep = new Set(kept);
+		return [clean(items.filter((item) => !changes.includes(item) || keep.has(item)))];
 	}
+}
+
+/** The items without the keys that carried each change's identity to execute(). */
+function clean(items: INodeExecutionData[]): INodeExecutionData[] {
+	for (const item of items) {
+		delete item.json[CHANGE_KEY];
+		delete item.json[CHANGE_TIME];
+	}
+	return items;
+}
+
+/**
+ * The items whose change this execution may emit: claimed in n8n's deduplication store, once each
+ * (an item whose key another item of this execution already took is dropped too).
+ */
+async function claimed(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	keyOf: Map<INodeExecutionData, string>,
+): Promise<INodeExecutionData[]> {
+	let won: Set<string>;
+	try {
+		won = await claimChanges(this.helpers, [...keyOf.values()]);
+	} catch (error) {
+		// no deduplication store (n8n without it): emit rather than lose the change
+		this.logger.warn(`CRM Trigger: could not record emitted changes: ${(error as Error).message}`);
+		won = new Set(keyOf.values());
+	}
+	const emitted = new Set<string>();
+	return items.filter((item) => {
+		const key = keyOf.get(item)!;
+		if (!won.has(key) || emitted.has(key)) return false;
+		emitted.add(key);
+		return true;
+	});
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 	keysetPage,
 	newest,
 } from '../CrmPollingTrigger/walk';
-import { CHANGE_KEY, changeBase } from './delivery';
+import { CHANGE_KEY, CHANGE_TIME, changeBase } from './delivery';
 
 /**
  * The catch-up (docs/crm-trigger.md "Catch-up"): the CRM sends a delivery once, and a delivery no
@@ -92,6 +92,7 @@ function itemOf(module: string, operation: Operation, id: string, time: number):
 		server_time: new Date(time).toISOString(),
 		caught_up: true,
 		[CHANGE_KEY]: changeBase(module, operation, id),
+		...(operation === 'edit' ? { [CHANGE_TIME]: new Date(time).toISOString() } : {}),
 	};
 }
 

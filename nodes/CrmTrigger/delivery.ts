@@ -30,6 +30,8 @@ const SERVER_TIME_MAX = 4_102_444_800_000;
  * which completes it (dedupe.ts changeKey) and removes it before the items leave the node.
  */
 export const CHANGE_KEY = '_crmChange';
+/** Item key of a change the catch-up read: the Modified_Time it was read with (ISO), the rest of an edit's key. */
+export const CHANGE_TIME = '_crmModified';
 
 function sameSecret(expected: string, actual: string): boolean {
 	const a = Buffer.from(expected);

@@ -147,8 +147,14 @@ describe('CRM Trigger › catch-up', () => {
 		await deliveriesSettled(crm.url, 4, { channelId });
 		expect(t.x.emitted().flat().map(describeItem)).toEqual([`create:${delivered}`]);
 
-		// the catch-up reads the four changes since its cursor; the delivered one stops at the trigger
+		// the catch-up reads the five changes since its cursor; the delivered one stops at the trigger,
+		// claimed before any record is fetched: only the three new creates and edits are fetched
+		await crm.clearRequests();
 		await t.catchUp();
+		const fetchedIds = (await crm.requests())
+			.filter((r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?'))
+			.flatMap((r) => new URL(r.url, crm.url).searchParams.get('ids')!.split(','));
+		expect(fetchedIds.sort()).toEqual([...createdWhileDown, edited].sort());
 		expect(t.caughtUp).toHaveLength(1);
 		const items = t.emittedByCatchUp();
 		expect(items.map(describeItem).sort()).toEqual(
