@@ -129,10 +129,13 @@ export const formatCounts = (m: Map<string, number>): string =>
 	[...m].map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
 
 /** When requests whose URL `match`es reached the sandbox (before it answers them). */
-export function watchRequestStarts(server: Server, match: (url: string) => boolean): number[] {
+export function watchRequestStarts(
+	server: Server,
+	match: (req: IncomingMessage) => boolean,
+): number[] {
 	const starts: number[] = [];
 	server.on('request', (req: IncomingMessage) => {
-		if (match(req.url ?? '')) starts.push(Date.now());
+		if (match(req)) starts.push(Date.now());
 	});
 	return starts;
 }

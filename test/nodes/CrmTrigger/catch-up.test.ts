@@ -6,7 +6,7 @@
 // production execution in n8n's engine (the trigger's execute() first) and resolves n8n's done
 // promise with it, as n8n does once the execution has run.
 import { TriggerContext } from 'n8n-core';
-import type { IDeferredPromise, INode, INodeExecutionData, IRun } from 'n8n-workflow';
+import type { INode, INodeExecutionData, IRun } from 'n8n-workflow';
 
 import type { CrmTrigger } from '../../../nodes/CrmTrigger/CrmTrigger.node';
 import { crmFixture } from '../../harness/crm';
@@ -65,7 +65,7 @@ async function running(parameters: INode['parameters']) {
 	const emit = (
 		data: INodeExecutionData[][],
 		_response?: unknown,
-		done?: IDeferredPromise<IRun>,
+		done?: { resolve: (run: IRun) => void; reject: (error: Error) => void },
 	) => {
 		void runProduction(crm, [x.node], data[0]).then((run) => {
 			caughtUp.push(run);
