@@ -203,7 +203,20 @@ const WF = {
 	},
 	/** --bench-trigger only: n8n's own floor, a Webhook node fed the bodies the CRM sent, then the deals workflow's Filter and Set */
 	floor: { id: 'crmScaleFloorHook', name: 'CRM scale: floor (n8n Webhook)', trigger: 'Webhook' },
+	/**
+	 * --bench-trigger only: the floor of a community trigger, a trigger node of a custom package with
+	 * the CRM credential whose webhook() returns the body (bench/floor-trigger), then the same nodes
+	 */
+	floorTrigger: {
+		id: 'crmScaleFloorTrig',
+		name: 'CRM scale: floor (community trigger with a credential)',
+		trigger: 'Floor Trigger',
+	},
 };
+/** the floor trigger's URL: `webhook/<this>/webhook` */
+const FLOOR_TRIGGER_WEBHOOK_ID = 'f1002000-0000-4000-8000-000000000001';
+/** where the bench's floor trigger node lives (loaded as a custom extension, never packed) */
+const FLOOR_NODE_DIR = path.join(REPO, 'bench', 'floor-trigger');
 /** the workflows of the instant trigger (the polling one is counted on its own: scale/polling.mts) */
 const INSTANT = new Set([WF.deals.id, WF.leads.id]);
 const CREDENTIAL = { id: 'crmScaleOAuth2Cr', name: 'CRM sandbox (scale run)' };
@@ -677,7 +690,12 @@ function n8nEnv(
 	perProcess: Record<string, string>,
 ): NodeJS.ProcessEnv {
 	// N8N_CUSTOM_EXTENSIONS off: the nodes come from the package installed in each user folder
-	return childEnv({ ...base, ...perProcess, N8N_CUSTOM_EXTENSIONS: undefined });
+	// (the bench's floor trigger is the one custom extension, --bench-trigger only)
+	return childEnv({
+		...base,
+		...perProcess,
+		N8N_CUSTOM_EXTENSIONS: BENCH ? FLOOR_NODE_DIR : undefined,
+	});
 }
 
 const READY: Record<N8nProc['role'], string> = {
@@ -864,7 +882,28 @@ function workflows(): Array<Record<string, unknown>> {
 			active: false,
 			pinData: {},
 		};
-		return [deals, floor];
+		const floorTrigger = {
+			id: WF.floorTrigger.id,
+			name: WF.floorTrigger.name,
+			nodes: [
+				{
+					id: randomUUID(),
+					name: WF.floorTrigger.trigger,
+					type: 'CUSTOM.crmBenchFloorTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					webhookId: FLOOR_TRIGGER_WEBHOOK_ID,
+					parameters: {},
+					credentials,
+				},
+				...stageNodes(),
+			],
+			connections: stageConnections(WF.floorTrigger.trigger),
+			settings: { executionOrder: 'v1' },
+			active: false,
+			pinData: {},
+		};
+		return [deals, floor, floorTrigger];
 	}
 	return [
 		deals,
@@ -966,7 +1005,7 @@ async function readExecutions(pg: PgClient): Promise<void> {
 	const rows = (
 		await pg.query(
 			`select id, status, "workflowId", mode, "retryOf", "createdAt", "stoppedAt" from execution_entity where "workflowId" = any($1) order by id`,
-			[[WF.deals.id, WF.leads.id, WF.polling.id, WF.floor.id]],
+			[[WF.deals.id, WF.leads.id, WF.polling.id, WF.floor.id, WF.floorTrigger.id]],
 		)
 	).rows;
 	const toParse: number[] = [];
@@ -1001,8 +1040,8 @@ async function readExecutions(pg: PgClient): Promise<void> {
 			const e = executions.get(Number(row.executionId))!;
 			const parsed = parse(row.data);
 			const name =
-				[WF.deals, WF.leads, WF.floor].find((w) => w.id === e.workflowId)?.trigger ??
-				WF.polling.trigger;
+				[WF.deals, WF.leads, WF.floor, WF.floorTrigger].find((w) => w.id === e.workflowId)
+					?.trigger ?? WF.polling.trigger;
 			e.records = new Map();
 			e.emitted = 0;
 			for (const item of triggerItems(parsed, name)) {
@@ -1010,6 +1049,11 @@ async function readExecutions(pg: PgClient): Promise<void> {
 				if (e.workflowId === WF.floor.id) {
 					for (const id of (item.body?.ids ?? []) as unknown[])
 						e.records.set(String(id), undefined);
+					continue;
+				}
+				// the floor trigger emits the body itself
+				if (e.workflowId === WF.floorTrigger.id) {
+					for (const id of (item.ids ?? []) as unknown[]) e.records.set(String(id), undefined);
 					continue;
 				}
 				if (e.workflowId === WF.polling.id) {
@@ -1517,7 +1561,9 @@ async function main(): Promise<void> {
 	);
 
 	t = Date.now();
-	const published = BENCH ? [WF.deals, WF.floor] : [WF.deals, WF.leads, WF.polling];
+	const published = BENCH
+		? [WF.deals, WF.floor, WF.floorTrigger]
+		: [WF.deals, WF.leads, WF.polling];
 	for (const wf of published) {
 		const got = await api.request<{ versionId: string }>('GET', `/rest/workflows/${wf.id}`);
 		const res = await api.request<{ active?: boolean }>(
@@ -1560,17 +1606,21 @@ async function main(): Promise<void> {
 			`both workflows published (CRM Trigger → ${new URL(channels[0].notify_url).host}, floor Webhook /webhook/${FLOOR_PATH}) in ${secs(Date.now() - t)} s`,
 		);
 		const floorUrl = `http://127.0.0.1:${P.proxy}/webhook/${FLOOR_PATH}`;
+		const floorTriggerUrl = `http://127.0.0.1:${P.proxy}/webhook/${FLOOR_TRIGGER_WEBHOOK_ID}/webhook`;
 		await benchTrigger({
 			changes: CHANGES,
 			dealIds,
 			crm,
 			deliveries: () => deliveriesOf(sb.sandbox)?.log ?? [],
 			floorUrl,
+			floorTriggerUrl,
+			answers: proxy.answers,
+			settings: { dbPool: DB_POOL || 2, expressionEngine: EXPRESSION_ENGINE ?? 'vm' },
 			refresh: () => readExecutions(pg),
 			executions,
 			tally: (list, workflowId) => tally(list as Change[], new Set([workflowId])),
 			pg,
-			workflows: { crm: WF.deals.id, floor: WF.floor.id },
+			workflows: { crm: WF.deals.id, floor: WF.floor.id, floorTrigger: WF.floorTrigger.id },
 			log,
 			check,
 			requests: () => sb.sandbox.requests,
