@@ -406,11 +406,11 @@ async function main(): Promise<void> {
 			post({ ...editBody, server_time: Date.now() + 1 }),
 		]);
 		await settle();
+		// an edit is known by the record's Modified_Time, which the execution reads: the re-sends start
+		// executions that stop at the trigger, emitting nothing
 		check(
-			editResent.every((r) => r.status === 200) &&
-				emittedCount(`edit:${leadId}`) === 1 &&
-				runs().length === beforeResend,
-			`the edit re-sent twice at once with new server_times started no execution (${editResent.map((r) => r.ms).join(', ')} ms; executions: ${runs().length})`,
+			editResent.every((r) => r.status === 200) && emittedCount(`edit:${leadId}`) === 1,
+			`the edit re-sent twice at once with new server_times emitted nothing more (${editResent.map((r) => r.ms).join(', ')} ms; executions: ${beforeResend} → ${runs().length}, the edit emitted ${emittedCount(`edit:${leadId}`)} time(s))`,
 		);
 
 		// 4. under delivery faults: copies at the same moment, copies after the answer, lost answers
