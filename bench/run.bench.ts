@@ -761,8 +761,8 @@ async function triggerLatency(crm: CrmFixture): Promise<void> {
 		await measureTriggerLatency(crm, receiver, 'ids', 0, SIZE.warmup); // warm-up (discarded)
 		for (const [index, mode] of (['ids', 'records'] as const).entries()) {
 			const run = await measureTriggerLatency(crm, receiver, mode, index + 1, SIZE.changes);
-			// Record IDs: creates need no fetch in webhook(), edits one (their Modified_Time): two populations,
-			// each its own verdict (the median of the mix sits between them and flips between runs)
+			// Record IDs: creates and edits, two populations, each its own verdict (the median of the mix
+			// sits between them and flips between runs)
 			const populations =
 				mode === 'ids'
 					? [
@@ -790,7 +790,7 @@ async function triggerLatency(crm: CrmFixture): Promise<void> {
 						node:
 							mode === 'ids'
 								? ms(value)
-								: `${ms(value)} (${run.withRecord} of ${run.emitted.length} items with the record attached)`,
+								: `${ms(value)} (${run.withRecord} of ${run.emitted.length} items with the record attached by webhook(); execute() fetches them in the execution)`,
 						baseline: `${ms(base)} (change → delivery at a plain receiver)`,
 						ratio,
 						target: p === 50 ? '≤ 1.2, < 50 ms' : '≤ 1.2',
@@ -805,7 +805,8 @@ async function triggerLatency(crm: CrmFixture): Promise<void> {
 	notes.push(
 		'P4: per change, one API call (half creates, half edits of Leads), the next only after the previous change was emitted. Baseline: the moment the ' +
 			"sandbox's delivery POST reached a plain node:http receiver at the channel's notify_url; node: the same delivery handed to the trigger's webhook() " +
-			'(token check, dedupe, items, and whatever else webhook() does in the tree measured), clock stopped when webhook() returned its items. ' +
+			'(token check, dedupe, items from the body, and whatever else webhook() does in the tree measured), clock stopped when webhook() returned its items: ' +
+			"the answer path. Full Records are fetched by the trigger's execute() in the execution n8n then runs (P6 measures change → execution finished). " +
 			'Scaling: latency per change does not depend on how many records the module holds, so P4 has no scaling row.',
 	);
 }

@@ -1382,50 +1382,36 @@ async function main(): Promise<void> {
 	// credential from a real authorization-code grant, then the workflows
 	const scope = credentialScopes();
 	const client = { clientId: 'n8n-scale', clientSecret: 'n8n-scale-secret' };
-	const token = await codeGrant(sandboxUrl, {
-		...client,
-		redirectUri: `${editorUrl}/rest/oauth2-credential/callback`,
-		scope,
-	});
-	const pollToken = await codeGrant(sandboxUrl, {
-		...POLL_CLIENT,
-		redirectUri: `${editorUrl}/rest/oauth2-credential/callback`,
-		scope,
+	// one credential per client application: the CRM Trigger's and CRM Record's, and the polling trigger's
+	const credentialOf = async (
+		credential: { id: string; name: string },
+		app: { clientId: string; clientSecret: string },
+	) => ({
+		...credential,
+		type: 'crmOAuth2Api',
+		data: {
+			environment: 'sandbox',
+			sandboxUrl,
+			accountsUrl: sandboxUrl,
+			apiVariant: 'v2.1',
+			// the fields of the credential form: token refreshes read the client through them
+			crmScope: scope,
+			crmClientId: app.clientId,
+			crmClientSecret: app.clientSecret,
+			oauthTokenData: await codeGrant(sandboxUrl, {
+				...app,
+				redirectUri: `${editorUrl}/rest/oauth2-credential/callback`,
+				scope,
+			}),
+		},
 	});
 	const importDir = path.join(STATE_DIR, 'import');
 	mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
 	writeFileSync(
 		path.join(importDir, 'credentials.json'),
 		JSON.stringify([
-			{
-				...CREDENTIAL,
-				type: 'crmOAuth2Api',
-				data: {
-					environment: 'sandbox',
-					sandboxUrl,
-					accountsUrl: sandboxUrl,
-					apiVariant: 'v2.1',
-					// the fields of the credential form: token refreshes read the client through them
-					crmScope: scope,
-					crmClientId: client.clientId,
-					crmClientSecret: client.clientSecret,
-					oauthTokenData: token,
-				},
-			},
-			{
-				...POLL_CREDENTIAL,
-				type: 'crmOAuth2Api',
-				data: {
-					environment: 'sandbox',
-					sandboxUrl,
-					accountsUrl: sandboxUrl,
-					apiVariant: 'v2.1',
-					crmScope: scope,
-					crmClientId: POLL_CLIENT.clientId,
-					crmClientSecret: POLL_CLIENT.clientSecret,
-					oauthTokenData: pollToken,
-				},
-			},
+			await credentialOf(CREDENTIAL, client),
+			await credentialOf(POLL_CREDENTIAL, POLL_CLIENT),
 		]),
 	);
 	for (const wf of workflows())

@@ -5,7 +5,9 @@
 // (WebhookContext), as n8n's webhook server does. Each change is one API call made after the
 // previous change was emitted. Two clocks per change, both from sending the call:
 // - delivery: the sandbox's POST arrived at the receiver (the raw baseline, no node code involved);
-// - emitted: webhook() returned the items (verification, dedupe, and whatever else webhook() does).
+// - emitted: webhook() returned the items (verification, dedupe, the items from the body): the
+//   answer path. The records of Full Records, and an edit's Modified_Time, are fetched by the
+//   trigger's execute() in the execution n8n then runs (bench row P6 measures that end to end).
 import { performance } from 'node:perf_hooks';
 
 import type { CrmFixture } from '../../test/harness/crm';
