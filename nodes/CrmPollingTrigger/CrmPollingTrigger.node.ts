@@ -11,16 +11,14 @@ import { fetchRecords } from '../shared/fetchRecords';
 import { allOrAnyOption, conditionsCollection, conditionValues } from '../shared/collections';
 import { getModules, getReadableFields } from '../shared/methods/loadOptions';
 import { optionsCollection } from '../shared/optionsCollection';
-import type { PollState, StreamCursor } from './cursor';
+import { changesStart, crmTime, deletedStart, newest } from '../shared/changes';
+import type { StreamCursor } from '../shared/changes';
+import type { PollState } from './cursor';
 import { enterPoll, leavePoll } from './overlap';
 import {
-	changesStart,
-	crmTime,
-	deletedStart,
 	fieldNames,
 	filterCondition,
 	latestDeleted,
-	newest,
 	sortChanges,
 	walkChanges,
 	walkDeleted,

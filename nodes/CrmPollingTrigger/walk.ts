@@ -1,18 +1,23 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { toCrmDateTime, toUtcWireTime } from '../shared/dates';
-import { crmRequest, crmRequestAllItems } from '../shared/transport';
-import type { CrmContext } from '../shared/transport';
+import { toCrmDateTime } from '../shared/dates';
 import { fetchRecords } from '../shared/fetchRecords';
 import { MAX_CRITERIA_CONDITIONS } from '../shared/collections';
-import { advance, changeKeyOf, recalled, remember } from './cursor';
-import type { PollState, StreamCursor } from './cursor';
+import {
+	advance,
+	changeKeyOf,
+	crmTime,
+	deletedSince,
+	keysetPage,
+	PAGE_SIZE,
+	quote,
+} from '../shared/changes';
+import type { Row, StreamCursor } from '../shared/changes';
+import { recalled, remember } from './cursor';
+import type { PollState } from './cursor';
 
 export type PollEvent = 'created' | 'updated' | 'createdOrUpdated' | 'deleted' | 'any';
-
-/** COQL answers at most 200 rows per query (docs/protocol.md §3.13); so do list pages (§3.6). */
-export const PAGE_SIZE = 200;
 
 export interface Condition {
 	field: string;
@@ -41,13 +46,6 @@ export interface Change {
 }
 
 const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)?$/;
-
-/** A CRM DateTime (§4) as epoch ms, whole seconds; NaN when it is none. */
-export const crmTime = (value: unknown) =>
-	Math.floor(Date.parse(String(value ?? '')) / 1000) * 1000;
-
-const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
-const when = (ms: number) => quote(toUtcWireTime(ms));
 
 /** COQL nests more than two conditions pairwise: `(A and (B and C))` (§3.13). */
 function nest(parts: string[], op: 'and' | 'or'): string {
@@ -117,100 +115,6 @@ export function fieldNames(ctx: IPollFunctions, names: unknown, parameter: strin
 			);
 	}
 	return [...new Set(list)];
-}
-
-export interface Row {
-	id: string;
-	time: number;
-	created: number;
-}
-
-/** One keyset page: rows after (time, id), or from `time` on when no id is given, oldest first. */
-export async function keysetPage(
-	this: CrmContext,
-	module: string,
-	timeField: string,
-	filter: string,
-	after: { time: number; id?: string },
-): Promise<{ rows: Row[]; more: boolean }> {
-	const position =
-		after.id === undefined
-			? `${timeField} >= ${when(after.time)}`
-			: `(${timeField} > ${when(after.time)} or (${timeField} = ${when(after.time)} and id > ${quote(after.id)}))`;
-	const where = filter ? `(${position} and ${filter})` : position;
-	const body = await crmRequest(this, {
-		method: 'POST',
-		path: '/coql',
-		body: {
-			select_query: `SELECT id, Created_Time, Modified_Time FROM ${module} WHERE ${where} ORDER BY ${timeField} ASC, id ASC LIMIT ${PAGE_SIZE}`,
-		},
-		// a read: safe to send again after a 5xx or a lost connection
-		idempotent: true,
-	});
-	const data = (body.data as IDataObject[] | undefined) ?? [];
-	return {
-		rows: data.map((r) => ({
-			id: String(r.id),
-			time: crmTime(r[timeField]),
-			created: crmTime(r.Created_Time),
-		})),
-		more: (body.info as IDataObject | undefined)?.more_records === true,
-	};
-}
-
-/** The newest row of a module on `timeField` (filtered), or undefined for none. */
-export async function newest(
-	this: CrmContext,
-	module: string,
-	timeField: string,
-	filter: string,
-): Promise<Row | undefined> {
-	const position = `${timeField} is not null`;
-	const where = filter ? `(${position} and ${filter})` : position;
-	const body = await crmRequest(this, {
-		method: 'POST',
-		path: '/coql',
-		body: {
-			select_query: `SELECT id, Created_Time, Modified_Time FROM ${module} WHERE ${where} ORDER BY ${timeField} DESC, id DESC LIMIT 1`,
-		},
-		idempotent: true,
-	});
-	const row = ((body.data as IDataObject[] | undefined) ?? [])[0];
-	return row
-		? { id: String(row.id), time: crmTime(row[timeField]), created: crmTime(row.Created_Time) }
-		: undefined;
-}
-
-/**
- * Where a new created/modified stream starts: after the module's latest change, with every change of
- * that same second counted as seen (bulk writes stamp many records with one second), none emitted.
- */
-export async function changesStart(
-	this: CrmContext,
-	module: string,
-	timeField: string,
-	latest: Row | undefined,
-): Promise<StreamCursor> {
-	if (!latest) return { time: 0, seen: [] };
-	const seen: string[] = [];
-	let position: { time: number; id?: string } = { time: latest.time };
-	for (;;) {
-		const page = await keysetPage.call(
-			this,
-			module,
-			timeField,
-			`${timeField} = ${when(latest.time)}`,
-			position,
-		);
-		seen.push(...page.rows.map((row) => changeKeyOf(row.id, row.time)));
-		const last = page.rows[page.rows.length - 1];
-		if (!page.more || !last) break;
-		position = { time: last.time, id: last.id };
-	}
-	return {
-		time: latest.time,
-		seen: seen.length > 0 ? seen : [changeKeyOf(latest.id, latest.time)],
-	};
 }
 
 /** The fields GetRecords is asked for: all (undefined), or the chosen ones plus what the node compares. */
@@ -349,29 +253,6 @@ function classify(
 	return { time: row.time, module, id: row.id, json };
 }
 
-/** GetDeletedRecords entries after `since` (If-Modified-Since, whole seconds): every page, or the first `limit`. */
-export async function deletedSince(
-	this: CrmContext,
-	module: string,
-	sinceMs: number | undefined,
-	limit = 0,
-): Promise<IDataObject[]> {
-	return await crmRequestAllItems(
-		this,
-		{
-			path: `/${encodeURIComponent(module)}/deleted`,
-			rootProperty: 'data',
-			qs: { type: 'all' },
-			// no lower bound for a stream starting at the beginning (an empty module at activation)
-			headers:
-				sinceMs === undefined || sinceMs <= 0
-					? {}
-					: { 'If-Modified-Since': toUtcWireTime(sinceMs) },
-		},
-		limit,
-	);
-}
-
 /**
  * Records deleted since the cursor. The contract lists deleted records by page number only, with
  * If-Modified-Since as the one filter on time; new deletions never remove older entries, so
@@ -408,22 +289,6 @@ export async function walkDeleted(
 		});
 	}
 	return { changes: sortChanges(changes), cursor: advance(cursor, latest, keys) };
-}
-
-/** Where a new deleted-records stream starts: after every deletion listed since `since` (none emitted). */
-export async function deletedStart(
-	this: CrmContext,
-	module: string,
-	since: number,
-): Promise<StreamCursor> {
-	const entries = await deletedSince.call(this, module, since - 1000);
-	let cursor: StreamCursor = { time: since, seen: [] };
-	for (const entry of entries) {
-		const time = crmTime(entry.deleted_time);
-		if (Number.isFinite(time))
-			cursor = advance(cursor, time, [changeKeyOf(String(entry.id), time)]);
-	}
-	return cursor;
 }
 
 /** The latest deletion of a module (Fetch Test Event): first page only. */

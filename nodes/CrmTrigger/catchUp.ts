@@ -1,16 +1,17 @@
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
 import { toUtcWireTime } from '../shared/dates';
-import { advance, changeKeyOf } from '../CrmPollingTrigger/cursor';
-import type { StreamCursor } from '../CrmPollingTrigger/cursor';
 import {
+	advance,
+	changeKeyOf,
 	changesStart,
 	crmTime,
 	deletedSince,
 	deletedStart,
 	keysetPage,
 	newest,
-} from '../CrmPollingTrigger/walk';
+} from '../shared/changes';
+import type { StreamCursor } from '../shared/changes';
 import { CHANGE_KEY, CHANGE_TIME, changeBase } from './delivery';
 
 /**
