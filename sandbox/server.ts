@@ -18,6 +18,7 @@ import { isLoopbackListen, registerListener } from './outbound.ts';
 import type { Ctx, Method, Reply, Root, TokenInfo, Version } from './router.ts';
 import { Sandbox } from './sandbox.ts';
 import type { Listener, SandboxSettings, SeenRequest } from './types.ts';
+import { isPagePath, servePage } from './web/index.ts';
 
 export interface SandboxOptions extends SandboxSettings {
 	port?: number;
@@ -160,6 +161,11 @@ export async function handle(
 ): Promise<void> {
 	const started = sandbox.now();
 	const url = new URL(req.url ?? '/', 'http://sandbox.local');
+	// the pages (web/) are no API: no faults, no limits, not in the request log
+	if (listener === 'api' && isPagePath(url.pathname)) {
+		await servePage(sandbox, req, res, url);
+		return;
+	}
 	const split = splitRoot(url.pathname);
 	// faults apply to API calls only, never to the OAuth endpoints or the test hooks
 	const isApi = split !== undefined && split.root !== 'admin' && split.root !== 'oauth';
