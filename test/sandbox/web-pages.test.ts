@@ -3,7 +3,9 @@
 // a page edit notifying a watch channel as an API write does, the service's own error messages,
 // and the tester's settings. The pages read and write through the API's operations, so every
 // outcome here is checked through the API or the /__sandbox hooks.
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 
 import { useContractFixture } from '../harness/contract.ts';
 import { api } from '../harness/sandbox.ts';
@@ -428,5 +430,38 @@ describe("notifications and the tester's pages", () => {
 		expect(bad.text).toContain('rate500');
 		expect((await post(s, '/ui/settings/fault-plan/clear', {})).status).toBe(303);
 		expect((await api(`${sb.url}/__sandbox/fault-plan`)).body.plan).toEqual({});
+	});
+});
+
+describe('the trigger example', () => {
+	it('its sticky note names a deal in no blueprint, whose stage the page changes', async () => {
+		const example = JSON.parse(
+			readFileSync(
+				join(__dirname, '..', '..', 'examples', '03-deal-stage-changed-trigger.json'),
+				'utf8',
+			),
+		) as { nodes: Array<{ type: string; parameters: { content?: string } }> };
+		const note = example.nodes.find((n) => n.type === 'n8n-nodes-base.stickyNote')!.parameters
+			.content!;
+		const name = /open the deal \*\*([^*]+)\*\*/.exec(note)?.[1];
+		expect(name).toBeDefined();
+		const found = await call('GET', '/crm/v2.1/Deals/search', {
+			query: { criteria: `(Deal_Name:equals:${name})` },
+		});
+		expect(found.body.data).toHaveLength(1);
+		const deal = found.body.data[0];
+		expect((await call('GET', `/crm/v2.1/Deals/${deal.id}/actions/blueprint`)).body.code).toBe(
+			'RECORD_NOT_IN_PROCESS',
+		);
+		const s = await openSession();
+		const shown = await page('GET', `/ui/modules/Deals/${deal.id}`, {
+			headers: { Cookie: s.cookie },
+		});
+		const stages = [...shown.text.matchAll(/<option value="([^"]*)"/g)].map((m) => m[1]);
+		const stage = stages.find((v) => v !== deal.Stage && v.startsWith('Proposal'))!;
+		expect((await post(s, `/ui/modules/Deals/${deal.id}`, fields({ Stage: stage }))).status).toBe(
+			303,
+		);
+		expect((await recordOf('Deals', deal.id)).body.data[0].Stage).toBe(stage);
 	});
 });
