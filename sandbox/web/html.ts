@@ -80,7 +80,7 @@ input,select,textarea{font:inherit;padding:3px;min-width:260px}select[multiple]{
 .error{background:#fee2e2;border:1px solid #b91c1c;padding:8px;margin:8px 0;border-radius:4px}
 .ok{background:#dcfce7;border:1px solid #15803d;padding:8px;margin:8px 0;border-radius:4px}
 .box{border:1px solid #ddd;border-radius:6px;padding:10px;margin:12px 0}
-button{font:inherit;padding:4px 12px;margin-top:10px;cursor:pointer}button.danger{color:#b91c1c}
+button{font:inherit;padding:4px 12px;margin:10px 0 0;cursor:pointer;display:block}h2{font-size:16px;margin:4px 0 8px}button.danger{color:#b91c1c}
 .muted{color:#666}code{background:#f3f4f6;padding:0 3px}
 `;
 

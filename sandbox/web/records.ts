@@ -61,7 +61,7 @@ async function listPage(ctx: PageCtx, [name]: string[]): Promise<PageReply> {
 	const records: Json[] = answer.status === 200 ? answer.body.data : [];
 	const more = answer.status === 200 && answer.body.info?.more_records === true;
 	const columns = module.fields
-		.filter((f) => f.api_name !== module.display_field && LISTED.has(f.data_type))
+		.filter((f) => f.api_name !== module.display_field && !f.read_only && LISTED.has(f.data_type))
 		.slice(0, 4);
 	const pageLink = (p: number, text: string) =>
 		h`<a href="/ui/modules/${module.api_name}?${new URLSearchParams({ ...(word ? { q: word } : {}), page: String(p) }).toString()}">${text}</a>`;
@@ -155,7 +155,7 @@ async function blueprintBox(ctx: PageCtx, module: ModuleDef, id: string): Promis
 				inputs.push(
 					await fieldInput(
 						{ ...field, mandatory: tf.mandatory === true },
-						formValue(field, null),
+						formValue(field, (t.data as Json | undefined)?.[field.api_name]),
 						choices,
 					),
 				);

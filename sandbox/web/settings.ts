@@ -97,7 +97,7 @@ function settingsPage(ctx: PageCtx, error?: Json): PageReply {
 ${form(frame, '/ui/settings/limits', h`<label for="limits">API limits</label><select id="limits" name="enabled">${option('true', 'On', limits.enabled)}${option('false', 'Off', !limits.enabled)}</select>${keyInput}<button type="submit">Save</button>`)}</div>
 <div class="box"><h2>Delivery retries</h2><p>How often the CRM sends a notification delivery: <code>none</code> once, <code>default</code> up to ${DELIVERY_RETRY_POLICIES.default.length} attempts (${DELIVERY_RETRY_POLICIES.default.join(', ')} ms after the change). Now: <strong>${policy}</strong> (${retries.join(', ')} ms).</p>
 ${form(frame, '/ui/settings/delivery-retries', h`<label for="policy">Policy</label><select id="policy" name="policy">${Object.keys(DELIVERY_RETRY_POLICIES).map((p) => option(p, p, p === policy))}</select>${keyInput}<button type="submit">Save</button>`)}</div>
-<div class="box"><h2>Fault plan</h2><p>Random faults of API calls and deliveries (empty = none). Injected so far: <code>${JSON.stringify(sandbox.faultPlan.stats)}</code></p>
+<div class="box"><h2>Fault plan</h2><p>Random faults of API calls and deliveries (empty = none). Injected so far: ${Object.entries(sandbox.faultPlan.stats).map(([k, n], i) => h`${i ? ', ' : ''}${k} <strong>${n}</strong>`)}.</p>
 ${form(frame, '/ui/settings/fault-plan', h`<div class="grid">${PLAN_FIELDS.map((f) => h`<div>${planInput(f)}</div>`)}</div>${keyInput}<button type="submit">Save the plan</button>`)}
 ${form(frame, '/ui/settings/fault-plan/clear', h`${keyInput}<button type="submit">Clear the plan</button>`)}</div>`,
 		),
