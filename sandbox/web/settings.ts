@@ -11,47 +11,29 @@ import type { ApiAnswer } from './api.ts';
 import { errorBox, form, h, Html, layout } from './html.ts';
 import type { PageCtx, PageReply, PageRoute } from './index.ts';
 
-/** The fault plan's settings as the page offers them (faults.ts `FaultPlan`). */
-const PLAN_FIELDS: Array<{
-	key: keyof FaultPlan;
-	type: 'rate' | 'number' | 'boolean' | 'text';
-	label: string;
-}> = [
-	{ key: 'rate429', type: 'rate', label: 'share of API calls answered 429 (0–1)' },
-	{ key: 'rate500', type: 'rate', label: 'share answered 500 (0–1)' },
-	{ key: 'rate503', type: 'rate', label: 'share answered 503 (0–1)' },
-	{ key: 'after', type: 'boolean', label: '5xx after the call took effect' },
-	{
-		key: 'dropConnectionRate',
-		type: 'rate',
-		label: 'share of connections closed mid-answer (0–1)',
-	},
-	{ key: 'delayMs', type: 'number', label: 'extra latency of every API call, ms' },
-	{ key: 'dropDeliveryRate', type: 'rate', label: 'share of deliveries never sent (0–1)' },
-	{
-		key: 'duplicateDeliveryRate',
-		type: 'rate',
-		label: 'share of deliveries sent again after the first (0–1)',
-	},
-	{
-		key: 'concurrentDuplicateRate',
-		type: 'rate',
-		label: 'share of deliveries sent twice at once (0–1)',
-	},
-	{
-		key: 'lostResponseRate',
-		type: 'rate',
-		label: "share of receivers' answers lost, so retried (0–1)",
-	},
-	{ key: 'deliveryTimeoutMs', type: 'number', label: 'delivery answer timeout, ms' },
-	{
-		key: 'retryKeepsServerTime',
-		type: 'boolean',
-		label: "retries keep the first attempt's server_time",
-	},
-	{ key: 'pathIncludes', type: 'text', label: 'only API calls whose path contains' },
-	{ key: 'seed', type: 'number', label: 'random seed' },
-];
+type PlanInput = 'rate' | 'number' | 'boolean' | 'text';
+/** The fault plan's settings as the page offers them (faults.ts `FaultPlan`): input and label. */
+const PLAN_INPUTS: Partial<Record<keyof FaultPlan, [PlanInput, string]>> = {
+	rate429: ['rate', 'share of API calls answered 429'],
+	rate500: ['rate', 'share answered 500'],
+	rate503: ['rate', 'share answered 503'],
+	after: ['boolean', '5xx after the call took effect'],
+	dropConnectionRate: ['rate', 'share of connections closed mid-answer'],
+	delayMs: ['number', 'extra latency of every API call, ms'],
+	dropDeliveryRate: ['rate', 'share of deliveries never sent'],
+	duplicateDeliveryRate: ['rate', 'share of deliveries sent again after the first'],
+	concurrentDuplicateRate: ['rate', 'share of deliveries sent twice at once'],
+	lostResponseRate: ['rate', "share of receivers' answers lost, so retried"],
+	deliveryTimeoutMs: ['number', 'delivery answer timeout, ms'],
+	retryKeepsServerTime: ['boolean', "retries keep the first attempt's server_time"],
+	pathIncludes: ['text', 'only API calls whose path contains'],
+	seed: ['number', 'random seed'],
+};
+const PLAN_FIELDS = Object.entries(PLAN_INPUTS).map(([key, [type, label]]) => ({
+	key: key as keyof FaultPlan,
+	type,
+	label: type === 'rate' ? `${label} (0–1)` : label,
+}));
 
 /** With a hook key (a sandbox beyond loopback), changing a setting asks for it, as the hooks do. */
 function hookKeyRefusal(ctx: PageCtx): Json | undefined {
