@@ -1,4 +1,4 @@
-// Form inputs typed from a module's field metadata (docs/protocol.md §3.10 field types): picklists
+// Form inputs typed from a module's field metadata (GetFields, docs/protocol.md §5.7): picklists
 // as selects, lookups as pickers of the target module's records, users from the user list, dates
 // and date-times as date pickers; and the way back from the posted strings to the API's JSON values.
 import type { FieldDef, ModuleDef } from '../catalogue/modules.ts';
@@ -54,7 +54,7 @@ export function apiValue(field: FieldDef, posted: string[]): unknown {
 			// a number, or the text as typed so that the service names what is wrong with it
 			return Number.isFinite(Number(text)) ? Number(text) : text;
 		case 'datetime':
-			// the organisation's time zone is UTC (docs/protocol.md §3.7)
+			// the sandbox organisation's time zone is UTC, `+00:00` (docs/protocol.md §4)
 			return `${text.length === 16 ? `${text}:00` : text}+00:00`;
 		default:
 			return text;

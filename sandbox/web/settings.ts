@@ -75,7 +75,7 @@ function settingsPage(ctx: PageCtx, error?: Json): PageReply {
 		html: layout(
 			frame,
 			h`<h1>Settings</h1>${error ? errorBox(error) : ''}${ctx.url.searchParams.has('done') ? h`<div class="ok" role="status">Saved.</div>` : ''}
-<div class="box"><h2>API limits</h2><p>Calls in flight per client (${limits.edition} edition) and credits, as the service enforces them (docs/protocol.md §7). Now: <strong>${limits.enabled ? 'on' : 'off'}</strong>.</p>
+<div class="box"><h2>API limits</h2><p>Calls in flight per client (${limits.edition} edition) and credits, as the service enforces them. Now: <strong>${limits.enabled ? 'on' : 'off'}</strong>.</p>
 ${form(frame, '/ui/settings/limits', h`<label for="limits">API limits</label><select id="limits" name="enabled">${option('true', 'On', limits.enabled)}${option('false', 'Off', !limits.enabled)}</select>${keyInput}<button type="submit">Save</button>`)}</div>
 <div class="box"><h2>Delivery retries</h2><p>How often the CRM sends a notification delivery: <code>none</code> once, <code>default</code> up to ${DELIVERY_RETRY_POLICIES.default.length} attempts (${DELIVERY_RETRY_POLICIES.default.join(', ')} ms after the change). Now: <strong>${policy}</strong> (${retries.join(', ')} ms).</p>
 ${form(frame, '/ui/settings/delivery-retries', h`<label for="policy">Policy</label><select id="policy" name="policy">${Object.keys(DELIVERY_RETRY_POLICIES).map((p) => option(p, p, p === policy))}</select>${keyInput}<button type="submit">Save</button>`)}</div>

@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 
 import { useContractFixture } from '../harness/contract.ts';
-import { api } from '../harness/sandbox.ts';
+import { api, startTestSandbox } from '../harness/sandbox.ts';
 import type { Receiver } from '../harness/receiver.ts';
 import { startReceiver } from '../harness/receiver.ts';
 import { deliveriesSettled } from '../harness/wait.ts';
@@ -197,6 +197,43 @@ describe('who may use the pages', () => {
 		expect(ok.status).toBe(303);
 		expect((await api(`${sb.url}/__sandbox/delivery-retries`)).body.policy).toBe('none');
 		await post(s, '/ui/settings/delivery-retries', { policy: before.body.policy });
+	});
+});
+
+describe('a sandbox with a public origin and a hook key', () => {
+	it("serves the public origin's host too, and its settings need the hook key", async () => {
+		const other = await startTestSandbox({
+			publicOrigin: 'http://crm.test:4010',
+			hookKey: 'page-key',
+		});
+		try {
+			const get = async (path: string, headers: Record<string, string>) =>
+				await page('GET', new URL(path, other.url).href, { headers });
+			expect((await get('/', { Host: 'crm.test:4010' })).status).toBe(200);
+			expect((await get('/', { Host: 'crm.test.evil.example' })).status).toBe(403);
+			const home = await get('/', {});
+			const cookie = String(home.headers['set-cookie']).split(';')[0];
+			const settings = await get('/ui/settings', { Cookie: cookie });
+			expect(settings.text).toContain('name="hook_key"');
+			const csrf = /name="_csrf" value="([0-9a-f]+)"/.exec(settings.text)![1];
+			const change = async (key?: string) =>
+				await page('POST', new URL('/ui/settings/delivery-retries', other.url).href, {
+					headers: { Cookie: cookie },
+					form: { _csrf: csrf, policy: 'none', ...(key ? { hook_key: key } : {}) },
+				});
+			const hooks = { 'X-Sandbox-Hook-Key': 'page-key' };
+			const retries = async () =>
+				(await api(`${other.url}/__sandbox/delivery-retries`, undefined, { headers: hooks })).body
+					.policy;
+			const refused = await change('wrong');
+			expect(refused.status).toBe(400);
+			expect(refused.text).toContain('AUTHENTICATION_FAILURE');
+			expect(await retries()).toBe('default');
+			expect((await change('page-key')).status).toBe(303);
+			expect(await retries()).toBe('none');
+		} finally {
+			await other.close();
+		}
 	});
 });
 
