@@ -9,7 +9,6 @@ import { join } from 'node:path';
 
 import { useContractFixture } from '../harness/contract.ts';
 import { api, startTestSandbox } from '../harness/sandbox.ts';
-import type { Receiver } from '../harness/receiver.ts';
 import { startReceiver } from '../harness/receiver.ts';
 import { deliveriesSettled } from '../harness/wait.ts';
 
@@ -374,29 +373,15 @@ describe('records through the forms', () => {
 });
 
 describe("notifications and the tester's pages", () => {
-	let receiver: Receiver;
-	beforeAll(async () => {
-		receiver = await startReceiver();
-	});
-	afterAll(async () => {
-		await receiver.close();
-	});
-
 	it("a deal's stage edited on the page is delivered to the watch channel, and the channels page shows the delivery", async () => {
 		const s = await openSession();
 		await api(`${sb.url}/__sandbox/deliveries`, undefined, { method: 'DELETE' });
+		const receiver = await startReceiver();
 		const channelId = '1000000077001';
+		const channel = { channel_id: channelId, events: ['Deals.edit'], token: 'page-test' };
+		const notifyUrl = `${receiver.url}/hook`;
 		const watch = await call('POST', '/crm/v2.1/actions/watch', {
-			body: {
-				watch: [
-					{
-						channel_id: channelId,
-						events: ['Deals.edit'],
-						notify_url: `${receiver.url}/hook`,
-						token: 'page-test',
-					},
-				],
-			},
+			body: { watch: [{ ...channel, notify_url: notifyUrl }] },
 		});
 		expect(watch.status).toBe(200);
 		const deal = await freeDeal();
@@ -423,10 +408,11 @@ describe("notifications and the tester's pages", () => {
 
 		const channels = await page('GET', '/ui/channels', { headers: { Cookie: s.cookie } });
 		expect(channels.text).toContain(channelId);
-		expect(channels.text).toContain(`${receiver.url}/hook`);
+		expect(channels.text).toContain(notifyUrl);
 		expect(channels.text).toContain(`HTTP ${delivery.attempts[0].status}`);
 		expect(channels.text).toContain(`${delivery.attempts[0].duration_ms} ms`);
 		await call('DELETE', `/crm/v2.1/actions/watch?channel_ids=${channelId}`);
+		await receiver.close();
 	});
 
 	it('the last API calls page lists method, path and status', async () => {
