@@ -8,6 +8,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 import { authenticate, checkScopes, expandScope } from './auth.ts';
+import { makeCtx } from './context.ts';
 import { HttpError } from './errors.ts';
 import type { FaultDecision } from './faults.ts';
 import { RequestAborted, isJsonContentType, parseMultipart, readBody } from './http.ts';
@@ -16,8 +17,8 @@ import type { CallShape } from './limits.ts';
 import { isLoopbackListen, registerListener } from './outbound.ts';
 import type { Ctx, Method, Reply, Root, TokenInfo, Version } from './router.ts';
 import { Sandbox } from './sandbox.ts';
-import type { Json } from './store.ts';
 import type { Listener, SandboxSettings, SeenRequest } from './types.ts';
+import { isPagePath, servePage } from './web/index.ts';
 
 export interface SandboxOptions extends SandboxSettings {
 	port?: number;
@@ -64,22 +65,6 @@ function splitRoot(pathname: string): SplitPath | undefined {
 }
 
 const JSON_TYPE = 'application/json;charset=UTF-8';
-
-/**
- * JSON.parse reviver: integers beyond 2^53 (19-digit ids sent as JSON numbers, §3.1) keep their
- * exact digits as strings instead of being rounded.
- */
-function keepBigIntegers(_key: string, value: unknown, context?: { source?: string }): unknown {
-	if (
-		typeof value === 'number' &&
-		!Number.isSafeInteger(value) &&
-		context?.source &&
-		/^-?\d+$/.test(context.source)
-	) {
-		return context.source;
-	}
-	return value;
-}
 
 function send(res: ServerResponse, reply: Reply): number {
 	const status = reply.status ?? 200;
@@ -176,6 +161,11 @@ export async function handle(
 ): Promise<void> {
 	const started = sandbox.now();
 	const url = new URL(req.url ?? '/', 'http://sandbox.local');
+	// the pages (web/) are no API: no faults, no limits, not in the request log
+	if (listener === 'api' && isPagePath(url.pathname)) {
+		await servePage(sandbox, req, res, url);
+		return;
+	}
 	const split = splitRoot(url.pathname);
 	// faults apply to API calls only, never to the OAuth endpoints or the test hooks
 	const isApi = split !== undefined && split.root !== 'admin' && split.root !== 'oauth';
@@ -372,8 +362,7 @@ async function respond(
 		call.seen = { bodyRead: true, bodyKeys: jsonKeys(rawBody, contentType) };
 	}
 
-	let parsed: Json | undefined;
-	const ctx: Ctx = {
+	const ctx = makeCtx({
 		sandbox,
 		method,
 		path: split.path,
@@ -387,34 +376,8 @@ async function respond(
 		rawBody,
 		files,
 		formFields,
-		json() {
-			if (parsed) return parsed;
-			if (!isJsonContentType(contentType)) {
-				throw HttpError.invalidData({}, 'the request body is not JSON');
-			}
-			try {
-				const value: unknown = JSON.parse(rawBody.toString('utf8'), keepBigIntegers);
-				if (!value || typeof value !== 'object' || Array.isArray(value))
-					throw new Error('not an object');
-				parsed = value as Json;
-			} catch {
-				throw HttpError.invalidData({}, 'body is not a valid JSON object');
-			}
-			return parsed;
-		},
-		q(name) {
-			const value = url.searchParams.get(name);
-			return value === null || value.trim() === '' ? undefined : value.trim();
-		},
-		list(name) {
-			return url.searchParams
-				.getAll(name)
-				.flatMap((v) => v.split(','))
-				.map((v) => v.trim())
-				.filter(Boolean);
-		},
-		header,
-	};
+		contentType,
+	});
 
 	if (token) {
 		const records = isRecordWrite(shape) ? recordCount(ctx) : 1;

@@ -14,7 +14,8 @@
 //   6. an example workflow executes from the editor and its output shows in the UI;
 //   7. (when the package has crmTrigger) the trigger example is published, a deal is changed in
 //      the sandbox, and the execution appears;
-//   then the steps of scripts/e2e/, and the editor's setup experience: a fresh CRM Record node lists
+//   then the steps of scripts/e2e/ (among them the sandbox's own page: a deal's stage changed there
+//   runs the trigger example), and the editor's setup experience: a fresh CRM Record node lists
 //   its modules on first open, the field mapper waits for a module (multi-select picklists, date-only
 //   fields), and bulk read conditions offer picklist values and an upper bound only for Between.
 // Screenshots go to test-results/e2e/; the ones of a green run are copied to docs/screenshots/.
@@ -110,6 +111,8 @@ const DOCS_SHOTS: Record<string, string> = {
 	'11-node-panel-instant-or-polling.png': 'node-panel-instant-or-polling.png',
 	'12-polling-trigger-execution.png': 'polling-trigger-execution.png',
 	'17-crm-trigger-events-in-node-panel.png': 'crm-trigger-events-in-node-panel.png',
+	'22-sandbox-deal-saved.png': 'sandbox-page-deal-stage.png',
+	'22-sandbox-channel-deliveries.png': 'sandbox-page-deliveries.png',
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -5,7 +5,7 @@
 // credential connected to the sandbox by a real authorization-code grant, and the example
 // workflows of examples/ imported. Ctrl-C stops everything it started.
 //
-//   npm start                       editor on http://127.0.0.1:5678, sandbox on http://127.0.0.1:4010
+//   npm start                       editor on http://127.0.0.1:5678, sandbox (and its pages) on http://127.0.0.1:4010
 //   npm start -- --fresh            forget the editor's data and the sandbox data first
 //   npm start -- --no-build --port 5679 --sandbox-port 4011 --verbose
 //
@@ -680,6 +680,9 @@ async function main(): Promise<void> {
 	console.log(`\n${line}`);
 	console.log(
 		`n8n editor:   ${stack.editorUrl}   (ready in ${Math.round((Date.now() - started) / 1000)} s)`,
+	);
+	console.log(
+		`Sandbox page: ${stack.sandboxUrl}/   (the CRM's records, notification deliveries, API calls, settings)`,
 	);
 	console.log(`Login:        ${stack.owner.email} / ${stack.owner.password}`);
 	console.log(

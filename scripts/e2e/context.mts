@@ -22,6 +22,7 @@ export interface E2eLocator {
 	allInnerTexts(): Promise<string[]>;
 	isVisible(): Promise<boolean>;
 	inputValue(): Promise<string>;
+	selectOption(value: string): Promise<unknown>;
 }
 export interface E2ePage {
 	goto(url: string): Promise<unknown>;

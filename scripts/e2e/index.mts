@@ -5,6 +5,7 @@ import { examplesStep } from './examples.mts';
 import { firstOpenStep } from './first-open.mts';
 import { updateMapperStep } from './update-mapper.mts';
 import { pollingTriggerStep } from './polling-trigger.mts';
+import { sandboxPageStep } from './sandbox-page.mts';
 import { triggerEventsStep } from './trigger-events.mts';
 import type { StepContext } from './context.mts';
 
@@ -53,6 +54,11 @@ export async function toolSteps(ctx: StepContext): Promise<void> {
 	await ctx.step(
 		"the node panel lists the CRM Trigger's events as separate entries",
 		async () => await triggerEventsStep(ctx),
+		triggerSkip,
+	);
+	await ctx.step(
+		"the sandbox page: the deal of the trigger example's sticky note gets another stage, n8n runs the trigger workflow",
+		async () => await sandboxPageStep(ctx),
 		triggerSkip,
 	);
 }

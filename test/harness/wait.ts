@@ -56,6 +56,7 @@ export interface SandboxDelivery {
 		copy?: boolean;
 		lost?: boolean;
 		server_time?: number;
+		duration_ms?: number;
 	}>;
 	body: any;
 }
