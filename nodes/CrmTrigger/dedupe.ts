@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 /**
  * How the trigger keeps one CRM change to one workflow run (docs/crm-trigger.md). Two layers, each
@@ -30,23 +31,55 @@ export const PROCESSED_MAX = 100_000;
 
 type Dedupe = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord'>;
 
+/** Rounds of checking that the claimed keys are still in the store, and the pause before each (ms). */
+const CHECKS = 4;
+const CHECK_PAUSE_MS = [50, 300] as const;
+
+/**
+ * Claims in this process, one at a time: n8n's store is read and written back whole, so claims of
+ * executions running side by side on one worker would drop each other's keys. A concurrency guard
+ * like the latch, holding no state: only the tail of the queue of claims in progress.
+ */
+let claiming: Promise<unknown> = Promise.resolve();
+
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+	const next = claiming.then(work, work);
+	claiming = next.catch(() => undefined);
+	return next;
+}
+
 /**
  * Claims change keys in n8n's deduplication store; answers the keys this execution may emit
  * (those no other execution recorded before).
  *
- * The store is read-modify-write without a lock, so this is not an atomic test-and-set: two
- * executions whose claims overlap (both read before either writes) both emit, and a write based on
- * an older read drops the keys written in between. It never drops a change no execution emitted: a
- * key is present only if the execution that wrote it found it new, and emitted it.
+ * The store is one row per node, read and written back whole without a lock, so a write based on
+ * an older read drops the keys written in between, and a later repeat of those changes (a copy, or
+ * the catch-up's read) would run again. So claims of one process take turns, and every claim
+ * checks, after a short random pause, that its keys are still there: a check records again what
+ * another process's write dropped, until a check finds them all. Two executions whose first claims
+ * overlap both find the key new and both emit: that race remains (docs/crm-trigger.md). A key is
+ * present only if the execution that wrote it found it new, and emitted it: a change no execution
+ * emitted is never dropped.
  */
 export async function claimChanges(helpers: Dedupe, keys: string[]): Promise<Set<string>> {
 	const unique = [...new Set(keys)];
 	if (unique.length === 0) return new Set();
-	const claim = await helpers.checkProcessedAndRecord(unique, 'node', {
-		mode: 'entries',
-		maxEntries: PROCESSED_MAX,
-	});
-	return new Set(claim.new.map(String));
+	const record = async (list: string[]) =>
+		await oneAtATime(
+			async () =>
+				await helpers.checkProcessedAndRecord(list, 'node', {
+					mode: 'entries',
+					maxEntries: PROCESSED_MAX,
+				}),
+		);
+	const won = new Set((await record(unique)).new.map(String));
+	for (let check = 0; check < CHECKS && won.size > 0; check++) {
+		const [least, most] = CHECK_PAUSE_MS;
+		await sleep(least + Math.floor(Math.random() * (most - least)));
+		// what another writer dropped comes back as new: recorded again by this very call
+		if ((await record([...won])).new.length === 0) break;
+	}
+	return won;
 }
 
 /**

@@ -317,11 +317,15 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 		});
 		const startA = marks();
 		const a = await crmBurst(ids, stage);
-		const ta = await settle(ctx.workflows.crm, a.changes, a.firstDelivery);
+		const settled = await settle(ctx.workflows.crm, a.changes, a.firstDelivery);
 		const sent = burstDeliveries(a.firstDelivery);
 		// the CRM Trigger's catch-up reads the burst once it is a minute old, at its next minute: it runs
-		// before the floors' sides start, so that they do not pay for it (its cost is reported with (a))
+		// before the floors' sides start, so that they do not pay for it (its cost is reported with (a)),
+		// and what it runs counts: a change it ran again is a double, one no delivery brought is not lost
 		const catchUp = await catchUpAfter(startA.execution, Math.max(...a.changes.map((c) => c.at)));
+		// the latencies stay those of the settled burst; lost and doubled are counted after the catch-up
+		const after = ctx.tally(a.changes, ctx.workflows.crm);
+		const ta = { ...settled, lost: after.lost, lostIds: after.lostIds, doubled: after.doubled };
 		const troubleSince = (start: ReturnType<typeof marks>, d: any[], lostIds: Set<string>) => {
 			const text = ctx.webhookLog().slice(start.log);
 			const lines = WEBHOOK_TROUBLE.map(
