@@ -197,6 +197,21 @@ export function retryWait(
 	return again ? backoffMs(attempt, policy) : undefined;
 }
 
+/**
+ * The wait before trying a call refused with 429 again while a caller waits for a slot
+ * (CrmRequest.slotWaitMs): RETRY's back-off, capped, as long as the slot wait lasts.
+ */
+function slotWait(
+	error: unknown,
+	attempt: number,
+	firstTry: number,
+	slotWaitMs: number | undefined,
+): number | undefined {
+	if (!slotWaitMs || responseOfError(error).status !== 429) return undefined;
+	const wait = backoffMs(Math.min(attempt, RETRY.tries - 1));
+	return Date.now() + wait - firstTry <= slotWaitMs ? wait : undefined;
+}
+
 /** Rewrites an error from n8n's HTTP helpers into a NodeApiError carrying the CRM envelope. */
 export function toCrmError(ctx: CrmContext, error: unknown, itemIndex?: number): NodeApiError {
 	const { status, body } = responseOfError(error);
@@ -230,6 +245,11 @@ export interface CrmRequest {
 	itemIndex?: number;
 	/** the call may be repeated safely although its method is POST (e.g. an upsert on a unique field): 5xx and lost connections are retried */
 	idempotent?: boolean;
+	/**
+	 * ms to wait for a slot: a 429 (too many open bulk jobs or result downloads, §7) is tried again
+	 * with the back-off of RETRY, beyond its tries, until this long after the first try
+	 */
+	slotWaitMs?: number;
 }
 
 /** A call answered with one result per item (§3.8): the form batched writes send. */
@@ -278,6 +298,7 @@ export async function crmRequest(
 		...(request.binary ? { encoding: 'arraybuffer' as const } : {}),
 	};
 	let response: IN8nHttpFullResponse;
+	const firstTry = Date.now();
 	for (let attempt = 0; ; attempt++) {
 		try {
 			response = (await ctx.helpers.httpRequestWithAuthentication.call(
@@ -287,7 +308,9 @@ export async function crmRequest(
 			)) as IN8nHttpFullResponse;
 			break;
 		} catch (error) {
-			const wait = retryWait(error, attempt, request.method, request.idempotent);
+			const wait =
+				retryWait(error, attempt, request.method, request.idempotent) ??
+				slotWait(error, attempt, firstTry, request.slotWaitMs);
 			if (wait !== undefined) {
 				await sleep(wait);
 				continue;
