@@ -7,6 +7,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 	NodeApiError,
+	NodeHint,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
@@ -65,10 +66,25 @@ export function megabytes(bytes: number): string {
  */
 export const jobPerItemNotice: INodeProperties = {
 	displayName:
-		"One job per input item: this node runs once for every item it receives, and each item starts its own job. The editor cannot count the items before a run: the input panel shows how many there are. Jobs start within the CRM's limits (open jobs, result downloads per minute): when they are reached, the node waits for a free slot. For a single job (one export) after a node that outputs many items, turn on <b>Execute Once</b> in the node's Settings.",
+		"One job per input item: this node runs once for every item it receives, and each item starts its own job. The editor cannot count the items here: the input pane shows how many the previous node gave in its last run (a hint says so when there are several). Jobs start within the CRM's limits (open jobs, result downloads per minute): when they are reached, the node waits for a free slot. For a single job (one export) after a node that outputs many items, turn on <b>Execute Once</b> in the node's Settings.",
 	name: 'jobPerItemNotice',
 	type: 'notice',
 	default: '',
+};
+
+/**
+ * The count the notice cannot give: a hint n8n shows in the node's panes when the input it last
+ * received (the previous node's output) holds more than one item, the case where a job operation
+ * starts several jobs. n8n resolves a hint's condition, not its message.
+ */
+export const jobPerItemHint: NodeHint = {
+	message:
+		"The input holds more than one item (the input pane shows how many): this node will start one job for each. For a single job, turn on <b>Execute Once</b> in the node's Settings.",
+	type: 'info',
+	location: 'ndv',
+	whenToDisplay: 'beforeExecution',
+	displayCondition:
+		'={{ $parameter.operation === "create" && ["bulkRead", "bulkWrite"].includes($parameter.resource) && $input.all().length > 1 }}',
 };
 
 /** What an item's output or error says of a job it started: its ID, last known state and result. */

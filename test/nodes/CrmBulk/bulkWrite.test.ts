@@ -524,3 +524,52 @@ describe('CRM Bulk › Bulk Write with a v2 credential', () => {
 		});
 	});
 });
+
+describe("CRM Bulk › Bulk Write jobs beyond the CRM's open-job limit", () => {
+	let crm: CrmFixture;
+	beforeAll(
+		async () =>
+			// a job stays open for a few 300 ms steps: the next item's start finds it open
+			(crm = await crmFixture({
+				sandbox: { ...FAST, jobStepMs: 300, knobs: { bulkWriteConcurrency: 1 } },
+			})),
+	);
+	afterAll(async () => await crm.close());
+
+	test('3 items, one open job allowed: each job waits for a slot, all 3 start and write their records', async () => {
+		await crm.clearRequests();
+		const node = crm.node('crmBulk', {
+			resource: 'bulkWrite',
+			operation: 'create',
+			module: 'Leads',
+			writeOperation: 'insert',
+			source: 'binary',
+			binaryPropertyName: 'data',
+			waitForCompletion: false,
+			polling: POLL,
+		});
+		const input = [1, 2, 3].map((n) =>
+			fileItem(`Last_Name,Company\nSlot-${n},Slot Co\n`, `slot-${n}.csv`),
+		);
+		const out = outputOf(await crm.run(node, input), node.name);
+		expect(out.map((item) => [item.json.code, item.pairedItem])).toEqual([
+			['SUCCESS', { item: 0 }],
+			['SUCCESS', { item: 1 }],
+			['SUCCESS', { item: 2 }],
+		]);
+		const ids = out.map((item) => item.json.id as string);
+		expect((await bulkWriteJobs(crm)).map((job) => job.id)).toEqual(ids);
+		// the CRM refused a start while a job was open, and the node waited
+		const refused = (await crm.requests()).filter(
+			(r) => r.method === 'POST' && r.url === '/crm/bulk/v2.1/write' && r.status === 429,
+		);
+		expect(refused.length).toBeGreaterThan(0);
+		const jobs = await waitFor(async () => await bulkWriteJobs(crm), {
+			ok: (all) => all.every((job: { status: string }) => job.status === 'COMPLETED'),
+			timeout: 10_000,
+			interval: 50,
+			what: 'the 3 jobs completed',
+		});
+		expect(jobs.map((job: any) => job.resource[0].file.added_count)).toEqual([1, 1, 1]);
+	});
+});
