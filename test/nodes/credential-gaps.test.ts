@@ -1,8 +1,7 @@
 // A real account's last gaps, through the engine against the sandbox: a credential saved without
 // connecting (its sign-in window closed) says so wherever the package uses it (routed operations,
-// code operations, load options, the polling trigger), and a CRM Service credential without an
-// Upload URL refuses a bulk-write upload before sending it to the API address the service refuses
-// (docs/protocol.md §1.1); the credential's form names the hosts of each data centre.
+// code operations, load options, the polling trigger); the credential's form names the hosts of
+// each data centre (docs/protocol.md §1.1; the upload without Upload URL: CrmBulk/bulkWrite.test.ts).
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { CrmOAuth2Api } from '../../credentials/CrmOAuth2Api.credentials';
@@ -66,45 +65,7 @@ describe('a credential saved without connecting', () => {
 	});
 });
 
-describe('the bulk-write upload host of a CRM Service credential', () => {
-	const crm = useCrmFixture();
-
-	test('without an Upload URL, an upload fails before anything is sent, naming the field and the hosts', async () => {
-		const saved = crm.helper.store.crmOAuth2Api;
-		try {
-			crm.helper.store.crmOAuth2Api = { ...saved, environment: 'service', uploadUrl: '' };
-			await crm.clearRequests();
-			const node = crm.node('crmBulk', {
-				resource: 'bulkWrite',
-				operation: 'uploadFile',
-				binaryPropertyName: 'data',
-				fileFormat: 'auto',
-			});
-			const input = [
-				{
-					json: {},
-					binary: {
-						data: {
-							data: Buffer.from('Last_Name\nNowhere\n').toString('base64'),
-							mimeType: 'text/csv',
-							fileName: 'nowhere.csv',
-						},
-					},
-				},
-			];
-			const error = errorOf(await crm.run(node, input), node.name);
-			expect(error?.message).toBe(
-				`The credential "CRM sandbox" has no Upload URL: Bulk Write uploads its files to the content host of your account's data centre`,
-			);
-			expect(error?.description).toContain('https://content.crm.example');
-			expect(error?.description).toContain('https://content.eu.crm.example');
-			// nothing went to the API address (which answers an upload 404 INVALID_URL_PATTERN)
-			expect((await crm.requests()).filter((r) => r.url.includes('/upload'))).toEqual([]);
-		} finally {
-			crm.helper.store.crmOAuth2Api = saved;
-		}
-	});
-
+describe("the credential's form for a CRM Service account", () => {
 	test("the form's help lists the upload host of each data centre and no longer offers the API address", () => {
 		const props = Object.fromEntries(new CrmOAuth2Api().properties.map((p) => [p.name, p]));
 		const help = `${props.uploadUrl.hint} ${props.uploadUrl.description}`;

@@ -8,7 +8,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { csvToObjects, toCsv } from '../../../nodes/shared/csv';
 import { createZip, readZip } from '../../../nodes/shared/zip';
 import { writeZip as deflateZip } from '../../../sandbox/zip.ts';
-import { bulkWriteJobs, crmFixture } from '../../harness/crm';
+import { bulkWriteJobs, crmFixture, refusedCalls } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 import { waitFor } from '../../harness/wait';
@@ -46,6 +46,14 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 		(await crm.api('GET', `/crm/v2.1/${module}/${id}`)).body?.data?.[0];
 	const count = async (module: string) =>
 		(await crm.api('GET', `/crm/v2.1/${module}/actions/count`)).body.count as number;
+	const uploadNode = () =>
+		crm.node('crmBulk', {
+			resource: 'bulkWrite',
+			operation: 'uploadFile',
+			binaryPropertyName: 'data',
+			fileFormat: 'auto',
+		});
+
 	const write = (params: Record<string, unknown>, extra = {}) =>
 		crm.node(
 			'crmBulk',
@@ -55,12 +63,7 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 
 	test('Upload File: a CSV is packed into a zip and sent with feature + X-CRM-ORG (GetOrganization once per execution)', async () => {
 		await crm.clearRequests();
-		const node = crm.node('crmBulk', {
-			resource: 'bulkWrite',
-			operation: 'uploadFile',
-			binaryPropertyName: 'data',
-			fileFormat: 'auto',
-		});
+		const node = uploadNode();
 		const out = outputOf(
 			await crm.run(node, [
 				fileItem('Last_Name,Email\r\nUp,up@x.example\r\n', 'people.csv'),
@@ -104,12 +107,7 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 				sandboxUploadUrl: crm.running.uploadUrl,
 			};
 			await crm.clearRequests();
-			const node = crm.node('crmBulk', {
-				resource: 'bulkWrite',
-				operation: 'uploadFile',
-				binaryPropertyName: 'data',
-				fileFormat: 'auto',
-			});
+			const node = uploadNode();
 			const out = outputOf(
 				await crm.run(node, [fileItem('Last_Name\nSandboxed\n', 'sandboxed.csv')]),
 				node.name,
@@ -125,6 +123,28 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 		}
 	});
 
+	test('Upload File with a CRM Service credential without Upload URL fails before anything is sent, naming the field and the hosts', async () => {
+		const saved = crm.helper.store.crmOAuth2Api;
+		try {
+			crm.helper.store.crmOAuth2Api = { ...saved, environment: 'service', uploadUrl: '' };
+			await crm.clearRequests();
+			const node = uploadNode();
+			const error = errorOf(
+				await crm.run(node, [fileItem('Last_Name\nNowhere\n', 'nowhere.csv')]),
+				node.name,
+			);
+			expect(error?.message).toBe(
+				`The credential "CRM sandbox" has no Upload URL: Bulk Write uploads its files to the content host of your account's data centre`,
+			);
+			expect(error?.description).toContain('https://content.crm.example');
+			expect(error?.description).toContain('https://content.eu.crm.example');
+			// nothing went to the API address (which answers an upload 404 INVALID_URL_PATTERN, §1.1)
+			expect((await crm.requests()).filter((r) => r.url.includes('/upload'))).toEqual([]);
+		} finally {
+			crm.helper.store.crmOAuth2Api = saved;
+		}
+	});
+
 	test('Upload File: a zip (DEFLATE, from elsewhere) goes up as is', async () => {
 		const zip = deflateZip([
 			{
@@ -134,12 +154,7 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 				),
 			},
 		]);
-		const node = crm.node('crmBulk', {
-			resource: 'bulkWrite',
-			operation: 'uploadFile',
-			binaryPropertyName: 'data',
-			fileFormat: 'auto',
-		});
+		const node = uploadNode();
 		const out = outputOf(
 			await crm.run(node, [fileItem(zip, 'leads.zip', 'application/zip')]),
 			node.name,
@@ -560,10 +575,7 @@ describe("CRM Bulk › Bulk Write jobs beyond the CRM's open-job limit", () => {
 		const ids = out.map((item) => item.json.id as string);
 		expect((await bulkWriteJobs(crm)).map((job) => job.id)).toEqual(ids);
 		// the CRM refused a start while a job was open, and the node waited
-		const refused = (await crm.requests()).filter(
-			(r) => r.method === 'POST' && r.url === '/crm/bulk/v2.1/write' && r.status === 429,
-		);
-		expect(refused.length).toBeGreaterThan(0);
+		expect(await refusedCalls(crm, 'POST', '/crm/bulk/v2.1/write')).toBeGreaterThan(0);
 		const jobs = await waitFor(async () => await bulkWriteJobs(crm), {
 			ok: (all) => all.every((job: { status: string }) => job.status === 'COMPLETED'),
 			timeout: 10_000,

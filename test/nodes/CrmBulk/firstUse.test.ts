@@ -7,7 +7,7 @@
 // keeps the form a condition was saved in.
 import type { IRun } from 'n8n-workflow';
 
-import { bulkReadJobs, crmFixture } from '../../harness/crm';
+import { bulkReadJobs, crmFixture, refusedCalls } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 import { waitFor } from '../../harness/wait';
@@ -16,6 +16,21 @@ const POLL = { initialInterval: 0.02, maxInterval: 0.1, timeout: 1 };
 const items = (n: number) => Array.from({ length: n }, (_, i) => ({ json: { row: i } }));
 
 const isOpen = (job: { state: string }) => job.state === 'ADDED' || job.state === 'IN PROGRESS';
+
+/** CRM Bulk → Bulk Read → Create Job on Deals, not waiting unless `parameters` say so. */
+const bulkReadNode = (crm: CrmFixture, parameters: Record<string, unknown> = {}, extra = {}) =>
+	crm.node(
+		'crmBulk',
+		{
+			resource: 'bulkRead',
+			operation: 'create',
+			module: 'Deals',
+			waitForCompletion: false,
+			polling: POLL,
+			...parameters,
+		},
+		extra,
+	);
 
 /**
  * Runs a workflow while moving the sandbox's open bulk-read jobs on (one state step each every
@@ -59,18 +74,7 @@ describe("CRM Bulk › one job per input item, within the CRM's limits", () => {
 	});
 
 	const readNode = (parameters: Record<string, unknown> = {}, extra = {}) =>
-		crm.node(
-			'crmBulk',
-			{
-				resource: 'bulkRead',
-				operation: 'create',
-				module: 'Deals',
-				waitForCompletion: false,
-				polling: POLL,
-				...parameters,
-			},
-			extra,
-		);
+		bulkReadNode(crm, parameters, extra);
 
 	test('40 input items: 40 jobs, at most 5 open at a time; the node waits for a slot instead of failing', async () => {
 		const before = (await bulkReadJobs(crm)).length;
@@ -89,10 +93,7 @@ describe("CRM Bulk › one job per input item, within the CRM's limits", () => {
 		const jobs = (await bulkReadJobs(crm)).slice(before);
 		expect(jobs.map((job) => job.id)).toEqual(ids);
 		// the CRM refused starts beyond 5 open jobs, and the node waited for a slot
-		const refused = (await crm.requests()).filter(
-			(r) => r.method === 'POST' && r.url === '/crm/bulk/v2.1/read' && r.status === 429,
-		);
-		expect(refused.length).toBeGreaterThan(0);
+		expect(await refusedCalls(crm, 'POST', '/crm/bulk/v2.1/read')).toBeGreaterThan(0);
 	});
 
 	test('the same node with Execute Once: one job for the 40 items', async () => {
@@ -188,14 +189,7 @@ describe("CRM Bulk › result downloads beyond the CRM's 10 a minute", () => {
 
 	test('3 items waiting for their jobs with 2 downloads a minute: the third waits for the next minute, all 3 results come out', async () => {
 		await crm.clearRequests();
-		const node = crm.node('crmBulk', {
-			resource: 'bulkRead',
-			operation: 'create',
-			module: 'Deals',
-			waitForCompletion: true,
-			output: 'binary',
-			polling: POLL,
-		});
+		const node = bulkReadNode(crm, { waitForCompletion: true, output: 'binary' });
 		const run = crm.run(node, items(3));
 		// once the CRM refuses the third download, a minute passes on the sandbox's clock
 		await waitFor(
