@@ -91,8 +91,9 @@ export const jobPerItemHint: NodeHint = {
 function jobSummary(job: IDataObject): IDataObject {
 	const details = (job.details ?? {}) as IDataObject;
 	const summary: IDataObject = { id: String(job.id ?? details.id ?? '') };
-	const state = job.state ?? job.status ?? details.state;
-	if (state !== undefined && state !== 'success') summary.state = state;
+	// a create answer's `status` is the envelope's ('success'), its job state is in `details`
+	const state = job.state ?? details.state ?? (job.status === 'success' ? undefined : job.status);
+	if (state !== undefined) summary.state = state;
 	if (job.result !== undefined) summary.result = job.result;
 	return summary;
 }
