@@ -70,7 +70,7 @@ export class CrmOAuth2Api implements ICredentialType {
 		},
 		{
 			displayName:
-				"Create the OAuth client in the CRM's developer console (a server-based application). Register n8n's <b>OAuth Redirect URL</b> shown on this form as its redirect URI, then copy its Client ID and Client Secret here. The Accounts URL is the sign-in address of your account's data centre, shown in the developer console.",
+				"Create the OAuth client (a server-based application) in the developer console of your account's data centre: each data centre has its own, reached from its accounts server, the address where you sign in: https://accounts.crm.example for the default data centre, https://accounts.crm.example.eu for the EU one (likewise .in, .au, …). Register n8n's <b>OAuth Redirect URL</b> shown on this form as its redirect URI, copy its Client ID and Client Secret here, and that accounts server as the Accounts URL.",
 			name: 'serviceSetupNotice',
 			type: 'notice',
 			default: '',
@@ -121,9 +121,9 @@ export class CrmOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'https://content.crm.example',
-			hint: "The content host of your account's data centre, where Bulk Write uploads its files. Empty: the API address.",
+			hint: "Needed for Bulk Write uploads (the service refuses them on the API address): the content host of your account's data centre, https://content.crm.example when your API address is https://api.crm.example, https://content.eu.crm.example for https://api.eu.crm.example (likewise in, au, …)",
 			description:
-				'Address of the upload host of your data centre (see the README for each data centre)',
+				'Address of the upload host of your data centre, where Bulk Write uploads its files; other operations do not use it',
 			displayOptions: { show: { environment: ['service'] } },
 		},
 		{

@@ -1,6 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { methods as sharedMethods } from '../shared/methods';
+import { jobPerItemHint } from './resources/shared';
 import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
 import {
 	customOperations as resourceOperations,
@@ -27,6 +28,7 @@ export class CrmBulk implements INodeType {
 		icon: { light: 'file:../../icons/crmBulk.svg', dark: 'file:../../icons/crmBulk.dark.svg' },
 		subtitle: OPERATION_SUBTITLE,
 		usableAsTool: true,
+		hints: [jobPerItemHint],
 	};
 
 	methods = sharedMethods;

@@ -69,14 +69,16 @@ export class CrmPollingTrigger implements INodeType {
 			'Polling — works anywhere: checks the CRM for created, updated or deleted records on a schedule. No public URL needed.',
 		eventTriggerDescription: '',
 		polling: true,
-		defaults: { name: 'CRM Polling Trigger' },
+		// n8n's node panel drops " Trigger" from a trigger with events ("CRM Polling"): the node takes
+		// that name on the canvas too, so the panel and the workflow show one name
+		defaults: { name: 'CRM Polling' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'crmOAuth2Api', required: true }],
 		properties: [
 			{
 				displayName:
-					'Checks the CRM on the schedule below, so it works where the CRM cannot reach n8n (laptop, office network, VPN). For changes within seconds where n8n has a public URL, use the CRM Trigger instead.',
+					'Checks the CRM on the schedule above (Poll Times), so it works where the CRM cannot reach n8n (laptop, office network, VPN). For changes within seconds where n8n has a public URL, use the CRM Trigger instead.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
@@ -201,7 +203,7 @@ export class CrmPollingTrigger implements INodeType {
 		const since = Date.now();
 		if (!enterPoll(key, since)) {
 			this.logger.info(
-				'CRM Polling Trigger: the previous poll of this node is still running; this one reads nothing',
+				'CRM Polling: the previous poll of this node is still running; this one reads nothing',
 			);
 			return null;
 		}

@@ -305,3 +305,10 @@ export async function bulkReadJobs(crm: CrmFixture): Promise<any[]> {
 export async function bulkWriteJobs(crm: CrmFixture): Promise<any[]> {
 	return (await crm.hook('GET', '/bulk/write')).body.jobs;
 }
+
+/** How many `method url` calls the sandbox answered 429 TOO_MANY_REQUESTS (its request log, docs/protocol.md §7). */
+export async function refusedCalls(crm: CrmFixture, method: string, url: string): Promise<number> {
+	return (await crm.requests()).filter(
+		(r) => r.method === method && r.url === url && r.status === 429,
+	).length;
+}

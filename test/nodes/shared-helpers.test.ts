@@ -15,7 +15,7 @@ import {
 	toUtcWireTime,
 } from '../../nodes/shared/dates';
 import { multipartBody, setMultipartBody } from '../../nodes/shared/multipart';
-import { baseUrl, baseUrlExpression } from '../../nodes/shared/transport';
+import { baseUrl, baseUrlExpression, uploadDomain } from '../../nodes/shared/transport';
 import type { CrmCredentials } from '../../nodes/shared/transport';
 import { checkDigits, digitsMessage, ID_RE, isDigits } from '../../nodes/shared/validation';
 import {
@@ -120,12 +120,14 @@ describe('base URL: one rule for code and expressions', () => {
 		);
 	});
 
-	test("the bulk-write upload host (§1.1): the Upload URL, the sandbox's next port, else the API origin", () => {
+	test("the bulk-write upload host (§1.1): the Upload URL, the sandbox's next port, none for a CRM Service credential without one", () => {
 		const token = { oauthTokenData: { api_domain: 'https://api.crm.example' } };
 		expect(baseUrl({ ...token, uploadUrl: 'https://content.crm.example/' }, 'upload')).toBe(
 			'https://content.crm.example/crm/v2.1',
 		);
-		expect(baseUrl({ ...token, uploadUrl: '' }, 'upload')).toBe('https://api.crm.example/crm/v2.1');
+		// the service refuses uploads on the API origin: crmRequest asks for the field instead
+		expect(uploadDomain({ ...token, uploadUrl: '' })).toBe('');
+		expect(uploadDomain({ ...token, environment: 'service' })).toBe('');
 		const sandbox: CrmCredentials = {
 			environment: 'sandbox',
 			sandboxUrl: 'http://127.0.0.1:4095',

@@ -6,6 +6,8 @@ import type {
 	INode,
 	INodeExecutionData,
 	INodeProperties,
+	NodeApiError,
+	NodeHint,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
@@ -19,8 +21,8 @@ import {
 	asNodeError,
 	baseUrlExpression,
 	crmRequest,
-	responseOfError,
-	runPerItem,
+	errorJson,
+	indexRanges,
 } from '../../shared/transport';
 import { createZip, isZip, readZip } from '../../shared/zip';
 import { getParameter } from '../../shared/parameters';
@@ -57,52 +59,122 @@ export function megabytes(bytes: number): string {
 
 // ---- one job per input item ---------------------------------------------------------------------
 
-/** What the job operations show first: n8n runs them once per input item, each item its own job. */
+/**
+ * What the job operations show first: n8n runs them once per input item, each item its own job.
+ * A notice is static text in n8n's editor (its expressions are not resolved), so it cannot count the
+ * input items; it says where to see them.
+ */
 export const jobPerItemNotice: INodeProperties = {
 	displayName:
-		"One job per input item: this node runs once for every item it receives, and each item starts its own job. For a single job (one export) after a node that outputs many items, turn on <b>Execute Once</b> in the node's Settings.",
+		"One job per input item: this node runs once for every item it receives, and each item starts its own job. The editor cannot count the items here: the input pane shows how many the previous node gave in its last run (a hint says so when there are several). Jobs start within the CRM's limits (open jobs, result downloads per minute): when they are reached, the node waits for a free slot. For a single job (one export) after a node that outputs many items, turn on <b>Execute Once</b> in the node's Settings.",
 	name: 'jobPerItemNotice',
 	type: 'notice',
 	default: '',
 };
 
-function isTooManyRequests(error: unknown): boolean {
-	const crm = (error as { context?: { crm?: { code?: unknown } } }).context?.crm;
-	return crm?.code === 'TOO_MANY_REQUESTS' || responseOfError(error).status === 429;
+/**
+ * The count the notice cannot give: a hint n8n shows in the node's panes when the input it last
+ * received (the previous node's output) holds more than one item, the case where a job operation
+ * starts several jobs. n8n resolves a hint's condition, not its message.
+ */
+export const jobPerItemHint: NodeHint = {
+	message:
+		"The input holds more than one item (the input pane shows how many): this node will start one job for each. For a single job, turn on <b>Execute Once</b> in the node's Settings.",
+	type: 'info',
+	location: 'ndv',
+	whenToDisplay: 'beforeExecution',
+	displayCondition:
+		'={{ $parameter.operation === "create" && ["bulkRead", "bulkWrite"].includes($parameter.resource) && $input.all().length > 1 }}',
+};
+
+/** What an item's output or error says of a job it started: its ID, last known state and result. */
+function jobSummary(job: IDataObject): IDataObject {
+	const details = (job.details ?? {}) as IDataObject;
+	const summary: IDataObject = { id: String(job.id ?? details.id ?? '') };
+	// a create answer's `status` is the envelope's ('success'), its job state is in `details`
+	const state = job.state ?? details.state ?? (job.status === 'success' ? undefined : job.status);
+	if (state !== undefined) summary.state = state;
+	if (job.result !== undefined) summary.result = job.result;
+	return summary;
+}
+
+/** "job 123 (COMPLETED, 6 records)" */
+function jobText(job: IDataObject): string {
+	const result = (job.result ?? {}) as IDataObject;
+	const facts = [job.state, result.count !== undefined ? `${result.count} records` : undefined]
+		.filter((fact) => fact !== undefined)
+		.map(String);
+	return `job ${String(job.id)}${facts.length ? ` (${facts.join(', ')})` : ''}`;
 }
 
 /**
- * runPerItem for the operations that start a job per item. `started()` counts the jobs; when the
- * CRM refuses more (too many open jobs or result downloads, §7) after several items, the error
- * says how many jobs the items started and how to start one.
+ * The error a job operation stops with (Continue On Fail off) after every item ran: the first
+ * failed item's error, its message naming the failed items, its description and `context.jobs`
+ * every job the items started (ID, state, result), so that no job paid for is lost.
+ */
+function jobFailure(
+	kind: string,
+	failures: Array<NodeApiError | NodeOperationError>,
+	jobs: IDataObject[][],
+): NodeApiError | NodeOperationError {
+	const first = failures[0];
+	const failed = failures.map((error) => Number(error.context.itemIndex));
+	const started = jobs.flatMap((list, item) => list.map((job) => ({ item, ...job })));
+	if (jobs.length > 1) {
+		first.message = `${failed.length} of ${jobs.length} items failed (${failed.length === 1 ? 'item' : 'items'} ${indexRanges(failed)}); first, item ${failed[0]}: ${first.message}`;
+	}
+	if (started.length) {
+		const list = started.map((job) => `item ${job.item}: ${jobText(job)}`).join('; ');
+		first.description = [
+			first.description,
+			`The ${kind} jobs the items started, kept by the CRM (fetch a result with Download Result and its job ID): ${list}.`,
+			'Turn on "Continue On Fail" (Settings → On Error) to get every item\'s result or error as output.',
+		]
+			.filter(Boolean)
+			.join(' ');
+		first.context.jobs = started;
+	}
+	return first;
+}
+
+/**
+ * runPerItem for the operations that start a job per item. `work` reports every job it starts, and
+ * its later states, through `track`. An item that fails (its job cannot be started or finished)
+ * fails alone and the other items run: with Continue On Fail it is an error item naming its jobs;
+ * otherwise the node fails after the last item with an error naming every job started (jobFailure).
  */
 export async function forEachJobItem(
 	this: IExecuteFunctions,
 	kind: 'bulk read' | 'bulk write',
-	work: (itemIndex: number, started: () => void) => Promise<INodeExecutionData[]>,
+	work: (itemIndex: number, track: (job: IDataObject) => void) => Promise<INodeExecutionData[]>,
 ): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData().length;
-	let jobs = 0;
-	const started = () => {
-		jobs++;
-	};
-	return await runPerItem(this, async (itemIndex) => {
+	const continueOnFail = this.continueOnFail();
+	const out: INodeExecutionData[] = [];
+	const jobs: IDataObject[][] = [];
+	const failures: Array<NodeApiError | NodeOperationError> = [];
+	for (let itemIndex = 0; itemIndex < this.getInputData().length; itemIndex++) {
+		const started = new Map<string, IDataObject>();
+		const track = (job: IDataObject) => {
+			const summary = jobSummary(job);
+			if (summary.id)
+				started.set(String(summary.id), { ...started.get(String(summary.id)), ...summary });
+		};
 		try {
-			return await work(itemIndex, started);
+			for (const item of await work(itemIndex, track))
+				out.push({ ...item, pairedItem: { item: itemIndex } });
 		} catch (error) {
-			if (items < 2 || jobs === 0 || !isTooManyRequests(error))
-				throw asNodeError(this, error, itemIndex);
-			const said = (error as { description?: string }).description;
-			throw new NodeOperationError(
-				this.getNode(),
-				`${jobs} ${kind} jobs were started, one per input item (${items} items), and the CRM refused more [TOO_MANY_REQUESTS]`,
-				{
-					itemIndex,
-					description: `This node runs once for every input item, so each item started its own job. For one job, turn on "Execute Once" in the node's Settings (or pass it a single item); for a job per item, send fewer items per run.${said ? ` ${said}` : ''}`,
-				},
-			);
+			const nodeError = asNodeError(this, error, itemIndex);
+			failures.push(nodeError);
+			if (continueOnFail)
+				out.push({
+					json: { ...errorJson(nodeError), jobs: [...started.values()] },
+					pairedItem: { item: itemIndex },
+				});
 		}
-	});
+		jobs.push([...started.values()]);
+	}
+	if (failures.length && !continueOnFail) throw jobFailure(kind, failures, jobs);
+	return [out];
 }
 
 // ---- polling (§8) -----------------------------------------------------------------------------
@@ -277,12 +349,16 @@ export const resultOutputFields = (
 	},
 ];
 
-/** Downloads a result file (relative to the API origin, or absolute) with the usual auth and retries. */
+/**
+ * Downloads a result file (relative to the API origin, or absolute) with the usual auth and retries;
+ * with `slotWaitMs`, waits that long at most for a download slot (bulk read: 10 a minute, §6).
+ */
 export async function downloadFile(
 	this: IExecuteFunctions,
 	url: string,
 	itemIndex: number,
 	fallbackName: string,
+	slotWaitMs?: number,
 ): Promise<{ data: Buffer; fileName: string; mimeType: string }> {
 	const response = await crmRequest(this, {
 		method: 'GET',
@@ -292,6 +368,7 @@ export async function downloadFile(
 		full: true,
 		headers: { Accept: 'application/octet-stream' },
 		itemIndex,
+		slotWaitMs,
 	});
 	return responseFile(response, fallbackName, 'application/zip');
 }

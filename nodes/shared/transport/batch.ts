@@ -82,7 +82,7 @@ type Outcome = { json: IDataObject } | { error: NodeApiError | NodeOperationErro
  * Output json of a failed item: n8n's error-item shape `{error, message, details}` (which its
  * "error output" recognises), with the CRM's code and details kept under `details`.
  */
-function errorJson(error: NodeApiError | NodeOperationError): IDataObject {
+export function errorJson(error: NodeApiError | NodeOperationError): IDataObject {
 	const crm = (error.context?.crm ?? {}) as IDataObject;
 	return {
 		error: error.message,

@@ -38,7 +38,7 @@ export interface CrmCredentials {
 	uploadUrl?: string;
 	sandboxUploadUrl?: string;
 	apiVariant?: string;
-	oauthTokenData?: { api_domain?: string };
+	oauthTokenData?: { api_domain?: string; access_token?: string };
 }
 
 // ---- base URL (docs/protocol.md §1.1, §1.2) ---------------------------------------------------------
@@ -82,14 +82,57 @@ function sandboxUploadOrigin(sandboxUrl: string | undefined): string {
 /**
  * The bulk-write upload origin `{upload_domain}` (§1.1, §1.2): the credential's Upload URL (for the
  * sandbox: its Sandbox Upload URL, else the Sandbox URL's next port, where the sandbox serves
- * uploads), else the API origin.
+ * uploads). '' when a CRM Service credential names none: the service refuses uploads on the API
+ * origin, so crmRequest asks for the field (UPLOAD_HOSTS) instead of sending there.
  */
 export function uploadDomain(credentials: CrmCredentials): string {
 	const named =
 		credentials.environment === 'sandbox'
 			? credentials.sandboxUploadUrl || sandboxUploadOrigin(credentials.sandboxUrl)
 			: credentials.uploadUrl;
-	return (named || apiDomain(credentials)).replace(/\/+$/, '');
+	return (named ?? '').trim().replace(/\/+$/, '');
+}
+
+/**
+ * The upload host of each data centre (docs/protocol.md §1.1: a content host per data centre), as
+ * the credential's Upload URL help and the error of an upload without it list them.
+ */
+export const UPLOAD_HOSTS =
+	'https://content.crm.example for an account whose API address is https://api.crm.example (the default data centre), https://content.eu.crm.example for https://api.eu.crm.example (likewise in, au, …)';
+
+/** The name of the node's CRM credential, as the user saved it. */
+function credentialName(ctx: CrmContext): string {
+	return ctx.getNode().credentials?.[CREDENTIAL]?.name ?? 'CRM OAuth2 API';
+}
+
+/**
+ * The error of a credential saved without connecting (its sign-in window closed before n8n got a
+ * token): n8n itself would say "Unable to sign without access token" on every call.
+ */
+function notConnected(ctx: CrmContext, itemIndex?: number): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`The credential "${credentialName(ctx)}" is not connected yet: open it and click Connect`,
+		{
+			itemIndex,
+			description:
+				'It was saved without signing in to the CRM (or its sign-in window was closed), so it holds no access token. Open the credential, click "Connect my account" and approve the access.',
+		},
+	);
+}
+
+/**
+ * What n8n's OAuth2 signing says of a credential without a token: no token data at all, or token
+ * data without an access token.
+ */
+const NOT_CONNECTED = ['OAuth credentials not connected', 'Unable to sign without access token'];
+
+/** n8n's OAuth2 signing refused a call because the credential holds no access token. */
+function isNotConnected(error: unknown): boolean {
+	const e = (error ?? {}) as { message?: unknown; cause?: { message?: unknown } };
+	return [e.message, e.cause?.message].some(
+		(text) => typeof text === 'string' && NOT_CONNECTED.some((said) => text.includes(said)),
+	);
 }
 
 export function apiVariant(credentials: CrmCredentials): 'v2' | 'v2.1' {
@@ -197,8 +240,28 @@ export function retryWait(
 	return again ? backoffMs(attempt, policy) : undefined;
 }
 
+/**
+ * The wait before trying a call refused with 429 again while a caller waits for a slot
+ * (CrmRequest.slotWaitMs): RETRY's back-off, capped, as long as the slot wait lasts.
+ */
+function slotWait(
+	error: unknown,
+	attempt: number,
+	firstTry: number,
+	slotWaitMs: number | undefined,
+): number | undefined {
+	if (!slotWaitMs || responseOfError(error).status !== 429) return undefined;
+	const wait = backoffMs(Math.min(attempt, RETRY.tries - 1));
+	return Date.now() + wait - firstTry <= slotWaitMs ? wait : undefined;
+}
+
 /** Rewrites an error from n8n's HTTP helpers into a NodeApiError carrying the CRM envelope. */
-export function toCrmError(ctx: CrmContext, error: unknown, itemIndex?: number): NodeApiError {
+export function toCrmError(
+	ctx: CrmContext,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
+	if (isNotConnected(error)) return notConnected(ctx, itemIndex);
 	const { status, body } = responseOfError(error);
 	const envelope = errorBodyOf(body);
 	if (envelope)
@@ -230,6 +293,11 @@ export interface CrmRequest {
 	itemIndex?: number;
 	/** the call may be repeated safely although its method is POST (e.g. an upsert on a unique field): 5xx and lost connections are retried */
 	idempotent?: boolean;
+	/**
+	 * ms to wait for a slot: a 429 (too many open bulk jobs or result downloads, §7) is tried again
+	 * with the back-off of RETRY, beyond its tries, until this long after the first try
+	 */
+	slotWaitMs?: number;
 }
 
 /** A call answered with one result per item (§3.8): the form batched writes send. */
@@ -251,10 +319,21 @@ export async function crmRequest(
 	request: CrmRequest,
 ): Promise<IDataObject | IDataObject[] | IN8nHttpFullResponse> {
 	const credentials = (await ctx.getCredentials(CREDENTIAL)) as CrmCredentials;
+	if (!credentials.oauthTokenData?.access_token) throw notConnected(ctx, request.itemIndex);
 	if (!apiDomain(credentials)) {
 		throw new NodeOperationError(ctx.getNode(), 'The CRM credential names no server', {
 			description: 'Set its Accounts URL (or choose the sandbox as its server) and connect it',
 		});
+	}
+	if (request.root === 'upload' && !uploadDomain(credentials)) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The credential "${credentialName(ctx)}" has no Upload URL: Bulk Write uploads its files to the content host of your account's data centre`,
+			{
+				itemIndex: request.itemIndex,
+				description: `Open the credential and set Upload URL: ${UPLOAD_HOSTS}. The service refuses uploads on the API address.`,
+			},
+		);
 	}
 	const url = /^https?:\/\//.test(request.path)
 		? request.path
@@ -278,6 +357,7 @@ export async function crmRequest(
 		...(request.binary ? { encoding: 'arraybuffer' as const } : {}),
 	};
 	let response: IN8nHttpFullResponse;
+	const firstTry = Date.now();
 	for (let attempt = 0; ; attempt++) {
 		try {
 			response = (await ctx.helpers.httpRequestWithAuthentication.call(
@@ -287,7 +367,9 @@ export async function crmRequest(
 			)) as IN8nHttpFullResponse;
 			break;
 		} catch (error) {
-			const wait = retryWait(error, attempt, request.method, request.idempotent);
+			const wait =
+				retryWait(error, attempt, request.method, request.idempotent) ??
+				slotWait(error, attempt, firstTry, request.slotWaitMs);
 			if (wait !== undefined) {
 				await sleep(wait);
 				continue;

@@ -150,6 +150,7 @@ export function crmRequestRunner(routes: Routes) {
 					break;
 				}
 				const crmError = toCrmError(this, failure);
+				if (!(crmError instanceof NodeApiError)) throw crmError;
 				if (route.notFound && isMissingId(crmError)) return notFound.call(this, route.notFound);
 				throw pager.describeError ? pager.describeError(crmError) : crmError;
 			}

@@ -8,10 +8,9 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { csvToObjects, toCsv } from '../../../nodes/shared/csv';
 import { createZip, readZip } from '../../../nodes/shared/zip';
 import { writeZip as deflateZip } from '../../../sandbox/zip.ts';
-import { bulkWriteJobs, crmFixture } from '../../harness/crm';
+import { bulkWriteJobs, crmFixture, refusedCalls } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
-import { takeMismatches } from '../../harness/requests';
 import { waitFor } from '../../harness/wait';
 
 const FAST = { jobStepMs: 20, deliveryRetryDelaysMs: [0, 20, 40] };
@@ -47,6 +46,14 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 		(await crm.api('GET', `/crm/v2.1/${module}/${id}`)).body?.data?.[0];
 	const count = async (module: string) =>
 		(await crm.api('GET', `/crm/v2.1/${module}/actions/count`)).body.count as number;
+	const uploadNode = () =>
+		crm.node('crmBulk', {
+			resource: 'bulkWrite',
+			operation: 'uploadFile',
+			binaryPropertyName: 'data',
+			fileFormat: 'auto',
+		});
+
 	const write = (params: Record<string, unknown>, extra = {}) =>
 		crm.node(
 			'crmBulk',
@@ -56,12 +63,7 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 
 	test('Upload File: a CSV is packed into a zip and sent with feature + X-CRM-ORG (GetOrganization once per execution)', async () => {
 		await crm.clearRequests();
-		const node = crm.node('crmBulk', {
-			resource: 'bulkWrite',
-			operation: 'uploadFile',
-			binaryPropertyName: 'data',
-			fileFormat: 'auto',
-		});
+		const node = uploadNode();
 		const out = outputOf(
 			await crm.run(node, [
 				fileItem('Last_Name,Email\r\nUp,up@x.example\r\n', 'people.csv'),
@@ -105,12 +107,7 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 				sandboxUploadUrl: crm.running.uploadUrl,
 			};
 			await crm.clearRequests();
-			const node = crm.node('crmBulk', {
-				resource: 'bulkWrite',
-				operation: 'uploadFile',
-				binaryPropertyName: 'data',
-				fileFormat: 'auto',
-			});
+			const node = uploadNode();
 			const out = outputOf(
 				await crm.run(node, [fileItem('Last_Name\nSandboxed\n', 'sandboxed.csv')]),
 				node.name,
@@ -126,35 +123,23 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 		}
 	});
 
-	test('Upload File with no upload host on the credential goes to the API origin, which the service refuses', async () => {
-		const saved = { ...crm.helper.store.crmOAuth2Api };
+	test('Upload File with a CRM Service credential without Upload URL fails before anything is sent, naming the field and the hosts', async () => {
+		const saved = crm.helper.store.crmOAuth2Api;
 		try {
-			crm.helper.store.crmOAuth2Api = { ...saved, uploadUrl: '' };
-			const node = crm.node(
-				'crmBulk',
-				{
-					resource: 'bulkWrite',
-					operation: 'uploadFile',
-					binaryPropertyName: 'data',
-					fileFormat: 'auto',
-				},
-				{ continueOnFail: true },
-			);
-			const out = outputOf(
+			crm.helper.store.crmOAuth2Api = { ...saved, environment: 'service', uploadUrl: '' };
+			await crm.clearRequests();
+			const node = uploadNode();
+			const error = errorOf(
 				await crm.run(node, [fileItem('Last_Name\nNowhere\n', 'nowhere.csv')]),
 				node.name,
 			);
-			expect(out[0].json.error).toBe(
-				'The CRM does not offer this operation at this address [INVALID_URL_PATTERN]',
+			expect(error?.message).toBe(
+				`The credential "CRM sandbox" has no Upload URL: Bulk Write uploads its files to the content host of your account's data centre`,
 			);
-			expect((await crm.requests()).filter((r) => r.url.includes('/upload')).at(-1)).toMatchObject({
-				host: 'api',
-				status: 404,
-			});
-			// the request check of the harness sees the upload on the API origin as outside the contract
-			expect(takeMismatches((r) => r.url === '/crm/v2.1/upload').map((r) => r.problems)).toEqual([
-				['no operation of the table has this path'],
-			]);
+			expect(error?.description).toContain('https://content.crm.example');
+			expect(error?.description).toContain('https://content.eu.crm.example');
+			// nothing went to the API address (which answers an upload 404 INVALID_URL_PATTERN, §1.1)
+			expect((await crm.requests()).filter((r) => r.url.includes('/upload'))).toEqual([]);
 		} finally {
 			crm.helper.store.crmOAuth2Api = saved;
 		}
@@ -169,12 +154,7 @@ describe('CRM Bulk › Bulk Write (engine → sandbox over HTTP)', () => {
 				),
 			},
 		]);
-		const node = crm.node('crmBulk', {
-			resource: 'bulkWrite',
-			operation: 'uploadFile',
-			binaryPropertyName: 'data',
-			fileFormat: 'auto',
-		});
+		const node = uploadNode();
 		const out = outputOf(
 			await crm.run(node, [fileItem(zip, 'leads.zip', 'application/zip')]),
 			node.name,
@@ -557,5 +537,51 @@ describe('CRM Bulk › Bulk Write with a v2 credential', () => {
 		expect(outputOf(await crm.run(get), get.name)[0].json).toMatchObject({
 			resource: [{ module: 'Accounts' }],
 		});
+	});
+});
+
+describe("CRM Bulk › Bulk Write jobs beyond the CRM's open-job limit", () => {
+	let crm: CrmFixture;
+	beforeAll(
+		async () =>
+			// a job stays open for a few 300 ms steps: the next item's start finds it open
+			(crm = await crmFixture({
+				sandbox: { ...FAST, jobStepMs: 300, knobs: { bulkWriteConcurrency: 1 } },
+			})),
+	);
+	afterAll(async () => await crm.close());
+
+	test('3 items, one open job allowed: each job waits for a slot, all 3 start and write their records', async () => {
+		await crm.clearRequests();
+		const node = crm.node('crmBulk', {
+			resource: 'bulkWrite',
+			operation: 'create',
+			module: 'Leads',
+			writeOperation: 'insert',
+			source: 'binary',
+			binaryPropertyName: 'data',
+			waitForCompletion: false,
+			polling: POLL,
+		});
+		const input = [1, 2, 3].map((n) =>
+			fileItem(`Last_Name,Company\nSlot-${n},Slot Co\n`, `slot-${n}.csv`),
+		);
+		const out = outputOf(await crm.run(node, input), node.name);
+		expect(out.map((item) => [item.json.code, item.pairedItem])).toEqual([
+			['SUCCESS', { item: 0 }],
+			['SUCCESS', { item: 1 }],
+			['SUCCESS', { item: 2 }],
+		]);
+		const ids = out.map((item) => item.json.id as string);
+		expect((await bulkWriteJobs(crm)).map((job) => job.id)).toEqual(ids);
+		// the CRM refused a start while a job was open, and the node waited
+		expect(await refusedCalls(crm, 'POST', '/crm/bulk/v2.1/write')).toBeGreaterThan(0);
+		const jobs = await waitFor(async () => await bulkWriteJobs(crm), {
+			ok: (all) => all.every((job: { status: string }) => job.status === 'COMPLETED'),
+			timeout: 10_000,
+			interval: 50,
+			what: 'the 3 jobs completed',
+		});
+		expect(jobs.map((job: any) => job.resource[0].file.added_count)).toEqual([1, 1, 1]);
 	});
 });

@@ -1,12 +1,13 @@
 // CRM Bulk as a first-time user meets it, through the engine against the sandbox: many input items
-// start one job each until the CRM refuses more (docs/protocol.md §7, §8.1: too many open jobs), and
-// the error says how many and how to start one (Execute Once); bulk-read conditions on a picklist
-// field, in the form saved before the picklist dropdown and in the current one, export the same
-// records, and the field list keeps the form a condition was saved in.
-// The retry policy runs as shipped (RETRY: a refused create is tried 5 times, back-off 1, 2, 4, 8 s):
-// the two refusals this file shows run at once, so the file waits ~15 s for them, not 30.
-import { RETRY } from '../../../nodes/shared/transport';
-import { bulkReadJobs, crmFixture } from '../../harness/crm';
+// start one job each within the CRM's limits (docs/protocol.md §7, §8.1: 5 open jobs, 10 result
+// downloads a minute), waiting for a slot instead of failing, so 40 items give 40 jobs; an item
+// whose job cannot be started or finished fails alone, and every job started reaches the output
+// (Continue On Fail) or the error; bulk-read conditions on a picklist field, in the form saved
+// before the picklist dropdown and in the current one, export the same records, and the field list
+// keeps the form a condition was saved in.
+import type { IRun } from 'n8n-workflow';
+
+import { bulkReadJobs, crmFixture, refusedCalls } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
 import { waitFor } from '../../harness/wait';
@@ -14,81 +15,193 @@ import { waitFor } from '../../harness/wait';
 const POLL = { initialInterval: 0.02, maxInterval: 0.1, timeout: 1 };
 const items = (n: number) => Array.from({ length: n }, (_, i) => ({ json: { row: i } }));
 
-describe('CRM Bulk › one job per input item', () => {
+const isOpen = (job: { state: string }) => job.state === 'ADDED' || job.state === 'IN PROGRESS';
+
+/** CRM Bulk → Bulk Read → Create Job on Deals, not waiting unless `parameters` say so. */
+const bulkReadNode = (crm: CrmFixture, parameters: Record<string, unknown> = {}, extra = {}) =>
+	crm.node(
+		'crmBulk',
+		{
+			resource: 'bulkRead',
+			operation: 'create',
+			module: 'Deals',
+			waitForCompletion: false,
+			polling: POLL,
+			...parameters,
+		},
+		extra,
+	);
+
+/**
+ * Runs a workflow while moving the sandbox's open bulk-read jobs on (one state step each every
+ * 100 ms, as the CRM would), failing the jobs `fail` picks instead.
+ */
+async function driving(
+	crm: CrmFixture,
+	run: Promise<IRun>,
+	fail: (job: { id: string }, index: number) => boolean = () => false,
+): Promise<IRun> {
+	let done = false;
+	const driver = (async () => {
+		while (!done) {
+			const jobs = await bulkReadJobs(crm);
+			for (const [index, job] of jobs.entries()) {
+				if (!isOpen(job)) continue;
+				if (fail(job, index)) await crm.hook('POST', `/bulk/read/${job.id}/fail`);
+				await crm.hook('POST', `/bulk/read/${job.id}/advance`);
+			}
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+	})();
+	try {
+		return await run;
+	} finally {
+		done = true;
+		await driver;
+	}
+}
+
+describe("CRM Bulk › one job per input item, within the CRM's limits", () => {
 	let crm: CrmFixture;
 	beforeAll(async () => {
-		// jobs stay open (one state step a minute), as a big export does
-		crm = await crmFixture({ sandbox: { jobStepMs: 60_000 } });
+		// jobs move only when the test moves them (driving), as a big export does
+		crm = await crmFixture({
+			sandbox: { jobStepMs: 60_000, knobs: { bulkReadDownloadsPerMinute: 1000 } },
+		});
 	});
 	afterAll(async () => {
 		await crm.close();
 	});
 
-	const openJobs = async () =>
-		(await bulkReadJobs(crm)).filter((j) => j.state === 'ADDED' || j.state === 'IN PROGRESS');
+	const readNode = (parameters: Record<string, unknown> = {}, extra = {}) =>
+		bulkReadNode(crm, parameters, extra);
 
-	test("40 input items: 5 jobs start, the CRM refuses the 6th, the error names the count and Execute Once; one input item refused: the service's own error", async () => {
-		const before = (await openJobs()).length;
-		expect(before).toBe(0);
+	test('40 input items: 40 jobs, at most 5 open at a time; the node waits for a slot instead of failing', async () => {
+		const before = (await bulkReadJobs(crm)).length;
 		await crm.clearRequests();
-		const node = crm.node('crmBulk', {
-			resource: 'bulkRead',
-			operation: 'create',
-			module: 'Deals',
-			waitForCompletion: false,
-		});
-		const many = crm.run(node, items(40));
-		// once the 40-item run holds every open-job slot, a run of one item is refused too; both
-		// runs back off at the same time
-		await waitFor(async () => (await openJobs()).length, {
-			ok: (n) => n === 5,
-			timeout: 10_000,
-			interval: 20,
-			what: '5 open jobs',
-		});
-		const single = crm.node('crmBulk', {
-			resource: 'bulkRead',
-			operation: 'create',
-			module: 'Deals',
-			waitForCompletion: false,
-		});
-		const [run, one] = await Promise.all([many, crm.run(single)]);
+		const node = readNode();
+		const out = outputOf(await driving(crm, crm.run(node, items(40))), node.name);
 
-		const error = errorOf(run, node.name);
-		expect((await openJobs()).length - before).toBe(5);
-		expect(error?.message).toBe(
-			'5 bulk read jobs were started, one per input item (40 items), and the CRM refused more [TOO_MANY_REQUESTS]',
+		expect(out).toHaveLength(40);
+		expect(out.map((item) => item.pairedItem)).toEqual(
+			Array.from({ length: 40 }, (_, item) => ({ item })),
 		);
-		expect(error?.description).toContain('turn on "Execute Once" in the node\'s Settings');
-
-		const oneError = errorOf(one, single.name);
-		expect(oneError?.message).toMatch(/\[TOO_MANY_REQUESTS\]$/);
-		expect(oneError?.message).not.toContain('per input item');
-
-		// each run's refused create (429) was retried, and refused again: RETRY.tries refusals each
-		const refused = (await crm.requests()).filter(
-			(r) => r.method === 'POST' && r.url === '/crm/bulk/v2.1/read' && r.status === 429,
-		);
-		expect(refused.length).toBe(2 * RETRY.tries);
+		expect(out.every((item) => item.json.code === 'ADDED_SUCCESSFULLY')).toBe(true);
+		const ids = out.map((item) => (item.json.details as { id: string }).id);
+		expect(new Set(ids).size).toBe(40);
+		// every job is in the CRM, one per item
+		const jobs = (await bulkReadJobs(crm)).slice(before);
+		expect(jobs.map((job) => job.id)).toEqual(ids);
+		// the CRM refused starts beyond 5 open jobs, and the node waited for a slot
+		expect(await refusedCalls(crm, 'POST', '/crm/bulk/v2.1/read')).toBeGreaterThan(0);
 	});
 
 	test('the same node with Execute Once: one job for the 40 items', async () => {
 		const before = (await bulkReadJobs(crm)).length;
-		// the jobs of the test above are still open: let them finish first (each step on demand)
-		for (const job of await openJobs()) {
-			for (let { state } = job; state === 'ADDED' || state === 'IN PROGRESS'; )
-				state = (await crm.hook('POST', `/bulk/read/${job.id}/advance`)).body.state;
-		}
-		expect(await openJobs()).toEqual([]);
-		const node = crm.node(
-			'crmBulk',
-			{ resource: 'bulkRead', operation: 'create', module: 'Deals', waitForCompletion: false },
-			{ executeOnce: true },
-		);
-		const out = outputOf(await crm.run(node, items(40)), node.name);
+		const node = readNode({}, { executeOnce: true });
+		const out = outputOf(await driving(crm, crm.run(node, items(40))), node.name);
 		expect(out).toHaveLength(1);
 		expect(out[0].json).toMatchObject({ code: 'ADDED_SUCCESSFULLY', details: { state: 'ADDED' } });
 		expect((await bulkReadJobs(crm)).length - before).toBe(1);
+	});
+
+	// item 1 asks for Notes, which bulk read does not export (MODULE_NOT_SUPPORTED): its job cannot start
+	const modules = ['Deals', 'Notes', 'Leads'].map((module) => ({ json: { module } }));
+	const perItemModule = (extra = {}) =>
+		readNode({ module: '={{ $json.module }}', waitForCompletion: true, output: 'binary' }, extra);
+
+	test('a job that cannot start fails its item alone: with Continue On Fail an error item, the other items their results', async () => {
+		const before = (await bulkReadJobs(crm)).length;
+		const node = perItemModule({ continueOnFail: true });
+		const out = outputOf(await driving(crm, crm.run(node, modules)), node.name);
+
+		expect(out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(out[1].json).toMatchObject({
+			error: expect.stringContaining('MODULE_NOT_SUPPORTED'),
+			details: { code: 'MODULE_NOT_SUPPORTED' },
+			jobs: [],
+		});
+		const jobs = (await bulkReadJobs(crm)).slice(before);
+		expect(jobs.map((job) => [job.query.module.api_name, job.state])).toEqual([
+			['Deals', 'COMPLETED'],
+			['Leads', 'COMPLETED'],
+		]);
+		for (const [item, job] of [
+			[out[0], jobs[0]],
+			[out[2], jobs[1]],
+		]) {
+			expect(item.json).toMatchObject({ id: job.id, state: 'COMPLETED' });
+			expect(item.binary?.data.mimeType).toBe('application/zip');
+		}
+	});
+
+	test('without Continue On Fail the node fails after every item ran, naming each job started and its result', async () => {
+		const before = (await bulkReadJobs(crm)).length;
+		const node = perItemModule();
+		const error = errorOf(await driving(crm, crm.run(node, modules)), node.name);
+
+		const jobs = (await bulkReadJobs(crm)).slice(before);
+		expect(jobs.map((job) => [job.query.module.api_name, job.state])).toEqual([
+			['Deals', 'COMPLETED'],
+			['Leads', 'COMPLETED'],
+		]);
+		expect(error?.message).toMatch(
+			/^1 of 3 items failed \(item 1\); first, item 1: .*MODULE_NOT_SUPPORTED/,
+		);
+		expect(error?.context?.itemIndex).toBe(1);
+		const [deals, leads] = jobs;
+		expect(error?.description).toContain(
+			`item 0: job ${deals.id} (COMPLETED, ${deals.result.count} records); item 2: job ${leads.id} (COMPLETED, ${leads.result.count} records)`,
+		);
+		expect(error?.context?.jobs).toEqual([
+			{ item: 0, id: deals.id, state: 'COMPLETED', result: deals.result },
+			{ item: 2, id: leads.id, state: 'COMPLETED', result: leads.result },
+		]);
+	});
+
+	test('a job that cannot finish (FAILURE) fails its item alone, and its job ID reaches the output', async () => {
+		const before = (await bulkReadJobs(crm)).length;
+		const node = readNode({ waitForCompletion: true, output: 'binary' }, { continueOnFail: true });
+		// the second job of this run ends in FAILURE
+		const out = outputOf(
+			await driving(crm, crm.run(node, items(3)), (_job, index) => index === before + 1),
+			node.name,
+		);
+		const jobs = (await bulkReadJobs(crm)).slice(before);
+		expect(jobs.map((job) => job.state)).toEqual(['COMPLETED', 'FAILURE', 'COMPLETED']);
+		expect(out[0].json).toMatchObject({ id: jobs[0].id, state: 'COMPLETED' });
+		expect(out[1].json).toMatchObject({
+			error: `Bulk read job ${jobs[1].id} ended in state FAILURE`,
+			jobs: [{ id: jobs[1].id, state: 'FAILURE' }],
+		});
+		expect(out[2].json).toMatchObject({ id: jobs[2].id, state: 'COMPLETED' });
+	});
+});
+
+describe("CRM Bulk › result downloads beyond the CRM's 10 a minute", () => {
+	let crm: CrmFixture;
+	beforeAll(async () => {
+		crm = await crmFixture({
+			sandbox: { jobStepMs: 20, knobs: { bulkReadDownloadsPerMinute: 2 } },
+		});
+	});
+	afterAll(async () => await crm.close());
+
+	test('3 items waiting for their jobs with 2 downloads a minute: the third waits for the next minute, all 3 results come out', async () => {
+		await crm.clearRequests();
+		const node = bulkReadNode(crm, { waitForCompletion: true, output: 'binary' });
+		const run = crm.run(node, items(3));
+		// once the CRM refuses the third download, a minute passes on the sandbox's clock
+		await waitFor(
+			async () => (await crm.requests()).some((r) => r.url.endsWith('/result') && r.status === 429),
+			{ timeout: 20_000, interval: 50, what: 'a refused download' },
+		);
+		await crm.hook('POST', '/clock', { advance_ms: 61_000 });
+		const out = outputOf(await run, node.name);
+		expect(out).toHaveLength(3);
+		expect(out.every((item) => item.binary?.data.mimeType === 'application/zip')).toBe(true);
+		const downloads = (await crm.requests()).filter((r) => r.url.endsWith('/result'));
+		expect(downloads.filter((r) => r.status === 200)).toHaveLength(3);
 	});
 });
 

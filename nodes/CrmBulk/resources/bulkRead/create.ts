@@ -383,7 +383,7 @@ async function criteriaOf(
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const variant = await variantOf.call(this);
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
-	return await forEachJobItem.call(this, 'bulk read', async (itemIndex, jobStarted) => {
+	return await forEachJobItem.call(this, 'bulk read', async (itemIndex, track) => {
 		const module = pickedValue(this, 'module', itemIndex);
 		const fields = (getParameter(this, 'fields', itemIndex, []) as string[]).filter(Boolean);
 		const options = getParameter(this, 'options', itemIndex, {}) as {
@@ -411,6 +411,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		}
 		const callback = callbackOf.call(this, options.callbackUrl, itemIndex);
 		const criteria = await criteriaOf.call(this, itemIndex, module, fieldCache);
+		// a job waits for a slot (open jobs, downloads a minute: §7) as long as it may take to finish
+		const poll = pollOptions.call(this, itemIndex);
 
 		const createJob = async (page: number): Promise<IDataObject> => {
 			const query: IDataObject = { module: moduleRef(variant, module) };
@@ -426,15 +428,16 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				root: 'bulk',
 				body,
 				itemIndex,
+				slotWaitMs: poll.timeoutMs,
 			});
-			jobStarted();
-			return ((response.data as IDataObject[] | undefined) ?? [])[0] ?? response;
+			const created = ((response.data as IDataObject[] | undefined) ?? [])[0] ?? response;
+			track(created);
+			return created;
 		};
 
 		const created = await createJob(firstPage);
 		if (!wait) return [{ json: writeResult(created) }];
 
-		const poll = pollOptions.call(this, itemIndex);
 		const out: INodeExecutionData[] = [];
 		const allPages = getParameter(this, 'allPages', itemIndex, false) as boolean;
 		let page = firstPage;
@@ -455,6 +458,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				poll,
 				{ itemIndex, what: `Bulk read job ${jobId}` },
 			);
+			track(job);
 			if (job.state !== 'COMPLETED') {
 				throw new NodeOperationError(
 					this.getNode(),
@@ -468,7 +472,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}
 			const result = (job.result ?? {}) as IDataObject;
 			const file = {
-				...(await downloadFile.call(this, String(result.download_url), itemIndex, `${jobId}.zip`)),
+				...(await downloadFile.call(
+					this,
+					String(result.download_url),
+					itemIndex,
+					`${jobId}.zip`,
+					poll.timeoutMs,
+				)),
 				fileName: exportFileName(job),
 			};
 			if (output === 'records') {

@@ -225,7 +225,7 @@ interface MappingInput {
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const variant = await variantOf.call(this);
 	let xgid: string | undefined; // GetOrganization once per execution
-	return await forEachJobItem.call(this, 'bulk write', async (itemIndex, jobStarted) => {
+	return await forEachJobItem.call(this, 'bulk write', async (itemIndex, track) => {
 		const writeOperation = getParameter(this, 'writeOperation', itemIndex) as
 			| 'insert'
 			| 'update'
@@ -301,14 +301,17 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const body: IDataObject = { operation: writeOperation, resource: [resource] };
 		if (options.characterEncoding) body.character_encoding = options.characterEncoding;
 		if (callback) body.callback = callback;
+		const poll = pollOptions.call(this, itemIndex);
 		const created = await crmRequest(this, {
 			method: 'POST',
 			path: '/write',
 			root: 'bulk',
 			body,
 			itemIndex,
+			// a job waits for a slot (open jobs, §7) as long as it may take to finish
+			slotWaitMs: poll.timeoutMs,
 		});
-		jobStarted();
+		track(created);
 		const jobId = String((created.details as IDataObject | undefined)?.id ?? '');
 		if (!getParameter(this, 'waitForCompletion', itemIndex, true)) {
 			return [{ json: { ...writeResult(created), file_id: resource.file_id } }];
@@ -324,9 +327,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					itemIndex,
 				}),
 			(j) => j.status === 'COMPLETED' || j.status === 'FAILED',
-			pollOptions.call(this, itemIndex),
+			poll,
 			{ itemIndex, what: `Bulk write job ${jobId}` },
 		);
+		track(job);
 		if (job.status !== 'COMPLETED') {
 			const url = (job.result as IDataObject | undefined)?.download_url;
 			throw fail(

@@ -13,10 +13,10 @@ import type { PagerFactory } from '../../../shared/transport';
 import {
 	COQL_MAX_COLUMNS,
 	COQL_MAX_PER_CALL,
-	caretExcerpt,
 	offsetOf,
 	pageStatement,
 	planStatement,
+	positionInWords,
 	selectsStar,
 } from './shared';
 import type { StatementPlan } from './shared';
@@ -121,7 +121,7 @@ const LIMIT_BY: Record<string, string> = {
 
 /**
  * Makes the query error codes of §3.13 readable: SYNTAX_ERROR names the position in the user's
- * statement (with a caret excerpt), LIMIT_EXCEEDED names the limit, INVALID_QUERY the column.
+ * statement (token, line and column in words), LIMIT_EXCEEDED names the limit, INVALID_QUERY the column.
  */
 function describeQueryError(error: NodeApiError, sent: string, userLength: number): NodeApiError {
 	const crm = error.context.crm as
@@ -140,7 +140,8 @@ function describeQueryError(error: NodeApiError, sent: string, userLength: numbe
 			? `near "${String(d.near)}" at line ${line}, column ${column}`
 			: 'at the end of the statement';
 		error.message = `SYNTAX_ERROR: ${crm.message} ${where}${clause ? ` (${clause} clause)` : ''}`;
-		parts.push(inUserText ? caretExcerpt(sent.slice(0, userLength), line, column) : '');
+		if (inUserText)
+			parts.push(positionInWords(sent.slice(0, userLength), line, column, String(d.near)));
 		if (!inUserText) {
 			parts.push(
 				String(d.clause) === 'where'

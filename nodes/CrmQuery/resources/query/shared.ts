@@ -115,15 +115,27 @@ const HTML_ESCAPES: Record<string, string> = {
 	'`': '&#96;',
 };
 
+/** Text before a syntax error's token quoted in its description, at most. */
+const BEFORE_CHARS = 40;
+
 /**
- * The statement's line at a position, with a caret under the column, for an error description. The
- * editor shows descriptions as HTML (runs of spaces and line breaks collapse): the excerpt is a
- * preformatted code block, so the caret stays under the offending token in a monospace font.
+ * A syntax error's position in words, for an error description: the token, its line and column,
+ * and the text just before it. n8n's error view shows descriptions as HTML in a proportional font
+ * (runs of spaces and line breaks collapse), so no caret line: it would land under another word.
  */
-export function caretExcerpt(text: string, line: number, column: number): string {
-	const source = text.split('\n')[line - 1] ?? '';
-	const excerpt = `${source}\n${' '.repeat(Math.max(0, column - 1))}^`;
-	return `<code style="display: block; white-space: pre; overflow-x: auto">${excerpt.replace(/[&<>`]/g, (c) => HTML_ESCAPES[c])}</code>`;
+export function positionInWords(text: string, line: number, column: number, near: string): string {
+	const before = text
+		.slice(0, offsetOf(text, line, column))
+		.replace(/\s+/g, ' ')
+		.trim();
+	// the last words before the token, none cut in half
+	const cut = before.length - BEFORE_CHARS;
+	const tail = cut > 0 ? before.slice(cut) : before;
+	const shown = cut > 0 ? `…${before[cut - 1] === ' ' ? tail : tail.replace(/^\S*\s+/, '')}` : tail;
+	const words = `The CRM stopped reading at the token "${near}", line ${line}, column ${column}${
+		shown ? `, right after "${shown}"` : ', at the start of the statement'
+	}.`;
+	return words.replace(/[&<>`]/g, (c) => HTML_ESCAPES[c]);
 }
 
 /** Whether the SELECT list holds `*` (COQL needs the column names). */
