@@ -137,7 +137,7 @@ export class CrmTrigger implements INodeType {
 		subtitle:
 			'={{ ($parameter["events"] || []).join(", ") + " on " + ($parameter["modules"] || []).join(", ") }}',
 		description:
-			'Instant — the CRM must reach your n8n: starts the workflow the moment records are created, edited or deleted (watch channel). Without a public URL, use the CRM Polling Trigger.',
+			'Instant — the CRM must reach your n8n: starts the workflow the moment records are created, edited or deleted (watch channel). Without a public URL, use CRM Polling (it polls the CRM on a schedule).',
 		eventTriggerDescription: 'Waiting for you to change a record of a watched module in the CRM',
 		activationMessage: 'Record changes in the watched modules now start this workflow.',
 		defaults: { name: 'CRM Trigger' },
