@@ -1051,9 +1051,9 @@ async function readExecutions(pg: PgClient): Promise<void> {
 						e.records.set(String(id), undefined);
 					continue;
 				}
-				// the floor trigger emits the body itself
+				// the floor trigger emits one item per record id of the body
 				if (e.workflowId === WF.floorTrigger.id) {
-					for (const id of (item.ids ?? []) as unknown[]) e.records.set(String(id), undefined);
+					if (item.id !== undefined) e.records.set(String(item.id), undefined);
 					continue;
 				}
 				if (e.workflowId === WF.polling.id) {

@@ -33,7 +33,7 @@ type Dedupe = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord'>;
 
 /** Rounds of checking that the claimed keys are still in the store, and the pause before each (ms). */
 const CHECKS = 4;
-const CHECK_PAUSE_MS = [50, 300] as const;
+const CHECK_PAUSE_MS = [20, 100] as const;
 
 /**
  * Claims in this process, one at a time: n8n's store is read and written back whole, so claims of

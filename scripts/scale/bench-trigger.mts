@@ -509,7 +509,7 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 
 	const burst = `${crmSide.tally.changes} changes in ${crmSide.deliveries} deliveries of 100, the CRM sending each once`;
 	const settingsText = `DB_POSTGRESDB_POOL_SIZE ${ctx.settings.dbPool}, N8N_EXPRESSION_ENGINE ${ctx.settings.expressionEngine}`;
-	const floorText = `community-trigger floor: a credentialed trigger node whose webhook() returns the body, fed the same delivery bodies → the same Filter → Set; ${settingsText}`;
+	const floorText = `community-trigger floor: a credentialed trigger node whose webhook() returns the body as one item per record id, fed the same delivery bodies → the same Filter → Set; ${settingsText}`;
 	const lostText = (t: TallyLike) =>
 		(t.lost ? `${t.lost} of ${t.changes} changes in no successful execution; ` : '') +
 		(t.doubled ? `${t.doubled} in two successful executions; ` : '');
@@ -595,7 +595,7 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 		),
 		notes: [
 			`P6: the queue-mode stack of \`npm run test:scale\` (scripts/scale.mts, --bench-trigger; scripts/scale/bench-trigger.mts), the CRM sending each delivery once (retry policy none). (a) ${ctx.changes} deal edits through the sandbox's REST API, 100 per request as fast as it takes them: the sandbox sends one delivery per request to the CRM Trigger workflow (Deals edit, Full Records → Filter "Stage changed?" → Set). ` +
-				`(b) the floor the target is set against: the very bodies of those deliveries, POSTed by the script on the same schedule, to a trigger node of a custom package with the CRM credential attached whose webhook() returns the body (bench/floor-trigger, not shipped), followed by the same Filter and Set nodes, through the same proxy, webhook process and 2 workers. (c) the same bodies to n8n's own Webhook node (POST, responds immediately), which n8n spares the start node's expression isolate and the credential check: printed beside. ` +
+				`(b) the floor the target is set against: the very bodies of those deliveries, POSTed by the script on the same schedule, to a trigger node of a custom package with the CRM credential attached whose webhook() returns the body as one item per record id (bench/floor-trigger, not shipped), followed by the same Filter and Set nodes, through the same proxy, webhook process and 2 workers. (c) the same bodies to n8n's own Webhook node (POST, responds immediately), which n8n spares the start node's expression isolate and the credential check: printed beside. ` +
 				"Answer = arrival at the proxy in front of the webhook process → n8n's status line, uncensored (a request whose body was whole goes on after the CRM stops waiting); timeouts and 503s are counted. Latency from the executions' stoppedAt in PostgreSQL: (a) change made → execution finished, (b, c) delivery sent → execution finished; changes/s = changes ÷ (first change → last execution finished). " +
 				`A warm-up of ${BENCH_WARMUP_BATCHES} deliveries through all three first; execution data = octet_length of execution_data.data.`,
 			`P6, what the last run saw: CRM Trigger: ${crmSide.trouble}. Community-trigger floor: ${floorSide.trouble}. n8n Webhook: ${hookSide.trouble}.`,
