@@ -1,7 +1,7 @@
 // One CRM change → one workflow run, through n8n's request path as n8n 2.40.7 runs it: every
 // delivery loads the workflow's static data from the database into its own copy, runs webhook(),
 // and saves the copy back where n8n does (after webhook() answered the request itself, or returned
-// no execution; when webhook() lets n8n answer for an execution, n8n's save is skipped, see README
+// no execution; when webhook() lets n8n answer for an execution, n8n's save is skipped, see docs/production.md
 // "How the CRM Trigger delivers each change once"). Accepted deliveries then run as production
 // executions (mode 'webhook') with the trigger's execute() first, against the sandbox. Requests of
 // one jest process share the trigger's process latch, as requests of one n8n process do; clearing
