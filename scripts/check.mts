@@ -1,6 +1,7 @@
 // Policy checks of the repository, beside the unit suite (`npm run check`, run by .ci/run after
 // `npm test`): the package reads node parameters through getParameter only; Docs links of every node and of the credential reach a README section; the
-// links of README.md and docs/*.md reach files and headings that exist; the README speaks to the person installing the nodes; the
+// links of README.md and docs/*.md reach files and headings that exist; the README speaks to the person installing the nodes
+// and its Compatibility table lists the versions scripts/compat.mts tests; the
 // credential speaks to a person connecting a CRM account, and the release workflow lints clean
 // with actionlint and publishes with provenance after lint, build and test; the credential's form
 // in the order n8n 2.40.7 lays it out (oAuth2Api read from the real n8n, installed on first use). Prints each check,
@@ -14,6 +15,7 @@ import path from 'node:path';
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
 
 import { CrmOAuth2Api } from '../credentials/CrmOAuth2Api.credentials.ts';
+import { COMPAT_VERSIONS } from './compat.mts';
 import { ensureN8n, runtimeRequire } from './n8n-runtime.mts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -180,6 +182,19 @@ const checks: Record<string, Check> = {
 				if (tooling) findings.push(`README.md:${i + 1}: "${tooling[0]}" (move it to docs/)`);
 			});
 			return findings;
+		},
+
+	"the README's Compatibility table lists exactly the n8n versions npm run test:compat tests":
+		() => {
+			const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+			const section = /^## Compatibility\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? '';
+			const listed = [...section.matchAll(/^\| *(\d+\.\d+\.\d+) *\|/gm)].map((m) => m[1]);
+			const tested = COMPAT_VERSIONS.map((v) => v.version);
+			return listed.join(', ') === tested.join(', ')
+				? []
+				: [
+						`README lists ${listed.join(', ') || 'no version'}; scripts/compat.mts tests ${tested.join(', ')}`,
+					];
 		},
 
 	'the credential speaks to a person connecting a CRM account: every visible field explained, no developer jargon':
