@@ -40,7 +40,11 @@ import { N8nClient, OWNER, startStack, type Stack } from './start.mts';
  * The n8n versions the package is tested on: the oldest it supports, the pinned one and the newest
  * that installs from the registry (README "Compatibility" states the range and why it ends there).
  */
-export const COMPAT_VERSIONS: CompatVersion[] = [{ version: N8N_VERSION }, { version: '2.41.1' }];
+export const COMPAT_VERSIONS: CompatVersion[] = [
+	{ version: '2.39.10' },
+	{ version: N8N_VERSION },
+	{ version: '2.41.1' },
+];
 
 export interface CompatVersion {
 	version: string;
@@ -51,6 +55,11 @@ export interface CompatVersion {
 const COMPAT_DIR = path.resolve(process.env.N8N_COMPAT_DIR ?? path.join(REPO, '.n8n-compat'));
 const N8N_PORT = Number(process.env.COMPAT_N8N_PORT ?? 5730);
 const SANDBOX_PORT = Number(process.env.COMPAT_SANDBOX_PORT ?? 4130);
+/**
+ * Ports of the n-th version tested: each version gets its own, since this process's HTTP client
+ * keeps connections open to the previous stack's ports and a reused one fails ("fetch failed").
+ */
+const portsOf = (n: number) => ({ n8n: N8N_PORT + 10 * n, sandbox: SANDBOX_PORT + 2 * n });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -77,6 +86,7 @@ function installFor({ version, overrides }: CompatVersion): N8nInstall {
 /** `n8n execute --id`: the run data it prints (`--rawOutput`), or the reason it failed. */
 async function executeById(
 	stack: Stack,
+	brokerPort: number,
 	id: string,
 	logFile: string,
 ): Promise<{
@@ -86,8 +96,7 @@ async function executeById(
 	return await new Promise((resolve) => {
 		const child = spawn(process.execPath, [stack.n8nBin, 'execute', `--id=${id}`, '--rawOutput'], {
 			cwd: stack.home,
-			// a broker port of its own: `n8n start` holds the stack's
-			env: { ...stack.cliEnv, N8N_RUNNERS_BROKER_PORT: String(N8N_PORT + 1002) },
+			env: { ...stack.cliEnv, N8N_RUNNERS_BROKER_PORT: String(brokerPort) },
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		let out = '';
@@ -184,6 +193,7 @@ function installAll(versions: CompatVersion[]): Map<string, Promise<Installed>> 
 async function testVersion(
 	target: CompatVersion,
 	installing: Promise<Installed>,
+	ports: { n8n: number; sandbox: number },
 	build: boolean,
 ): Promise<VersionResult> {
 	const { version } = target;
@@ -231,8 +241,8 @@ async function testVersion(
 			sandboxDb: ':memory:',
 			fresh: true,
 			build,
-			port: N8N_PORT,
-			sandboxPort: SANDBOX_PORT,
+			port: ports.n8n,
+			sandboxPort: ports.sandbox,
 			log,
 		});
 		result.startSeconds = Math.round((Date.now() - t) / 1000);
@@ -262,7 +272,8 @@ async function testVersion(
 		);
 		for (const example of manual) {
 			await check(`example ${example.file} runs (n8n execute --id)`, async () => {
-				const { runData, error } = await executeById(s, example.id, logFile);
+				// a broker port of its own: `n8n start` holds the stack's (port + 1000) and its CLI (+ 1001)
+				const { runData, error } = await executeById(s, ports.n8n + 1002, example.id, logFile);
 				if (error) throw new Error(error);
 				const crm = example.nodes.filter((n) => n.type.startsWith('n8n-nodes-crm-service.'));
 				const problems: string[] = [];
@@ -395,9 +406,12 @@ async function main(): Promise<void> {
 	];
 	const installs = installAll(order);
 	const byVersion = new Map<string, VersionResult>();
-	for (const target of order) {
+	for (const [n, target] of order.entries()) {
 		// the stack builds nothing: the build above (or the caller's) is what gets packed
-		byVersion.set(target.version, await testVersion(target, installs.get(target.version)!, false));
+		byVersion.set(
+			target.version,
+			await testVersion(target, installs.get(target.version)!, portsOf(n), false),
+		);
 	}
 	const results = versions.map((v) => byVersion.get(v.version)!);
 	console.log('\n| n8n | install | start | checks | result |\n|---|---|---|---|---|');
