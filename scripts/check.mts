@@ -1,18 +1,21 @@
 // Policy checks of the repository, beside the unit suite (`npm run check`, run by .ci/run after
-// `npm test`): the package reads node parameters through getParameter only; Docs links of every node and of the credential reach a README section, the
+// `npm test`): the package reads node parameters through getParameter only; Docs links of every node and of the credential reach a README section; the
+// links of README.md and docs/*.md reach files and headings that exist; the README speaks to the person installing the nodes
+// and its Compatibility table lists the versions scripts/compat.mts tests; the
 // credential speaks to a person connecting a CRM account, and the release workflow lints clean
 // with actionlint and publishes with provenance after lint, build and test; the credential's form
 // in the order n8n 2.40.7 lays it out (oAuth2Api read from the real n8n, installed on first use). Prints each check,
 // then "N passed, M failed"; exits non-zero when one failed.
 //
 //   node --experimental-strip-types --no-warnings scripts/check.mts
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
 
 import { CrmOAuth2Api } from '../credentials/CrmOAuth2Api.credentials.ts';
+import { COMPAT_VERSIONS } from './compat.mts';
 import { ensureN8n, runtimeRequire } from './n8n-runtime.mts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -26,11 +29,11 @@ const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as
 /** A check answers its findings; none means it passed. */
 type Check = () => string[] | Promise<string[]>;
 
-/** GitHub's heading anchors of README.md (lower case, punctuation dropped, spaces to dashes, -1 for repeats). */
-function readmeAnchors(): string[] {
-	const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8').replace(/```[\s\S]*?```/g, '');
+/** GitHub's heading anchors of a Markdown file (lower case, punctuation dropped, spaces to dashes, -1 for repeats). */
+function anchorsOf(file: string): string[] {
+	const text = readFileSync(path.join(ROOT, file), 'utf8').replace(/```[\s\S]*?```/g, '');
 	const counts = new Map<string, number>();
-	return [...readme.matchAll(/^#{1,6} +(.+?) *#*$/gm)].map((m) => {
+	return [...text.matchAll(/^#{1,6} +(.+?) *#*$/gm)].map((m) => {
 		const slug = m[1]
 			.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
 			.toLowerCase()
@@ -41,6 +44,16 @@ function readmeAnchors(): string[] {
 		return n ? `${slug}-${n}` : slug;
 	});
 }
+const readmeAnchors = () => anchorsOf('README.md');
+
+/** README.md and every Markdown file of docs/: the pages a reader follows links between. */
+const readerPages = () => [
+	'README.md',
+	...readdirSync(path.join(ROOT, 'docs'))
+		.filter((f) => f.endsWith('.md'))
+		.sort()
+		.map((f) => `docs/${f}`),
+];
 
 /** https://github.com/owner/name, from package.json "repository" */
 const repoUrl = () =>
@@ -112,6 +125,76 @@ const checks: Record<string, Check> = {
 			if (new Set(primary).size !== primary.length)
 				findings.push('two nodes share a README section');
 			return findings;
+		},
+
+	'links of README.md and docs/*.md lead to files and headings that exist': () => {
+		const findings: string[] = [];
+		for (const page of readerPages()) {
+			const text = readFileSync(path.join(ROOT, page), 'utf8').replace(/```[\s\S]*?```/g, '');
+			for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+				const link = m[1];
+				if (/^[a-z]+:/i.test(link)) continue; // https:, mailto:
+				const [target, anchor] = link.split('#');
+				const file = target ? path.normalize(path.join(path.dirname(page), target)) : page;
+				if (file.startsWith('..') || !existsSync(path.join(ROOT, file))) {
+					findings.push(`${page}: ${link} — no file ${file}`);
+					continue;
+				}
+				if (anchor && file.endsWith('.md') && !anchorsOf(file).includes(anchor))
+					findings.push(`${page}: ${link} — ${file} has no heading #${anchor}`);
+			}
+		}
+		return findings;
+	},
+
+	'the README speaks to the person who installs the nodes: at most 500 lines, the two commands, the sections, no test tooling':
+		() => {
+			const findings: string[] = [];
+			const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+			const lines = readme.split('\n').length;
+			if (lines > 500) findings.push(`README.md has ${lines} lines (at most 500)`);
+			// .ci/run and the release check read these two
+			for (const command of ['npm install && npm start', 'npm test'])
+				if (!readme.includes(command)) findings.push(`README.md lacks \`${command}\``);
+			const anchors = readmeAnchors();
+			for (const section of [
+				'install-in-n8n',
+				'credentials',
+				'nodes',
+				'instant-or-polling-which-trigger-to-use',
+				'try-the-trigger',
+				'examples',
+				'compatibility',
+				'limits',
+				'troubleshooting',
+				'version-history',
+			])
+				if (!anchors.includes(section)) findings.push(`README.md has no section #${section}`);
+			if (!readme.includes('](CHANGELOG.md)'))
+				findings.push('README.md does not link CHANGELOG.md');
+			// our own test tooling and n8n's internals belong in docs/contributing.md
+			const prose = readme.replace(/```[\s\S]*?```/g, '');
+			prose.split('\n').forEach((line, i) => {
+				const tooling =
+					/npm run (test:|bench|check|lint)|\bjest\b|scripts\/|test\/|bench\/|\bn8n-core\b|\.n8n-compat/.exec(
+						line,
+					);
+				if (tooling) findings.push(`README.md:${i + 1}: "${tooling[0]}" (move it to docs/)`);
+			});
+			return findings;
+		},
+
+	"the README's Compatibility table lists exactly the n8n versions npm run test:compat tests":
+		() => {
+			const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+			const section = /^## Compatibility\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? '';
+			const listed = [...section.matchAll(/^\| *(\d+\.\d+\.\d+) *\|/gm)].map((m) => m[1]);
+			const tested = COMPAT_VERSIONS.map((v) => v.version);
+			return listed.join(', ') === tested.join(', ')
+				? []
+				: [
+						`README lists ${listed.join(', ') || 'no version'}; scripts/compat.mts tests ${tested.join(', ')}`,
+					];
 		},
 
 	'the credential speaks to a person connecting a CRM account: every visible field explained, no developer jargon':

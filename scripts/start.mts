@@ -35,6 +35,7 @@ import {
 	waitFor,
 	installPackageInto,
 	N8N_VERSION,
+	type N8nInstall,
 	nodeType,
 	registerInstalledPackage,
 	REPO,
@@ -72,6 +73,8 @@ export interface StackOptions {
 	verbose?: boolean;
 	/** extra environment for n8n */
 	n8nEnv?: Record<string, string>;
+	/** which n8n to run (default: the pinned runtime, N8N_VERSION in RUNTIME_DIR); `npm run test:compat` passes others */
+	n8n?: N8nInstall;
 	log?: (msg: string) => void;
 }
 
@@ -102,6 +105,8 @@ export interface Stack {
 	/** env to run other n8n CLI commands against the same folder */
 	cliEnv: NodeJS.ProcessEnv;
 	n8nBin: string;
+	/** the n8n version running */
+	n8nVersion: string;
 	/** resolves with a reason when n8n exits on its own */
 	exited: Promise<string>;
 	stop(): Promise<void>;
@@ -427,7 +432,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 			log(`  built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 		}
 		const nodes = await packageNodes();
-		const n8nBin = await ensureN8n(log);
+		const n8nBin = await ensureN8n(log, options.n8n);
+		const n8nVersion = options.n8n?.version ?? N8N_VERSION;
 
 		if (options.fresh) {
 			rmSync(home, { recursive: true, force: true });
@@ -501,7 +507,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 		const n8nLog = path.join(home, 'n8n.log');
 		writeFileSync(
 			n8nLog,
-			`n8n ${N8N_VERSION} started by scripts/start.ts at ${new Date().toISOString()}\n`,
+			`n8n ${n8nVersion} started by scripts/start.ts at ${new Date().toISOString()}\n`,
 		);
 		// one-off CLI commands get a broker port of their own
 		const cli = async (args: string[]) => {
@@ -545,7 +551,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 		}
 
 		// --- n8n ---
-		log(`Starting n8n ${N8N_VERSION} (log: ${path.relative(process.cwd(), n8nLog)})…`);
+		log(`Starting n8n ${n8nVersion} (log: ${path.relative(process.cwd(), n8nLog)})…`);
 		const t0 = Date.now();
 		// n8n writes straight into its log file: it never depends on this process's pipes
 		const logStart = statSync(n8nLog).size;
@@ -621,6 +627,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 			nodes,
 			cliEnv,
 			n8nBin,
+			n8nVersion,
 			exited,
 			stop,
 		};

@@ -12,7 +12,7 @@
 //      changes made one at a time and in a burst → every change emitted exactly once (lost and
 //      doubled changes are counted and fail the check);
 //   5. renewals come from main's cron, paced by the channel lifetime; deliveries never renew.
-// Prints one line per check and exits non-zero when one fails. See README "How the CRM Trigger
+// Prints one line per check and exits non-zero when one fails. See docs/production.md "How the CRM Trigger
 // delivers each change once".
 import { spawn } from 'node:child_process';
 import {
@@ -467,7 +467,7 @@ async function main(): Promise<void> {
 			return counts;
 		};
 		// one n8n process: copies and re-sends meet the process latch, then static data, then n8n's
-		// deduplication store (README): every change must be emitted exactly once
+		// deduplication store (docs/production.md): every change must be emitted exactly once
 		for (const [what, gap] of [
 			['Paced', 300],
 			['Burst', 0],

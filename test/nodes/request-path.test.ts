@@ -1,4 +1,4 @@
-// The request path (README "The request path"): from an operation to n8n's HTTP helper in at most
+// The request path (docs/contributing.md "The request path"): from an operation to n8n's HTTP helper in at most
 // three of the package's call frames, for a batched, a per-item and a routed operation. The stack is
 // read where n8n's httpRequestWithAuthentication asks the credentials helper for the credential.
 import { useCrmFixture } from '../harness/crm';
