@@ -154,8 +154,8 @@ export class CrmPollingTrigger implements INodeType {
 	methods = { loadOptions: { getModules, getReadableFields } };
 
 	/**
-	 * One poll: for each module, the changes since its cursor, oldest first (README "CRM Polling
-	 * Trigger"). The cursor is the CRM's own time of the last change read (never n8n's clock) plus
+	 * One poll: for each module, the changes since its cursor, oldest first (docs/production.md
+	 * "How the CRM Polling Trigger reads every change once"). The cursor is the CRM's own time of the last change read (never n8n's clock) plus
 	 * the keys already emitted at that second; it lives in the node's static data, which n8n saves
 	 * with the poll. Fetch Test Event ('manual') shows the latest matching change and moves nothing.
 	 */
@@ -289,7 +289,7 @@ async function pollChanges(
  * would start from "now" again and miss the changes made in between (up to one interval). The
  * starting cursors are therefore also kept in the workflow's global static data, which n8n saves
  * when publishing ends, and the first scheduled poll (activation mode 'update') starts from them.
- * README "Instant or polling", publishing with the scheduler on.
+ * docs/production.md "How the CRM Polling Trigger reads every change once", publishing with the scheduler on.
  */
 const activationStartKey = (ctx: IPollFunctions) => `crmPollingTriggerStart:${ctx.getNode().id}`;
 

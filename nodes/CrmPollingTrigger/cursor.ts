@@ -5,7 +5,7 @@ import type { StreamCursor } from '../shared/changes';
 /**
  * What the CRM Polling Trigger keeps in the workflow's static data ('node'), so that n8n saves it
  * with the poll (and, with durable poll cursors, commits it in the transaction that stores the
- * execution). README "CRM Polling Trigger" lists what is kept and how much.
+ * execution). docs/production.md "How the CRM Polling Trigger reads every change once" lists what is kept and how much.
  */
 export interface PollState extends IDataObject {
 	/** one cursor per module and time field: `Leads|Modified_Time`, `Leads|Created_Time`, `Leads|deleted` */

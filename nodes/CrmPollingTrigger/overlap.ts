@@ -2,7 +2,7 @@
  * Polls of one node that overlap in one n8n instance: n8n 2.40.7's scheduler starts a poll of a node
  * while the previous one still runs when a poll takes longer than the interval; both start from the
  * same committed cursor, both hold the same lease and both commit, so the second emits the first's
- * changes again (README "Instant or polling", measured by `npm run test:scale`). n8n runs the
+ * changes again (docs/production.md "How the CRM Polling Trigger reads every change once", measured by `npm run test:scale`). n8n runs the
  * pollers of a workflow in one process (the leader main), so a guard in that process sees every poll
  * of the node. It holds no workflow state: it is empty after a restart, and a claim older than
  * STALE_MS (far beyond n8n's poll timeout) no longer blocks, so a poll that never settles cannot stop

@@ -1,5 +1,5 @@
 // Reading node parameters: getParameter is the one way the package reads one, in every context
-// (README "The request path").
+// (docs/contributing.md "The request path").
 import type {
 	IExecuteFunctions,
 	IExecuteSingleFunctions,

@@ -17,7 +17,7 @@ const END_SIG = 0x06054b50;
 const MAX_32 = 0xffffffff;
 
 /**
- * The most bytes readZip unpacks from one archive, all entries together (README "Operations"). A bulk
+ * The most bytes readZip unpacks from one archive, all entries together (docs/operations.md). A bulk
  * read result page (200,000 records, §8.1) stays well below it; an archive declaring more is refused
  * before anything is inflated, so a crafted zip cannot exhaust n8n's memory.
  */
