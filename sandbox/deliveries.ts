@@ -211,6 +211,8 @@ export class Deliveries {
 			this.sandbox.later(config.deliveryRetryDelaysMs[next], () => this.attempt(entry, next));
 		} else {
 			entry.outcome = 'failed';
+			// the copy a fault plan asked for follows a success only: none follows a failure
+			delete entry.duplicates;
 		}
 	}
 

@@ -264,6 +264,14 @@ describe('delivery faults', () => {
 			// nothing follows: the CRM of policy "none" sends once
 			await new Promise((resolve) => setTimeout(resolve, 300));
 			expect(receiver.received).toHaveLength(1);
+			// a copy the fault plan would send after a success is not sent after a failure, and the
+			// delivery is final
+			await setPlan({ duplicateDeliveryRate: 1 });
+			await createLeads(1);
+			const list = await settled(2);
+			expect(list[1].outcome).toBe('failed');
+			expect(list[1].duplicates).toBeUndefined();
+			expect(list[1].attempts).toHaveLength(1);
 			const unknown = await set('often');
 			expect(unknown.status).toBe(400);
 			expect(unknown.body.code).toBe('INVALID_DATA');
