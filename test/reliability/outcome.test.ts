@@ -56,6 +56,10 @@ describe('transport › retry and outcome rules', () => {
 		expect(retryWait(lost, 0, 'POST', true, fast)).toEqual(expect.any(Number));
 		// a 4xx other than 429 is never sent again
 		expect(retryWait(failure('400'), 0, 'GET')).toBeUndefined();
+		// n8n's sandboxed pattern check overrun on a starved CPU: a read is tried again, a write is not
+		const starved = new Error('Regular expression execution timed out');
+		expect(retryWait(starved, 0, 'GET', undefined, fast)).toEqual(expect.any(Number));
+		expect(retryWait(starved, 0, 'POST', undefined, fast)).toBeUndefined();
 	});
 
 	test("retryWait: back-off 1, 2, 4, 8 s (±20 %), and no wait after the policy's last try", () => {

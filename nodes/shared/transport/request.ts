@@ -193,6 +193,18 @@ export function isConnectionLost(error: unknown): boolean {
 }
 
 /**
+ * n8n's own give-up on a starved CPU: it runs some patterns of a request in a sandbox with a 250 ms
+ * budget and throws this when a saturated machine overruns it. A glitch of the moment, not an
+ * answer of the CRM: a call that is safe to send again is tried again.
+ */
+export function isStarved(error: unknown): boolean {
+	const message = (error as { message?: unknown; cause?: { message?: unknown } } | undefined) ?? {};
+	return [message.message, message.cause?.message].some(
+		(text) => typeof text === 'string' && text.includes('Regular expression execution timed out'),
+	);
+}
+
+/**
  * A write whose effect the client cannot know: the CRM answered 5xx, or the connection was lost
  * after the request went out. Such a write may have happened, so it must not be sent again as is.
  */
@@ -236,7 +248,7 @@ export function retryWait(
 	const { status } = responseOfError(error);
 	const again =
 		isRetryable(status, method, idempotent) ||
-		(idempotent && status === undefined && isConnectionLost(error));
+		(idempotent && status === undefined && (isConnectionLost(error) || isStarved(error)));
 	return again ? backoffMs(attempt, policy) : undefined;
 }
 
