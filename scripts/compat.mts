@@ -18,6 +18,7 @@
 //
 //   npm run test:compat                          every version (build first)
 //   npm run test:compat -- --no-build --only 2.41.1
+//   npm run test:compat -- --install-only        install every version, test nothing (.ci/run, beside the unit tests)
 //   npm run test:compat -- --only 2.0.3 --override xlsx=npm:@e965/xlsx@0.20.3   (a version outside the table)
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -373,10 +374,12 @@ async function testVersion(
 async function main(): Promise<void> {
 	const argv = process.argv.slice(2);
 	let build = true;
+	let installOnly = false;
 	let versions = COMPAT_VERSIONS;
 	const overrides: Record<string, string> = {};
 	for (let i = 0; i < argv.length; i++) {
 		if (argv[i] === '--no-build') build = false;
+		else if (argv[i] === '--install-only') installOnly = true;
 		else if (argv[i] === '--only')
 			// a version outside the table is tried as it is (with --override when it needs one)
 			versions = String(argv[++i] ?? '')
@@ -387,12 +390,25 @@ async function main(): Promise<void> {
 			overrides[name] = spec;
 		} else
 			throw new Error(
-				`unknown option ${argv[i]} (--no-build, --only 2.41.1,2.40.7, --override name=spec)`,
+				`unknown option ${argv[i]} (--no-build, --install-only, --only 2.41.1,2.40.7, --override name=spec)`,
 			);
 	}
 	if (Object.keys(overrides).length)
 		versions = versions.map((v) => ({ ...v, overrides: { ...v.overrides, ...overrides } }));
 	mkdirSync(COMPAT_DIR, { recursive: true });
+	if (installOnly) {
+		// .ci/run installs every version while the unit tests run: the pinned one first (the others
+		// reuse its native builds), one at a time
+		const pinnedFirst = [
+			...versions.filter((v) => installFor(v) === PINNED),
+			...versions.filter((v) => installFor(v) !== PINNED),
+		];
+		for (const [version, done] of installAll(pinnedFirst)) {
+			const { cached, seconds } = await done;
+			console.log(`n8n ${version}: ${cached ? 'already installed' : `installed in ${seconds} s`}`);
+		}
+		return;
+	}
 	if (build) {
 		const buildLog = path.join(COMPAT_DIR, 'build.log');
 		writeFileSync(buildLog, '');

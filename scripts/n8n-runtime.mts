@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+	cpSync,
 	createWriteStream,
 	existsSync,
 	mkdirSync,
@@ -261,6 +262,33 @@ async function withLock<T>(
 	}
 }
 
+/** The native modules n8n needs built for the running Node (the install skips every install script). */
+const NATIVE_MODULES = ['sqlite3', 'isolated-vm'];
+
+/**
+ * Copies the build of a native module from the pinned runtime into `install` when both hold the
+ * same version of it and the runtime was installed for this Node ABI: saves minutes of compiling
+ * per n8n version of `npm run test:compat` (sqlite3 compiles from source: its prebuilt binaries
+ * come from GitHub; isolated-vm ships its own in the package and builds nothing). False when it
+ * cannot (then it is built).
+ */
+function reuseNativeBuild(name: string, install: N8nInstall): boolean {
+	if (install === PINNED || !isInstalled(PINNED)) return false;
+	const from = path.join(RUNTIME_DIR, 'node_modules', name);
+	const to = path.join(install.dir, 'node_modules', name);
+	const versionOf = (dir: string) => {
+		try {
+			return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).version as string;
+		} catch {
+			return undefined;
+		}
+	};
+	const version = versionOf(from);
+	if (!version || version !== versionOf(to) || !existsSync(path.join(from, 'build'))) return false;
+	cpSync(path.join(from, 'build'), path.join(to, 'build'), { recursive: true });
+	return true;
+}
+
 /**
  * Makes sure n8n is installed (default: the pinned runtime in RUNTIME_DIR) and returns the path of
  * its bin. First install: ~5 min (npm cache cold), 2.6 GB. Afterwards: instant.
@@ -289,13 +317,20 @@ export async function ensureN8n(
 			const npmArgs = ['--no-audit', '--no-fund', '--loglevel=warn'];
 			// a native build that fetches from GitHub (Kafka) fails offline and npm would roll back everything
 			await run('npm', ['install', '--ignore-scripts', ...npmArgs], { cwd: dir, logFile });
+			// the native modules: the builds of an installed n8n where the versions are the same (the
+			// same Node ABI, by the stamp's fingerprint), built here otherwise
+			const toBuild = NATIVE_MODULES.filter((name) => !reuseNativeBuild(name, install));
 			log(
-				`  packages installed (${Math.round((Date.now() - started) / 1000)} s); building sqlite3 and isolated-vm for Node ${process.versions.node}…`,
+				`  packages installed (${Math.round((Date.now() - started) / 1000)} s); ` +
+					(toBuild.length
+						? `building ${toBuild.join(' and ')} for Node ${process.versions.node}…`
+						: `native builds reused from ${path.relative(process.cwd(), RUNTIME_DIR) || RUNTIME_DIR}`),
 			);
-			await run('npm', ['rebuild', 'sqlite3', 'isolated-vm', '--foreground-scripts', ...npmArgs], {
-				cwd: dir,
-				logFile,
-			});
+			if (toBuild.length)
+				await run('npm', ['rebuild', ...toBuild, '--foreground-scripts', ...npmArgs], {
+					cwd: dir,
+					logFile,
+				});
 			// a quick load check of the two native modules n8n needs
 			const req = createRequire(path.join(dir, 'package.json'));
 			const n8nReq = createRequire(req.resolve('n8n/package.json'));

@@ -2278,6 +2278,31 @@ async function main(): Promise<void> {
 		);
 	}
 
+	// doubles the phases did not count (their second execution came after the phase settled, e.g.
+	// a catch-up): which executions ran them, by id, mode, start and status
+	const lateDoubles = all.doubledIds.filter(
+		(id) =>
+			!twoWebhookDoubles.ids.has(id) && !phaseResults.some((r) => r.tally.doubledIds.includes(id)),
+	);
+	if (lateDoubles.length) {
+		const runsOf = new Map<string, Execution[]>();
+		for (const e of executions.values())
+			if (INSTANT.has(e.workflowId) && e.status === 'success')
+				for (const id of e.records.keys())
+					if (lateDoubles.includes(id)) runsOf.set(id, [...(runsOf.get(id) ?? []), e]);
+		const groups = countBy(lateDoubles, (id) =>
+			(runsOf.get(id) ?? [])
+				.map(
+					(e) =>
+						`${e.id} (${e.mode}, +${secs((e.createdAt ?? started) - started)} s, ${e.records.size} records)`,
+				)
+				.join(' and '),
+		);
+		console.log(
+			`doubled after their phase settled: ${lateDoubles.length} change(s), ran by ${formatCounts(groups)}`,
+		);
+	}
+
 	console.log('\nchecks:');
 	for (const [i, r] of phaseResults.entries()) {
 		if (FAULTS && i === PHASE.kill) {

@@ -31,9 +31,13 @@ export const PROCESSED_MAX = 100_000;
 
 type Dedupe = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord'>;
 
-/** Rounds of checking that the claimed keys are still in the store, and the pause before each (ms). */
-const CHECKS = 4;
-const CHECK_PAUSE_MS = [20, 100] as const;
+/**
+ * Checks that the claimed keys are still in the store: at most CHECKS, each after a pause of at
+ * least CHECK_PAUSE_MS and CHECK_SPANS times the longest store call this claim made.
+ */
+const CHECKS = 6;
+const CHECK_PAUSE_MS = 500;
+const CHECK_SPANS = 4;
 
 /**
  * Claims in this process, one at a time: n8n's store is read and written back whole, so claims of
@@ -52,30 +56,35 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
  * Claims change keys in n8n's deduplication store; answers the keys this execution may emit
  * (those no other execution recorded before).
  *
- * The store is one row per node, read and written back whole without a lock, so a write based on
- * an older read drops the keys written in between, and a later repeat of those changes (a copy, or
- * the catch-up's read) would run again. So claims of one process take turns, and every claim
- * checks, after a short random pause, that its keys are still there: a check records again what
- * another process's write dropped, until a check finds them all. Two executions whose first claims
- * overlap both find the key new and both emit: that race remains (docs/crm-trigger.md). A key is
- * present only if the execution that wrote it found it new, and emitted it: a change no execution
- * emitted is never dropped.
+ * The store is one row per node, read and written back whole without a lock: a write based on a
+ * read older than our write drops our keys, and a later repeat of those changes (a copy, or the
+ * catch-up's read) would run again. Claims of one process take turns. Across processes, a write
+ * can drop our keys only if its read came before our write, so it lands within one store call's
+ * span after it: each claim checks again once several spans have passed, records what was dropped,
+ * and goes on until a check finds every key still there. After that check no write that read
+ * before it is left to land (docs/crm-trigger.md). Two executions whose first claims overlap both
+ * find the key new and both emit: that race remains. A key is present only if the execution that
+ * wrote it found it new, and emitted it: a change no execution emitted is never dropped.
  */
 export async function claimChanges(helpers: Dedupe, keys: string[]): Promise<Set<string>> {
 	const unique = [...new Set(keys)];
 	if (unique.length === 0) return new Set();
+	let span = 0;
 	const record = async (list: string[]) =>
-		await oneAtATime(
-			async () =>
-				await helpers.checkProcessedAndRecord(list, 'node', {
+		await oneAtATime(async () => {
+			const started = Date.now();
+			try {
+				return await helpers.checkProcessedAndRecord(list, 'node', {
 					mode: 'entries',
 					maxEntries: PROCESSED_MAX,
-				}),
-		);
+				});
+			} finally {
+				span = Math.max(span, Date.now() - started);
+			}
+		});
 	const won = new Set((await record(unique)).new.map(String));
 	for (let check = 0; check < CHECKS && won.size > 0; check++) {
-		const [least, most] = CHECK_PAUSE_MS;
-		await sleep(least + Math.floor(Math.random() * (most - least)));
+		await sleep(Math.max(CHECK_PAUSE_MS, CHECK_SPANS * span));
 		// what another writer dropped comes back as new: recorded again by this very call
 		if ((await record([...won])).new.length === 0) break;
 	}

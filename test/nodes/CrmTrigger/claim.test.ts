@@ -1,0 +1,66 @@
+// The claim protocol of nodes/CrmTrigger/dedupe.ts against the lost update of n8n's store: the row
+// is read and written back whole, so another process's write based on an older read drops our keys.
+import type { IDataObject } from 'n8n-workflow';
+
+import { claimChanges } from '../../../nodes/CrmTrigger/dedupe';
+
+type Helpers = Parameters<typeof claimChanges>[0];
+
+/** One row of n8n's store ("entries" mode) and a writer of another process that read it earlier. */
+function storeRow() {
+	const state = { row: [] as string[], calls: 0 };
+	const helpers = {
+		async checkProcessedAndRecord(items: Array<string | number>) {
+			state.calls++;
+			const read = [...state.row];
+			await new Promise((resolve) => setImmediate(resolve));
+			const out: IDataObject & { new: string[]; processed: string[] } = { new: [], processed: [] };
+			for (const item of items.map(String)) {
+				if (read.includes(item)) out.processed.push(item);
+				else {
+					out.new.push(item);
+					read.push(item);
+				}
+			}
+			state.row = read;
+			return out;
+		},
+	} as unknown as Helpers;
+	return { state, helpers };
+}
+
+describe('claimChanges: keys another process dropped are recorded again', () => {
+	test('a stale write landing 300 ms after the claim: the keys are back before the claim returns', async () => {
+		const { state, helpers } = storeRow();
+		state.row = ['older'];
+		const staleRead = [...state.row];
+		// another process read the row before the claim and writes it back, with its own key, later
+		const stale = new Promise<void>((resolve) =>
+			setTimeout(() => {
+				state.row = [...staleRead, 'theirs'];
+				resolve();
+			}, 300),
+		);
+		const won = await claimChanges(helpers, ['edit|Deals|1|1700000000000', 'create|Leads|2']);
+		await stale;
+		expect([...won].sort()).toEqual(['create|Leads|2', 'edit|Deals|1|1700000000000']);
+		expect(state.row).toEqual(
+			expect.arrayContaining(['older', 'theirs', 'edit|Deals|1|1700000000000', 'create|Leads|2']),
+		);
+		// the first check found the keys dropped and recorded them again; a later one found them there
+		expect(state.calls).toBeGreaterThanOrEqual(3);
+		// a repeat of the same changes (a copy, the catch-up's read) is not emitted again
+		expect(
+			(await claimChanges(helpers, ['edit|Deals|1|1700000000000', 'create|Leads|2'])).size,
+		).toBe(0);
+	});
+
+	test('without another writer: one check after the pause, and what was taken is not claimed', async () => {
+		const { state, helpers } = storeRow();
+		state.row = ['create|Leads|2'];
+		const won = await claimChanges(helpers, ['create|Leads|2', 'delete|Leads|3']);
+		expect([...won]).toEqual(['delete|Leads|3']);
+		expect(state.calls).toBe(2);
+		expect(state.row).toEqual(['create|Leads|2', 'delete|Leads|3']);
+	});
+});
