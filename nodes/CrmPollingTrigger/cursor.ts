@@ -15,7 +15,7 @@ export interface PollState extends IDataObject {
 }
 
 /** Records whose watched values are kept per module (most recently changed first out of the list last). */
-export const VALUES_PER_MODULE = 1000;
+const VALUES_PER_MODULE = 1000;
 
 /** Keeps `values` of one record, newest last, at most VALUES_PER_MODULE per module. */
 export function remember(

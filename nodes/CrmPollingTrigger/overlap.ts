@@ -8,7 +8,7 @@
  * STALE_MS (far beyond n8n's poll timeout) no longer blocks, so a poll that never settles cannot stop
  * the trigger.
  */
-export const STALE_MS = 10 * 60_000;
+const STALE_MS = 10 * 60_000;
 
 /** node key → epoch ms its running poll started */
 const running = new Map<string, number>();

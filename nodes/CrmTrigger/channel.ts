@@ -30,7 +30,7 @@ export interface ChannelState extends IDataObject {
 export const MAX_LIFETIME_MS = MAX_EXPIRY_MS;
 const SKEW_MARGIN_MS = 60 * 1000;
 /** Renew once a third of the lifetime has passed (a 1-day channel: every 8 hours). */
-export const RENEW_AFTER = 1 / 3;
+const RENEW_AFTER = 1 / 3;
 /**
  * The renewal cron (n8n's scheduling helper, 6-field cron) for a channel lifetime: a tick every
  * sixth of the lifetime, on a period cron can express, so that a renewal (due once a third has
@@ -165,7 +165,7 @@ export function renewalDue(state: ChannelState, now = Date.now()): boolean {
 	return state.expiresAt - now < state.lifetimeMs * (1 - RENEW_AFTER);
 }
 
-export function storedWish(state: ChannelState): ChannelWish {
+function storedWish(state: ChannelState): ChannelWish {
 	return {
 		events: state.events ?? [],
 		notifyUrl: state.notifyUrl ?? '',

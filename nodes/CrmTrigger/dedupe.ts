@@ -27,7 +27,7 @@ export const DEFAULT_WINDOW_MS = 10 * 60 * 1000;
  * first, and offers a node no other expiry; so this is sized far beyond what the CRM can change
  * between a change and its catch-up, the span the store must cover (docs/crm-trigger.md).
  */
-export const PROCESSED_MAX = 100_000;
+const PROCESSED_MAX = 100_000;
 
 type Dedupe = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord'>;
 

@@ -113,5 +113,5 @@ export function attemptOf(res: ResponseState): Attempt {
  * The most claims one n8n process holds (deliveries, creates and deletes of every CRM Trigger, keyed
  * by workflow id + key; about 150 bytes each): a burst of this many changes inside one window.
  */
-export const LATCH_CEILING = 250_000;
+const LATCH_CEILING = 250_000;
 export const latch = new Latch(LATCH_CEILING);

@@ -8,7 +8,7 @@ import { toCrmDateTime } from './dates';
 import { getParameter } from './parameters';
 
 /** `(`, `)` and `,` inside a criteria value are escaped with `\` (§3.11). */
-export function escapeCriteriaValue(value: string): string {
+function escapeCriteriaValue(value: string): string {
 	return value.replace(/([\\(),])/g, '\\$1');
 }
 
@@ -26,7 +26,7 @@ function criteriaValue(value: unknown): string {
 }
 
 /** Builds `((A)and(B))` from builder conditions. */
-export function buildCriteria(conditions: Condition[], combine: 'and' | 'or'): string {
+function buildCriteria(conditions: Condition[], combine: 'and' | 'or'): string {
 	const parts = conditions.map(
 		(c) => `(${c.field}:${c.operator}:${escapeCriteriaValue(criteriaValue(c.value))})`,
 	);

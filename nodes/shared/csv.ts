@@ -2,7 +2,7 @@
 // colon or pipe (detected from the header row); output CRLF with comma. No CSV package is allowed
 // in community nodes, so this is the package's own small parser and writer.
 
-export const CSV_DELIMITERS = [',', ';', ':', '|'];
+const CSV_DELIMITERS = [',', ';', ':', '|'];
 
 /** The delimiter of the header row: the candidate occurring most often outside quotes (comma on ties). */
 export function detectDelimiter(text: string): string {
@@ -28,11 +28,7 @@ const LF = 0x0a;
  * skipped. One pass over char codes, no intermediate list of rows: bulk results hold 100,000s of
  * rows, and the parsed-records output builds its items straight from this.
  */
-export function forEachCsvRow(
-	text: string,
-	delimiter: string,
-	onRow: (row: string[]) => void,
-): void {
+function forEachCsvRow(text: string, delimiter: string, onRow: (row: string[]) => void): void {
 	let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
 	// a delimiter of more than one character never matches a single character, as in a plain comparison
 	const delim = delimiter.length === 1 ? delimiter.charCodeAt(0) : -1;
@@ -102,7 +98,7 @@ export function parseCsv(text: string, delimiter: string = detectDelimiter(text)
  * names as `keyOf` maps them (missing cells are ''). Every object starts as a copy of one template
  * holding the keys, so all share one shape, which keeps building 100,000s of them cheap.
  */
-export function forEachCsvObject(
+function forEachCsvObject(
 	text: string,
 	onRecord: (record: Record<string, string>) => void,
 	keyOf: (column: string) => string = (column) => column,

@@ -5,7 +5,7 @@ import type { IDataObject, IN8nHttpFullResponse } from 'n8n-workflow';
 import { fileNameFromDisposition } from './contentDisposition';
 
 /** A response header by name, whatever its case; the first value of a repeated one. */
-export function headerOf(response: IN8nHttpFullResponse, name: string): string | undefined {
+function headerOf(response: IN8nHttpFullResponse, name: string): string | undefined {
 	const headers = (response.headers ?? {}) as IDataObject;
 	const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
 	const value = key ? headers[key] : undefined;
@@ -17,7 +17,7 @@ export function headerOf(response: IN8nHttpFullResponse, name: string): string |
 }
 
 /** The bytes of a binary download response. */
-export function bodyBuffer(response: IN8nHttpFullResponse): Buffer {
+function bodyBuffer(response: IN8nHttpFullResponse): Buffer {
 	const body = response.body as unknown;
 	if (Buffer.isBuffer(body)) return body;
 	if (body instanceof ArrayBuffer) return Buffer.from(new Uint8Array(body));

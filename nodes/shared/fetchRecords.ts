@@ -4,7 +4,7 @@ import { crmRequest } from './transport';
 import type { CrmContext } from './transport';
 
 /** GetRecords accepts at most 100 ids per request (docs/protocol.md §6). */
-export const IDS_PER_REQUEST = 100;
+const IDS_PER_REQUEST = 100;
 
 /**
  * GetRecords for the given ids of one module, 100 per request (`fields` narrows the answer).

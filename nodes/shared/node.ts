@@ -176,7 +176,7 @@ export function defineResource(
  * so CRM Bulk had it and CRM Record (two versions) did not: every node's Resource list ends with it
  * (see crmNodeDescription), which also keeps n8n from adding a second one there.
  */
-export const CUSTOM_API_CALL: INodePropertyOptions = {
+const CUSTOM_API_CALL: INodePropertyOptions = {
 	name: 'Custom API Call',
 	value: '__CUSTOM_API_CALL__',
 };

@@ -254,7 +254,7 @@ export function jsonObjectParameter(
 }
 
 /** The mapper's values of one item: the fields defined below, or the input item's keys that are fields (auto-map). */
-export function mapperValues(
+function mapperValues(
 	this: IExecuteFunctions | IExecuteSingleFunctions,
 	itemIndex: number,
 	auto = false,

@@ -13,7 +13,7 @@ import { pickedValue } from './descriptions';
  * `error.context.crm = {code, message, details}` as on a NodeApiError of the service, so a failed
  * item carries `code` and `details.api_name` whether the CRM or the node refused it.
  */
-export function refusedValue(
+function refusedValue(
 	node: INode,
 	refusal: { code?: string; message: string; details: IDataObject },
 	options: { itemIndex?: number; description?: string } = {},
@@ -54,7 +54,7 @@ export function fieldValueRefused(
 }
 
 /** "Last Name (Last_Name)", or the API name alone when the label is the same or unknown. */
-export function fieldLabel(field: Pick<FieldToCheck, 'api_name' | 'field_label'>): string {
+function fieldLabel(field: Pick<FieldToCheck, 'api_name' | 'field_label'>): string {
 	return field.field_label && field.field_label !== field.api_name
 		? `${field.field_label} (${field.api_name})`
 		: field.api_name;
@@ -126,7 +126,7 @@ export function digitsMessage(label: string, value: string): string {
  * The message of an ID that is empty (typically an expression that yielded nothing):
  * `<Label> is empty (item N)`, N as n8n numbers items.
  */
-export function emptyIdMessage(label: string, itemIndex?: number): string {
+function emptyIdMessage(label: string, itemIndex?: number): string {
 	return `${label} is empty${itemIndex === undefined ? '' : ` (item ${itemIndex})`}`;
 }
 

@@ -59,6 +59,8 @@ interface ExecutionLike {
 	id: number;
 	status: string;
 	workflowId: string;
+	/** n8n's execution mode: 'webhook' for a delivery, 'trigger' for a catch-up */
+	mode?: string;
 	records: Map<string, string | undefined>;
 }
 
@@ -280,10 +282,7 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 	): Promise<{ executions: number; emitted: number }> {
 		const ofCatchUp = () =>
 			[...ctx.executions.values()].filter(
-				(e) =>
-					e.id > sinceExecution &&
-					e.workflowId === ctx.workflows.crm &&
-					(e as { mode?: string }).mode === 'trigger',
+				(e) => e.id > sinceExecution && e.workflowId === ctx.workflows.crm && e.mode === 'trigger',
 			);
 		await sleep(Math.max(0, lastChange + 125_000 - Date.now()));
 		let count = -1;
@@ -450,7 +449,37 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 	const burstIds = ctx.dealIds.slice(warmIds.length, warmIds.length + ctx.changes);
 	await sides(warmIds, 'Needs Analysis', 'warm-up');
 	const beforeBurst = Math.max(0, ...ctx.executions.keys());
+	const deliveriesBefore = Math.max(0, ...ctx.deliveries().map((d) => d.delivery_id as number));
 	const [crmSide, floorSide, hookSide] = await sides(burstIds, 'Proposal/Price Quote', 'burst');
+
+	// the deduplication window after the whole burst: a copy of its first delivery, sent through the
+	// balancer twice (so to both webhook processes), runs none of its changes again
+	const firstOfBurst = ctx
+		.deliveries()
+		.filter((d) => d.delivery_id > deliveriesBefore && d.module === 'Deals')
+		.sort((x, y) => x.delivery_id - y.delivery_id)[0];
+	const beforeCopy = Math.max(0, ...ctx.executions.keys());
+	const copyStatuses: number[] = [];
+	for (let i = 0; i < 2; i++) {
+		const res = await fetch(firstOfBurst.notify_url, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(firstOfBurst.body),
+		});
+		await res.arrayBuffer();
+		copyStatuses.push(res.status);
+	}
+	const copyAge = Date.now() - Number(firstOfBurst.body.server_time);
+	await sleep(20_000);
+	await ctx.refresh();
+	const afterCopy = [...ctx.executions.values()].filter(
+		(e) => e.id > beforeCopy && e.workflowId === ctx.workflows.crm && e.mode === 'webhook',
+	);
+	const ranAgain = afterCopy.filter((e) => e.records.size > 0);
+	log(
+		`a copy of the burst's first delivery (${secs(copyAge)} s old, after ${ctx.changes} changes) sent twice through the balancer: answered ${copyStatuses.join(', ')}; ` +
+			`${afterCopy.length} execution(s) started, ${ranAgain.length} ran a change again`,
+	);
 
 	// what each execution costs n8n: its stored data (execution_data), its wait in the queue and its run on a worker
 	for (const s of [crmSide, floorSide, hookSide]) {
@@ -627,6 +656,10 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 			x.tally.lost === 0 && x.tally.doubled === 0,
 			`P6 ${x.name}: every change of the replayed bodies in exactly one successful execution (lost ${x.tally.lost}, doubled ${x.tally.doubled})`,
 		);
+	ctx.check(
+		copyStatuses.every((st) => st === 200) && ranAgain.length === 0,
+		`P6 (a): after the burst, a copy of its first delivery (${secs(copyAge)} s old) is taken (answered ${copyStatuses.join(', ')}) and runs no change again (${ranAgain.length} execution(s) did)`,
+	);
 	const notOk = [...ctx.executions.values()].filter(
 		(e) =>
 			e.id > beforeBurst &&

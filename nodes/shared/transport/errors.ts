@@ -165,7 +165,7 @@ const PLAIN: Record<string, Plain> = {
  * The person-facing sentence of a service error, followed by its code: "Required field Last Name
  * (Last_Name) is missing [MANDATORY_NOT_FOUND]". `labels` names fields by their label when known.
  */
-export function plainErrorMessage(
+function plainErrorMessage(
 	body: Pick<CrmErrorBody, 'code' | 'message' | 'details'>,
 	labels?: FieldLabels,
 ): string {

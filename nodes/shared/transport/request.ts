@@ -52,7 +52,7 @@ export interface CrmCredentials {
 // a unit test holds the two to the same URLs.
 
 /** The accounts server the credential names: the service's, or the sandbox when chosen. */
-export function accountsOrigin(credentials: CrmCredentials): string {
+function accountsOrigin(credentials: CrmCredentials): string {
 	return (
 		(credentials.environment === 'sandbox' ? credentials.sandboxUrl : credentials.accountsUrl) ?? ''
 	);
@@ -97,7 +97,7 @@ export function uploadDomain(credentials: CrmCredentials): string {
  * The upload host of each data centre (docs/protocol.md §1.1: a content host per data centre), as
  * the credential's Upload URL help and the error of an upload without it list them.
  */
-export const UPLOAD_HOSTS =
+const UPLOAD_HOSTS =
 	'https://content.crm.example for an account whose API address is https://api.crm.example (the default data centre), https://content.eu.crm.example for https://api.eu.crm.example (likewise in, au, …)';
 
 /** The name of the node's CRM credential, as the user saved it. */
@@ -197,7 +197,7 @@ export function isConnectionLost(error: unknown): boolean {
  * budget and throws this when a saturated machine overruns it. A glitch of the moment, not an
  * answer of the CRM: a call that is safe to send again is tried again.
  */
-export function isStarved(error: unknown): boolean {
+function isStarved(error: unknown): boolean {
 	const message = (error as { message?: unknown; cause?: { message?: unknown } } | undefined) ?? {};
 	return [message.message, message.cause?.message].some(
 		(text) => typeof text === 'string' && text.includes('Regular expression execution timed out'),
@@ -228,7 +228,7 @@ export function isRetryable(
 	return idempotent && status !== undefined && status >= 500;
 }
 
-export function backoffMs(attempt: number, policy: RetryPolicy = RETRY): number {
+function backoffMs(attempt: number, policy: RetryPolicy = RETRY): number {
 	const base = Math.min(policy.capMs, policy.baseMs * 2 ** attempt);
 	return Math.round(base * (0.8 + Math.random() * 0.4));
 }

@@ -38,7 +38,7 @@ export type PagerFactory = (this: IExecutePaginationFunctions, requestData: Requ
  * The default paging (docs/protocol.md §3.6): with "Return All" or a "Limit", `page`/`per_page`
  * (≤ 200) from the request's own `page`; otherwise one call.
  */
-export const pageParameters: PagerFactory = function (requestData) {
+const pageParameters: PagerFactory = function (requestData) {
 	const itemIndex = this.getItemIndex();
 	const returnAll = getParameter(this, 'returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? 0 : Number(getParameter(this, 'limit', itemIndex, 0)) || 0;

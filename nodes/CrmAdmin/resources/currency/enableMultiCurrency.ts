@@ -14,7 +14,7 @@ import {
 import { getParameter } from '../../../shared/parameters';
 
 /** `base_currency` body of EnableMultipleCurrencies from the parameters. */
-export const enablePreSend = baseCurrencyPreSend(function (itemIndex) {
+const enablePreSend = baseCurrencyPreSend(function (itemIndex) {
 	const additional = getParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
 	return currencyBody(
 		this,

@@ -117,7 +117,7 @@ function currencyInputError(
 }
 
 /** An ISO code in upper case; NodeOperationError unless three letters. */
-export function isoCodeOf(ctx: Ctx, value: unknown, itemIndex: number): string {
+function isoCodeOf(ctx: Ctx, value: unknown, itemIndex: number): string {
 	const code = String(value ?? '')
 		.trim()
 		.toUpperCase();
@@ -132,7 +132,7 @@ export function isoCodeOf(ctx: Ctx, value: unknown, itemIndex: number): string {
 }
 
 /** An exchange rate as the text the wire carries; NodeOperationError unless a positive number. */
-export function exchangeRateOf(ctx: Ctx, value: unknown, itemIndex: number): string {
+function exchangeRateOf(ctx: Ctx, value: unknown, itemIndex: number): string {
 	const text = String(value ?? '').trim();
 	const n = Number(text);
 	if (text === '' || !Number.isFinite(n) || n <= 0) {

@@ -7,7 +7,7 @@ import { baseCurrencyPreSend, currencyBody, currencyUpdateFields } from './share
 import { getParameter } from '../../../shared/parameters';
 
 /** `base_currency` body of UpdateBaseCurrency from the update fields. */
-export const updateBasePreSend = baseCurrencyPreSend(function (itemIndex) {
+const updateBasePreSend = baseCurrencyPreSend(function (itemIndex) {
 	const base = currencyBody(
 		this,
 		getParameter(this, 'updateFields', itemIndex, {}) as IDataObject,

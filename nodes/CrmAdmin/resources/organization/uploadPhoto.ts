@@ -12,7 +12,7 @@ import { writeResults } from '../shared';
 import { getParameter } from '../../../shared/parameters';
 
 /** The input binary as the multipart part `file` (§3.3); the service accepts images only. */
-export async function orgPhotoPreSend(
+async function orgPhotoPreSend(
 	this: IExecuteSingleFunctions,
 	request: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {

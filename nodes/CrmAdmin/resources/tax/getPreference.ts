@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 /** The `preference` object of a GetTaxes answer as the one output item. */
-export async function taxPreference(
+async function taxPreference(
 	this: IExecuteSingleFunctions,
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,

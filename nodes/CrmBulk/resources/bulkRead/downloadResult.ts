@@ -23,7 +23,7 @@ import { jobIdField } from './get';
 import { getParameter } from '../../../shared/parameters';
 
 /** postReceive: the result zip as a binary item, or its CSV rows as items. */
-export async function resultToItems(
+async function resultToItems(
 	this: IExecuteSingleFunctions,
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,

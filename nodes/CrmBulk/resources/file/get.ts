@@ -14,7 +14,7 @@ import { noneWithId } from '../../../shared/transport';
 import { getParameter } from '../../../shared/parameters';
 
 /** postReceive: the stored file as a binary item with its name and type. */
-export async function fileToBinary(
+async function fileToBinary(
 	this: IExecuteSingleFunctions,
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,

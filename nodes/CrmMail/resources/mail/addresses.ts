@@ -8,7 +8,7 @@ export interface MailAddress extends IDataObject {
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function isEmail(value: string): boolean {
+function isEmail(value: string): boolean {
 	return EMAIL_RE.test(value);
 }
 

@@ -5,7 +5,7 @@ import { digitsMessage, isDigits, listOf } from '../../../shared/validation';
 import { idOptions } from '../shared';
 
 /** Pipeline names are at most 120 characters (sandbox INVALID_DATA maximum_length 120). */
-export const PIPELINE_NAME_MAX = 120;
+const PIPELINE_NAME_MAX = 120;
 
 export const pipelineIdField: INodeProperties = idOptions(
 	'Pipeline Name or ID',

@@ -237,11 +237,7 @@ export function optionKeys(ctx: Ctx, options: IDataObject, itemIndex: number): I
 }
 
 /** Output of a write: the channel id first, then the CRM's result item. */
-export function resultJson(
-	channelId: string,
-	result: IDataObject,
-	extra: IDataObject = {},
-): IDataObject {
+function resultJson(channelId: string, result: IDataObject, extra: IDataObject = {}): IDataObject {
 	return { channel_id: channelId, ...extra, ...result };
 }
 

@@ -176,7 +176,7 @@ function describeQueryError(error: NodeApiError, sent: string, userLength: numbe
  * nested under its lookup (`Account_Name: { id }`), merged with the lookup's own object when that is
  * selected too, as record reads give lookups. A key whose head is already a plain value stays dotted.
  */
-export function nestLookupColumns(row: IDataObject): IDataObject {
+function nestLookupColumns(row: IDataObject): IDataObject {
 	const nested: IDataObject = {};
 	for (const [key, value] of Object.entries(row)) {
 		if (!key.includes('.')) nested[key] = value;

@@ -13,7 +13,7 @@ import { setMultipartBody } from '../../../shared/multipart';
 import { getParameter } from '../../../shared/parameters';
 
 /** Per-file upload limit of the service (docs/protocol.md §6: 20 MB). */
-export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
 export const attachmentIdField: INodeProperties = recordPicker({
 	displayName: 'Attachment',

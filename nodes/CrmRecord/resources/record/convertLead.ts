@@ -17,7 +17,7 @@ import { validateRecordId } from './hooks';
 import { getParameter } from '../../../shared/parameters';
 
 /** The LeadConverter item (§5.1: `data` [=1]) from the parameters. */
-export async function convertLeadPreSend(
+async function convertLeadPreSend(
 	this: IExecuteSingleFunctions,
 	request: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {

@@ -20,7 +20,7 @@ import { getParameter } from '../../../shared/parameters';
 export const MASS_UPDATE_MAX_IDS = 500;
 
 /** Body of MassUpdate (§5.1): one `data` item of values and exactly one of `ids` / `cvid` (+ `criteria`) / `territory`. */
-export async function massUpdatePreSend(
+async function massUpdatePreSend(
 	this: IExecuteSingleFunctions,
 	request: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {

@@ -74,7 +74,7 @@ export function idListOf(
 
 // ---- how a write defines its fields ----------------------------------------------------------------
 
-export function fieldsModeProperty(): INodeProperties {
+function fieldsModeProperty(): INodeProperties {
 	return {
 		displayName: 'Define Fields',
 		name: 'fieldsMode',
@@ -105,7 +105,7 @@ export function fieldsModeProperty(): INodeProperties {
 	};
 }
 
-export function columnsProperty(mode: 'add' | 'update' | 'upsert'): INodeProperties {
+function columnsProperty(mode: 'add' | 'update' | 'upsert'): INodeProperties {
 	return {
 		displayName: 'Fields',
 		name: 'columns',

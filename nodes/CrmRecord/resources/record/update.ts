@@ -41,7 +41,7 @@ export const operation: INodePropertyOptions = {
 export const returns =
 	'one item per updated record: the record with its id and field values (in version 1, its id and status)';
 
-export const updateByProperties: INodeProperties[] = recordByProperties(
+const updateByProperties: INodeProperties[] = recordByProperties(
 	'updateBy',
 	'Update',
 	'Value of the external-ID field of the record to update',

@@ -34,7 +34,7 @@ export const parentRecordIdField: INodeProperties = recordPicker({
 	externalValues: true,
 });
 
-export const relatedRecordIdField: INodeProperties = recordPicker({
+const relatedRecordIdField: INodeProperties = recordPicker({
 	displayName: 'Related Record',
 	name: 'relatedRecordId',
 	description:
@@ -77,18 +77,8 @@ export function relationProperties(extra: INodeProperties[] = []): INodeProperti
 	];
 }
 
-export interface RelatedAddress {
-	module: string;
-	recordId: string;
-	relatedList: string;
-	/** value of the X-EXTERNAL header, if any */
-	external?: string;
-	parentExternal: boolean;
-	relatedExternal: boolean;
-}
-
 /** The X-EXTERNAL header for the chosen external fields: `Module.Field[,Module.Field]`. */
-export function relationExternalHeader(
+function relationExternalHeader(
 	module: string,
 	relatedList: string,
 	parentField: string,
@@ -105,7 +95,7 @@ export function relationExternalHeader(
 }
 
 /** Checks an ID: digits unless it is an external value. */
-export function checkId(
+function checkId(
 	node: INode,
 	value: string,
 	label: string,
@@ -155,7 +145,7 @@ export async function relatedRequest(
 }
 
 /** The parameters of one item of Link or Delink: the parent record, the related list and the related record. */
-export function relationOf(this: IExecuteFunctions, itemIndex: number) {
+function relationOf(this: IExecuteFunctions, itemIndex: number) {
 	const module = pickedValue(this, 'module', itemIndex);
 	const relatedList = getParameter(this, 'relatedList', itemIndex) as string;
 	const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;

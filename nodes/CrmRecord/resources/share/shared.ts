@@ -13,7 +13,7 @@ import { pickedValue } from '../../../shared/descriptions';
 import { getParameter } from '../../../shared/parameters';
 
 /** Sharing limits of docs/protocol.md §6: 1..10 users per request, at most 10 users per record. */
-export const SHARE_USERS_MAX = 10;
+const SHARE_USERS_MAX = 10;
 
 export const shareUsersField: INodeProperties = {
 	displayName: 'Users',

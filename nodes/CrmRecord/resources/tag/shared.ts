@@ -19,7 +19,7 @@ import { getParameter } from '../../../shared/parameters';
 
 /** Limits of docs/protocol.md §6 for tags (service defaults; the sandbox uses the same). */
 export const TAG_NAME_MAX = 25;
-export const TAGS_PER_RECORD = 10;
+const TAGS_PER_RECORD = 10;
 export const TAGS_PER_MODULE = 100;
 /** Records per multiple-record tag action and tags per create/update request. */
 export const TAG_BATCH = 100;
@@ -37,7 +37,7 @@ export const tagIdField: INodeProperties = {
 		'The tag. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
-export const tagNamesField: INodeProperties = {
+const tagNamesField: INodeProperties = {
 	displayName: 'Tag Names',
 	name: 'tagNames',
 	type: 'string',
@@ -93,7 +93,7 @@ export function checkTagName(node: INode, name: string, itemIndex: number): stri
 }
 
 /** The names of a "Tag Names" value: each checked, at most 10 (the per-record limit). */
-export function checkTagNames(node: INode, value: string, itemIndex: number): string[] {
+function checkTagNames(node: INode, value: string, itemIndex: number): string[] {
 	const names = String(value ?? '')
 		.split(',')
 		.map((n) => n.trim())
