@@ -2279,17 +2279,18 @@ async function main(): Promise<void> {
 	}
 
 	// doubles the phases did not count (their second execution came after the phase settled, e.g.
-	// a catch-up): which executions ran them, by id, mode, start and status
+	// a catch-up): which executions ran them, by id, mode, start and size
 	const lateDoubles = all.doubledIds.filter(
 		(id) =>
 			!twoWebhookDoubles.ids.has(id) && !phaseResults.some((r) => r.tally.doubledIds.includes(id)),
 	);
 	if (lateDoubles.length) {
+		const late = new Set(lateDoubles);
 		const runsOf = new Map<string, Execution[]>();
 		for (const e of executions.values())
 			if (INSTANT.has(e.workflowId) && e.status === 'success')
 				for (const id of e.records.keys())
-					if (lateDoubles.includes(id)) runsOf.set(id, [...(runsOf.get(id) ?? []), e]);
+					if (late.has(id)) runsOf.set(id, [...(runsOf.get(id) ?? []), e]);
 		const groups = countBy(lateDoubles, (id) =>
 			(runsOf.get(id) ?? [])
 				.map(
