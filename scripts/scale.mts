@@ -11,11 +11,14 @@
 //   - "new leads": CRM Trigger on Leads create (Full Records) → CRM Record Update of each lead;
 //   - "deals updated (polling)": CRM Polling Trigger on Deals updates, every minute (scale/polling.mts).
 // Then it makes `--changes` record changes through the sandbox's REST API, as fast as the sandbox
-// takes them (deal updates 100 per request, lead creates 25 per request), in seven phases: steady;
-// `kill -9` of a worker (and a replacement); a restart of the webhook process; delivery faults of the
-// sandbox (lost answers retried, duplicates, short answer timeout); every access token expired
-// mid-burst; two webhook processes behind the balancer with duplicate and concurrent-duplicate
-// deliveries; `kill -9` of main inside a poll (and a restart). The kill, restart and token phases pace
+// takes them (deal updates 100 per request, lead creates 25 per request), the CRM sending each
+// delivery once, in ten phases: steady; `kill -9` of a worker (and a replacement); a restart of the
+// webhook process; delivery faults of the sandbox (lost answers, duplicates); every access token
+// expired mid-burst; two webhook processes behind the balancer with duplicate and concurrent-duplicate
+// deliveries; `kill -9` of main inside a poll (and a restart); `kill -9` of the webhook process
+// mid-burst; every n8n process down for a minute; the webhook process starved past the CRM's timeout.
+// Then a burst phase: `--burst` deliveries of 100 deal edits at once (50: 5,000 changes beyond
+// `--changes`), with duplicate and concurrent-duplicate deliveries. The fault phases pace
 // their requests, 250 ms apart, so that deliveries keep arriving during the fault. It reads every
 // execution from PostgreSQL (n8n's flatted execution data) and checks that each change is in exactly
 // one successful execution of the instant trigger (record id + Modified_Time / Created_Time), that
@@ -99,7 +102,7 @@ const option = (name: string, fallback: number) => {
 };
 if (flag('--help') || flag('-h')) {
 	console.log(
-		'npm run test:scale [-- --changes 10000] [--no-build] [--no-faults] [--durable-cursors-off] [--verbose] [--bench-trigger]',
+		'npm run test:scale [-- --changes 10000] [--burst 50] [--no-build] [--no-faults] [--durable-cursors-off] [--verbose] [--bench-trigger]',
 	);
 	process.exit(0);
 }
@@ -115,6 +118,12 @@ const VERBOSE = flag('--verbose');
 const DURABLE_CURSORS = !flag('--durable-cursors-off');
 if (!Number.isInteger(CHANGES) || CHANGES < 40)
 	throw new Error('--changes must be an integer ≥ 40');
+/**
+ * --burst N: the last phase sends N deliveries of 100 deal edits at once (one PUT of 100 deals each, as
+ * fast as the sandbox takes them), beyond --changes; 0: no burst phase
+ */
+const BURST = option('--burst', 50);
+if (!Number.isInteger(BURST) || BURST < 0) throw new Error('--burst must be an integer ≥ 0');
 /** operators' settings (docs/production.md measures both): n8n's database pool per process and its expression engine */
 const DB_POOL = option('--db-pool', 0);
 const EXPRESSION_ENGINE = (() => {
@@ -186,6 +195,8 @@ const PHASE = {
 	killWebhook: 7,
 	allDown: 8,
 	starved: 9,
+	/** after the ten phases, with or without faults: --burst deliveries of 100 changes at once */
+	burst: 10,
 };
 /** phases that send a request every FAULT_PHASE_PACE_MS, so that deliveries keep arriving while the fault happens */
 const PACED = [PHASE.kill, PHASE.restart, PHASE.token, PHASE.killWebhook, PHASE.starved];
@@ -1523,10 +1534,12 @@ async function main(): Promise<void> {
 
 	// the deals the run edits: created before the trigger watches anything
 	// --bench-trigger edits deals only: the burst and the warm-up before it
-	const updatesTotal = BENCH
+	const sharedUpdates = BENCH
 		? CHANGES + BENCH_WARMUP_BATCHES * UPDATE_BATCH
 		: Math.round(CHANGES * 0.9);
-	const createsTotal = BENCH ? 0 : CHANGES - updatesTotal;
+	const createsTotal = BENCH ? 0 : CHANGES - sharedUpdates;
+	const burstUpdates = BENCH ? 0 : BURST * UPDATE_BATCH;
+	const updatesTotal = sharedUpdates + burstUpdates;
 	t = Date.now();
 	const dealIds: string[] = [];
 	for (let i = 0; i < updatesTotal; i += UPDATE_BATCH) {
@@ -1651,6 +1664,12 @@ async function main(): Promise<void> {
 				`the webhook process starved past the CRM's timeout (stopped for ${STARVED_MS / 1000} s)`,
 			]
 		: Array.from({ length: 10 }, () => 'steady');
+	if (BURST > 0)
+		phases.push(
+			`a burst of ${BURST} deliveries of ${UPDATE_BATCH} deal edits at once (duplicate and concurrent-duplicate deliveries)`,
+		);
+	/** the phases among which --changes is shared (the burst phase's changes come on top) */
+	const sharedPhases = BURST > 0 ? phases.length - 1 : phases.length;
 	const phaseResults: Array<{
 		name: string;
 		tally: Tally;
@@ -1673,10 +1692,11 @@ async function main(): Promise<void> {
 
 	for (let phase = 0; phase < phases.length; phase++) {
 		const name = phases[phase];
+		const burst = phase === PHASE.burst;
 		const share = (total: number) =>
-			Math.floor(total / phases.length) + (phase < total % phases.length ? 1 : 0);
-		const updates = share(updatesTotal);
-		const creates = share(createsTotal);
+			Math.floor(total / sharedPhases) + (phase < total % sharedPhases ? 1 : 0);
+		const updates = burst ? burstUpdates : share(sharedUpdates);
+		const creates = burst ? 0 : share(createsTotal);
 		const batches: Array<{ kind: 'update' | 'create'; size: number }> = [];
 		const updateBatches = Math.ceil(updates / UPDATE_BATCH);
 		const createBatches = Math.ceil(creates / CREATE_BATCH);
@@ -1724,6 +1744,10 @@ async function main(): Promise<void> {
 			proxy.backends = [P.webhook, P.webhook2];
 			proxy.forwarded.clear();
 			await faultPlan({ duplicateDeliveryRate: 0.25, concurrentDuplicateRate: 0.25, seed: 11 });
+		}
+		if (burst) {
+			// copies on top of the CRM's single attempts: a copy of a burst's delivery starts nothing
+			await faultPlan({ duplicateDeliveryRate: 0.1, concurrentDuplicateRate: 0.1, seed: 13 });
 		}
 		log(
 			`phase ${phase + 1}/${phases.length} — ${name}: ${updates} deal updates (${updateBatches} requests) + ${creates} lead creates (${createBatches} requests)`,
@@ -1950,7 +1974,7 @@ async function main(): Promise<void> {
 			}
 			await sleep(1000);
 		}
-		if (FAULTS && (phase === PHASE.faults || phase === PHASE.twoWebhooks)) {
+		if ((FAULTS && (phase === PHASE.faults || phase === PHASE.twoWebhooks)) || burst) {
 			const plan = (await (
 				await fetch(`${sandboxUrl}/__sandbox/fault-plan`, { method: 'DELETE' })
 			).json()) as { stats: Record<string, number> };
@@ -2458,6 +2482,21 @@ async function main(): Promise<void> {
 		);
 		console.log(
 			`phase ${i + 1} (${r.name}): the CRM's single attempts answered ${formatCounts(answers)}`,
+		);
+	}
+	// the burst: how n8n answered the CRM's single attempts (an attempt the CRM gave up on counts at its
+	// 10 s; bench:queue times answers past it, at the proxy)
+	const burstPhase = phaseResults[PHASE.burst];
+	if (burstPhase) {
+		const firsts = burstPhase.deliveries.map((d: any) => d.attempts.find((a: any) => !a.copy));
+		const ms = firsts.filter(Boolean).map((a: any) => a.duration_ms as number);
+		const inTime = firsts.filter(
+			(a: any) => a && a.status >= 200 && a.status < 300 && a.duration_ms <= 10_000,
+		).length;
+		console.log(
+			`phase ${PHASE.burst + 1} (${burstPhase.name}): ${inTime} of ${burstPhase.deliveries.length} deliveries answered 2xx inside the CRM's 10 s; ` +
+				`${firsts.filter((a: any) => a?.status === 503).length} answered 503, ${firsts.filter((a: any) => a && a.status === undefined).length} timed out or failed to connect; ` +
+				`answer p50 ${secs(percentile(ms, 50))} s, p95 ${secs(percentile(ms, 95))} s`,
 		);
 	}
 	const steady = phaseResults[PHASE.steady];
