@@ -22,10 +22,11 @@ import { sleep } from 'n8n-workflow';
 export const DEFAULT_WINDOW_MS = 10 * 60 * 1000;
 
 /**
- * Changes n8n's store keeps per trigger node, one entry each (an md5 hash, about 27 bytes: 2.7 MB
- * at the most, read and written whole by each execution). n8n trims its list by count, oldest
- * first, and offers a node no other expiry; so this is sized far beyond what the CRM can change
- * between a change and its catch-up, the span the store must cover (docs/crm-trigger.md).
+ * Entries n8n's store keeps per trigger node: one per emitted change, and a delivery's mark beside
+ * it (an md5 hash each, about 27 bytes: 2.7 MB at the most, read and written whole by each
+ * execution). n8n trims its list by count, oldest first, and offers a node no other expiry; so this
+ * is sized far beyond what the CRM can change between a change and its catch-up, the span the store
+ * must cover (docs/crm-trigger.md).
  */
 const PROCESSED_MAX = 100_000;
 
@@ -53,6 +54,16 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * Who claims: the execution of a delivery, or of the catch-up (changes read from the CRM). When the
+ * first claims of both overlap in the store, both find the key new; the delivery's execution then
+ * marks its keys, and the catch-up's yields what is marked.
+ */
+export type ClaimSource = 'delivery' | 'catch-up';
+
+/** Suffix of the mark a delivery's execution records beside each key it won. */
+const DELIVERED = '|delivered';
+
+/**
  * Claims change keys in n8n's deduplication store; answers the keys this execution may emit
  * (those no other execution recorded before).
  *
@@ -63,10 +74,18 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
  * span after it: each claim checks again once several spans have passed, records what was dropped,
  * and goes on until a check finds every key still there. After that check no write that read
  * before it is left to land (docs/crm-trigger.md). Two executions whose first claims overlap both
- * find the key new and both emit: that race remains. A key is present only if the execution that
- * wrote it found it new, and emitted it: a change no execution emitted is never dropped.
+ * find the key new. Between a delivery's execution and the catch-up's (the catch-up reads a change
+ * while the delivery's execution still waits in n8n's queue), the mark settles it: a delivery's
+ * execution marks the keys it won with its first check, and the catch-up's looks for those marks
+ * once its own checks are done, one pause later, and drops the marked changes. Between two copies
+ * of a delivery that reached two processes, the race remains. A key is present only if the
+ * execution that wrote it found it new: a change no execution emitted is never dropped.
  */
-export async function claimChanges(helpers: Dedupe, keys: string[]): Promise<Set<string>> {
+export async function claimChanges(
+	helpers: Dedupe,
+	keys: string[],
+	source: ClaimSource = 'delivery',
+): Promise<Set<string>> {
 	const unique = [...new Set(keys)];
 	if (unique.length === 0) return new Set();
 	let span = 0;
@@ -83,10 +102,20 @@ export async function claimChanges(helpers: Dedupe, keys: string[]): Promise<Set
 			}
 		});
 	const won = new Set((await record(unique)).new.map(String));
+	const pause = async () => await sleep(Math.max(CHECK_PAUSE_MS, CHECK_SPANS * span));
+	// marked only once won: a mark of a key the catch-up had taken first would make it drop its own
+	const marks = source === 'delivery' ? [...won].map((key) => key + DELIVERED) : [];
 	for (let check = 0; check < CHECKS && won.size > 0; check++) {
-		await sleep(Math.max(CHECK_PAUSE_MS, CHECK_SPANS * span));
+		await pause();
 		// what another writer dropped comes back as new: recorded again by this very call
-		if ((await record([...won])).new.length === 0) break;
+		const found = await record([...won, ...marks]);
+		if (!found.new.some((key) => !String(key).endsWith(DELIVERED))) break;
+	}
+	if (source === 'catch-up' && won.size > 0) {
+		// a delivery's execution whose first claim overlapped ours has marked its keys by now
+		await pause();
+		const found = await record([...won].map((key) => key + DELIVERED));
+		for (const mark of found.processed.map(String)) won.delete(mark.slice(0, -DELIVERED.length));
 	}
 	return won;
 }

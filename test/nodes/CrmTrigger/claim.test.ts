@@ -9,10 +9,21 @@ type Helpers = Parameters<typeof claimChanges>[0];
 /** One row of n8n's store ("entries" mode) and a writer of another process that read it earlier. */
 function storeRow() {
 	const state = { row: [] as string[], calls: 0 };
-	const helpers = {
+	const helpers = processOf(state);
+	return { state, helpers };
+}
+
+/**
+ * One process's view of the row. `firstRead`: what its first call reads instead of the row (a read
+ * that came before another process's write, as when two first claims overlap).
+ */
+function processOf(state: { row: string[]; calls: number }, firstRead?: string[]): Helpers {
+	let stale = firstRead;
+	return {
 		async checkProcessedAndRecord(items: Array<string | number>) {
 			state.calls++;
-			const read = [...state.row];
+			const read = [...(stale ?? state.row)];
+			stale = undefined;
 			await new Promise((resolve) => setImmediate(resolve));
 			const out: IDataObject & { new: string[]; processed: string[] } = { new: [], processed: [] };
 			for (const item of items.map(String)) {
@@ -26,7 +37,6 @@ function storeRow() {
 			return out;
 		},
 	} as unknown as Helpers;
-	return { state, helpers };
 }
 
 describe('claimChanges: keys another process dropped are recorded again', () => {
@@ -61,6 +71,35 @@ describe('claimChanges: keys another process dropped are recorded again', () => 
 		const won = await claimChanges(helpers, ['create|Leads|2', 'delete|Leads|3']);
 		expect([...won]).toEqual(['delete|Leads|3']);
 		expect(state.calls).toBe(2);
-		expect(state.row).toEqual(['create|Leads|2', 'delete|Leads|3']);
+		// a delivery's execution marks what it won (the catch-up's claims yield to the mark)
+		expect(state.row).toEqual(['create|Leads|2', 'delete|Leads|3', 'delete|Leads|3|delivered']);
+	});
+});
+
+describe('claimChanges: a delivery and the catch-up claiming the same change', () => {
+	const key = 'edit|Deals|1|1700000000000';
+
+	test('first claims overlapping in the store: the delivery emits it, the catch-up drops it', async () => {
+		const state = { row: ['older'], calls: 0 };
+		const before = [...state.row];
+		// the catch-up's first call read the row before the delivery's first write landed
+		const [delivered, caughtUp] = await Promise.all([
+			claimChanges(processOf(state), [key], 'delivery'),
+			claimChanges(processOf(state, before), [key], 'catch-up'),
+		]);
+		expect([...delivered]).toEqual([key]);
+		expect([...caughtUp]).toEqual([]);
+	});
+
+	test('the catch-up first, the delivery later: the catch-up emits it, the delivery drops it', async () => {
+		const { helpers } = storeRow();
+		expect([...(await claimChanges(helpers, [key], 'catch-up'))]).toEqual([key]);
+		expect([...(await claimChanges(helpers, [key], 'delivery'))]).toEqual([]);
+	});
+
+	test('the delivery first, the catch-up later: the catch-up drops it', async () => {
+		const { helpers } = storeRow();
+		expect([...(await claimChanges(helpers, [key], 'delivery'))]).toEqual([key]);
+		expect([...(await claimChanges(helpers, [key], 'catch-up'))]).toEqual([]);
 	});
 });
