@@ -2,6 +2,7 @@
 // and on SIGINT/SIGTERM, and small helpers (ports, waits, log files).
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+
 import {
 	closeSync,
 	existsSync,

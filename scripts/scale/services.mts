@@ -2,6 +2,7 @@
 // when missing), on free loopback ports.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+
 import {
 	chownSync,
 	existsSync,
