@@ -14,10 +14,12 @@
 //   6. an example workflow executes from the editor and its output shows in the UI;
 //   7. (when the package has crmTrigger) the trigger example is published, a deal is changed in
 //      the sandbox, and the execution appears;
-//   then the steps of scripts/e2e/ (among them the sandbox's own page: a deal's stage changed there
-//   runs the trigger example), and the editor's setup experience: a fresh CRM Record node lists
-//   its modules on first open, the field mapper waits for a module (multi-select picklists, date-only
-//   fields), and bulk read conditions offer picklist values and an upper bound only for Between.
+//   then the AI agent's tool, a custom API call, every example, the first open in a loop, the
+//   update mapper, the polling trigger, the trigger's events and the sandbox's own page (a deal's
+//   stage changed there runs the trigger example), and the editor's setup experience: a fresh CRM
+//   Record node lists its modules on first open, the field mapper waits for a module (multi-select
+//   picklists, date-only fields), and bulk read conditions offer picklist values and an upper bound
+//   only for Between.
 // This file holds the run (options, stack and browser, the steps in order, results, exit code); each
 // step lives in a module of scripts/e2e/ named for what it checks, with the editor helpers
 // (editor.mts), the playwright types and Chromium (browser.mts) and the sandbox client
