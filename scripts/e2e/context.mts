@@ -1,5 +1,6 @@
 // What the steps under scripts/e2e/ get from scripts/e2e.mts: structural types only, so that they
-// depend on no module-private class of it.
+// depend on no module-private class of it (the steps that drive the full playwright page take
+// editor.mts's EditorStepContext).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 

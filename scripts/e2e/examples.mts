@@ -1,7 +1,7 @@
 // e2e step: every workflow of examples/, as a new user meets it. Each is opened in the editor (no
 // issue mark on any canvas node, no parameter warning in any node's panel), run with "Execute
 // workflow", and its effect is checked in the sandbox. The trigger example is only opened here:
-// the publish step of scripts/e2e.mts runs it.
+// the publish step (trigger-example.mts) runs it.
 //
 // Every file of examples/ needs an entry in CHECKS (by file name): a new example without one fails
 // the step, so no example goes untested.
@@ -115,7 +115,7 @@ const CHECKS: Record<string, ExampleCheck | undefined> = {
 			return `${deals.length} deals in ${perStage.size} stages`;
 		},
 	},
-	// published and run by the trigger step of scripts/e2e.mts; opened (and checked) here
+	// published and run by the trigger step (trigger-example.mts); opened (and checked) here
 	'03-deal-stage-changed-trigger.json': undefined,
 	'04-convert-qualified-leads.json': {
 		after: async (ctx, run) => {
