@@ -1,7 +1,8 @@
 // What the editor shows, at the engine level: load options and the resource mapper called through
 // n8n-core's LoadOptionsContext (the path of the editor's /dynamic-node-parameters requests) against
 // the sandbox, the parameters' displayOptions as n8n evaluates them, and the record writes and bulk
-// conditions those parameters produce. The browser side is scripts/e2e.mts (editor steps).
+// conditions those parameters produce. The browser side: scripts/e2e/record-mapper.mts and
+// scripts/e2e/bulk-conditions.mts.
 import { LoadOptionsContext } from 'n8n-core';
 import type {
 	ILoadOptionsFunctions,
