@@ -1,7 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { methods as sharedMethods } from '../shared/methods';
-import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
+import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/description/nodeDescription';
 import {
 	customOperations as resourceOperations,
 	resourceProperties,

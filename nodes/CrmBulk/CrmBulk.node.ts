@@ -2,7 +2,7 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { methods as sharedMethods } from '../shared/methods';
 import { jobPerItemHint } from './resources/shared';
-import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
+import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/description/nodeDescription';
 import {
 	customOperations as resourceOperations,
 	resourceProperties,

@@ -1,6 +1,6 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
+import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/description/nodeDescription';
 import { methods } from './methods';
 import {
 	customOperations as resourceOperations,

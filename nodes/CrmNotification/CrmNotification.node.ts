@@ -1,7 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
-import { getWatchableModules } from '../shared/watch';
+import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/description/nodeDescription';
+import { getWatchableModules } from '../shared/changes/watchChannels';
 import {
 	customOperations as resourceOperations,
 	resourceProperties,

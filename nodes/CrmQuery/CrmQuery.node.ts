@@ -1,6 +1,6 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
+import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/description/nodeDescription';
 import { resourceProperties, resourceSelector, routes } from './resources';
 
 export class CrmQuery implements INodeType {

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports */
-// How operations are registered (defineResource, nodes/shared/node.ts): every operation of every
+// How operations are registered (defineResource, nodes/shared/description/nodeDescription.ts): every operation of every
 // node is either a custom operation (its file exports `execute`) or a route of the request runner,
 // with its response key; the Operation options come in the order a person expects; every Get by ID
 // has "On Not Found". Plus the unwrapping by declared key alone (shared/transport/envelope.ts).
@@ -7,7 +7,7 @@ import path from 'node:path';
 
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { AssembledResources } from '../../nodes/shared/node';
+import type { AssembledResources } from '../../nodes/shared/description/nodeDescription';
 import { unwrapBody } from '../../nodes/shared/transport';
 import { packageNodeTypes } from '../harness/crm';
 

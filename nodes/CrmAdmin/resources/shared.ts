@@ -13,10 +13,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { itemListRequest } from '../../shared/itemLists';
+import { itemListRequest } from '../../shared/transport/itemListRequest';
 import type { CrmListRequest, NotFound } from '../../shared/transport';
 import { writeResult } from '../../shared/transport';
-import { checkDigits, idPathSegment, requireDigits } from '../../shared/validation';
+import { checkDigits, idPathSegment, requireDigits } from '../../shared/records/validation';
 import { getParameter } from '../../shared/parameters';
 
 /** An API name in a path: anything but an all-digit segment, which the service reads as an ID (§3.10). */

@@ -1,4 +1,4 @@
-import { assembleResources } from '../../shared/node';
+import { assembleResources } from '../../shared/description/nodeDescription';
 
 import { fromAddressResource } from './fromAddress';
 import { mailResource } from './mail';

@@ -1,4 +1,4 @@
-import { assembleResources } from '../../shared/node';
+import { assembleResources } from '../../shared/description/nodeDescription';
 
 import { assignmentRuleResource } from './assignmentRule';
 import { blueprintResource } from './blueprint';

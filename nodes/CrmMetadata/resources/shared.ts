@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { moduleSelect } from '../../shared/descriptions';
+import { moduleSelect } from '../../shared/description/properties';
 
 /** The module picker sent as the `module` query parameter (the settings reads of one module). */
 export const moduleQueryField: INodeProperties = {

@@ -1,4 +1,4 @@
-import { assembleResources } from '../../shared/node';
+import { assembleResources } from '../../shared/description/nodeDescription';
 
 import { attachmentResource } from './attachment';
 import { contactRoleResource } from './contactRole';

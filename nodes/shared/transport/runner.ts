@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { pickedValue } from '../descriptions';
+import { pickedValue } from '../description/properties';
 
 import { crmApiError, isErrorItem, responseOfError } from './errors';
 import { unwrapBody } from './envelope';
@@ -101,7 +101,7 @@ function isMissingId(error: NodeApiError): boolean {
 /**
  * The node-level request runner of routed (declarative) operations: n8n's `requestOperations.pagination`,
  * switched on for every operation by the Resource selector's `send.paginate` and bound to the node's
- * routes by crmNodeDescription (nodes/shared/node.ts). It is the one place where a routed request is
+ * routes by crmNodeDescription (nodes/shared/description/nodeDescription.ts). It is the one place where a routed request is
  *  - sent and retried (docs/protocol.md §7, retryWait): n8n's makeRoutingRequest, which signs
  *    the request (OAuth2) and runs the operation's postReceive hooks;
  *  - paged: the route's Pager (default `page`/`per_page` while `info.more_records`, §3.6; COQL

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { additionalFieldsCollection } from '../../../shared/collections';
+import { additionalFieldsCollection } from '../../../shared/description/collections';
 import { writeResults } from '../shared';
 import {
 	baseCurrencyPreSend,

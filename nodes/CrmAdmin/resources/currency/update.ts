@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { updateFieldsCollection } from '../../../shared/collections';
+import { updateFieldsCollection } from '../../../shared/description/collections';
 import { runBatched } from '../../../shared/transport';
 import { idParameter, putItemsRequest, requireSome } from '../shared';
 import { currencyIdField } from './get';

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { updateFieldsCollection } from '../../../shared/collections';
+import { updateFieldsCollection } from '../../../shared/description/collections';
 import { requireSome, writeResults } from '../shared';
 import { baseCurrencyPreSend, currencyBody, currencyUpdateFields } from './shared';
 import { getParameter } from '../../../shared/parameters';

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { binaryPropertyField } from '../../../shared/binaryField';
-import { setMultipartBody } from '../../../shared/multipart';
+import { binaryPropertyField } from '../../../shared/description/binaryInputField';
+import { setMultipartBody } from '../../../shared/formats/multipart';
 import { writeResults } from '../shared';
 import { getParameter } from '../../../shared/parameters';
 

@@ -7,8 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { updateFieldsCollection } from '../../../shared/collections';
-import { itemListRequest } from '../../../shared/itemLists';
+import { updateFieldsCollection } from '../../../shared/description/collections';
+import { itemListRequest } from '../../../shared/transport/itemListRequest';
 import { runBatched } from '../../../shared/transport';
 import { idParameter, requireSome } from '../shared';
 import { sequenceNumberField, taxBody, taxIdField } from './shared';

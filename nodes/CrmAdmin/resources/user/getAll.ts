@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { returnAllLimit } from '../../../shared/descriptions';
+import { returnAllLimit } from '../../../shared/description/properties';
 
 /** GetUsers — GET /crm/{v}/users?type=…, paged by the node's request runner */
 export const operation: INodePropertyOptions = {

@@ -9,7 +9,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { crmRequest } from '../../../shared/transport';
-import { responseFile } from '../../../shared/download';
+import { responseFile } from '../../../shared/formats/download';
 import {
 	BULK_BASE_URL,
 	downloadedFileItems,

@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BULK_BASE_URL } from '../shared';
-import { idPathSegment, requireDigits } from '../../../shared/validation';
+import { idPathSegment, requireDigits } from '../../../shared/records/validation';
 import { noneWithId } from '../../../shared/transport';
 
 /** GetBulkReadJobDetails — GET /crm/bulk/{v}/read/{jobId} */

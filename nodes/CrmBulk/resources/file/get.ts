@@ -7,8 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { outputBinaryField } from '../../../shared/binaryOutput';
-import { responseFile } from '../../../shared/download';
+import { outputBinaryField } from '../../../shared/description/binaryOutputField';
+import { responseFile } from '../../../shared/formats/download';
 import { downloadedFileItems } from '../shared';
 import { noneWithId } from '../../../shared/transport';
 import { getParameter } from '../../../shared/parameters';

@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
-import { idPathSegment, requireDigits } from '../../../shared/validation';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
+import { idPathSegment, requireDigits } from '../../../shared/records/validation';
 
 /** GetBlueprint — GET /crm/{v}/{module}/{recordId}/actions/blueprint */
 export const operation: INodePropertyOptions = {

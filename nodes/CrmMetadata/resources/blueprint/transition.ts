@@ -12,10 +12,10 @@ import {
 	pickedValue,
 	recordFieldsUi,
 	recordIdField,
-} from '../../../shared/descriptions';
-import { coerceFieldValue, loadFieldMeta } from '../../../shared/recordFields';
-import type { FieldMeta } from '../../../shared/recordFields';
-import { checkDigits } from '../../../shared/validation';
+} from '../../../shared/description/properties';
+import { coerceFieldValue, loadFieldMeta } from '../../../shared/records/fields';
+import type { FieldMeta } from '../../../shared/records/fields';
+import { checkDigits } from '../../../shared/records/validation';
 import { idOptions } from '../shared';
 import { getParameter } from '../../../shared/parameters';
 

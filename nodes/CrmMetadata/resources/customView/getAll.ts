@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { returnAllLimit } from '../../../shared/descriptions';
+import { returnAllLimit } from '../../../shared/description/properties';
 import { moduleQueryField } from '../shared';
 
 /** GetCustomViews — GET /crm/{v}/settings/custom_views?module=, paged by the node's request runner */

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleSelect } from '../../../shared/description/properties';
 import { noneWithId, requireV21 } from '../../../shared/transport';
 import { idOptions } from '../shared';
 

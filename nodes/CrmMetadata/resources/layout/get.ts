@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idOptions, moduleQueryField } from '../shared';
-import { idPathSegment, requireDigits } from '../../../shared/validation';
+import { idPathSegment, requireDigits } from '../../../shared/records/validation';
 import { noneWithId } from '../../../shared/transport';
 
 /** GetLayout — GET /crm/{v}/settings/layouts/{id}?module= */

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { toCrmDateTime } from '../../../shared/dates';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { toCrmDateTime } from '../../../shared/formats/dates';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { getParameter } from '../../../shared/parameters';
 
 /** preSend: `Modified Since` as the If-Modified-Since header in the contract's DateTime form (§3.7, §4). */

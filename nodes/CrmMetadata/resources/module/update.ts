@@ -7,8 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { updateFieldsCollection } from '../../../shared/collections';
-import { moduleSelect } from '../../../shared/descriptions';
+import { updateFieldsCollection } from '../../../shared/description/collections';
+import { moduleSelect } from '../../../shared/description/properties';
 import { getParameter } from '../../../shared/parameters';
 
 /** Module labels are at most 25 characters (docs/protocol.md §5.7, sandbox INVALID_DATA maximum_length 25). */

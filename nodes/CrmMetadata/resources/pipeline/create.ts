@@ -7,10 +7,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { itemListRequest } from '../../../shared/itemLists';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { itemListRequest } from '../../../shared/transport/itemListRequest';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { assertV21, runBatched } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/validation';
+import { checkDigits } from '../../../shared/records/validation';
 import { dealLayoutField } from '../shared';
 import { pipelineItem, stageIdsField } from './shared';
 import { getParameter } from '../../../shared/parameters';

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { WATCH_MAX, WATCH_PATH } from '../../../shared/watch';
-import { listOf } from '../../../shared/validation';
+import { WATCH_MAX, WATCH_PATH } from '../../../shared/changes/watchChannels';
+import { listOf } from '../../../shared/records/validation';
 import { checkChannelId } from './shared';
 import { getParameter } from '../../../shared/parameters';
 

@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { returnAllLimit } from '../../../shared/descriptions';
-import { WATCH_PATH } from '../../../shared/watch';
+import { returnAllLimit } from '../../../shared/description/properties';
+import { WATCH_PATH } from '../../../shared/changes/watchChannels';
 import { watchableModuleField } from './shared';
 
 /** GetNotificationDetails — GET /crm/{v}/actions/watch, paged by the node's request runner */

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { WATCH_PATH } from '../../../shared/watch';
+import { WATCH_PATH } from '../../../shared/changes/watchChannels';
 import { channelIdField, checkChannelId, eventsField, eventsOf } from './shared';
 import { getParameter } from '../../../shared/parameters';
 

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { returnAllLimit } from '../../../shared/descriptions';
+import { returnAllLimit } from '../../../shared/description/properties';
 import type { PagerFactory } from '../../../shared/transport';
 import {
 	COQL_MAX_COLUMNS,

@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, pickedValue, recordIdField } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue, recordIdField } from '../../../shared/description/properties';
 import { runBatched } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/validation';
+import { checkDigits } from '../../../shared/records/validation';
 import { attachmentIdField } from './shared';
 
 /** DeleteAttachments — DELETE /crm/{v}/{module}/{recordId}/Attachments?ids=…, up to 100 IDs per request (custom operation) */

@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { outputBinaryField } from '../../../shared/binaryOutput';
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { outputBinaryField } from '../../../shared/description/binaryOutputField';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
 import { attachmentIdField, expectBytes, toBinary } from './shared';
 
 /** DownloadAttachment — GET /crm/{v}/{module}/{recordId}/Attachments/{id} (bin) */

@@ -1,9 +1,13 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField, returnAllLimit } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
-import { requireDigits } from '../../../shared/validation';
+import {
+	moduleSelect,
+	recordIdField,
+	returnAllLimit,
+} from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
+import { requireDigits } from '../../../shared/records/validation';
 import { fieldsTextOption } from '../shared';
 
 /** GetAttachments — GET /crm/{v}/{module}/{recordId}/Attachments, paged by the runner */

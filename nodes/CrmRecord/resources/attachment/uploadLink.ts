@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
 
 /** UploadLinkAttachment — POST /crm/{v}/{module}/{recordId}/Attachments?attachmentUrl=…, no body */
 export const operation: INodePropertyOptions = {

@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { contactIdField, contactRoleIdField, dealIdField } from './shared';
-import { requireDigits } from '../../../shared/validation';
+import { requireDigits } from '../../../shared/records/validation';
 
 /** AddContactRoleToDeal — PUT /crm/{v}/Deals/{dealId}/Contact_Roles/{contactId}, body `data` [=1] {Contact_Role} */
 export const operation: INodePropertyOptions = {

@@ -7,8 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { itemListRequest } from '../../../shared/itemLists';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { itemListRequest } from '../../../shared/transport/itemListRequest';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { runBatched } from '../../../shared/transport';
 import { CONTACT_ROLES_PER_REQUEST } from './shared';
 import { getParameter } from '../../../shared/parameters';

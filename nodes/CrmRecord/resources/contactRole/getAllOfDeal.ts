@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { credentialVariant } from '../../../shared/transport/variant';
+import { credentialVariant } from '../../../shared/transport/apiVariant';
 import { dealIdField } from './shared';
 import { getParameter } from '../../../shared/parameters';
 

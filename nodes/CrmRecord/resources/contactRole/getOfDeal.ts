@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { pickedValue } from '../../../shared/descriptions';
+import { pickedValue } from '../../../shared/description/properties';
 import { contactIdField, dealIdField } from './shared';
 import type { NotFound } from '../../../shared/transport';
 

@@ -7,8 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, jsonParse, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, pickedValue, recordPicker } from '../../../shared/descriptions';
-import { itemListRequest } from '../../../shared/itemLists';
+import { moduleSelect, pickedValue, recordPicker } from '../../../shared/description/properties';
+import { itemListRequest } from '../../../shared/transport/itemListRequest';
 import {
 	crmApiError,
 	crmRequest,
@@ -18,7 +18,7 @@ import {
 	writeResult,
 } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/validation';
+import { checkDigits } from '../../../shared/records/validation';
 import { NOTES_PER_REQUEST } from './shared';
 import { getParameter } from '../../../shared/parameters';
 

@@ -2,8 +2,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { noteFieldsOption, noteIdField } from './shared';
-import { optionsCollection } from '../../../shared/optionsCollection';
-import { requireDigits } from '../../../shared/validation';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
+import { requireDigits } from '../../../shared/records/validation';
 import { noneWithId } from '../../../shared/transport';
 
 /** GetNote — GET /crm/{v}/Notes/{id} */

@@ -1,9 +1,13 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { sortOrderOption } from '../../../shared/collections';
-import { moduleSelect, recordIdField, returnAllLimit } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { sortOrderOption } from '../../../shared/description/collections';
+import {
+	moduleSelect,
+	recordIdField,
+	returnAllLimit,
+} from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { noteFieldsOption } from './shared';
 
 /**

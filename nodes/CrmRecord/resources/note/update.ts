@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { updateFieldsCollection } from '../../../shared/collections';
+import { updateFieldsCollection } from '../../../shared/description/collections';
 import { updateByIds } from '../shared';
 import { noteIdField, noteList } from './shared';
 

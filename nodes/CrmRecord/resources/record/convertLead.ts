@@ -7,11 +7,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { recordPicker } from '../../../shared/descriptions';
-import { toCrmDate } from '../../../shared/dates';
-import { optionsCollection } from '../../../shared/optionsCollection';
-import { jsonObjectParameter } from '../../../shared/recordFields';
-import { checkDigits } from '../../../shared/validation';
+import { recordPicker } from '../../../shared/description/properties';
+import { toCrmDate } from '../../../shared/formats/dates';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
+import { jsonObjectParameter } from '../../../shared/records/fields';
+import { checkDigits } from '../../../shared/records/validation';
 import { listOf } from './shared';
 import { validateRecordId } from './hooks';
 import { getParameter } from '../../../shared/parameters';

@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, pickedValue } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { moduleSelect, pickedValue } from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { recordByProperties } from './shared';
 import { externalHeader, readOptions, validateRecordId } from './hooks';
 import type { NotFound } from '../../../shared/transport';

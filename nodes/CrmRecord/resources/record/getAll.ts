@@ -1,9 +1,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { sortOrderOption } from '../../../shared/collections';
-import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { sortOrderOption } from '../../../shared/description/collections';
+import { moduleSelect, returnAllLimit } from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { fieldsOption, modifiedSinceOption } from './get';
 import { readOptions } from './hooks';
 

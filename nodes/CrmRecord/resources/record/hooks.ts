@@ -9,14 +9,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { responseFile } from '../../../shared/download';
-import { searchQuery } from '../../../shared/criteria';
-import { toCrmDateTime } from '../../../shared/dates';
-import { setMultipartBody } from '../../../shared/multipart';
+import { responseFile } from '../../../shared/formats/download';
+import { searchQuery } from '../../../shared/records/criteria';
+import { toCrmDateTime } from '../../../shared/formats/dates';
+import { setMultipartBody } from '../../../shared/formats/multipart';
 import { unwrapBody } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/validation';
+import { checkDigits } from '../../../shared/records/validation';
 import { idListOf } from './shared';
-import { pickedValue } from '../../../shared/descriptions';
+import { pickedValue } from '../../../shared/description/properties';
 import { getParameter } from '../../../shared/parameters';
 
 /** Record ID parameter (`recordId` unless the operation addresses the record by external ID) must be digits. */

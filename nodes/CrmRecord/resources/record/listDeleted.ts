@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { moduleSelect, returnAllLimit } from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { modifiedSinceOption } from './get';
 import { readOptions } from './hooks';
 

@@ -7,12 +7,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, pickedValue, recordFieldsUi } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
-import { recordBody } from '../../../shared/recordFields';
-import type { FieldMeta } from '../../../shared/recordFields';
+import { moduleSelect, pickedValue, recordFieldsUi } from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
+import { recordBody } from '../../../shared/records/fields';
+import type { FieldMeta } from '../../../shared/records/fields';
 import { credentialVariant } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/validation';
+import { checkDigits } from '../../../shared/records/validation';
 import { idListOf } from './shared';
 import { jobIdFirst } from './hooks';
 import { getParameter } from '../../../shared/parameters';

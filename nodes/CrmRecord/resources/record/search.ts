@@ -1,9 +1,13 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
-import { allOrAnyOption, conditionsCollection, conditionValues } from '../../../shared/collections';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { moduleSelect, returnAllLimit } from '../../../shared/description/properties';
+import {
+	allOrAnyOption,
+	conditionsCollection,
+	conditionValues,
+} from '../../../shared/description/collections';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { fieldsOption } from './get';
 import { triState } from './getAll';
 import { searchPreSend } from './hooks';

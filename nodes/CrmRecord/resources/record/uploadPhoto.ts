@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { binaryPropertyField } from '../../../shared/binaryField';
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { binaryPropertyField } from '../../../shared/description/binaryInputField';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
 import { photoUploadPreSend, validateRecordId } from './hooks';
 
 /** UploadPhoto — POST /crm/{v}/{module}/{id}/photo (multipart part `file`) */

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { relatedRequest, relationProperties } from './shared';
 import type { NotFound } from '../../../shared/transport';
-import { pickedValue } from '../../../shared/descriptions';
+import { pickedValue } from '../../../shared/description/properties';
 
 /** GetRelatedRecord (+UsingExternalID) — GET /crm/{v}/{module}/{recordId}/{relatedList}/{relatedId} */
 export const operation: INodePropertyOptions = {

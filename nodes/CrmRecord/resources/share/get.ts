@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { shareDetails } from './shared';
 
 /** GetSharedRecordDetails — GET /crm/{v}/{module}/{recordId}/actions/share */

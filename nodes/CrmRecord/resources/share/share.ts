@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
 import { shareBody, shareUsersField } from './shared';
 
 /** ShareRecord — POST /crm/{v}/{module}/{recordId}/actions/share, body `share` [1..10] */

@@ -8,8 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkDigits } from '../../../shared/validation';
-import { pickedValue } from '../../../shared/descriptions';
+import { checkDigits } from '../../../shared/records/validation';
+import { pickedValue } from '../../../shared/description/properties';
 import { getParameter } from '../../../shared/parameters';
 
 /** Sharing limits of docs/protocol.md §6: 1..10 users per request, at most 10 users per record. */

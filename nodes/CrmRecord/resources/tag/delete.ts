@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleSelect } from '../../../shared/description/properties';
 import { tagIdField } from './shared';
 
 /** DeleteTag — DELETE /crm/{v}/settings/tags/{id} */

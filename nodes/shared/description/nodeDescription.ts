@@ -7,9 +7,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { pickersSince } from './descriptions';
-import { baseUrlExpression, crmRequestRunner, RETURN_NOTHING } from './transport';
-import type { NotFound, PagerFactory, Route, Routes } from './transport';
+import { pickersSince } from './properties';
+import { baseUrlExpression, crmRequestRunner, RETURN_NOTHING } from '../transport';
+import type { NotFound, PagerFactory, Route, Routes } from '../transport';
 
 /** An operation that runs its own requests (batched writes, polling, binary data) instead of routing. */
 export type CustomOperation = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
@@ -230,7 +230,7 @@ export interface CrmNodeOptions {
 	/** Defaults to 1; a list when a node gains a version (new defaults, saved workflows unchanged). */
 	version?: INodeTypeDescription['version'];
 	defaultVersion?: number;
-	/** the first version whose module and record pickers are resource locators (shared/descriptions.ts pickersSince); none: the old pickers */
+	/** the first version whose module and record pickers are resource locators (shared/description/properties.ts pickersSince); none: the old pickers */
 	locatorsSince?: number;
 }
 
