@@ -6,7 +6,6 @@ import {
 	customOperations as resourceOperations,
 	resourceProperties,
 	resourceSelector,
-	routes,
 } from './resources';
 
 export class CrmAdmin implements INodeType {
@@ -17,7 +16,6 @@ export class CrmAdmin implements INodeType {
 			description:
 				'Administer the CRM organization: users, roles, profiles, territories, currencies, taxes and variables',
 			properties: [resourceSelector, ...resourceProperties],
-			routes,
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
 		icon: { light: 'file:../../icons/crmAdmin.svg', dark: 'file:../../icons/crmAdmin.dark.svg' },

@@ -6,7 +6,6 @@ import {
 	customOperations as resourceOperations,
 	resourceProperties,
 	resourceSelector,
-	routes,
 } from './resources';
 
 export class CrmNotification implements INodeType {
@@ -17,7 +16,6 @@ export class CrmNotification implements INodeType {
 			description:
 				'Manage CRM watch channels yourself: enable, list, update, disable and remove events',
 			properties: [resourceSelector, ...resourceProperties],
-			routes,
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
 		icon: {

@@ -27,5 +27,4 @@ export const {
 	selector: resourceSelector,
 	properties: resourceProperties,
 	customOperations,
-	routes,
 } = assembleResources(resources, 'user');

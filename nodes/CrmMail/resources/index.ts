@@ -10,5 +10,4 @@ export const {
 	selector: resourceSelector,
 	properties: resourceProperties,
 	customOperations,
-	routes,
 } = assembleResources(resources, 'mail');

@@ -31,5 +31,4 @@ export const {
 	selector: resourceSelector,
 	properties: resourceProperties,
 	customOperations,
-	routes,
 } = assembleResources(resources, 'module');

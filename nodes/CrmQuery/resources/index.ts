@@ -9,5 +9,4 @@ export const {
 	selector: resourceSelector,
 	properties: resourceProperties,
 	customOperations,
-	routes,
 } = assembleResources(resources, 'query');

@@ -26,5 +26,4 @@ export const {
 	selector: resourceSelector,
 	properties: resourceProperties,
 	customOperations,
-	routes,
 } = assembleResources(resources, 'record');

@@ -2,7 +2,10 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { byIdRouting } from '../shared';
-import { noneWithId } from '../../../shared/transport';
+import { crmRouting, noneWithId } from '../../../shared/transport';
+
+/** A missing ID: "No currency with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('currency', 'currencyId');
 
 /** GetCurrency — GET /crm/{v}/org/currencies/{id} */
 export const operation: INodePropertyOptions = {
@@ -10,7 +13,10 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a currency',
 	description: 'Retrieve one currency by ID',
-	routing: byIdRouting('GET', '/org/currencies', 'currencyId', 'Currency ID'),
+	routing: crmRouting(byIdRouting('GET', '/org/currencies', 'currencyId', 'Currency ID'), {
+		rootProperty: 'currencies',
+		notFound,
+	}),
 };
 
 export const returns =
@@ -31,9 +37,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['currency'], operation: ['get'] } },
 	[currencyIdField],
 );
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'currencies';
-
-/** A missing ID: "No currency with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('currency', 'currencyId');

@@ -10,6 +10,7 @@ import { binaryPropertyField } from '../../../shared/description/binaryInputFiel
 import { setMultipartBody } from '../../../shared/formats/multipart';
 import { writeResults } from '../shared';
 import { getParameter } from '../../../shared/parameters';
+import { crmRouting } from '../../../shared/transport';
 
 /** The input binary as the multipart part `file` (§3.3); the service accepts images only. */
 async function orgPhotoPreSend(
@@ -32,11 +33,11 @@ export const operation: INodePropertyOptions = {
 	value: 'uploadPhoto',
 	action: 'Upload the organization photo',
 	description: 'Set the organization logo from an input binary',
-	routing: {
+	routing: crmRouting({
 		request: { method: 'POST', url: '/org/photo' },
 		send: { preSend: [orgPhotoPreSend] },
 		output: { postReceive: [writeResults] },
-	},
+	}),
 };
 
 export const returns = 'the status and message of the upload';

@@ -2,7 +2,10 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { byIdRouting } from '../shared';
-import { noneWithId } from '../../../shared/transport';
+import { crmRouting, noneWithId } from '../../../shared/transport';
+
+/** A missing ID: "No profile with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('profile', 'profileId');
 
 /** GetProfile — GET /crm/{v}/settings/profiles/{id} */
 export const operation: INodePropertyOptions = {
@@ -10,7 +13,10 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a profile',
 	description: 'Retrieve one profile by ID, with its permissions and sections',
-	routing: byIdRouting('GET', '/settings/profiles', 'profileId', 'Profile ID'),
+	routing: crmRouting(byIdRouting('GET', '/settings/profiles', 'profileId', 'Profile ID'), {
+		rootProperty: 'profiles',
+		notFound,
+	}),
 };
 
 export const returns =
@@ -33,9 +39,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['profile'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.6). */
-export const rootProperty = 'profiles';
-
-/** A missing ID: "No profile with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('profile', 'profileId');

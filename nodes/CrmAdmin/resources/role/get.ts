@@ -2,7 +2,10 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { byIdRouting } from '../shared';
-import { noneWithId } from '../../../shared/transport';
+import { crmRouting, noneWithId } from '../../../shared/transport';
+
+/** A missing ID: "No role with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('role', 'roleId');
 
 /** GetRole — GET /crm/{v}/settings/roles/{id} */
 export const operation: INodePropertyOptions = {
@@ -10,7 +13,10 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a role',
 	description: 'Retrieve one role by ID',
-	routing: byIdRouting('GET', '/settings/roles', 'roleId', 'Role ID'),
+	routing: crmRouting(byIdRouting('GET', '/settings/roles', 'roleId', 'Role ID'), {
+		rootProperty: 'roles',
+		notFound,
+	}),
 };
 
 export const returns =
@@ -33,9 +39,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['role'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.6). */
-export const rootProperty = 'roles';
-
-/** A missing ID: "No role with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('role', 'roleId');

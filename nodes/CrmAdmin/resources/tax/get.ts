@@ -3,7 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { byIdRouting } from '../shared';
 import { taxIdField } from './shared';
-import { noneWithId } from '../../../shared/transport';
+import { crmRouting, noneWithId } from '../../../shared/transport';
+
+/** A missing ID: "No tax with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('tax', 'taxId');
 
 /** GetTax — GET /crm/{v}/org/taxes/{id} */
 export const operation: INodePropertyOptions = {
@@ -11,7 +14,10 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a tax',
 	description: 'Retrieve one tax by ID',
-	routing: byIdRouting('GET', '/org/taxes', 'taxId', 'Tax ID'),
+	routing: crmRouting(byIdRouting('GET', '/org/taxes', 'taxId', 'Tax ID'), {
+		rootProperty: 'taxes',
+		notFound,
+	}),
 };
 
 export const returns =
@@ -21,9 +27,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['tax'], operation: ['get'] } },
 	[taxIdField],
 );
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'taxes';
-
-/** A missing ID: "No tax with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('tax', 'taxId');

@@ -2,7 +2,10 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { byIdRouting } from '../shared';
-import { noneWithId } from '../../../shared/transport';
+import { crmRouting, noneWithId } from '../../../shared/transport';
+
+/** A missing ID: "No territory with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('territory', 'territoryId');
 
 /** GetTerritory — GET /crm/{v}/settings/territories/{id} */
 export const operation: INodePropertyOptions = {
@@ -10,7 +13,10 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a territory',
 	description: 'Retrieve one territory by ID',
-	routing: byIdRouting('GET', '/settings/territories', 'territoryId', 'Territory ID'),
+	routing: crmRouting(byIdRouting('GET', '/settings/territories', 'territoryId', 'Territory ID'), {
+		rootProperty: 'territories',
+		notFound,
+	}),
 };
 
 export const returns =
@@ -33,9 +39,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['territory'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.6). */
-export const rootProperty = 'territories';
-
-/** A missing ID: "No territory with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('territory', 'territoryId');

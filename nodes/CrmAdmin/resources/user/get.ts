@@ -3,7 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { byIdRouting } from '../shared';
 import { userIdField } from './shared';
-import { noneWithId } from '../../../shared/transport';
+import { crmRouting, noneWithId } from '../../../shared/transport';
+
+/** A missing ID: "No user with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('user', 'userId');
 
 /** GetUser — GET /crm/{v}/users/{id} */
 export const operation: INodePropertyOptions = {
@@ -11,7 +14,10 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a user',
 	description: 'Retrieve one user by ID',
-	routing: byIdRouting('GET', '/users', 'userId', 'User ID'),
+	routing: crmRouting(byIdRouting('GET', '/users', 'userId', 'User ID'), {
+		rootProperty: 'users',
+		notFound,
+	}),
 };
 
 export const returns =
@@ -23,9 +29,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.6). */
-export const rootProperty = 'users';
-
-/** A missing ID: "No user with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('user', 'userId');

@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllLimit } from '../../../shared/description/properties';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetUsers — GET /crm/{v}/users?type=…, paged by the node's request runner */
 export const operation: INodePropertyOptions = {
@@ -9,7 +10,7 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many users',
 	description: 'List users of a given type',
-	routing: { request: { method: 'GET', url: '/users' } },
+	routing: crmRouting({ request: { method: 'GET', url: '/users' } }, { rootProperty: 'users' }),
 };
 
 export const returns = 'one item per user, with its id, name, email, role, profile and status';
@@ -46,6 +47,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.6). */
-export const rootProperty = 'users';

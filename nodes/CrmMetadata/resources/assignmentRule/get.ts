@@ -1,8 +1,11 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { noneWithId, requireV21 } from '../../../shared/transport';
+import { crmRouting, noneWithId, requireV21 } from '../../../shared/transport';
 import { idOptions, moduleQueryField } from '../shared';
+
+/** A missing ID: "No assignment rule with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('assignment rule', 'ruleId');
 
 /** GetAssignmentRule — GET /crm/{v}/settings/automation/assignment_rules/{ruleId}?module= (v2.1 only) */
 export const operation: INodePropertyOptions = {
@@ -10,13 +13,16 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get an assignment rule',
 	description: 'Retrieve one assignment rule of a module',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/settings/automation/assignment_rules/{{ toPathSegment($parameter.ruleId) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/settings/automation/assignment_rules/{{ toPathSegment($parameter.ruleId) }}',
+			},
+			send: { preSend: [requireV21('Assignment Rule → Get (GetAssignmentRule)')] },
 		},
-		send: { preSend: [requireV21('Assignment Rule → Get (GetAssignmentRule)')] },
-	},
+		{ rootProperty: 'assignment_rules', notFound },
+	),
 };
 
 export const returns =
@@ -37,9 +43,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['assignmentRule'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'assignment_rules';
-
-/** A missing ID: "No assignment rule with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('assignment rule', 'ruleId');

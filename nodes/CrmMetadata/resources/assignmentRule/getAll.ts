@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireV21 } from '../../../shared/transport';
+import { crmRouting, requireV21 } from '../../../shared/transport';
 
 /** GetAssignmentRules — GET /crm/{v}/settings/automation/assignment_rules (v2.1 only) */
 export const operation: INodePropertyOptions = {
@@ -9,10 +9,13 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many assignment rules',
 	description: 'List the assignment rules of every module',
-	routing: {
-		request: { method: 'GET', url: '/settings/automation/assignment_rules' },
-		send: { preSend: [requireV21('Assignment Rule → Get Many (GetAssignmentRules)')] },
-	},
+	routing: crmRouting(
+		{
+			request: { method: 'GET', url: '/settings/automation/assignment_rules' },
+			send: { preSend: [requireV21('Assignment Rule → Get Many (GetAssignmentRules)')] },
+		},
+		{ rootProperty: 'assignment_rules' },
+	),
 };
 
 export const returns =
@@ -24,6 +27,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['assignmentRule'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'assignment_rules';

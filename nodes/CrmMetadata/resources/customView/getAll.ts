@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllLimit } from '../../../shared/description/properties';
 import { moduleQueryField } from '../shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetCustomViews — GET /crm/{v}/settings/custom_views?module=, paged by the node's request runner */
 export const operation: INodePropertyOptions = {
@@ -10,7 +11,10 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many custom views',
 	description: 'List the custom views of a module',
-	routing: { request: { method: 'GET', url: '/settings/custom_views' } },
+	routing: crmRouting(
+		{ request: { method: 'GET', url: '/settings/custom_views' } },
+		{ rootProperty: 'custom_views' },
+	),
 };
 
 export const returns =
@@ -22,6 +26,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['customView'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'custom_views';

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireV21 } from '../../../shared/transport';
+import { crmRouting, requireV21 } from '../../../shared/transport';
 import { moduleQueryField } from '../shared';
 
 /** GetEmailTemplates — GET /crm/{v}/settings/email_templates?module= (v2.1 only) */
@@ -10,10 +10,13 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many email templates',
 	description: 'List the email templates of a module',
-	routing: {
-		request: { method: 'GET', url: '/settings/email_templates' },
-		send: { preSend: [requireV21('Email Template → Get Many (GetEmailTemplates)')] },
-	},
+	routing: crmRouting(
+		{
+			request: { method: 'GET', url: '/settings/email_templates' },
+			send: { preSend: [requireV21('Email Template → Get Many (GetEmailTemplates)')] },
+		},
+		{ rootProperty: 'email_templates' },
+	),
 };
 
 export const returns =
@@ -25,6 +28,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['emailTemplate'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'email_templates';

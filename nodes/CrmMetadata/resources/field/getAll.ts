@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleQueryField } from '../shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetFields — GET /crm/{v}/settings/fields?module=&type= */
 export const operation: INodePropertyOptions = {
@@ -9,7 +10,10 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many fields',
 	description: 'List the fields of a module',
-	routing: { request: { method: 'GET', url: '/settings/fields' } },
+	routing: crmRouting(
+		{ request: { method: 'GET', url: '/settings/fields' } },
+		{ rootProperty: 'fields' },
+	),
 };
 
 export const returns =
@@ -40,6 +44,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['field'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'fields';

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireV21 } from '../../../shared/transport';
+import { crmRouting, requireV21 } from '../../../shared/transport';
 import { inventoryModuleField, inventoryQueryOptions } from './shared';
 
 /** GetInventoryTemplates — GET /crm/{v}/settings/inventory_templates?module=&category=&sort_by=&sort_order= (v2.1 only) */
@@ -10,10 +10,13 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many inventory templates',
 	description: 'List the inventory templates of a module, filtered and sorted',
-	routing: {
-		request: { method: 'GET', url: '/settings/inventory_templates' },
-		send: { preSend: [requireV21('Inventory Template → Get Many (GetInventoryTemplates)')] },
-	},
+	routing: crmRouting(
+		{
+			request: { method: 'GET', url: '/settings/inventory_templates' },
+			send: { preSend: [requireV21('Inventory Template → Get Many (GetInventoryTemplates)')] },
+		},
+		{ rootProperty: 'inventory_templates' },
+	),
 };
 
 export const returns =
@@ -28,6 +31,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['inventoryTemplate'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'inventory_templates';

@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleQueryField } from '../shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetLayouts — GET /crm/{v}/settings/layouts?module= */
 export const operation: INodePropertyOptions = {
@@ -9,7 +10,10 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many layouts',
 	description: 'List the layouts of a module with their sections and fields',
-	routing: { request: { method: 'GET', url: '/settings/layouts' } },
+	routing: crmRouting(
+		{ request: { method: 'GET', url: '/settings/layouts' } },
+		{ rootProperty: 'layouts' },
+	),
 };
 
 export const returns =
@@ -21,6 +25,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['layout'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'layouts';

@@ -1,9 +1,12 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { noneWithId, requireV21 } from '../../../shared/transport';
+import { crmRouting, noneWithId, requireV21 } from '../../../shared/transport';
 import { dealLayoutField } from '../shared';
 import { pipelineIdField } from './shared';
+
+/** A missing ID: "No pipeline with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('pipeline', 'pipelineId');
 
 /** GetPipeline — GET /crm/{v}/settings/pipeline/{pipelineId}?layout_id= (v2.1 only) */
 export const operation: INodePropertyOptions = {
@@ -11,13 +14,16 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a pipeline',
 	description: 'Retrieve one pipeline of a Deals layout',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/settings/pipeline/{{ toPathSegment($parameter.pipelineId) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/settings/pipeline/{{ toPathSegment($parameter.pipelineId) }}',
+			},
+			send: { preSend: [requireV21('Pipeline → Get (GetPipeline)')] },
 		},
-		send: { preSend: [requireV21('Pipeline → Get (GetPipeline)')] },
-	},
+		{ rootProperty: 'pipeline', notFound },
+	),
 };
 
 export const returns =
@@ -29,9 +35,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['pipeline'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.8). */
-export const rootProperty = 'pipeline';
-
-/** A missing ID: "No pipeline with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('pipeline', 'pipelineId');

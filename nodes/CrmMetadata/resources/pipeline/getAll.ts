@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireV21 } from '../../../shared/transport';
+import { crmRouting, requireV21 } from '../../../shared/transport';
 import { dealLayoutField } from '../shared';
 
 /** GetPipelines — GET /crm/{v}/settings/pipeline?layout_id= (v2.1 only) */
@@ -10,10 +10,13 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many pipelines',
 	description: 'List the pipelines of a Deals layout with their stages',
-	routing: {
-		request: { method: 'GET', url: '/settings/pipeline' },
-		send: { preSend: [requireV21('Pipeline → Get Many (GetPipelines)')] },
-	},
+	routing: crmRouting(
+		{
+			request: { method: 'GET', url: '/settings/pipeline' },
+			send: { preSend: [requireV21('Pipeline → Get Many (GetPipelines)')] },
+		},
+		{ rootProperty: 'pipeline' },
+	),
 };
 
 export const returns =
@@ -25,6 +28,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['pipeline'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.8). */
-export const rootProperty = 'pipeline';

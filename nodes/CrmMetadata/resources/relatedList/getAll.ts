@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleQueryField } from '../shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetRelatedLists — GET /crm/{v}/settings/related_lists?module= */
 export const operation: INodePropertyOptions = {
@@ -9,7 +10,10 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many related lists',
 	description: 'List the related lists of a module',
-	routing: { request: { method: 'GET', url: '/settings/related_lists' } },
+	routing: crmRouting(
+		{ request: { method: 'GET', url: '/settings/related_lists' } },
+		{ rootProperty: 'related_lists' },
+	),
 };
 
 export const returns =
@@ -21,6 +25,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['relatedList'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'related_lists';

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireV21 } from '../../../shared/transport';
+import { crmRouting, requireV21 } from '../../../shared/transport';
 
 /** GetWizards — GET /crm/{v}/settings/wizards (v2.1 only) */
 export const operation: INodePropertyOptions = {
@@ -9,10 +9,13 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many wizards',
 	description: 'List the wizards of the CRM',
-	routing: {
-		request: { method: 'GET', url: '/settings/wizards' },
-		send: { preSend: [requireV21('Wizard → Get Many (GetWizards)')] },
-	},
+	routing: crmRouting(
+		{
+			request: { method: 'GET', url: '/settings/wizards' },
+			send: { preSend: [requireV21('Wizard → Get Many (GetWizards)')] },
+		},
+		{ rootProperty: 'wizards' },
+	),
 };
 
 export const returns = 'one item per wizard, with its id, name, module and whether it is active';
@@ -23,6 +26,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['wizard'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'wizards';

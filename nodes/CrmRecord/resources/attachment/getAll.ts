@@ -9,6 +9,7 @@ import {
 import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { requireDigits } from '../../../shared/records/validation';
 import { fieldsTextOption } from '../shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetAttachments — GET /crm/{v}/{module}/{recordId}/Attachments, paged by the runner */
 export const operation: INodePropertyOptions = {
@@ -16,13 +17,16 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many attachments',
 	description: 'List the attachments of a record',
-	routing: {
-		send: { preSend: [requireDigits('recordId', 'Record ID')] },
-		request: {
-			method: 'GET',
-			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/Attachments',
+	routing: crmRouting(
+		{
+			send: { preSend: [requireDigits('recordId', 'Record ID')] },
+			request: {
+				method: 'GET',
+				url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/Attachments',
+			},
 		},
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns =
@@ -44,6 +48,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['attachment'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.4). */
-export const rootProperty = 'data';

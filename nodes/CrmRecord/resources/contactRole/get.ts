@@ -2,7 +2,10 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { contactRoleIdField } from './shared';
-import { noneWithId } from '../../../shared/transport';
+import { crmRouting, noneWithId } from '../../../shared/transport';
+
+/** A missing ID: "No contact role with ID …" (see the runner, shared/transport/runner.ts). */
+export const notFound = noneWithId('contact role', 'contactRoleId');
 
 /** GetContactRole — GET /crm/{v}/Contacts/roles/{id} */
 export const operation: INodePropertyOptions = {
@@ -10,12 +13,15 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a contact role',
 	description: 'Retrieve one contact role',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/Contacts/roles/{{ toPathSegment($parameter.contactRoleId) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/Contacts/roles/{{ toPathSegment($parameter.contactRoleId) }}',
+			},
 		},
-	},
+		{ rootProperty: 'contact_roles', notFound },
+	),
 };
 
 export const returns =
@@ -27,9 +33,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['contactRole'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'contact_roles';
-
-/** A missing ID: "No contact role with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('contact role', 'contactRoleId');

@@ -9,6 +9,7 @@ import {
 } from '../../../shared/description/properties';
 import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { noteFieldsOption } from './shared';
+import { crmRouting } from '../../../shared/transport';
 
 /**
  * GetNotes — GET /crm/{v}/Notes; with "Of One Record": the record's notes,
@@ -19,12 +20,15 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many notes',
 	description: 'List all notes, or the notes of one record',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '={{ $parameter.ofRecord ? "/" + toPathSegment($parameter.module) + "/" + toPathSegment($parameter.recordId) + "/Notes" : "/Notes" }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '={{ $parameter.ofRecord ? "/" + toPathSegment($parameter.module) + "/" + toPathSegment($parameter.recordId) + "/Notes" : "/Notes" }}',
+			},
 		},
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns = 'one item per note, with its id, title, content and parent record';
@@ -68,6 +72,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['note'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.3). */
-export const rootProperty = 'data';

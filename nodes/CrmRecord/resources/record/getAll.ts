@@ -6,6 +6,7 @@ import { moduleSelect, returnAllLimit } from '../../../shared/description/proper
 import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { fieldsOption, modifiedSinceOption } from './get';
 import { readOptions } from './hooks';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetRecords — GET /crm/{v}/{module}, paged by the node's request runner */
 export const operation: INodePropertyOptions = {
@@ -13,13 +14,16 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many records',
 	description: 'List the records of a module',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/{{ toPathSegment($parameter.module) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/{{ toPathSegment($parameter.module) }}',
+			},
+			send: { preSend: [readOptions] },
 		},
-		send: { preSend: [readOptions] },
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns = 'one item per record, with its id and field values';
@@ -105,6 +109,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['record'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.1). */
-export const rootProperty = 'data';

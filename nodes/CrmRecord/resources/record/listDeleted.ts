@@ -5,6 +5,7 @@ import { moduleSelect, returnAllLimit } from '../../../shared/description/proper
 import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { modifiedSinceOption } from './get';
 import { readOptions } from './hooks';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetDeletedRecords — GET /crm/{v}/{module}/deleted, paged by the node's request runner */
 export const operation: INodePropertyOptions = {
@@ -12,13 +13,16 @@ export const operation: INodePropertyOptions = {
 	value: 'listDeleted',
 	action: 'List deleted records',
 	description: 'List the deleted records of a module: recycle bin, permanently deleted, or both',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/{{ toPathSegment($parameter.module) }}/deleted',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/{{ toPathSegment($parameter.module) }}/deleted',
+			},
+			send: { preSend: [readOptions] },
 		},
-		send: { preSend: [readOptions] },
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns =
@@ -46,6 +50,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['record'], operation: ['listDeleted'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.1). */
-export const rootProperty = 'data';

@@ -11,7 +11,7 @@ import { moduleSelect, pickedValue, recordFieldsUi } from '../../../shared/descr
 import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { recordBody } from '../../../shared/records/fields';
 import type { FieldMeta } from '../../../shared/records/fields';
-import { credentialVariant } from '../../../shared/transport';
+import { credentialVariant, crmRouting } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/records/validation';
 import { idListOf } from './shared';
 import { jobIdFirst } from './hooks';
@@ -89,14 +89,14 @@ export const operation: INodePropertyOptions = {
 	value: 'massUpdate',
 	action: 'Mass update records',
 	description: 'Set field values on records chosen by IDs, custom view or territory',
-	routing: {
+	routing: crmRouting({
 		request: {
 			method: 'POST',
 			url: '=/{{ toPathSegment($parameter.module) }}/actions/mass_update',
 		},
 		send: { preSend: [massUpdatePreSend] },
 		output: { postReceive: [jobIdFirst] },
-	},
+	}),
 };
 
 export const returns = 'the result: its status and the job id to check with Get Mass Update Status';

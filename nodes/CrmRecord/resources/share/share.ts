@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, recordIdField } from '../../../shared/description/properties';
 import { shareBody, shareUsersField } from './shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** ShareRecord — POST /crm/{v}/{module}/{recordId}/actions/share, body `share` [1..10] */
 export const operation: INodePropertyOptions = {
@@ -10,13 +11,16 @@ export const operation: INodePropertyOptions = {
 	value: 'share',
 	action: 'Share a record with users',
 	description: 'Share a record with up to 10 users',
-	routing: {
-		request: {
-			method: 'POST',
-			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/share',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'POST',
+				url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/share',
+			},
+			send: { preSend: [shareBody] },
 		},
-		send: { preSend: [shareBody] },
-	},
+		{ rootProperty: 'share' },
+	),
 };
 
 export const returns = 'one item per user: its status and the user id (under details)';
@@ -27,6 +31,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['share'], operation: ['share'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'share';

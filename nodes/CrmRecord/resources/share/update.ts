@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, recordIdField } from '../../../shared/description/properties';
 import { shareBody, shareUsersField } from './shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** UpdateSharePermissions — PUT /crm/{v}/{module}/{recordId}/actions/share, body `share` [1..10] */
 export const operation: INodePropertyOptions = {
@@ -10,13 +11,16 @@ export const operation: INodePropertyOptions = {
 	value: 'update',
 	action: 'Update the sharing permissions of a record',
 	description: 'Change the permission of users a record is shared with',
-	routing: {
-		request: {
-			method: 'PUT',
-			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/share',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'PUT',
+				url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/share',
+			},
+			send: { preSend: [shareBody] },
 		},
-		send: { preSend: [shareBody] },
-	},
+		{ rootProperty: 'share' },
+	),
 };
 
 export const returns = 'one item per user: its status and the user id (under details)';
@@ -27,6 +31,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['share'], operation: ['update'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'share';
