@@ -7,10 +7,8 @@ import path from 'node:path';
 
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { Route } from '../../nodes/shared/transport';
-
 import type { AssembledResources } from '../../nodes/shared/description/nodeDescription';
-import { unwrapBody } from '../../nodes/shared/transport';
+import { routeOf, type Route, unwrapBody } from '../../nodes/shared/transport';
 import { packageNodeTypes } from '../harness/crm';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -38,14 +36,6 @@ function operationsOf(properties: INodeProperties[], resource: string): INodePro
 		(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.[0] === resource,
 	);
 	return (selector?.options ?? []) as INodePropertyOptions[];
-}
-
-/** The route a routed operation's option gives its runner (crmRouting), or undefined when the option does not page through one. */
-function routeOf(option: INodePropertyOptions): Route | undefined {
-	const runner: unknown = option.routing?.operations?.pagination;
-	return option.routing?.send?.paginate === true && typeof runner === 'function'
-		? (runner as { route?: Route }).route
-		: undefined;
 }
 
 /** The routes of a node's operations by resource, then operation, read from its description. */

@@ -5,11 +5,10 @@ import type {
 	INodePropertyOptions,
 	INodeTypeDescription,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, updateDisplayOptions } from 'n8n-workflow';
 
 import { pickersSince } from './properties';
-import { baseUrlExpression, RETURN_NOTHING } from '../transport';
-import type { NotFound } from '../transport';
+import { baseUrlExpression, RETURN_NOTHING, routeOf } from '../transport';
 
 /** An operation that runs its own requests (batched writes, polling, binary data) instead of routing. */
 export type CustomOperation = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
@@ -17,7 +16,8 @@ export type CustomOperation = (this: IExecuteFunctions) => Promise<INodeExecutio
 /**
  * One operation file (`nodes/<Node>/resources/<resource>/<operation>.ts`): its selector option and
  * properties, and either `execute` (a custom operation) or, for a routed one, the option's routing
- * through the request runner (crmRouting, shared/transport/runner.ts).
+ * through the request runner (crmRouting, shared/transport/runner.ts), whose route's `notFound` adds
+ * the "On Not Found" parameter.
  */
 export interface OperationModule {
 	operation: INodePropertyOptions;
@@ -25,8 +25,47 @@ export interface OperationModule {
 	execute?: CustomOperation;
 	/** what an item of its output holds, for the model when the node is an AI agent's tool: "Returns <returns>." */
 	returns: string;
-	/** routed Get by ID: the not-found message its routing gives the runner; adds the "On Not Found" parameter */
-	notFound?: NotFound;
+}
+
+const WRITES = {
+	create: { name: 'Create', done: 'created' },
+	update: { name: 'Update', done: 'updated' },
+	delete: { name: 'Delete', done: 'deleted' },
+};
+
+/**
+ * A batched Create, Update or Delete (custom operation) from what differs: "<Verb> a <thing>", one
+ * output item per <done> <thing> with its id and status, `properties` shown for that operation of
+ * `resource`, and the operation's `execute` (runBatched or its resource's helper).
+ */
+export function writeOperation(
+	kind: keyof typeof WRITES,
+	spec: {
+		resource: string;
+		/** what one item writes, e.g. "contact role" */
+		thing: string;
+		/** the option's description */
+		description: string;
+		properties: INodeProperties[];
+		execute: CustomOperation;
+	},
+): Required<Pick<OperationModule, 'operation' | 'returns' | 'description' | 'execute'>> {
+	const { name, done } = WRITES[kind];
+	const article = /^[aeio]/.test(spec.thing) ? 'an' : 'a';
+	return {
+		operation: {
+			name,
+			value: kind,
+			action: `${name} ${article} ${spec.thing}`,
+			description: spec.description,
+		},
+		returns: `one item per ${done} ${spec.thing}: its id and status`,
+		description: updateDisplayOptions(
+			{ show: { resource: [spec.resource], operation: [kind] } },
+			spec.properties,
+		),
+		execute: spec.execute,
+	};
 }
 
 /** One resource of a node: its selector option, its properties and its custom operations. */
@@ -145,7 +184,7 @@ export function defineResource(
 				default: defaultOperation,
 			},
 			...operations.flatMap((op) =>
-				op.notFound
+				routeOf(op.operation)?.notFound
 					? withOnNotFound(op.description, onNotFoundProperty(resource, valueOf(op)))
 					: op.description,
 			),

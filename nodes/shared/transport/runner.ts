@@ -4,6 +4,7 @@ import type {
 	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
 	INodeExecutionData,
+	INodePropertyOptions,
 	INodePropertyRouting,
 	JsonObject,
 } from 'n8n-workflow';
@@ -184,8 +185,19 @@ function crmRequestRunner(route: Route) {
 			return notFound.call(this, route.notFound);
 		return pager.limit > 0 ? output.slice(0, pager.limit) : output;
 	};
-	// the route stays readable on the runner (test/nodes/registry.test.ts checks every operation's)
+	// the route stays readable on the runner: routeOf
 	return Object.assign(runner, { route });
+}
+
+/**
+ * The route an operation's option gives its runner (crmRouting), or undefined when the option is not
+ * routed through one: defineResource adds "On Not Found" to a route with `notFound`.
+ */
+export function routeOf(option: INodePropertyOptions): Route | undefined {
+	const runner: unknown = option.routing?.operations?.pagination;
+	return option.routing?.send?.paginate === true && typeof runner === 'function'
+		? (runner as { route?: Route }).route
+		: undefined;
 }
 
 /** A Get found nothing: no items with "On Not Found" = Return Nothing, else a 404 error naming the ID. */

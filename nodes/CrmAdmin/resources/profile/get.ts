@@ -1,23 +1,16 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { byIdRouting } from '../shared';
-import { crmRouting, noneWithId } from '../../../shared/transport';
-
-/** A missing ID: "No profile with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('profile', 'profileId');
+import { getByIdOption } from '../shared';
 
 /** GetProfile — GET /crm/{v}/settings/profiles/{id} */
-export const operation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get a profile',
+export const operation = getByIdOption({
+	thing: 'profile',
+	path: '/settings/profiles',
+	idParameter: 'profileId',
+	rootProperty: 'profiles',
 	description: 'Retrieve one profile by ID, with its permissions and sections',
-	routing: crmRouting(byIdRouting('GET', '/settings/profiles', 'profileId', 'Profile ID'), {
-		rootProperty: 'profiles',
-		notFound,
-	}),
-};
+});
 
 export const returns =
 	'the profile with its id, name, description, permissions and sections (an error when no profile has the ID)';

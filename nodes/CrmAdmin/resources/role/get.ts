@@ -1,23 +1,16 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { byIdRouting } from '../shared';
-import { crmRouting, noneWithId } from '../../../shared/transport';
-
-/** A missing ID: "No role with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('role', 'roleId');
+import { getByIdOption } from '../shared';
 
 /** GetRole — GET /crm/{v}/settings/roles/{id} */
-export const operation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get a role',
+export const operation = getByIdOption({
+	thing: 'role',
+	path: '/settings/roles',
+	idParameter: 'roleId',
+	rootProperty: 'roles',
 	description: 'Retrieve one role by ID',
-	routing: crmRouting(byIdRouting('GET', '/settings/roles', 'roleId', 'Role ID'), {
-		rootProperty: 'roles',
-		notFound,
-	}),
-};
+});
 
 export const returns =
 	'the role with its id, name, description and the role it reports to (an error when no role has the ID)';

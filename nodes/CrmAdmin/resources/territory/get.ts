@@ -1,23 +1,16 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { byIdRouting } from '../shared';
-import { crmRouting, noneWithId } from '../../../shared/transport';
-
-/** A missing ID: "No territory with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('territory', 'territoryId');
+import { getByIdOption } from '../shared';
 
 /** GetTerritory — GET /crm/{v}/settings/territories/{id} */
-export const operation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get a territory',
+export const operation = getByIdOption({
+	thing: 'territory',
+	path: '/settings/territories',
+	idParameter: 'territoryId',
+	rootProperty: 'territories',
 	description: 'Retrieve one territory by ID',
-	routing: crmRouting(byIdRouting('GET', '/settings/territories', 'territoryId', 'Territory ID'), {
-		rootProperty: 'territories',
-		notFound,
-	}),
-};
+});
 
 export const returns =
 	'the territory with its id, name, parent, manager and rules (an error when no territory has the ID)';

@@ -8,9 +8,6 @@ import { crmRouting } from '../../../shared/transport';
 /** The `getBy` key parameters of a variable. */
 const keys = { label: 'Variable', id: 'variableId', apiName: 'variableApiName' };
 
-/** A missing ID or API name: "No variable with …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithKey('variable', keys);
-
 /**
  * GetVariableByID — GET /crm/{v}/settings/variables/{id}?group=…;
  * GetVariableForAPIName — GET /crm/{v}/settings/variables/{apiName}?group=…
@@ -22,7 +19,7 @@ export const operation: INodePropertyOptions = {
 	description: 'Retrieve one variable by ID or API name',
 	routing: crmRouting(byKeyRouting('/settings/variables', keys), {
 		rootProperty: 'variables',
-		notFound,
+		notFound: noneWithKey('variable', keys),
 	}),
 };
 

@@ -7,9 +7,6 @@ import { crmRouting } from '../../../shared/transport';
 /** The `getBy` key parameters of a variable group. */
 const keys = { label: 'Variable Group', id: 'groupId', apiName: 'groupApiName' };
 
-/** A missing ID or API name: "No variable group with …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithKey('variable group', keys);
-
 /**
  * GetVariableGroupById — GET /crm/{v}/settings/variable_groups/{id};
  * GetVariableGroupByAPIName — GET /crm/{v}/settings/variable_groups/{apiName}
@@ -21,7 +18,7 @@ export const operation: INodePropertyOptions = {
 	description: 'Retrieve one variable group by ID or API name',
 	routing: crmRouting(byKeyRouting('/settings/variable_groups', keys), {
 		rootProperty: 'variable_groups',
-		notFound,
+		notFound: noneWithKey('variable group', keys),
 	}),
 };
 

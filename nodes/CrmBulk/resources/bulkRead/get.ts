@@ -5,9 +5,6 @@ import { BULK_BASE_URL } from '../shared';
 import { idPathSegment, requireDigits } from '../../../shared/records/validation';
 import { crmRouting, noneWithId } from '../../../shared/transport';
 
-/** A missing ID: "No bulk read job with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('bulk read job', 'jobId');
-
 /** GetBulkReadJobDetails — GET /crm/bulk/{v}/read/{jobId} */
 export const operation: INodePropertyOptions = {
 	name: 'Get Job',
@@ -23,7 +20,7 @@ export const operation: INodePropertyOptions = {
 				url: `=/read/${idPathSegment('jobId')}`,
 			},
 		},
-		{ rootProperty: 'data', notFound },
+		{ rootProperty: 'data', notFound: noneWithId('bulk read job', 'jobId') },
 	),
 };
 

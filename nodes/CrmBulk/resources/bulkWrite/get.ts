@@ -4,9 +4,6 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { BULK_BASE_URL } from '../shared';
 import { crmRouting, noneWithId } from '../../../shared/transport';
 
-/** A missing ID: "No bulk write job with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('bulk write job', 'jobId');
-
 /** GetBulkWriteJobDetails — GET /crm/bulk/{v}/write/{jobId} */
 export const operation: INodePropertyOptions = {
 	name: 'Get Job',
@@ -21,7 +18,7 @@ export const operation: INodePropertyOptions = {
 				url: '=/write/{{ toPathSegment(String($parameter.jobId).trim()) }}',
 			},
 		},
-		{ notFound },
+		{ notFound: noneWithId('bulk write job', 'jobId') },
 	),
 };
 

@@ -27,9 +27,6 @@ async function fileToBinary(
 	);
 }
 
-/** A missing ID: "No file with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('file', 'fileId');
-
 /** GetFile — GET /crm/{v}/files?id= (file download) */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
@@ -48,7 +45,7 @@ export const operation: INodePropertyOptions = {
 			},
 			output: { postReceive: [fileToBinary] },
 		},
-		{ notFound },
+		{ notFound: noneWithId('file', 'fileId') },
 	),
 };
 

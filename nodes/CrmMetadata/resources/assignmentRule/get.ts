@@ -4,9 +4,6 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { crmRouting, noneWithId, requireV21 } from '../../../shared/transport';
 import { idOptions, moduleQueryField } from '../shared';
 
-/** A missing ID: "No assignment rule with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('assignment rule', 'ruleId');
-
 /** GetAssignmentRule — GET /crm/{v}/settings/automation/assignment_rules/{ruleId}?module= (v2.1 only) */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
@@ -21,7 +18,7 @@ export const operation: INodePropertyOptions = {
 			},
 			send: { preSend: [requireV21('Assignment Rule → Get (GetAssignmentRule)')] },
 		},
-		{ rootProperty: 'assignment_rules', notFound },
+		{ rootProperty: 'assignment_rules', notFound: noneWithId('assignment rule', 'ruleId') },
 	),
 };
 

@@ -5,9 +5,6 @@ import { idOptions, moduleQueryField } from '../shared';
 import { idPathSegment, requireDigits } from '../../../shared/records/validation';
 import { crmRouting, noneWithId } from '../../../shared/transport';
 
-/** A missing ID: "No custom view with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('custom view', 'customViewId');
-
 /** GetCustomView — GET /crm/{v}/settings/custom_views/{id}?module= */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
@@ -19,7 +16,7 @@ export const operation: INodePropertyOptions = {
 			request: { method: 'GET', url: `=/settings/custom_views/${idPathSegment('customViewId')}` },
 			send: { preSend: [requireDigits('customViewId', 'Custom View ID')] },
 		},
-		{ rootProperty: 'custom_views', notFound },
+		{ rootProperty: 'custom_views', notFound: noneWithId('custom view', 'customViewId') },
 	),
 };
 

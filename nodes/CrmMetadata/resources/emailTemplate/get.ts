@@ -5,9 +5,6 @@ import { moduleSelect } from '../../../shared/description/properties';
 import { crmRouting, noneWithId, requireV21 } from '../../../shared/transport';
 import { idOptions } from '../shared';
 
-/** A missing ID: "No email template with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('email template', 'templateId');
-
 /** GetEmailTemplateById — GET /crm/{v}/settings/email_templates/{id} (v2.1 only) */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
@@ -22,7 +19,7 @@ export const operation: INodePropertyOptions = {
 			},
 			send: { preSend: [requireV21('Email Template → Get (GetEmailTemplateById)')] },
 		},
-		{ rootProperty: 'email_templates', notFound },
+		{ rootProperty: 'email_templates', notFound: noneWithId('email template', 'templateId') },
 	),
 };
 

@@ -5,9 +5,6 @@ import { idOptions, moduleQueryField } from '../shared';
 import { idPathSegment, requireDigits } from '../../../shared/records/validation';
 import { crmRouting, noneWithId } from '../../../shared/transport';
 
-/** A missing ID: "No field with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('field', 'fieldId');
-
 /** GetField — GET /crm/{v}/settings/fields/{id}?module= */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
@@ -19,7 +16,7 @@ export const operation: INodePropertyOptions = {
 			request: { method: 'GET', url: `=/settings/fields/${idPathSegment('fieldId')}` },
 			send: { preSend: [requireDigits('fieldId', 'Field ID')] },
 		},
-		{ rootProperty: 'fields', notFound },
+		{ rootProperty: 'fields', notFound: noneWithId('field', 'fieldId') },
 	),
 };
 

@@ -5,9 +5,6 @@ import { crmRouting, noneWithId, requireV21 } from '../../../shared/transport';
 import { idOptions } from '../shared';
 import { inventoryQueryOptions } from './shared';
 
-/** A missing ID: "No inventory template with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('inventory template', 'templateId');
-
 /** GetInventoryTemplatebyID — GET /crm/{v}/settings/inventory_templates/{id} (v2.1 only) */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
@@ -22,7 +19,10 @@ export const operation: INodePropertyOptions = {
 			},
 			send: { preSend: [requireV21('Inventory Template → Get (GetInventoryTemplatebyID)')] },
 		},
-		{ rootProperty: 'inventory_templates', notFound },
+		{
+			rootProperty: 'inventory_templates',
+			notFound: noneWithId('inventory template', 'templateId'),
+		},
 	),
 };
 

@@ -5,9 +5,6 @@ import { idOptions, moduleQueryField } from '../shared';
 import { idPathSegment, requireDigits } from '../../../shared/records/validation';
 import { crmRouting, noneWithId } from '../../../shared/transport';
 
-/** A missing ID: "No layout with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('layout', 'layoutId');
-
 /** GetLayout — GET /crm/{v}/settings/layouts/{id}?module= */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
@@ -19,7 +16,7 @@ export const operation: INodePropertyOptions = {
 			request: { method: 'GET', url: `=/settings/layouts/${idPathSegment('layoutId')}` },
 			send: { preSend: [requireDigits('layoutId', 'Layout ID')] },
 		},
-		{ rootProperty: 'layouts', notFound },
+		{ rootProperty: 'layouts', notFound: noneWithId('layout', 'layoutId') },
 	),
 };
 

@@ -5,9 +5,6 @@ import { crmRouting, noneWithId, requireV21 } from '../../../shared/transport';
 import { dealLayoutField } from '../shared';
 import { pipelineIdField } from './shared';
 
-/** A missing ID: "No pipeline with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('pipeline', 'pipelineId');
-
 /** GetPipeline — GET /crm/{v}/settings/pipeline/{pipelineId}?layout_id= (v2.1 only) */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
@@ -22,7 +19,7 @@ export const operation: INodePropertyOptions = {
 			},
 			send: { preSend: [requireV21('Pipeline → Get (GetPipeline)')] },
 		},
-		{ rootProperty: 'pipeline', notFound },
+		{ rootProperty: 'pipeline', notFound: noneWithId('pipeline', 'pipelineId') },
 	),
 };
 

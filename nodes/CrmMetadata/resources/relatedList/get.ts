@@ -4,9 +4,6 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { idOptions, moduleQueryField } from '../shared';
 import { crmRouting, noneWithId } from '../../../shared/transport';
 
-/** A missing ID: "No related list with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('related list', 'relatedListId');
-
 /** GetRelatedList — GET /crm/{v}/settings/related_lists/{id}?module= */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
@@ -20,7 +17,7 @@ export const operation: INodePropertyOptions = {
 				url: '=/settings/related_lists/{{ toPathSegment($parameter.relatedListId) }}',
 			},
 		},
-		{ rootProperty: 'related_lists', notFound },
+		{ rootProperty: 'related_lists', notFound: noneWithId('related list', 'relatedListId') },
 	),
 };
 

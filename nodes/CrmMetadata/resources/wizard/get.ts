@@ -4,9 +4,6 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { crmRouting, noneWithId, requireV21 } from '../../../shared/transport';
 import { idOptions } from '../shared';
 
-/** A missing ID: "No wizard with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('wizard', 'wizardId');
-
 /** GetWizardbyID — GET /crm/{v}/settings/wizards/{wizardId}?layout_id= (v2.1 only) */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
@@ -21,7 +18,7 @@ export const operation: INodePropertyOptions = {
 			},
 			send: { preSend: [requireV21('Wizard → Get (GetWizardbyID)')] },
 		},
-		{ rootProperty: 'wizards', notFound },
+		{ rootProperty: 'wizards', notFound: noneWithId('wizard', 'wizardId') },
 	),
 };
 

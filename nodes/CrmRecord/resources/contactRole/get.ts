@@ -4,9 +4,6 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { contactRoleIdField } from './shared';
 import { crmRouting, noneWithId } from '../../../shared/transport';
 
-/** A missing ID: "No contact role with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('contact role', 'contactRoleId');
-
 /** GetContactRole — GET /crm/{v}/Contacts/roles/{id} */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
@@ -20,7 +17,7 @@ export const operation: INodePropertyOptions = {
 				url: '=/Contacts/roles/{{ toPathSegment($parameter.contactRoleId) }}',
 			},
 		},
-		{ rootProperty: 'contact_roles', notFound },
+		{ rootProperty: 'contact_roles', notFound: noneWithId('contact role', 'contactRoleId') },
 	),
 };
 

@@ -7,7 +7,7 @@ import type { NotFound } from '../../../shared/transport';
 import { crmRouting } from '../../../shared/transport';
 
 /** A contact without a role on the deal answers 204 (docs/protocol.md §5.9, §3.7). */
-export const notFound: NotFound = function () {
+const notFound: NotFound = function () {
 	const [dealId, contactId] = ['dealId', 'contactId'].map((name) => pickedValue(this, name));
 	return `No contact role of contact ${contactId} on deal ${dealId}`;
 };

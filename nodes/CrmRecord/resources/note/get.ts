@@ -6,9 +6,6 @@ import { optionsCollection } from '../../../shared/description/optionsCollection
 import { requireDigits } from '../../../shared/records/validation';
 import { crmRouting, noneWithId } from '../../../shared/transport';
 
-/** A missing ID: "No note with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('note', 'noteId');
-
 /** GetNote — GET /crm/{v}/Notes/{id} */
 export const operation: INodePropertyOptions = {
 	name: 'Get',
@@ -23,7 +20,7 @@ export const operation: INodePropertyOptions = {
 				url: '=/Notes/{{ toPathSegment($parameter.noteId) }}',
 			},
 		},
-		{ rootProperty: 'data', notFound },
+		{ rootProperty: 'data', notFound: noneWithId('note', 'noteId') },
 	),
 };
 

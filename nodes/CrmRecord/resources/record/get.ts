@@ -10,7 +10,7 @@ import { getParameter } from '../../../shared/parameters';
 import { crmRouting } from '../../../shared/transport';
 
 /** A missing ID answers 204 (docs/protocol.md §5.1, §3.7). */
-export const notFound: NotFound = function () {
+const notFound: NotFound = function () {
 	const external = getParameter(this, 'getBy', this.getItemIndex(), 'id') === 'externalId';
 	const id = pickedValue(this, external ? 'externalValue' : 'recordId');
 	return `No ${pickedValue(this, 'module')} record with ${external ? 'external ID' : 'ID'} ${id}`;

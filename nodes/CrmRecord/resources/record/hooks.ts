@@ -12,7 +12,6 @@ import { NodeOperationError } from 'n8n-workflow';
 import { responseFile } from '../../../shared/formats/download';
 import { searchQuery } from '../../../shared/records/criteria';
 import { toCrmDateTime } from '../../../shared/formats/dates';
-import { setMultipartBody } from '../../../shared/formats/multipart';
 import { unwrapBody } from '../../../shared/transport';
 import { checkDigits } from '../../../shared/records/validation';
 import { idListOf } from './shared';
@@ -106,21 +105,6 @@ export async function countPreSend(
 }
 
 // ---- photos ---------------------------------------------------------------------------------------
-
-/** The input binary as the multipart part `file` (§3.3). */
-export async function photoUploadPreSend(
-	this: IExecuteSingleFunctions,
-	request: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const property = getParameter(this, 'binaryPropertyName', this.getItemIndex(), 'data') as string;
-	const meta = this.helpers.assertBinaryData(property);
-	const buffer = await this.helpers.getBinaryDataBuffer(property);
-	return setMultipartBody(
-		request,
-		[{ data: buffer, fileName: meta.fileName ?? 'photo', mimeType: meta.mimeType }],
-		{ json: false },
-	);
-}
 
 /** GetPhoto's bytes as a binary with the file name and type the CRM gave; 204 (no photo) as `hasPhoto: false`. */
 export async function photoToBinary(

@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyField } from '../../../shared/description/binaryInputField';
 import { moduleSelect, recordIdField } from '../../../shared/description/properties';
-import { photoUploadPreSend, validateRecordId } from './hooks';
+import { validateRecordId } from './hooks';
+import { binaryPhotoPreSend } from '../../../shared/formats/multipart';
 import { crmRouting } from '../../../shared/transport';
 
 /** UploadPhoto — POST /crm/{v}/{module}/{id}/photo (multipart part `file`) */
@@ -17,7 +18,7 @@ export const operation: INodePropertyOptions = {
 			method: 'POST',
 			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment(String($parameter.recordId).trim()) }}/photo',
 		},
-		send: { preSend: [validateRecordId, photoUploadPreSend] },
+		send: { preSend: [validateRecordId, binaryPhotoPreSend('photo')] },
 	}),
 };
 

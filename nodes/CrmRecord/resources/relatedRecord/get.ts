@@ -7,7 +7,7 @@ import { pickedValue } from '../../../shared/description/properties';
 import { crmRouting } from '../../../shared/transport';
 
 /** A missing related record answers 204 (docs/protocol.md §5.2, §3.7). */
-export const notFound: NotFound = function () {
+const notFound: NotFound = function () {
 	const [module, recordId, list, id] = ['module', 'recordId', 'relatedList', 'relatedRecordId'].map(
 		(name) => pickedValue(this, name),
 	);
