@@ -226,7 +226,7 @@ export function pickedValue(
 	return String(url ?? '').trim();
 }
 
-/** Return All / Limit pair; the node-level request runner pages with them. */
+/** Return All / Limit pair; the operation's request runner (crmRouting) pages with them. */
 export function returnAllLimit(): INodeProperties[] {
 	return [
 		{

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { returnAllLimit } from '../../../shared/description/properties';
 import { crmRouting } from '../../../shared/transport';
 
-/** GetUsers — GET /crm/{v}/users?type=…, paged by the node's request runner */
+/** GetUsers — GET /crm/{v}/users?type=…, paged by its request runner (crmRouting) */
 export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',

@@ -1,22 +1,16 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { crmRouting, requireV21 } from '../../../shared/transport';
+import { settingsListOption } from '../shared';
 
 /** GetAssignmentRules — GET /crm/{v}/settings/automation/assignment_rules (v2.1 only) */
-export const operation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many assignment rules',
+export const operation = settingsListOption({
+	things: 'assignment rules',
+	url: '/settings/automation/assignment_rules',
+	rootProperty: 'assignment_rules',
 	description: 'List the assignment rules of every module',
-	routing: crmRouting(
-		{
-			request: { method: 'GET', url: '/settings/automation/assignment_rules' },
-			send: { preSend: [requireV21('Assignment Rule → Get Many (GetAssignmentRules)')] },
-		},
-		{ rootProperty: 'assignment_rules' },
-	),
-};
+	v21Only: 'Assignment Rule → Get Many (GetAssignmentRules)',
+});
 
 export const returns =
 	'one item per assignment rule, with its id, name, module and default assignee';

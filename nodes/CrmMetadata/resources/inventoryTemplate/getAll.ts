@@ -1,23 +1,17 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { crmRouting, requireV21 } from '../../../shared/transport';
 import { inventoryModuleField, inventoryQueryOptions } from './shared';
+import { settingsListOption } from '../shared';
 
 /** GetInventoryTemplates — GET /crm/{v}/settings/inventory_templates?module=&category=&sort_by=&sort_order= (v2.1 only) */
-export const operation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many inventory templates',
+export const operation = settingsListOption({
+	things: 'inventory templates',
+	url: '/settings/inventory_templates',
+	rootProperty: 'inventory_templates',
 	description: 'List the inventory templates of a module, filtered and sorted',
-	routing: crmRouting(
-		{
-			request: { method: 'GET', url: '/settings/inventory_templates' },
-			send: { preSend: [requireV21('Inventory Template → Get Many (GetInventoryTemplates)')] },
-		},
-		{ rootProperty: 'inventory_templates' },
-	),
-};
+	v21Only: 'Inventory Template → Get Many (GetInventoryTemplates)',
+});
 
 export const returns =
 	'one item per inventory template of the module, with its id, name and folder';

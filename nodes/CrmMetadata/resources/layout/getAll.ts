@@ -1,20 +1,15 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleQueryField } from '../shared';
-import { crmRouting } from '../../../shared/transport';
+import { moduleQueryField, settingsListOption } from '../shared';
 
 /** GetLayouts — GET /crm/{v}/settings/layouts?module= */
-export const operation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many layouts',
+export const operation = settingsListOption({
+	things: 'layouts',
+	url: '/settings/layouts',
+	rootProperty: 'layouts',
 	description: 'List the layouts of a module with their sections and fields',
-	routing: crmRouting(
-		{ request: { method: 'GET', url: '/settings/layouts' } },
-		{ rootProperty: 'layouts' },
-	),
-};
+});
 
 export const returns =
 	'one item per layout of the module, with its id, name and sections with their fields';

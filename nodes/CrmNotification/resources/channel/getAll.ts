@@ -6,7 +6,7 @@ import { WATCH_PATH } from '../../../shared/changes/watchChannels';
 import { watchableModuleField } from './shared';
 import { crmRouting } from '../../../shared/transport';
 
-/** GetNotificationDetails — GET /crm/{v}/actions/watch, paged by the node's request runner */
+/** GetNotificationDetails — GET /crm/{v}/actions/watch, paged by its request runner (crmRouting) */
 export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',

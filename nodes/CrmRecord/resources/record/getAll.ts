@@ -8,7 +8,7 @@ import { fieldsOption, modifiedSinceOption } from './get';
 import { readOptions } from './hooks';
 import { crmRouting } from '../../../shared/transport';
 
-/** GetRecords — GET /crm/{v}/{module}, paged by the node's request runner */
+/** GetRecords — GET /crm/{v}/{module}, paged by its request runner (crmRouting) */
 export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',

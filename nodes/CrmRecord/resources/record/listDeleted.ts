@@ -7,7 +7,7 @@ import { modifiedSinceOption } from './get';
 import { readOptions } from './hooks';
 import { crmRouting } from '../../../shared/transport';
 
-/** GetDeletedRecords — GET /crm/{v}/{module}/deleted, paged by the node's request runner */
+/** GetDeletedRecords — GET /crm/{v}/{module}/deleted, paged by its request runner (crmRouting) */
 export const operation: INodePropertyOptions = {
 	name: 'List Deleted',
 	value: 'listDeleted',

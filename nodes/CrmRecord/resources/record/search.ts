@@ -13,7 +13,7 @@ import { triState } from './getAll';
 import { searchPreSend } from './hooks';
 import { crmRouting } from '../../../shared/transport';
 
-/** SearchRecords — GET /crm/{v}/{module}/search, paged by the node's request runner */
+/** SearchRecords — GET /crm/{v}/{module}/search, paged by its request runner (crmRouting) */
 export const operation: INodePropertyOptions = {
 	name: 'Search',
 	value: 'search',
