@@ -966,12 +966,12 @@ async function bulkExport(): Promise<void> {
 		// where the parsed-items flows spend their time (one run each)
 		const p5Buckets: Bucket[] = [
 			{
-				label: "the package's inflate and CRC-32 (nodes/shared/zip)",
-				match: (_f, url) => url.includes('/nodes/shared/zip/'),
+				label: "the package's inflate and CRC-32 (nodes/shared/formats/zip)",
+				match: (_f, url) => url.includes('/nodes/shared/formats/zip/'),
 			},
 			{
-				label: "the package's CSV parser and record objects (nodes/shared/csv.ts)",
-				match: (_f, url) => url.includes('/nodes/shared/csv.ts'),
+				label: "the package's CSV parser and record objects (nodes/shared/formats/csv.ts)",
+				match: (_f, url) => url.includes('/nodes/shared/formats/csv.ts'),
 			},
 			{
 				label: 'yauzl + node:zlib',

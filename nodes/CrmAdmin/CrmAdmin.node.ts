@@ -1,12 +1,11 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { methods as sharedMethods } from '../shared/methods';
-import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
+import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/description/nodeDescription';
 import {
 	customOperations as resourceOperations,
 	resourceProperties,
 	resourceSelector,
-	routes,
 } from './resources';
 
 export class CrmAdmin implements INodeType {
@@ -17,7 +16,6 @@ export class CrmAdmin implements INodeType {
 			description:
 				'Administer the CRM organization: users, roles, profiles, territories, currencies, taxes and variables',
 			properties: [resourceSelector, ...resourceProperties],
-			routes,
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
 		icon: { light: 'file:../../icons/crmAdmin.svg', dark: 'file:../../icons/crmAdmin.dark.svg' },

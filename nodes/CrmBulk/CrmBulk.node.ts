@@ -2,12 +2,11 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { methods as sharedMethods } from '../shared/methods';
 import { jobPerItemHint } from './resources/shared';
-import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
+import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/description/nodeDescription';
 import {
 	customOperations as resourceOperations,
 	resourceProperties,
 	resourceSelector,
-	routes,
 } from './resources';
 
 export class CrmBulk implements INodeType {
@@ -18,7 +17,6 @@ export class CrmBulk implements INodeType {
 			description:
 				'Export and import CRM records with asynchronous bulk jobs, and store files in the CRM file store',
 			properties: [resourceSelector, ...resourceProperties],
-			routes,
 			// 1.1: the module picker is a resource locator (From List, By API Name, By URL)
 			version: [1, 1.1],
 			defaultVersion: 1.1,

@@ -1,12 +1,11 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
+import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/description/nodeDescription';
 import { methods } from './methods';
 import {
 	customOperations as resourceOperations,
 	resourceProperties,
 	resourceSelector,
-	routes,
 } from './resources';
 
 export class CrmMail implements INodeType {
@@ -17,7 +16,6 @@ export class CrmMail implements INodeType {
 			description: 'Send or schedule emails from CRM records and list the from addresses',
 			group: ['output'],
 			properties: [resourceSelector, ...resourceProperties],
-			routes,
 			// 1.1: the module and record pickers are resource locators (From List, By ID, By URL)
 			version: [1, 1.1],
 			defaultVersion: 1.1,

@@ -1,12 +1,11 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { methods as sharedMethods } from '../shared/methods';
-import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
+import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/description/nodeDescription';
 import {
 	customOperations as resourceOperations,
 	resourceProperties,
 	resourceSelector,
-	routes,
 } from './resources';
 
 export class CrmMetadata implements INodeType {
@@ -17,7 +16,6 @@ export class CrmMetadata implements INodeType {
 			description:
 				'Read and change CRM settings: modules, fields, layouts, views, templates, pipelines and blueprints',
 			properties: [resourceSelector, ...resourceProperties],
-			routes,
 			// 1.1: the module and record pickers are resource locators (From List, By API Name / By ID, By URL)
 			version: [1, 1.1],
 			defaultVersion: 1.1,

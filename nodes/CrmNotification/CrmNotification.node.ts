@@ -1,12 +1,11 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
-import { getWatchableModules } from '../shared/watch';
+import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/description/nodeDescription';
+import { getWatchableModules } from '../shared/changes/watchChannels';
 import {
 	customOperations as resourceOperations,
 	resourceProperties,
 	resourceSelector,
-	routes,
 } from './resources';
 
 export class CrmNotification implements INodeType {
@@ -17,7 +16,6 @@ export class CrmNotification implements INodeType {
 			description:
 				'Manage CRM watch channels yourself: enable, list, update, disable and remove events',
 			properties: [resourceSelector, ...resourceProperties],
-			routes,
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
 		icon: {

@@ -7,12 +7,16 @@ import type {
 } from 'n8n-workflow';
 import { deepCopy, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { fetchRecords } from '../shared/fetchRecords';
-import { allOrAnyOption, conditionsCollection, conditionValues } from '../shared/collections';
+import { fetchRecords } from '../shared/records/fetch';
+import {
+	allOrAnyOption,
+	conditionsCollection,
+	conditionValues,
+} from '../shared/description/collections';
 import { getModules, getReadableFields } from '../shared/methods/loadOptions';
-import { optionsCollection } from '../shared/optionsCollection';
-import { changesStart, crmTime, deletedStart, newest } from '../shared/changes';
-import type { StreamCursor } from '../shared/changes';
+import { optionsCollection } from '../shared/description/optionsCollection';
+import { changesStart, crmTime, deletedStart, newest } from '../shared/changes/changeStream';
+import type { StreamCursor } from '../shared/changes/changeStream';
 import type { PollState } from './cursor';
 import { enterPoll, leavePoll } from './overlap';
 import {
@@ -22,8 +26,8 @@ import {
 	sortChanges,
 	walkChanges,
 	walkDeleted,
-} from './walk';
-import type { Change, Condition, PollEvent, WalkSettings } from './walk';
+} from './readChanges';
+import type { Change, Condition, PollEvent, WalkSettings } from './readChanges';
 import { getParameter } from '../shared/parameters';
 
 /** n8n's default poll time budget (pollTimeoutSeconds); a poll stops reading well before it. */

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { StreamCursor } from '../shared/changes';
+import type { StreamCursor } from '../shared/changes/changeStream';
 
 /**
  * What the CRM Polling Trigger keeps in the workflow's static data ('node'), so that n8n saves it

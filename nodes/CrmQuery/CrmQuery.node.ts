@@ -1,7 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
-import { resourceProperties, resourceSelector, routes } from './resources';
+import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/description/nodeDescription';
+import { resourceProperties, resourceSelector } from './resources';
 
 export class CrmQuery implements INodeType {
 	description: INodeTypeDescription = {
@@ -11,7 +11,6 @@ export class CrmQuery implements INodeType {
 			description: 'Run select-style queries (COQL) over CRM records',
 			// the shared request runner; Query declares its own paging (COQL LIMIT/OFFSET, resources/query/run.ts)
 			properties: [resourceSelector, ...resourceProperties],
-			routes,
 		}),
 		// written here, not in the factory: the community-node lint checks them in this literal
 		icon: { light: 'file:../../icons/crmQuery.svg', dark: 'file:../../icons/crmQuery.dark.svg' },

@@ -1,12 +1,11 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { methods as sharedMethods } from '../shared/methods';
-import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/node';
+import { crmNodeDescription, OPERATION_SUBTITLE } from '../shared/description/nodeDescription';
 import {
 	customOperations as resourceOperations,
 	resourceProperties,
 	resourceSelector,
-	routes,
 } from './resources';
 
 export class CrmRecord implements INodeType {
@@ -16,7 +15,6 @@ export class CrmRecord implements INodeType {
 			name: 'crmRecord',
 			description: 'Create, read, update and delete CRM records and their related data',
 			properties: [resourceSelector, ...resourceProperties],
-			routes,
 			// 1.1: Create / Update / Create or Update output the full record by default
 			// 1.2: module and record pickers are resource locators (From List, By ID, By URL)
 			version: [1, 1.1, 1.2],

@@ -15,7 +15,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { getReadableFields } from '../shared/methods/loadOptions';
-import { optionsCollection } from '../shared/optionsCollection';
+import { optionsCollection } from '../shared/description/optionsCollection';
 import {
 	channelIdsAt,
 	channelView,
@@ -47,8 +47,8 @@ import {
 	itemsOf,
 	parseDelivery,
 } from './delivery';
-import { fetchRecords } from '../shared/fetchRecords';
-import { attemptOf, latch } from './latch';
+import { fetchRecords } from '../shared/records/fetch';
+import { attemptOf, latch } from './processClaims';
 import { getWatchableModules } from './methods';
 import { getParameter } from '../shared/parameters';
 

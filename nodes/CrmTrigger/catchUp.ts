@@ -1,6 +1,6 @@
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
-import { toUtcWireTime } from '../shared/dates';
+import { toUtcWireTime } from '../shared/formats/dates';
 import {
 	advance,
 	changeKeyOf,
@@ -10,8 +10,8 @@ import {
 	deletedStart,
 	keysetPage,
 	newest,
-} from '../shared/changes';
-import type { StreamCursor } from '../shared/changes';
+} from '../shared/changes/changeStream';
+import type { StreamCursor } from '../shared/changes/changeStream';
 import { CHANGE_KEY, CHANGE_TIME, changeBase } from './delivery';
 
 /**

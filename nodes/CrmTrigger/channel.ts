@@ -1,13 +1,19 @@
 import type { CronExpression, IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { toUtcWireTime } from '../shared/dates';
+import { toUtcWireTime } from '../shared/formats/dates';
 import { crmApiError, crmRequest, crmRequestAllItems, isErrorItem } from '../shared/transport';
 import type { CrmContext, CrmErrorBody } from '../shared/transport';
-import { MAX_EXPIRY_MS, WATCH_PATH, newChannelId, newToken, wishKeys } from '../shared/watch';
-import type { ChannelWish } from '../shared/watch';
+import {
+	MAX_EXPIRY_MS,
+	WATCH_PATH,
+	newChannelId,
+	newToken,
+	wishKeys,
+} from '../shared/changes/watchChannels';
+import type { ChannelWish } from '../shared/changes/watchChannels';
 
-export type { ChannelWish } from '../shared/watch';
+export type { ChannelWish } from '../shared/changes/watchChannels';
 
 /**
  * The watch channel of one trigger node (docs/protocol.md §9), kept in the workflow's node static

@@ -5,7 +5,7 @@ import { sleep } from 'n8n-workflow';
  * How the trigger keeps one CRM change to one workflow run (docs/crm-trigger.md). Two layers, each
  * catching what the one before cannot see:
  *
- * 1. In webhook(), the process latch (latch.ts): a synchronous check-and-set of delivery keys, and
+ * 1. In webhook(), the process latch (processClaims.ts): a synchronous check-and-set of delivery keys, and
  *    of the change keys of creates and deletes, so copies of a delivery that reach the same n8n
  *    process start one execution, also at the same moment. Kept for a time, whatever the burst;
  *    process-local and forgotten on restart.

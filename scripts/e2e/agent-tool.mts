@@ -178,7 +178,7 @@ export async function agentToolStep(ctx: StepContext): Promise<void> {
 			name === TOOL_NODE.replace(/[^a-zA-Z0-9_-]+/g, '_'),
 			`tool name ${JSON.stringify(name)}, expected the node name made a tool name`,
 		);
-		// the node's own tool description (nodes/shared/node.ts toolText): what the tool does and returns
+		// the node's own tool description (nodes/shared/description/nodeDescription.ts toolText): what the tool does and returns
 		assert(
 			/^Search records in the CRM: .+\. Returns one item per matching record, with its id and field values\.$/.test(
 				description,

@@ -4,8 +4,8 @@
 // - the 25 MB zip limit is refused before anything is sent.
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { csvToObjects, toCsv } from '../../nodes/shared/csv';
-import { createZip, readZip } from '../../nodes/shared/zip';
+import { csvToObjects, toCsv } from '../../nodes/shared/formats/csv';
+import { createZip, readZip } from '../../nodes/shared/formats/zip';
 import { createRecord } from '../../sandbox/records.ts';
 import { crmFixture } from '../harness/crm';
 import type { CrmFixture } from '../harness/crm';

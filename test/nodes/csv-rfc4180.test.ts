@@ -1,4 +1,4 @@
-// The package's own CSV code (nodes/shared/csv.ts) against fixed RFC 4180 files, compared with what
+// The package's own CSV code (nodes/shared/formats/csv.ts) against fixed RFC 4180 files, compared with what
 // the csv-parse library reads from the same bytes; and end to end: a bulk-read export written by the
 // sandbox (which uses csv-stringify, not the package's code) read back by the package's CSV.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -6,8 +6,8 @@ import { join } from 'node:path';
 
 import { parse } from 'csv-parse/sync';
 
-import { csvToObjects, detectDelimiter, parseCsv, toCsv } from '../../nodes/shared/csv';
-import { readZip } from '../../nodes/shared/zip';
+import { csvToObjects, detectDelimiter, parseCsv, toCsv } from '../../nodes/shared/formats/csv';
+import { readZip } from '../../nodes/shared/formats/zip';
 import { useContractFixture } from '../harness/contract.ts';
 import { api } from '../harness/sandbox.ts';
 import { waitFor } from '../harness/wait.ts';
@@ -24,7 +24,7 @@ const reference = (text: string, delimiter: string): string[][] =>
 		record_delimiter: ['\r\n', '\n', '\r'],
 	}) as string[][];
 
-describe('nodes/shared/csv.ts on RFC 4180 fixtures', () => {
+describe('nodes/shared/formats/csv.ts on RFC 4180 fixtures', () => {
 	it('has the fixtures (quotes, newlines, BOM, CRLF, empty fields, no trailing newline, delimiters)', () => {
 		expect(fixtures.length).toBeGreaterThanOrEqual(8);
 		const bytes = fixtures.map((f) => readFileSync(join(FIXTURES, f)));

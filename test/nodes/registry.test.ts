@@ -1,14 +1,14 @@
 /* eslint-disable @typescript-eslint/no-require-imports */
-// How operations are registered (defineResource, nodes/shared/node.ts): every operation of every
-// node is either a custom operation (its file exports `execute`) or a route of the request runner,
-// with its response key; the Operation options come in the order a person expects; every Get by ID
+// How operations are registered (defineResource, nodes/shared/description/nodeDescription.ts): every operation of every
+// node is either a custom operation (its file exports `execute`) or routed, its option's routing
+// naming its request runner and response key (crmRouting, nodes/shared/transport/runner.ts); the Operation options come in the order a person expects; every Get by ID
 // has "On Not Found". Plus the unwrapping by declared key alone (shared/transport/envelope.ts).
 import path from 'node:path';
 
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { AssembledResources } from '../../nodes/shared/node';
-import { unwrapBody } from '../../nodes/shared/transport';
+import type { AssembledResources } from '../../nodes/shared/description/nodeDescription';
+import { routeOf, type Route, unwrapBody } from '../../nodes/shared/transport';
 import { packageNodeTypes } from '../harness/crm';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -38,27 +38,43 @@ function operationsOf(properties: INodeProperties[], resource: string): INodePro
 	return (selector?.options ?? []) as INodePropertyOptions[];
 }
 
+/** The routes of a node's operations by resource, then operation, read from its description. */
+function routesOf(
+	properties: INodeProperties[],
+	selector: INodeProperties,
+): Record<string, Record<string, Route>> {
+	return Object.fromEntries(
+		((selector.options ?? []) as INodePropertyOptions[]).map((resource) => {
+			const r = String(resource.value);
+			const routed = operationsOf(properties, r).flatMap((o) => {
+				const route = routeOf(o);
+				return route ? [[String(o.value), route] as const] : [];
+			});
+			return [r, Object.fromEntries(routed)];
+		}),
+	);
+}
+
 describe('operation registry', () => {
 	test.each(nodes)(
 		'%s: every operation is a custom operation or a route, never both',
 		(_name, type, assembled) => {
 			expect(type.customOperations ?? {}).toEqual(assembled.customOperations);
+			const routes = routesOf(type.description.properties, assembled.resourceSelector);
 			for (const resource of (assembled.resourceSelector.options ?? []) as INodePropertyOptions[]) {
 				const r = String(resource.value);
 				const values = operationsOf(type.description.properties, r).map((o) => String(o.value));
 				expect(values.length).toBeGreaterThan(0);
 				for (const op of values) {
 					const custom = assembled.customOperations[r]?.[op] !== undefined;
-					const routed = assembled.routes[r]?.[op] !== undefined;
+					const routed = routes[r]?.[op] !== undefined;
 					expect({ op: `${r}/${op}`, custom, routed }).toEqual({
 						op: `${r}/${op}`,
 						custom,
 						routed: !custom,
 					});
 				}
-				expect(Object.keys(assembled.routes[r] ?? {}).every((op) => values.includes(op))).toBe(
-					true,
-				);
+				expect(Object.keys(routes[r] ?? {}).every((op) => values.includes(op))).toBe(true);
 			}
 		},
 	);
@@ -66,7 +82,8 @@ describe('operation registry', () => {
 	test.each(nodes)(
 		'%s: lists declare the key of their items; every Get by ID has "On Not Found"',
 		(name, type, assembled) => {
-			for (const [resource, routes] of Object.entries(assembled.routes)) {
+			const all = routesOf(type.description.properties, assembled.resourceSelector);
+			for (const [resource, routes] of Object.entries(all)) {
 				for (const [op, route] of Object.entries(routes)) {
 					const where = `${name}/${resource}/${op}`;
 					if (op === 'getAll' || op === 'search')

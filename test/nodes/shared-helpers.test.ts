@@ -6,25 +6,25 @@ import path from 'node:path';
 import type { INode, INodeProperties, INodeType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fileNameFromDisposition } from '../../nodes/shared/contentDisposition';
+import { fileNameFromDisposition } from '../../nodes/shared/formats/contentDisposition';
 import {
 	dateTimeMillis,
 	toCrmDate,
 	toCrmDateTime,
 	toCrmDateTimeIn,
 	toUtcWireTime,
-} from '../../nodes/shared/dates';
-import { multipartBody, setMultipartBody } from '../../nodes/shared/multipart';
+} from '../../nodes/shared/formats/dates';
+import { multipartBody, setMultipartBody } from '../../nodes/shared/formats/multipart';
 import { baseUrl, baseUrlExpression, uploadDomain } from '../../nodes/shared/transport';
 import type { CrmCredentials } from '../../nodes/shared/transport';
-import { checkDigits, digitsMessage, ID_RE, isDigits } from '../../nodes/shared/validation';
+import { checkDigits, digitsMessage, ID_RE, isDigits } from '../../nodes/shared/records/validation';
 import {
 	MAX_EXPIRY_MS,
 	newChannelId,
 	newToken,
 	TOKEN_MAX,
 	wishKeys,
-} from '../../nodes/shared/watch';
+} from '../../nodes/shared/changes/watchChannels';
 import { MAX_LIFETIME_MS } from '../../nodes/CrmTrigger/channel';
 import { packageNodeTypes } from '../harness/crm';
 

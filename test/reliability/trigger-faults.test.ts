@@ -6,7 +6,7 @@
 // is re-created by checkExists() → create() at the next activation.
 import type { INode } from 'n8n-workflow';
 
-import { Latch, latch } from '../../nodes/CrmTrigger/latch';
+import { Latch, latch } from '../../nodes/CrmTrigger/processClaims';
 import { deliveriesOf } from '../../sandbox/deliveries.ts';
 import { crmFixture } from '../harness/crm';
 import type { CrmFixture } from '../harness/crm';

@@ -9,14 +9,15 @@ import type {
 	INode,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyOptions,
 	INodePropertyRouting,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { itemListRequest } from '../../shared/itemLists';
+import { itemListRequest } from '../../shared/transport/itemListRequest';
 import type { CrmListRequest, NotFound } from '../../shared/transport';
-import { writeResult } from '../../shared/transport';
-import { checkDigits, idPathSegment, requireDigits } from '../../shared/validation';
+import { crmRouting, noneWithId, writeResult } from '../../shared/transport';
+import { checkDigits, idPathSegment, requireDigits } from '../../shared/records/validation';
 import { getParameter } from '../../shared/parameters';
 
 /** An API name in a path: anything but an all-digit segment, which the service reads as an ID (§3.10). */
@@ -29,6 +30,31 @@ export function checkApiName(node: INode, key: string, label: string, itemIndex:
 			itemIndex,
 		});
 	return key;
+}
+
+/**
+ * The Get by ID of an organization entity (routed): "Get a <thing>", GET `path/{id}` with the ID
+ * checked to be digits, through the request runner, which unwraps the items under `rootProperty`
+ * and fails a missing ID with "No <thing> with ID …".
+ */
+export function getByIdOption(spec: {
+	thing: string;
+	path: string;
+	idParameter: string;
+	rootProperty: string;
+	description: string;
+}): INodePropertyOptions {
+	const label = `${spec.thing[0].toUpperCase()}${spec.thing.slice(1)} ID`;
+	return {
+		name: 'Get',
+		value: 'get',
+		action: `Get a ${spec.thing}`,
+		description: spec.description,
+		routing: crmRouting(byIdRouting('GET', spec.path, spec.idParameter, label), {
+			rootProperty: spec.rootProperty,
+			notFound: noneWithId(spec.thing, spec.idParameter),
+		}),
+	};
 }
 
 /** Routing of a request to `path/{id}`, the ID parameter checked to be digits before sending. */

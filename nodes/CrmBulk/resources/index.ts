@@ -1,4 +1,4 @@
-import { assembleResources } from '../../shared/node';
+import { assembleResources } from '../../shared/description/nodeDescription';
 
 import { bulkReadResource } from './bulkRead';
 import { bulkWriteResource } from './bulkWrite';
@@ -11,5 +11,4 @@ export const {
 	selector: resourceSelector,
 	properties: resourceProperties,
 	customOperations,
-	routes,
 } = assembleResources(resources, 'bulkRead');

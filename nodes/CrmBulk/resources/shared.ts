@@ -11,12 +11,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { responseFile } from '../../shared/download';
-import { countCsvRecords, csvToObjects } from '../../shared/csv';
-import { toCrmDate } from '../../shared/dates';
-import { multipartBody } from '../../shared/multipart';
-import { optionsCollection } from '../../shared/optionsCollection';
-import { loadFieldMeta } from '../../shared/recordFields';
+import { responseFile } from '../../shared/formats/download';
+import { countCsvRecords, csvToObjects } from '../../shared/formats/csv';
+import { toCrmDate } from '../../shared/formats/dates';
+import { multipartBody } from '../../shared/formats/multipart';
+import { optionsCollection } from '../../shared/description/optionsCollection';
+import { loadFieldMeta } from '../../shared/records/fields';
 import {
 	asNodeError,
 	baseUrlExpression,
@@ -24,7 +24,7 @@ import {
 	errorJson,
 	indexRanges,
 } from '../../shared/transport';
-import { createZip, isZip, readZip } from '../../shared/zip';
+import { createZip, isZip, readZip } from '../../shared/formats/zip';
 import { getParameter } from '../../shared/parameters';
 
 // ---- limits of docs/protocol.md §6 (checked before anything is sent) ------------------------------

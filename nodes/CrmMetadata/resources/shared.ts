@@ -1,6 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../shared/descriptions';
+import { moduleSelect } from '../../shared/description/properties';
+import { crmRouting, requireV21 } from '../../shared/transport';
 
 /** The module picker sent as the `module` query parameter (the settings reads of one module). */
 export const moduleQueryField: INodeProperties = {
@@ -39,3 +40,30 @@ export const dealLayoutField: INodeProperties = {
 		'Layout of the Deals module the pipelines belong to. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	routing: { send: { type: 'query', property: 'layout_id' } },
 };
+
+/**
+ * Get Many of a settings list (routed): "Get many <things>", GET `url`, the items under
+ * `rootProperty` unwrapped by the request runner; `v21Only` names the operation refused under a v2
+ * credential (requireV21).
+ */
+export function settingsListOption(spec: {
+	things: string;
+	url: string;
+	rootProperty: string;
+	description: string;
+	v21Only?: string;
+}): INodePropertyOptions {
+	return {
+		name: 'Get Many',
+		value: 'getAll',
+		action: `Get many ${spec.things}`,
+		description: spec.description,
+		routing: crmRouting(
+			{
+				request: { method: 'GET', url: spec.url },
+				...(spec.v21Only ? { send: { preSend: [requireV21(spec.v21Only)] } } : {}),
+			},
+			{ rootProperty: spec.rootProperty },
+		),
+	};
+}

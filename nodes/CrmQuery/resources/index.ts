@@ -1,4 +1,4 @@
-import { assembleResources } from '../../shared/node';
+import { assembleResources } from '../../shared/description/nodeDescription';
 
 import { queryResource } from './query';
 
@@ -9,5 +9,4 @@ export const {
 	selector: resourceSelector,
 	properties: resourceProperties,
 	customOperations,
-	routes,
 } = assembleResources(resources, 'query');

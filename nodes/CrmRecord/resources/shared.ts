@@ -6,10 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { itemListRequest } from '../../shared/itemLists';
+import { itemListRequest } from '../../shared/transport/itemListRequest';
 import { runBatched } from '../../shared/transport';
-import { checkDigits } from '../../shared/validation';
-import { pickedValue } from '../../shared/descriptions';
+import { checkDigits } from '../../shared/records/validation';
+import { pickedValue } from '../../shared/description/properties';
 import { getParameter } from '../../shared/parameters';
 
 /** `fields` query option as comma-separated text (for lists the node cannot load field choices for). */

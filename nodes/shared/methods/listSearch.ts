@@ -1,4 +1,4 @@
-// The "From List" modes of the module and record pickers (shared/descriptions.ts). n8n calls them
+// The "From List" modes of the module and record pickers (shared/description/properties.ts). n8n calls them
 // when the dropdown opens or its search text changes, never while the panel renders.
 import type {
 	IDataObject,
@@ -7,7 +7,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { pickedValue } from '../descriptions';
+import { pickedValue } from '../description/properties';
 import { crmRequest } from '../transport';
 
 /** Records per page of the list (docs/protocol.md §3.6: at most 200). */

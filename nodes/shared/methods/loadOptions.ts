@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { pickedValue } from '../descriptions';
+import { pickedValue } from '../description/properties';
 import { crmRequest } from '../transport';
 
 /** Spelling-insensitive form of a name: "Sales_Orders" and "Sales Orders" say the same. */

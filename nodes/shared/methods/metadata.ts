@@ -1,9 +1,9 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { pickedValue } from '../descriptions';
+import { pickedValue } from '../description/properties';
 import { assertV21, crmRequest, crmRequestAllItems, MAX_PER_PAGE } from '../transport';
 import { option } from './loadOptions';
-import { isDigits } from '../validation';
+import { isDigits } from '../records/validation';
 
 // Load options built on the metadata reads (docs/protocol.md §5.7–5.8). Each reads the parameter it
 // depends on by its conventional name (`module`, `layoutId`, `wizardId`, `recordId`), so any node

@@ -2,7 +2,7 @@
 // of a module (GetTags) and the organisation's contact roles (GetContactRoles).
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { pickedValue } from '../descriptions';
+import { pickedValue } from '../description/properties';
 import { crmRequest } from '../transport';
 
 const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);

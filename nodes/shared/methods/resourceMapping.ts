@@ -7,7 +7,7 @@ import type {
 	ResourceMapperFields,
 } from 'n8n-workflow';
 
-import { pickedValue } from '../descriptions';
+import { pickedValue } from '../description/properties';
 import { crmRequest } from '../transport';
 import { option } from './loadOptions';
 

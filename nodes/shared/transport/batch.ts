@@ -29,14 +29,14 @@ export interface BatchEntry<K = string> {
  * `then` applied to a value or, once it settles, to a promise of it: a step that needs a request
  * only sometimes (field metadata, read once per run) stays synchronous otherwise.
  */
-export function after<T, U>(value: T | Promise<T>, then: (value: T) => U): U | Promise<U> {
+export function thenOrNow<T, U>(value: T | Promise<T>, then: (value: T) => U): U | Promise<U> {
 	return value instanceof Promise ? value.then(then) : then(value);
 }
 
 export interface BatchOptions<K = string> {
 	/**
 	 * builds an item's entry; throw NodeOperationError for bad input (reported before any request is
-	 * sent). Answer the entry itself when it needs no request: no promise per item (see `after`).
+	 * sent). Answer the entry itself when it needs no request: no promise per item (see `thenOrNow`).
 	 */
 	build: (itemIndex: number) => BatchEntry<K> | Promise<BatchEntry<K>>;
 	/**

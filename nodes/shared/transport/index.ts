@@ -5,4 +5,4 @@ export * from './errors';
 export * from './pagination';
 export * from './request';
 export * from './runner';
-export * from './variant';
+export * from './apiVariant';

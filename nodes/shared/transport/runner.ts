@@ -4,11 +4,13 @@ import type {
 	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
 	INodeExecutionData,
+	INodePropertyOptions,
+	INodePropertyRouting,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { pickedValue } from '../descriptions';
+import { pickedValue } from '../description/properties';
 
 import { crmApiError, isErrorItem, responseOfError } from './errors';
 import { unwrapBody } from './envelope';
@@ -69,7 +71,7 @@ export function noneWithId(thing: string, idParameter: string): NotFound {
 /** The `onNotFound` value that turns a missing ID into no output instead of an error. */
 export const RETURN_NOTHING = 'returnNothing';
 
-/** What the runner needs to know of a routed operation (declared in its operation file). */
+/** What the runner does with a routed operation's answers (declared in its operation file, crmRouting). */
 export interface Route {
 	/** wrapper key of the items in the body (`data`, `users`, `watch`, …); absent: the body is the item */
 	rootProperty?: string;
@@ -79,8 +81,19 @@ export interface Route {
 	paging?: PagerFactory;
 }
 
-/** Routes of a node by resource, then operation. */
-export type Routes = Record<string, Record<string, Route>>;
+/**
+ * The routing of a routed operation, as its operation file writes it: n8n builds the request from
+ * `routing` (and the parameters' `routing.send`), and `send.paginate` hands it to the operation's own
+ * `operations.pagination`, the request runner below bound to `route`, which sends, retries, pages,
+ * unwraps and checks it (docs/contributing.md "The request path").
+ */
+export function crmRouting(routing: INodePropertyRouting, route: Route = {}): INodePropertyRouting {
+	return {
+		...routing,
+		send: { ...routing.send, paginate: true },
+		operations: { pagination: crmRequestRunner(route) },
+	};
+}
 
 /**
  * Errors that mean the ID of a Get does not exist (docs/protocol.md §3.7, §5): 404
@@ -99,9 +112,9 @@ function isMissingId(error: NodeApiError): boolean {
 }
 
 /**
- * The node-level request runner of routed (declarative) operations: n8n's `requestOperations.pagination`,
- * switched on for every operation by the Resource selector's `send.paginate` and bound to the node's
- * routes by crmNodeDescription (nodes/shared/node.ts). It is the one place where a routed request is
+ * The request runner of a routed (declarative) operation: n8n's `operations.pagination` of the
+ * operation's routing, bound to the operation's route by crmRouting. It is the one place where a
+ * routed request is
  *  - sent and retried (docs/protocol.md §7, retryWait): n8n's makeRoutingRequest, which signs
  *    the request (OAuth2) and runs the operation's postReceive hooks;
  *  - paged: the route's Pager (default `page`/`per_page` while `info.more_records`, §3.6; COQL
@@ -113,16 +126,12 @@ function isMissingId(error: NodeApiError): boolean {
  * Custom operations (the `execute` of an operation file) do not come here: they call crmRequest /
  * runBatched themselves, with the same retry and error mapping.
  */
-export function crmRequestRunner(routes: Routes) {
-	return async function crmRequestRunner(
+function crmRequestRunner(route: Route) {
+	const runner = async function crmRequestRunner(
 		this: IExecutePaginationFunctions,
 		requestData: RequestData,
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
-		const route =
-			routes[String(getParameter(this, 'resource', itemIndex, ''))]?.[
-				String(getParameter(this, 'operation', itemIndex, ''))
-			] ?? {};
 		const pager = (route.paging ?? pageParameters).call(this, requestData);
 		const method = String(requestData.options.method ?? 'GET');
 		const output: INodeExecutionData[] = [];
@@ -176,6 +185,19 @@ export function crmRequestRunner(routes: Routes) {
 			return notFound.call(this, route.notFound);
 		return pager.limit > 0 ? output.slice(0, pager.limit) : output;
 	};
+	// the route stays readable on the runner: routeOf
+	return Object.assign(runner, { route });
+}
+
+/**
+ * The route an operation's option gives its runner (crmRouting), or undefined when the option is not
+ * routed through one: defineResource adds "On Not Found" to a route with `notFound`.
+ */
+export function routeOf(option: INodePropertyOptions): Route | undefined {
+	const runner: unknown = option.routing?.operations?.pagination;
+	return option.routing?.send?.paginate === true && typeof runner === 'function'
+		? (runner as { route?: Route }).route
+		: undefined;
 }
 
 /** A Get found nothing: no items with "On Not Found" = Return Nothing, else a 404 error naming the ID. */

@@ -3,8 +3,8 @@
 // Get Job, Download Result, limits checked before sending, and job failures.
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { csvToObjects } from '../../../nodes/shared/csv';
-import { readZip } from '../../../nodes/shared/zip';
+import { csvToObjects } from '../../../nodes/shared/formats/csv';
+import { readZip } from '../../../nodes/shared/formats/zip';
 import { createRecord } from '../../../sandbox/records.ts';
 import { bulkReadJobs, crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';

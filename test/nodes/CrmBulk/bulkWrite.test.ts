@@ -5,8 +5,8 @@
 // is checked in test/heavy/bulk.heavy.ts: building a 25 MB binary item is slow.)
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { csvToObjects, toCsv } from '../../../nodes/shared/csv';
-import { createZip, readZip } from '../../../nodes/shared/zip';
+import { csvToObjects, toCsv } from '../../../nodes/shared/formats/csv';
+import { createZip, readZip } from '../../../nodes/shared/formats/zip';
 import { writeZip as deflateZip } from '../../../sandbox/zip.ts';
 import { bulkWriteJobs, crmFixture, refusedCalls } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';

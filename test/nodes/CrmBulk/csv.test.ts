@@ -1,11 +1,11 @@
-// Unit tests of the package's CSV reader/writer (nodes/shared/csv.ts), cross-checked with the sandbox's.
+// Unit tests of the package's CSV reader/writer (nodes/shared/formats/csv.ts), cross-checked with the sandbox's.
 import {
 	countCsvRecords,
 	csvToObjects,
 	detectDelimiter,
 	parseCsv,
 	toCsv,
-} from '../../../nodes/shared/csv';
+} from '../../../nodes/shared/formats/csv';
 import { parseCsv as sandboxParseCsv } from '../../../sandbox/csv.ts';
 
 describe('parseCsv', () => {

@@ -1,4 +1,4 @@
-// Unit tests of the package's own zip support (nodes/shared/zip): CRC-32, the TypeScript inflater
+// Unit tests of the package's own zip support (nodes/shared/formats/zip): CRC-32, the TypeScript inflater
 // (checked against node:zlib on every block type) and the zip writer/reader (checked against the
 // sandbox's node:zlib-based zip code in both directions).
 import { randomBytes } from 'node:crypto';
@@ -14,7 +14,7 @@ import {
 	inflateRaw,
 	isZip,
 	readZip,
-} from '../../../nodes/shared/zip';
+} from '../../../nodes/shared/formats/zip';
 import { readZip as sandboxReadZip, writeZip as sandboxWriteZip } from '../../../sandbox/zip.ts';
 
 const text = (n: number) =>

@@ -4,7 +4,7 @@
 import { LoadOptionsContext } from 'n8n-core';
 import type { ILoadOptionsFunctions, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
 
-import { MODULE_URL_REGEX, RECORD_URL_REGEX } from '../../../nodes/shared/descriptions';
+import { MODULE_URL_REGEX, RECORD_URL_REGEX } from '../../../nodes/shared/description/properties';
 import { PACKAGE, useCrmFixture } from '../../harness/crm';
 import {
 	buildAdditionalData,

@@ -15,7 +15,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { CrmTrigger } from '../../../nodes/CrmTrigger/CrmTrigger.node';
-import { latch } from '../../../nodes/CrmTrigger/latch';
+import { latch } from '../../../nodes/CrmTrigger/processClaims';
 import { RETRY } from '../../../nodes/shared/transport';
 import { crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';

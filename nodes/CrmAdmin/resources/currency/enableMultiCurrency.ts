@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { additionalFieldsCollection } from '../../../shared/collections';
+import { additionalFieldsCollection } from '../../../shared/description/collections';
 import { writeResults } from '../shared';
 import {
 	baseCurrencyPreSend,
@@ -12,6 +12,7 @@ import {
 	symbolField,
 } from './shared';
 import { getParameter } from '../../../shared/parameters';
+import { crmRouting } from '../../../shared/transport';
 
 /** `base_currency` body of EnableMultipleCurrencies from the parameters. */
 const enablePreSend = baseCurrencyPreSend(function (itemIndex) {
@@ -36,11 +37,11 @@ export const operation: INodePropertyOptions = {
 	action: 'Enable multiple currencies',
 	description:
 		'Switch the organization to multi-currency with the given base currency; allowed once',
-	routing: {
+	routing: crmRouting({
 		request: { method: 'POST', url: '/org/currencies/actions/enable' },
 		send: { preSend: [enablePreSend] },
 		output: { postReceive: [writeResults] },
-	},
+	}),
 };
 
 export const returns = 'the id of the base currency and the status of the change';

@@ -1,17 +1,16 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { byIdRouting } from '../shared';
-import { noneWithId } from '../../../shared/transport';
+import { getByIdOption } from '../shared';
 
 /** GetCurrency — GET /crm/{v}/org/currencies/{id} */
-export const operation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get a currency',
+export const operation = getByIdOption({
+	thing: 'currency',
+	path: '/org/currencies',
+	idParameter: 'currencyId',
+	rootProperty: 'currencies',
 	description: 'Retrieve one currency by ID',
-	routing: byIdRouting('GET', '/org/currencies', 'currencyId', 'Currency ID'),
-};
+});
 
 export const returns =
 	'the currency with its id, name, ISO code, symbol and exchange rate (an error when no currency has the ID)';
@@ -31,9 +30,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['currency'], operation: ['get'] } },
 	[currencyIdField],
 );
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'currencies';
-
-/** A missing ID: "No currency with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('currency', 'currencyId');

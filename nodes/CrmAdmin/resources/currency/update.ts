@@ -1,31 +1,12 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { updateFieldsCollection } from '../../../shared/collections';
+import { updateFieldsCollection } from '../../../shared/description/collections';
 import { runBatched } from '../../../shared/transport';
 import { idParameter, putItemsRequest, requireSome } from '../shared';
 import { currencyIdField } from './get';
 import { CURRENCY_BATCH_SIZE, currencyBody, currencyUpdateFields, isActiveField } from './shared';
 import { getParameter } from '../../../shared/parameters';
-
-/**
- * UpdateCurrencies — PUT /crm/{v}/org/currencies (up to 10 per request, items carry `id`);
- * UpdateCurrency — PUT /crm/{v}/org/currencies/{id} (a chunk of one). Custom operation.
- */
-export const operation: INodePropertyOptions = {
-	name: 'Update',
-	value: 'update',
-	action: 'Update a currency',
-	description: 'Update currencies by ID',
-};
-
-export const returns = 'one item per updated currency: its id and status';
+import { writeOperation } from '../../../shared/description/nodeDescription';
 
 const properties: INodeProperties[] = [
 	currencyIdField,
@@ -43,25 +24,30 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['currency'], operation: ['update'] } },
+/**
+ * UpdateCurrencies — PUT /crm/{v}/org/currencies (up to 10 per request, items carry `id`);
+ * UpdateCurrency — PUT /crm/{v}/org/currencies/{id} (a chunk of one). Custom operation.
+ */
+export const { operation, returns, description, execute } = writeOperation('update', {
+	resource: 'currency',
+	thing: 'currency',
+	description: 'Update currencies by ID',
 	properties,
-);
-
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched(this, {
-		batchSize: CURRENCY_BATCH_SIZE,
-		build: (itemIndex) => {
-			const id = idParameter.call(this, 'currencyId', 'Currency', itemIndex);
-			const fields = currencyBody(
-				this,
-				getParameter(this, 'updateFields', itemIndex, {}) as IDataObject,
-				itemIndex,
-				false,
-			);
-			requireSome.call(this, fields, 'Update Fields', itemIndex);
-			return { key: 'currencies', payload: { ...fields, id } };
-		},
-		request: (_key, currencies) => putItemsRequest('/org/currencies', 'currencies', currencies),
-	});
-}
+	async execute() {
+		return await runBatched(this, {
+			batchSize: CURRENCY_BATCH_SIZE,
+			build: (itemIndex) => {
+				const id = idParameter.call(this, 'currencyId', 'Currency', itemIndex);
+				const fields = currencyBody(
+					this,
+					getParameter(this, 'updateFields', itemIndex, {}) as IDataObject,
+					itemIndex,
+					false,
+				);
+				requireSome.call(this, fields, 'Update Fields', itemIndex);
+				return { key: 'currencies', payload: { ...fields, id } };
+			},
+			request: (_key, currencies) => putItemsRequest('/org/currencies', 'currencies', currencies),
+		});
+	},
+});

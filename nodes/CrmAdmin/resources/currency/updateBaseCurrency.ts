@@ -1,10 +1,11 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { updateFieldsCollection } from '../../../shared/collections';
+import { updateFieldsCollection } from '../../../shared/description/collections';
 import { requireSome, writeResults } from '../shared';
 import { baseCurrencyPreSend, currencyBody, currencyUpdateFields } from './shared';
 import { getParameter } from '../../../shared/parameters';
+import { crmRouting } from '../../../shared/transport';
 
 /** `base_currency` body of UpdateBaseCurrency from the update fields. */
 const updateBasePreSend = baseCurrencyPreSend(function (itemIndex) {
@@ -24,11 +25,11 @@ export const operation: INodePropertyOptions = {
 	value: 'updateBaseCurrency',
 	action: 'Update the base currency',
 	description: 'Change the base currency to another added currency, or its name, symbol and format',
-	routing: {
+	routing: crmRouting({
 		request: { method: 'PUT', url: '/org/currencies/actions/enable' },
 		send: { preSend: [updateBasePreSend] },
 		output: { postReceive: [writeResults] },
-	},
+	}),
 };
 
 export const returns = 'the id of the base currency and the status of the change';

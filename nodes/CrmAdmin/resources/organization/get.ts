@@ -1,4 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetOrganization — GET /crm/{v}/org */
 export const operation: INodePropertyOptions = {
@@ -6,13 +7,10 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get the organization',
 	description: 'Retrieve the organization details, including the ID bulk write uploads need',
-	routing: { request: { method: 'GET', url: '/org' } },
+	routing: crmRouting({ request: { method: 'GET', url: '/org' } }, { rootProperty: 'org' }),
 };
 
 export const returns =
 	'the organization with its id, company name, address, settings, license details and xgid';
 
 export const description: INodeProperties[] = [];
-
-/** Key of the items in the response (docs/protocol.md §5.6). */
-export const rootProperty = 'org';

@@ -1,30 +1,10 @@
-import type {
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { binaryPropertyField } from '../../../shared/binaryField';
-import { setMultipartBody } from '../../../shared/multipart';
+import { binaryPropertyField } from '../../../shared/description/binaryInputField';
+import { binaryPhotoPreSend } from '../../../shared/formats/multipart';
 import { writeResults } from '../shared';
-import { getParameter } from '../../../shared/parameters';
-
-/** The input binary as the multipart part `file` (§3.3); the service accepts images only. */
-async function orgPhotoPreSend(
-	this: IExecuteSingleFunctions,
-	request: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const property = getParameter(this, 'binaryPropertyName', this.getItemIndex(), 'data') as string;
-	const meta = this.helpers.assertBinaryData(property);
-	const buffer = await this.helpers.getBinaryDataBuffer(property);
-	return setMultipartBody(
-		request,
-		[{ data: buffer, fileName: meta.fileName ?? 'logo', mimeType: meta.mimeType }],
-		{ json: false },
-	);
-}
+import { crmRouting } from '../../../shared/transport';
 
 /** UploadOrganizationPhoto — POST /crm/{v}/org/photo (multipart part `file`) */
 export const operation: INodePropertyOptions = {
@@ -32,11 +12,12 @@ export const operation: INodePropertyOptions = {
 	value: 'uploadPhoto',
 	action: 'Upload the organization photo',
 	description: 'Set the organization logo from an input binary',
-	routing: {
+	routing: crmRouting({
 		request: { method: 'POST', url: '/org/photo' },
-		send: { preSend: [orgPhotoPreSend] },
+		// the input binary as the multipart part `file` (§3.3); the service accepts images only
+		send: { preSend: [binaryPhotoPreSend('logo')] },
 		output: { postReceive: [writeResults] },
-	},
+	}),
 };
 
 export const returns = 'the status and message of the upload';

@@ -1,17 +1,16 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { byIdRouting } from '../shared';
-import { noneWithId } from '../../../shared/transport';
+import { getByIdOption } from '../shared';
 
 /** GetProfile — GET /crm/{v}/settings/profiles/{id} */
-export const operation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get a profile',
+export const operation = getByIdOption({
+	thing: 'profile',
+	path: '/settings/profiles',
+	idParameter: 'profileId',
+	rootProperty: 'profiles',
 	description: 'Retrieve one profile by ID, with its permissions and sections',
-	routing: byIdRouting('GET', '/settings/profiles', 'profileId', 'Profile ID'),
-};
+});
 
 export const returns =
 	'the profile with its id, name, description, permissions and sections (an error when no profile has the ID)';
@@ -33,9 +32,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['profile'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.6). */
-export const rootProperty = 'profiles';
-
-/** A missing ID: "No profile with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('profile', 'profileId');

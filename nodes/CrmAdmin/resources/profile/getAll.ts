@@ -1,4 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetProfiles — GET /crm/{v}/settings/profiles */
 export const operation: INodePropertyOptions = {
@@ -6,12 +7,12 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many profiles',
 	description: 'List the profiles of the organization (without permissions)',
-	routing: { request: { method: 'GET', url: '/settings/profiles' } },
+	routing: crmRouting(
+		{ request: { method: 'GET', url: '/settings/profiles' } },
+		{ rootProperty: 'profiles' },
+	),
 };
 
 export const returns = 'one item per profile, with its id, name and description (no permissions)';
 
 export const description: INodeProperties[] = [];
-
-/** Key of the items in the response (docs/protocol.md §5.6). */
-export const rootProperty = 'profiles';

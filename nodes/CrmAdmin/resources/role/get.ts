@@ -1,17 +1,16 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { byIdRouting } from '../shared';
-import { noneWithId } from '../../../shared/transport';
+import { getByIdOption } from '../shared';
 
 /** GetRole — GET /crm/{v}/settings/roles/{id} */
-export const operation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get a role',
+export const operation = getByIdOption({
+	thing: 'role',
+	path: '/settings/roles',
+	idParameter: 'roleId',
+	rootProperty: 'roles',
 	description: 'Retrieve one role by ID',
-	routing: byIdRouting('GET', '/settings/roles', 'roleId', 'Role ID'),
-};
+});
 
 export const returns =
 	'the role with its id, name, description and the role it reports to (an error when no role has the ID)';
@@ -33,9 +32,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['role'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.6). */
-export const rootProperty = 'roles';
-
-/** A missing ID: "No role with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('role', 'roleId');

@@ -1,4 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetRoles — GET /crm/{v}/settings/roles */
 export const operation: INodePropertyOptions = {
@@ -6,13 +7,13 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many roles',
 	description: 'List the roles of the organization with the role each reports to',
-	routing: { request: { method: 'GET', url: '/settings/roles' } },
+	routing: crmRouting(
+		{ request: { method: 'GET', url: '/settings/roles' } },
+		{ rootProperty: 'roles' },
+	),
 };
 
 export const returns =
 	'one item per role, with its id, name, description and the role it reports to';
 
 export const description: INodeProperties[] = [];
-
-/** Key of the items in the response (docs/protocol.md §5.6). */
-export const rootProperty = 'roles';

@@ -1,27 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { additionalFieldsCollection } from '../../../shared/collections';
-import { itemListRequest } from '../../../shared/itemLists';
+import { additionalFieldsCollection } from '../../../shared/description/collections';
+import { itemListRequest } from '../../../shared/transport/itemListRequest';
 import { runBatched } from '../../../shared/transport';
 import { sequenceNumberField, taxBody } from './shared';
 import { getParameter } from '../../../shared/parameters';
-
-/** CreateTaxes — POST /crm/{v}/org/taxes, up to 100 taxes per request (custom operation) */
-export const operation: INodePropertyOptions = {
-	name: 'Create',
-	value: 'create',
-	action: 'Create a tax',
-	description: 'Create taxes',
-};
-
-export const returns = 'one item per created tax: its id and status';
+import { writeOperation } from '../../../shared/description/nodeDescription';
 
 const properties: INodeProperties[] = [
 	{
@@ -44,27 +28,29 @@ const properties: INodeProperties[] = [
 	additionalFieldsCollection([sequenceNumberField]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['tax'], operation: ['create'] } },
+/** CreateTaxes — POST /crm/{v}/org/taxes, up to 100 taxes per request (custom operation) */
+export const { operation, returns, description, execute } = writeOperation('create', {
+	resource: 'tax',
+	thing: 'tax',
+	description: 'Create taxes',
 	properties,
-);
-
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched(this, {
-		build: (itemIndex) => {
-			const additional = getParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
-			const payload = taxBody.call(
-				this,
-				{
-					...additional,
-					name: getParameter(this, 'taxName', itemIndex),
-					value: getParameter(this, 'taxValue', itemIndex),
-				},
-				itemIndex,
-			);
-			return { key: 'taxes', payload };
-		},
-		request: (_key, taxes) =>
-			itemListRequest({ method: 'POST', path: '/org/taxes' }, 'taxes', taxes),
-	});
-}
+	async execute() {
+		return await runBatched(this, {
+			build: (itemIndex) => {
+				const additional = getParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
+				const payload = taxBody.call(
+					this,
+					{
+						...additional,
+						name: getParameter(this, 'taxName', itemIndex),
+						value: getParameter(this, 'taxValue', itemIndex),
+					},
+					itemIndex,
+				);
+				return { key: 'taxes', payload };
+			},
+			request: (_key, taxes) =>
+				itemListRequest({ method: 'POST', path: '/org/taxes' }, 'taxes', taxes),
+		});
+	},
+});

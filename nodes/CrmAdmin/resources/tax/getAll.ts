@@ -1,4 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetTaxes — GET /crm/{v}/org/taxes (the `taxes` list) */
 export const operation: INodePropertyOptions = {
@@ -6,13 +7,10 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many taxes',
 	description: 'List the taxes of the organization in sequence order',
-	routing: { request: { method: 'GET', url: '/org/taxes' } },
+	routing: crmRouting({ request: { method: 'GET', url: '/org/taxes' } }, { rootProperty: 'taxes' }),
 };
 
 export const returns =
 	'one item per tax in sequence order, with its id, name, rate in percent and sequence number';
 
 export const description: INodeProperties[] = [];
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'taxes';

@@ -6,6 +6,7 @@ import type {
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
+import { crmRouting } from '../../../shared/transport';
 
 /** The `preference` object of a GetTaxes answer as the one output item. */
 async function taxPreference(
@@ -24,10 +25,10 @@ export const operation: INodePropertyOptions = {
 	action: 'Get the tax preference',
 	description:
 		'Read the organization tax preference: whether rates may be modified and taxes auto-populated',
-	routing: {
+	routing: crmRouting({
 		request: { method: 'GET', url: '/org/taxes' },
 		output: { postReceive: [taxPreference] },
-	},
+	}),
 };
 
 export const returns =

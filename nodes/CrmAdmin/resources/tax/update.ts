@@ -1,28 +1,12 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { updateFieldsCollection } from '../../../shared/collections';
-import { itemListRequest } from '../../../shared/itemLists';
+import { updateFieldsCollection } from '../../../shared/description/collections';
+import { itemListRequest } from '../../../shared/transport/itemListRequest';
 import { runBatched } from '../../../shared/transport';
 import { idParameter, requireSome } from '../shared';
 import { sequenceNumberField, taxBody, taxIdField } from './shared';
 import { getParameter } from '../../../shared/parameters';
-
-/** UpdateTaxes — PUT /crm/{v}/org/taxes, up to 100 taxes per request, items carry `id` (custom operation) */
-export const operation: INodePropertyOptions = {
-	name: 'Update',
-	value: 'update',
-	action: 'Update a tax',
-	description: 'Update taxes by ID',
-};
-
-export const returns = 'one item per updated tax: its id and status';
+import { writeOperation } from '../../../shared/description/nodeDescription';
 
 const properties: INodeProperties[] = [
 	taxIdField,
@@ -40,24 +24,26 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['tax'], operation: ['update'] } },
+/** UpdateTaxes — PUT /crm/{v}/org/taxes, up to 100 taxes per request, items carry `id` (custom operation) */
+export const { operation, returns, description, execute } = writeOperation('update', {
+	resource: 'tax',
+	thing: 'tax',
+	description: 'Update taxes by ID',
 	properties,
-);
-
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched(this, {
-		build: (itemIndex) => {
-			const id = idParameter.call(this, 'taxId', 'Tax', itemIndex);
-			const fields = taxBody.call(
-				this,
-				getParameter(this, 'updateFields', itemIndex, {}) as IDataObject,
-				itemIndex,
-			);
-			requireSome.call(this, fields, 'Update Fields', itemIndex);
-			return { key: 'taxes', payload: { id, ...fields } };
-		},
-		request: (_key, taxes) =>
-			itemListRequest({ method: 'PUT', path: '/org/taxes' }, 'taxes', taxes),
-	});
-}
+	async execute() {
+		return await runBatched(this, {
+			build: (itemIndex) => {
+				const id = idParameter.call(this, 'taxId', 'Tax', itemIndex);
+				const fields = taxBody.call(
+					this,
+					getParameter(this, 'updateFields', itemIndex, {}) as IDataObject,
+					itemIndex,
+				);
+				requireSome.call(this, fields, 'Update Fields', itemIndex);
+				return { key: 'taxes', payload: { id, ...fields } };
+			},
+			request: (_key, taxes) =>
+				itemListRequest({ method: 'PUT', path: '/org/taxes' }, 'taxes', taxes),
+		});
+	},
+});

@@ -1,17 +1,16 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { byIdRouting } from '../shared';
-import { noneWithId } from '../../../shared/transport';
+import { getByIdOption } from '../shared';
 
 /** GetTerritory — GET /crm/{v}/settings/territories/{id} */
-export const operation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get a territory',
+export const operation = getByIdOption({
+	thing: 'territory',
+	path: '/settings/territories',
+	idParameter: 'territoryId',
+	rootProperty: 'territories',
 	description: 'Retrieve one territory by ID',
-	routing: byIdRouting('GET', '/settings/territories', 'territoryId', 'Territory ID'),
-};
+});
 
 export const returns =
 	'the territory with its id, name, parent, manager and rules (an error when no territory has the ID)';
@@ -33,9 +32,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['territory'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.6). */
-export const rootProperty = 'territories';
-
-/** A missing ID: "No territory with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('territory', 'territoryId');

@@ -1,4 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetTerritories — GET /crm/{v}/settings/territories */
 export const operation: INodePropertyOptions = {
@@ -6,13 +7,13 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many territories',
 	description: 'List the territories of the organization with their hierarchy and rules',
-	routing: { request: { method: 'GET', url: '/settings/territories' } },
+	routing: crmRouting(
+		{ request: { method: 'GET', url: '/settings/territories' } },
+		{ rootProperty: 'territories' },
+	),
 };
 
 export const returns =
 	'one item per territory, with its id, name, parent territory, manager and account and deal rules';
 
 export const description: INodeProperties[] = [];
-
-/** Key of the items in the response (docs/protocol.md §5.6). */
-export const rootProperty = 'territories';

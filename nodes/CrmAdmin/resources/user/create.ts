@@ -1,27 +1,12 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { additionalFieldsCollection } from '../../../shared/collections';
-import { itemListRequest } from '../../../shared/itemLists';
+import { additionalFieldsCollection } from '../../../shared/description/collections';
+import { itemListRequest } from '../../../shared/transport/itemListRequest';
 import { runBatched } from '../../../shared/transport';
 import { userBody, userOptionalFields } from './shared';
 import { getParameter } from '../../../shared/parameters';
-
-/** CreateUser — POST /crm/{v}/users, one user per call as the contract asks of clients (custom operation) */
-export const operation: INodePropertyOptions = {
-	name: 'Create',
-	value: 'create',
-	action: 'Create a user',
-	description: 'Invite a user to the CRM',
-};
-
-export const returns = 'one item per created user: its id and status';
+import { writeOperation } from '../../../shared/description/nodeDescription';
 
 const properties: INodeProperties[] = [
 	{
@@ -57,31 +42,33 @@ const properties: INodeProperties[] = [
 	additionalFieldsCollection(userOptionalFields),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['user'], operation: ['create'] } },
+/** CreateUser — POST /crm/{v}/users, one user per call as the contract asks of clients (custom operation) */
+export const { operation, returns, description, execute } = writeOperation('create', {
+	resource: 'user',
+	thing: 'user',
+	description: 'Invite a user to the CRM',
 	properties,
-);
-
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched(this, {
-		// docs/protocol.md §5.6: CreateUser takes 1..100, but clients send one user per call
-		batchSize: 1,
-		build: (itemIndex) => {
-			const required: IDataObject = {};
-			for (const [param, key, label] of [
-				['email', 'email', 'Email'],
-				['lastName', 'last_name', 'Last Name'],
-				['role', 'role', 'Role'],
-				['profile', 'profile', 'Profile'],
-			]) {
-				const value = String(getParameter(this, param, itemIndex, '') ?? '').trim();
-				if (!value)
-					throw new NodeOperationError(this.getNode(), `"${label}" is required`, { itemIndex });
-				required[key] = value;
-			}
-			const additional = getParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
-			return { key: 'users', payload: userBody({ ...additional, ...required }) };
-		},
-		request: (_key, users) => itemListRequest({ method: 'POST', path: '/users' }, 'users', users),
-	});
-}
+	async execute() {
+		return await runBatched(this, {
+			// docs/protocol.md §5.6: CreateUser takes 1..100, but clients send one user per call
+			batchSize: 1,
+			build: (itemIndex) => {
+				const required: IDataObject = {};
+				for (const [param, key, label] of [
+					['email', 'email', 'Email'],
+					['lastName', 'last_name', 'Last Name'],
+					['role', 'role', 'Role'],
+					['profile', 'profile', 'Profile'],
+				]) {
+					const value = String(getParameter(this, param, itemIndex, '') ?? '').trim();
+					if (!value)
+						throw new NodeOperationError(this.getNode(), `"${label}" is required`, { itemIndex });
+					required[key] = value;
+				}
+				const additional = getParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
+				return { key: 'users', payload: userBody({ ...additional, ...required }) };
+			},
+			request: (_key, users) => itemListRequest({ method: 'POST', path: '/users' }, 'users', users),
+		});
+	},
+});

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { byIdRouting, writeResults } from '../shared';
 import { userIdField } from './shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** DeleteUser — DELETE /crm/{v}/users/{id} */
 export const operation: INodePropertyOptions = {
@@ -10,10 +11,10 @@ export const operation: INodePropertyOptions = {
 	value: 'delete',
 	action: 'Delete a user',
 	description: 'Delete a user; it stays listed under Deleted Users',
-	routing: {
+	routing: crmRouting({
 		...byIdRouting('DELETE', '/users', 'userId', 'User ID'),
 		output: { postReceive: [writeResults] },
-	},
+	}),
 };
 
 export const returns = 'the id of the deleted user and the status';

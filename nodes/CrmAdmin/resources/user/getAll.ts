@@ -1,15 +1,16 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { returnAllLimit } from '../../../shared/descriptions';
+import { returnAllLimit } from '../../../shared/description/properties';
+import { crmRouting } from '../../../shared/transport';
 
-/** GetUsers — GET /crm/{v}/users?type=…, paged by the node's request runner */
+/** GetUsers — GET /crm/{v}/users?type=…, paged by its request runner (crmRouting) */
 export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many users',
 	description: 'List users of a given type',
-	routing: { request: { method: 'GET', url: '/users' } },
+	routing: crmRouting({ request: { method: 'GET', url: '/users' } }, { rootProperty: 'users' }),
 };
 
 export const returns = 'one item per user, with its id, name, email, role, profile and status';
@@ -46,6 +47,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.6). */
-export const rootProperty = 'users';

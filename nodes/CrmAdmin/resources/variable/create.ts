@@ -1,28 +1,13 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { additionalFieldsCollection } from '../../../shared/collections';
-import { itemListRequest } from '../../../shared/itemLists';
+import { additionalFieldsCollection } from '../../../shared/description/collections';
+import { itemListRequest } from '../../../shared/transport/itemListRequest';
 import { runBatched } from '../../../shared/transport';
-import { isDigits } from '../../../shared/validation';
+import { isDigits } from '../../../shared/records/validation';
 import { groupField, optionalKeys, variableValue, variableTypeField } from './shared';
 import { getParameter } from '../../../shared/parameters';
-
-/** CreateVariables — POST /crm/{v}/settings/variables, up to 100 variables per request (custom operation) */
-export const operation: INodePropertyOptions = {
-	name: 'Create',
-	value: 'create',
-	action: 'Create a variable',
-	description: 'Create variables',
-};
-
-export const returns = 'one item per created variable: its id and status';
+import { writeOperation } from '../../../shared/description/nodeDescription';
 
 const properties: INodeProperties[] = [
 	{
@@ -55,36 +40,41 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['variable'], operation: ['create'] } },
+/** CreateVariables — POST /crm/{v}/settings/variables, up to 100 variables per request (custom operation) */
+export const { operation, returns, description, execute } = writeOperation('create', {
+	resource: 'variable',
+	thing: 'variable',
+	description: 'Create variables',
 	properties,
-);
-
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched(this, {
-		build: (itemIndex) => {
-			const name = String(getParameter(this, 'variableName', itemIndex) ?? '').trim();
-			if (!name) throw new NodeOperationError(this.getNode(), '"Name" is required', { itemIndex });
-			const type = getParameter(this, 'variableType', itemIndex) as string;
-			const group = String(getParameter(this, 'group', itemIndex) ?? '').trim();
-			if (!group)
-				throw new NodeOperationError(this.getNode(), '"Variable Group" is required', { itemIndex });
-			const additional = getParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
-			const payload: IDataObject = {
-				name,
-				type,
-				variable_group: isDigits(group) ? { id: group } : { api_name: group },
-				value: variableValue.call(
-					this,
+	async execute() {
+		return await runBatched(this, {
+			build: (itemIndex) => {
+				const name = String(getParameter(this, 'variableName', itemIndex) ?? '').trim();
+				if (!name)
+					throw new NodeOperationError(this.getNode(), '"Name" is required', { itemIndex });
+				const type = getParameter(this, 'variableType', itemIndex) as string;
+				const group = String(getParameter(this, 'group', itemIndex) ?? '').trim();
+				if (!group)
+					throw new NodeOperationError(this.getNode(), '"Variable Group" is required', {
+						itemIndex,
+					});
+				const additional = getParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
+				const payload: IDataObject = {
+					name,
 					type,
-					getParameter(this, 'value', itemIndex, ''),
-					itemIndex,
-				) as IDataObject[string],
-				...optionalKeys(additional),
-			};
-			return { key: 'variables', payload };
-		},
-		request: (_key, variables) =>
-			itemListRequest({ method: 'POST', path: '/settings/variables' }, 'variables', variables),
-	});
-}
+					variable_group: isDigits(group) ? { id: group } : { api_name: group },
+					value: variableValue.call(
+						this,
+						type,
+						getParameter(this, 'value', itemIndex, ''),
+						itemIndex,
+					) as IDataObject[string],
+					...optionalKeys(additional),
+				};
+				return { key: 'variables', payload };
+			},
+			request: (_key, variables) =>
+				itemListRequest({ method: 'POST', path: '/settings/variables' }, 'variables', variables),
+		});
+	},
+});

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { byKeyRouting, noneWithKey } from '../shared';
 import { groupField, variableKeyFields } from './shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** The `getBy` key parameters of a variable. */
 const keys = { label: 'Variable', id: 'variableId', apiName: 'variableApiName' };
@@ -16,7 +17,10 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a variable',
 	description: 'Retrieve one variable by ID or API name',
-	routing: byKeyRouting('/settings/variables', keys),
+	routing: crmRouting(byKeyRouting('/settings/variables', keys), {
+		rootProperty: 'variables',
+		notFound: noneWithKey('variable', keys),
+	}),
 };
 
 export const returns =
@@ -31,9 +35,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['variable'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'variables';
-
-/** A missing ID or API name: "No variable with …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithKey('variable', keys);

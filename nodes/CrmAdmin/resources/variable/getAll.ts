@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { groupField } from './shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetVariables — GET /crm/{v}/settings/variables?group=… */
 export const operation: INodePropertyOptions = {
@@ -9,7 +10,10 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many variables',
 	description: 'List the variables of a variable group',
-	routing: { request: { method: 'GET', url: '/settings/variables' } },
+	routing: crmRouting(
+		{ request: { method: 'GET', url: '/settings/variables' } },
+		{ rootProperty: 'variables' },
+	),
 };
 
 export const returns =
@@ -23,6 +27,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['variable'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'variables';

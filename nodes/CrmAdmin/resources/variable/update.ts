@@ -1,30 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { updateFieldsCollection } from '../../../shared/collections';
+import { updateFieldsCollection } from '../../../shared/description/collections';
 import { runBatched } from '../../../shared/transport';
 import { checkApiName, idParameter, putItemsRequest, requireSome } from '../shared';
 import { VARIABLE_TYPES, optionalKeys, variableValue, variableKeyFields } from './shared';
 import { getParameter } from '../../../shared/parameters';
-
-/**
- * UpdateVariables — PUT /crm/{v}/settings/variables (up to 100 per request, items carry `id` or `api_name`);
- * UpdateVariableById — PUT /crm/{v}/settings/variables/{id}, UpdateVariableByAPIName — PUT …/{apiName} (a chunk of one).
- */
-export const operation: INodePropertyOptions = {
-	name: 'Update',
-	value: 'update',
-	action: 'Update a variable',
-	description: 'Update variables by ID or API name',
-};
-
-export const returns = 'one item per updated variable: its id and status';
+import { writeOperation } from '../../../shared/description/nodeDescription';
 
 const properties: INodeProperties[] = [
 	...variableKeyFields('updateBy', 'Update'),
@@ -50,40 +31,46 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['variable'], operation: ['update'] } },
+/**
+ * UpdateVariables — PUT /crm/{v}/settings/variables (up to 100 per request, items carry `id` or `api_name`);
+ * UpdateVariableById — PUT /crm/{v}/settings/variables/{id}, UpdateVariableByAPIName — PUT …/{apiName} (a chunk of one).
+ */
+export const { operation, returns, description, execute } = writeOperation('update', {
+	resource: 'variable',
+	thing: 'variable',
+	description: 'Update variables by ID or API name',
 	properties,
-);
-
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched(this, {
-		build: (itemIndex) => {
-			const by = getParameter(this, 'updateBy', itemIndex, 'id') as string;
-			let key: IDataObject;
-			if (by === 'id') key = { id: idParameter.call(this, 'variableId', 'Variable ID', itemIndex) };
-			else {
-				const apiName = String(getParameter(this, 'variableApiName', itemIndex) ?? '').trim();
-				key = { api_name: checkApiName(this.getNode(), apiName, 'Variable API Name', itemIndex) };
-			}
-			const values = getParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
-			const fields: IDataObject = optionalKeys(values);
-			if (typeof values.name === 'string' && values.name.trim() !== '')
-				fields.name = values.name.trim();
-			if (values.type) fields.type = values.type;
-			if (values.value !== undefined) {
-				fields.value = (
-					values.type
-						? variableValue.call(this, String(values.type), values.value, itemIndex)
-						: values.value === ''
-							? null
-							: values.value
-				) as IDataObject[string];
-			}
-			requireSome.call(this, fields, 'Update Fields', itemIndex);
-			return { key: 'variables', payload: { ...key, ...fields } };
-		},
-		// a chunk of one goes to …/{id} or …/{apiName}, whichever key the item has
-		request: (_key, variables) =>
-			putItemsRequest('/settings/variables', 'variables', variables, ['id', 'api_name']),
-	});
-}
+	async execute() {
+		return await runBatched(this, {
+			build: (itemIndex) => {
+				const by = getParameter(this, 'updateBy', itemIndex, 'id') as string;
+				let key: IDataObject;
+				if (by === 'id')
+					key = { id: idParameter.call(this, 'variableId', 'Variable ID', itemIndex) };
+				else {
+					const apiName = String(getParameter(this, 'variableApiName', itemIndex) ?? '').trim();
+					key = { api_name: checkApiName(this.getNode(), apiName, 'Variable API Name', itemIndex) };
+				}
+				const values = getParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
+				const fields: IDataObject = optionalKeys(values);
+				if (typeof values.name === 'string' && values.name.trim() !== '')
+					fields.name = values.name.trim();
+				if (values.type) fields.type = values.type;
+				if (values.value !== undefined) {
+					fields.value = (
+						values.type
+							? variableValue.call(this, String(values.type), values.value, itemIndex)
+							: values.value === ''
+								? null
+								: values.value
+					) as IDataObject[string];
+				}
+				requireSome.call(this, fields, 'Update Fields', itemIndex);
+				return { key: 'variables', payload: { ...key, ...fields } };
+			},
+			// a chunk of one goes to …/{id} or …/{apiName}, whichever key the item has
+			request: (_key, variables) =>
+				putItemsRequest('/settings/variables', 'variables', variables, ['id', 'api_name']),
+		});
+	},
+});

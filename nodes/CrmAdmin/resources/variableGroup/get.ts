@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { byKeyRouting, keySelectorField, noneWithKey } from '../shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** The `getBy` key parameters of a variable group. */
 const keys = { label: 'Variable Group', id: 'groupId', apiName: 'groupApiName' };
@@ -15,7 +16,10 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a variable group',
 	description: 'Retrieve one variable group by ID or API name',
-	routing: byKeyRouting('/settings/variable_groups', keys),
+	routing: crmRouting(byKeyRouting('/settings/variable_groups', keys), {
+		rootProperty: 'variable_groups',
+		notFound: noneWithKey('variable group', keys),
+	}),
 };
 
 export const returns =
@@ -49,9 +53,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['variableGroup'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'variable_groups';
-
-/** A missing ID or API name: "No variable group with …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithKey('variable group', keys);

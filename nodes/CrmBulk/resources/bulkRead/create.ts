@@ -7,14 +7,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, pickedValue } from '../../../shared/descriptions';
-import { allOrAnyOption, conditionsCollection } from '../../../shared/collections';
-import { toCrmDate, toCrmDateTime } from '../../../shared/dates';
+import { moduleSelect, pickedValue } from '../../../shared/description/properties';
+import { allOrAnyOption, conditionsCollection } from '../../../shared/description/collections';
+import { toCrmDate, toCrmDateTime } from '../../../shared/formats/dates';
 import { PICKLIST_MARK, criteriaFieldName } from '../../../shared/methods/loadOptions';
-import { loadFieldMeta } from '../../../shared/recordFields';
-import type { FieldMeta } from '../../../shared/recordFields';
+import { loadFieldMeta } from '../../../shared/records/fields';
+import type { FieldMeta } from '../../../shared/records/fields';
 import { crmRequest, writeResult } from '../../../shared/transport';
-import { listOf } from '../../../shared/validation';
+import { listOf } from '../../../shared/records/validation';
 import {
 	LIMITS,
 	binaryItem,

@@ -8,8 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { crmRequest } from '../../../shared/transport';
-import { responseFile } from '../../../shared/download';
+import { crmRequest, crmRouting } from '../../../shared/transport';
+import { responseFile } from '../../../shared/formats/download';
 import {
 	BULK_BASE_URL,
 	downloadedFileItems,
@@ -62,7 +62,7 @@ export const operation: INodePropertyOptions = {
 	action: 'Download a bulk read result',
 	description:
 		'Download the result zip of a completed bulk read job, as a binary or as parsed records',
-	routing: {
+	routing: crmRouting({
 		request: {
 			method: 'GET',
 			baseURL: BULK_BASE_URL,
@@ -72,7 +72,7 @@ export const operation: INodePropertyOptions = {
 			headers: { Accept: 'application/x-download' },
 		},
 		output: { postReceive: [resultToItems] },
-	},
+	}),
 };
 
 export const returns =

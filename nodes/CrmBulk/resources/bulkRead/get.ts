@@ -2,8 +2,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BULK_BASE_URL } from '../shared';
-import { idPathSegment, requireDigits } from '../../../shared/validation';
-import { noneWithId } from '../../../shared/transport';
+import { idPathSegment, requireDigits } from '../../../shared/records/validation';
+import { crmRouting, noneWithId } from '../../../shared/transport';
 
 /** GetBulkReadJobDetails — GET /crm/bulk/{v}/read/{jobId} */
 export const operation: INodePropertyOptions = {
@@ -11,14 +11,17 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a bulk read job',
 	description: 'Get the state and result of a bulk read job',
-	routing: {
-		send: { preSend: [requireDigits('jobId', 'Job ID')] },
-		request: {
-			method: 'GET',
-			baseURL: BULK_BASE_URL,
-			url: `=/read/${idPathSegment('jobId')}`,
+	routing: crmRouting(
+		{
+			send: { preSend: [requireDigits('jobId', 'Job ID')] },
+			request: {
+				method: 'GET',
+				baseURL: BULK_BASE_URL,
+				url: `=/read/${idPathSegment('jobId')}`,
+			},
 		},
-	},
+		{ rootProperty: 'data', notFound: noneWithId('bulk read job', 'jobId') },
+	),
 };
 
 export const returns =
@@ -38,9 +41,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['bulkRead'], operation: ['get'] } },
 	[jobIdField],
 );
-
-/** Key of the items in the response (docs/protocol.md §5.11). */
-export const rootProperty = 'data';
-
-/** A missing ID: "No bulk read job with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('bulk read job', 'jobId');

@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BULK_BASE_URL } from '../shared';
-import { noneWithId } from '../../../shared/transport';
+import { crmRouting, noneWithId } from '../../../shared/transport';
 
 /** GetBulkWriteJobDetails — GET /crm/bulk/{v}/write/{jobId} */
 export const operation: INodePropertyOptions = {
@@ -10,13 +10,16 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a bulk write job',
 	description: 'Get the status, per-file counts and result URL of a bulk write job',
-	routing: {
-		request: {
-			method: 'GET',
-			baseURL: BULK_BASE_URL,
-			url: '=/write/{{ toPathSegment(String($parameter.jobId).trim()) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				baseURL: BULK_BASE_URL,
+				url: '=/write/{{ toPathSegment(String($parameter.jobId).trim()) }}',
+			},
 		},
-	},
+		{ notFound: noneWithId('bulk write job', 'jobId') },
+	),
 };
 
 export const returns =
@@ -36,6 +39,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['bulkWrite'], operation: ['get'] } },
 	[writeJobIdField],
 );
-
-/** A missing ID: "No bulk write job with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('bulk write job', 'jobId');

@@ -1,4 +1,4 @@
-import { defineResource } from '../../../shared/node';
+import { defineResource } from '../../../shared/description/nodeDescription';
 
 import * as create from './create';
 import * as downloadResult from './downloadResult';

@@ -7,10 +7,10 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { outputBinaryField } from '../../../shared/binaryOutput';
-import { responseFile } from '../../../shared/download';
+import { outputBinaryField } from '../../../shared/description/binaryOutputField';
+import { responseFile } from '../../../shared/formats/download';
 import { downloadedFileItems } from '../shared';
-import { noneWithId } from '../../../shared/transport';
+import { crmRouting, noneWithId } from '../../../shared/transport';
 import { getParameter } from '../../../shared/parameters';
 
 /** postReceive: the stored file as a binary item with its name and type. */
@@ -33,17 +33,20 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a file from the file store',
 	description: 'Download a file of the shared file store as a binary',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '/files',
-			qs: { id: '={{ String($parameter.fileId).trim() }}' },
-			encoding: 'arraybuffer',
-			json: false,
-			headers: { Accept: 'application/x-download' },
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '/files',
+				qs: { id: '={{ String($parameter.fileId).trim() }}' },
+				encoding: 'arraybuffer',
+				json: false,
+				headers: { Accept: 'application/x-download' },
+			},
+			output: { postReceive: [fileToBinary] },
 		},
-		output: { postReceive: [fileToBinary] },
-	},
+		{ notFound: noneWithId('file', 'fileId') },
+	),
 };
 
 export const returns =
@@ -65,6 +68,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['file'], operation: ['get'] } },
 	properties,
 );
-
-/** A missing ID: "No file with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('file', 'fileId');

@@ -7,10 +7,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { multipartBody } from '../../../shared/multipart';
-import type { MultipartFile } from '../../../shared/multipart';
+import { multipartBody } from '../../../shared/formats/multipart';
+import type { MultipartFile } from '../../../shared/formats/multipart';
 import { crmRequest, runPerItem } from '../../../shared/transport';
-import { listOf } from '../../../shared/validation';
+import { listOf } from '../../../shared/records/validation';
 import { LIMITS, megabytes } from '../shared';
 import { getParameter } from '../../../shared/parameters';
 

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireV21 } from '../../../shared/transport';
+import { crmRouting, requireV21 } from '../../../shared/transport';
 
 /** GetEmailAddresses — GET /crm/{v}/settings/emails/actions/from_addresses (v2.1 only; one list, not paged) */
 export const operation: INodePropertyOptions = {
@@ -9,10 +9,13 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many from addresses',
 	description: 'List the addresses mails can be sent from: users and organisation addresses',
-	routing: {
-		request: { method: 'GET', url: '/settings/emails/actions/from_addresses' },
-		send: { preSend: [requireV21('Get From Addresses (GetEmailAddresses)')] },
-	},
+	routing: crmRouting(
+		{
+			request: { method: 'GET', url: '/settings/emails/actions/from_addresses' },
+			send: { preSend: [requireV21('Get From Addresses (GetEmailAddresses)')] },
+		},
+		{ rootProperty: 'from_addresses' },
+	),
 };
 
 export const returns =
@@ -24,6 +27,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['fromAddress'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.10). */
-export const rootProperty = 'from_addresses';

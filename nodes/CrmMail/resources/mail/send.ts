@@ -8,11 +8,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { toCrmDateTimeIn } from '../../../shared/dates';
-import { moduleSelect, pickedValue, recordIdField } from '../../../shared/descriptions';
-import { multipartBody } from '../../../shared/multipart';
-import type { MultipartFile } from '../../../shared/multipart';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { toCrmDateTimeIn } from '../../../shared/formats/dates';
+import { moduleSelect, pickedValue, recordIdField } from '../../../shared/description/properties';
+import { multipartBody } from '../../../shared/formats/multipart';
+import type { MultipartFile } from '../../../shared/formats/multipart';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import {
 	assertV21,
 	crmApiError,
@@ -21,7 +21,7 @@ import {
 	runBatched,
 } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
-import { checkDigits, listOf } from '../../../shared/validation';
+import { checkDigits, listOf } from '../../../shared/records/validation';
 import { parseAddresses } from './addresses';
 import type { MailAddress } from './addresses';
 import { getParameter } from '../../../shared/parameters';

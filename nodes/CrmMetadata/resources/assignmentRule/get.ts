@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { noneWithId, requireV21 } from '../../../shared/transport';
+import { crmRouting, noneWithId, requireV21 } from '../../../shared/transport';
 import { idOptions, moduleQueryField } from '../shared';
 
 /** GetAssignmentRule — GET /crm/{v}/settings/automation/assignment_rules/{ruleId}?module= (v2.1 only) */
@@ -10,13 +10,16 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get an assignment rule',
 	description: 'Retrieve one assignment rule of a module',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/settings/automation/assignment_rules/{{ toPathSegment($parameter.ruleId) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/settings/automation/assignment_rules/{{ toPathSegment($parameter.ruleId) }}',
+			},
+			send: { preSend: [requireV21('Assignment Rule → Get (GetAssignmentRule)')] },
 		},
-		send: { preSend: [requireV21('Assignment Rule → Get (GetAssignmentRule)')] },
-	},
+		{ rootProperty: 'assignment_rules', notFound: noneWithId('assignment rule', 'ruleId') },
+	),
 };
 
 export const returns =
@@ -37,9 +40,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['assignmentRule'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'assignment_rules';
-
-/** A missing ID: "No assignment rule with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('assignment rule', 'ruleId');

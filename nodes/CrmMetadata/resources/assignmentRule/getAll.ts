@@ -1,19 +1,16 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireV21 } from '../../../shared/transport';
+import { settingsListOption } from '../shared';
 
 /** GetAssignmentRules — GET /crm/{v}/settings/automation/assignment_rules (v2.1 only) */
-export const operation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many assignment rules',
+export const operation = settingsListOption({
+	things: 'assignment rules',
+	url: '/settings/automation/assignment_rules',
+	rootProperty: 'assignment_rules',
 	description: 'List the assignment rules of every module',
-	routing: {
-		request: { method: 'GET', url: '/settings/automation/assignment_rules' },
-		send: { preSend: [requireV21('Assignment Rule → Get Many (GetAssignmentRules)')] },
-	},
-};
+	v21Only: 'Assignment Rule → Get Many (GetAssignmentRules)',
+});
 
 export const returns =
 	'one item per assignment rule, with its id, name, module and default assignee';
@@ -24,6 +21,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['assignmentRule'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'assignment_rules';

@@ -1,8 +1,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
-import { idPathSegment, requireDigits } from '../../../shared/validation';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
+import { idPathSegment, requireDigits } from '../../../shared/records/validation';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetBlueprint — GET /crm/{v}/{module}/{recordId}/actions/blueprint */
 export const operation: INodePropertyOptions = {
@@ -10,13 +11,16 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get the blueprint of a record',
 	description: "Retrieve a record's blueprint process and the transitions available to it",
-	routing: {
-		send: { preSend: [requireDigits('recordId', 'Record ID')] },
-		request: {
-			method: 'GET',
-			url: `=/{{ toPathSegment($parameter.module) }}/${idPathSegment('recordId')}/actions/blueprint`,
+	routing: crmRouting(
+		{
+			send: { preSend: [requireDigits('recordId', 'Record ID')] },
+			request: {
+				method: 'GET',
+				url: `=/{{ toPathSegment($parameter.module) }}/${idPathSegment('recordId')}/actions/blueprint`,
+			},
 		},
-	},
+		{ rootProperty: 'blueprint' },
+	),
 };
 
 export const returns =
@@ -28,6 +32,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['blueprint'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.8). */
-export const rootProperty = 'blueprint';

@@ -12,12 +12,13 @@ import {
 	pickedValue,
 	recordFieldsUi,
 	recordIdField,
-} from '../../../shared/descriptions';
-import { coerceFieldValue, loadFieldMeta } from '../../../shared/recordFields';
-import type { FieldMeta } from '../../../shared/recordFields';
-import { checkDigits } from '../../../shared/validation';
+} from '../../../shared/description/properties';
+import { coerceFieldValue, loadFieldMeta } from '../../../shared/records/fields';
+import type { FieldMeta } from '../../../shared/records/fields';
+import { checkDigits } from '../../../shared/records/validation';
 import { idOptions } from '../shared';
 import { getParameter } from '../../../shared/parameters';
+import { crmRouting } from '../../../shared/transport';
 
 /** preSend: the one-item `blueprint` body `{transition_id, data}`, data typed by the module's field metadata. */
 async function transitionBody(
@@ -60,13 +61,13 @@ export const operation: INodePropertyOptions = {
 	value: 'transition',
 	action: 'Move a record through a blueprint transition',
 	description: "Move a record to the next stage of its blueprint with the transition's data",
-	routing: {
+	routing: crmRouting({
 		request: {
 			method: 'PUT',
 			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/blueprint',
 		},
 		send: { preSend: [transitionBody] },
-	},
+	}),
 };
 
 export const returns = 'the outcome of the transition: its status and message, with the record id';

@@ -2,8 +2,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idOptions, moduleQueryField } from '../shared';
-import { idPathSegment, requireDigits } from '../../../shared/validation';
-import { noneWithId } from '../../../shared/transport';
+import { idPathSegment, requireDigits } from '../../../shared/records/validation';
+import { crmRouting, noneWithId } from '../../../shared/transport';
 
 /** GetCustomView — GET /crm/{v}/settings/custom_views/{id}?module= */
 export const operation: INodePropertyOptions = {
@@ -11,10 +11,13 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a custom view',
 	description: 'Retrieve one custom view with its criteria and columns',
-	routing: {
-		request: { method: 'GET', url: `=/settings/custom_views/${idPathSegment('customViewId')}` },
-		send: { preSend: [requireDigits('customViewId', 'Custom View ID')] },
-	},
+	routing: crmRouting(
+		{
+			request: { method: 'GET', url: `=/settings/custom_views/${idPathSegment('customViewId')}` },
+			send: { preSend: [requireDigits('customViewId', 'Custom View ID')] },
+		},
+		{ rootProperty: 'custom_views', notFound: noneWithId('custom view', 'customViewId') },
+	),
 };
 
 export const returns =
@@ -35,9 +38,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['customView'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'custom_views';
-
-/** A missing ID: "No custom view with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('custom view', 'customViewId');

@@ -1,17 +1,16 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { returnAllLimit } from '../../../shared/descriptions';
-import { moduleQueryField } from '../shared';
+import { returnAllLimit } from '../../../shared/description/properties';
+import { moduleQueryField, settingsListOption } from '../shared';
 
-/** GetCustomViews — GET /crm/{v}/settings/custom_views?module=, paged by the node's request runner */
-export const operation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many custom views',
+/** GetCustomViews — GET /crm/{v}/settings/custom_views?module=, paged by its request runner (crmRouting) */
+export const operation = settingsListOption({
+	things: 'custom views',
+	url: '/settings/custom_views',
+	rootProperty: 'custom_views',
 	description: 'List the custom views of a module',
-	routing: { request: { method: 'GET', url: '/settings/custom_views' } },
-};
+});
 
 export const returns =
 	'one item per custom view of the module, with its id, name and whether it is the default';
@@ -22,6 +21,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['customView'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'custom_views';

@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
-import { noneWithId, requireV21 } from '../../../shared/transport';
+import { moduleSelect } from '../../../shared/description/properties';
+import { crmRouting, noneWithId, requireV21 } from '../../../shared/transport';
 import { idOptions } from '../shared';
 
 /** GetEmailTemplateById — GET /crm/{v}/settings/email_templates/{id} (v2.1 only) */
@@ -11,13 +11,16 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get an email template',
 	description: 'Retrieve one email template with its content',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/settings/email_templates/{{ toPathSegment($parameter.templateId) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/settings/email_templates/{{ toPathSegment($parameter.templateId) }}',
+			},
+			send: { preSend: [requireV21('Email Template → Get (GetEmailTemplateById)')] },
 		},
-		send: { preSend: [requireV21('Email Template → Get (GetEmailTemplateById)')] },
-	},
+		{ rootProperty: 'email_templates', notFound: noneWithId('email template', 'templateId') },
+	),
 };
 
 export const returns =
@@ -43,9 +46,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['emailTemplate'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'email_templates';
-
-/** A missing ID: "No email template with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('email template', 'templateId');

@@ -1,20 +1,16 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireV21 } from '../../../shared/transport';
-import { moduleQueryField } from '../shared';
+import { moduleQueryField, settingsListOption } from '../shared';
 
 /** GetEmailTemplates — GET /crm/{v}/settings/email_templates?module= (v2.1 only) */
-export const operation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many email templates',
+export const operation = settingsListOption({
+	things: 'email templates',
+	url: '/settings/email_templates',
+	rootProperty: 'email_templates',
 	description: 'List the email templates of a module',
-	routing: {
-		request: { method: 'GET', url: '/settings/email_templates' },
-		send: { preSend: [requireV21('Email Template → Get Many (GetEmailTemplates)')] },
-	},
-};
+	v21Only: 'Email Template → Get Many (GetEmailTemplates)',
+});
 
 export const returns =
 	'one item per email template of the module, with its id, name, subject and folder';
@@ -25,6 +21,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['emailTemplate'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'email_templates';

@@ -2,8 +2,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idOptions, moduleQueryField } from '../shared';
-import { idPathSegment, requireDigits } from '../../../shared/validation';
-import { noneWithId } from '../../../shared/transport';
+import { idPathSegment, requireDigits } from '../../../shared/records/validation';
+import { crmRouting, noneWithId } from '../../../shared/transport';
 
 /** GetField — GET /crm/{v}/settings/fields/{id}?module= */
 export const operation: INodePropertyOptions = {
@@ -11,10 +11,13 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a field',
 	description: 'Retrieve one field of a module by ID',
-	routing: {
-		request: { method: 'GET', url: `=/settings/fields/${idPathSegment('fieldId')}` },
-		send: { preSend: [requireDigits('fieldId', 'Field ID')] },
-	},
+	routing: crmRouting(
+		{
+			request: { method: 'GET', url: `=/settings/fields/${idPathSegment('fieldId')}` },
+			send: { preSend: [requireDigits('fieldId', 'Field ID')] },
+		},
+		{ rootProperty: 'fields', notFound: noneWithId('field', 'fieldId') },
+	),
 };
 
 export const returns =
@@ -29,9 +32,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['field'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'fields';
-
-/** A missing ID: "No field with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('field', 'fieldId');

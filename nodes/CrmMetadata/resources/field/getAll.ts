@@ -1,16 +1,15 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleQueryField } from '../shared';
+import { moduleQueryField, settingsListOption } from '../shared';
 
 /** GetFields — GET /crm/{v}/settings/fields?module=&type= */
-export const operation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many fields',
+export const operation = settingsListOption({
+	things: 'fields',
+	url: '/settings/fields',
+	rootProperty: 'fields',
 	description: 'List the fields of a module',
-	routing: { request: { method: 'GET', url: '/settings/fields' } },
-};
+});
 
 export const returns =
 	'one item per field of the module, with its id, API name, label, data type and picklist values';
@@ -40,6 +39,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['field'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'fields';

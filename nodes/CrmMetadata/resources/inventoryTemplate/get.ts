@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { noneWithId, requireV21 } from '../../../shared/transport';
+import { crmRouting, noneWithId, requireV21 } from '../../../shared/transport';
 import { idOptions } from '../shared';
 import { inventoryQueryOptions } from './shared';
 
@@ -11,13 +11,19 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get an inventory template',
 	description: 'Retrieve one inventory template with its content',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/settings/inventory_templates/{{ toPathSegment($parameter.templateId) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/settings/inventory_templates/{{ toPathSegment($parameter.templateId) }}',
+			},
+			send: { preSend: [requireV21('Inventory Template → Get (GetInventoryTemplatebyID)')] },
 		},
-		send: { preSend: [requireV21('Inventory Template → Get (GetInventoryTemplatebyID)')] },
-	},
+		{
+			rootProperty: 'inventory_templates',
+			notFound: noneWithId('inventory template', 'templateId'),
+		},
+	),
 };
 
 export const returns =
@@ -38,9 +44,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['inventoryTemplate'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'inventory_templates';
-
-/** A missing ID: "No inventory template with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('inventory template', 'templateId');

@@ -1,20 +1,17 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireV21 } from '../../../shared/transport';
 import { inventoryModuleField, inventoryQueryOptions } from './shared';
+import { settingsListOption } from '../shared';
 
 /** GetInventoryTemplates — GET /crm/{v}/settings/inventory_templates?module=&category=&sort_by=&sort_order= (v2.1 only) */
-export const operation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many inventory templates',
+export const operation = settingsListOption({
+	things: 'inventory templates',
+	url: '/settings/inventory_templates',
+	rootProperty: 'inventory_templates',
 	description: 'List the inventory templates of a module, filtered and sorted',
-	routing: {
-		request: { method: 'GET', url: '/settings/inventory_templates' },
-		send: { preSend: [requireV21('Inventory Template → Get Many (GetInventoryTemplates)')] },
-	},
-};
+	v21Only: 'Inventory Template → Get Many (GetInventoryTemplates)',
+});
 
 export const returns =
 	'one item per inventory template of the module, with its id, name and folder';
@@ -28,6 +25,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['inventoryTemplate'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'inventory_templates';

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { sortOrderOption } from '../../../shared/collections';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { sortOrderOption } from '../../../shared/description/collections';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 
 /** The modules inventory templates serve (docs/protocol.md §5.7). */
 export const inventoryModuleField: INodeProperties = {

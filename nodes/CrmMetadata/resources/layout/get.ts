@@ -2,8 +2,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idOptions, moduleQueryField } from '../shared';
-import { idPathSegment, requireDigits } from '../../../shared/validation';
-import { noneWithId } from '../../../shared/transport';
+import { idPathSegment, requireDigits } from '../../../shared/records/validation';
+import { crmRouting, noneWithId } from '../../../shared/transport';
 
 /** GetLayout — GET /crm/{v}/settings/layouts/{id}?module= */
 export const operation: INodePropertyOptions = {
@@ -11,10 +11,13 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a layout',
 	description: 'Retrieve one layout of a module by ID',
-	routing: {
-		request: { method: 'GET', url: `=/settings/layouts/${idPathSegment('layoutId')}` },
-		send: { preSend: [requireDigits('layoutId', 'Layout ID')] },
-	},
+	routing: crmRouting(
+		{
+			request: { method: 'GET', url: `=/settings/layouts/${idPathSegment('layoutId')}` },
+			send: { preSend: [requireDigits('layoutId', 'Layout ID')] },
+		},
+		{ rootProperty: 'layouts', notFound: noneWithId('layout', 'layoutId') },
+	),
 };
 
 export const returns =
@@ -29,9 +32,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['layout'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'layouts';
-
-/** A missing ID: "No layout with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('layout', 'layoutId');

@@ -1,16 +1,15 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleQueryField } from '../shared';
+import { moduleQueryField, settingsListOption } from '../shared';
 
 /** GetLayouts — GET /crm/{v}/settings/layouts?module= */
-export const operation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many layouts',
+export const operation = settingsListOption({
+	things: 'layouts',
+	url: '/settings/layouts',
+	rootProperty: 'layouts',
 	description: 'List the layouts of a module with their sections and fields',
-	routing: { request: { method: 'GET', url: '/settings/layouts' } },
-};
+});
 
 export const returns =
 	'one item per layout of the module, with its id, name and sections with their fields';
@@ -21,6 +20,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['layout'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'layouts';

@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleSelect } from '../../../shared/description/properties';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetModule — GET /crm/{v}/settings/modules/{apiName} */
 export const operation: INodePropertyOptions = {
@@ -9,9 +10,12 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a module',
 	description: 'Retrieve one module with its fields',
-	routing: {
-		request: { method: 'GET', url: '=/settings/modules/{{ toPathSegment($parameter.module) }}' },
-	},
+	routing: crmRouting(
+		{
+			request: { method: 'GET', url: '=/settings/modules/{{ toPathSegment($parameter.module) }}' },
+		},
+		{ rootProperty: 'modules' },
+	),
 };
 
 export const returns = 'the module with its id, API name, labels and fields';
@@ -22,6 +26,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['module'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'modules';

@@ -6,9 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { toCrmDateTime } from '../../../shared/dates';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { toCrmDateTime } from '../../../shared/formats/dates';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { getParameter } from '../../../shared/parameters';
+import { crmRouting } from '../../../shared/transport';
 
 /** preSend: `Modified Since` as the If-Modified-Since header in the contract's DateTime form (§3.7, §4). */
 async function ifModifiedSince(
@@ -36,10 +37,13 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many modules',
 	description: 'List the modules of the CRM, custom modules included',
-	routing: {
-		request: { method: 'GET', url: '/settings/modules' },
-		send: { preSend: [ifModifiedSince] },
-	},
+	routing: crmRouting(
+		{
+			request: { method: 'GET', url: '/settings/modules' },
+			send: { preSend: [ifModifiedSince] },
+		},
+		{ rootProperty: 'modules' },
+	),
 };
 
 export const returns =
@@ -62,6 +66,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['module'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'modules';

@@ -7,9 +7,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { updateFieldsCollection } from '../../../shared/collections';
-import { moduleSelect } from '../../../shared/descriptions';
+import { updateFieldsCollection } from '../../../shared/description/collections';
+import { moduleSelect } from '../../../shared/description/properties';
 import { getParameter } from '../../../shared/parameters';
+import { crmRouting } from '../../../shared/transport';
 
 /** Module labels are at most 25 characters (docs/protocol.md §5.7, sandbox INVALID_DATA maximum_length 25). */
 const LABEL_MAX = 25;
@@ -58,13 +59,16 @@ export const operation: INodePropertyOptions = {
 	value: 'update',
 	action: 'Update a module',
 	description: 'Change the labels, order or visibility of a module by API name or ID',
-	routing: {
-		request: {
-			method: 'PUT',
-			url: '=/settings/modules/{{ toPathSegment($parameter.identifyBy === "id" ? $parameter.moduleId : $parameter.module) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'PUT',
+				url: '=/settings/modules/{{ toPathSegment($parameter.identifyBy === "id" ? $parameter.moduleId : $parameter.module) }}',
+			},
+			send: { preSend: [moduleBody] },
 		},
-		send: { preSend: [moduleBody] },
-	},
+		{ rootProperty: 'modules' },
+	),
 };
 
 export const returns =
@@ -132,6 +136,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['module'], operation: ['update'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'modules';

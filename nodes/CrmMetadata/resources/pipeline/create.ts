@@ -1,29 +1,14 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { itemListRequest } from '../../../shared/itemLists';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { itemListRequest } from '../../../shared/transport/itemListRequest';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { assertV21, runBatched } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/validation';
+import { checkDigits } from '../../../shared/records/validation';
 import { dealLayoutField } from '../shared';
 import { pipelineItem, stageIdsField } from './shared';
 import { getParameter } from '../../../shared/parameters';
-
-/** CreatePipelines — POST /crm/{v}/settings/pipeline?layout_id=, up to 100 pipelines per request (custom operation, v2.1 only) */
-export const operation: INodePropertyOptions = {
-	name: 'Create',
-	value: 'create',
-	action: 'Create a pipeline',
-	description: 'Create pipelines in a Deals layout',
-};
-
-export const returns = 'one item per created pipeline: its id and status';
+import { writeOperation } from '../../../shared/description/nodeDescription';
 
 const properties: INodeProperties[] = [
 	dealLayoutField,
@@ -47,34 +32,36 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['pipeline'], operation: ['create'] } },
+/** CreatePipelines — POST /crm/{v}/settings/pipeline?layout_id=, up to 100 pipelines per request (custom operation, v2.1 only) */
+export const { operation, returns, description, execute } = writeOperation('create', {
+	resource: 'pipeline',
+	thing: 'pipeline',
+	description: 'Create pipelines in a Deals layout',
 	properties,
-);
-
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	await assertV21.call(this, 'Pipeline → Create (CreatePipelines)');
-	return await runBatched(this, {
-		build: (itemIndex) => {
-			const layoutId = String(getParameter(this, 'layoutId', itemIndex) ?? '').trim();
-			checkDigits(this.getNode(), layoutId, 'Deals layout ID', { itemIndex });
-			const built = pipelineItem(
-				{
-					name: getParameter(this, 'name', itemIndex),
-					stageIds: getParameter(this, 'stageIds', itemIndex),
-					isDefault: (getParameter(this, 'options', itemIndex, {}) as IDataObject).isDefault,
-				},
-				'create',
-			);
-			if ('error' in built)
-				throw new NodeOperationError(this.getNode(), built.error, { itemIndex });
-			return { key: layoutId, payload: built.item };
-		},
-		request: (layoutId, pipelines) =>
-			itemListRequest(
-				{ method: 'POST', path: '/settings/pipeline', qs: { layout_id: layoutId } },
-				'pipeline',
-				pipelines,
-			),
-	});
-}
+	async execute() {
+		await assertV21.call(this, 'Pipeline → Create (CreatePipelines)');
+		return await runBatched(this, {
+			build: (itemIndex) => {
+				const layoutId = String(getParameter(this, 'layoutId', itemIndex) ?? '').trim();
+				checkDigits(this.getNode(), layoutId, 'Deals layout ID', { itemIndex });
+				const built = pipelineItem(
+					{
+						name: getParameter(this, 'name', itemIndex),
+						stageIds: getParameter(this, 'stageIds', itemIndex),
+						isDefault: (getParameter(this, 'options', itemIndex, {}) as IDataObject).isDefault,
+					},
+					'create',
+				);
+				if ('error' in built)
+					throw new NodeOperationError(this.getNode(), built.error, { itemIndex });
+				return { key: layoutId, payload: built.item };
+			},
+			request: (layoutId, pipelines) =>
+				itemListRequest(
+					{ method: 'POST', path: '/settings/pipeline', qs: { layout_id: layoutId } },
+					'pipeline',
+					pipelines,
+				),
+		});
+	},
+});

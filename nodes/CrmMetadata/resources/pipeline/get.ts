@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { noneWithId, requireV21 } from '../../../shared/transport';
+import { crmRouting, noneWithId, requireV21 } from '../../../shared/transport';
 import { dealLayoutField } from '../shared';
 import { pipelineIdField } from './shared';
 
@@ -11,13 +11,16 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a pipeline',
 	description: 'Retrieve one pipeline of a Deals layout',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/settings/pipeline/{{ toPathSegment($parameter.pipelineId) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/settings/pipeline/{{ toPathSegment($parameter.pipelineId) }}',
+			},
+			send: { preSend: [requireV21('Pipeline → Get (GetPipeline)')] },
 		},
-		send: { preSend: [requireV21('Pipeline → Get (GetPipeline)')] },
-	},
+		{ rootProperty: 'pipeline', notFound: noneWithId('pipeline', 'pipelineId') },
+	),
 };
 
 export const returns =
@@ -29,9 +32,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['pipeline'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.8). */
-export const rootProperty = 'pipeline';
-
-/** A missing ID: "No pipeline with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('pipeline', 'pipelineId');

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { updateFieldsCollection } from '../../../shared/collections';
-import { digitsMessage, isDigits, listOf } from '../../../shared/validation';
+import { updateFieldsCollection } from '../../../shared/description/collections';
+import { digitsMessage, isDigits, listOf } from '../../../shared/records/validation';
 import { idOptions } from '../shared';
 
 /** Pipeline names are at most 120 characters (sandbox INVALID_DATA maximum_length 120). */

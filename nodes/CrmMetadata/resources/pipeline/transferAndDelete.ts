@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { itemListRequest } from '../../../shared/itemLists';
+import { itemListRequest } from '../../../shared/transport/itemListRequest';
 import { assertV21, runBatched } from '../../../shared/transport';
-import { checkDigits, isDigits } from '../../../shared/validation';
+import { checkDigits, isDigits } from '../../../shared/records/validation';
 import { dealLayoutField, idOptions } from '../shared';
 import { getParameter } from '../../../shared/parameters';
 

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { requireV21 } from '../../../shared/transport';
+import { crmRouting, requireV21 } from '../../../shared/transport';
 import { dealLayoutField } from '../shared';
 import { pipelineIdField, pipelineItem, pipelineUpdateFields } from './shared';
 import { getParameter } from '../../../shared/parameters';
@@ -34,13 +34,16 @@ export const operation: INodePropertyOptions = {
 	value: 'update',
 	action: 'Update a pipeline',
 	description: 'Rename a pipeline, change its stages or make it the default',
-	routing: {
-		request: {
-			method: 'PUT',
-			url: '=/settings/pipeline/{{ toPathSegment($parameter.pipelineId) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'PUT',
+				url: '=/settings/pipeline/{{ toPathSegment($parameter.pipelineId) }}',
+			},
+			send: { preSend: [requireV21('Pipeline → Update (UpdatePipeline)'), pipelineBody] },
 		},
-		send: { preSend: [requireV21('Pipeline → Update (UpdatePipeline)'), pipelineBody] },
-	},
+		{ rootProperty: 'pipeline' },
+	),
 };
 
 export const returns = 'the outcome of the update: its status and message, with the pipeline id';
@@ -51,6 +54,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['pipeline'], operation: ['update'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.8). */
-export const rootProperty = 'pipeline';

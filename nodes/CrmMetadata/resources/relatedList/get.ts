@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idOptions, moduleQueryField } from '../shared';
-import { noneWithId } from '../../../shared/transport';
+import { crmRouting, noneWithId } from '../../../shared/transport';
 
 /** GetRelatedList — GET /crm/{v}/settings/related_lists/{id}?module= */
 export const operation: INodePropertyOptions = {
@@ -10,12 +10,15 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a related list',
 	description: 'Retrieve one related list of a module by ID',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/settings/related_lists/{{ toPathSegment($parameter.relatedListId) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/settings/related_lists/{{ toPathSegment($parameter.relatedListId) }}',
+			},
 		},
-	},
+		{ rootProperty: 'related_lists', notFound: noneWithId('related list', 'relatedListId') },
+	),
 };
 
 export const returns =
@@ -36,9 +39,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['relatedList'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'related_lists';
-
-/** A missing ID: "No related list with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('related list', 'relatedListId');

@@ -1,16 +1,15 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleQueryField } from '../shared';
+import { moduleQueryField, settingsListOption } from '../shared';
 
 /** GetRelatedLists — GET /crm/{v}/settings/related_lists?module= */
-export const operation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many related lists',
+export const operation = settingsListOption({
+	things: 'related lists',
+	url: '/settings/related_lists',
+	rootProperty: 'related_lists',
 	description: 'List the related lists of a module',
-	routing: { request: { method: 'GET', url: '/settings/related_lists' } },
-};
+});
 
 export const returns =
 	'one item per related list of the module, with its id, API name, label and the module it lists';
@@ -21,6 +20,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['relatedList'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'related_lists';

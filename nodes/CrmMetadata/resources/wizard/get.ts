@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { noneWithId, requireV21 } from '../../../shared/transport';
+import { crmRouting, noneWithId, requireV21 } from '../../../shared/transport';
 import { idOptions } from '../shared';
 
 /** GetWizardbyID — GET /crm/{v}/settings/wizards/{wizardId}?layout_id= (v2.1 only) */
@@ -10,10 +10,16 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a wizard',
 	description: 'Retrieve one wizard with its screens for a layout',
-	routing: {
-		request: { method: 'GET', url: '=/settings/wizards/{{ toPathSegment($parameter.wizardId) }}' },
-		send: { preSend: [requireV21('Wizard → Get (GetWizardbyID)')] },
-	},
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/settings/wizards/{{ toPathSegment($parameter.wizardId) }}',
+			},
+			send: { preSend: [requireV21('Wizard → Get (GetWizardbyID)')] },
+		},
+		{ rootProperty: 'wizards', notFound: noneWithId('wizard', 'wizardId') },
+	),
 };
 
 export const returns =
@@ -37,9 +43,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['wizard'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'wizards';
-
-/** A missing ID: "No wizard with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('wizard', 'wizardId');

@@ -1,19 +1,16 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireV21 } from '../../../shared/transport';
+import { settingsListOption } from '../shared';
 
 /** GetWizards — GET /crm/{v}/settings/wizards (v2.1 only) */
-export const operation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many wizards',
+export const operation = settingsListOption({
+	things: 'wizards',
+	url: '/settings/wizards',
+	rootProperty: 'wizards',
 	description: 'List the wizards of the CRM',
-	routing: {
-		request: { method: 'GET', url: '/settings/wizards' },
-		send: { preSend: [requireV21('Wizard → Get Many (GetWizards)')] },
-	},
-};
+	v21Only: 'Wizard → Get Many (GetWizards)',
+});
 
 export const returns = 'one item per wizard, with its id, name, module and whether it is active';
 
@@ -23,6 +20,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['wizard'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.7). */
-export const rootProperty = 'wizards';

@@ -6,10 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { WATCH_MAX, WATCH_PATH } from '../../../shared/watch';
-import { listOf } from '../../../shared/validation';
+import { WATCH_MAX, WATCH_PATH } from '../../../shared/changes/watchChannels';
+import { listOf } from '../../../shared/records/validation';
 import { checkChannelId } from './shared';
 import { getParameter } from '../../../shared/parameters';
+import { crmRouting } from '../../../shared/transport';
 
 /** Channel IDs of the item (comma-separated), validated: digits, at most 100 per request. */
 async function channelIdsQuery(
@@ -37,10 +38,13 @@ export const operation: INodePropertyOptions = {
 	value: 'disable',
 	action: 'Disable watch channels',
 	description: 'Unsubscribe channels from all notifications',
-	routing: {
-		request: { method: 'DELETE', url: WATCH_PATH },
-		send: { preSend: [channelIdsQuery] },
-	},
+	routing: crmRouting(
+		{
+			request: { method: 'DELETE', url: WATCH_PATH },
+			send: { preSend: [channelIdsQuery] },
+		},
+		{ rootProperty: 'watch' },
+	),
 };
 
 export const returns = 'one item per disabled channel, with its status and the modules it watched';
@@ -61,6 +65,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['channel'], operation: ['disable'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.14). */
-export const rootProperty = 'watch';

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { newChannelId, wishKeys } from '../../../shared/watch';
+import { newChannelId, wishKeys } from '../../../shared/changes/watchChannels';
 import {
 	checkChannelId,
 	checkNotifyUrl,

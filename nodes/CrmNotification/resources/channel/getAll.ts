@@ -1,17 +1,18 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { returnAllLimit } from '../../../shared/descriptions';
-import { WATCH_PATH } from '../../../shared/watch';
+import { returnAllLimit } from '../../../shared/description/properties';
+import { WATCH_PATH } from '../../../shared/changes/watchChannels';
 import { watchableModuleField } from './shared';
+import { crmRouting } from '../../../shared/transport';
 
-/** GetNotificationDetails — GET /crm/{v}/actions/watch, paged by the node's request runner */
+/** GetNotificationDetails — GET /crm/{v}/actions/watch, paged by its request runner (crmRouting) */
 export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many watch channels',
 	description: 'List subscribed channels, one item per channel and module',
-	routing: { request: { method: 'GET', url: WATCH_PATH } },
+	routing: crmRouting({ request: { method: 'GET', url: WATCH_PATH } }, { rootProperty: 'watch' }),
 };
 
 export const returns =
@@ -50,6 +51,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['channel'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.14). */
-export const rootProperty = 'watch';

@@ -6,9 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { WATCH_PATH } from '../../../shared/watch';
+import { WATCH_PATH } from '../../../shared/changes/watchChannels';
 import { channelIdField, checkChannelId, eventsField, eventsOf } from './shared';
 import { getParameter } from '../../../shared/parameters';
+import { crmRouting } from '../../../shared/transport';
 
 /** Body of DisableNotification: `{watch: [{channel_id, events, _delete_events: true}]}`. */
 async function removeEventsBody(
@@ -34,10 +35,13 @@ export const operation: INodePropertyOptions = {
 	value: 'removeEvents',
 	action: 'Remove events from a watch channel',
 	description: 'Stop watching some events of a channel; a channel left with none is removed',
-	routing: {
-		request: { method: 'PATCH', url: WATCH_PATH },
-		send: { preSend: [removeEventsBody] },
-	},
+	routing: crmRouting(
+		{
+			request: { method: 'PATCH', url: WATCH_PATH },
+			send: { preSend: [removeEventsBody] },
+		},
+		{ rootProperty: 'watch' },
+	),
 };
 
 export const returns = 'the outcome for the channel: its status and the modules it still watches';
@@ -51,6 +55,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['channel'], operation: ['removeEvents'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.14). */
-export const rootProperty = 'watch';

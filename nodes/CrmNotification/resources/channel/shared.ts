@@ -7,10 +7,16 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { dateTimeMillis, toUtcWireTime } from '../../../shared/dates';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { dateTimeMillis, toUtcWireTime } from '../../../shared/formats/dates';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { runBatched } from '../../../shared/transport';
-import { MAX_EXPIRY_MS, TOKEN_MAX, WATCH_MAX, WATCH_PATH, wishKeys } from '../../../shared/watch';
+import {
+	MAX_EXPIRY_MS,
+	TOKEN_MAX,
+	WATCH_MAX,
+	WATCH_PATH,
+	wishKeys,
+} from '../../../shared/changes/watchChannels';
 
 type Ctx = IExecuteFunctions | IExecuteSingleFunctions;
 

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { returnAllLimit } from '../../../shared/descriptions';
+import { returnAllLimit } from '../../../shared/description/properties';
 import type { PagerFactory } from '../../../shared/transport';
 import {
 	COQL_MAX_COLUMNS,
@@ -21,54 +21,10 @@ import {
 } from './shared';
 import type { StatementPlan } from './shared';
 import { getParameter } from '../../../shared/parameters';
-
-/**
- * Query — POST /crm/{v}/coql with {"select_query": …} (docs/protocol.md §3.13, §5.12).
- *
- * Runs through the shared request runner like every routed operation, with its own paging: COQL
- * pages with LIMIT/OFFSET inside the statement, not with page/per_page. The statement's own LIMIT
- * is the overall cap, and each call sends the statement with `LIMIT <offset>, <≤200>` until
- * `info.more_records` is false. A LIMIT the node cannot read is sent once, as written.
- */
-export const paging: PagerFactory = function (requestData) {
-	const itemIndex = this.getItemIndex();
-	const returnAll = getParameter(this, 'returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? 0 : Number(getParameter(this, 'limit', itemIndex, 0));
-	// the form's minimum of 1 is not enforced for expressions: refuse before anything is sent
-	if (!returnAll && !(Number.isInteger(limit) && limit >= 1)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The parameter "Limit" must be a whole number of at least 1, got ${String(limit)}`,
-			{
-				description: 'Set "Limit" to how many records to return, or turn on "Return All".',
-			},
-		);
-	}
-	const body = (requestData.options.body ?? {}) as IDataObject;
-	const statement = String(body.select_query ?? '');
-	const plan = planStatement(statement);
-	validate.call(this, statement, plan);
-
-	const cap = Math.min(plan.count ?? Infinity, limit > 0 ? limit : Infinity);
-	let sent = statement;
-	return {
-		limit: Number.isFinite(cap) ? cap : 0,
-		prepare(call, read) {
-			if (plan.opaque) {
-				if (call > 0) return false;
-			} else {
-				sent = pageStatement(plan, plan.offset + read, Math.min(COQL_MAX_PER_CALL, cap - read));
-			}
-			requestData.options.body = { ...body, select_query: sent };
-			return true;
-		},
-		describeError: (error) =>
-			describeQueryError(error, sent, plan.opaque ? statement.length : plan.base.length),
-	};
-};
+import { crmRouting } from '../../../shared/transport';
 
 /** The wrapper key of COQL rows (§3.13). */
-export const rootProperty = 'data';
+const rootProperty = 'data';
 
 /** Checks the statement against what the node can know before sending (parameter "Query"). */
 function validate(this: IExecuteSingleFunctions, statement: string, plan: StatementPlan): void {
@@ -215,16 +171,64 @@ async function nestRows(
 	});
 }
 
+/**
+ * Query — POST /crm/{v}/coql with {"select_query": …} (docs/protocol.md §3.13, §5.12).
+ *
+ * Runs through the shared request runner like every routed operation, with its own paging: COQL
+ * pages with LIMIT/OFFSET inside the statement, not with page/per_page. The statement's own LIMIT
+ * is the overall cap, and each call sends the statement with `LIMIT <offset>, <≤200>` until
+ * `info.more_records` is false. A LIMIT the node cannot read is sent once, as written.
+ */
+export const paging: PagerFactory = function (requestData) {
+	const itemIndex = this.getItemIndex();
+	const returnAll = getParameter(this, 'returnAll', itemIndex, false) as boolean;
+	const limit = returnAll ? 0 : Number(getParameter(this, 'limit', itemIndex, 0));
+	// the form's minimum of 1 is not enforced for expressions: refuse before anything is sent
+	if (!returnAll && !(Number.isInteger(limit) && limit >= 1)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The parameter "Limit" must be a whole number of at least 1, got ${String(limit)}`,
+			{
+				description: 'Set "Limit" to how many records to return, or turn on "Return All".',
+			},
+		);
+	}
+	const body = (requestData.options.body ?? {}) as IDataObject;
+	const statement = String(body.select_query ?? '');
+	const plan = planStatement(statement);
+	validate.call(this, statement, plan);
+
+	const cap = Math.min(plan.count ?? Infinity, limit > 0 ? limit : Infinity);
+	let sent = statement;
+	return {
+		limit: Number.isFinite(cap) ? cap : 0,
+		prepare(call, read) {
+			if (plan.opaque) {
+				if (call > 0) return false;
+			} else {
+				sent = pageStatement(plan, plan.offset + read, Math.min(COQL_MAX_PER_CALL, cap - read));
+			}
+			requestData.options.body = { ...body, select_query: sent };
+			return true;
+		},
+		describeError: (error) =>
+			describeQueryError(error, sent, plan.opaque ? statement.length : plan.base.length),
+	};
+};
+
 /** Query — POST /crm/{v}/coql */
 export const operation: INodePropertyOptions = {
 	name: 'Run',
 	value: 'run',
 	action: 'Run a query',
 	description: 'Run a COQL select statement over the records of a module',
-	routing: {
-		request: { method: 'POST', url: '/coql' },
-		output: { postReceive: [nestRows] },
-	},
+	routing: crmRouting(
+		{
+			request: { method: 'POST', url: '/coql' },
+			output: { postReceive: [nestRows] },
+		},
+		{ rootProperty: 'data', paging },
+	),
 };
 
 export const returns = 'one item per row of the query result, with the selected columns';

@@ -1,9 +1,10 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { outputBinaryField } from '../../../shared/binaryOutput';
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { outputBinaryField } from '../../../shared/description/binaryOutputField';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
 import { attachmentIdField, expectBytes, toBinary } from './shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** DownloadAttachment — GET /crm/{v}/{module}/{recordId}/Attachments/{id} (bin) */
 export const operation: INodePropertyOptions = {
@@ -11,14 +12,14 @@ export const operation: INodePropertyOptions = {
 	value: 'download',
 	action: 'Download an attachment',
 	description: 'Download an attachment of a record into a binary field',
-	routing: {
+	routing: crmRouting({
 		request: {
 			method: 'GET',
 			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/Attachments/{{ toPathSegment($parameter.attachmentId) }}',
 		},
 		send: { preSend: [expectBytes] },
 		output: { postReceive: [toBinary] },
-	},
+	}),
 };
 
 export const returns =

@@ -1,9 +1,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { outputBinaryField } from '../../../shared/binaryOutput';
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
-import { requireV21 } from '../../../shared/transport';
+import { outputBinaryField } from '../../../shared/description/binaryOutputField';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
+import { crmRouting, requireV21 } from '../../../shared/transport';
 import { expectBytes, toBinary } from './shared';
 
 /** GetFieldAttachments — GET /crm/{v}/{module}/{recordId}/actions/download_fields_attachment (bin, v2.1 only) */
@@ -12,14 +12,14 @@ export const operation: INodePropertyOptions = {
 	value: 'downloadFieldAttachment',
 	action: 'Download a field attachment',
 	description: 'Download the file of a file-upload field of a record',
-	routing: {
+	routing: crmRouting({
 		request: {
 			method: 'GET',
 			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/download_fields_attachment',
 		},
 		send: { preSend: [requireV21('GetFieldAttachments'), expectBytes] },
 		output: { postReceive: [toBinary] },
-	},
+	}),
 };
 
 export const returns =

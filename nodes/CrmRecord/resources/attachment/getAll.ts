@@ -1,10 +1,15 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField, returnAllLimit } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
-import { requireDigits } from '../../../shared/validation';
+import {
+	moduleSelect,
+	recordIdField,
+	returnAllLimit,
+} from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
+import { requireDigits } from '../../../shared/records/validation';
 import { fieldsTextOption } from '../shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetAttachments — GET /crm/{v}/{module}/{recordId}/Attachments, paged by the runner */
 export const operation: INodePropertyOptions = {
@@ -12,13 +17,16 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many attachments',
 	description: 'List the attachments of a record',
-	routing: {
-		send: { preSend: [requireDigits('recordId', 'Record ID')] },
-		request: {
-			method: 'GET',
-			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/Attachments',
+	routing: crmRouting(
+		{
+			send: { preSend: [requireDigits('recordId', 'Record ID')] },
+			request: {
+				method: 'GET',
+				url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/Attachments',
+			},
 		},
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns =
@@ -40,6 +48,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['attachment'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.4). */
-export const rootProperty = 'data';

@@ -7,9 +7,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { recordPicker } from '../../../shared/descriptions';
-import { responseFile } from '../../../shared/download';
-import { setMultipartBody } from '../../../shared/multipart';
+import { recordPicker } from '../../../shared/description/properties';
+import { responseFile } from '../../../shared/formats/download';
+import { setMultipartBody } from '../../../shared/formats/multipart';
 import { getParameter } from '../../../shared/parameters';
 
 /** Per-file upload limit of the service (docs/protocol.md §6: 20 MB). */

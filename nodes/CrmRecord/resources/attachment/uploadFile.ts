@@ -1,9 +1,10 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { attachBinaryFile, binaryPropertyField } from './shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** UploadAttachment — POST /crm/{v}/{module}/{recordId}/Attachments, multipart part `file` */
 export const operation: INodePropertyOptions = {
@@ -11,13 +12,16 @@ export const operation: INodePropertyOptions = {
 	value: 'uploadFile',
 	action: 'Upload a file attachment',
 	description: 'Attach a file from an input binary field to a record',
-	routing: {
-		request: {
-			method: 'POST',
-			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/Attachments',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'POST',
+				url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/Attachments',
+			},
+			send: { preSend: [attachBinaryFile] },
 		},
-		send: { preSend: [attachBinaryFile] },
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns = 'the upload result: its status and the new attachment id (under details)';
@@ -41,6 +45,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['attachment'], operation: ['uploadFile'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.4). */
-export const rootProperty = 'data';

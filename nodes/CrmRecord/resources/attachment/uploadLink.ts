@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
+import { crmRouting } from '../../../shared/transport';
 
 /** UploadLinkAttachment — POST /crm/{v}/{module}/{recordId}/Attachments?attachmentUrl=…, no body */
 export const operation: INodePropertyOptions = {
@@ -9,12 +10,15 @@ export const operation: INodePropertyOptions = {
 	value: 'uploadLink',
 	action: 'Attach a link to a record',
 	description: 'Attach a URL to a record',
-	routing: {
-		request: {
-			method: 'POST',
-			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/Attachments',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'POST',
+				url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/Attachments',
+			},
 		},
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns =
@@ -38,6 +42,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['attachment'], operation: ['uploadLink'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.4). */
-export const rootProperty = 'data';

@@ -2,7 +2,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { contactIdField, contactRoleIdField, dealIdField } from './shared';
-import { requireDigits } from '../../../shared/validation';
+import { requireDigits } from '../../../shared/records/validation';
+import { crmRouting } from '../../../shared/transport';
 
 /** AddContactRoleToDeal — PUT /crm/{v}/Deals/{dealId}/Contact_Roles/{contactId}, body `data` [=1] {Contact_Role} */
 export const operation: INodePropertyOptions = {
@@ -10,13 +11,16 @@ export const operation: INodePropertyOptions = {
 	value: 'addToDeal',
 	action: 'Set the role of a contact on a deal',
 	description: 'Add a contact to a deal with a role, or change its role',
-	routing: {
-		send: { preSend: [requireDigits('dealId', 'Deal ID')] },
-		request: {
-			method: 'PUT',
-			url: '=/Deals/{{ toPathSegment($parameter.dealId) }}/Contact_Roles/{{ toPathSegment($parameter.contactId) }}',
+	routing: crmRouting(
+		{
+			send: { preSend: [requireDigits('dealId', 'Deal ID')] },
+			request: {
+				method: 'PUT',
+				url: '=/Deals/{{ toPathSegment($parameter.dealId) }}/Contact_Roles/{{ toPathSegment($parameter.contactId) }}',
+			},
 		},
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns = 'the result: its status and the contact id (under details)';
@@ -40,6 +44,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['contactRole'], operation: ['addToDeal'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'data';

@@ -1,27 +1,12 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { itemListRequest } from '../../../shared/itemLists';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { itemListRequest } from '../../../shared/transport/itemListRequest';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { runBatched } from '../../../shared/transport';
 import { CONTACT_ROLES_PER_REQUEST } from './shared';
 import { getParameter } from '../../../shared/parameters';
-
-/** CreateContactRoles — POST /crm/{v}/Contacts/roles, up to 100 roles per request (custom operation) */
-export const operation: INodePropertyOptions = {
-	name: 'Create',
-	value: 'create',
-	action: 'Create a contact role',
-	description: 'Create contact roles',
-};
-
-export const returns = 'one item per created contact role: its id and status';
+import { writeOperation } from '../../../shared/description/nodeDescription';
 
 const properties: INodeProperties[] = [
 	{
@@ -44,21 +29,23 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['contactRole'], operation: ['create'] } },
+/** CreateContactRoles — POST /crm/{v}/Contacts/roles, up to 100 roles per request (custom operation) */
+export const { operation, returns, description, execute } = writeOperation('create', {
+	resource: 'contactRole',
+	thing: 'contact role',
+	description: 'Create contact roles',
 	properties,
-);
-
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBatched(this, {
-		batchSize: CONTACT_ROLES_PER_REQUEST,
-		build: (itemIndex) => {
-			const name = String(getParameter(this, 'name', itemIndex) ?? '').trim();
-			if (!name) throw new NodeOperationError(this.getNode(), 'Name is empty', { itemIndex });
-			const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
-			return { key: 'roles', payload: { name, ...options } };
-		},
-		request: (_key, roles) =>
-			itemListRequest({ method: 'POST', path: '/Contacts/roles' }, 'contact_roles', roles),
-	});
-}
+	async execute() {
+		return await runBatched(this, {
+			batchSize: CONTACT_ROLES_PER_REQUEST,
+			build: (itemIndex) => {
+				const name = String(getParameter(this, 'name', itemIndex) ?? '').trim();
+				if (!name) throw new NodeOperationError(this.getNode(), 'Name is empty', { itemIndex });
+				const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
+				return { key: 'roles', payload: { name, ...options } };
+			},
+			request: (_key, roles) =>
+				itemListRequest({ method: 'POST', path: '/Contacts/roles' }, 'contact_roles', roles),
+		});
+	},
+});

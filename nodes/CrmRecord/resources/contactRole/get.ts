@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { contactRoleIdField } from './shared';
-import { noneWithId } from '../../../shared/transport';
+import { crmRouting, noneWithId } from '../../../shared/transport';
 
 /** GetContactRole — GET /crm/{v}/Contacts/roles/{id} */
 export const operation: INodePropertyOptions = {
@@ -10,12 +10,15 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a contact role',
 	description: 'Retrieve one contact role',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/Contacts/roles/{{ toPathSegment($parameter.contactRoleId) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/Contacts/roles/{{ toPathSegment($parameter.contactRoleId) }}',
+			},
 		},
-	},
+		{ rootProperty: 'contact_roles', notFound: noneWithId('contact role', 'contactRoleId') },
+	),
 };
 
 export const returns =
@@ -27,9 +30,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['contactRole'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'contact_roles';
-
-/** A missing ID: "No contact role with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('contact role', 'contactRoleId');

@@ -1,5 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetContactRoles — GET /crm/{v}/Contacts/roles */
 export const operation: INodePropertyOptions = {
@@ -7,7 +8,10 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many contact roles',
 	description: 'List the contact roles of the organisation',
-	routing: { request: { method: 'GET', url: '/Contacts/roles' } },
+	routing: crmRouting(
+		{ request: { method: 'GET', url: '/Contacts/roles' } },
+		{ rootProperty: 'contact_roles' },
+	),
 };
 
 export const returns = 'one item per contact role, with its id, name and sequence number';
@@ -18,6 +22,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['contactRole'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'contact_roles';

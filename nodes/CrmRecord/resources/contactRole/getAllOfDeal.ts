@@ -6,9 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { credentialVariant } from '../../../shared/transport/variant';
+import { credentialVariant } from '../../../shared/transport/apiVariant';
 import { dealIdField } from './shared';
 import { getParameter } from '../../../shared/parameters';
+import { crmRouting } from '../../../shared/transport';
 
 /**
  * GetAllContactRolesOfDeal — GET /crm/{v}/Deals/{dealId}/Contact_Roles?ids=…. The service has no
@@ -37,13 +38,16 @@ export const operation: INodePropertyOptions = {
 	value: 'getAllOfDeal',
 	action: 'Get the contact roles of a deal',
 	description: 'List the contacts of a deal with their roles',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/Deals/{{ toPathSegment($parameter.dealId) }}/Contact_Roles',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/Deals/{{ toPathSegment($parameter.dealId) }}/Contact_Roles',
+			},
+			send: { preSend: [requireIdsInV21] },
 		},
-		send: { preSend: [requireIdsInV21] },
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns =
@@ -73,6 +77,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['contactRole'], operation: ['getAllOfDeal'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'data';

@@ -1,9 +1,16 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { pickedValue } from '../../../shared/descriptions';
+import { pickedValue } from '../../../shared/description/properties';
 import { contactIdField, dealIdField } from './shared';
 import type { NotFound } from '../../../shared/transport';
+import { crmRouting } from '../../../shared/transport';
+
+/** A contact without a role on the deal answers 204 (docs/protocol.md §5.9, §3.7). */
+const notFound: NotFound = function () {
+	const [dealId, contactId] = ['dealId', 'contactId'].map((name) => pickedValue(this, name));
+	return `No contact role of contact ${contactId} on deal ${dealId}`;
+};
 
 /** GetContactRoleOfDeal — GET /crm/{v}/Deals/{dealId}/Contact_Roles/{contactId} */
 export const operation: INodePropertyOptions = {
@@ -11,12 +18,15 @@ export const operation: INodePropertyOptions = {
 	value: 'getOfDeal',
 	action: 'Get the role of a contact on a deal',
 	description: 'Retrieve one contact of a deal with its role',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/Deals/{{ toPathSegment($parameter.dealId) }}/Contact_Roles/{{ toPathSegment($parameter.contactId) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/Deals/{{ toPathSegment($parameter.dealId) }}/Contact_Roles/{{ toPathSegment($parameter.contactId) }}',
+			},
 		},
-	},
+		{ rootProperty: 'data', notFound },
+	),
 };
 
 export const returns =
@@ -28,12 +38,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['contactRole'], operation: ['getOfDeal'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'data';
-
-/** A contact without a role on the deal answers 204 (docs/protocol.md §5.9, §3.7). */
-export const notFound: NotFound = function () {
-	const [dealId, contactId] = ['dealId', 'contactId'].map((name) => pickedValue(this, name));
-	return `No contact role of contact ${contactId} on deal ${dealId}`;
-};

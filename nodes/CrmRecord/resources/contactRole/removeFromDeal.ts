@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { contactIdField, dealIdField } from './shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** RemoveContactRoleFromDeal — DELETE /crm/{v}/Deals/{dealId}/Contact_Roles/{contactId} */
 export const operation: INodePropertyOptions = {
@@ -9,12 +10,15 @@ export const operation: INodePropertyOptions = {
 	value: 'removeFromDeal',
 	action: 'Remove a contact from a deal',
 	description: 'Remove a contact and its role from a deal',
-	routing: {
-		request: {
-			method: 'DELETE',
-			url: '=/Deals/{{ toPathSegment($parameter.dealId) }}/Contact_Roles/{{ toPathSegment($parameter.contactId) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'DELETE',
+				url: '=/Deals/{{ toPathSegment($parameter.dealId) }}/Contact_Roles/{{ toPathSegment($parameter.contactId) }}',
+			},
 		},
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns = 'the result: its status and the contact id (under details)';
@@ -25,6 +29,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['contactRole'], operation: ['removeFromDeal'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'data';

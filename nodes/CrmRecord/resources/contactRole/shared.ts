@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { recordPicker } from '../../../shared/descriptions';
+import { recordPicker } from '../../../shared/description/properties';
 import type { IdListTarget } from '../shared';
 
 /** Contact roles per create/update/delete request (docs/protocol.md §6). */

@@ -1,24 +1,9 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { updateFieldsCollection } from '../../../shared/collections';
+import { updateFieldsCollection } from '../../../shared/description/collections';
 import { updateByIds } from '../shared';
 import { contactRoleIdField, contactRoleList } from './shared';
-
-/** UpdateContactRoles — PUT /crm/{v}/Contacts/roles, up to 100 roles per request (custom operation) */
-export const operation: INodePropertyOptions = {
-	name: 'Update',
-	value: 'update',
-	action: 'Update a contact role',
-	description: 'Rename or reorder contact roles',
-};
-
-export const returns = 'one item per updated contact role: its id and status';
+import { writeOperation } from '../../../shared/description/nodeDescription';
 
 const properties: INodeProperties[] = [
 	contactRoleIdField,
@@ -34,11 +19,13 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['contactRole'], operation: ['update'] } },
+/** UpdateContactRoles — PUT /crm/{v}/Contacts/roles, up to 100 roles per request (custom operation) */
+export const { operation, returns, description, execute } = writeOperation('update', {
+	resource: 'contactRole',
+	thing: 'contact role',
+	description: 'Rename or reorder contact roles',
 	properties,
-);
-
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await updateByIds.call(this, contactRoleList);
-}
+	async execute() {
+		return await updateByIds.call(this, contactRoleList);
+	},
+});

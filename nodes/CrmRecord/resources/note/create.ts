@@ -3,12 +3,11 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
-	INodePropertyOptions,
 } from 'n8n-workflow';
-import { NodeOperationError, jsonParse, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, jsonParse } from 'n8n-workflow';
 
-import { moduleSelect, pickedValue, recordPicker } from '../../../shared/descriptions';
-import { itemListRequest } from '../../../shared/itemLists';
+import { moduleSelect, pickedValue, recordPicker } from '../../../shared/description/properties';
+import { itemListRequest } from '../../../shared/transport/itemListRequest';
 import {
 	crmApiError,
 	crmRequest,
@@ -18,23 +17,10 @@ import {
 	writeResult,
 } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/validation';
+import { checkDigits } from '../../../shared/records/validation';
 import { NOTES_PER_REQUEST } from './shared';
 import { getParameter } from '../../../shared/parameters';
-
-/**
- * CreateNotes — POST /crm/{v}/Notes, one note per input item, up to 100 per request (custom operation).
- * "Notes List" mode: POST /crm/{v}/{module}/{recordId}/Notes, one request per input item carrying its
- * list of notes (at most 100, checked before anything is sent).
- */
-export const operation: INodePropertyOptions = {
-	name: 'Create',
-	value: 'create',
-	action: 'Create a note',
-	description: 'Create notes on records',
-};
-
-export const returns = 'one item per created note: its id and status';
+import { writeOperation } from '../../../shared/description/nodeDescription';
 
 const oneNote = { show: { inputMode: ['oneNote'] } };
 const list = { show: { inputMode: ['list'] } };
@@ -97,10 +83,37 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['note'], operation: ['create'] } },
+/**
+ * CreateNotes — POST /crm/{v}/Notes, one note per input item, up to 100 per request (custom operation).
+ * "Notes List" mode: POST /crm/{v}/{module}/{recordId}/Notes, one request per input item carrying its
+ * list of notes (at most 100, checked before anything is sent).
+ */
+export const { operation, returns, description, execute } = writeOperation('create', {
+	resource: 'note',
+	thing: 'note',
+	description: 'Create notes on records',
 	properties,
-);
+	async execute() {
+		if (getParameter(this, 'inputMode', 0) === 'list') return await executeList.call(this);
+		return await runBatched(this, {
+			build: (itemIndex) => {
+				const { module, recordId } = parentOf.call(this, itemIndex);
+				const content = getParameter(this, 'noteContent', itemIndex) as string;
+				if (!content || !content.trim())
+					throw new NodeOperationError(this.getNode(), 'Note Content is empty', { itemIndex });
+				const title = getParameter(this, 'noteTitle', itemIndex, '') as string;
+				const note: IDataObject = {
+					Note_Content: content,
+					Parent_Id: { id: recordId },
+					$se_module: module,
+				};
+				if (title) note.Note_Title = title;
+				return { key: 'Notes', payload: note };
+			},
+			request: (_key, data) => itemListRequest({ method: 'POST', path: '/Notes' }, 'data', data),
+		});
+	},
+});
 
 function parentOf(
 	this: IExecuteFunctions,
@@ -169,26 +182,5 @@ async function executeList(this: IExecuteFunctions): Promise<INodeExecutionData[
 		return results.map((result) => ({
 			json: isErrorItem(result) ? { error: result.message, details: result } : writeResult(result),
 		}));
-	});
-}
-
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	if (getParameter(this, 'inputMode', 0) === 'list') return await executeList.call(this);
-	return await runBatched(this, {
-		build: (itemIndex) => {
-			const { module, recordId } = parentOf.call(this, itemIndex);
-			const content = getParameter(this, 'noteContent', itemIndex) as string;
-			if (!content || !content.trim())
-				throw new NodeOperationError(this.getNode(), 'Note Content is empty', { itemIndex });
-			const title = getParameter(this, 'noteTitle', itemIndex, '') as string;
-			const note: IDataObject = {
-				Note_Content: content,
-				Parent_Id: { id: recordId },
-				$se_module: module,
-			};
-			if (title) note.Note_Title = title;
-			return { key: 'Notes', payload: note };
-		},
-		request: (_key, data) => itemListRequest({ method: 'POST', path: '/Notes' }, 'data', data),
 	});
 }

@@ -2,9 +2,9 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { noteFieldsOption, noteIdField } from './shared';
-import { optionsCollection } from '../../../shared/optionsCollection';
-import { requireDigits } from '../../../shared/validation';
-import { noneWithId } from '../../../shared/transport';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
+import { requireDigits } from '../../../shared/records/validation';
+import { crmRouting, noneWithId } from '../../../shared/transport';
 
 /** GetNote — GET /crm/{v}/Notes/{id} */
 export const operation: INodePropertyOptions = {
@@ -12,13 +12,16 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a note',
 	description: 'Retrieve one note by ID',
-	routing: {
-		send: { preSend: [requireDigits('noteId', 'Note ID')] },
-		request: {
-			method: 'GET',
-			url: '=/Notes/{{ toPathSegment($parameter.noteId) }}',
+	routing: crmRouting(
+		{
+			send: { preSend: [requireDigits('noteId', 'Note ID')] },
+			request: {
+				method: 'GET',
+				url: '=/Notes/{{ toPathSegment($parameter.noteId) }}',
+			},
 		},
-	},
+		{ rootProperty: 'data', notFound: noneWithId('note', 'noteId') },
+	),
 };
 
 export const returns =
@@ -30,9 +33,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['note'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.3). */
-export const rootProperty = 'data';
-
-/** A missing ID: "No note with ID …" (see the runner, shared/transport/runner.ts). */
-export const notFound = noneWithId('note', 'noteId');

@@ -1,10 +1,15 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { sortOrderOption } from '../../../shared/collections';
-import { moduleSelect, recordIdField, returnAllLimit } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { sortOrderOption } from '../../../shared/description/collections';
+import {
+	moduleSelect,
+	recordIdField,
+	returnAllLimit,
+} from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { noteFieldsOption } from './shared';
+import { crmRouting } from '../../../shared/transport';
 
 /**
  * GetNotes — GET /crm/{v}/Notes; with "Of One Record": the record's notes,
@@ -15,12 +20,15 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many notes',
 	description: 'List all notes, or the notes of one record',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '={{ $parameter.ofRecord ? "/" + toPathSegment($parameter.module) + "/" + toPathSegment($parameter.recordId) + "/Notes" : "/Notes" }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '={{ $parameter.ofRecord ? "/" + toPathSegment($parameter.module) + "/" + toPathSegment($parameter.recordId) + "/Notes" : "/Notes" }}',
+			},
 		},
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns = 'one item per note, with its id, title, content and parent record';
@@ -64,6 +72,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['note'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.3). */
-export const rootProperty = 'data';

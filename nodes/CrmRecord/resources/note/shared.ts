@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { recordPicker } from '../../../shared/descriptions';
+import { recordPicker } from '../../../shared/description/properties';
 import { fieldsTextOption } from '../shared';
 import type { IdListTarget } from '../shared';
 

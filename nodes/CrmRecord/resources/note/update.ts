@@ -1,24 +1,9 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { updateFieldsCollection } from '../../../shared/collections';
+import { updateFieldsCollection } from '../../../shared/description/collections';
 import { updateByIds } from '../shared';
 import { noteIdField, noteList } from './shared';
-
-/** UpdateNotes — PUT /crm/{v}/Notes, up to 100 notes per request (custom operation) */
-export const operation: INodePropertyOptions = {
-	name: 'Update',
-	value: 'update',
-	action: 'Update a note',
-	description: 'Update notes by ID',
-};
-
-export const returns = 'one item per updated note: its id and status';
+import { writeOperation } from '../../../shared/description/nodeDescription';
 
 const properties: INodeProperties[] = [
 	noteIdField,
@@ -34,11 +19,13 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['note'], operation: ['update'] } },
+/** UpdateNotes — PUT /crm/{v}/Notes, up to 100 notes per request (custom operation) */
+export const { operation, returns, description, execute } = writeOperation('update', {
+	resource: 'note',
+	thing: 'note',
+	description: 'Update notes by ID',
 	properties,
-);
-
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await updateByIds.call(this, noteList);
-}
+	async execute() {
+		return await updateByIds.call(this, noteList);
+	},
+});

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, pickedValue, recordIdField } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue, recordIdField } from '../../../shared/description/properties';
 import { assertV21, runBatched } from '../../../shared/transport';
 import { idListOf, modulePath, recordIdOf } from './shared';
 import { getParameter } from '../../../shared/parameters';

@@ -7,14 +7,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { recordPicker } from '../../../shared/descriptions';
-import { toCrmDate } from '../../../shared/dates';
-import { optionsCollection } from '../../../shared/optionsCollection';
-import { jsonObjectParameter } from '../../../shared/recordFields';
-import { checkDigits } from '../../../shared/validation';
+import { recordPicker } from '../../../shared/description/properties';
+import { toCrmDate } from '../../../shared/formats/dates';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
+import { jsonObjectParameter } from '../../../shared/records/fields';
+import { checkDigits } from '../../../shared/records/validation';
 import { listOf } from './shared';
 import { validateRecordId } from './hooks';
 import { getParameter } from '../../../shared/parameters';
+import { crmRouting } from '../../../shared/transport';
 
 /** The LeadConverter item (§5.1: `data` [=1]) from the parameters. */
 async function convertLeadPreSend(
@@ -78,13 +79,16 @@ export const operation: INodePropertyOptions = {
 	value: 'convertLead',
 	action: 'Convert a lead',
 	description: 'Convert a lead into a contact, an account and optionally a deal',
-	routing: {
-		request: {
-			method: 'POST',
-			url: '=/Leads/{{ toPathSegment(String($parameter.recordId).trim()) }}/actions/convert',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'POST',
+				url: '=/Leads/{{ toPathSegment(String($parameter.recordId).trim()) }}/actions/convert',
+			},
+			send: { preSend: [validateRecordId, convertLeadPreSend] },
 		},
-		send: { preSend: [validateRecordId, convertLeadPreSend] },
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns =
@@ -232,6 +236,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['record'], operation: ['convertLead'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.1). */
-export const rootProperty = 'data';

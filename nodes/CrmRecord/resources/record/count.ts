@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
-import { requireV21 } from '../../../shared/transport';
+import { moduleSelect } from '../../../shared/description/properties';
+import { crmRouting, requireV21 } from '../../../shared/transport';
 import { countPreSend } from './hooks';
 import { searchByProperties } from './search';
 
@@ -12,13 +12,13 @@ export const operation: INodePropertyOptions = {
 	value: 'count',
 	action: 'Count records',
 	description: 'Count the records of a module, optionally matching a search',
-	routing: {
+	routing: crmRouting({
 		request: {
 			method: 'GET',
 			url: '=/{{ toPathSegment($parameter.module) }}/actions/count',
 		},
 		send: { preSend: [requireV21('Count (RecordCount)'), countPreSend] },
-	},
+	}),
 };
 
 export const returns = 'the number of records matching (count)';

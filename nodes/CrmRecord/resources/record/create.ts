@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
-import { loadFieldMeta } from '../../../shared/recordFields';
-import type { FieldMeta } from '../../../shared/recordFields';
+import { moduleSelect } from '../../../shared/description/properties';
+import { loadFieldMeta } from '../../../shared/records/fields';
+import type { FieldMeta } from '../../../shared/records/fields';
 import { runBatched, upsertUnknownOutcome } from '../../../shared/transport';
 import {
 	fieldsProperties,

@@ -7,8 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, pickedValue } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { moduleSelect, pickedValue } from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { runBatched } from '../../../shared/transport';
 import type { CrmListRequest } from '../../../shared/transport';
 import { modulePath, recordByProperties, recordIdOf } from './shared';

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, pickedValue } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue } from '../../../shared/description/properties';
 import {
 	BATCH_SIZE,
 	crmApiError,

@@ -1,8 +1,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
 import { validateRecordId } from './hooks';
+import { crmRouting } from '../../../shared/transport';
 
 /** DeletePhoto — DELETE /crm/{v}/{module}/{id}/photo */
 export const operation: INodePropertyOptions = {
@@ -10,13 +11,13 @@ export const operation: INodePropertyOptions = {
 	value: 'deletePhoto',
 	action: 'Delete a record photo',
 	description: 'Remove the photo of a record',
-	routing: {
+	routing: crmRouting({
 		request: {
 			method: 'DELETE',
 			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment(String($parameter.recordId).trim()) }}/photo',
 		},
 		send: { preSend: [validateRecordId] },
-	},
+	}),
 };
 
 export const returns = 'the result: its status and message';

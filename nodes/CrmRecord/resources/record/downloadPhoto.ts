@@ -1,9 +1,10 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { outputBinaryField } from '../../../shared/binaryOutput';
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { outputBinaryField } from '../../../shared/description/binaryOutputField';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
 import { photoToBinary, validateRecordId } from './hooks';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetPhoto — GET /crm/{v}/{module}/{id}/photo (file download) */
 export const operation: INodePropertyOptions = {
@@ -11,7 +12,7 @@ export const operation: INodePropertyOptions = {
 	value: 'downloadPhoto',
 	action: 'Download a record photo',
 	description: 'Get the photo of a record as a binary with its file name',
-	routing: {
+	routing: crmRouting({
 		request: {
 			method: 'GET',
 			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment(String($parameter.recordId).trim()) }}/photo',
@@ -20,7 +21,7 @@ export const operation: INodePropertyOptions = {
 		},
 		send: { preSend: [validateRecordId] },
 		output: { postReceive: [photoToBinary] },
-	},
+	}),
 };
 
 export const returns =

@@ -1,12 +1,20 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, pickedValue } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { moduleSelect, pickedValue } from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { recordByProperties } from './shared';
 import { externalHeader, readOptions, validateRecordId } from './hooks';
 import type { NotFound } from '../../../shared/transport';
 import { getParameter } from '../../../shared/parameters';
+import { crmRouting } from '../../../shared/transport';
+
+/** A missing ID answers 204 (docs/protocol.md §5.1, §3.7). */
+const notFound: NotFound = function () {
+	const external = getParameter(this, 'getBy', this.getItemIndex(), 'id') === 'externalId';
+	const id = pickedValue(this, external ? 'externalValue' : 'recordId');
+	return `No ${pickedValue(this, 'module')} record with ${external ? 'external ID' : 'ID'} ${id}`;
+};
 
 /** GetRecord — GET /crm/{v}/{module}/{id}; GetRecordUsingExternalID — GET /crm/{v}/{module}/{extValue} with X-EXTERNAL */
 export const operation: INodePropertyOptions = {
@@ -14,15 +22,18 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a record',
 	description: 'Retrieve one record by ID or external ID',
-	routing: {
-		request: {
-			method: 'GET',
-			// an empty ID (e.g. from an expression) must reach the preSend checks, which name the
-			// parameter: toPathSegment("") would throw n8n's generic "Invalid identifier" first
-			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment(String($parameter.getBy === "externalId" ? $parameter.externalValue : $parameter.recordId).trim() || "-") }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				// an empty ID (e.g. from an expression) must reach the preSend checks, which name the
+				// parameter: toPathSegment("") would throw n8n's generic "Invalid identifier" first
+				url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment(String($parameter.getBy === "externalId" ? $parameter.externalValue : $parameter.recordId).trim() || "-") }}',
+			},
+			send: { preSend: [validateRecordId, externalHeader, readOptions] },
 		},
-		send: { preSend: [validateRecordId, externalHeader, readOptions] },
-	},
+		{ rootProperty: 'data', notFound },
+	),
 };
 
 export const returns =
@@ -66,13 +77,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['record'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.1). */
-export const rootProperty = 'data';
-
-/** A missing ID answers 204 (docs/protocol.md §5.1, §3.7). */
-export const notFound: NotFound = function () {
-	const external = getParameter(this, 'getBy', this.getItemIndex(), 'id') === 'externalId';
-	const id = pickedValue(this, external ? 'externalValue' : 'recordId');
-	return `No ${pickedValue(this, 'module')} record with ${external ? 'external ID' : 'ID'} ${id}`;
-};

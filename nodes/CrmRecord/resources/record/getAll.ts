@@ -1,25 +1,29 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { sortOrderOption } from '../../../shared/collections';
-import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { sortOrderOption } from '../../../shared/description/collections';
+import { moduleSelect, returnAllLimit } from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { fieldsOption, modifiedSinceOption } from './get';
 import { readOptions } from './hooks';
+import { crmRouting } from '../../../shared/transport';
 
-/** GetRecords — GET /crm/{v}/{module}, paged by the node's request runner */
+/** GetRecords — GET /crm/{v}/{module}, paged by its request runner (crmRouting) */
 export const operation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many records',
 	description: 'List the records of a module',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/{{ toPathSegment($parameter.module) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/{{ toPathSegment($parameter.module) }}',
+			},
+			send: { preSend: [readOptions] },
 		},
-		send: { preSend: [readOptions] },
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns = 'one item per record, with its id and field values';
@@ -105,6 +109,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['record'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.1). */
-export const rootProperty = 'data';

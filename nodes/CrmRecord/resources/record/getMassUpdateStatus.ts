@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleSelect } from '../../../shared/description/properties';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetMassUpdateStatus — GET /crm/{v}/{module}/actions/mass_update?job_id=… */
 export const operation: INodePropertyOptions = {
@@ -9,12 +10,15 @@ export const operation: INodePropertyOptions = {
 	value: 'getMassUpdateStatus',
 	action: 'Get the status of a mass update',
 	description: 'Get the status and counts of a mass update job',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/{{ toPathSegment($parameter.module) }}/actions/mass_update',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/{{ toPathSegment($parameter.module) }}/actions/mass_update',
+			},
 		},
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns =
@@ -37,6 +41,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['record'], operation: ['getMassUpdateStatus'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.1). */
-export const rootProperty = 'data';

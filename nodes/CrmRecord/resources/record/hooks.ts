@@ -9,14 +9,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { responseFile } from '../../../shared/download';
-import { searchQuery } from '../../../shared/criteria';
-import { toCrmDateTime } from '../../../shared/dates';
-import { setMultipartBody } from '../../../shared/multipart';
+import { responseFile } from '../../../shared/formats/download';
+import { searchQuery } from '../../../shared/records/criteria';
+import { toCrmDateTime } from '../../../shared/formats/dates';
 import { unwrapBody } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/validation';
+import { checkDigits } from '../../../shared/records/validation';
 import { idListOf } from './shared';
-import { pickedValue } from '../../../shared/descriptions';
+import { pickedValue } from '../../../shared/description/properties';
 import { getParameter } from '../../../shared/parameters';
 
 /** Record ID parameter (`recordId` unless the operation addresses the record by external ID) must be digits. */
@@ -106,21 +105,6 @@ export async function countPreSend(
 }
 
 // ---- photos ---------------------------------------------------------------------------------------
-
-/** The input binary as the multipart part `file` (§3.3). */
-export async function photoUploadPreSend(
-	this: IExecuteSingleFunctions,
-	request: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const property = getParameter(this, 'binaryPropertyName', this.getItemIndex(), 'data') as string;
-	const meta = this.helpers.assertBinaryData(property);
-	const buffer = await this.helpers.getBinaryDataBuffer(property);
-	return setMultipartBody(
-		request,
-		[{ data: buffer, fileName: meta.fileName ?? 'photo', mimeType: meta.mimeType }],
-		{ json: false },
-	);
-}
 
 /** GetPhoto's bytes as a binary with the file name and type the CRM gave; 204 (no photo) as `hasPhoto: false`. */
 export async function photoToBinary(

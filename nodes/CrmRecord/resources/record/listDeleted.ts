@@ -1,24 +1,28 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { moduleSelect, returnAllLimit } from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { modifiedSinceOption } from './get';
 import { readOptions } from './hooks';
+import { crmRouting } from '../../../shared/transport';
 
-/** GetDeletedRecords — GET /crm/{v}/{module}/deleted, paged by the node's request runner */
+/** GetDeletedRecords — GET /crm/{v}/{module}/deleted, paged by its request runner (crmRouting) */
 export const operation: INodePropertyOptions = {
 	name: 'List Deleted',
 	value: 'listDeleted',
 	action: 'List deleted records',
 	description: 'List the deleted records of a module: recycle bin, permanently deleted, or both',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/{{ toPathSegment($parameter.module) }}/deleted',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/{{ toPathSegment($parameter.module) }}/deleted',
+			},
+			send: { preSend: [readOptions] },
 		},
-		send: { preSend: [readOptions] },
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns =
@@ -46,6 +50,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['record'], operation: ['listDeleted'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.1). */
-export const rootProperty = 'data';

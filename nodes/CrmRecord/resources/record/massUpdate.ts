@@ -7,12 +7,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, pickedValue, recordFieldsUi } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
-import { recordBody } from '../../../shared/recordFields';
-import type { FieldMeta } from '../../../shared/recordFields';
-import { credentialVariant } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/validation';
+import { moduleSelect, pickedValue, recordFieldsUi } from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
+import { recordBody } from '../../../shared/records/fields';
+import type { FieldMeta } from '../../../shared/records/fields';
+import { credentialVariant, crmRouting } from '../../../shared/transport';
+import { checkDigits } from '../../../shared/records/validation';
 import { idListOf } from './shared';
 import { jobIdFirst } from './hooks';
 import { getParameter } from '../../../shared/parameters';
@@ -89,14 +89,14 @@ export const operation: INodePropertyOptions = {
 	value: 'massUpdate',
 	action: 'Mass update records',
 	description: 'Set field values on records chosen by IDs, custom view or territory',
-	routing: {
+	routing: crmRouting({
 		request: {
 			method: 'POST',
 			url: '=/{{ toPathSegment($parameter.module) }}/actions/mass_update',
 		},
 		send: { preSend: [massUpdatePreSend] },
 		output: { postReceive: [jobIdFirst] },
-	},
+	}),
 };
 
 export const returns = 'the result: its status and the job id to check with Get Mass Update Status';

@@ -1,26 +1,34 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
-import { allOrAnyOption, conditionsCollection, conditionValues } from '../../../shared/collections';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { moduleSelect, returnAllLimit } from '../../../shared/description/properties';
+import {
+	allOrAnyOption,
+	conditionsCollection,
+	conditionValues,
+} from '../../../shared/description/collections';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { fieldsOption } from './get';
 import { triState } from './getAll';
 import { searchPreSend } from './hooks';
+import { crmRouting } from '../../../shared/transport';
 
-/** SearchRecords — GET /crm/{v}/{module}/search, paged by the node's request runner */
+/** SearchRecords — GET /crm/{v}/{module}/search, paged by its request runner (crmRouting) */
 export const operation: INodePropertyOptions = {
 	name: 'Search',
 	value: 'search',
 	action: 'Search records',
 	description: 'Find records by criteria, email, phone or word',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/{{ toPathSegment($parameter.module) }}/search',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/{{ toPathSegment($parameter.module) }}/search',
+			},
+			send: { preSend: [searchPreSend] },
 		},
-		send: { preSend: [searchPreSend] },
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns = 'one item per matching record, with its id and field values';
@@ -95,6 +103,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['record'], operation: ['search'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.1). */
-export const rootProperty = 'data';

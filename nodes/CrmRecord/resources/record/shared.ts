@@ -11,14 +11,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { pickedValue, recordFieldsUi, recordIdField } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { pickedValue, recordFieldsUi, recordIdField } from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { getParameter } from '../../../shared/parameters';
-import { loadFieldMeta, picklistRefusal, recordBody } from '../../../shared/recordFields';
-import type { FieldMeta } from '../../../shared/recordFields';
-import { after, BATCH_SIZE, crmApiError, crmRequest } from '../../../shared/transport';
+import { loadFieldMeta, picklistRefusal, recordBody } from '../../../shared/records/fields';
+import type { FieldMeta } from '../../../shared/records/fields';
+import { thenOrNow, BATCH_SIZE, crmApiError, crmRequest } from '../../../shared/transport';
 import type { BatchEntry, CrmErrorBody, CrmListRequest } from '../../../shared/transport';
-import { checkDigits, checkTextLength, isDigits, listOf } from '../../../shared/validation';
+import { checkDigits, checkTextLength, isDigits, listOf } from '../../../shared/records/validation';
 
 /** A record ID parameter checked for its format (digits, §3.1) before anything is sent. */
 export function recordIdOf(
@@ -364,7 +364,7 @@ export function writeItemOf(
 ): WriteItem | Promise<WriteItem> {
 	const module = pickedValue(this, 'module', itemIndex);
 	const { body, external } = writeExtrasOf.call(this, itemIndex);
-	return after(
+	return thenOrNow(
 		recordBody.call(this, itemIndex, module, fieldCache),
 		({ record, matchingColumns }) => {
 			checkRecordLengths.call(this, fieldCache, module, record, itemIndex);

@@ -7,12 +7,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, pickedValue } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue } from '../../../shared/description/properties';
 import { getParameter } from '../../../shared/parameters';
-import { loadFieldMeta, recordBody } from '../../../shared/recordFields';
-import type { FieldMeta } from '../../../shared/recordFields';
+import { loadFieldMeta, recordBody } from '../../../shared/records/fields';
+import type { FieldMeta } from '../../../shared/records/fields';
 import { runBatched } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/validation';
+import { checkDigits } from '../../../shared/records/validation';
 import {
 	checkRecordLengths,
 	fieldsProperties,

@@ -1,9 +1,11 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { binaryPropertyField } from '../../../shared/binaryField';
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
-import { photoUploadPreSend, validateRecordId } from './hooks';
+import { binaryPropertyField } from '../../../shared/description/binaryInputField';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
+import { validateRecordId } from './hooks';
+import { binaryPhotoPreSend } from '../../../shared/formats/multipart';
+import { crmRouting } from '../../../shared/transport';
 
 /** UploadPhoto — POST /crm/{v}/{module}/{id}/photo (multipart part `file`) */
 export const operation: INodePropertyOptions = {
@@ -11,13 +13,13 @@ export const operation: INodePropertyOptions = {
 	value: 'uploadPhoto',
 	action: 'Upload a record photo',
 	description: 'Set the photo of a record from an input binary',
-	routing: {
+	routing: crmRouting({
 		request: {
 			method: 'POST',
 			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment(String($parameter.recordId).trim()) }}/photo',
 		},
-		send: { preSend: [validateRecordId, photoUploadPreSend] },
-	},
+		send: { preSend: [validateRecordId, binaryPhotoPreSend('photo')] },
+	}),
 };
 
 export const returns = 'the result: its status and message';

@@ -7,10 +7,10 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleSelect } from '../../../shared/description/properties';
 import { getParameter } from '../../../shared/parameters';
-import type { FieldMeta } from '../../../shared/recordFields';
-import { after, runBatched } from '../../../shared/transport';
+import type { FieldMeta } from '../../../shared/records/fields';
+import { thenOrNow, runBatched } from '../../../shared/transport';
 import {
 	fieldsProperties,
 	listOf,
@@ -63,7 +63,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
 	const output = await runBatched(this, {
 		build: (itemIndex) =>
-			after(writeItemOf.call(this, itemIndex, fieldCache), (item) => {
+			thenOrNow(writeItemOf.call(this, itemIndex, fieldCache), (item) => {
 				const mode = getParameter(this, 'fieldsMode', itemIndex, 'mapper') as string;
 				const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 				const checks =

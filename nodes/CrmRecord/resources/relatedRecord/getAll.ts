@@ -1,14 +1,15 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, returnAllLimit } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { moduleSelect, returnAllLimit } from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import {
 	externalIdOptions,
 	parentRecordIdField,
 	relatedListSelect,
 	relatedRequest,
 } from './shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetRelatedRecords (+UsingExternalID) — GET /crm/{v}/{module}/{recordId}/{relatedList}, paged by the runner */
 export const operation: INodePropertyOptions = {
@@ -16,13 +17,16 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many related records',
 	description: 'List the records of a related list of a record',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/{{ toPathSegment($parameter.relatedList) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/{{ toPathSegment($parameter.relatedList) }}',
+			},
+			send: { preSend: [relatedRequest] },
 		},
-		send: { preSend: [relatedRequest] },
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns = 'one item per related record, with its id and field values';
@@ -40,6 +44,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['relatedRecord'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.2). */
-export const rootProperty = 'data';

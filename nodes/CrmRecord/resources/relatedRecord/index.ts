@@ -1,4 +1,4 @@
-import { defineResource } from '../../../shared/node';
+import { defineResource } from '../../../shared/description/nodeDescription';
 
 import * as delink from './delink';
 import * as get from './get';

@@ -9,11 +9,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { moduleSelect, pickedValue, recordPicker } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { moduleSelect, pickedValue, recordPicker } from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { runBatched } from '../../../shared/transport';
 import type { CrmRequest } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/validation';
+import { checkDigits } from '../../../shared/records/validation';
 import { getParameter } from '../../../shared/parameters';
 
 /** Related list of the chosen module, from GetRelatedLists. */

@@ -1,9 +1,10 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { shareDetails } from './shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetSharedRecordDetails — GET /crm/{v}/{module}/{recordId}/actions/share */
 export const operation: INodePropertyOptions = {
@@ -11,13 +12,16 @@ export const operation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get the sharing of a record',
 	description: 'List the users a record is shared with',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/share',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/share',
+			},
+			output: { postReceive: [shareDetails] },
 		},
-		output: { postReceive: [shareDetails] },
-	},
+		{ rootProperty: 'share' },
+	),
 };
 
 export const returns =
@@ -60,6 +64,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['share'], operation: ['get'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'share';

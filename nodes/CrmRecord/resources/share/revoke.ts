@@ -1,8 +1,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
 import { unwrapShare } from './shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** RevokeSharedRecord — DELETE /crm/{v}/{module}/{recordId}/actions/share */
 export const operation: INodePropertyOptions = {
@@ -10,13 +11,16 @@ export const operation: INodePropertyOptions = {
 	value: 'revoke',
 	action: 'Revoke the sharing of a record',
 	description: 'Stop sharing a record with every user',
-	routing: {
-		request: {
-			method: 'DELETE',
-			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/share',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'DELETE',
+				url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/share',
+			},
+			output: { postReceive: [unwrapShare] },
 		},
-		output: { postReceive: [unwrapShare] },
-	},
+		{ rootProperty: 'share' },
+	),
 };
 
 export const returns = 'the result: its status and message';
@@ -27,6 +31,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['share'], operation: ['revoke'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'share';

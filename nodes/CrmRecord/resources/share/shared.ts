@@ -5,11 +5,14 @@ import type {
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyOptions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { checkDigits } from '../../../shared/validation';
-import { pickedValue } from '../../../shared/descriptions';
+import { checkDigits } from '../../../shared/records/validation';
+import { moduleSelect, pickedValue, recordIdField } from '../../../shared/description/properties';
+import type { OperationModule } from '../../../shared/description/nodeDescription';
+import { crmRouting } from '../../../shared/transport';
 import { getParameter } from '../../../shared/parameters';
 
 /** Sharing limits of docs/protocol.md §6: 1..10 users per request, at most 10 users per record. */
@@ -124,4 +127,34 @@ export async function shareDetails(
 			},
 		},
 	];
+}
+
+/**
+ * Share and Update Permissions (routed): `method` on the record's `actions/share` with the `share`
+ * body (shareBody), one output item per user under the `share` key.
+ */
+export function shareWriteOperation(
+	method: 'POST' | 'PUT',
+	option: INodePropertyOptions,
+): Required<Pick<OperationModule, 'operation' | 'returns' | 'description'>> {
+	return {
+		operation: {
+			...option,
+			routing: crmRouting(
+				{
+					request: {
+						method,
+						url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/share',
+					},
+					send: { preSend: [shareBody] },
+				},
+				{ rootProperty: 'share' },
+			),
+		},
+		returns: 'one item per user: its status and the user id (under details)',
+		description: updateDisplayOptions(
+			{ show: { resource: ['share'], operation: [String(option.value)] } },
+			[moduleSelect, recordIdField, shareUsersField],
+		),
+	};
 }

@@ -1,32 +1,9 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
-import { moduleSelect, recordIdField } from '../../../shared/descriptions';
-import { shareBody, shareUsersField } from './shared';
+import { shareWriteOperation } from './shared';
 
 /** UpdateSharePermissions — PUT /crm/{v}/{module}/{recordId}/actions/share, body `share` [1..10] */
-export const operation: INodePropertyOptions = {
+export const { operation, returns, description } = shareWriteOperation('PUT', {
 	name: 'Update Permissions',
 	value: 'update',
 	action: 'Update the sharing permissions of a record',
 	description: 'Change the permission of users a record is shared with',
-	routing: {
-		request: {
-			method: 'PUT',
-			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/share',
-		},
-		send: { preSend: [shareBody] },
-	},
-};
-
-export const returns = 'one item per user: its status and the user id (under details)';
-
-const properties: INodeProperties[] = [moduleSelect, recordIdField, shareUsersField];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['share'], operation: ['update'] } },
-	properties,
-);
-
-/** Key of the items in the response (docs/protocol.md §5.9). */
-export const rootProperty = 'share';
+});

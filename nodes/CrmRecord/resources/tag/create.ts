@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, pickedValue } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue } from '../../../shared/description/properties';
 import { runBatched } from '../../../shared/transport';
 import {
 	TAGS_PER_MODULE,

@@ -1,8 +1,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleSelect } from '../../../shared/description/properties';
 import { tagIdField } from './shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** DeleteTag — DELETE /crm/{v}/settings/tags/{id} */
 export const operation: INodePropertyOptions = {
@@ -10,12 +11,15 @@ export const operation: INodePropertyOptions = {
 	value: 'delete',
 	action: 'Delete a tag',
 	description: 'Delete a tag; it is removed from every record',
-	routing: {
-		request: {
-			method: 'DELETE',
-			url: '=/settings/tags/{{ toPathSegment($parameter.tagId) }}',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'DELETE',
+				url: '=/settings/tags/{{ toPathSegment($parameter.tagId) }}',
+			},
 		},
-	},
+		{ rootProperty: 'tags' },
+	),
 };
 
 export const returns = 'the result: its status and the deleted tag id (under details)';
@@ -27,6 +31,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['tag'], operation: ['delete'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.5). */
-export const rootProperty = 'tags';

@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleSelect } from '../../../shared/description/properties';
+import { crmRouting } from '../../../shared/transport';
 
 /** GetTags — GET /crm/{v}/settings/tags?module=… */
 export const operation: INodePropertyOptions = {
@@ -9,13 +10,16 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many tags',
 	description: 'List the tags of a module',
-	routing: {
-		request: {
-			method: 'GET',
-			url: '/settings/tags',
-			qs: { module: '={{ $parameter.module }}' },
+	routing: crmRouting(
+		{
+			request: {
+				method: 'GET',
+				url: '/settings/tags',
+				qs: { module: '={{ $parameter.module }}' },
+			},
 		},
-	},
+		{ rootProperty: 'tags' },
+	),
 };
 
 export const returns = 'one item per tag of the module, with its id, name and colour';
@@ -38,6 +42,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['tag'], operation: ['getAll'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.5). */
-export const rootProperty = 'tags';

@@ -1,8 +1,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect } from '../../../shared/descriptions';
+import { moduleSelect } from '../../../shared/description/properties';
 import { tagIdField } from './shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** MergeTags — POST /crm/{v}/settings/tags/{id}/actions/merge, body `tags` [=1] {conflict_id} */
 export const operation: INodePropertyOptions = {
@@ -10,12 +11,15 @@ export const operation: INodePropertyOptions = {
 	value: 'merge',
 	action: 'Merge two tags',
 	description: 'Merge a tag into another: the tag is removed and its records get the other tag',
-	routing: {
-		request: {
-			method: 'POST',
-			url: '=/settings/tags/{{ toPathSegment($parameter.tagId) }}/actions/merge',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'POST',
+				url: '=/settings/tags/{{ toPathSegment($parameter.tagId) }}/actions/merge',
+			},
 		},
-	},
+		{ rootProperty: 'tags' },
+	),
 };
 
 export const returns = 'the result: its status and the id of the remaining tag (under details)';
@@ -44,6 +48,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['tag'], operation: ['merge'] } },
 	properties,
 );
-
-/** Key of the items in the response (docs/protocol.md §5.5). */
-export const rootProperty = 'tags';

@@ -2,6 +2,7 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tagActionProperties, tagNamesQuery } from './shared';
+import { crmRouting } from '../../../shared/transport';
 
 /** RemoveTagsFromRecord — POST /crm/{v}/{module}/{recordId}/actions/remove_tags?tag_names=… */
 export const operation: INodePropertyOptions = {
@@ -9,13 +10,16 @@ export const operation: INodePropertyOptions = {
 	value: 'removeFromRecord',
 	action: 'Remove tags from a record',
 	description: 'Remove tags from one record',
-	routing: {
-		request: {
-			method: 'POST',
-			url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/remove_tags',
+	routing: crmRouting(
+		{
+			request: {
+				method: 'POST',
+				url: '=/{{ toPathSegment($parameter.module) }}/{{ toPathSegment($parameter.recordId) }}/actions/remove_tags',
+			},
+			send: { preSend: [tagNamesQuery] },
 		},
-		send: { preSend: [tagNamesQuery] },
-	},
+		{ rootProperty: 'data' },
+	),
 };
 
 export const returns =
@@ -25,6 +29,3 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['tag'], operation: ['removeFromRecord'] } },
 	tagActionProperties('remove', true),
 );
-
-/** Key of the items in the response (docs/protocol.md §5.5). */
-export const rootProperty = 'data';

@@ -9,12 +9,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { optionsCollection } from '../../../shared/optionsCollection';
-import { itemListRequest } from '../../../shared/itemLists';
+import { optionsCollection } from '../../../shared/description/optionsCollection';
+import { itemListRequest } from '../../../shared/transport/itemListRequest';
 import { runBatched } from '../../../shared/transport';
 import type { CrmListRequest } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/validation';
-import { moduleSelect, pickedValue, recordIdField } from '../../../shared/descriptions';
+import { checkDigits } from '../../../shared/records/validation';
+import { moduleSelect, pickedValue, recordIdField } from '../../../shared/description/properties';
 import { getParameter } from '../../../shared/parameters';
 
 /** Limits of docs/protocol.md §6 for tags (service defaults; the sandbox uses the same). */

@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { moduleSelect, pickedValue } from '../../../shared/descriptions';
+import { moduleSelect, pickedValue } from '../../../shared/description/properties';
 import { runBatched } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/validation';
+import { checkDigits } from '../../../shared/records/validation';
 import {
 	TAG_BATCH,
 	TAG_NAME_MAX,

@@ -2,7 +2,7 @@
 // the same key (docs/protocol.md §3.8).
 import type { IDataObject } from 'n8n-workflow';
 
-import type { CrmListRequest, CrmRequest } from './transport';
+import type { CrmListRequest, CrmRequest } from './request';
 
 /** The request sending `items` as the body's `listKey` list, read back as the results under that key. */
 export function itemListRequest(

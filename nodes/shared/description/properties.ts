@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { isResourceLocatorValue } from 'n8n-workflow';
 
-import { getParameter } from './parameters';
+import { getParameter } from '../parameters';
 
 // Record and module pickers are resource locators, as n8n's own CRM nodes have them: From List (loaded
 // when the dropdown opens, so nothing is fetched while the panel renders and the credential is still
@@ -226,7 +226,7 @@ export function pickedValue(
 	return String(url ?? '').trim();
 }
 
-/** Return All / Limit pair; the node-level request runner pages with them. */
+/** Return All / Limit pair; the operation's request runner (crmRouting) pages with them. */
 export function returnAllLimit(): INodeProperties[] {
 	return [
 		{

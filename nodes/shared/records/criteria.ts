@@ -3,9 +3,9 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { MAX_CRITERIA_CONDITIONS } from './collections';
-import { toCrmDateTime } from './dates';
-import { getParameter } from './parameters';
+import { MAX_CRITERIA_CONDITIONS } from '../description/collections';
+import { toCrmDateTime } from '../formats/dates';
+import { getParameter } from '../parameters';
 
 /** `(`, `)` and `,` inside a criteria value are escaped with `\` (§3.11). */
 function escapeCriteriaValue(value: string): string {

@@ -1,4 +1,6 @@
-import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+
+import { getParameter } from '../parameters';
 
 /** One file part of a multipart body (docs/protocol.md §3.3). */
 export interface MultipartFile {
@@ -38,4 +40,29 @@ export function setMultipartBody(
 	request.body = multipartBody(files) as unknown as IHttpRequestOptions['body'];
 	if (options.json === false) request.json = false;
 	return request;
+}
+
+/**
+ * preSend of a routed photo upload: the input binary named by parameter `binaryPropertyName` as the
+ * multipart part `file` (§3.3), named `fallbackName` when the binary has no file name.
+ */
+export function binaryPhotoPreSend(fallbackName: string) {
+	return async function photoUploadPreSend(
+		this: IExecuteSingleFunctions,
+		request: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const property = getParameter(
+			this,
+			'binaryPropertyName',
+			this.getItemIndex(),
+			'data',
+		) as string;
+		const meta = this.helpers.assertBinaryData(property);
+		const buffer = await this.helpers.getBinaryDataBuffer(property);
+		return setMultipartBody(
+			request,
+			[{ data: buffer, fileName: meta.fileName ?? fallbackName, mimeType: meta.mimeType }],
+			{ json: false },
+		);
+	};
 }

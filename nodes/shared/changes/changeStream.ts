@@ -4,9 +4,9 @@
 // §5.1).
 import type { IDataObject } from 'n8n-workflow';
 
-import { toUtcWireTime } from './dates';
-import { crmRequest, crmRequestAllItems } from './transport';
-import type { CrmContext } from './transport';
+import { toUtcWireTime } from '../formats/dates';
+import { crmRequest, crmRequestAllItems } from '../transport';
+import type { CrmContext } from '../transport';
 
 /** COQL answers at most 200 rows per query (docs/protocol.md §3.13); so do list pages (§3.6). */
 export const PAGE_SIZE = 200;

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { crmRequest } from './transport';
-import type { CrmContext } from './transport';
+import { crmRequest } from '../transport';
+import type { CrmContext } from '../transport';
 
 /** GetRecords accepts at most 100 ids per request (docs/protocol.md §6). */
 const IDS_PER_REQUEST = 100;

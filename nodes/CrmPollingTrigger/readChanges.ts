@@ -1,9 +1,9 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { toCrmDateTime } from '../shared/dates';
-import { fetchRecords } from '../shared/fetchRecords';
-import { MAX_CRITERIA_CONDITIONS } from '../shared/collections';
+import { toCrmDateTime } from '../shared/formats/dates';
+import { fetchRecords } from '../shared/records/fetch';
+import { MAX_CRITERIA_CONDITIONS } from '../shared/description/collections';
 import {
 	advance,
 	changeKeyOf,
@@ -12,8 +12,8 @@ import {
 	keysetPage,
 	PAGE_SIZE,
 	quote,
-} from '../shared/changes';
-import type { Row, StreamCursor } from '../shared/changes';
+} from '../shared/changes/changeStream';
+import type { Row, StreamCursor } from '../shared/changes/changeStream';
 import { recalled, remember } from './cursor';
 import type { PollState } from './cursor';
 

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { pickedValue } from './descriptions';
+import { pickedValue } from '../description/properties';
 
 /**
  * A value refused before sending, shaped like the service's own refusal (docs/protocol.md §11.2):

@@ -5,19 +5,19 @@ import type {
 	INodePropertyOptions,
 	INodeTypeDescription,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, updateDisplayOptions } from 'n8n-workflow';
 
-import { pickersSince } from './descriptions';
-import { baseUrlExpression, crmRequestRunner, RETURN_NOTHING } from './transport';
-import type { NotFound, PagerFactory, Route, Routes } from './transport';
+import { pickersSince } from './properties';
+import { baseUrlExpression, RETURN_NOTHING, routeOf } from '../transport';
 
 /** An operation that runs its own requests (batched writes, polling, binary data) instead of routing. */
 export type CustomOperation = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
 
 /**
  * One operation file (`nodes/<Node>/resources/<resource>/<operation>.ts`): its selector option and
- * properties, and either `execute` (a custom operation) or what the request runner needs of a routed
- * one (see shared/transport/runner.ts).
+ * properties, and either `execute` (a custom operation) or, for a routed one, the option's routing
+ * through the request runner (crmRouting, shared/transport/runner.ts), whose route's `notFound` adds
+ * the "On Not Found" parameter.
  */
 export interface OperationModule {
 	operation: INodePropertyOptions;
@@ -25,20 +25,54 @@ export interface OperationModule {
 	execute?: CustomOperation;
 	/** what an item of its output holds, for the model when the node is an AI agent's tool: "Returns <returns>." */
 	returns: string;
-	/** routed: wrapper key of the response items (docs/protocol.md §3.5); none for bare bodies, binaries and postReceive results */
-	rootProperty?: string;
-	/** routed Get by ID: the not-found message; adds the "On Not Found" parameter */
-	notFound?: NotFound;
-	/** routed, paging other than `page`/`per_page` */
-	paging?: PagerFactory;
 }
 
-/** One resource of a node: its selector option, its properties, its custom operations and routes. */
+const WRITES = {
+	create: { name: 'Create', done: 'created' },
+	update: { name: 'Update', done: 'updated' },
+	delete: { name: 'Delete', done: 'deleted' },
+};
+
+/**
+ * A batched Create, Update or Delete (custom operation) from what differs: "<Verb> a <thing>", one
+ * output item per <done> <thing> with its id and status, `properties` shown for that operation of
+ * `resource`, and the operation's `execute` (runBatched or its resource's helper).
+ */
+export function writeOperation(
+	kind: keyof typeof WRITES,
+	spec: {
+		resource: string;
+		/** what one item writes, e.g. "contact role" */
+		thing: string;
+		/** the option's description */
+		description: string;
+		properties: INodeProperties[];
+		execute: CustomOperation;
+	},
+): Required<Pick<OperationModule, 'operation' | 'returns' | 'description' | 'execute'>> {
+	const { name, done } = WRITES[kind];
+	const article = /^[aeio]/.test(spec.thing) ? 'an' : 'a';
+	return {
+		operation: {
+			name,
+			value: kind,
+			action: `${name} ${article} ${spec.thing}`,
+			description: spec.description,
+		},
+		returns: `one item per ${done} ${spec.thing}: its id and status`,
+		description: updateDisplayOptions(
+			{ show: { resource: [spec.resource], operation: [kind] } },
+			spec.properties,
+		),
+		execute: spec.execute,
+	};
+}
+
+/** One resource of a node: its selector option, its properties and its custom operations. */
 export interface ResourceModule {
 	option: INodePropertyOptions;
 	description: INodeProperties[];
 	customOperations?: Record<string, CustomOperation>;
-	routes?: Record<string, Route>;
 }
 
 /** The operations a person looks for first, in this order (by value); the others follow by name. */
@@ -125,9 +159,9 @@ function toolTextProperty(resource: string, op: OperationModule): INodePropertie
 
 /**
  * A resource from its operation files: the Operation selector (Create, Create or Update, Delete, Get,
- * Get Many, Search, Update first, then by name), every operation's properties, the custom operations
- * (files that export `execute`) and the routes of the others. Registering an operation = its file
- * plus one entry in `operations`.
+ * Get Many, Search, Update first, then by name; a routed operation's option carries its routing),
+ * every operation's properties and the custom operations (files that export `execute`).
+ * Registering an operation = its file plus one entry in `operations`.
  */
 export function defineResource(
 	option: INodePropertyOptions,
@@ -137,7 +171,6 @@ export function defineResource(
 	const resource = String(option.value);
 	const valueOf = (op: OperationModule) => String(op.operation.value);
 	const custom = operations.filter((op) => op.execute);
-	const routed = operations.filter((op) => !op.execute);
 	return {
 		option,
 		description: [
@@ -151,7 +184,7 @@ export function defineResource(
 				default: defaultOperation,
 			},
 			...operations.flatMap((op) =>
-				op.notFound
+				routeOf(op.operation)?.notFound
 					? withOnNotFound(op.description, onNotFoundProperty(resource, valueOf(op)))
 					: op.description,
 			),
@@ -160,12 +193,6 @@ export function defineResource(
 		customOperations: custom.length
 			? Object.fromEntries(custom.map((op) => [valueOf(op), op.execute!]))
 			: undefined,
-		routes: Object.fromEntries(
-			routed.map((op) => [
-				valueOf(op),
-				{ rootProperty: op.rootProperty, notFound: op.notFound, paging: op.paging },
-			]),
-		),
 	};
 }
 
@@ -181,15 +208,14 @@ const CUSTOM_API_CALL: INodePropertyOptions = {
 	value: '__CUSTOM_API_CALL__',
 };
 
-/** A node's resources put together: the Resource selector, every resource's properties, the custom operations and routes by resource. */
+/** A node's resources put together: the Resource selector, every resource's properties, the custom operations by resource. */
 export interface AssembledResources {
 	selector: INodeProperties;
 	properties: INodeProperties[];
 	customOperations: Record<string, Record<string, CustomOperation>>;
-	routes: Routes;
 }
 
-/** Builds a node's Resource selector (options in the given order), its properties, its custom-operation map and its routes. */
+/** Builds a node's Resource selector (options in the given order), its properties and its custom-operation map. */
 export function assembleResources(
 	resources: ResourceModule[],
 	defaultResource: string,
@@ -202,8 +228,6 @@ export function assembleResources(
 			noDataExpression: true,
 			options: resources.map((r) => r.option),
 			default: defaultResource,
-			// every routed operation goes through the node's request runner (shared/transport/runner.ts)
-			routing: { send: { paginate: true } },
 		},
 		properties: resources.flatMap((r) => r.description),
 		customOperations: Object.fromEntries(
@@ -211,7 +235,6 @@ export function assembleResources(
 				.filter((r) => r.customOperations)
 				.map((r) => [r.option.value as string, r.customOperations!]),
 		),
-		routes: Object.fromEntries(resources.map((r) => [r.option.value as string, r.routes ?? {}])),
 	};
 }
 
@@ -225,12 +248,10 @@ export interface CrmNodeOptions {
 	/** Defaults to ['transform']. */
 	group?: INodeTypeDescription['group'];
 	properties: INodeProperties[];
-	/** What the request runner needs of each routed operation (assembleResources' `routes`). */
-	routes: Routes;
 	/** Defaults to 1; a list when a node gains a version (new defaults, saved workflows unchanged). */
 	version?: INodeTypeDescription['version'];
 	defaultVersion?: number;
-	/** the first version whose module and record pickers are resource locators (shared/descriptions.ts pickersSince); none: the old pickers */
+	/** the first version whose module and record pickers are resource locators (shared/description/properties.ts pickersSince); none: the old pickers */
 	locatorsSince?: number;
 }
 
@@ -239,8 +260,8 @@ type LintedFields = 'icon' | 'subtitle' | 'usableAsTool';
 
 /**
  * The shared part of a CRM action node's description: version 1, one main input and output, the
- * crmOAuth2Api credential, and requests against the account's API domain. Every routed request goes
- * through the node's request runner bound to its routes (retry, paging, unwrapping, error mapping).
+ * crmOAuth2Api credential, and requests against the account's API domain. Each routed operation
+ * names its request runner in its own routing (crmRouting, shared/transport/runner.ts).
  * Spread it into the node's description literal next to `icon`, `subtitle` and `usableAsTool`.
  */
 export function crmNodeDescription(
@@ -262,7 +283,6 @@ export function crmNodeDescription(
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 		},
-		requestOperations: { pagination: crmRequestRunner(options.routes) },
 		properties: [
 			TOOL_DESCRIPTION,
 			...pickersSince(options.properties, options.locatorsSince).map((p) =>

@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { getParameter } from './parameters';
-import { toCrmDate, toCrmDateTime } from './dates';
-import { after, crmRequest } from './transport';
+import { getParameter } from '../parameters';
+import { toCrmDate, toCrmDateTime } from '../formats/dates';
+import { thenOrNow, crmRequest } from '../transport';
 import { fieldValueRefused, isDigits } from './validation';
 
 /** Field metadata of one module, as read from GetFields. */
@@ -292,7 +292,7 @@ function withFieldMeta<T>(
 	module: string,
 	then: (meta: Map<string, FieldMeta>) => T,
 ): T | Promise<T> {
-	return after(cache.get(module.toLowerCase()) ?? loadFieldMeta.call(ctx, cache, module), then);
+	return thenOrNow(cache.get(module.toLowerCase()) ?? loadFieldMeta.call(ctx, cache, module), then);
 }
 
 /**

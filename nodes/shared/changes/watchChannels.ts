@@ -3,7 +3,7 @@
 import { randomBytes } from 'crypto';
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { crmRequest } from './transport';
+import { crmRequest } from '../transport';
 
 /** Path of the watch routes below the REST root. */
 export const WATCH_PATH = '/actions/watch';
