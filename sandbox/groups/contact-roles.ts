@@ -11,7 +11,7 @@ import type { ErrorBody } from '../errors.ts';
 import type { Ctx, Router } from '../router.ts';
 import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
-import { eachItem, resultsReply, seedOnce, writeEach } from './shared.ts';
+import { eachItem, resultsReply, seedOnce, successItem, writeEach } from './shared.ts';
 import type { Json, StoredRecord } from '../store.ts';
 import { FIRST_PAGE, idsParam, info, listReply, wrapperList } from '../wire.ts';
 import {
@@ -141,12 +141,7 @@ function createOne(ctx: Ctx, item: unknown, index: number): Json | ErrorBody {
 			all.reduce((m, r) => Math.max(m, r.sequence_number), 0) + 1,
 	};
 	store.putDoc(ROLES, doc.id, doc);
-	return {
-		code: 'SUCCESS',
-		details: { id: doc.id },
-		message: 'contact role added',
-		status: 'success',
-	};
+	return successItem(doc.id, 'contact role added');
 }
 
 function updateOne(ctx: Ctx, item: unknown, index: number, pathId?: string): Json | ErrorBody {
@@ -342,12 +337,7 @@ export const addContactRoleToDeal = operation(
 				{ Contact_Role: role },
 			);
 			emitRelatedChange(sandbox, { module: 'Deals', id: deal.id }, 'Contacts', ctx.v);
-			return {
-				code: 'SUCCESS',
-				details: { id: contact.id },
-				message: created ? 'relation added' : 'relation updated',
-				status: 'success',
-			};
+			return successItem(contact.id, created ? 'relation added' : 'relation updated');
 		});
 		return resultsReply('data', 200, [result]);
 	},
@@ -377,12 +367,7 @@ export const removeContactRoleFromDeal = operation(
 				);
 			}
 			emitRelatedChange(sandbox, ends[0], 'Contacts', ctx.v);
-			return {
-				code: 'SUCCESS',
-				details: { id: ctx.params.contactId },
-				message: 'relation removed',
-				status: 'success',
-			};
+			return successItem(ctx.params.contactId, 'relation removed');
 		});
 		return resultsReply('data', 200, [result]);
 	},

@@ -10,7 +10,7 @@ import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import type { Json, StoredRecord } from '../store.ts';
 import { paramKey } from '../wire.ts';
-import { resultsReply } from './shared.ts';
+import { resultsReply, successItem } from './shared.ts';
 
 /** Sharing: CRM.share.ALL or CRM.share.{mod}.{ACCESS} (§2.3). */
 const SHARE_SCOPES = [['CRM.share.{mod}.{ACCESS}']];
@@ -163,12 +163,7 @@ function applyShares(
 		};
 		if (existing === -1) shares.push(entry);
 		else shares[existing] = { ...entry, shared_time: shares[existing].shared_time };
-		return {
-			code: 'SUCCESS',
-			details: { id: user.id },
-			message: 'record will be shared successfully',
-			status: 'success',
-		};
+		return successItem(user.id, 'record will be shared successfully');
 	});
 	saveShares(ctx, record, shares);
 	return results;

@@ -83,3 +83,8 @@ export function writeEach(
 	const items = wrapperList(ctx, key, max);
 	return resultsReply(key, status, eachItem(ctx, items, write));
 }
+
+/** The success item of a write (§3.5): `SUCCESS` with the id the item created or changed. */
+export function successItem(id: unknown, message: string): Json {
+	return { code: 'SUCCESS', details: { id }, message, status: 'success' };
+}

@@ -8,7 +8,7 @@ import type { ErrorBody } from '../errors.ts';
 import type { Ctx, Reply, Router } from '../router.ts';
 import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
-import { eachItem, resultsReply, seedOnce } from './shared.ts';
+import { eachItem, resultsReply, seedOnce, successItem } from './shared.ts';
 import type { ItemOutcome } from './shared.ts';
 import type { Json } from '../store.ts';
 import { idsParam, wrapperList } from '../wire.ts';
@@ -221,7 +221,7 @@ export const createTaxes = operation('POST', '/org/taxes', opts, (ctx) =>
 		};
 		const position = (checked.sequence ?? list.length + 1) - 1;
 		renumber(ctx.sandbox, [...list.slice(0, position), tax, ...list.slice(position)]);
-		return { code: 'SUCCESS', details: { id: tax.id }, message: 'tax added', status: 'success' };
+		return successItem(tax.id, 'tax added');
 	}),
 );
 

@@ -1,9 +1,9 @@
 import { operation } from '../../router.ts';
 import type { Json } from '../../store.ts';
 import { wrapperList } from '../../wire.ts';
-import { eachItem, resultsReply } from '../shared.ts';
+import { eachItem, resultsReply, successItem } from '../shared.ts';
 import {
-	activeLimit,
+	activeLimitError,
 	audit,
 	checkCurrency,
 	CURRENCIES,
@@ -45,18 +45,8 @@ export const addCurrencies = operation('POST', '/org/currencies', { scopes: SCOP
 			return fail(ctx, 'DUPLICATE_DATA', 'iso_code', path, 'the currency already exists');
 		}
 		const active = v.is_active ?? true;
-		if (active && currencies(sandbox).filter((c) => c.is_active).length >= activeLimit(sandbox)) {
-			return fail(
-				ctx,
-				'ACTIVE_STATE_LIMIT_EXCEEDED',
-				'is_active',
-				path,
-				'the limit of active currencies has been reached',
-				{
-					limit: activeLimit(sandbox),
-				},
-			);
-		}
+		const limited = active ? activeLimitError(ctx, path) : undefined;
+		if (limited) return limited;
 		const { time, by } = audit(sandbox, ctx);
 		const doc: CurrencyDoc = {
 			id: store.nextId(),
@@ -74,12 +64,7 @@ export const addCurrencies = operation('POST', '/org/currencies', { scopes: SCOP
 			modified_by: by,
 		};
 		store.putDoc(CURRENCIES, doc.id, doc);
-		return {
-			code: 'SUCCESS',
-			details: { id: doc.id },
-			message: 'currency created',
-			status: 'success',
-		};
+		return successItem(doc.id, 'currency created');
 	});
 	return resultsReply('currencies', 201, results);
 });

@@ -6,6 +6,7 @@ import type { ErrorBody } from '../../errors.ts';
 import type { Json } from '../../store.ts';
 import type { Ctx, Sandbox } from '../../types.ts';
 import { orgDoc, putOrg } from '../org.ts';
+import { successItem } from '../shared.ts';
 
 export const SCOPES = [['CRM.settings.currencies.{ACCESS}']];
 export const CURRENCIES = 'currencies';
@@ -110,6 +111,21 @@ export function requireEnabled(sandbox: Sandbox): void {
 export function activeLimit(sandbox: Sandbox): number {
 	const knob = Number(sandbox.config.knobs.activeCurrencyLimit);
 	return Number.isInteger(knob) && knob > 0 ? knob : 25;
+}
+
+/** ACTIVE_STATE_LIMIT_EXCEEDED when one more active currency would pass the limit, else undefined. */
+export function activeLimitError(ctx: Ctx, path: Path): ErrorBody | undefined {
+	const { sandbox } = ctx;
+	if (currencies(sandbox).filter((c) => c.is_active).length < activeLimit(sandbox))
+		return undefined;
+	return fail(
+		ctx,
+		'ACTIVE_STATE_LIMIT_EXCEEDED',
+		'is_active',
+		path,
+		'the limit of active currencies has been reached',
+		{ limit: activeLimit(sandbox) },
+	);
 }
 
 /** Where an item's error points: `$.currencies[i].key` (list) or `$.base_currency.key` (v2.1 json_path). */
@@ -249,6 +265,16 @@ export function mergeFormat(
 	};
 }
 
+const isFormatError = (f: CurrencyDoc['format']) => f.thousand_separator === f.decimal_separator;
+const separatorsError = (ctx: Ctx, path: Path) =>
+	fail(
+		ctx,
+		'INVALID_DATA',
+		'decimal_separator',
+		(key) => path(`format.${key}`),
+		'the thousand and decimal separators must differ',
+	);
+
 /** Keeps the org's currency fields in step with the base currency. */
 export function syncOrg(sandbox: Sandbox, base: CurrencyDoc, enabled?: boolean): void {
 	const org = orgDoc(sandbox);
@@ -311,32 +337,12 @@ export function updateOne(ctx: Ctx, raw: unknown, index: number, id: string | un
 			'the exchange rate of the base currency is always 1',
 		);
 	}
-	if (
-		v.is_active === true &&
-		!existing.is_active &&
-		currencies(sandbox).filter((c) => c.is_active).length >= activeLimit(sandbox)
-	) {
-		return fail(
-			ctx,
-			'ACTIVE_STATE_LIMIT_EXCEEDED',
-			'is_active',
-			path,
-			'the limit of active currencies has been reached',
-			{
-				limit: activeLimit(sandbox),
-			},
-		);
+	if (v.is_active === true && !existing.is_active) {
+		const limited = activeLimitError(ctx, path);
+		if (limited) return limited;
 	}
 	const format = mergeFormat(existing.format, input.format, v.format);
-	if (format.thousand_separator === format.decimal_separator) {
-		return fail(
-			ctx,
-			'INVALID_DATA',
-			'decimal_separator',
-			(key) => path(`format.${key}`),
-			'the thousand and decimal separators must differ',
-		);
-	}
+	if (isFormatError(format)) return separatorsError(ctx, path);
 	const { time, by } = audit(sandbox, ctx);
 	const next: CurrencyDoc = { ...existing, ...v, format, modified_time: time, modified_by: by };
 	store.putDoc(CURRENCIES, id, next);
@@ -362,4 +368,71 @@ export const basePath: Path = (key) => `$.base_currency.${key}`;
 /** An item error of the base-currency operations as the request's error. */
 export function throwItem(error: ErrorBody): never {
 	throw new HttpError(error.code, error.details, error.message);
+}
+
+/** What differs between the two base-currency writes (EnableMultipleCurrencies, UpdateBaseCurrency). */
+export interface BaseCurrencyWrite {
+	/** refusals before the body is read */
+	before(sandbox: Sandbox): void;
+	/** refusals after the body is read, before it is checked */
+	afterInput?(sandbox: Sandbox): void;
+	/** keys the item must carry */
+	required: string[];
+	/** the code when an exchange rate other than 1 is given */
+	rateCode: string;
+	/** the base currency to change (UpdateBaseCurrency may re-base first) */
+	current(ctx: Ctx, v: Partial<CurrencyDoc>, at: ReturnType<typeof audit>): CurrencyDoc;
+	/** the changed fields of the base currency */
+	changes(v: Partial<CurrencyDoc>): Partial<CurrencyDoc>;
+	/** the org's `mc_status` afterwards (undefined: unchanged) */
+	enables?: boolean;
+	message: string;
+}
+
+/** The body of a base-currency write: checks, the change in a transaction, the one-item answer. */
+export function writeBaseCurrency(ctx: Ctx, w: BaseCurrencyWrite) {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	w.before(sandbox);
+	const input = baseInput(ctx);
+	w.afterInput?.(sandbox);
+	const checked = checkCurrency(ctx, input, w.required, basePath);
+	if ('error' in checked) throwItem(checked.error);
+	const v = (checked as { values: Partial<CurrencyDoc> }).values;
+	if (v.exchange_rate !== undefined && Number(v.exchange_rate) !== 1) {
+		throwItem(
+			fail(
+				ctx,
+				w.rateCode,
+				'exchange_rate',
+				basePath,
+				'the exchange rate of the base currency is always 1',
+			),
+		);
+	}
+	if (v.is_active === false)
+		throwItem(
+			fail(ctx, 'NOT_ALLOWED', 'is_active', basePath, 'the base currency cannot be deactivated'),
+		);
+	const base = store.transaction(() => {
+		const at = audit(sandbox, ctx);
+		const current = w.current(ctx, v, at);
+		const format = mergeFormat(current.format, input.format, v.format);
+		if (isFormatError(format)) throwItem(separatorsError(ctx, basePath));
+		const next: CurrencyDoc = {
+			...current,
+			...w.changes(v),
+			format,
+			modified_time: at.time,
+			modified_by: at.by,
+		};
+		store.putDoc(CURRENCIES, next.id, next);
+		syncOrg(sandbox, next, w.enables);
+		return next;
+	});
+	return {
+		body: {
+			base_currency: successItem(base.id, w.message),
+		},
+	};
 }

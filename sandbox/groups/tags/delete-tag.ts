@@ -2,6 +2,7 @@ import { HttpError } from '../../errors.ts';
 import { operation } from '../../router.ts';
 import { rewriteRecordTags, TAG_SCOPES, TAGS } from './shared.ts';
 import type { TagDoc } from './shared.ts';
+import { successItem } from '../shared.ts';
 
 /** DeleteTag: DELETE /crm/{v}/settings/tags/{id} (docs/protocol.md §5.5). */
 export const deleteTag = operation(
@@ -30,14 +31,7 @@ export const deleteTag = operation(
 		});
 		return {
 			body: {
-				tags: [
-					{
-						code: 'SUCCESS',
-						details: { id: tag.id },
-						message: 'tags deleted successfully',
-						status: 'success',
-					},
-				],
+				tags: [successItem(tag.id, 'tags deleted successfully')],
 			},
 		};
 	},

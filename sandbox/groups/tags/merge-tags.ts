@@ -4,6 +4,7 @@ import type { Json } from '../../store.ts';
 import { wrapperList } from '../../wire.ts';
 import { ref, rewriteRecordTags, TAGS } from './shared.ts';
 import type { TagDoc } from './shared.ts';
+import { successItem } from '../shared.ts';
 
 /** MergeTags: POST /crm/{v}/settings/tags/{id}/actions/merge; tag {id} is removed, its records get `conflict_id` (**assumed** direction) (docs/protocol.md §5.5). */
 export const mergeTags = operation(
@@ -48,14 +49,7 @@ export const mergeTags = operation(
 		});
 		return {
 			body: {
-				tags: [
-					{
-						code: 'SUCCESS',
-						details: { id: target.id },
-						message: 'tags merged successfully',
-						status: 'success',
-					},
-				],
+				tags: [successItem(target.id, 'tags merged successfully')],
 			},
 		};
 	},

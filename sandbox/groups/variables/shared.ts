@@ -7,6 +7,7 @@ import type { Json } from '../../store.ts';
 import { isDate, parseDateTime } from '../../time.ts';
 import type { Sandbox } from '../../types.ts';
 import { requiredQuery } from '../../wire.ts';
+import { successItem } from '../shared.ts';
 
 export const VARIABLES_SCOPES = [['CRM.settings.variables.{ACCESS}']];
 export const GROUPS_SCOPES = [['CRM.settings.variable_groups.READ']];
@@ -375,22 +376,12 @@ export function updateOne(
 	);
 	if (error) return error;
 	ctx.sandbox.store.putDoc(VARIABLES, next.id, next);
-	return {
-		code: 'SUCCESS',
-		details: { id: next.id },
-		message: 'variable updated',
-		status: 'success',
-	};
+	return successItem(next.id, 'variable updated');
 }
 
 export function deleteOne(sandbox: Sandbox, key: string): Json {
 	const existing = findVariable(sandbox, key);
 	if (!existing) return errorItem('INVALID_DATA', { id: key }, 'the id given seems to be invalid');
 	sandbox.store.deleteDoc(VARIABLES, existing.id);
-	return {
-		code: 'SUCCESS',
-		details: { id: existing.id },
-		message: 'variable deleted',
-		status: 'success',
-	};
+	return successItem(existing.id, 'variable deleted');
 }
