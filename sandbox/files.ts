@@ -47,6 +47,36 @@ export function filePart(files: FilePart[], field = 'file'): FilePart {
 	return part;
 }
 
+const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/webp']);
+
+/**
+ * The `file` part of a photo upload (record or organization, §6), as stored: present, within the
+ * per-file limit, of an image type; `badType` is the message when it is not.
+ */
+export function uploadedImage(sandbox: Sandbox, files: FilePart[], badType: string) {
+	const file = filePart(files);
+	if (file.data.length > sandbox.config.maxFileBytes) {
+		throw new HttpError(
+			'FILE_SIZE_MORE_THAN_ALLOWED_SIZE',
+			{ limit: sandbox.config.maxFileBytes },
+			'file size is more than the allowed size',
+		);
+	}
+	if (!IMAGE_TYPES.has(file.contentType.toLowerCase())) throw HttpError.invalidData({}, badType);
+	return {
+		file_name: file.filename,
+		content_type: file.contentType,
+		size: file.data.length,
+		data: file.data.toString('base64'),
+		uploaded_time: sandbox.formatTime(),
+	};
+}
+
+/** The answer of a photo upload. */
+export const PHOTO_UPLOADED = {
+	body: { code: 'SUCCESS', details: {}, message: 'photo uploaded successfully', status: 'success' },
+};
+
 /** Stores bytes; answers the stored file's info. Checks the size limit first. */
 export function putFile(
 	sandbox: Sandbox,

@@ -14,7 +14,7 @@ import type { Sandbox } from '../types.ts';
 import type { ModuleDef } from '../catalogue/modules.ts';
 import type { Json, StoredRecord, UserRef } from '../store.ts';
 import { childPage, idsParam, paging, paramKey } from '../wire.ts';
-import { eachItem, resultsReply } from './shared.ts';
+import { eachItem, resultsReply, successItem } from './shared.ts';
 
 /** Attachments share the record scopes (§2.3). */
 const ATTACHMENT_SCOPES = [['CRM.modules.{mod}.{ACCESS}']];
@@ -116,7 +116,7 @@ function deleteOne(ctx: Ctx, module: ModuleDef, recordId: string, id: string): J
 	const doc = findAttachment(ctx, module, recordId, id);
 	if (!doc) return errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
 	removeAttachment(ctx.sandbox, doc);
-	return { code: 'SUCCESS', details: { id }, message: 'record deleted', status: 'success' };
+	return successItem(id, 'record deleted');
 }
 
 // GetAttachments

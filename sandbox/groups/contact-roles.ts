@@ -173,7 +173,7 @@ function updateOne(ctx: Ctx, item: unknown, index: number, pathId?: string): Jso
 				});
 		}
 	}
-	return { code: 'SUCCESS', details: { id }, message: 'contact role updated', status: 'success' };
+	return successItem(id, 'contact role updated');
 }
 
 function deleteOne(sandbox: Sandbox, id: string): Json | ErrorBody {
@@ -182,7 +182,7 @@ function deleteOne(sandbox: Sandbox, id: string): Json | ErrorBody {
 		return errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
 	store.deleteDoc(ROLES, id);
 	clearRole(sandbox, id);
-	return { code: 'SUCCESS', details: { id }, message: 'contact role deleted', status: 'success' };
+	return successItem(id, 'contact role deleted');
 }
 
 // GetContactRoles
@@ -293,85 +293,78 @@ export const getContactRoleOfDeal = operation(
 	},
 );
 
-// AddContactRoleToDeal: exactly one item {Contact_Role: role id or name}
-export const addContactRoleToDeal = operation(
-	'PUT',
-	'/Deals/:dealId/Contact_Roles/:contactId',
-	dealOpts,
-	(ctx) => {
-		const { sandbox } = ctx;
-		const { store } = sandbox;
-		const [item] = wrapperList(ctx, 'data', 1);
+/**
+ * A change of one contact's role on a deal: 400 for an unknown deal, the change in a transaction,
+ * its one result item. `readsItem`: the body's one `data` item is read (and checked) first.
+ */
+function dealRoleChange(
+	method: 'PUT' | 'DELETE',
+	readsItem: boolean,
+	change: (ctx: Ctx, deal: StoredRecord, item: unknown) => Json | ErrorBody,
+) {
+	return operation(method, '/Deals/:dealId/Contact_Roles/:contactId', dealOpts, (ctx) => {
+		const item = readsItem ? wrapperList(ctx, 'data', 1)[0] : undefined;
 		const deal = dealOf(ctx);
 		if (!deal)
 			throw HttpError.invalidData({ id: ctx.params.dealId }, 'the id given seems to be invalid');
-		const result = store.transaction((): Json | ErrorBody => {
-			const contact = store.getRecord('Contacts', ctx.params.contactId);
-			if (!contact)
-				return errorItem(
-					'INVALID_DATA',
-					{ id: ctx.params.contactId },
-					'the id given seems to be invalid',
-				);
-			const value =
-				item && typeof item === 'object' && !Array.isArray(item)
-					? (item as Json).Contact_Role
-					: undefined;
-			const details = (apiName: string): Json =>
-				ctx.v === 'v2.1'
-					? { api_name: apiName, json_path: `$.data[0].${apiName}` }
-					: { api_name: apiName };
-			if (value === undefined || value === null || value === '')
-				return errorItem('MANDATORY_NOT_FOUND', details('Contact_Role'));
-			const role = resolveContactRole(sandbox, value);
-			if (!role)
-				return errorItem(
-					'INVALID_DATA',
-					details('Contact_Role'),
-					'the contact role given seems to be invalid',
-				);
-			const { created } = putRelation(
-				sandbox,
-				{ module: 'Deals', id: deal.id },
-				{ module: 'Contacts', id: contact.id },
-				{ Contact_Role: role },
-			);
-			emitRelatedChange(sandbox, { module: 'Deals', id: deal.id }, 'Contacts', ctx.v);
-			return successItem(contact.id, created ? 'relation added' : 'relation updated');
-		});
+		const result = ctx.sandbox.store.transaction(() => change(ctx, deal, item));
 		return resultsReply('data', 200, [result]);
-	},
-);
+	});
+}
+
+// AddContactRoleToDeal: exactly one item {Contact_Role: role id or name}
+export const addContactRoleToDeal = dealRoleChange('PUT', true, (ctx, deal, item) => {
+	const { sandbox } = ctx;
+	const contact = sandbox.store.getRecord('Contacts', ctx.params.contactId);
+	if (!contact)
+		return errorItem(
+			'INVALID_DATA',
+			{ id: ctx.params.contactId },
+			'the id given seems to be invalid',
+		);
+	const value =
+		item && typeof item === 'object' && !Array.isArray(item)
+			? (item as Json).Contact_Role
+			: undefined;
+	const details = (apiName: string): Json =>
+		ctx.v === 'v2.1'
+			? { api_name: apiName, json_path: `$.data[0].${apiName}` }
+			: { api_name: apiName };
+	if (value === undefined || value === null || value === '')
+		return errorItem('MANDATORY_NOT_FOUND', details('Contact_Role'));
+	const role = resolveContactRole(sandbox, value);
+	if (!role)
+		return errorItem(
+			'INVALID_DATA',
+			details('Contact_Role'),
+			'the contact role given seems to be invalid',
+		);
+	const { created } = putRelation(
+		sandbox,
+		{ module: 'Deals', id: deal.id },
+		{ module: 'Contacts', id: contact.id },
+		{ Contact_Role: role },
+	);
+	emitRelatedChange(sandbox, { module: 'Deals', id: deal.id }, 'Contacts', ctx.v);
+	return successItem(contact.id, created ? 'relation added' : 'relation updated');
+});
 
 // RemoveContactRoleFromDeal
-export const removeContactRoleFromDeal = operation(
-	'DELETE',
-	'/Deals/:dealId/Contact_Roles/:contactId',
-	dealOpts,
-	(ctx) => {
-		const { sandbox } = ctx;
-		const { store } = sandbox;
-		const deal = dealOf(ctx);
-		if (!deal)
-			throw HttpError.invalidData({ id: ctx.params.dealId }, 'the id given seems to be invalid');
-		const result = store.transaction((): Json | ErrorBody => {
-			const ends = [
-				{ module: 'Deals', id: deal.id },
-				{ module: 'Contacts', id: ctx.params.contactId },
-			] as const;
-			if (!deleteRelation(sandbox, ends[0], ends[1])) {
-				return errorItem(
-					'INVALID_DATA',
-					{ id: ctx.params.contactId },
-					'the contact has no role on the deal',
-				);
-			}
-			emitRelatedChange(sandbox, ends[0], 'Contacts', ctx.v);
-			return successItem(ctx.params.contactId, 'relation removed');
-		});
-		return resultsReply('data', 200, [result]);
-	},
-);
+export const removeContactRoleFromDeal = dealRoleChange('DELETE', false, (ctx, deal) => {
+	const ends = [
+		{ module: 'Deals', id: deal.id },
+		{ module: 'Contacts', id: ctx.params.contactId },
+	] as const;
+	if (!deleteRelation(ctx.sandbox, ends[0], ends[1])) {
+		return errorItem(
+			'INVALID_DATA',
+			{ id: ctx.params.contactId },
+			'the contact has no role on the deal',
+		);
+	}
+	emitRelatedChange(ctx.sandbox, ends[0], 'Contacts', ctx.v);
+	return successItem(ctx.params.contactId, 'relation removed');
+});
 
 export function registerContactRoles(router: Router, sandbox: Sandbox): void {
 	const { store } = sandbox;

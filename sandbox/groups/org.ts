@@ -2,6 +2,7 @@
 // The org is one document of the `org` collection (seeded from DEMO_ORG); this group enriches it
 // with the remaining Org fields once. `mc_status` and the currency fields follow the currencies group.
 import { HttpError } from '../errors.ts';
+import { PHOTO_UPLOADED, uploadedImage } from '../files.ts';
 import { contentDisposition } from '../http.ts';
 import type { Router } from '../router.ts';
 import { operation } from '../router.ts';
@@ -14,8 +15,6 @@ const ORG_WRITE = [['CRM.org.CREATE', 'CRM.org.UPDATE']];
 
 /** Org keys only the v2.1 variant carries (§13). */
 const V21_ONLY_KEYS = ['hierarchy_preferences', 'hipaa_compliance_enabled'];
-
-const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/webp']);
 
 export const ORG_PHOTOS = 'org_photo';
 
@@ -80,38 +79,17 @@ export const uploadOrganizationPhoto = operation(
 	{ scopes: ORG_WRITE },
 	(ctx) => {
 		const { sandbox } = ctx;
-		const file = ctx.files.find((f) => f.field === 'file');
-		if (!file) throw HttpError.invalidData({}, 'the request does not contain any file');
-		if (file.data.length > sandbox.config.maxFileBytes) {
-			throw new HttpError(
-				'FILE_SIZE_MORE_THAN_ALLOWED_SIZE',
-				{ limit: sandbox.config.maxFileBytes },
-				'file size is more than the allowed size',
-			);
-		}
-		if (!IMAGE_TYPES.has(file.contentType.toLowerCase()))
-			throw HttpError.invalidData({}, 'invalid file type');
+		const image = uploadedImage(sandbox, ctx.files, 'invalid file type');
 		const photoId = sandbox.store.nextId();
 		sandbox.store.transaction(() => {
 			sandbox.store.putDoc(ORG_PHOTOS, 'current', {
 				id: photoId,
-				file_name: file.filename,
-				content_type: file.contentType,
-				size: file.data.length,
-				data: file.data.toString('base64'),
-				uploaded_time: sandbox.formatTime(),
+				...image,
 				uploaded_by: sandbox.user(ctx),
 			});
 			putOrg(sandbox, { ...orgDoc(sandbox), photo_id: photoId });
 		});
-		return {
-			body: {
-				code: 'SUCCESS',
-				details: {},
-				message: 'photo uploaded successfully',
-				status: 'success',
-			},
-		};
+		return PHOTO_UPLOADED;
 	},
 );
 

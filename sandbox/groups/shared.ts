@@ -1,6 +1,7 @@
 // Helpers the operation groups share (not a group itself): once-per-database seeding of a group's
 // own settings data, and the one per-item loop of the list writes (`{key: […]}` in, one result
 // item per input item out, §3.5).
+import { errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
 import { writeStatus } from '../records.ts';
 import type { Json } from '../store.ts';
@@ -88,3 +89,41 @@ export function writeEach(
 export function successItem(id: unknown, message: string): Json {
 	return { code: 'SUCCESS', details: { id }, message, status: 'success' };
 }
+
+/**
+ * An item's error in a list write (§3.5): the `extra` details, then `api_name` and, in v2.1, its
+ * `json_path` `$.<list>[<index>].<api_name>`.
+ */
+export function itemError(
+	ctx: Pick<Ctx, 'v'>,
+	list: string,
+	index: number,
+	code: string,
+	apiName: string | undefined,
+	message?: string,
+	extra: Json = {},
+): ErrorBody {
+	const details: Json = { ...extra };
+	if (apiName) {
+		details.api_name = apiName;
+		if (ctx.v === 'v2.1') details.json_path = `$.${list}[${index}].${apiName}`;
+	}
+	return errorItem(code, details, message);
+}
+
+/** `itemError` of the list `list`, as `(ctx, index, code, apiName, message?, extra?)`. */
+export const itemErrors =
+	(list: string) =>
+	(
+		ctx: Pick<Ctx, 'v'>,
+		index: number,
+		code: string,
+		apiName: string | undefined,
+		message?: string,
+		extra: Json = {},
+	): ErrorBody =>
+		itemError(ctx, list, index, code, apiName, message, extra);
+
+/** Absent, null, or a string of blanks. */
+export const isBlank = (v: unknown) =>
+	v === undefined || v === null || (typeof v === 'string' && v.trim() === '');

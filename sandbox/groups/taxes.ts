@@ -8,7 +8,7 @@ import type { ErrorBody } from '../errors.ts';
 import type { Ctx, Reply, Router } from '../router.ts';
 import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
-import { eachItem, resultsReply, seedOnce, successItem } from './shared.ts';
+import { eachItem, isBlank, itemErrors, resultsReply, seedOnce, successItem } from './shared.ts';
 import type { ItemOutcome } from './shared.ts';
 import type { Json } from '../store.ts';
 import { idsParam, wrapperList } from '../wire.ts';
@@ -65,24 +65,7 @@ function renumber(sandbox: Sandbox, list: TaxDoc[]): void {
 	list.forEach((tax, i) => sandbox.store.putDoc(TAXES, tax.id, { ...tax, sequence_number: i + 1 }));
 }
 
-function fail(
-	ctx: Ctx,
-	index: number,
-	code: string,
-	apiName: string | undefined,
-	message: string,
-	extra: Json = {},
-): ErrorBody {
-	const details: Json = { ...extra };
-	if (apiName) {
-		details.api_name = apiName;
-		if (ctx.v === 'v2.1') details.json_path = `$.taxes[${index}].${apiName}`;
-	}
-	return errorItem(code, details, message);
-}
-
-const isBlank = (v: unknown) =>
-	v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+const fail = itemErrors('taxes');
 
 /** Sequence numbers given more than once in the request (refused on every item naming them). */
 function repeatedSequences(items: unknown[]): Set<unknown> {
@@ -188,7 +171,7 @@ function deleteOne(sandbox: Sandbox, id: string): Json {
 	if (!existing) return errorItem('INVALID_DATA', { id }, 'given ID does not exist');
 	store.deleteDoc(TAXES, id);
 	renumber(sandbox, taxes(sandbox));
-	return { code: 'SUCCESS', details: { id }, message: 'tax deleted', status: 'success' };
+	return successItem(id, 'tax deleted');
 }
 
 export const getTaxes = operation('GET', '/org/taxes', opts, (ctx) => ({
@@ -249,7 +232,7 @@ export const updateTaxes = operation('PUT', '/org/taxes', opts, (ctx) =>
 		const others = list.filter((t) => t.id !== id);
 		const position = (checked.sequence ?? existing.sequence_number) - 1;
 		renumber(ctx.sandbox, [...others.slice(0, position), next, ...others.slice(position)]);
-		return { code: 'SUCCESS', details: { id }, message: 'record updated', status: 'success' };
+		return successItem(id, 'record updated');
 	}),
 );
 

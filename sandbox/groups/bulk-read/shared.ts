@@ -6,7 +6,7 @@ import { COMPARATORS, matchJsonCriteria } from '../../criteria.ts';
 import { csvLine } from '../../csv.ts';
 import { HttpError } from '../../errors.ts';
 import type { Callback, JobBase } from '../../jobs.ts';
-import { deliverCallback, saveJob, scheduleStep } from '../../jobs.ts';
+import { deliverCallback, inProgress, saveJob } from '../../jobs.ts';
 import type { Ctx, Version } from '../../router.ts';
 import type { Json, StoredRecord } from '../../store.ts';
 import { isDate, parseDateTime } from '../../time.ts';
@@ -533,29 +533,20 @@ function finish(sandbox: Sandbox, job: BulkReadJob): void {
 /** Moves a job one state on: ADDED → IN PROGRESS → COMPLETED (extracting its page) | FAILURE. */
 export function stepBulkRead(sandbox: Sandbox, job: BulkReadJob): void {
 	const { store } = sandbox;
-	if (job.state === 'ADDED') {
-		job.state = 'IN PROGRESS';
-		saveJob(sandbox, READ_JOBS, job);
-		scheduleStep(sandbox, READ_JOBS, job.id, stepper(sandbox));
-		return;
-	}
-	if (job.state !== 'IN PROGRESS') return;
-	if (job.$fail) {
+	if (!inProgress(sandbox, READ_JOBS, job, 'state', stepper(sandbox))) return;
+	const fail = () => {
 		job.state = 'FAILURE';
 		saveJob(sandbox, READ_JOBS, job);
 		finish(sandbox, job);
-		return;
-	}
+	};
+	if (job.$fail) return fail();
 	const pageSize = knobOr(sandbox.config.knobs.bulkReadPageSize, 200_000);
 	let extracted: ReturnType<typeof extract>;
 	try {
 		extracted = extract(sandbox, job, pageSize);
 	} catch (error) {
 		console.error(`[sandbox] bulk read ${job.id} failed:`, error);
-		job.state = 'FAILURE';
-		saveJob(sandbox, READ_JOBS, job);
-		finish(sandbox, job);
-		return;
+		return fail();
 	}
 	store.transaction(() => {
 		store.putDoc(READ_FILES, job.id, {

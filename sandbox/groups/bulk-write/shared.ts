@@ -3,7 +3,7 @@
 import type { FieldDef, ModuleDef } from '../../catalogue/modules.ts';
 import { csvLine, parseCsv } from '../../csv.ts';
 import { HttpError } from '../../errors.ts';
-import { deliverCallback, saveJob, scheduleStep } from '../../jobs.ts';
+import { deliverCallback, inProgress, saveJob, scheduleStep } from '../../jobs.ts';
 import type { Callback, JobBase } from '../../jobs.ts';
 import { createRecord, updateRecord } from '../../records.ts';
 import type { ItemResult, WriteOptions } from '../../records.ts';
@@ -462,29 +462,22 @@ function setStatus(resource: WriteResource, status: Status): void {
 
 export function stepBulkWrite(sandbox: Sandbox, job: BulkWriteJob): void {
 	const { store } = sandbox;
-	if (job.status === 'ADDED') {
-		job.status = 'IN PROGRESS';
-		saveJob(sandbox, WRITE_JOBS, job);
-		scheduleStep(sandbox, WRITE_JOBS, job.id, stepper(sandbox));
-		return;
-	}
-	if (job.status !== 'IN PROGRESS') return;
+	if (!inProgress(sandbox, WRITE_JOBS, job, 'status', stepper(sandbox))) return;
 	const index = job.resource.findIndex((r) => r.status === 'ADDED' || r.status === 'IN PROGRESS');
 	if (index === -1) return finish(sandbox, job, 'COMPLETED');
 	const resource = job.resource[index];
-	if (job.$fail) {
+	const fail = () => {
 		setStatus(resource, 'FAILED');
 		for (const later of job.resource.slice(index + 1)) setStatus(later, 'SKIPPED');
-		return finish(sandbox, job, 'FAILED');
-	}
+		finish(sandbox, job, 'FAILED');
+	};
+	if (job.$fail) return fail();
 	let rows: string[][];
 	try {
 		rows = rowsOf(sandbox, job, index);
 	} catch (error) {
 		console.error(`[sandbox] bulk write ${job.id}: file ${resource.file_id} unreadable:`, error);
-		setStatus(resource, 'FAILED');
-		for (const later of job.resource.slice(index + 1)) setStatus(later, 'SKIPPED');
-		return finish(sandbox, job, 'FAILED');
+		return fail();
 	}
 	const total = Math.max(0, rows.length - 1);
 	resource.file.total_count = total;

@@ -9,6 +9,7 @@ import {
 	CURRENCIES,
 	currencies,
 	fail,
+	notBaseWrite,
 	requireEnabled,
 	SCOPES,
 } from './shared.ts';
@@ -33,14 +34,7 @@ export const addCurrencies = operation('POST', '/org/currencies', { scopes: SCOP
 		);
 		if ('error' in checked) return checked.error;
 		const v = checked.values;
-		if (input.is_base === true)
-			return fail(
-				ctx,
-				'NOT_ALLOWED',
-				'is_base',
-				path,
-				'use UpdateBaseCurrency to change the base currency',
-			);
+		if (input.is_base === true) return notBaseWrite(ctx, path);
 		if (currencies(sandbox).some((c) => c.iso_code === v.iso_code)) {
 			return fail(ctx, 'DUPLICATE_DATA', 'iso_code', path, 'the currency already exists');
 		}

@@ -275,6 +275,10 @@ const separatorsError = (ctx: Ctx, path: Path) =>
 		'the thousand and decimal separators must differ',
 	);
 
+/** `is_base` is changed by UpdateBaseCurrency only. */
+export const notBaseWrite = (ctx: Ctx, path: Path) =>
+	fail(ctx, 'NOT_ALLOWED', 'is_base', path, 'use UpdateBaseCurrency to change the base currency');
+
 /** Keeps the org's currency fields in step with the base currency. */
 export function syncOrg(sandbox: Sandbox, base: CurrencyDoc, enabled?: boolean): void {
 	const org = orgDoc(sandbox);
@@ -317,13 +321,7 @@ export function updateOne(ctx: Ctx, raw: unknown, index: number, id: string | un
 		);
 	}
 	if (input.is_base !== undefined && input.is_base !== existing.is_base) {
-		return fail(
-			ctx,
-			'NOT_ALLOWED',
-			'is_base',
-			path,
-			'use UpdateBaseCurrency to change the base currency',
-		);
+		return notBaseWrite(ctx, path);
 	}
 	if (existing.is_base && v.is_active === false) {
 		return fail(ctx, 'NOT_ALLOWED', 'is_active', path, 'the base currency cannot be deactivated');
@@ -347,7 +345,7 @@ export function updateOne(ctx: Ctx, raw: unknown, index: number, id: string | un
 	const next: CurrencyDoc = { ...existing, ...v, format, modified_time: time, modified_by: by };
 	store.putDoc(CURRENCIES, id, next);
 	if (next.is_base) syncOrg(sandbox, next);
-	return { code: 'SUCCESS', details: { id }, message: 'currency updated', status: 'success' };
+	return successItem(id, 'currency updated');
 }
 
 export function idOf(raw: unknown): string | undefined {

@@ -286,13 +286,6 @@ export function statusJson(job: MassUpdateJob): Json {
 
 export const PHOTOS = 'record_photos';
 export const PHOTO_MODULES = new Set(['Leads', 'Contacts', 'Accounts', 'Products', 'Vendors']);
-export const IMAGE_TYPES = new Set([
-	'image/jpeg',
-	'image/png',
-	'image/gif',
-	'image/bmp',
-	'image/webp',
-]);
 
 export interface PhotoDoc {
 	module: string;

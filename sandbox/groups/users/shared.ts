@@ -21,6 +21,7 @@ import {
 	TERRITORY_NORTH_AMERICA,
 	TERRITORY_TEXAS,
 } from '../territories.ts';
+import { isBlank, itemError } from '../shared.ts';
 
 export const USERS = 'users';
 export const USER_SCOPES = [['CRM.users.{ACCESS}']];
@@ -240,28 +241,18 @@ export function idOf(value: unknown): string | undefined {
 	return undefined;
 }
 
-const isBlank = (v: unknown) =>
-	v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
-
 interface Check {
 	ctx: Ctx;
 	index: number;
 }
 
-export function fail(
+export const fail = (
 	code: string,
 	apiName: string | undefined,
 	c: Check,
 	message?: string,
 	extra: Json = {},
-): ErrorBody {
-	const details: Json = { ...extra };
-	if (apiName) {
-		details.api_name = apiName;
-		if (c.ctx.v === 'v2.1') details.json_path = `$.users[${c.index}].${apiName}`;
-	}
-	return errorItem(code, details, message);
-}
+) => itemError(c.ctx, 'users', c.index, code, apiName, message, extra);
 
 /**
  * Validates and applies the writable keys of one user item onto `target` (a new or an existing

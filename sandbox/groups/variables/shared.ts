@@ -7,7 +7,7 @@ import type { Json } from '../../store.ts';
 import { isDate, parseDateTime } from '../../time.ts';
 import type { Sandbox } from '../../types.ts';
 import { requiredQuery } from '../../wire.ts';
-import { successItem } from '../shared.ts';
+import { isBlank, itemErrors, successItem } from '../shared.ts';
 
 export const VARIABLES_SCOPES = [['CRM.settings.variables.{ACCESS}']];
 export const GROUPS_SCOPES = [['CRM.settings.variable_groups.READ']];
@@ -221,22 +221,7 @@ function apiNameFrom(name: string): string {
 }
 
 const API_NAME_RE = /^[A-Za-z][A-Za-z0-9_]{0,49}$/;
-const isBlank = (v: unknown) =>
-	v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
-
-export function fail(
-	ctx: Ctx,
-	index: number,
-	code: string,
-	apiName: string | undefined,
-	message: string,
-	extra: Json = {},
-): ErrorBody {
-	const details: Json = { ...extra };
-	if (apiName) details.api_name = apiName;
-	if (apiName && ctx.v === 'v2.1') details.json_path = `$.variables[${index}].${apiName}`;
-	return errorItem(code, details, message);
-}
+export const fail = itemErrors('variables');
 
 /**
  * Validates one item against `target` (a new or existing variable) and applies it.
