@@ -579,35 +579,38 @@ function resolveColumn(
 	};
 }
 
+/** Operators of the text families (text, multi). */
+const TEXT_OPERATORS: ReadonlySet<Operator> = new Set<Operator>([
+	'=',
+	'!=',
+	'like',
+	'not like',
+	'in',
+	'not in',
+	'is null',
+	'is not null',
+]);
+
+/** Operators of the ordered families (number, date). */
+const ORDERED_OPERATORS: ReadonlySet<Operator> = new Set<Operator>([
+	'=',
+	'!=',
+	'>',
+	'<',
+	'>=',
+	'<=',
+	'between',
+	'in',
+	'not in',
+	'is null',
+	'is not null',
+]);
+
 const OPERATORS: Record<Family, ReadonlySet<Operator>> = {
-	text: new Set(['=', '!=', 'like', 'not like', 'in', 'not in', 'is null', 'is not null']),
-	multi: new Set(['=', '!=', 'like', 'not like', 'in', 'not in', 'is null', 'is not null']),
-	number: new Set([
-		'=',
-		'!=',
-		'>',
-		'<',
-		'>=',
-		'<=',
-		'between',
-		'in',
-		'not in',
-		'is null',
-		'is not null',
-	]),
-	date: new Set([
-		'=',
-		'!=',
-		'>',
-		'<',
-		'>=',
-		'<=',
-		'between',
-		'in',
-		'not in',
-		'is null',
-		'is not null',
-	]),
+	text: TEXT_OPERATORS,
+	multi: TEXT_OPERATORS,
+	number: ORDERED_OPERATORS,
+	date: ORDERED_OPERATORS,
 	datetime: new Set(['=', '!=', '>', '<', '>=', '<=', 'between', 'is null', 'is not null']),
 	boolean: new Set(['=', '!=', 'is null', 'is not null']),
 	id: new Set(['=', '!=', '>', '<', '>=', '<=', 'in', 'not in', 'is null', 'is not null']),

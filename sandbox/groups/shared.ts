@@ -124,6 +124,12 @@ export const itemErrors =
 	): ErrorBody =>
 		itemError(ctx, list, index, code, apiName, message, extra);
 
+/** A name given as a string or as `{api_name}` (a module, a field); undefined otherwise. */
+export function nameOf(value: unknown): unknown {
+	if (typeof value === 'string') return value;
+	return value && typeof value === 'object' ? (value as Json).api_name : undefined;
+}
+
 /** Absent, null, or a string of blanks. */
 export const isBlank = (v: unknown) =>
 	v === undefined || v === null || (typeof v === 'string' && v.trim() === '');

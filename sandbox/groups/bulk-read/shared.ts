@@ -13,7 +13,7 @@ import { isDate, parseDateTime } from '../../time.ts';
 import type { Sandbox } from '../../types.ts';
 import { writeZip } from '../../zip.ts';
 import { customViewMatches, findCustomView } from '../custom-views.ts';
-import { knobOr } from '../shared.ts';
+import { knobOr, nameOf } from '../shared.ts';
 
 export const READ_JOBS = 'bulk_read_jobs';
 export const READ_FILES = 'bulk_read_files';
@@ -137,12 +137,7 @@ function fieldOf(module: ModuleDef, name: string): FieldDef | undefined {
 
 function compileLeaf(leaf: Json, s: CompileState): JsonCriterion {
 	const rawField = leaf.api_name ?? leaf.field;
-	const name =
-		typeof rawField === 'string'
-			? rawField
-			: rawField && typeof rawField === 'object'
-				? (rawField as Json).api_name
-				: undefined;
+	const name = nameOf(rawField);
 	if (typeof name !== 'string' || !name)
 		throw criteriaError('INVALID_CRITERIA', { api_name: 'api_name' }, 'the criteria is invalid');
 	s.conditions++;
@@ -507,12 +502,7 @@ function peekModule(sandbox: Sandbox, ctx: Ctx): ModuleDef | undefined {
 	try {
 		const module = (JSON.parse(ctx.rawBody.toString('utf8')) as Json)?.query as Json | undefined;
 		const value = module?.module;
-		const name =
-			typeof value === 'string'
-				? value
-				: value && typeof value === 'object'
-					? (value as Json).api_name
-					: undefined;
+		const name = nameOf(value);
 		return typeof name === 'string' ? sandbox.module(name) : undefined;
 	} catch {
 		return undefined;

@@ -11,7 +11,7 @@ import type { Json, StoredRecord } from '../../store.ts';
 import { isDate, parseDateTime } from '../../time.ts';
 import type { Ctx, Sandbox, Version } from '../../types.ts';
 import { readZip, writeZip } from '../../zip.ts';
-import { knobOr } from '../shared.ts';
+import { knobOr, nameOf } from '../shared.ts';
 
 export const WRITE_JOBS = 'bulk_write_jobs';
 export const WRITE_FILES = 'bulk_write_files';
@@ -344,12 +344,7 @@ export function peekModules(
 		const modules = resources
 			.map((r) => {
 				const value = r?.module;
-				const name =
-					typeof value === 'string'
-						? value
-						: value && typeof value === 'object'
-							? (value as Json).api_name
-							: undefined;
+				const name = nameOf(value);
 				return typeof name === 'string' ? sandbox.module(name) : undefined;
 			})
 			.filter((m): m is ModuleDef => !!m);

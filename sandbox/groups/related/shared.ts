@@ -333,25 +333,11 @@ export function linkOne(
 	} else {
 		const checked = relationFields(ctx, a, input, index);
 		if ('error' in checked) return checked.error;
-		putRelation(
-			sandbox,
-			{ module: a.module.api_name, id: parent.id },
-			{ module: a.target.api_name, id: related.id },
-			checked.fields,
-		);
-		emitRelatedChange(
-			sandbox,
-			{ module: a.module.api_name, id: parent.id },
-			a.list.api_name,
-			ctx.v,
-		);
+		const [from, to] = endsOf(a, parent, related);
+		putRelation(sandbox, from, to, checked.fields);
+		emitRelatedChange(sandbox, from, a.list.api_name, ctx.v);
 	}
-	return {
-		code: 'SUCCESS',
-		details: successDetails(a, related),
-		message: 'relation added',
-		status: 'success',
-	};
+	return relationSuccess(a, related, 'relation added');
 }
 
 export function delinkOne(
@@ -387,25 +373,26 @@ export function delinkOne(
 		);
 		if (!result.ok) return result.body;
 	} else {
-		deleteRelation(
-			sandbox,
-			{ module: a.module.api_name, id: parent.id },
-			{ module: a.target.api_name, id: related.id },
-		);
-		emitRelatedChange(
-			sandbox,
-			{ module: a.module.api_name, id: parent.id },
-			a.list.api_name,
-			ctx.v,
-		);
+		const [from, to] = endsOf(a, parent, related);
+		deleteRelation(sandbox, from, to);
+		emitRelatedChange(sandbox, from, a.list.api_name, ctx.v);
 	}
-	return {
-		code: 'SUCCESS',
-		details: successDetails(a, related),
-		message: 'relation removed',
-		status: 'success',
-	};
+	return relationSuccess(a, related, 'relation removed');
 }
+
+/** The two ends of a relation of the list `a`: the parent record, then the related one. */
+const endsOf = (a: Addressed, parent: StoredRecord, related: StoredRecord) =>
+	[
+		{ module: a.module.api_name, id: parent.id },
+		{ module: a.target.api_name, id: related.id },
+	] as const;
+
+const relationSuccess = (a: Addressed, related: StoredRecord, message: string): Json => ({
+	code: 'SUCCESS',
+	details: successDetails(a, related),
+	message,
+	status: 'success',
+});
 
 /** Display name of a record for `{id, name}` references (Parent_Id, shared_through, …). */
 export function referenceOf(module: ModuleDef, record: Json): { id: string; name: string } {
