@@ -7,7 +7,7 @@ import { HttpError } from './errors.ts';
 import type { FilePart } from './router.ts';
 import type { Sandbox } from './types.ts';
 
-export interface StoredFileInfo {
+interface StoredFileInfo {
 	/** opaque file id (hex text, never a number) */
 	id: string;
 	name: string;
@@ -29,7 +29,7 @@ function ensureTable(sandbox: Sandbox): void {
 }
 
 /** 413 FILE_SIZE_MORE_THAN_ALLOWED_SIZE when the part is over the per-file limit (§6). */
-export function checkFileSize(sandbox: Sandbox, size: number): void {
+function checkFileSize(sandbox: Sandbox, size: number): void {
 	const limit = sandbox.config.maxFileBytes;
 	if (size > limit) {
 		throw new HttpError(

@@ -35,7 +35,7 @@ export function operation(
 }
 
 /** First segments resolved before module routes (§3.10). */
-export const RESERVED_SEGMENTS = new Set([
+const RESERVED_SEGMENTS = new Set([
 	'settings',
 	'org',
 	'users',

@@ -6,7 +6,7 @@ import { crc32, deflateRawSync } from 'node:zlib';
 import { Zip, unzipSync } from 'fflate';
 import type { ZipInputFile } from 'fflate';
 
-export interface ZipEntry {
+interface ZipEntry {
 	name: string;
 	data: Buffer;
 }

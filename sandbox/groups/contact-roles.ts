@@ -30,12 +30,12 @@ const SETTINGS_SCOPES = [['CRM.modules.ALL']];
 const DEAL_SCOPES = [['CRM.modules.deals.{ACCESS}']];
 
 const ROLES = 'contact_roles';
-export const CONTACT_ROLES_WRITE_MAX = 100;
-export const CONTACT_ROLE_NAME_MAX = 50;
+const CONTACT_ROLES_WRITE_MAX = 100;
+const CONTACT_ROLE_NAME_MAX = 50;
 /** `ids` of DeleteContactRoles and GetAllContactRolesOfDeal (**assumed** bound). */
-export const CONTACT_ROLE_IDS_MAX = 100;
+const CONTACT_ROLE_IDS_MAX = 100;
 
-export interface ContactRoleDoc {
+interface ContactRoleDoc {
 	id: string;
 	name: string;
 	sequence_number: number;
@@ -191,21 +191,21 @@ export const getContactRoles = operation('GET', '/Contacts/roles', settingsOpts,
 );
 
 // CreateContactRoles
-export const createContactRoles = operation('POST', '/Contacts/roles', settingsOpts, (ctx) => {
+const createContactRoles = operation('POST', '/Contacts/roles', settingsOpts, (ctx) => {
 	return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 201, (item, index) =>
 		createOne(ctx, item, index),
 	);
 });
 
 // UpdateContactRoles
-export const updateContactRoles = operation('PUT', '/Contacts/roles', settingsOpts, (ctx) => {
+const updateContactRoles = operation('PUT', '/Contacts/roles', settingsOpts, (ctx) => {
 	return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 200, (item, index) =>
 		updateOne(ctx, item, index),
 	);
 });
 
 // DeleteContactRoles: `ids` required in v2.1, optional in v2 (nothing to delete then)
-export const deleteContactRoles = operation('DELETE', '/Contacts/roles', settingsOpts, (ctx) => {
+const deleteContactRoles = operation('DELETE', '/Contacts/roles', settingsOpts, (ctx) => {
 	const ids = idsParam(ctx, 'ids', CONTACT_ROLE_IDS_MAX, ctx.v === 'v2.1');
 	if (!ids) return { status: 204 };
 	return resultsReply(
@@ -216,21 +216,21 @@ export const deleteContactRoles = operation('DELETE', '/Contacts/roles', setting
 });
 
 // GetContactRole
-export const getContactRole = operation('GET', '/Contacts/roles/:id', settingsOpts, (ctx) => {
+const getContactRole = operation('GET', '/Contacts/roles/:id', settingsOpts, (ctx) => {
 	const { store } = ctx.sandbox;
 	const role = store.doc<ContactRoleDoc>(ROLES, ctx.params.id);
 	return role ? { body: { contact_roles: [role] } } : { status: 204 };
 });
 
 // UpdateContactRole
-export const updateContactRole = operation('PUT', '/Contacts/roles/:id', settingsOpts, (ctx) => {
+const updateContactRole = operation('PUT', '/Contacts/roles/:id', settingsOpts, (ctx) => {
 	return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 200, (item, index) =>
 		updateOne(ctx, item, index, ctx.params.id),
 	);
 });
 
 // DeleteContactRole
-export const deleteContactRole = operation('DELETE', '/Contacts/roles/:id', settingsOpts, (ctx) => {
+const deleteContactRole = operation('DELETE', '/Contacts/roles/:id', settingsOpts, (ctx) => {
 	const { store } = ctx.sandbox;
 	const result = store.transaction(() => deleteOne(ctx.sandbox, ctx.params.id));
 	return resultsReply('contact_roles', 200, [result]);
@@ -246,7 +246,7 @@ const contactJson = (contact: StoredRecord, doc: RelationDoc): Json => ({
 });
 
 // GetAllContactRolesOfDeal: `ids` (contact ids) required in v2.1, optional in v2
-export const getAllContactRolesOfDeal = operation(
+const getAllContactRolesOfDeal = operation(
 	'GET',
 	'/Deals/:dealId/Contact_Roles',
 	dealOpts,
@@ -273,7 +273,7 @@ export const getAllContactRolesOfDeal = operation(
 );
 
 // GetContactRoleOfDeal
-export const getContactRoleOfDeal = operation(
+const getContactRoleOfDeal = operation(
 	'GET',
 	'/Deals/:dealId/Contact_Roles/:contactId',
 	dealOpts,
@@ -313,7 +313,7 @@ function dealRoleChange(
 }
 
 // AddContactRoleToDeal: exactly one item {Contact_Role: role id or name}
-export const addContactRoleToDeal = dealRoleChange('PUT', true, (ctx, deal, item) => {
+const addContactRoleToDeal = dealRoleChange('PUT', true, (ctx, deal, item) => {
 	const { sandbox } = ctx;
 	const contact = sandbox.store.getRecord('Contacts', ctx.params.contactId);
 	if (!contact)
@@ -350,7 +350,7 @@ export const addContactRoleToDeal = dealRoleChange('PUT', true, (ctx, deal, item
 });
 
 // RemoveContactRoleFromDeal
-export const removeContactRoleFromDeal = dealRoleChange('DELETE', false, (ctx, deal) => {
+const removeContactRoleFromDeal = dealRoleChange('DELETE', false, (ctx, deal) => {
 	const ends = [
 		{ module: 'Deals', id: deal.id },
 		{ module: 'Contacts', id: ctx.params.contactId },

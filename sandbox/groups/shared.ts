@@ -8,7 +8,7 @@ import type { Json } from '../store.ts';
 import type { Ctx, Reply, Sandbox } from '../types.ts';
 import { wrapperList } from '../wire.ts';
 
-export type Seeder = (sandbox: Sandbox) => void;
+type Seeder = (sandbox: Sandbox) => void;
 
 /**
  * A numeric knob (types.ts `Knobs`), or `fallback` when it is unset or not a finite number (knobs

@@ -18,7 +18,7 @@ const SCOPES = [['CRM.org.ALL', 'CRM.settings.ALL']];
 const TAXES = 'taxes';
 const PREFERENCE = 'tax_preference';
 
-export interface TaxDoc extends Json {
+interface TaxDoc extends Json {
 	id: string;
 	name: string;
 	display_label: string;
@@ -178,14 +178,14 @@ export const getTaxes = operation('GET', '/org/taxes', opts, (ctx) => ({
 	body: { preference: preference(ctx.sandbox), taxes: taxes(ctx.sandbox) },
 }));
 
-export const getTax = operation('GET', '/org/taxes/:id', opts, (ctx) => {
+const getTax = operation('GET', '/org/taxes/:id', opts, (ctx) => {
 	const { sandbox } = ctx;
 	const { store } = sandbox;
 	const tax = store.doc<TaxDoc>(TAXES, ctx.params.id);
 	return tax ? { body: { preference: preference(sandbox), taxes: [tax] } } : { status: 204 };
 });
 
-export const createTaxes = operation('POST', '/org/taxes', opts, (ctx) =>
+const createTaxes = operation('POST', '/org/taxes', opts, (ctx) =>
 	writeTaxes(ctx, 201, (input, index, repeated) => {
 		const list = taxes(ctx.sandbox);
 		const checked = checkTax(ctx, index, input, true, repeated, list.length);
@@ -208,7 +208,7 @@ export const createTaxes = operation('POST', '/org/taxes', opts, (ctx) =>
 	}),
 );
 
-export const updateTaxes = operation('PUT', '/org/taxes', opts, (ctx) =>
+const updateTaxes = operation('PUT', '/org/taxes', opts, (ctx) =>
 	writeTaxes(ctx, 200, (input, index, repeated) => {
 		const id =
 			typeof input.id === 'string' || typeof input.id === 'number' ? String(input.id) : undefined;
@@ -236,13 +236,13 @@ export const updateTaxes = operation('PUT', '/org/taxes', opts, (ctx) =>
 	}),
 );
 
-export const deleteTaxes = operation('DELETE', '/org/taxes', opts, (ctx) => {
+const deleteTaxes = operation('DELETE', '/org/taxes', opts, (ctx) => {
 	const ids = idsParam(ctx, 'ids', 100, true)!;
 	const results = eachItem(ctx, ids, (id) => deleteOne(ctx.sandbox, id));
 	return resultsReply('taxes', 200, results);
 });
 
-export const deleteTax = operation('DELETE', '/org/taxes/:id', opts, (ctx) => {
+const deleteTax = operation('DELETE', '/org/taxes/:id', opts, (ctx) => {
 	const { store } = ctx.sandbox;
 	const results = store.transaction(() => [deleteOne(ctx.sandbox, ctx.params.id)]);
 	return resultsReply('taxes', 200, results);

@@ -15,7 +15,7 @@ import { knobOr, nameOf } from '../shared.ts';
 
 export const WRITE_JOBS = 'bulk_write_jobs';
 export const WRITE_FILES = 'bulk_write_files';
-export const WRITE_RESULTS = 'bulk_write_results';
+const WRITE_RESULTS = 'bulk_write_results';
 export const WRITE_OUTPUT = 'bulk_write_output';
 
 export type Status = 'ADDED' | 'IN PROGRESS' | 'COMPLETED' | 'FAILED' | 'SKIPPED';
@@ -89,10 +89,10 @@ export function bulkWriteShape(error: HttpError): HttpError {
 
 // ---- CSV cells → record input ---------------------------------------------------------------
 
-export const TOKEN_RE = /yyyy|MM|dd|HH|mm|ss|'[^']*'|./g;
+const TOKEN_RE = /yyyy|MM|dd|HH|mm|ss|'[^']*'|./g;
 
 /** Parses text with a date pattern of yyyy, MM, dd, HH, mm, ss and literals ('T' quoted or plain). */
-export function parsePattern(
+function parsePattern(
 	text: string,
 	pattern: string,
 ): { y: number; M: number; d: number; H: number; m: number; s: number } | undefined {
@@ -121,14 +121,14 @@ export function parsePattern(
 
 export const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
-export interface RowContext {
+interface RowContext {
 	sandbox: Sandbox;
 	module: ModuleDef;
 	fields: Map<string, FieldDef>;
 }
 
 /** Converts one CSV cell for a field (§4: Date `MM/dd/yyyy`, DateTime `MM/dd/yyyy HH:mm:ss` unless `format`). */
-export function cellValue(
+function cellValue(
 	c: RowContext,
 	mapping: FieldMapping,
 	text: string,
@@ -174,7 +174,7 @@ export function cellValue(
 }
 
 /** A row's record input from the mappings; empty cells use default_value, are left out, or clear. */
-export function rowInput(
+function rowInput(
 	c: RowContext,
 	resource: WriteResource,
 	row: string[],
@@ -201,14 +201,14 @@ export function rowInput(
 }
 
 /** `<CODE>-<column>` of a record-service error item. */
-export function errorText(result: ItemResult): string {
+function errorText(result: ItemResult): string {
 	if (result.ok) return '';
 	const details = result.body.details ?? {};
 	const column = details.api_name ?? details.param;
 	return column ? `${result.body.code}-${String(column)}` : result.body.code;
 }
 
-export function findExisting(
+function findExisting(
 	sandbox: Sandbox,
 	module: ModuleDef,
 	findBy: string,
@@ -221,7 +221,7 @@ export function findExisting(
 }
 
 /** One row through the record service: [STATUS, RECORD_ID, ERRORS]. */
-export function writeRow(
+function writeRow(
 	c: RowContext,
 	job: BulkWriteJob,
 	resource: WriteResource,

@@ -12,7 +12,7 @@ export const SCOPES = [['CRM.settings.currencies.{ACCESS}']];
 export const CURRENCIES = 'currencies';
 
 /** ISO 4217 codes the sandbox knows, with name and symbol. */
-export const ISO_CURRENCIES: Record<string, { name: string; symbol: string }> = {
+const ISO_CURRENCIES: Record<string, { name: string; symbol: string }> = {
 	USD: { name: 'US Dollar', symbol: '$' },
 	EUR: { name: 'Euro', symbol: '€' },
 	GBP: { name: 'Pound Sterling', symbol: '£' },
@@ -51,9 +51,9 @@ export const ISO_CURRENCIES: Record<string, { name: string; symbol: string }> = 
 	KES: { name: 'Kenyan Shilling', symbol: 'KSh' },
 };
 
-export const THOUSAND_SEPARATORS = ['Period', 'Comma', 'Space'];
-export const DECIMAL_SEPARATORS = ['Period', 'Comma'];
-export const DECIMAL_PLACES = ['0', '2', '3'];
+const THOUSAND_SEPARATORS = ['Period', 'Comma', 'Space'];
+const DECIMAL_SEPARATORS = ['Period', 'Comma'];
+const DECIMAL_PLACES = ['0', '2', '3'];
 
 export interface CurrencyDoc extends Json {
 	id: string;
@@ -71,7 +71,7 @@ export interface CurrencyDoc extends Json {
 	modified_by: { id: string; name: string };
 }
 
-export const BASE_CURRENCY_ID = '4876876000000371001';
+const BASE_CURRENCY_ID = '4876876000000371001';
 
 export const rate = (n: number) => n.toFixed(9);
 
@@ -108,7 +108,7 @@ export function requireEnabled(sandbox: Sandbox): void {
 		throw new HttpError('CURRENCIES_NOT_ENABLED', {}, 'multi currency is not enabled');
 }
 
-export function activeLimit(sandbox: Sandbox): number {
+function activeLimit(sandbox: Sandbox): number {
 	const knob = Number(sandbox.config.knobs.activeCurrencyLimit);
 	return Number.isInteger(knob) && knob > 0 ? knob : 25;
 }
@@ -249,7 +249,7 @@ export function checkCurrency(
 }
 
 /** Format changes merge with the current format (and must still differ). */
-export function mergeFormat(
+function mergeFormat(
 	current: CurrencyDoc['format'],
 	input: unknown,
 	given: CurrencyDoc['format'] | undefined,
@@ -280,7 +280,7 @@ export const notBaseWrite = (ctx: Ctx, path: Path) =>
 	fail(ctx, 'NOT_ALLOWED', 'is_base', path, 'use UpdateBaseCurrency to change the base currency');
 
 /** Keeps the org's currency fields in step with the base currency. */
-export function syncOrg(sandbox: Sandbox, base: CurrencyDoc, enabled?: boolean): void {
+function syncOrg(sandbox: Sandbox, base: CurrencyDoc, enabled?: boolean): void {
 	const org = orgDoc(sandbox);
 	putOrg(sandbox, {
 		...org,
@@ -354,7 +354,7 @@ export function idOf(raw: unknown): string | undefined {
 }
 
 /** `base_currency` of the body as an object; request-level errors (the response holds one item). */
-export function baseInput(ctx: Ctx): Json {
+function baseInput(ctx: Ctx): Json {
 	const value = ctx.json().base_currency;
 	if (value === undefined || value === null) throw HttpError.mandatory('base_currency');
 	if (typeof value !== 'object' || Array.isArray(value)) {
@@ -369,7 +369,7 @@ export function throwItem(error: ErrorBody): never {
 }
 
 /** What differs between the two base-currency writes (EnableMultipleCurrencies, UpdateBaseCurrency). */
-export interface BaseCurrencyWrite {
+interface BaseCurrencyWrite {
 	/** refusals before the body is read */
 	before(sandbox: Sandbox): void;
 	/** refusals after the body is read, before it is checked */

@@ -94,7 +94,7 @@ export interface WriteExtras {
 	fired: string[];
 }
 
-export function writeExtras(ctx: Ctx): WriteExtras {
+function writeExtras(ctx: Ctx): WriteExtras {
 	const body = ctx.json();
 	const extras: WriteExtras = { fired: [...TRIGGERS] };
 	if (body.trigger !== undefined && body.trigger !== null) {
@@ -285,7 +285,7 @@ export function statusJson(job: MassUpdateJob): Json {
 // ---- photos --------------------------------------------------------------------------------------
 
 export const PHOTOS = 'record_photos';
-export const PHOTO_MODULES = new Set(['Leads', 'Contacts', 'Accounts', 'Products', 'Vendors']);
+const PHOTO_MODULES = new Set(['Leads', 'Contacts', 'Accounts', 'Products', 'Vendors']);
 
 export interface PhotoDoc {
 	module: string;
@@ -452,7 +452,7 @@ export const idOf = (value: unknown): string | undefined => {
 export const TERRITORY_OPTIONS = { scopes: [['CRM.modules.{mod}.UPDATE']], v21Only: true };
 
 /** Where a record write's items go: the X-EXTERNAL field, and the record of the path (UpdateRecord). */
-export interface WriteTarget {
+interface WriteTarget {
 	external: ExternalSpec;
 	key?: string;
 	/** what the log entry of the write adds (UpsertRecords: its duplicate check fields) */

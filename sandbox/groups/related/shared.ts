@@ -4,13 +4,7 @@ import type { ModuleDef } from '../../catalogue/modules.ts';
 import type { ErrorBody } from '../../errors.ts';
 import { HttpError, errorItem } from '../../errors.ts';
 import type { ExternalSpec } from '../../records.ts';
-import {
-	deleteRecord,
-	findRecord,
-	parseExternalHeader,
-	recordName,
-	updateRecord,
-} from '../../records.ts';
+import { deleteRecord, findRecord, parseExternalHeader, updateRecord } from '../../records.ts';
 import type { Ctx } from '../../router.ts';
 import type { Json, StoredRecord } from '../../store.ts';
 import type { Sandbox } from '../../types.ts';
@@ -25,9 +19,9 @@ export const DELINK_IDS_MAX = 100;
 
 export const RELATIONS = 'relations';
 
-export type RelatedListDef = ModuleDef['related_lists'][number];
+type RelatedListDef = ModuleDef['related_lists'][number];
 
-export interface RelationEnd {
+interface RelationEnd {
 	module: string;
 	id: string;
 }
@@ -44,7 +38,7 @@ export interface RelationDoc {
 
 export const endKey = (end: RelationEnd) => `${end.module}:${end.id}`;
 
-export function relationKey(x: RelationEnd, y: RelationEnd): string {
+function relationKey(x: RelationEnd, y: RelationEnd): string {
 	return [endKey(x), endKey(y)].sort().join('|');
 }
 
@@ -135,7 +129,7 @@ function lookupFieldOf(list: RelatedListDef): string | undefined {
 }
 
 /** The related list `{relatedList}` of the module and its target module; 400 INVALID_DATA otherwise (§5.2). */
-export function relatedListOf(
+function relatedListOf(
 	ctx: Ctx,
 	module: ModuleDef,
 	name: string,
@@ -393,8 +387,3 @@ const relationSuccess = (a: Addressed, related: StoredRecord, message: string): 
 	message,
 	status: 'success',
 });
-
-/** Display name of a record for `{id, name}` references (Parent_Id, shared_through, …). */
-export function referenceOf(module: ModuleDef, record: Json): { id: string; name: string } {
-	return { id: String(record.id), name: recordName(module, record) };
-}

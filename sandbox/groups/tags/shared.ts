@@ -36,7 +36,7 @@ export interface TagDoc {
 	modified_by: { id: string; name: string };
 }
 
-export type TagRef = { id: string; name: string; color_code: string | null };
+type TagRef = { id: string; name: string; color_code: string | null };
 
 export const ref = (tag: TagDoc): TagRef => ({
 	id: tag.id,
@@ -60,7 +60,7 @@ export function findByName(sandbox: Sandbox, module: string, name: string): TagD
 }
 
 /** Why a tag name is refused, or undefined (§6). */
-export function tagNameProblem(name: unknown): { details: Json; message: string } | undefined {
+function tagNameProblem(name: unknown): { details: Json; message: string } | undefined {
 	if (typeof name !== 'string' || name.trim() === '')
 		return { details: { api_name: 'name' }, message: 'required field not found' };
 	if (name.trim().length > TAG_NAME_MAX) {
@@ -74,7 +74,7 @@ export function tagNameProblem(name: unknown): { details: Json; message: string 
 	return undefined;
 }
 
-export function byUser(user: UserRef): { id: string; name: string } {
+function byUser(user: UserRef): { id: string; name: string } {
 	return { id: user.id, name: user.name };
 }
 
@@ -117,7 +117,7 @@ export function dropTag(ctx: Ctx, gone: TagDoc, into: TagDoc | undefined, messag
 	return { body: { tags: [successItem((into ?? gone).id, message)] } };
 }
 
-export function rewriteRecordTags(
+function rewriteRecordTags(
 	sandbox: Sandbox,
 	module: string,
 	touches: (tags: TagRef[]) => TagRef[] | undefined,

@@ -26,7 +26,7 @@ import { isBlank, itemError } from '../shared.ts';
 export const USERS = 'users';
 export const USER_SCOPES = [['CRM.users.{ACCESS}']];
 
-export type UserStatus = 'active' | 'disabled' | 'deleted';
+type UserStatus = 'active' | 'disabled' | 'deleted';
 
 export interface UserDoc extends Json {
 	id: string;
@@ -87,7 +87,7 @@ export const USER_TYPES = [
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A user invited but not yet confirmed, so every `type` filter has someone to list. */
-export const INVITED_USER_ID = '4876876000000225053';
+const INVITED_USER_ID = '4876876000000225053';
 
 export function userDocs(sandbox: Sandbox): UserDoc[] {
 	return sandbox.store.docs<UserDoc>(USERS);

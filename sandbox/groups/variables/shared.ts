@@ -30,7 +30,7 @@ export const VARIABLE_TYPES = [
 	'checkbox',
 ] as const;
 
-export interface VariableGroupDoc extends Json {
+interface VariableGroupDoc extends Json {
 	id: string;
 	api_name: string;
 	name: string;
@@ -49,8 +49,8 @@ export interface VariableDoc extends Json {
 	source: string;
 }
 
-export const GROUP_GENERAL = { id: '4876876000000391001', api_name: 'General' };
-export const GROUP_INTEGRATIONS = { id: '4876876000000391003', api_name: 'Integrations' };
+const GROUP_GENERAL = { id: '4876876000000391001', api_name: 'General' };
+const GROUP_INTEGRATIONS = { id: '4876876000000391003', api_name: 'Integrations' };
 
 export function seedVariables(sandbox: Sandbox): void {
 	const groups: VariableGroupDoc[] = [
@@ -170,7 +170,7 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const WEBSITE_RE = /^(https?:\/\/)?[^\s/$.?#][^\s]*\.[^\s]+$/i;
 
 /** A value checked and normalised for a variable type; `undefined` when it cannot be parsed. */
-export function parseValue(type: string, value: unknown): { value: unknown } | undefined {
+function parseValue(type: string, value: unknown): { value: unknown } | undefined {
 	if (value === null || value === '') return { value: null };
 	const num =
 		typeof value === 'number'
