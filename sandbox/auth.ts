@@ -20,7 +20,7 @@ const ACCESS_OF_METHOD: Record<Method, string> = {
 	DELETE: 'DELETE',
 };
 
-export function accessOf(method: Method): string {
+function accessOf(method: Method): string {
 	return ACCESS_OF_METHOD[method];
 }
 

@@ -22,7 +22,7 @@ function keepBigIntegers(_key: string, value: unknown, context?: { source?: stri
 	return value;
 }
 
-export type CtxInit = Omit<Ctx, 'json' | 'q' | 'list' | 'header'> & {
+type CtxInit = Omit<Ctx, 'json' | 'q' | 'list' | 'header'> & {
 	/** the request's Content-Type */
 	contentType: string | undefined;
 };

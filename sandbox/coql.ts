@@ -16,7 +16,7 @@ export const COQL_LIMITS = { perCall: 200, select: 50, where: 25, inValues: 50, 
  * Deepest bracket nesting the parser accepts. 25 conditions nested pairwise need about 25 levels;
  * the margin allows redundant brackets, the bound keeps the recursive parser off the stack limit.
  */
-export const COQL_MAX_NESTING = 64;
+const COQL_MAX_NESTING = 64;
 
 // ---- tokens ---------------------------------------------------------------------------------
 
@@ -33,7 +33,7 @@ export interface Token {
 	offset: number;
 }
 
-export type Clause = 'select' | 'from' | 'where' | 'order by' | 'limit';
+type Clause = 'select' | 'from' | 'where' | 'order by' | 'limit';
 
 const KEYWORDS = new Set([
 	'select',
@@ -211,7 +211,7 @@ export interface Condition {
 
 export type Expr = Condition | { kind: 'and' | 'or'; left: Expr; right: Expr };
 
-export interface OrderItem {
+interface OrderItem {
 	column: ColumnRef;
 	desc: boolean;
 }
@@ -579,35 +579,38 @@ function resolveColumn(
 	};
 }
 
+/** Operators of the text families (text, multi). */
+const TEXT_OPERATORS: ReadonlySet<Operator> = new Set<Operator>([
+	'=',
+	'!=',
+	'like',
+	'not like',
+	'in',
+	'not in',
+	'is null',
+	'is not null',
+]);
+
+/** Operators of the ordered families (number, date). */
+const ORDERED_OPERATORS: ReadonlySet<Operator> = new Set<Operator>([
+	'=',
+	'!=',
+	'>',
+	'<',
+	'>=',
+	'<=',
+	'between',
+	'in',
+	'not in',
+	'is null',
+	'is not null',
+]);
+
 const OPERATORS: Record<Family, ReadonlySet<Operator>> = {
-	text: new Set(['=', '!=', 'like', 'not like', 'in', 'not in', 'is null', 'is not null']),
-	multi: new Set(['=', '!=', 'like', 'not like', 'in', 'not in', 'is null', 'is not null']),
-	number: new Set([
-		'=',
-		'!=',
-		'>',
-		'<',
-		'>=',
-		'<=',
-		'between',
-		'in',
-		'not in',
-		'is null',
-		'is not null',
-	]),
-	date: new Set([
-		'=',
-		'!=',
-		'>',
-		'<',
-		'>=',
-		'<=',
-		'between',
-		'in',
-		'not in',
-		'is null',
-		'is not null',
-	]),
+	text: TEXT_OPERATORS,
+	multi: TEXT_OPERATORS,
+	number: ORDERED_OPERATORS,
+	date: ORDERED_OPERATORS,
 	datetime: new Set(['=', '!=', '>', '<', '>=', '<=', 'between', 'is null', 'is not null']),
 	boolean: new Set(['=', '!=', 'is null', 'is not null']),
 	id: new Set(['=', '!=', '>', '<', '>=', '<=', 'in', 'not in', 'is null', 'is not null']),
@@ -681,7 +684,7 @@ type CompiledExpr =
 	| { kind: 'cond'; cond: CompiledCondition }
 	| { kind: 'and' | 'or'; left: CompiledExpr; right: CompiledExpr };
 
-export interface CompiledQuery {
+interface CompiledQuery {
 	module: ModuleDef;
 	columns: Resolved[];
 	where: CompiledExpr;
@@ -695,7 +698,7 @@ export interface CompiledQuery {
  * pieces between `%` are found left to right with indexOf, so no pattern can cause backtracking.
  * Case-insensitive: values and pattern are compared in lower case.
  */
-export function likeMatcher(pattern: string): (value: string) => boolean {
+function likeMatcher(pattern: string): (value: string) => boolean {
 	const parts = pattern.toLowerCase().split('%');
 	if (parts.length === 1) return (value) => value === parts[0];
 	const first = parts[0];
@@ -968,7 +971,7 @@ function compareRows(
 	return 0;
 }
 
-export interface CoqlResult {
+interface CoqlResult {
 	rows: Json[];
 	more: boolean;
 }

@@ -40,7 +40,7 @@ export const COMPARATORS = [
 	'not_between',
 ] as const;
 
-export type Comparator = (typeof COMPARATORS)[number];
+type Comparator = (typeof COMPARATORS)[number];
 
 export interface JsonCriteriaLeaf {
 	field?: string | { api_name: string; id?: string };
@@ -49,7 +49,7 @@ export interface JsonCriteriaLeaf {
 	value?: unknown;
 }
 
-export interface JsonCriteriaGroup {
+interface JsonCriteriaGroup {
 	group_operator: string;
 	group: JsonCriterion[];
 }
@@ -64,7 +64,7 @@ export interface MatchOptions {
 }
 
 /** What is wrong with a criteria structure; `path` is a JSON path below the criteria root. */
-export interface CriteriaProblem {
+interface CriteriaProblem {
 	reason: 'shape' | 'field' | 'comparator' | 'group_operator' | 'value' | 'conditions' | 'values';
 	path: string;
 	api_name?: string;
@@ -75,7 +75,7 @@ export interface CriteriaProblem {
 	message: string;
 }
 
-export interface CheckOptions {
+interface CheckOptions {
 	/** API names the criteria may use; unknown names are a `field` problem (case-sensitive) */
 	fields?: Iterable<string>;
 	/** at most this many leaves */
@@ -88,7 +88,7 @@ const LIST_COMPARATORS = new Set(['in', 'not_in']);
 const RANGE_COMPARATORS = new Set(['between', 'not_between']);
 const NEGATED = new Set(['not_equal', 'not_in', 'not_contains', 'not_between']);
 
-export function isGroup(criterion: unknown): criterion is JsonCriteriaGroup {
+function isGroup(criterion: unknown): criterion is JsonCriteriaGroup {
 	return (
 		!!criterion &&
 		typeof criterion === 'object' &&
@@ -97,7 +97,7 @@ export function isGroup(criterion: unknown): criterion is JsonCriteriaGroup {
 }
 
 /** The field API name of a leaf (`field` string, `field.api_name`, or `api_name`). */
-export function leafField(leaf: JsonCriteriaLeaf): string | undefined {
+function leafField(leaf: JsonCriteriaLeaf): string | undefined {
 	if (typeof leaf.field === 'string') return leaf.field;
 	if (leaf.field && typeof leaf.field === 'object' && typeof leaf.field.api_name === 'string')
 		return leaf.field.api_name;

@@ -70,7 +70,7 @@ export function resourceUri(sandbox: Sandbox, v: string, module: string): string
 	return `${sandbox.config.publicOrigin}/crm/${v}/${module}`;
 }
 
-export interface DeliveryAttempt {
+interface DeliveryAttempt {
 	at: string;
 	/** HTTP status of the receiver's answer; absent on a connection error or timeout */
 	status?: number;

@@ -44,11 +44,11 @@ const MESSAGE_BY_CODE: Record<string, string> = {
 	FILE_SIZE_MORE_THAN_ALLOWED_SIZE: 'file size is more than the allowed size',
 };
 
-export function statusForCode(code: string): number {
+function statusForCode(code: string): number {
 	return STATUS_BY_CODE[code] ?? 400;
 }
 
-export function messageForCode(code: string): string {
+function messageForCode(code: string): string {
 	return MESSAGE_BY_CODE[code] ?? code.toLowerCase().replace(/_/g, ' ');
 }
 

@@ -6,7 +6,7 @@
 import { prng } from './prng.ts';
 
 /** A forced answer for the next matching requests (POST /__sandbox/faults). */
-export interface ForcedFault {
+interface ForcedFault {
 	status: number;
 	code: string;
 	remaining: number;

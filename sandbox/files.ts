@@ -7,7 +7,7 @@ import { HttpError } from './errors.ts';
 import type { FilePart } from './router.ts';
 import type { Sandbox } from './types.ts';
 
-export interface StoredFileInfo {
+interface StoredFileInfo {
 	/** opaque file id (hex text, never a number) */
 	id: string;
 	name: string;
@@ -29,7 +29,7 @@ function ensureTable(sandbox: Sandbox): void {
 }
 
 /** 413 FILE_SIZE_MORE_THAN_ALLOWED_SIZE when the part is over the per-file limit (§6). */
-export function checkFileSize(sandbox: Sandbox, size: number): void {
+function checkFileSize(sandbox: Sandbox, size: number): void {
 	const limit = sandbox.config.maxFileBytes;
 	if (size > limit) {
 		throw new HttpError(
@@ -46,6 +46,36 @@ export function filePart(files: FilePart[], field = 'file'): FilePart {
 	if (!part) throw HttpError.invalidData({}, 'the request does not contain any file');
 	return part;
 }
+
+const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/webp']);
+
+/**
+ * The `file` part of a photo upload (record or organization, §6), as stored: present, within the
+ * per-file limit, of an image type; `badType` is the message when it is not.
+ */
+export function uploadedImage(sandbox: Sandbox, files: FilePart[], badType: string) {
+	const file = filePart(files);
+	if (file.data.length > sandbox.config.maxFileBytes) {
+		throw new HttpError(
+			'FILE_SIZE_MORE_THAN_ALLOWED_SIZE',
+			{ limit: sandbox.config.maxFileBytes },
+			'file size is more than the allowed size',
+		);
+	}
+	if (!IMAGE_TYPES.has(file.contentType.toLowerCase())) throw HttpError.invalidData({}, badType);
+	return {
+		file_name: file.filename,
+		content_type: file.contentType,
+		size: file.data.length,
+		data: file.data.toString('base64'),
+		uploaded_time: sandbox.formatTime(),
+	};
+}
+
+/** The answer of a photo upload. */
+export const PHOTO_UPLOADED = {
+	body: { code: 'SUCCESS', details: {}, message: 'photo uploaded successfully', status: 'success' },
+};
 
 /** Stores bytes; answers the stored file's info. Checks the size limit first. */
 export function putFile(

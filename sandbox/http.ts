@@ -80,7 +80,7 @@ const MIME_BY_EXT: Record<string, string> = {
 };
 
 /** MIME type from a file name extension, for parts sent without a useful type (§3.3). */
-export function mimeFromName(name: string): string {
+function mimeFromName(name: string): string {
 	const ext = name.toLowerCase().split('.').pop() ?? '';
 	return MIME_BY_EXT[ext] ?? 'application/octet-stream';
 }
@@ -139,7 +139,7 @@ export function parseMultipart(
 	return { files, fields };
 }
 
-export const FILE_NAME_MAX = 255;
+const FILE_NAME_MAX = 255;
 
 /**
  * A stored file name: the last path segment, control characters (C0, DEL, C1) removed, at most

@@ -77,6 +77,26 @@ export function scheduleStep<T extends JobBase>(
 	});
 }
 
+/**
+ * The first move of every bulk job (§10): ADDED → IN PROGRESS (in the job's state field `key`),
+ * saved, its next step scheduled. True when the job was already IN PROGRESS: this step works on it.
+ */
+export function inProgress<T extends JobBase>(
+	sandbox: Sandbox,
+	collection: string,
+	job: T,
+	key: keyof T & string,
+	step: (job: T) => void,
+): boolean {
+	if (job[key] === 'ADDED') {
+		(job as Record<string, unknown>)[key] = 'IN PROGRESS';
+		saveJob(sandbox, collection, job);
+		scheduleStep(sandbox, collection, job.id, step);
+		return false;
+	}
+	return job[key] === 'IN PROGRESS';
+}
+
 /** One recorded callback delivery (docs `bulk_callbacks`, for tests and the README walkthrough). */
 export interface CallbackLog {
 	id: string;

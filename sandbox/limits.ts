@@ -87,7 +87,7 @@ function tooMany(): HttpError {
 }
 
 /** What the limits read of the sandbox (kept narrow: the sandbox's types import this module). */
-export interface LimitsHost {
+interface LimitsHost {
 	readonly config: { apiLimits: ApiLimitsConfig };
 	now(): number;
 }

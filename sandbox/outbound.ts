@@ -27,7 +27,7 @@ LOCAL.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
 LOCAL.addAddress('::ffff:0.0.0.0', 'ipv6');
 
 /** Is `host` (a URL hostname) this machine: loopback, unspecified, own name or own address? */
-export function isLocalHost(host: string): boolean {
+function isLocalHost(host: string): boolean {
 	const name = host
 		.replace(/^\[|\]$/g, '')
 		.replace(/\.$/, '')
@@ -50,7 +50,7 @@ function portOf(url: URL): number {
 }
 
 /** Does the URL reach a sandbox running in this process (any of its host names and addresses)? */
-export function targetsSandbox(url: URL): boolean {
+function targetsSandbox(url: URL): boolean {
 	for (const listener of listeners) {
 		if (portOf(url) === listener.port && isLocalHost(url.hostname)) return true;
 		try {

@@ -717,7 +717,7 @@ function typedSearchValues(
  * (search-criteria.ts) and matched by the shared matcher with the values typed by field — text
  * compared exactly once lower-cased, an empty value a value (`typed`, criteria.ts).
  */
-export function searchCriteriaPredicate(module: ModuleDef, criteria: string): RecordPredicate {
+function searchCriteriaPredicate(module: ModuleDef, criteria: string): RecordPredicate {
 	const used = new Map<string, FieldDef>();
 	const tree = parseSearchCriteria(criteria, {
 		typeCondition: (condition) => typedSearchValues(module, condition, used),
@@ -859,7 +859,7 @@ export function jsonCriteriaPredicate(module: ModuleDef, criterion: unknown): Re
 
 // ---- territories on records (§5.1, v2.1) ---------------------------------------------------------
 
-export interface TerritoryRef {
+interface TerritoryRef {
 	id: string;
 	name: string;
 	parent_id?: string | null;
@@ -978,7 +978,7 @@ export interface WriteLogEntry {
 	at: string;
 }
 
-export const WRITE_LOG = 'record_write_log';
+const WRITE_LOG = 'record_write_log';
 
 export function logWrite(sandbox: Sandbox, entry: Omit<WriteLogEntry, 'id' | 'at'>): void {
 	const id = sandbox.store.nextId();

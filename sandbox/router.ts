@@ -14,19 +14,7 @@ import type {
 } from './types.ts';
 
 // the request vocabulary lives in types.ts (no import circle); re-exported for the groups
-export type {
-	Ctx,
-	FilePart,
-	Handler,
-	Method,
-	Operation,
-	Reply,
-	Root,
-	RouteOptions,
-	ScopeRule,
-	TokenInfo,
-	Version,
-} from './types.ts';
+export type * from './types.ts';
 
 interface Route extends RouteOptions {
 	method: Method;
@@ -47,7 +35,7 @@ export function operation(
 }
 
 /** First segments resolved before module routes (§3.10). */
-export const RESERVED_SEGMENTS = new Set([
+const RESERVED_SEGMENTS = new Set([
 	'settings',
 	'org',
 	'users',

@@ -31,7 +31,7 @@ export const DELIVERY_RETRY_POLICIES = {
 	none: [0],
 	default: [0, 1000, 2000],
 } as const satisfies Record<string, readonly number[]>;
-export type DeliveryRetryPolicy = keyof typeof DELIVERY_RETRY_POLICIES;
+type DeliveryRetryPolicy = keyof typeof DELIVERY_RETRY_POLICIES;
 
 /** The policy's delays; an unknown name throws, naming the ones there are. */
 export function retryDelaysOf(policy: string): number[] {
@@ -43,7 +43,7 @@ export function retryDelaysOf(policy: string): number[] {
 	return [...delays];
 }
 
-export const DEFAULT_CONFIG: SandboxConfig = {
+const DEFAULT_CONFIG: SandboxConfig = {
 	publicOrigin: 'http://localhost:4010',
 	uploadOrigin: 'http://localhost:4011',
 	separateUploadHost: true,
@@ -68,7 +68,7 @@ export const DEFAULT_CONFIG: SandboxConfig = {
 };
 
 /** Each knob (types.ts `Knobs`) and the type of its value: what SANDBOX_KNOBS may set (cli.mts). */
-export const KNOB_TYPES = {
+const KNOB_TYPES = {
 	territoriesEnabled: 'boolean',
 	territoriesPerRecord: 'number',
 	contactRolesMax: 'number',

@@ -11,7 +11,7 @@
 
 import type { JsonCriteriaLeaf, JsonCriterion } from './criteria.ts';
 
-export const SEARCH_MAX_CONDITIONS = 10;
+const SEARCH_MAX_CONDITIONS = 10;
 
 /** Search operator → JSON comparator ("search strings say `equals`; JSON criteria say `equal`"). */
 const COMPARATOR_OF: Record<string, string> = {
@@ -43,14 +43,14 @@ export interface SearchCondition {
  * What is wrong with a search string: `syntax` (the message says what and where, `api_name` when the
  * field is known) or `conditions` (more than `limit`).
  */
-export interface SearchProblem {
+interface SearchProblem {
 	reason: 'syntax' | 'conditions';
 	message: string;
 	api_name?: string;
 	limit?: number;
 }
 
-export interface SearchParseOptions {
+interface SearchParseOptions {
 	/** checks a condition (field, operator: see searchOperators) and answers its values in the form the matcher compares; throws when invalid */
 	typeCondition(condition: SearchCondition): unknown[];
 	/** the caller's error for a malformed string, thrown as it is */

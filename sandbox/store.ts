@@ -18,7 +18,7 @@ export interface UserRef {
 
 export type ChangeOperation = 'insert' | 'update' | 'delete';
 
-export interface RecordChange {
+interface RecordChange {
 	id: string;
 	/** field API names changed (update) or set (insert) */
 	fields: string[];
@@ -49,7 +49,7 @@ export interface DeletedEntry {
 	created_by: UserRef;
 }
 
-export interface ListOptions {
+interface ListOptions {
 	offset?: number;
 	limit?: number;
 	ids?: string[];
@@ -61,7 +61,7 @@ export interface ListOptions {
 }
 
 /** Counters of the store's work, for tests that check the cost of a request without timing it. */
-export interface StoreStats {
+interface StoreStats {
 	/** record rows decoded from the `records` table (each one a JSON parse) */
 	recordRowsRead: number;
 }

@@ -228,7 +228,7 @@ export interface Reply {
 export type Handler = (ctx: Ctx) => Reply | Promise<Reply>;
 
 /** Scopes required: every inner list must be covered by one granted scope (AND of ORs, §2.3). */
-export type ScopeRule = string[][] | ((ctx: Ctx) => string[][]);
+type ScopeRule = string[][] | ((ctx: Ctx) => string[][]);
 
 export interface RouteOptions {
 	root?: Root;

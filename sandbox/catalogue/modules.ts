@@ -1,7 +1,7 @@
 // Module and field metadata of the sandbox CRM (data only, plus tiny lookup helpers).
 // Watchable modules follow docs/protocol.md §9.1; duplicate-check fields follow §3.10.
 
-export type FieldDataType =
+type FieldDataType =
 	| 'text'
 	| 'textarea'
 	| 'email'
@@ -829,9 +829,4 @@ const MODULE_INDEX = new Map<string, ModuleDef>(MODULES.map((m) => [m.api_name.t
 export function findModule(apiName: string): ModuleDef | undefined {
 	if (typeof apiName !== 'string') return undefined;
 	return MODULE_INDEX.get(apiName.toLowerCase());
-}
-
-/** Field definitions of a module (empty when the module is unknown). */
-export function fieldsOf(apiName: string): FieldDef[] {
-	return findModule(apiName)?.fields ?? [];
 }

@@ -1,7 +1,7 @@
 // The fixed organisation of the sandbox CRM and its users (seeded on every first start, demo or
 // not): the ids, roles and profiles other data and groups refer to.
 
-export interface DemoUser {
+interface DemoUser {
 	id: string;
 	first_name: string;
 	last_name: string;
@@ -14,7 +14,7 @@ export interface DemoUser {
 	time_zone: string;
 }
 
-export interface DemoOrg {
+interface DemoOrg {
 	id: string;
 	company_name: string;
 	xgid: string;

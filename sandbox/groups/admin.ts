@@ -50,7 +50,7 @@ export const advanceClock = operation('POST', '/clock', admin, (ctx) => {
 });
 
 /** expires one access token (`{ "access_token": "…" }`) or all of them */
-export const expireTokens = operation('POST', '/tokens/expire', admin, (ctx) => {
+const expireTokens = operation('POST', '/tokens/expire', admin, (ctx) => {
 	const { store } = ctx.sandbox;
 	const only = ctx.json().access_token as string | undefined;
 	let expired = 0;
@@ -85,7 +85,7 @@ export const mintToken = operation('POST', '/tokens', admin, (ctx) => {
  * forces the next `count` API calls to answer `status`/`code` (§7 "a switch forcing 429"), or with
  * `"drop": true` to lose their connection after taking effect
  */
-export const forceFaults = operation('POST', '/faults', admin, (ctx) => {
+const forceFaults = operation('POST', '/faults', admin, (ctx) => {
 	const body = ctx.json();
 	const status = Number(body.status ?? 429);
 	ctx.sandbox.faultPlan.force({
@@ -98,28 +98,28 @@ export const forceFaults = operation('POST', '/faults', admin, (ctx) => {
 	return { status: 201, body: { faults: ctx.sandbox.faultPlan.forced } };
 });
 
-export const clearFaults = operation('DELETE', '/faults', admin, (ctx) => ({
+const clearFaults = operation('DELETE', '/faults', admin, (ctx) => ({
 	body: { cleared: ctx.sandbox.faultPlan.clearForced() },
 }));
 
 /** random fault injection: `{ "rate429": 0.1, "rate500": 0.1, "after": true, "seed": 7 }` (see faults.ts) */
-export const setFaultPlan = operation('PUT', '/fault-plan', admin, (ctx) => {
+const setFaultPlan = operation('PUT', '/fault-plan', admin, (ctx) => {
 	ctx.sandbox.faultPlan.set(ctx.json());
 	return { body: { plan: ctx.sandbox.faultPlan.plan } };
 });
 
-export const getFaultPlan = operation('GET', '/fault-plan', admin, (ctx) => ({
+const getFaultPlan = operation('GET', '/fault-plan', admin, (ctx) => ({
 	body: { plan: ctx.sandbox.faultPlan.plan, stats: ctx.sandbox.faultPlan.stats },
 }));
 
-export const clearFaultPlan = operation('DELETE', '/fault-plan', admin, (ctx) => {
+const clearFaultPlan = operation('DELETE', '/fault-plan', admin, (ctx) => {
 	const stats = ctx.sandbox.faultPlan.stats;
 	ctx.sandbox.faultPlan.clear();
 	return { body: { stats } };
 });
 
 /** access tokens issued from now on live this many seconds (`{ "seconds": 5 }`) */
-export const setTokenLifetime = operation('PUT', '/token-lifetime', admin, (ctx) => {
+const setTokenLifetime = operation('PUT', '/token-lifetime', admin, (ctx) => {
 	const { config } = ctx.sandbox;
 	config.accessTokenLifetimeSec = Number(ctx.json().seconds ?? 3600);
 	return { body: { seconds: config.accessTokenLifetimeSec } };
@@ -129,7 +129,7 @@ export const setTokenLifetime = operation('PUT', '/token-lifetime', admin, (ctx)
  * how often the CRM sends a notification delivery (§9.5 defines no policy): `{ "policy": "none" }`
  * sends each once, `default` makes the sandbox's 3 attempts; read back with GET
  */
-export const setDeliveryRetries = operation('PUT', '/delivery-retries', admin, (ctx) => {
+const setDeliveryRetries = operation('PUT', '/delivery-retries', admin, (ctx) => {
 	const policy = String(ctx.json().policy ?? '');
 	let delays: number[];
 	try {
@@ -141,7 +141,7 @@ export const setDeliveryRetries = operation('PUT', '/delivery-retries', admin, (
 	return { body: deliveryRetries(ctx.sandbox) };
 });
 
-export const getDeliveryRetries = operation('GET', '/delivery-retries', admin, (ctx) => ({
+const getDeliveryRetries = operation('GET', '/delivery-retries', admin, (ctx) => ({
 	body: deliveryRetries(ctx.sandbox),
 }));
 
@@ -154,11 +154,11 @@ function deliveryRetries(sandbox: Sandbox): { policy: string; delays_ms: number[
 }
 
 /** the §7 limits: configuration, calls in flight per client, credits used in the window */
-export const getLimits = operation('GET', '/limits', admin, (ctx) => ({
+const getLimits = operation('GET', '/limits', admin, (ctx) => ({
 	body: { limits: ctx.sandbox.limits.snapshot() },
 }));
 
-export const getRequests = operation('GET', '/requests', admin, (ctx) => ({
+const getRequests = operation('GET', '/requests', admin, (ctx) => ({
 	body: { requests: ctx.sandbox.requests },
 }));
 
@@ -167,7 +167,7 @@ export const clearRequests = operation('DELETE', '/requests', admin, (ctx) => ({
 }));
 
 /** the deliveries of bulk-job callbacks (§10), oldest first, with their attempts: `?job_id=` */
-export const getCallbacks = operation('GET', '/callbacks', admin, (ctx) => {
+const getCallbacks = operation('GET', '/callbacks', admin, (ctx) => {
 	const jobId = ctx.q('job_id');
 	const callbacks = ctx.sandbox.store
 		.docs<CallbackLog>('bulk_callbacks')
@@ -176,19 +176,19 @@ export const getCallbacks = operation('GET', '/callbacks', admin, (ctx) => {
 });
 
 /** the record change events the service published (what notifications are made from), oldest first: `?module=` */
-export const getChanges = operation('GET', '/changes', admin, (ctx) => {
+const getChanges = operation('GET', '/changes', admin, (ctx) => {
 	const module = ctx.q('module');
 	return {
 		body: { changes: changeLog(ctx.sandbox).filter((c) => !module || c.module === module) },
 	};
 });
 
-export const clearChanges = operation('DELETE', '/changes', admin, (ctx) => ({
+const clearChanges = operation('DELETE', '/changes', admin, (ctx) => ({
 	body: { cleared: changeLog(ctx.sandbox).splice(0).length },
 }));
 
 /** how many files the sandbox holds: file bytes, shared file store entries, bulk-write uploads */
-export const getStorage = operation('GET', '/storage', admin, (ctx) => {
+const getStorage = operation('GET', '/storage', admin, (ctx) => {
 	const { store } = ctx.sandbox;
 	// the blob table is created with the first stored file (files.ts)
 	const hasBlobs =

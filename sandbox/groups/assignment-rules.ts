@@ -18,7 +18,7 @@ import {
 
 const RULES_READ = [['CRM.settings.assignment_rules.READ']];
 
-export interface AssignmentRuleDoc {
+interface AssignmentRuleDoc {
 	id: string;
 	name: string;
 	description: string;
@@ -94,7 +94,7 @@ function ruleJson(sandbox: Sandbox, rule: AssignmentRuleDoc): Json {
 }
 
 /** An assignment rule by id (lead assignment rules are what record writes name in `lar_id`). */
-export function findAssignmentRule(sandbox: Sandbox, id: string): AssignmentRuleDoc | undefined {
+function findAssignmentRule(sandbox: Sandbox, id: string): AssignmentRuleDoc | undefined {
 	return sandbox.store.doc<AssignmentRuleDoc>('assignment_rules', id);
 }
 
@@ -110,7 +110,7 @@ export const getAssignmentRules = operation(
 	},
 );
 
-export const getAssignmentRule = operation(
+const getAssignmentRule = operation(
 	'GET',
 	'/settings/automation/assignment_rules/:ruleId',
 	{ scopes: RULES_READ, v21Only: true },

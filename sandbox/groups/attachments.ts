@@ -14,7 +14,7 @@ import type { Sandbox } from '../types.ts';
 import type { ModuleDef } from '../catalogue/modules.ts';
 import type { Json, StoredRecord, UserRef } from '../store.ts';
 import { childPage, idsParam, paging, paramKey } from '../wire.ts';
-import { eachItem, resultsReply } from './shared.ts';
+import { eachItem, resultsReply, successItem } from './shared.ts';
 
 /** Attachments share the record scopes (§2.3). */
 const ATTACHMENT_SCOPES = [['CRM.modules.{mod}.{ACCESS}']];
@@ -22,9 +22,9 @@ const ATTACHMENT_SCOPES = [['CRM.modules.{mod}.{ACCESS}']];
 const ATTACHMENTS = 'attachments';
 const FIELD_ATTACHMENTS = 'field_attachments';
 /** `ids` of DeleteAttachments (**assumed** bound, as for records). */
-export const ATTACHMENT_DELETE_IDS_MAX = 100;
+const ATTACHMENT_DELETE_IDS_MAX = 100;
 
-export interface AttachmentDoc extends Json {
+interface AttachmentDoc extends Json {
 	id: string;
 	Parent_Id: { id: string; name: string };
 	$se_module: string;
@@ -116,11 +116,11 @@ function deleteOne(ctx: Ctx, module: ModuleDef, recordId: string, id: string): J
 	const doc = findAttachment(ctx, module, recordId, id);
 	if (!doc) return errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
 	removeAttachment(ctx.sandbox, doc);
-	return { code: 'SUCCESS', details: { id }, message: 'record deleted', status: 'success' };
+	return successItem(id, 'record deleted');
 }
 
 // GetAttachments
-export const getAttachments = operation('GET', '/:module/:recordId/Attachments', opts, (ctx) => {
+const getAttachments = operation('GET', '/:module/:recordId/Attachments', opts, (ctx) => {
 	const { sandbox } = ctx;
 	const { module, record } = parentOf(ctx, false);
 	const p = paging(ctx);
@@ -141,7 +141,7 @@ export const getAttachments = operation('GET', '/:module/:recordId/Attachments',
 });
 
 // UploadAttachment (part `file`) / UploadLinkAttachment (`attachmentUrl`)
-export const uploadAttachment = operation('POST', '/:module/:recordId/Attachments', opts, (ctx) => {
+const uploadAttachment = operation('POST', '/:module/:recordId/Attachments', opts, (ctx) => {
 	const { sandbox } = ctx;
 	const { store } = sandbox;
 	const { module, record } = parentOf(ctx, true);
@@ -224,57 +224,41 @@ export const uploadAttachment = operation('POST', '/:module/:recordId/Attachment
 });
 
 // DeleteAttachments
-export const deleteAttachments = operation(
-	'DELETE',
-	'/:module/:recordId/Attachments',
-	opts,
-	(ctx) => {
-		const { module } = parentOf(ctx, false);
-		const ids = idsParam(ctx, 'ids', ATTACHMENT_DELETE_IDS_MAX, true)!;
-		return resultsReply(
-			'data',
-			200,
-			eachItem(ctx, ids, (id) => deleteOne(ctx, module, ctx.params.recordId, id)),
-		);
-	},
-);
+const deleteAttachments = operation('DELETE', '/:module/:recordId/Attachments', opts, (ctx) => {
+	const { module } = parentOf(ctx, false);
+	const ids = idsParam(ctx, 'ids', ATTACHMENT_DELETE_IDS_MAX, true)!;
+	return resultsReply(
+		'data',
+		200,
+		eachItem(ctx, ids, (id) => deleteOne(ctx, module, ctx.params.recordId, id)),
+	);
+});
 
 // DownloadAttachment
-export const downloadAttachment = operation(
-	'GET',
-	'/:module/:recordId/Attachments/:id',
-	opts,
-	(ctx) => {
-		const { sandbox } = ctx;
-		const { module } = parentOf(ctx, false);
-		const doc = findAttachment(ctx, module, ctx.params.recordId, ctx.params.id);
-		if (!doc)
-			throw HttpError.invalidData({ id: ctx.params.id }, 'the id given seems to be invalid');
-		if (!doc.$file_id)
-			throw HttpError.invalidData({ id: doc.id }, 'a link attachment has no file to download');
-		const file = getFile(sandbox, doc.$file_id);
-		if (!file) throw HttpError.invalidData({ id: doc.id }, 'the id given seems to be invalid');
-		return download(doc.File_Name, file.contentType, file.data);
-	},
-);
+const downloadAttachment = operation('GET', '/:module/:recordId/Attachments/:id', opts, (ctx) => {
+	const { sandbox } = ctx;
+	const { module } = parentOf(ctx, false);
+	const doc = findAttachment(ctx, module, ctx.params.recordId, ctx.params.id);
+	if (!doc) throw HttpError.invalidData({ id: ctx.params.id }, 'the id given seems to be invalid');
+	if (!doc.$file_id)
+		throw HttpError.invalidData({ id: doc.id }, 'a link attachment has no file to download');
+	const file = getFile(sandbox, doc.$file_id);
+	if (!file) throw HttpError.invalidData({ id: doc.id }, 'the id given seems to be invalid');
+	return download(doc.File_Name, file.contentType, file.data);
+});
 
 // DeleteAttachment
-export const deleteAttachment = operation(
-	'DELETE',
-	'/:module/:recordId/Attachments/:id',
-	opts,
-	(ctx) => {
-		const { store } = ctx.sandbox;
-		const { module } = parentOf(ctx, false);
-		const result = store.transaction(() =>
-			deleteOne(ctx, module, ctx.params.recordId, ctx.params.id),
-		);
-		return resultsReply('data', 200, [result]);
-	},
-);
+const deleteAttachment = operation('DELETE', '/:module/:recordId/Attachments/:id', opts, (ctx) => {
+	const { store } = ctx.sandbox;
+	const { module } = parentOf(ctx, false);
+	const result = store.transaction(() =>
+		deleteOne(ctx, module, ctx.params.recordId, ctx.params.id),
+	);
+	return resultsReply('data', 200, [result]);
+});
 
 // GetFieldAttachments (v2.1 only)
-export const getFieldAttachments = operation(
+const getFieldAttachments = operation(
 	'GET',
 	'/:module/:recordId/actions/download_fields_attachment',
 	{ ...opts, v21Only: true },
@@ -299,7 +283,7 @@ export const getFieldAttachments = operation(
 
 // test hook (not part of the service): puts a file into a file-upload field of a record;
 // multipart part `file`, query `module`, `record_id`, `field`. Answers the fields_attachment_id.
-export const putFieldAttachment = operation(
+const putFieldAttachment = operation(
 	'POST',
 	'/field_attachments',
 	{ root: 'admin', public: true },

@@ -11,7 +11,7 @@ import type { ErrorBody } from '../errors.ts';
 import type { Ctx, Router } from '../router.ts';
 import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
-import { eachItem, resultsReply, seedOnce, writeEach } from './shared.ts';
+import { eachItem, resultsReply, seedOnce, successItem, writeEach } from './shared.ts';
 import type { Json, StoredRecord } from '../store.ts';
 import { FIRST_PAGE, idsParam, info, listReply, wrapperList } from '../wire.ts';
 import {
@@ -30,12 +30,12 @@ const SETTINGS_SCOPES = [['CRM.modules.ALL']];
 const DEAL_SCOPES = [['CRM.modules.deals.{ACCESS}']];
 
 const ROLES = 'contact_roles';
-export const CONTACT_ROLES_WRITE_MAX = 100;
-export const CONTACT_ROLE_NAME_MAX = 50;
+const CONTACT_ROLES_WRITE_MAX = 100;
+const CONTACT_ROLE_NAME_MAX = 50;
 /** `ids` of DeleteContactRoles and GetAllContactRolesOfDeal (**assumed** bound). */
-export const CONTACT_ROLE_IDS_MAX = 100;
+const CONTACT_ROLE_IDS_MAX = 100;
 
-export interface ContactRoleDoc {
+interface ContactRoleDoc {
 	id: string;
 	name: string;
 	sequence_number: number;
@@ -141,12 +141,7 @@ function createOne(ctx: Ctx, item: unknown, index: number): Json | ErrorBody {
 			all.reduce((m, r) => Math.max(m, r.sequence_number), 0) + 1,
 	};
 	store.putDoc(ROLES, doc.id, doc);
-	return {
-		code: 'SUCCESS',
-		details: { id: doc.id },
-		message: 'contact role added',
-		status: 'success',
-	};
+	return successItem(doc.id, 'contact role added');
 }
 
 function updateOne(ctx: Ctx, item: unknown, index: number, pathId?: string): Json | ErrorBody {
@@ -178,7 +173,7 @@ function updateOne(ctx: Ctx, item: unknown, index: number, pathId?: string): Jso
 				});
 		}
 	}
-	return { code: 'SUCCESS', details: { id }, message: 'contact role updated', status: 'success' };
+	return successItem(id, 'contact role updated');
 }
 
 function deleteOne(sandbox: Sandbox, id: string): Json | ErrorBody {
@@ -187,7 +182,7 @@ function deleteOne(sandbox: Sandbox, id: string): Json | ErrorBody {
 		return errorItem('INVALID_DATA', { id }, 'the id given seems to be invalid');
 	store.deleteDoc(ROLES, id);
 	clearRole(sandbox, id);
-	return { code: 'SUCCESS', details: { id }, message: 'contact role deleted', status: 'success' };
+	return successItem(id, 'contact role deleted');
 }
 
 // GetContactRoles
@@ -196,21 +191,21 @@ export const getContactRoles = operation('GET', '/Contacts/roles', settingsOpts,
 );
 
 // CreateContactRoles
-export const createContactRoles = operation('POST', '/Contacts/roles', settingsOpts, (ctx) => {
+const createContactRoles = operation('POST', '/Contacts/roles', settingsOpts, (ctx) => {
 	return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 201, (item, index) =>
 		createOne(ctx, item, index),
 	);
 });
 
 // UpdateContactRoles
-export const updateContactRoles = operation('PUT', '/Contacts/roles', settingsOpts, (ctx) => {
+const updateContactRoles = operation('PUT', '/Contacts/roles', settingsOpts, (ctx) => {
 	return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 200, (item, index) =>
 		updateOne(ctx, item, index),
 	);
 });
 
 // DeleteContactRoles: `ids` required in v2.1, optional in v2 (nothing to delete then)
-export const deleteContactRoles = operation('DELETE', '/Contacts/roles', settingsOpts, (ctx) => {
+const deleteContactRoles = operation('DELETE', '/Contacts/roles', settingsOpts, (ctx) => {
 	const ids = idsParam(ctx, 'ids', CONTACT_ROLE_IDS_MAX, ctx.v === 'v2.1');
 	if (!ids) return { status: 204 };
 	return resultsReply(
@@ -221,21 +216,21 @@ export const deleteContactRoles = operation('DELETE', '/Contacts/roles', setting
 });
 
 // GetContactRole
-export const getContactRole = operation('GET', '/Contacts/roles/:id', settingsOpts, (ctx) => {
+const getContactRole = operation('GET', '/Contacts/roles/:id', settingsOpts, (ctx) => {
 	const { store } = ctx.sandbox;
 	const role = store.doc<ContactRoleDoc>(ROLES, ctx.params.id);
 	return role ? { body: { contact_roles: [role] } } : { status: 204 };
 });
 
 // UpdateContactRole
-export const updateContactRole = operation('PUT', '/Contacts/roles/:id', settingsOpts, (ctx) => {
+const updateContactRole = operation('PUT', '/Contacts/roles/:id', settingsOpts, (ctx) => {
 	return writeEach(ctx, 'contact_roles', CONTACT_ROLES_WRITE_MAX, 200, (item, index) =>
 		updateOne(ctx, item, index, ctx.params.id),
 	);
 });
 
 // DeleteContactRole
-export const deleteContactRole = operation('DELETE', '/Contacts/roles/:id', settingsOpts, (ctx) => {
+const deleteContactRole = operation('DELETE', '/Contacts/roles/:id', settingsOpts, (ctx) => {
 	const { store } = ctx.sandbox;
 	const result = store.transaction(() => deleteOne(ctx.sandbox, ctx.params.id));
 	return resultsReply('contact_roles', 200, [result]);
@@ -251,7 +246,7 @@ const contactJson = (contact: StoredRecord, doc: RelationDoc): Json => ({
 });
 
 // GetAllContactRolesOfDeal: `ids` (contact ids) required in v2.1, optional in v2
-export const getAllContactRolesOfDeal = operation(
+const getAllContactRolesOfDeal = operation(
 	'GET',
 	'/Deals/:dealId/Contact_Roles',
 	dealOpts,
@@ -278,7 +273,7 @@ export const getAllContactRolesOfDeal = operation(
 );
 
 // GetContactRoleOfDeal
-export const getContactRoleOfDeal = operation(
+const getContactRoleOfDeal = operation(
 	'GET',
 	'/Deals/:dealId/Contact_Roles/:contactId',
 	dealOpts,
@@ -298,95 +293,78 @@ export const getContactRoleOfDeal = operation(
 	},
 );
 
-// AddContactRoleToDeal: exactly one item {Contact_Role: role id or name}
-export const addContactRoleToDeal = operation(
-	'PUT',
-	'/Deals/:dealId/Contact_Roles/:contactId',
-	dealOpts,
-	(ctx) => {
-		const { sandbox } = ctx;
-		const { store } = sandbox;
-		const [item] = wrapperList(ctx, 'data', 1);
+/**
+ * A change of one contact's role on a deal: 400 for an unknown deal, the change in a transaction,
+ * its one result item. `readsItem`: the body's one `data` item is read (and checked) first.
+ */
+function dealRoleChange(
+	method: 'PUT' | 'DELETE',
+	readsItem: boolean,
+	change: (ctx: Ctx, deal: StoredRecord, item: unknown) => Json | ErrorBody,
+) {
+	return operation(method, '/Deals/:dealId/Contact_Roles/:contactId', dealOpts, (ctx) => {
+		const item = readsItem ? wrapperList(ctx, 'data', 1)[0] : undefined;
 		const deal = dealOf(ctx);
 		if (!deal)
 			throw HttpError.invalidData({ id: ctx.params.dealId }, 'the id given seems to be invalid');
-		const result = store.transaction((): Json | ErrorBody => {
-			const contact = store.getRecord('Contacts', ctx.params.contactId);
-			if (!contact)
-				return errorItem(
-					'INVALID_DATA',
-					{ id: ctx.params.contactId },
-					'the id given seems to be invalid',
-				);
-			const value =
-				item && typeof item === 'object' && !Array.isArray(item)
-					? (item as Json).Contact_Role
-					: undefined;
-			const details = (apiName: string): Json =>
-				ctx.v === 'v2.1'
-					? { api_name: apiName, json_path: `$.data[0].${apiName}` }
-					: { api_name: apiName };
-			if (value === undefined || value === null || value === '')
-				return errorItem('MANDATORY_NOT_FOUND', details('Contact_Role'));
-			const role = resolveContactRole(sandbox, value);
-			if (!role)
-				return errorItem(
-					'INVALID_DATA',
-					details('Contact_Role'),
-					'the contact role given seems to be invalid',
-				);
-			const { created } = putRelation(
-				sandbox,
-				{ module: 'Deals', id: deal.id },
-				{ module: 'Contacts', id: contact.id },
-				{ Contact_Role: role },
-			);
-			emitRelatedChange(sandbox, { module: 'Deals', id: deal.id }, 'Contacts', ctx.v);
-			return {
-				code: 'SUCCESS',
-				details: { id: contact.id },
-				message: created ? 'relation added' : 'relation updated',
-				status: 'success',
-			};
-		});
+		const result = ctx.sandbox.store.transaction(() => change(ctx, deal, item));
 		return resultsReply('data', 200, [result]);
-	},
-);
+	});
+}
+
+// AddContactRoleToDeal: exactly one item {Contact_Role: role id or name}
+const addContactRoleToDeal = dealRoleChange('PUT', true, (ctx, deal, item) => {
+	const { sandbox } = ctx;
+	const contact = sandbox.store.getRecord('Contacts', ctx.params.contactId);
+	if (!contact)
+		return errorItem(
+			'INVALID_DATA',
+			{ id: ctx.params.contactId },
+			'the id given seems to be invalid',
+		);
+	const value =
+		item && typeof item === 'object' && !Array.isArray(item)
+			? (item as Json).Contact_Role
+			: undefined;
+	const details = (apiName: string): Json =>
+		ctx.v === 'v2.1'
+			? { api_name: apiName, json_path: `$.data[0].${apiName}` }
+			: { api_name: apiName };
+	if (value === undefined || value === null || value === '')
+		return errorItem('MANDATORY_NOT_FOUND', details('Contact_Role'));
+	const role = resolveContactRole(sandbox, value);
+	if (!role)
+		return errorItem(
+			'INVALID_DATA',
+			details('Contact_Role'),
+			'the contact role given seems to be invalid',
+		);
+	const { created } = putRelation(
+		sandbox,
+		{ module: 'Deals', id: deal.id },
+		{ module: 'Contacts', id: contact.id },
+		{ Contact_Role: role },
+	);
+	emitRelatedChange(sandbox, { module: 'Deals', id: deal.id }, 'Contacts', ctx.v);
+	return successItem(contact.id, created ? 'relation added' : 'relation updated');
+});
 
 // RemoveContactRoleFromDeal
-export const removeContactRoleFromDeal = operation(
-	'DELETE',
-	'/Deals/:dealId/Contact_Roles/:contactId',
-	dealOpts,
-	(ctx) => {
-		const { sandbox } = ctx;
-		const { store } = sandbox;
-		const deal = dealOf(ctx);
-		if (!deal)
-			throw HttpError.invalidData({ id: ctx.params.dealId }, 'the id given seems to be invalid');
-		const result = store.transaction((): Json | ErrorBody => {
-			const ends = [
-				{ module: 'Deals', id: deal.id },
-				{ module: 'Contacts', id: ctx.params.contactId },
-			] as const;
-			if (!deleteRelation(sandbox, ends[0], ends[1])) {
-				return errorItem(
-					'INVALID_DATA',
-					{ id: ctx.params.contactId },
-					'the contact has no role on the deal',
-				);
-			}
-			emitRelatedChange(sandbox, ends[0], 'Contacts', ctx.v);
-			return {
-				code: 'SUCCESS',
-				details: { id: ctx.params.contactId },
-				message: 'relation removed',
-				status: 'success',
-			};
-		});
-		return resultsReply('data', 200, [result]);
-	},
-);
+const removeContactRoleFromDeal = dealRoleChange('DELETE', false, (ctx, deal) => {
+	const ends = [
+		{ module: 'Deals', id: deal.id },
+		{ module: 'Contacts', id: ctx.params.contactId },
+	] as const;
+	if (!deleteRelation(ctx.sandbox, ends[0], ends[1])) {
+		return errorItem(
+			'INVALID_DATA',
+			{ id: ctx.params.contactId },
+			'the contact has no role on the deal',
+		);
+	}
+	emitRelatedChange(ctx.sandbox, ends[0], 'Contacts', ctx.v);
+	return successItem(ctx.params.contactId, 'relation removed');
+});
 
 export function registerContactRoles(router: Router, sandbox: Sandbox): void {
 	const { store } = sandbox;

@@ -24,13 +24,9 @@ import {
 
 const CUSTOM_VIEWS_READ = [['CRM.settings.custom_views.READ']];
 
-export type ViewCategory =
-	| 'created_by_me'
-	| 'other_users_views'
-	| 'public_views'
-	| 'shared_with_me';
+type ViewCategory = 'created_by_me' | 'other_users_views' | 'public_views' | 'shared_with_me';
 
-export interface CustomViewDoc {
+interface CustomViewDoc {
 	id: string;
 	module: string;
 	name: string;
@@ -54,7 +50,7 @@ export interface CustomViewDoc {
 	last_accessed_time: string | null;
 }
 
-export const VIEW_TRANSLATION = {
+const VIEW_TRANSLATION = {
 	public_views: 'Public Views',
 	other_users_views: "Other Users' Views",
 	shared_with_me: 'Shared With Me',
@@ -343,7 +339,7 @@ export const getCustomViews = operation(
 	},
 );
 
-export const getCustomView = operation(
+const getCustomView = operation(
 	'GET',
 	'/settings/custom_views/:id',
 	{ scopes: CUSTOM_VIEWS_READ },

@@ -26,50 +26,44 @@ function newFileId(): string {
 	return randomBytes(32).toString('hex');
 }
 
-export const uploadFiles = operation(
-	'POST',
-	'/files',
-	{ scopes: [['CRM.files.CREATE']] },
-	(ctx) => {
-		const { sandbox } = ctx;
-		const { store } = sandbox;
-		const type = ctx.q('type');
-		if (type !== undefined && type !== 'inline') {
-			throw HttpError.invalidData({ [paramKey(ctx)]: 'type' }, 'invalid value for type');
-		}
-		const files = ctx.files.filter((f) => f.field === 'file');
-		if (files.length === 0)
-			throw HttpError.invalidData({}, 'the request does not contain any file');
-		if (files.length > FILES_PER_UPLOAD)
-			throw HttpError.limit(FILES_PER_UPLOAD, 'file', 'the limit has been exceeded');
-		const tooBig = files.find((f) => f.data.length > sandbox.config.maxFileBytes);
-		if (tooBig) {
-			throw new HttpError('FILE_SIZE_MORE_THAN_ALLOWED_SIZE', {
-				limit: sandbox.config.maxFileBytes,
-				api_name: tooBig.filename,
-			});
-		}
-		const data = store.transaction(() =>
-			files.map((file) => {
-				const doc: StoredFile = {
-					id: newFileId(),
-					name: file.filename,
-					contentType: file.contentType,
-					size: file.data.length,
-					data: file.data.toString('base64'),
-				};
-				store.putDoc('files', doc.id, doc);
-				return {
-					code: 'SUCCESS',
-					details: { name: doc.name, id: doc.id },
-					message: 'uploaded successfully',
-					status: 'success',
-				};
-			}),
-		);
-		return { status: 201, body: { data } };
-	},
-);
+const uploadFiles = operation('POST', '/files', { scopes: [['CRM.files.CREATE']] }, (ctx) => {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	const type = ctx.q('type');
+	if (type !== undefined && type !== 'inline') {
+		throw HttpError.invalidData({ [paramKey(ctx)]: 'type' }, 'invalid value for type');
+	}
+	const files = ctx.files.filter((f) => f.field === 'file');
+	if (files.length === 0) throw HttpError.invalidData({}, 'the request does not contain any file');
+	if (files.length > FILES_PER_UPLOAD)
+		throw HttpError.limit(FILES_PER_UPLOAD, 'file', 'the limit has been exceeded');
+	const tooBig = files.find((f) => f.data.length > sandbox.config.maxFileBytes);
+	if (tooBig) {
+		throw new HttpError('FILE_SIZE_MORE_THAN_ALLOWED_SIZE', {
+			limit: sandbox.config.maxFileBytes,
+			api_name: tooBig.filename,
+		});
+	}
+	const data = store.transaction(() =>
+		files.map((file) => {
+			const doc: StoredFile = {
+				id: newFileId(),
+				name: file.filename,
+				contentType: file.contentType,
+				size: file.data.length,
+				data: file.data.toString('base64'),
+			};
+			store.putDoc('files', doc.id, doc);
+			return {
+				code: 'SUCCESS',
+				details: { name: doc.name, id: doc.id },
+				message: 'uploaded successfully',
+				status: 'success',
+			};
+		}),
+	);
+	return { status: 201, body: { data } };
+});
 
 export const getFile = operation('GET', '/files', { scopes: [['CRM.files.READ']] }, (ctx) => {
 	const { store } = ctx.sandbox;

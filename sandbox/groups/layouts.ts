@@ -85,7 +85,7 @@ function sectionOf(apiName: string, dataType: string): 'main' | 'address' | 'des
 	return 'main';
 }
 
-export function layoutJson(sandbox: Sandbox, layout: Layout, v: string): Json {
+function layoutJson(sandbox: Sandbox, layout: Layout, v: string): Json {
 	const { module, spec } = layout;
 	const groups: Record<'main' | 'address' | 'description', Json[]> = {
 		main: [],
@@ -154,19 +154,14 @@ export const getLayouts = operation('GET', '/settings/layouts', { scopes: LAYOUT
 	return { body: { layouts: layoutsOf(module).map((l) => layoutJson(sandbox, l, ctx.v)) } };
 });
 
-export const getLayout = operation(
-	'GET',
-	'/settings/layouts/:id',
-	{ scopes: LAYOUTS_READ },
-	(ctx) => {
-		const { sandbox } = ctx;
-		// `module` narrows the search; layout ids are unique across modules
-		const module = ctx.q('module') === undefined ? undefined : moduleParam(ctx);
-		const layout = findLayout(sandbox, ctx.params.id, module);
-		if (!layout) throw unknownId(ctx, ctx.params.id);
-		return { body: { layouts: [layoutJson(sandbox, layout, ctx.v)] } };
-	},
-);
+const getLayout = operation('GET', '/settings/layouts/:id', { scopes: LAYOUTS_READ }, (ctx) => {
+	const { sandbox } = ctx;
+	// `module` narrows the search; layout ids are unique across modules
+	const module = ctx.q('module') === undefined ? undefined : moduleParam(ctx);
+	const layout = findLayout(sandbox, ctx.params.id, module);
+	if (!layout) throw unknownId(ctx, ctx.params.id);
+	return { body: { layouts: [layoutJson(sandbox, layout, ctx.v)] } };
+});
 
 export function registerLayouts(router: Router): void {
 	router.register([getLayouts, getLayout]);

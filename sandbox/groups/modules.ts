@@ -75,7 +75,7 @@ function findModuleByKey(sandbox: Sandbox, key: string): StoredModule | undefine
 	);
 }
 
-export const FILE_UPLOAD_FIELD: FieldDef = {
+const FILE_UPLOAD_FIELD: FieldDef = {
 	api_name: 'Contract_File',
 	field_label: 'Contract File',
 	data_type: 'fileupload',
@@ -169,25 +169,20 @@ export const getModules = operation('GET', '/settings/modules', { scopes: MODULE
 	return { body: { modules: modules.map((m) => moduleJson(m, ctx.v)) } };
 });
 
-export const getModule = operation(
-	'GET',
-	'/settings/modules/:key',
-	{ scopes: MODULES_READ },
-	(ctx) => {
-		const { sandbox } = ctx;
-		const module = findModuleByKey(sandbox, ctx.params.key);
-		if (!module)
-			throw new HttpError('INVALID_MODULE', ctx.v === 'v2.1' ? { resource_path_index: 2 } : {});
-		const json = moduleJson(module, ctx.v);
-		return {
-			body: {
-				modules: [{ ...json, fields: module.fields.map((f, i) => fieldJson(module, f, i, ctx.v)) }],
-			},
-		};
-	},
-);
+const getModule = operation('GET', '/settings/modules/:key', { scopes: MODULES_READ }, (ctx) => {
+	const { sandbox } = ctx;
+	const module = findModuleByKey(sandbox, ctx.params.key);
+	if (!module)
+		throw new HttpError('INVALID_MODULE', ctx.v === 'v2.1' ? { resource_path_index: 2 } : {});
+	const json = moduleJson(module, ctx.v);
+	return {
+		body: {
+			modules: [{ ...json, fields: module.fields.map((f, i) => fieldJson(module, f, i, ctx.v)) }],
+		},
+	};
+});
 
-export const updateModuleByAPIName = operation(
+const updateModuleByAPIName = operation(
 	'PUT',
 	'/settings/modules/:key',
 	{ scopes: MODULES_UPDATE },
@@ -244,7 +239,7 @@ export const getFields = operation('GET', '/settings/fields', { scopes: FIELDS_R
 	return { body: { fields: module.fields.map((f, i) => fieldJson(module, f, i, ctx.v)) } };
 });
 
-export const getField = operation('GET', '/settings/fields/:id', { scopes: FIELDS_READ }, (ctx) => {
+const getField = operation('GET', '/settings/fields/:id', { scopes: FIELDS_READ }, (ctx) => {
 	const { sandbox } = ctx;
 	// `module` is optional on GetField (§5.7): field ids are unique across modules
 	const modules = ctx.q('module') === undefined ? storedModules(sandbox) : [moduleParam(ctx)];

@@ -28,9 +28,9 @@ import { eachItem, resultsReply, writeEach } from './shared.ts';
 /** Notes: CRM.modules.ALL or CRM.modules.notes.{ACCESS} (§2.3). */
 const NOTES_SCOPES = [['CRM.modules.notes.{ACCESS}']];
 
-export const NOTES_WRITE_MAX = 100;
+const NOTES_WRITE_MAX = 100;
 /** `ids` of DeleteNotes (**assumed** bound, §5.3). */
-export const NOTES_DELETE_IDS_MAX = 100;
+const NOTES_DELETE_IDS_MAX = 100;
 
 function notesModule(sandbox: Sandbox): ModuleDef {
 	const module = sandbox.module('Notes');
@@ -187,7 +187,7 @@ function withParentName(sandbox: Sandbox, note: StoredRecord): StoredRecord {
 const opts = { scopes: NOTES_SCOPES };
 
 // GetNotes
-export const getNotes = operation('GET', '/Notes', opts, (ctx) => {
+const getNotes = operation('GET', '/Notes', opts, (ctx) => {
 	const { sandbox } = ctx;
 	const { store } = sandbox;
 	const module = notesModule(sandbox);
@@ -225,21 +225,21 @@ export const getNotes = operation('GET', '/Notes', opts, (ctx) => {
 });
 
 // CreateNotes
-export const createNotes = operation('POST', '/Notes', opts, (ctx) => {
+const createNotes = operation('POST', '/Notes', opts, (ctx) => {
 	return writeEach(ctx, 'data', NOTES_WRITE_MAX, 201, (item, index) =>
 		createNote(ctx, item, index),
 	);
 });
 
 // UpdateNotes
-export const updateNotes = operation('PUT', '/Notes', opts, (ctx) => {
+const updateNotes = operation('PUT', '/Notes', opts, (ctx) => {
 	return writeEach(ctx, 'data', NOTES_WRITE_MAX, 200, (item, index) =>
 		updateOneNote(ctx, item, index),
 	);
 });
 
 // DeleteNotes
-export const deleteNotes = operation('DELETE', '/Notes', opts, (ctx) => {
+const deleteNotes = operation('DELETE', '/Notes', opts, (ctx) => {
 	const ids = idsParam(ctx, 'ids', NOTES_DELETE_IDS_MAX, true)!;
 	return resultsReply(
 		'data',
@@ -249,7 +249,7 @@ export const deleteNotes = operation('DELETE', '/Notes', opts, (ctx) => {
 });
 
 // GetNote
-export const getNote = operation('GET', '/Notes/:id', opts, (ctx) => {
+const getNote = operation('GET', '/Notes/:id', opts, (ctx) => {
 	const { sandbox } = ctx;
 	const { store } = sandbox;
 	const module = notesModule(sandbox);
@@ -263,21 +263,21 @@ export const getNote = operation('GET', '/Notes/:id', opts, (ctx) => {
 });
 
 // UpdateNote
-export const updateNote = operation('PUT', '/Notes/:id', opts, (ctx) => {
+const updateNote = operation('PUT', '/Notes/:id', opts, (ctx) => {
 	return writeEach(ctx, 'data', NOTES_WRITE_MAX, 200, (item, index) =>
 		updateOneNote(ctx, item, index, ctx.params.id),
 	);
 });
 
 // DeleteNote
-export const deleteNote = operation('DELETE', '/Notes/:id', opts, (ctx) => {
+const deleteNote = operation('DELETE', '/Notes/:id', opts, (ctx) => {
 	const { store } = ctx.sandbox;
 	const result = store.transaction(() => deleteOneNote(ctx, ctx.params.id));
 	return resultsReply('data', 200, [result]);
 });
 
 // GetRelatedRecords with {relatedList} = Notes: the notes of one record
-export const getRecordNotes = operation('GET', '/:module/:recordId/Notes', opts, (ctx) => {
+const getRecordNotes = operation('GET', '/:module/:recordId/Notes', opts, (ctx) => {
 	const { sandbox } = ctx;
 	const { store } = sandbox;
 	const module = ctx.module!;
@@ -298,7 +298,7 @@ export const getRecordNotes = operation('GET', '/:module/:recordId/Notes', opts,
 });
 
 // notes created on one parent: Parent_Id / $se_module come from the path
-export const createRecordNotes = operation('POST', '/:module/:recordId/Notes', opts, (ctx) => {
+const createRecordNotes = operation('POST', '/:module/:recordId/Notes', opts, (ctx) => {
 	const { store } = ctx.sandbox;
 	const module = ctx.module!;
 	if (!module.related_lists.some((l) => l.module === 'Notes')) {

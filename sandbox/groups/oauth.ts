@@ -29,7 +29,7 @@ interface RefreshTokenDoc {
 const token = (prefix: string) => `${prefix}.${randomBytes(16).toString('hex')}`;
 
 /** Issuance limits of §2.1, applied when `config.oauthLimits` is on. */
-export const OAUTH_LIMITS = {
+const OAUTH_LIMITS = {
 	refreshTokensPerUser: 20,
 	accessTokensPerRefreshToken: 30,
 	refreshTokensPerMinute: 5,
@@ -45,7 +45,7 @@ const HTML_ESCAPES: Record<string, string> = {
 };
 
 /** Text echoed into an HTML body. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
 	return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
@@ -206,7 +206,7 @@ export const authorize = operation('GET', '/auth', opts, (ctx) => {
 	};
 });
 
-export const issueToken = operation('POST', '/token', opts, (ctx) => {
+const issueToken = operation('POST', '/token', opts, (ctx) => {
 	const { sandbox } = ctx;
 	const { store } = sandbox;
 	const p = tokenParams(ctx);
@@ -260,7 +260,7 @@ export const issueToken = operation('POST', '/token', opts, (ctx) => {
 	return oauthError('unsupported_grant_type');
 });
 
-export const revokeToken = operation('POST', '/token/revoke', opts, (ctx) => {
+const revokeToken = operation('POST', '/token/revoke', opts, (ctx) => {
 	const { store } = ctx.sandbox;
 	const refreshToken = ctx.q('token') ?? ctx.formFields.token;
 	if (refreshToken && store.deleteDoc('refresh_tokens', refreshToken)) {

@@ -2,6 +2,7 @@
 // The org is one document of the `org` collection (seeded from DEMO_ORG); this group enriches it
 // with the remaining Org fields once. `mc_status` and the currency fields follow the currencies group.
 import { HttpError } from '../errors.ts';
+import { PHOTO_UPLOADED, uploadedImage } from '../files.ts';
 import { contentDisposition } from '../http.ts';
 import type { Router } from '../router.ts';
 import { operation } from '../router.ts';
@@ -15,9 +16,7 @@ const ORG_WRITE = [['CRM.org.CREATE', 'CRM.org.UPDATE']];
 /** Org keys only the v2.1 variant carries (§13). */
 const V21_ONLY_KEYS = ['hierarchy_preferences', 'hipaa_compliance_enabled'];
 
-const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/webp']);
-
-export const ORG_PHOTOS = 'org_photo';
+const ORG_PHOTOS = 'org_photo';
 
 /** The organisation document (there is exactly one). */
 export function orgDoc(sandbox: Sandbox): Json {
@@ -30,7 +29,7 @@ export function putOrg(sandbox: Sandbox, org: Json): void {
 	sandbox.store.putDoc('org', String(org.id), org);
 }
 
-export function orgJson(org: Json, v: string): Json {
+function orgJson(org: Json, v: string): Json {
 	const out: Json = { id: org.id, company_name: org.company_name, ...org };
 	if (v !== 'v2.1') for (const key of V21_ONLY_KEYS) delete out[key];
 	return out;
@@ -70,72 +69,41 @@ function seedOrg(sandbox: Sandbox): void {
 	});
 }
 
-export const getOrganization = operation('GET', '/org', { scopes: ORG_READ }, (ctx) => ({
+const getOrganization = operation('GET', '/org', { scopes: ORG_READ }, (ctx) => ({
 	body: { org: [orgJson(orgDoc(ctx.sandbox), ctx.v)] },
 }));
 
-export const uploadOrganizationPhoto = operation(
-	'POST',
-	'/org/photo',
-	{ scopes: ORG_WRITE },
-	(ctx) => {
-		const { sandbox } = ctx;
-		const file = ctx.files.find((f) => f.field === 'file');
-		if (!file) throw HttpError.invalidData({}, 'the request does not contain any file');
-		if (file.data.length > sandbox.config.maxFileBytes) {
-			throw new HttpError(
-				'FILE_SIZE_MORE_THAN_ALLOWED_SIZE',
-				{ limit: sandbox.config.maxFileBytes },
-				'file size is more than the allowed size',
-			);
-		}
-		if (!IMAGE_TYPES.has(file.contentType.toLowerCase()))
-			throw HttpError.invalidData({}, 'invalid file type');
-		const photoId = sandbox.store.nextId();
-		sandbox.store.transaction(() => {
-			sandbox.store.putDoc(ORG_PHOTOS, 'current', {
-				id: photoId,
-				file_name: file.filename,
-				content_type: file.contentType,
-				size: file.data.length,
-				data: file.data.toString('base64'),
-				uploaded_time: sandbox.formatTime(),
-				uploaded_by: sandbox.user(ctx),
-			});
-			putOrg(sandbox, { ...orgDoc(sandbox), photo_id: photoId });
+const uploadOrganizationPhoto = operation('POST', '/org/photo', { scopes: ORG_WRITE }, (ctx) => {
+	const { sandbox } = ctx;
+	const image = uploadedImage(sandbox, ctx.files, 'invalid file type');
+	const photoId = sandbox.store.nextId();
+	sandbox.store.transaction(() => {
+		sandbox.store.putDoc(ORG_PHOTOS, 'current', {
+			id: photoId,
+			...image,
+			uploaded_by: sandbox.user(ctx),
 		});
-		return {
-			body: {
-				code: 'SUCCESS',
-				details: {},
-				message: 'photo uploaded successfully',
-				status: 'success',
-			},
-		};
-	},
-);
+		putOrg(sandbox, { ...orgDoc(sandbox), photo_id: photoId });
+	});
+	return PHOTO_UPLOADED;
+});
 
 /** test hook: the uploaded photo as stored (the service has no call to read it back); 404 before an upload */
-export const getOrgPhoto = operation(
-	'GET',
-	'/org/photo',
-	{ root: 'admin', public: true },
-	(ctx) => {
-		const { sandbox } = ctx;
-		const photo = sandbox.store.doc<{ file_name: string; content_type: string; data: string }>(
-			ORG_PHOTOS,
-			'current',
-		);
-		if (!photo) throw HttpError.notFound();
-		return {
-			raw: Buffer.from(photo.data, 'base64'),
-			headers: {
-				'Content-Type': photo.content_type,
-				'Content-Disposition': contentDisposition(photo.file_name),
-			},
-		};
-	},
-);
+const getOrgPhoto = operation('GET', '/org/photo', { root: 'admin', public: true }, (ctx) => {
+	const { sandbox } = ctx;
+	const photo = sandbox.store.doc<{ file_name: string; content_type: string; data: string }>(
+		ORG_PHOTOS,
+		'current',
+	);
+	if (!photo) throw HttpError.notFound();
+	return {
+		raw: Buffer.from(photo.data, 'base64'),
+		headers: {
+			'Content-Type': photo.content_type,
+			'Content-Disposition': contentDisposition(photo.file_name),
+		},
+	};
+});
 
 export function registerOrg(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'org', seedOrg);

@@ -14,7 +14,7 @@ export function relatedListId(module: StoredModule, sequence: number): string {
 }
 
 /** The related lists of a module as the contract renders them (every value a String but `id`). */
-export function relatedListsJson(module: StoredModule): Json[] {
+function relatedListsJson(module: StoredModule): Json[] {
 	return module.related_lists.map((rl, i) => ({
 		id: relatedListId(module, i + 1),
 		sequence_number: String(i + 1),
@@ -42,7 +42,7 @@ export const getRelatedLists = operation(
 	},
 );
 
-export const getRelatedList = operation(
+const getRelatedList = operation(
 	'GET',
 	'/settings/related_lists/:id',
 	{ scopes: RELATED_LISTS_READ },

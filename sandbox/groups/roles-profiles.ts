@@ -14,7 +14,7 @@ const ROLES_READ = [['CRM.settings.roles.READ']];
 const PROFILES_READ = [['CRM.settings.profiles.READ']];
 
 export const ROLES = 'roles';
-export const PROFILES = 'profiles';
+const PROFILES = 'profiles';
 
 const ADMIN = DEMO_USERS[0];
 const MANAGER = DEMO_USERS[1];
@@ -25,11 +25,11 @@ export const ROLE_MANAGER = DEMO_USERS[1].role;
 export const ROLE_SALES_REP = DEMO_USERS[2].role;
 export const PROFILE_ADMIN = DEMO_USERS[0].profile;
 export const PROFILE_STANDARD = DEMO_USERS[2].profile;
-export const ROLE_SUPPORT_LEAD = { name: 'Support Lead', id: '4876876000000026026' };
-export const ROLE_SUPPORT_AGENT = { name: 'Support Agent', id: '4876876000000026029' };
-export const PROFILE_READ_ONLY = { name: 'Read Only', id: '4876876000000026032' };
+const ROLE_SUPPORT_LEAD = { name: 'Support Lead', id: '4876876000000026026' };
+const ROLE_SUPPORT_AGENT = { name: 'Support Agent', id: '4876876000000026029' };
+const PROFILE_READ_ONLY = { name: 'Read Only', id: '4876876000000026032' };
 
-export interface RoleDoc extends Json {
+interface RoleDoc extends Json {
 	id: string;
 	name: string;
 	display_label: string;
@@ -48,7 +48,7 @@ interface PermissionDetail extends Json {
 	enabled: boolean;
 }
 
-export interface ProfileDoc extends Json {
+interface ProfileDoc extends Json {
 	id: string;
 	name: string;
 	display_label: string;
@@ -242,7 +242,7 @@ export const getRoles = operation('GET', '/settings/roles', { scopes: ROLES_READ
 	listReply('roles', ctx.sandbox.store.docs<RoleDoc>(ROLES)),
 );
 
-export const getRole = operation('GET', '/settings/roles/:id', { scopes: ROLES_READ }, (ctx) => {
+const getRole = operation('GET', '/settings/roles/:id', { scopes: ROLES_READ }, (ctx) => {
 	const { sandbox } = ctx;
 	const role = roleDoc(sandbox, ctx.params.id);
 	return role ? { body: { roles: [role] } } : { status: 204 };
@@ -267,19 +267,14 @@ export const getProfiles = operation(
 	},
 );
 
-export const getProfile = operation(
-	'GET',
-	'/settings/profiles/:id',
-	{ scopes: PROFILES_READ },
-	(ctx) => {
-		const { sandbox } = ctx;
-		const profile = profileDoc(sandbox, ctx.params.id);
-		if (!profile) return { status: 204 };
-		const since = ifModifiedSince(ctx);
-		if (since !== undefined && !modifiedAfter(profile, since)) return { status: 304 };
-		return { body: { profiles: [profile] } };
-	},
-);
+const getProfile = operation('GET', '/settings/profiles/:id', { scopes: PROFILES_READ }, (ctx) => {
+	const { sandbox } = ctx;
+	const profile = profileDoc(sandbox, ctx.params.id);
+	if (!profile) return { status: 204 };
+	const since = ifModifiedSince(ctx);
+	if (since !== undefined && !modifiedAfter(profile, since)) return { status: 304 };
+	return { body: { profiles: [profile] } };
+});
 
 export function registerRolesProfiles(router: Router, sandbox: Sandbox): void {
 	seedOnce(sandbox, 'roles', seedRoles);

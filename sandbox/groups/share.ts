@@ -10,15 +10,15 @@ import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
 import type { Json, StoredRecord } from '../store.ts';
 import { paramKey } from '../wire.ts';
-import { resultsReply } from './shared.ts';
+import { resultsReply, successItem } from './shared.ts';
 
 /** Sharing: CRM.share.ALL or CRM.share.{mod}.{ACCESS} (§2.3). */
 const SHARE_SCOPES = [['CRM.share.{mod}.{ACCESS}']];
 
 const SHARES = 'shares';
-export const SHARE_ITEMS_MAX = 10;
-export const SHARE_USERS_PER_RECORD = 10;
-export const SHARE_PERMISSIONS = ['read_only', 'read_write', 'full_access'];
+const SHARE_ITEMS_MAX = 10;
+const SHARE_USERS_PER_RECORD = 10;
+const SHARE_PERMISSIONS = ['read_only', 'read_write', 'full_access'];
 const SHARE_LIMIT_MESSAGE = `cannot share a record to more than ${SHARE_USERS_PER_RECORD} users`;
 
 interface UserDoc {
@@ -28,7 +28,7 @@ interface UserDoc {
 	status?: string;
 }
 
-export interface ShareEntry {
+interface ShareEntry {
 	user: { id: string; name: string; email: string };
 	permission: string;
 	share_related_records: boolean;
@@ -163,12 +163,7 @@ function applyShares(
 		};
 		if (existing === -1) shares.push(entry);
 		else shares[existing] = { ...entry, shared_time: shares[existing].shared_time };
-		return {
-			code: 'SUCCESS',
-			details: { id: user.id },
-			message: 'record will be shared successfully',
-			status: 'success',
-		};
+		return successItem(user.id, 'record will be shared successfully');
 	});
 	saveShares(ctx, record, shares);
 	return results;
@@ -178,7 +173,7 @@ const opts = { scopes: SHARE_SCOPES };
 const path = '/:module/:recordId/actions/share';
 
 // GetSharedRecordDetails
-export const getSharedRecordDetails = operation('GET', path, opts, (ctx) => {
+const getSharedRecordDetails = operation('GET', path, opts, (ctx) => {
 	const { store } = ctx.sandbox;
 	const record = recordOf(ctx);
 	const view = ctx.q('view') ?? 'summary';
@@ -202,7 +197,7 @@ export const getSharedRecordDetails = operation('GET', path, opts, (ctx) => {
 });
 
 // ShareRecord
-export const shareRecord = operation('POST', path, opts, (ctx) => {
+const shareRecord = operation('POST', path, opts, (ctx) => {
 	const { store } = ctx.sandbox;
 	const record = recordOf(ctx);
 	const items = shareItems(ctx);
@@ -211,7 +206,7 @@ export const shareRecord = operation('POST', path, opts, (ctx) => {
 });
 
 // UpdateSharePermissions
-export const updateSharePermissions = operation('PUT', path, opts, (ctx) => {
+const updateSharePermissions = operation('PUT', path, opts, (ctx) => {
 	const { store } = ctx.sandbox;
 	const record = recordOf(ctx);
 	const items = shareItems(ctx);
@@ -220,7 +215,7 @@ export const updateSharePermissions = operation('PUT', path, opts, (ctx) => {
 });
 
 // RevokeSharedRecord: `share` is one object (**assumed**)
-export const revokeSharedRecord = operation('DELETE', path, opts, (ctx) => {
+const revokeSharedRecord = operation('DELETE', path, opts, (ctx) => {
 	const record = recordOf(ctx);
 	if (sharesOf(ctx, record).length === 0)
 		throw HttpError.invalidData({}, 'no sharing available to revoke');

@@ -1,13 +1,14 @@
 // Helpers the operation groups share (not a group itself): once-per-database seeding of a group's
 // own settings data, and the one per-item loop of the list writes (`{key: […]}` in, one result
 // item per input item out, §3.5).
+import { errorItem } from '../errors.ts';
 import type { ErrorBody } from '../errors.ts';
 import { writeStatus } from '../records.ts';
 import type { Json } from '../store.ts';
 import type { Ctx, Reply, Sandbox } from '../types.ts';
 import { wrapperList } from '../wire.ts';
 
-export type Seeder = (sandbox: Sandbox) => void;
+type Seeder = (sandbox: Sandbox) => void;
 
 /**
  * A numeric knob (types.ts `Knobs`), or `fallback` when it is unset or not a finite number (knobs
@@ -83,3 +84,52 @@ export function writeEach(
 	const items = wrapperList(ctx, key, max);
 	return resultsReply(key, status, eachItem(ctx, items, write));
 }
+
+/** The success item of a write (§3.5): `SUCCESS` with the id the item created or changed. */
+export function successItem(id: unknown, message: string): Json {
+	return { code: 'SUCCESS', details: { id }, message, status: 'success' };
+}
+
+/**
+ * An item's error in a list write (§3.5): the `extra` details, then `api_name` and, in v2.1, its
+ * `json_path` `$.<list>[<index>].<api_name>`.
+ */
+export function itemError(
+	ctx: Pick<Ctx, 'v'>,
+	list: string,
+	index: number,
+	code: string,
+	apiName: string | undefined,
+	message?: string,
+	extra: Json = {},
+): ErrorBody {
+	const details: Json = { ...extra };
+	if (apiName) {
+		details.api_name = apiName;
+		if (ctx.v === 'v2.1') details.json_path = `$.${list}[${index}].${apiName}`;
+	}
+	return errorItem(code, details, message);
+}
+
+/** `itemError` of the list `list`, as `(ctx, index, code, apiName, message?, extra?)`. */
+export const itemErrors =
+	(list: string) =>
+	(
+		ctx: Pick<Ctx, 'v'>,
+		index: number,
+		code: string,
+		apiName: string | undefined,
+		message?: string,
+		extra: Json = {},
+	): ErrorBody =>
+		itemError(ctx, list, index, code, apiName, message, extra);
+
+/** A name given as a string or as `{api_name}` (a module, a field); undefined otherwise. */
+export function nameOf(value: unknown): unknown {
+	if (typeof value === 'string') return value;
+	return value && typeof value === 'object' ? (value as Json).api_name : undefined;
+}
+
+/** Absent, null, or a string of blanks. */
+export const isBlank = (v: unknown) =>
+	v === undefined || v === null || (typeof v === 'string' && v.trim() === '');

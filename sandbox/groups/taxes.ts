@@ -8,7 +8,7 @@ import type { ErrorBody } from '../errors.ts';
 import type { Ctx, Reply, Router } from '../router.ts';
 import { operation } from '../router.ts';
 import type { Sandbox } from '../types.ts';
-import { eachItem, resultsReply, seedOnce } from './shared.ts';
+import { eachItem, isBlank, itemErrors, resultsReply, seedOnce, successItem } from './shared.ts';
 import type { ItemOutcome } from './shared.ts';
 import type { Json } from '../store.ts';
 import { idsParam, wrapperList } from '../wire.ts';
@@ -18,7 +18,7 @@ const SCOPES = [['CRM.org.ALL', 'CRM.settings.ALL']];
 const TAXES = 'taxes';
 const PREFERENCE = 'tax_preference';
 
-export interface TaxDoc extends Json {
+interface TaxDoc extends Json {
 	id: string;
 	name: string;
 	display_label: string;
@@ -65,24 +65,7 @@ function renumber(sandbox: Sandbox, list: TaxDoc[]): void {
 	list.forEach((tax, i) => sandbox.store.putDoc(TAXES, tax.id, { ...tax, sequence_number: i + 1 }));
 }
 
-function fail(
-	ctx: Ctx,
-	index: number,
-	code: string,
-	apiName: string | undefined,
-	message: string,
-	extra: Json = {},
-): ErrorBody {
-	const details: Json = { ...extra };
-	if (apiName) {
-		details.api_name = apiName;
-		if (ctx.v === 'v2.1') details.json_path = `$.taxes[${index}].${apiName}`;
-	}
-	return errorItem(code, details, message);
-}
-
-const isBlank = (v: unknown) =>
-	v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+const fail = itemErrors('taxes');
 
 /** Sequence numbers given more than once in the request (refused on every item naming them). */
 function repeatedSequences(items: unknown[]): Set<unknown> {
@@ -188,21 +171,21 @@ function deleteOne(sandbox: Sandbox, id: string): Json {
 	if (!existing) return errorItem('INVALID_DATA', { id }, 'given ID does not exist');
 	store.deleteDoc(TAXES, id);
 	renumber(sandbox, taxes(sandbox));
-	return { code: 'SUCCESS', details: { id }, message: 'tax deleted', status: 'success' };
+	return successItem(id, 'tax deleted');
 }
 
 export const getTaxes = operation('GET', '/org/taxes', opts, (ctx) => ({
 	body: { preference: preference(ctx.sandbox), taxes: taxes(ctx.sandbox) },
 }));
 
-export const getTax = operation('GET', '/org/taxes/:id', opts, (ctx) => {
+const getTax = operation('GET', '/org/taxes/:id', opts, (ctx) => {
 	const { sandbox } = ctx;
 	const { store } = sandbox;
 	const tax = store.doc<TaxDoc>(TAXES, ctx.params.id);
 	return tax ? { body: { preference: preference(sandbox), taxes: [tax] } } : { status: 204 };
 });
 
-export const createTaxes = operation('POST', '/org/taxes', opts, (ctx) =>
+const createTaxes = operation('POST', '/org/taxes', opts, (ctx) =>
 	writeTaxes(ctx, 201, (input, index, repeated) => {
 		const list = taxes(ctx.sandbox);
 		const checked = checkTax(ctx, index, input, true, repeated, list.length);
@@ -221,11 +204,11 @@ export const createTaxes = operation('POST', '/org/taxes', opts, (ctx) =>
 		};
 		const position = (checked.sequence ?? list.length + 1) - 1;
 		renumber(ctx.sandbox, [...list.slice(0, position), tax, ...list.slice(position)]);
-		return { code: 'SUCCESS', details: { id: tax.id }, message: 'tax added', status: 'success' };
+		return successItem(tax.id, 'tax added');
 	}),
 );
 
-export const updateTaxes = operation('PUT', '/org/taxes', opts, (ctx) =>
+const updateTaxes = operation('PUT', '/org/taxes', opts, (ctx) =>
 	writeTaxes(ctx, 200, (input, index, repeated) => {
 		const id =
 			typeof input.id === 'string' || typeof input.id === 'number' ? String(input.id) : undefined;
@@ -249,17 +232,17 @@ export const updateTaxes = operation('PUT', '/org/taxes', opts, (ctx) =>
 		const others = list.filter((t) => t.id !== id);
 		const position = (checked.sequence ?? existing.sequence_number) - 1;
 		renumber(ctx.sandbox, [...others.slice(0, position), next, ...others.slice(position)]);
-		return { code: 'SUCCESS', details: { id }, message: 'record updated', status: 'success' };
+		return successItem(id, 'record updated');
 	}),
 );
 
-export const deleteTaxes = operation('DELETE', '/org/taxes', opts, (ctx) => {
+const deleteTaxes = operation('DELETE', '/org/taxes', opts, (ctx) => {
 	const ids = idsParam(ctx, 'ids', 100, true)!;
 	const results = eachItem(ctx, ids, (id) => deleteOne(ctx.sandbox, id));
 	return resultsReply('taxes', 200, results);
 });
 
-export const deleteTax = operation('DELETE', '/org/taxes/:id', opts, (ctx) => {
+const deleteTax = operation('DELETE', '/org/taxes/:id', opts, (ctx) => {
 	const { store } = ctx.sandbox;
 	const results = store.transaction(() => [deleteOne(ctx.sandbox, ctx.params.id)]);
 	return resultsReply('taxes', 200, results);

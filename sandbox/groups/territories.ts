@@ -13,7 +13,7 @@ import type { Json } from '../store.ts';
 
 const TERRITORIES_READ = [['CRM.settings.territories.READ']];
 
-export interface TerritoryDoc extends Json {
+interface TerritoryDoc extends Json {
 	id: string;
 	name: string;
 	description: string;
@@ -32,8 +32,8 @@ export const TERRITORY_GLOBAL = { id: '4876876000000361001', name: 'Global' };
 export const TERRITORY_NORTH_AMERICA = { id: '4876876000000361003', name: 'North America' };
 export const TERRITORY_EUROPE = { id: '4876876000000361005', name: 'Europe' };
 export const TERRITORY_TEXAS = { id: '4876876000000361007', name: 'Texas' };
-export const TERRITORY_CALIFORNIA = { id: '4876876000000361009', name: 'California' };
-export const TERRITORY_DACH = { id: '4876876000000361011', name: 'DACH' };
+const TERRITORY_CALIFORNIA = { id: '4876876000000361009', name: 'California' };
+const TERRITORY_DACH = { id: '4876876000000361011', name: 'DACH' };
 
 function seedTerritories(sandbox: Sandbox): void {
 	const time = sandbox.formatTime();
@@ -129,7 +129,7 @@ export const getTerritories = operation(
 	},
 );
 
-export const getTerritory = operation(
+const getTerritory = operation(
 	'GET',
 	'/settings/territories/:id',
 	{ scopes: TERRITORIES_READ },

@@ -16,7 +16,7 @@ import { requiredQuery } from '../wire.ts';
 
 const WIZARDS_READ = [['CRM.settings.wizards.READ']];
 
-export interface WizardDoc {
+interface WizardDoc {
 	id: string;
 	name: string;
 	module: string;
@@ -216,7 +216,7 @@ export const getWizards = operation(
 	},
 );
 
-export const getWizardbyID = operation(
+const getWizardbyID = operation(
 	'GET',
 	'/settings/wizards/:wizardId',
 	{ scopes: WIZARDS_READ, v21Only: true },

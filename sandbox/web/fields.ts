@@ -36,7 +36,7 @@ export function formValue(field: FieldDef, value: unknown): string[] {
 }
 
 /** The posted strings of a field as the API's JSON value (`null` for an emptied field). */
-export function apiValue(field: FieldDef, posted: string[]): unknown {
+function apiValue(field: FieldDef, posted: string[]): unknown {
 	if (field.data_type === 'multiselectpicklist') return posted.filter(Boolean);
 	const text = (posted[0] ?? '').trim();
 	if (field.data_type === 'boolean') return text === 'true';

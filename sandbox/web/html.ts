@@ -21,7 +21,7 @@ const ESCAPES: Record<string, string> = {
 	"'": '&#39;',
 };
 
-export function esc(text: string): string {
+function esc(text: string): string {
 	return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 

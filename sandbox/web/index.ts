@@ -58,7 +58,7 @@ export function isPagePath(pathname: string): boolean {
 }
 
 /** Modules a person can open: the API's modules that hold records. */
-export function pageModules(sandbox: Sandbox) {
+function pageModules(sandbox: Sandbox) {
 	return sandbox
 		.modules()
 		.filter((m) => m.api_supported && m.viewable && m.generated_type !== 'linking')

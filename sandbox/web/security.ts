@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Sandbox } from '../sandbox.ts';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-export const SESSION_COOKIE = 'crm_sandbox_session';
+const SESSION_COOKIE = 'crm_sandbox_session';
 
 /** One secret per sandbox: a session's CSRF token is the HMAC of its id. */
 const secrets = new WeakMap<Sandbox, Buffer>();

@@ -11,7 +11,7 @@ import type { Ctx } from '../../router.ts';
 import type { Json, StoredRecord } from '../../store.ts';
 import type { RecordGuard, Sandbox } from '../../types.ts';
 
-export interface TransitionDef {
+interface TransitionDef {
 	id: string;
 	name: string;
 	from: string[];
@@ -23,7 +23,7 @@ export interface TransitionDef {
 	criteria_message?: string;
 }
 
-export interface ProcessDoc {
+interface ProcessDoc {
 	id: string;
 	name: string;
 	module: string;
@@ -35,7 +35,7 @@ export interface ProcessDoc {
 	transitions: TransitionDef[];
 }
 
-export interface ProcessRecordDoc {
+interface ProcessRecordDoc {
 	module: string;
 	record_id: string;
 	process_id: string;

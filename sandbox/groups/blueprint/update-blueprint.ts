@@ -16,6 +16,7 @@ import {
 	runningProcess,
 	validationError,
 } from './shared.ts';
+import { successItem } from '../shared.ts';
 
 /** UpdateBlueprint: PUT /crm/{v}/{module}/{id}/actions/blueprint (docs/protocol.md §5.8). */
 export const updateBlueprint = operation(
@@ -115,12 +116,7 @@ export const updateBlueprint = operation(
 			});
 			if (result.ok) {
 				return {
-					body: {
-						code: 'SUCCESS',
-						details: { id: record.id },
-						message: 'transition updated successfully',
-						status: 'success',
-					},
+					body: successItem(record.id, 'transition updated successfully'),
 				};
 			}
 			const failed = result.body;

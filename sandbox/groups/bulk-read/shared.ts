@@ -6,14 +6,14 @@ import { COMPARATORS, matchJsonCriteria } from '../../criteria.ts';
 import { csvLine } from '../../csv.ts';
 import { HttpError } from '../../errors.ts';
 import type { Callback, JobBase } from '../../jobs.ts';
-import { deliverCallback, saveJob, scheduleStep } from '../../jobs.ts';
+import { deliverCallback, inProgress, saveJob } from '../../jobs.ts';
 import type { Ctx, Version } from '../../router.ts';
 import type { Json, StoredRecord } from '../../store.ts';
 import { isDate, parseDateTime } from '../../time.ts';
 import type { Sandbox } from '../../types.ts';
 import { writeZip } from '../../zip.ts';
 import { customViewMatches, findCustomView } from '../custom-views.ts';
-import { knobOr } from '../shared.ts';
+import { knobOr, nameOf } from '../shared.ts';
 
 export const READ_JOBS = 'bulk_read_jobs';
 export const READ_FILES = 'bulk_read_files';
@@ -137,12 +137,7 @@ function fieldOf(module: ModuleDef, name: string): FieldDef | undefined {
 
 function compileLeaf(leaf: Json, s: CompileState): JsonCriterion {
 	const rawField = leaf.api_name ?? leaf.field;
-	const name =
-		typeof rawField === 'string'
-			? rawField
-			: rawField && typeof rawField === 'object'
-				? (rawField as Json).api_name
-				: undefined;
+	const name = nameOf(rawField);
 	if (typeof name !== 'string' || !name)
 		throw criteriaError('INVALID_CRITERIA', { api_name: 'api_name' }, 'the criteria is invalid');
 	s.conditions++;
@@ -507,12 +502,7 @@ function peekModule(sandbox: Sandbox, ctx: Ctx): ModuleDef | undefined {
 	try {
 		const module = (JSON.parse(ctx.rawBody.toString('utf8')) as Json)?.query as Json | undefined;
 		const value = module?.module;
-		const name =
-			typeof value === 'string'
-				? value
-				: value && typeof value === 'object'
-					? (value as Json).api_name
-					: undefined;
+		const name = nameOf(value);
 		return typeof name === 'string' ? sandbox.module(name) : undefined;
 	} catch {
 		return undefined;
@@ -533,29 +523,20 @@ function finish(sandbox: Sandbox, job: BulkReadJob): void {
 /** Moves a job one state on: ADDED → IN PROGRESS → COMPLETED (extracting its page) | FAILURE. */
 export function stepBulkRead(sandbox: Sandbox, job: BulkReadJob): void {
 	const { store } = sandbox;
-	if (job.state === 'ADDED') {
-		job.state = 'IN PROGRESS';
-		saveJob(sandbox, READ_JOBS, job);
-		scheduleStep(sandbox, READ_JOBS, job.id, stepper(sandbox));
-		return;
-	}
-	if (job.state !== 'IN PROGRESS') return;
-	if (job.$fail) {
+	if (!inProgress(sandbox, READ_JOBS, job, 'state', stepper(sandbox))) return;
+	const fail = () => {
 		job.state = 'FAILURE';
 		saveJob(sandbox, READ_JOBS, job);
 		finish(sandbox, job);
-		return;
-	}
+	};
+	if (job.$fail) return fail();
 	const pageSize = knobOr(sandbox.config.knobs.bulkReadPageSize, 200_000);
 	let extracted: ReturnType<typeof extract>;
 	try {
 		extracted = extract(sandbox, job, pageSize);
 	} catch (error) {
 		console.error(`[sandbox] bulk read ${job.id} failed:`, error);
-		job.state = 'FAILURE';
-		saveJob(sandbox, READ_JOBS, job);
-		finish(sandbox, job);
-		return;
+		return fail();
 	}
 	store.transaction(() => {
 		store.putDoc(READ_FILES, job.id, {

@@ -3,7 +3,7 @@
 import type { FieldDef, ModuleDef } from '../../catalogue/modules.ts';
 import { csvLine, parseCsv } from '../../csv.ts';
 import { HttpError } from '../../errors.ts';
-import { deliverCallback, saveJob, scheduleStep } from '../../jobs.ts';
+import { deliverCallback, inProgress, saveJob, scheduleStep } from '../../jobs.ts';
 import type { Callback, JobBase } from '../../jobs.ts';
 import { createRecord, updateRecord } from '../../records.ts';
 import type { ItemResult, WriteOptions } from '../../records.ts';
@@ -11,11 +11,11 @@ import type { Json, StoredRecord } from '../../store.ts';
 import { isDate, parseDateTime } from '../../time.ts';
 import type { Ctx, Sandbox, Version } from '../../types.ts';
 import { readZip, writeZip } from '../../zip.ts';
-import { knobOr } from '../shared.ts';
+import { knobOr, nameOf } from '../shared.ts';
 
 export const WRITE_JOBS = 'bulk_write_jobs';
 export const WRITE_FILES = 'bulk_write_files';
-export const WRITE_RESULTS = 'bulk_write_results';
+const WRITE_RESULTS = 'bulk_write_results';
 export const WRITE_OUTPUT = 'bulk_write_output';
 
 export type Status = 'ADDED' | 'IN PROGRESS' | 'COMPLETED' | 'FAILED' | 'SKIPPED';
@@ -89,10 +89,10 @@ export function bulkWriteShape(error: HttpError): HttpError {
 
 // ---- CSV cells → record input ---------------------------------------------------------------
 
-export const TOKEN_RE = /yyyy|MM|dd|HH|mm|ss|'[^']*'|./g;
+const TOKEN_RE = /yyyy|MM|dd|HH|mm|ss|'[^']*'|./g;
 
 /** Parses text with a date pattern of yyyy, MM, dd, HH, mm, ss and literals ('T' quoted or plain). */
-export function parsePattern(
+function parsePattern(
 	text: string,
 	pattern: string,
 ): { y: number; M: number; d: number; H: number; m: number; s: number } | undefined {
@@ -121,14 +121,14 @@ export function parsePattern(
 
 export const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
-export interface RowContext {
+interface RowContext {
 	sandbox: Sandbox;
 	module: ModuleDef;
 	fields: Map<string, FieldDef>;
 }
 
 /** Converts one CSV cell for a field (§4: Date `MM/dd/yyyy`, DateTime `MM/dd/yyyy HH:mm:ss` unless `format`). */
-export function cellValue(
+function cellValue(
 	c: RowContext,
 	mapping: FieldMapping,
 	text: string,
@@ -174,7 +174,7 @@ export function cellValue(
 }
 
 /** A row's record input from the mappings; empty cells use default_value, are left out, or clear. */
-export function rowInput(
+function rowInput(
 	c: RowContext,
 	resource: WriteResource,
 	row: string[],
@@ -201,14 +201,14 @@ export function rowInput(
 }
 
 /** `<CODE>-<column>` of a record-service error item. */
-export function errorText(result: ItemResult): string {
+function errorText(result: ItemResult): string {
 	if (result.ok) return '';
 	const details = result.body.details ?? {};
 	const column = details.api_name ?? details.param;
 	return column ? `${result.body.code}-${String(column)}` : result.body.code;
 }
 
-export function findExisting(
+function findExisting(
 	sandbox: Sandbox,
 	module: ModuleDef,
 	findBy: string,
@@ -221,7 +221,7 @@ export function findExisting(
 }
 
 /** One row through the record service: [STATUS, RECORD_ID, ERRORS]. */
-export function writeRow(
+function writeRow(
 	c: RowContext,
 	job: BulkWriteJob,
 	resource: WriteResource,
@@ -344,12 +344,7 @@ export function peekModules(
 		const modules = resources
 			.map((r) => {
 				const value = r?.module;
-				const name =
-					typeof value === 'string'
-						? value
-						: value && typeof value === 'object'
-							? (value as Json).api_name
-							: undefined;
+				const name = nameOf(value);
 				return typeof name === 'string' ? sandbox.module(name) : undefined;
 			})
 			.filter((m): m is ModuleDef => !!m);
@@ -462,29 +457,22 @@ function setStatus(resource: WriteResource, status: Status): void {
 
 export function stepBulkWrite(sandbox: Sandbox, job: BulkWriteJob): void {
 	const { store } = sandbox;
-	if (job.status === 'ADDED') {
-		job.status = 'IN PROGRESS';
-		saveJob(sandbox, WRITE_JOBS, job);
-		scheduleStep(sandbox, WRITE_JOBS, job.id, stepper(sandbox));
-		return;
-	}
-	if (job.status !== 'IN PROGRESS') return;
+	if (!inProgress(sandbox, WRITE_JOBS, job, 'status', stepper(sandbox))) return;
 	const index = job.resource.findIndex((r) => r.status === 'ADDED' || r.status === 'IN PROGRESS');
 	if (index === -1) return finish(sandbox, job, 'COMPLETED');
 	const resource = job.resource[index];
-	if (job.$fail) {
+	const fail = () => {
 		setStatus(resource, 'FAILED');
 		for (const later of job.resource.slice(index + 1)) setStatus(later, 'SKIPPED');
-		return finish(sandbox, job, 'FAILED');
-	}
+		finish(sandbox, job, 'FAILED');
+	};
+	if (job.$fail) return fail();
 	let rows: string[][];
 	try {
 		rows = rowsOf(sandbox, job, index);
 	} catch (error) {
 		console.error(`[sandbox] bulk write ${job.id}: file ${resource.file_id} unreadable:`, error);
-		setStatus(resource, 'FAILED');
-		for (const later of job.resource.slice(index + 1)) setStatus(later, 'SKIPPED');
-		return finish(sandbox, job, 'FAILED');
+		return fail();
 	}
 	const total = Math.max(0, rows.length - 1);
 	resource.file.total_count = total;

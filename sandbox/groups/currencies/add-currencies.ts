@@ -1,14 +1,15 @@
 import { operation } from '../../router.ts';
 import type { Json } from '../../store.ts';
 import { wrapperList } from '../../wire.ts';
-import { eachItem, resultsReply } from '../shared.ts';
+import { eachItem, resultsReply, successItem } from '../shared.ts';
 import {
-	activeLimit,
+	activeLimitError,
 	audit,
 	checkCurrency,
 	CURRENCIES,
 	currencies,
 	fail,
+	notBaseWrite,
 	requireEnabled,
 	SCOPES,
 } from './shared.ts';
@@ -33,30 +34,13 @@ export const addCurrencies = operation('POST', '/org/currencies', { scopes: SCOP
 		);
 		if ('error' in checked) return checked.error;
 		const v = checked.values;
-		if (input.is_base === true)
-			return fail(
-				ctx,
-				'NOT_ALLOWED',
-				'is_base',
-				path,
-				'use UpdateBaseCurrency to change the base currency',
-			);
+		if (input.is_base === true) return notBaseWrite(ctx, path);
 		if (currencies(sandbox).some((c) => c.iso_code === v.iso_code)) {
 			return fail(ctx, 'DUPLICATE_DATA', 'iso_code', path, 'the currency already exists');
 		}
 		const active = v.is_active ?? true;
-		if (active && currencies(sandbox).filter((c) => c.is_active).length >= activeLimit(sandbox)) {
-			return fail(
-				ctx,
-				'ACTIVE_STATE_LIMIT_EXCEEDED',
-				'is_active',
-				path,
-				'the limit of active currencies has been reached',
-				{
-					limit: activeLimit(sandbox),
-				},
-			);
-		}
+		const limited = active ? activeLimitError(ctx, path) : undefined;
+		if (limited) return limited;
 		const { time, by } = audit(sandbox, ctx);
 		const doc: CurrencyDoc = {
 			id: store.nextId(),
@@ -74,12 +58,7 @@ export const addCurrencies = operation('POST', '/org/currencies', { scopes: SCOP
 			modified_by: by,
 		};
 		store.putDoc(CURRENCIES, doc.id, doc);
-		return {
-			code: 'SUCCESS',
-			details: { id: doc.id },
-			message: 'currency created',
-			status: 'success',
-		};
+		return successItem(doc.id, 'currency created');
 	});
 	return resultsReply('currencies', 201, results);
 });

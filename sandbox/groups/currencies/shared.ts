@@ -6,12 +6,13 @@ import type { ErrorBody } from '../../errors.ts';
 import type { Json } from '../../store.ts';
 import type { Ctx, Sandbox } from '../../types.ts';
 import { orgDoc, putOrg } from '../org.ts';
+import { successItem } from '../shared.ts';
 
 export const SCOPES = [['CRM.settings.currencies.{ACCESS}']];
 export const CURRENCIES = 'currencies';
 
 /** ISO 4217 codes the sandbox knows, with name and symbol. */
-export const ISO_CURRENCIES: Record<string, { name: string; symbol: string }> = {
+const ISO_CURRENCIES: Record<string, { name: string; symbol: string }> = {
 	USD: { name: 'US Dollar', symbol: '$' },
 	EUR: { name: 'Euro', symbol: '€' },
 	GBP: { name: 'Pound Sterling', symbol: '£' },
@@ -50,9 +51,9 @@ export const ISO_CURRENCIES: Record<string, { name: string; symbol: string }> = 
 	KES: { name: 'Kenyan Shilling', symbol: 'KSh' },
 };
 
-export const THOUSAND_SEPARATORS = ['Period', 'Comma', 'Space'];
-export const DECIMAL_SEPARATORS = ['Period', 'Comma'];
-export const DECIMAL_PLACES = ['0', '2', '3'];
+const THOUSAND_SEPARATORS = ['Period', 'Comma', 'Space'];
+const DECIMAL_SEPARATORS = ['Period', 'Comma'];
+const DECIMAL_PLACES = ['0', '2', '3'];
 
 export interface CurrencyDoc extends Json {
 	id: string;
@@ -70,7 +71,7 @@ export interface CurrencyDoc extends Json {
 	modified_by: { id: string; name: string };
 }
 
-export const BASE_CURRENCY_ID = '4876876000000371001';
+const BASE_CURRENCY_ID = '4876876000000371001';
 
 export const rate = (n: number) => n.toFixed(9);
 
@@ -107,9 +108,24 @@ export function requireEnabled(sandbox: Sandbox): void {
 		throw new HttpError('CURRENCIES_NOT_ENABLED', {}, 'multi currency is not enabled');
 }
 
-export function activeLimit(sandbox: Sandbox): number {
+function activeLimit(sandbox: Sandbox): number {
 	const knob = Number(sandbox.config.knobs.activeCurrencyLimit);
 	return Number.isInteger(knob) && knob > 0 ? knob : 25;
+}
+
+/** ACTIVE_STATE_LIMIT_EXCEEDED when one more active currency would pass the limit, else undefined. */
+export function activeLimitError(ctx: Ctx, path: Path): ErrorBody | undefined {
+	const { sandbox } = ctx;
+	if (currencies(sandbox).filter((c) => c.is_active).length < activeLimit(sandbox))
+		return undefined;
+	return fail(
+		ctx,
+		'ACTIVE_STATE_LIMIT_EXCEEDED',
+		'is_active',
+		path,
+		'the limit of active currencies has been reached',
+		{ limit: activeLimit(sandbox) },
+	);
 }
 
 /** Where an item's error points: `$.currencies[i].key` (list) or `$.base_currency.key` (v2.1 json_path). */
@@ -233,7 +249,7 @@ export function checkCurrency(
 }
 
 /** Format changes merge with the current format (and must still differ). */
-export function mergeFormat(
+function mergeFormat(
 	current: CurrencyDoc['format'],
 	input: unknown,
 	given: CurrencyDoc['format'] | undefined,
@@ -249,8 +265,22 @@ export function mergeFormat(
 	};
 }
 
+const isFormatError = (f: CurrencyDoc['format']) => f.thousand_separator === f.decimal_separator;
+const separatorsError = (ctx: Ctx, path: Path) =>
+	fail(
+		ctx,
+		'INVALID_DATA',
+		'decimal_separator',
+		(key) => path(`format.${key}`),
+		'the thousand and decimal separators must differ',
+	);
+
+/** `is_base` is changed by UpdateBaseCurrency only. */
+export const notBaseWrite = (ctx: Ctx, path: Path) =>
+	fail(ctx, 'NOT_ALLOWED', 'is_base', path, 'use UpdateBaseCurrency to change the base currency');
+
 /** Keeps the org's currency fields in step with the base currency. */
-export function syncOrg(sandbox: Sandbox, base: CurrencyDoc, enabled?: boolean): void {
+function syncOrg(sandbox: Sandbox, base: CurrencyDoc, enabled?: boolean): void {
 	const org = orgDoc(sandbox);
 	putOrg(sandbox, {
 		...org,
@@ -291,13 +321,7 @@ export function updateOne(ctx: Ctx, raw: unknown, index: number, id: string | un
 		);
 	}
 	if (input.is_base !== undefined && input.is_base !== existing.is_base) {
-		return fail(
-			ctx,
-			'NOT_ALLOWED',
-			'is_base',
-			path,
-			'use UpdateBaseCurrency to change the base currency',
-		);
+		return notBaseWrite(ctx, path);
 	}
 	if (existing.is_base && v.is_active === false) {
 		return fail(ctx, 'NOT_ALLOWED', 'is_active', path, 'the base currency cannot be deactivated');
@@ -311,37 +335,17 @@ export function updateOne(ctx: Ctx, raw: unknown, index: number, id: string | un
 			'the exchange rate of the base currency is always 1',
 		);
 	}
-	if (
-		v.is_active === true &&
-		!existing.is_active &&
-		currencies(sandbox).filter((c) => c.is_active).length >= activeLimit(sandbox)
-	) {
-		return fail(
-			ctx,
-			'ACTIVE_STATE_LIMIT_EXCEEDED',
-			'is_active',
-			path,
-			'the limit of active currencies has been reached',
-			{
-				limit: activeLimit(sandbox),
-			},
-		);
+	if (v.is_active === true && !existing.is_active) {
+		const limited = activeLimitError(ctx, path);
+		if (limited) return limited;
 	}
 	const format = mergeFormat(existing.format, input.format, v.format);
-	if (format.thousand_separator === format.decimal_separator) {
-		return fail(
-			ctx,
-			'INVALID_DATA',
-			'decimal_separator',
-			(key) => path(`format.${key}`),
-			'the thousand and decimal separators must differ',
-		);
-	}
+	if (isFormatError(format)) return separatorsError(ctx, path);
 	const { time, by } = audit(sandbox, ctx);
 	const next: CurrencyDoc = { ...existing, ...v, format, modified_time: time, modified_by: by };
 	store.putDoc(CURRENCIES, id, next);
 	if (next.is_base) syncOrg(sandbox, next);
-	return { code: 'SUCCESS', details: { id }, message: 'currency updated', status: 'success' };
+	return successItem(id, 'currency updated');
 }
 
 export function idOf(raw: unknown): string | undefined {
@@ -350,7 +354,7 @@ export function idOf(raw: unknown): string | undefined {
 }
 
 /** `base_currency` of the body as an object; request-level errors (the response holds one item). */
-export function baseInput(ctx: Ctx): Json {
+function baseInput(ctx: Ctx): Json {
 	const value = ctx.json().base_currency;
 	if (value === undefined || value === null) throw HttpError.mandatory('base_currency');
 	if (typeof value !== 'object' || Array.isArray(value)) {
@@ -362,4 +366,71 @@ export const basePath: Path = (key) => `$.base_currency.${key}`;
 /** An item error of the base-currency operations as the request's error. */
 export function throwItem(error: ErrorBody): never {
 	throw new HttpError(error.code, error.details, error.message);
+}
+
+/** What differs between the two base-currency writes (EnableMultipleCurrencies, UpdateBaseCurrency). */
+interface BaseCurrencyWrite {
+	/** refusals before the body is read */
+	before(sandbox: Sandbox): void;
+	/** refusals after the body is read, before it is checked */
+	afterInput?(sandbox: Sandbox): void;
+	/** keys the item must carry */
+	required: string[];
+	/** the code when an exchange rate other than 1 is given */
+	rateCode: string;
+	/** the base currency to change (UpdateBaseCurrency may re-base first) */
+	current(ctx: Ctx, v: Partial<CurrencyDoc>, at: ReturnType<typeof audit>): CurrencyDoc;
+	/** the changed fields of the base currency */
+	changes(v: Partial<CurrencyDoc>): Partial<CurrencyDoc>;
+	/** the org's `mc_status` afterwards (undefined: unchanged) */
+	enables?: boolean;
+	message: string;
+}
+
+/** The body of a base-currency write: checks, the change in a transaction, the one-item answer. */
+export function writeBaseCurrency(ctx: Ctx, w: BaseCurrencyWrite) {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	w.before(sandbox);
+	const input = baseInput(ctx);
+	w.afterInput?.(sandbox);
+	const checked = checkCurrency(ctx, input, w.required, basePath);
+	if ('error' in checked) throwItem(checked.error);
+	const v = (checked as { values: Partial<CurrencyDoc> }).values;
+	if (v.exchange_rate !== undefined && Number(v.exchange_rate) !== 1) {
+		throwItem(
+			fail(
+				ctx,
+				w.rateCode,
+				'exchange_rate',
+				basePath,
+				'the exchange rate of the base currency is always 1',
+			),
+		);
+	}
+	if (v.is_active === false)
+		throwItem(
+			fail(ctx, 'NOT_ALLOWED', 'is_active', basePath, 'the base currency cannot be deactivated'),
+		);
+	const base = store.transaction(() => {
+		const at = audit(sandbox, ctx);
+		const current = w.current(ctx, v, at);
+		const format = mergeFormat(current.format, input.format, v.format);
+		if (isFormatError(format)) throwItem(separatorsError(ctx, basePath));
+		const next: CurrencyDoc = {
+			...current,
+			...w.changes(v),
+			format,
+			modified_time: at.time,
+			modified_by: at.by,
+		};
+		store.putDoc(CURRENCIES, next.id, next);
+		syncOrg(sandbox, next, w.enables);
+		return next;
+	});
+	return {
+		body: {
+			base_currency: successItem(base.id, w.message),
+		},
+	};
 }

@@ -32,7 +32,7 @@ export const MESSAGES = {
 export type Mode = 'enable' | 'put' | 'patch' | 'remove';
 
 /** The keys of a `watch[]` item (§9.1), validated; only keys present in the item are set. */
-export interface WatchInput {
+interface WatchInput {
 	channel_id: string;
 	events?: string[];
 	notify_url?: string;

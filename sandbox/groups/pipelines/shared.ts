@@ -15,7 +15,7 @@ import { findLayout, layoutsOf } from '../layouts.ts';
 export const PIPELINE_WRITE_MAX = 100;
 export const scopes = (access: string) => [[`CRM.settings.pipeline.${access}`]];
 
-export interface PipelineDoc {
+interface PipelineDoc {
 	id: string;
 	layout_id: string;
 	display_value: string;

@@ -1,21 +1,10 @@
 import { HttpError } from '../../errors.ts';
-import { createRecord, logWrite } from '../../records.ts';
+import { createRecord } from '../../records.ts';
 import { operation } from '../../router.ts';
-import { wrapperList } from '../../wire.ts';
-import {
-	externalOf,
-	idsOf,
-	RECORD_SCOPES,
-	RECORD_WRITE_MAX,
-	writeExtras,
-	writeOptions,
-} from './shared.ts';
-import { resultsReply } from '../shared.ts';
+import { loggedWrite, RECORD_SCOPES, RECORD_WRITE_MAX, writeOptions } from './shared.ts';
 
 /** CreateRecords: POST /crm/{v}/{module} (docs/protocol.md §5.1). */
 export const createRecords = operation('POST', '/:module', { scopes: RECORD_SCOPES }, (ctx) => {
-	const { sandbox } = ctx;
-	const { store } = sandbox;
 	const module = ctx.module!;
 	if (!module.creatable)
 		throw new HttpError(
@@ -23,21 +12,10 @@ export const createRecords = operation('POST', '/:module', { scopes: RECORD_SCOP
 			{ module: module.api_name },
 			'the module does not support creating records',
 		);
-	const items = wrapperList(ctx, 'data', RECORD_WRITE_MAX);
-	const external = externalOf(ctx);
-	const extras = writeExtras(ctx);
-	const results = store.transaction(() => {
-		const out = items.map(
-			(item, index) => createRecord(sandbox, module, item, writeOptions(ctx, index, external)).body,
-		);
-		logWrite(sandbox, {
-			operation: 'create',
-			module: module.api_name,
-			v: ctx.v,
-			...extras,
-			ids: idsOf(out),
-		});
-		return out;
+	return loggedWrite(ctx, 'create', {
+		max: RECORD_WRITE_MAX,
+		status: 201,
+		write: (item, index, { external }) =>
+			createRecord(ctx.sandbox, module, item, writeOptions(ctx, index, external)).body,
 	});
-	return resultsReply('data', 201, results);
 });

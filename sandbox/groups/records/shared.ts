@@ -8,16 +8,19 @@ import {
 	deleteRecord,
 	findRecord,
 	jsonCriteriaPredicate,
+	logWrite,
 	parseExternalHeader,
 	setRecordTerritories,
 	territories,
 	TRIGGERS,
 	updateRecord,
 } from '../../records.ts';
-import type { ExternalSpec, RecordPredicate, WriteOptions } from '../../records.ts';
+import type { ExternalSpec, RecordPredicate, WriteLogEntry, WriteOptions } from '../../records.ts';
 import type { Json, StoredRecord } from '../../store.ts';
 import type { Ctx, Sandbox } from '../../types.ts';
-import { paramKey } from '../../wire.ts';
+import { paramKey, wrapperList } from '../../wire.ts';
+import { resultsReply, successItem } from '../shared.ts';
+import type { Reply } from '../../router.ts';
 
 /** Record operations: CRM.modules.ALL or CRM.modules.{mod}.{ACCESS} (§2.3). */
 export const RECORD_SCOPES = [['CRM.modules.{mod}.{ACCESS}']];
@@ -91,7 +94,7 @@ export interface WriteExtras {
 	fired: string[];
 }
 
-export function writeExtras(ctx: Ctx): WriteExtras {
+function writeExtras(ctx: Ctx): WriteExtras {
 	const body = ctx.json();
 	const extras: WriteExtras = { fired: [...TRIGGERS] };
 	if (body.trigger !== undefined && body.trigger !== null) {
@@ -282,14 +285,7 @@ export function statusJson(job: MassUpdateJob): Json {
 // ---- photos --------------------------------------------------------------------------------------
 
 export const PHOTOS = 'record_photos';
-export const PHOTO_MODULES = new Set(['Leads', 'Contacts', 'Accounts', 'Products', 'Vendors']);
-export const IMAGE_TYPES = new Set([
-	'image/jpeg',
-	'image/png',
-	'image/gif',
-	'image/bmp',
-	'image/webp',
-]);
+const PHOTO_MODULES = new Set(['Leads', 'Contacts', 'Accounts', 'Products', 'Vendors']);
 
 export interface PhotoDoc {
 	module: string;
@@ -436,12 +432,10 @@ export function territoryItem(
 		);
 	}
 	setRecordTerritories(sandbox, module, record, current, writeOptions(ctx, index));
-	return {
-		code: 'SUCCESS',
-		details: { id: record.id },
-		message: assign ? 'territory assignment updated' : 'territory assignment removed',
-		status: 'success',
-	};
+	return successItem(
+		record.id,
+		assign ? 'territory assignment updated' : 'territory assignment removed',
+	);
 }
 
 /** The id of a lookup value (`{id}` or the id itself). */
@@ -456,3 +450,51 @@ export const idOf = (value: unknown): string | undefined => {
 
 /** The territory assignment operations: record UPDATE scope, v2.1 only. */
 export const TERRITORY_OPTIONS = { scopes: [['CRM.modules.{mod}.UPDATE']], v21Only: true };
+
+/** Where a record write's items go: the X-EXTERNAL field, and the record of the path (UpdateRecord). */
+interface WriteTarget {
+	external: ExternalSpec;
+	key?: string;
+	/** what the log entry of the write adds (UpsertRecords: its duplicate check fields) */
+	logged: Partial<WriteLogEntry>;
+}
+
+/**
+ * A record write (§5.1): the body's `data` (at most `max` items), X-EXTERNAL and the automation
+ * extras are read in that order, every item written in one transaction, the write logged with
+ * the ids it touched, the results answered with `status`.
+ */
+export function loggedWrite(
+	ctx: Ctx,
+	operation: 'create' | 'update' | 'upsert',
+	w: {
+		max: number;
+		status: number;
+		/** the record of the path (UpdateRecord); default: X-EXTERNAL only */
+		address?: (ctx: Ctx) => { external: ExternalSpec; key?: string };
+		/** more of the log entry, read after the extras */
+		logged?: (external: ExternalSpec) => Partial<WriteLogEntry>;
+		write: (item: unknown, index: number, target: WriteTarget) => Json | ErrorBody;
+	},
+): Reply {
+	const { sandbox } = ctx;
+	const items = wrapperList(ctx, 'data', w.max);
+	const { external, key } = w.address
+		? w.address(ctx)
+		: { external: externalOf(ctx), key: undefined };
+	const extras = writeExtras(ctx);
+	const target: WriteTarget = { external, key, logged: w.logged?.(external) ?? {} };
+	const results = sandbox.store.transaction(() => {
+		const out = items.map((item, index) => w.write(item, index, target));
+		logWrite(sandbox, {
+			operation,
+			module: ctx.module!.api_name,
+			v: ctx.v,
+			...extras,
+			...target.logged,
+			ids: idsOf(out),
+		});
+		return out;
+	});
+	return resultsReply('data', w.status, results);
+}

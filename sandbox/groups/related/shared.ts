@@ -4,13 +4,7 @@ import type { ModuleDef } from '../../catalogue/modules.ts';
 import type { ErrorBody } from '../../errors.ts';
 import { HttpError, errorItem } from '../../errors.ts';
 import type { ExternalSpec } from '../../records.ts';
-import {
-	deleteRecord,
-	findRecord,
-	parseExternalHeader,
-	recordName,
-	updateRecord,
-} from '../../records.ts';
+import { deleteRecord, findRecord, parseExternalHeader, updateRecord } from '../../records.ts';
 import type { Ctx } from '../../router.ts';
 import type { Json, StoredRecord } from '../../store.ts';
 import type { Sandbox } from '../../types.ts';
@@ -25,9 +19,9 @@ export const DELINK_IDS_MAX = 100;
 
 export const RELATIONS = 'relations';
 
-export type RelatedListDef = ModuleDef['related_lists'][number];
+type RelatedListDef = ModuleDef['related_lists'][number];
 
-export interface RelationEnd {
+interface RelationEnd {
 	module: string;
 	id: string;
 }
@@ -44,7 +38,7 @@ export interface RelationDoc {
 
 export const endKey = (end: RelationEnd) => `${end.module}:${end.id}`;
 
-export function relationKey(x: RelationEnd, y: RelationEnd): string {
+function relationKey(x: RelationEnd, y: RelationEnd): string {
 	return [endKey(x), endKey(y)].sort().join('|');
 }
 
@@ -135,7 +129,7 @@ function lookupFieldOf(list: RelatedListDef): string | undefined {
 }
 
 /** The related list `{relatedList}` of the module and its target module; 400 INVALID_DATA otherwise (§5.2). */
-export function relatedListOf(
+function relatedListOf(
 	ctx: Ctx,
 	module: ModuleDef,
 	name: string,
@@ -333,25 +327,11 @@ export function linkOne(
 	} else {
 		const checked = relationFields(ctx, a, input, index);
 		if ('error' in checked) return checked.error;
-		putRelation(
-			sandbox,
-			{ module: a.module.api_name, id: parent.id },
-			{ module: a.target.api_name, id: related.id },
-			checked.fields,
-		);
-		emitRelatedChange(
-			sandbox,
-			{ module: a.module.api_name, id: parent.id },
-			a.list.api_name,
-			ctx.v,
-		);
+		const [from, to] = endsOf(a, parent, related);
+		putRelation(sandbox, from, to, checked.fields);
+		emitRelatedChange(sandbox, from, a.list.api_name, ctx.v);
 	}
-	return {
-		code: 'SUCCESS',
-		details: successDetails(a, related),
-		message: 'relation added',
-		status: 'success',
-	};
+	return relationSuccess(a, related, 'relation added');
 }
 
 export function delinkOne(
@@ -387,27 +367,23 @@ export function delinkOne(
 		);
 		if (!result.ok) return result.body;
 	} else {
-		deleteRelation(
-			sandbox,
-			{ module: a.module.api_name, id: parent.id },
-			{ module: a.target.api_name, id: related.id },
-		);
-		emitRelatedChange(
-			sandbox,
-			{ module: a.module.api_name, id: parent.id },
-			a.list.api_name,
-			ctx.v,
-		);
+		const [from, to] = endsOf(a, parent, related);
+		deleteRelation(sandbox, from, to);
+		emitRelatedChange(sandbox, from, a.list.api_name, ctx.v);
 	}
-	return {
-		code: 'SUCCESS',
-		details: successDetails(a, related),
-		message: 'relation removed',
-		status: 'success',
-	};
+	return relationSuccess(a, related, 'relation removed');
 }
 
-/** Display name of a record for `{id, name}` references (Parent_Id, shared_through, …). */
-export function referenceOf(module: ModuleDef, record: Json): { id: string; name: string } {
-	return { id: String(record.id), name: recordName(module, record) };
-}
+/** The two ends of a relation of the list `a`: the parent record, then the related one. */
+const endsOf = (a: Addressed, parent: StoredRecord, related: StoredRecord) =>
+	[
+		{ module: a.module.api_name, id: parent.id },
+		{ module: a.target.api_name, id: related.id },
+	] as const;
+
+const relationSuccess = (a: Addressed, related: StoredRecord, message: string): Json => ({
+	code: 'SUCCESS',
+	details: successDetails(a, related),
+	message,
+	status: 'success',
+});

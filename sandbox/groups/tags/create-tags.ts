@@ -13,7 +13,7 @@ import {
 	TAG_SCOPES,
 	TAG_WRITE_MAX,
 	tagJson,
-	tagNameProblem,
+	tagNameError,
 	TAGS,
 	tagsOfModule,
 } from './shared.ts';
@@ -29,12 +29,8 @@ export const createTags = operation('POST', '/settings/tags', { scopes: TAG_SCOP
 		if (!item || typeof item !== 'object' || Array.isArray(item))
 			return errorItem('INVALID_DATA', {}, 'invalid data');
 		const input = item as Json;
-		const problem = tagNameProblem(input.name);
-		if (problem) {
-			const code =
-				problem.message === 'required field not found' ? 'MANDATORY_NOT_FOUND' : 'INVALID_DATA';
-			return errorItem(code, itemDetails(ctx, problem.details, index), problem.message);
-		}
+		const nameError = tagNameError(ctx, input.name, index);
+		if (nameError) return nameError;
 		const name = String(input.name).trim();
 		const color =
 			input.color_code === undefined || input.color_code === null ? null : String(input.color_code);

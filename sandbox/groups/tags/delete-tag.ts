@@ -1,6 +1,6 @@
 import { HttpError } from '../../errors.ts';
 import { operation } from '../../router.ts';
-import { rewriteRecordTags, TAG_SCOPES, TAGS } from './shared.ts';
+import { dropTag, TAG_SCOPES, TAGS } from './shared.ts';
 import type { TagDoc } from './shared.ts';
 
 /** DeleteTag: DELETE /crm/{v}/settings/tags/{id} (docs/protocol.md §5.5). */
@@ -9,8 +9,7 @@ export const deleteTag = operation(
 	'/settings/tags/:id',
 	{ scopes: TAG_SCOPES },
 	(ctx) => {
-		const { sandbox } = ctx;
-		const { store } = sandbox;
+		const { store } = ctx.sandbox;
 		const tag = store.doc<TagDoc>(TAGS, ctx.params.id);
 		if (!tag)
 			throw new HttpError(
@@ -18,27 +17,6 @@ export const deleteTag = operation(
 				{ id: ctx.params.id },
 				'the tag id given seems to be invalid',
 			);
-		store.transaction(() => {
-			store.deleteDoc(TAGS, tag.id);
-			rewriteRecordTags(
-				sandbox,
-				tag.module,
-				(tags) =>
-					tags.some((t) => t.id === tag.id) ? tags.filter((t) => t.id !== tag.id) : undefined,
-				ctx.v,
-			);
-		});
-		return {
-			body: {
-				tags: [
-					{
-						code: 'SUCCESS',
-						details: { id: tag.id },
-						message: 'tags deleted successfully',
-						status: 'success',
-					},
-				],
-			},
-		};
+		return dropTag(ctx, tag, undefined, 'tags deleted successfully');
 	},
 );

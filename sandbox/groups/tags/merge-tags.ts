@@ -2,7 +2,7 @@ import { HttpError } from '../../errors.ts';
 import { operation } from '../../router.ts';
 import type { Json } from '../../store.ts';
 import { wrapperList } from '../../wire.ts';
-import { ref, rewriteRecordTags, TAGS } from './shared.ts';
+import { dropTag, TAGS } from './shared.ts';
 import type { TagDoc } from './shared.ts';
 
 /** MergeTags: POST /crm/{v}/settings/tags/{id}/actions/merge; tag {id} is removed, its records get `conflict_id` (**assumed** direction) (docs/protocol.md §5.5). */
@@ -11,8 +11,7 @@ export const mergeTags = operation(
 	'/settings/tags/:id/actions/merge',
 	{ scopes: [['CRM.settings.tags.UPDATE']] },
 	(ctx) => {
-		const { sandbox } = ctx;
-		const { store } = sandbox;
+		const { store } = ctx.sandbox;
 		const [item] = wrapperList(ctx, 'tags', 1) as Json[];
 		const source = store.doc<TagDoc>(TAGS, ctx.params.id);
 		if (!source)
@@ -33,30 +32,6 @@ export const mergeTags = operation(
 				'the tag id given seems to be invalid',
 			);
 		}
-		store.transaction(() => {
-			store.deleteDoc(TAGS, source.id);
-			rewriteRecordTags(
-				sandbox,
-				source.module,
-				(tags) => {
-					if (!tags.some((t) => t.id === source.id)) return undefined;
-					const rest = tags.filter((t) => t.id !== source.id);
-					return rest.some((t) => t.id === target.id) ? rest : [...rest, ref(target)];
-				},
-				ctx.v,
-			);
-		});
-		return {
-			body: {
-				tags: [
-					{
-						code: 'SUCCESS',
-						details: { id: target.id },
-						message: 'tags merged successfully',
-						status: 'success',
-					},
-				],
-			},
-		};
+		return dropTag(ctx, source, target, 'tags merged successfully');
 	},
 );

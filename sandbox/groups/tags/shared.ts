@@ -8,6 +8,7 @@ import type { Json, StoredRecord, UserRef } from '../../store.ts';
 import { parseDateTime } from '../../time.ts';
 import type { Ctx, Sandbox } from '../../types.ts';
 import { paramKey } from '../../wire.ts';
+import { successItem } from '../shared.ts';
 
 /** Tag settings: CRM.settings.ALL or CRM.settings.tags.{ACCESS} (§2.3). */
 export const TAG_SCOPES = [['CRM.settings.tags.{ACCESS}']];
@@ -35,7 +36,7 @@ export interface TagDoc {
 	modified_by: { id: string; name: string };
 }
 
-export type TagRef = { id: string; name: string; color_code: string | null };
+type TagRef = { id: string; name: string; color_code: string | null };
 
 export const ref = (tag: TagDoc): TagRef => ({
 	id: tag.id,
@@ -59,7 +60,7 @@ export function findByName(sandbox: Sandbox, module: string, name: string): TagD
 }
 
 /** Why a tag name is refused, or undefined (§6). */
-export function tagNameProblem(name: unknown): { details: Json; message: string } | undefined {
+function tagNameProblem(name: unknown): { details: Json; message: string } | undefined {
 	if (typeof name !== 'string' || name.trim() === '')
 		return { details: { api_name: 'name' }, message: 'required field not found' };
 	if (name.trim().length > TAG_NAME_MAX) {
@@ -73,7 +74,7 @@ export function tagNameProblem(name: unknown): { details: Json; message: string 
 	return undefined;
 }
 
-export function byUser(user: UserRef): { id: string; name: string } {
+function byUser(user: UserRef): { id: string; name: string } {
 	return { id: user.id, name: user.name };
 }
 
@@ -84,7 +85,39 @@ export function itemDetails(ctx: Ctx, details: Json, index: number): Json {
 }
 
 /** Rewrites the `Tag` list of every record of a module that carries one of the given tags. */
-export function rewriteRecordTags(
+/** The item error of a tag name that tagNameProblem refuses. */
+export function tagNameError(ctx: Ctx, name: unknown, index: number): ErrorBody | undefined {
+	const problem = tagNameProblem(name);
+	if (!problem) return undefined;
+	const code =
+		problem.message === 'required field not found' ? 'MANDATORY_NOT_FOUND' : 'INVALID_DATA';
+	return errorItem(code, itemDetails(ctx, problem.details, index), problem.message);
+}
+
+/**
+ * Deletes the tag `gone` and takes it off its records; with `into` (MergeTags) they get that tag
+ * instead. Answers the one-item reply of `id` with `message`.
+ */
+export function dropTag(ctx: Ctx, gone: TagDoc, into: TagDoc | undefined, message: string) {
+	const { sandbox } = ctx;
+	const { store } = sandbox;
+	store.transaction(() => {
+		store.deleteDoc(TAGS, gone.id);
+		rewriteRecordTags(
+			sandbox,
+			gone.module,
+			(tags) => {
+				if (!tags.some((t) => t.id === gone.id)) return undefined;
+				const rest = tags.filter((t) => t.id !== gone.id);
+				return !into || rest.some((t) => t.id === into.id) ? rest : [...rest, ref(into)];
+			},
+			ctx.v,
+		);
+	});
+	return { body: { tags: [successItem((into ?? gone).id, message)] } };
+}
+
+function rewriteRecordTags(
 	sandbox: Sandbox,
 	module: string,
 	touches: (tags: TagRef[]) => TagRef[] | undefined,
@@ -277,12 +310,8 @@ export function updateOne(
 	const tag = store.doc<TagDoc>(TAGS, id);
 	if (!tag || tag.module !== module.api_name)
 		return errorItem('TAG_ID_NOT_FOUND', { id }, 'the tag id given seems to be invalid');
-	const problem = tagNameProblem(input.name);
-	if (problem) {
-		const code =
-			problem.message === 'required field not found' ? 'MANDATORY_NOT_FOUND' : 'INVALID_DATA';
-		return errorItem(code, itemDetails(ctx, problem.details, index), problem.message);
-	}
+	const nameError = tagNameError(ctx, input.name, index);
+	if (nameError) return nameError;
 	const name = String(input.name).trim();
 	const duplicate = findByName(sandbox, module.api_name, name);
 	if (duplicate && duplicate.id !== id)

@@ -12,10 +12,10 @@ export const INVENTORY_READ = [['CRM.templates.inventory.READ']];
 
 export const INVENTORY_MODULES = ['Quotes', 'Sales_Orders', 'Purchase_Orders', 'Invoices'];
 const EMAIL_MODULES = ['Leads', 'Contacts', 'Accounts', 'Deals'];
-export const INVENTORY_CATEGORIES = ['favorite', 'created_by_me', 'shared_with_me', 'draft'];
-export const INVENTORY_SORT_BY = ['name', 'created_time', 'modified_time', 'last_usage_time'];
+const INVENTORY_CATEGORIES = ['favorite', 'created_by_me', 'shared_with_me', 'draft'];
+const INVENTORY_SORT_BY = ['name', 'created_time', 'modified_time', 'last_usage_time'];
 
-export interface TemplateDoc {
+interface TemplateDoc {
 	id: string;
 	kind: 'email' | 'inventory';
 	name: string;

@@ -2,7 +2,7 @@ import { operation } from '../../router.ts';
 import type { Json } from '../../store.ts';
 import { wrapperList } from '../../wire.ts';
 import { orgDoc } from '../org.ts';
-import { resultsReply } from '../shared.ts';
+import { resultsReply, successItem } from '../shared.ts';
 import type { UserDoc } from './shared.ts';
 import { USERS, USER_SCOPES, applyFields, defaults, fail, takenEmails } from './shared.ts';
 
@@ -35,12 +35,7 @@ export const createUser = operation('POST', '/users', { scopes: USER_SCOPES }, (
 			if (error) return error;
 			taken.add(user.email.toLowerCase());
 			store.putDoc(USERS, user.id, user);
-			return {
-				code: 'SUCCESS',
-				details: { id: user.id },
-				message: 'User added',
-				status: 'success',
-			};
+			return successItem(user.id, 'User added');
 		});
 	});
 	return resultsReply('users', 201, results);

@@ -1,7 +1,7 @@
 import { errorItem } from '../../errors.ts';
 import { operation } from '../../router.ts';
 import type { Json } from '../../store.ts';
-import { resultsReply } from '../shared.ts';
+import { resultsReply, successItem } from '../shared.ts';
 import type { UserDoc } from './shared.ts';
 import { USERS, USER_SCOPES, fail, isPrimaryContact, touch } from './shared.ts';
 
@@ -28,7 +28,7 @@ export const deleteUser = operation('DELETE', '/users/:id', { scopes: USER_SCOPE
 		const next = { ...user, status: 'deleted' as const };
 		touch(ctx, next);
 		store.putDoc(USERS, id, next);
-		result = { code: 'SUCCESS', details: { id }, message: 'User deleted', status: 'success' };
+		result = successItem(id, 'User deleted');
 	}
 	return resultsReply('users', 200, [result]);
 });

@@ -21,11 +21,12 @@ import {
 	TERRITORY_NORTH_AMERICA,
 	TERRITORY_TEXAS,
 } from '../territories.ts';
+import { isBlank, itemError } from '../shared.ts';
 
 export const USERS = 'users';
 export const USER_SCOPES = [['CRM.users.{ACCESS}']];
 
-export type UserStatus = 'active' | 'disabled' | 'deleted';
+type UserStatus = 'active' | 'disabled' | 'deleted';
 
 export interface UserDoc extends Json {
 	id: string;
@@ -86,7 +87,7 @@ export const USER_TYPES = [
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A user invited but not yet confirmed, so every `type` filter has someone to list. */
-export const INVITED_USER_ID = '4876876000000225053';
+const INVITED_USER_ID = '4876876000000225053';
 
 export function userDocs(sandbox: Sandbox): UserDoc[] {
 	return sandbox.store.docs<UserDoc>(USERS);
@@ -240,28 +241,18 @@ export function idOf(value: unknown): string | undefined {
 	return undefined;
 }
 
-const isBlank = (v: unknown) =>
-	v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
-
 interface Check {
 	ctx: Ctx;
 	index: number;
 }
 
-export function fail(
+export const fail = (
 	code: string,
 	apiName: string | undefined,
 	c: Check,
 	message?: string,
 	extra: Json = {},
-): ErrorBody {
-	const details: Json = { ...extra };
-	if (apiName) {
-		details.api_name = apiName;
-		if (c.ctx.v === 'v2.1') details.json_path = `$.users[${c.index}].${apiName}`;
-	}
-	return errorItem(code, details, message);
-}
+) => itemError(c.ctx, 'users', c.index, code, apiName, message, extra);
 
 /**
  * Validates and applies the writable keys of one user item onto `target` (a new or an existing

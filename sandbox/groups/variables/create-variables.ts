@@ -1,7 +1,7 @@
 import { operation } from '../../router.ts';
 import type { Json } from '../../store.ts';
 import { wrapperList } from '../../wire.ts';
-import { resultsReply } from '../shared.ts';
+import { resultsReply, successItem } from '../shared.ts';
 import type { VariableDoc } from './shared.ts';
 import { VARIABLES, VARIABLES_SCOPES, applyVariable, claimedExcept, fail } from './shared.ts';
 
@@ -34,12 +34,7 @@ export const createVariables = operation(
 				variable.id = store.nextId();
 				claimed.add(variable.api_name.toLowerCase());
 				store.putDoc(VARIABLES, variable.id, variable);
-				return {
-					code: 'SUCCESS',
-					details: { id: variable.id },
-					message: 'variable added',
-					status: 'success',
-				};
+				return successItem(variable.id, 'variable added');
 			});
 		});
 		return resultsReply('variables', 201, results);

@@ -7,6 +7,7 @@ import type { Json } from '../../store.ts';
 import { isDate, parseDateTime } from '../../time.ts';
 import type { Sandbox } from '../../types.ts';
 import { requiredQuery } from '../../wire.ts';
+import { isBlank, itemErrors, successItem } from '../shared.ts';
 
 export const VARIABLES_SCOPES = [['CRM.settings.variables.{ACCESS}']];
 export const GROUPS_SCOPES = [['CRM.settings.variable_groups.READ']];
@@ -29,7 +30,7 @@ export const VARIABLE_TYPES = [
 	'checkbox',
 ] as const;
 
-export interface VariableGroupDoc extends Json {
+interface VariableGroupDoc extends Json {
 	id: string;
 	api_name: string;
 	name: string;
@@ -48,8 +49,8 @@ export interface VariableDoc extends Json {
 	source: string;
 }
 
-export const GROUP_GENERAL = { id: '4876876000000391001', api_name: 'General' };
-export const GROUP_INTEGRATIONS = { id: '4876876000000391003', api_name: 'Integrations' };
+const GROUP_GENERAL = { id: '4876876000000391001', api_name: 'General' };
+const GROUP_INTEGRATIONS = { id: '4876876000000391003', api_name: 'Integrations' };
 
 export function seedVariables(sandbox: Sandbox): void {
 	const groups: VariableGroupDoc[] = [
@@ -169,7 +170,7 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const WEBSITE_RE = /^(https?:\/\/)?[^\s/$.?#][^\s]*\.[^\s]+$/i;
 
 /** A value checked and normalised for a variable type; `undefined` when it cannot be parsed. */
-export function parseValue(type: string, value: unknown): { value: unknown } | undefined {
+function parseValue(type: string, value: unknown): { value: unknown } | undefined {
 	if (value === null || value === '') return { value: null };
 	const num =
 		typeof value === 'number'
@@ -220,22 +221,7 @@ function apiNameFrom(name: string): string {
 }
 
 const API_NAME_RE = /^[A-Za-z][A-Za-z0-9_]{0,49}$/;
-const isBlank = (v: unknown) =>
-	v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
-
-export function fail(
-	ctx: Ctx,
-	index: number,
-	code: string,
-	apiName: string | undefined,
-	message: string,
-	extra: Json = {},
-): ErrorBody {
-	const details: Json = { ...extra };
-	if (apiName) details.api_name = apiName;
-	if (apiName && ctx.v === 'v2.1') details.json_path = `$.variables[${index}].${apiName}`;
-	return errorItem(code, details, message);
-}
+export const fail = itemErrors('variables');
 
 /**
  * Validates one item against `target` (a new or existing variable) and applies it.
@@ -375,22 +361,12 @@ export function updateOne(
 	);
 	if (error) return error;
 	ctx.sandbox.store.putDoc(VARIABLES, next.id, next);
-	return {
-		code: 'SUCCESS',
-		details: { id: next.id },
-		message: 'variable updated',
-		status: 'success',
-	};
+	return successItem(next.id, 'variable updated');
 }
 
 export function deleteOne(sandbox: Sandbox, key: string): Json {
 	const existing = findVariable(sandbox, key);
 	if (!existing) return errorItem('INVALID_DATA', { id: key }, 'the id given seems to be invalid');
 	sandbox.store.deleteDoc(VARIABLES, existing.id);
-	return {
-		code: 'SUCCESS',
-		details: { id: existing.id },
-		message: 'variable deleted',
-		status: 'success',
-	};
+	return successItem(existing.id, 'variable deleted');
 }
