@@ -32,8 +32,10 @@ import type { ChannelState, ChannelWish } from './channel';
 import {
 	CATCH_UP_BATCH,
 	CATCH_UP_BUDGET_MS,
+	emitWaits,
 	readStream,
 	SETTLE_MS,
+	STALLED_MS,
 	startStreams,
 	streamsFor,
 } from './catchUp';
@@ -446,12 +448,15 @@ export class CrmTrigger implements INodeType {
 
 		const options = getParameter(this, 'options', 0, {}) as TriggerOptions;
 		let catching: Promise<void> | undefined;
+		const waits = emitWaits();
 		if (options.catchUp !== false && this.getMode() !== 'manual') {
-			// answers the catch-up under way (one at a time), started now when none is
+			// answers the catch-up under way (one at a time), started now when none is; one stalled
+			// on an execution n8n never reported ends here, and the next tick reads its changes again
 			const catchUpTick = () => {
 				if (closed) return;
+				waits.giveUpAfter(STALLED_MS);
 				catching ??= catchUp
-					.call(this, options, () => closed)
+					.call(this, options, () => closed, waits.wait)
 					.catch((error: Error) =>
 						this.logger.warn(`CRM Trigger: catching up failed: ${error.message}`),
 					)
@@ -471,6 +476,7 @@ export class CrmTrigger implements INodeType {
 		return {
 			closeFunction: async () => {
 				closed = true;
+				waits.close();
 				await catching;
 			},
 		};
@@ -621,6 +627,7 @@ async function catchUp(
 	this: ITriggerFunctions,
 	options: TriggerOptions,
 	isClosed: () => boolean,
+	waitFor: (run: Promise<unknown>) => Promise<boolean>,
 ): Promise<void> {
 	const state = stateOf(this) as ChannelState & CatchUpState;
 	const modules = getParameter(this, 'modules', 0, []) as string[];
@@ -633,7 +640,8 @@ async function catchUp(
 	const watch = (options.watchFields ?? []).map(String).filter(Boolean);
 	let batch: IDataObject[] = [];
 	let moved: typeof cursors = {};
-	const flush = async () => {
+	// false when the wait for the execution was given up: the cursors stay, the changes are read again
+	const flush = async (): Promise<boolean> => {
 		if (batch.length > 0) {
 			for (const item of batch) {
 				// what changed is not known to a read of the records: said so, never guessed
@@ -645,16 +653,23 @@ async function catchUp(
 			}
 			const done = this.helpers.createDeferredPromise<IRun>();
 			this.emit([this.helpers.returnJsonArray(batch)], undefined, done);
-			await done.promise;
+			if (!(await waitFor(done.promise))) {
+				this.logger.warn(
+					`CRM Trigger: n8n did not report the catch-up's execution of ${batch.length} change(s) as run; the next catch-up reads them again`,
+				);
+				return false;
+			}
 			this.logger.info(`CRM Trigger: caught up on ${batch.length} change(s)`);
 		}
 		Object.assign(cursors, moved);
 		batch = [];
 		moved = {};
+		return true;
 	};
+	let going = true;
 	for (const { module, operation, stream } of streams) {
 		let more = true;
-		while (more && !isClosed() && Date.now() < deadline) {
+		while (going && more && !isClosed() && Date.now() < deadline) {
 			const read = await readStream.call(
 				this,
 				module,
@@ -666,8 +681,8 @@ async function catchUp(
 			batch.push(...read.items);
 			moved[stream] = read.cursor;
 			more = read.more;
-			if (batch.length >= CATCH_UP_BATCH) await flush();
+			if (batch.length >= CATCH_UP_BATCH) going = await flush();
 		}
 	}
-	if (!isClosed()) await flush();
+	if (going && !isClosed()) await flush();
 }

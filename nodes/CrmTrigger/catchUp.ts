@@ -28,6 +28,46 @@ export const SETTLE_MS = 60_000;
 export const CATCH_UP_BATCH = 1000;
 /** How long one catch-up may read before it leaves the rest to the next one. */
 export const CATCH_UP_BUDGET_MS = 40_000;
+/**
+ * How long the catch-up waits for n8n to report that an execution it emitted has run before a
+ * catch-up tick gives the wait up: far longer than a burst keeps an execution in n8n's queue.
+ */
+export const STALLED_MS = 10 * 60_000;
+
+/**
+ * The catch-up's waits for the executions it emits. n8n resolves an emit's promise once the
+ * execution has run; a main that lost track of it (seen after a `kill -9` of main, while a second
+ * main claimed the leader role) never does, and the catch-up, one at a time, would stall behind it
+ * until main restarts, closing included. A given-up wait leaves the cursor where it was, so the next
+ * catch-up reads those changes again, and execute() drops what the lost execution emitted after all.
+ */
+export function emitWaits() {
+	let current: { since: number; giveUp: () => void } | undefined;
+	let closed = false;
+	return {
+		/** Whether `run` settled (a failed run throws, as before); false when the wait was given up. */
+		async wait(run: Promise<unknown>): Promise<boolean> {
+			if (closed) return false;
+			let giveUp = () => {};
+			const givenUp = new Promise<false>((resolve) => (giveUp = () => resolve(false)));
+			current = { since: Date.now(), giveUp };
+			try {
+				return await Promise.race([run.then(() => true), givenUp]);
+			} finally {
+				current = undefined;
+			}
+		},
+		/** Gives up the wait under way once it has lasted `ms`. */
+		giveUpAfter(ms: number): void {
+			if (current && Date.now() - current.since >= ms) current.giveUp();
+		},
+		/** The trigger closes: no wait holds it up, now or later. */
+		close(): void {
+			closed = true;
+			current?.giveUp();
+		},
+	};
+}
 
 /** What the catch-up keeps in the node's static data: one cursor per module and stream. */
 export interface CatchUpState extends IDataObject {

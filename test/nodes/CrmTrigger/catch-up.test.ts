@@ -8,6 +8,7 @@
 import { TriggerContext } from 'n8n-core';
 import type { INode, INodeExecutionData, IRun } from 'n8n-workflow';
 
+import { STALLED_MS } from '../../../nodes/CrmTrigger/catchUp';
 import type { CrmTrigger } from '../../../nodes/CrmTrigger/CrmTrigger.node';
 import { crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
@@ -15,7 +16,7 @@ import { startReceiver } from '../../harness/receiver';
 import type { Receiver } from '../../harness/receiver';
 import { advanceSandboxClock } from '../../harness/sandbox';
 import { crmTrigger, routeDeliveries, runProduction, withIsolate } from '../../harness/trigger';
-import { deliveriesSettled, sandboxDeliveries } from '../../harness/wait';
+import { deliveriesSettled, sandboxDeliveries, waitFor } from '../../harness/wait';
 
 let crm: CrmFixture;
 let receiver: Receiver;
@@ -62,11 +63,17 @@ async function running(parameters: INode['parameters']) {
 	await x.activate();
 	const crons: Array<{ expression: string; onTick: () => unknown }> = [];
 	const caughtUp: IRun[] = [];
+	// while `lost.on`, n8n loses track of what the trigger emits: never run, never reported
+	const lost = { on: false, emits: [] as INodeExecutionData[][][] };
 	const emit = (
 		data: INodeExecutionData[][],
 		_response?: unknown,
 		done?: { resolve: (run: IRun) => void; reject: (error: Error) => void },
 	) => {
+		if (lost.on) {
+			lost.emits.push(data);
+			return;
+		}
 		void runProduction(crm, [x.node], data[0]).then((run) => {
 			caughtUp.push(run);
 			done?.resolve(run);
@@ -92,6 +99,7 @@ async function running(parameters: INode['parameters']) {
 		x,
 		crons,
 		caughtUp,
+		lost,
 		/** the catch-up cron's tick, awaited (the one under way, e.g. the activation's, when there is one) */
 		catchUp: async () => await (catchUpCron()?.onTick() as Promise<void> | undefined),
 		emittedByCatchUp: () =>
@@ -182,6 +190,48 @@ describe('CRM Trigger › catch-up', () => {
 		expect(t.x.executions.length).toBe(before + 1);
 		expect(t.x.emitted().at(-1)).toEqual([]);
 		await t.stop();
+	});
+
+	test('a catch-up whose execution n8n never reports run is given up by a tick after 10 minutes and read again; closing does not wait for it', async () => {
+		const t = await running({ modules: ['Leads'], events: ['create'] });
+		await t.catchUp();
+		const channelId = t.x.state().channelId as string;
+		/** a create whose one delivery no n8n answered */
+		const missed = async (name: string, deliveries: number) => {
+			receiver.respond = () => 503;
+			const [id] = await createLeads(name);
+			await deliveriesSettled(crm.url, deliveries, { channelId });
+			routeDeliveries(receiver, t.x);
+			return id;
+		};
+		const first = await missed('Missed while main lost track', 1);
+		const cursor = structuredClone(t.x.state().catchUp);
+
+		t.lost.on = true;
+		const stalled = t.catchUp();
+		await waitFor(() => t.lost.emits.length === 1, { what: 'the catch-up emitted' });
+		// a tick 10 minutes into the wait gives it up: the cursor stays where it was
+		const spy = jest.spyOn(Date, 'now').mockReturnValue(Date.now() + STALLED_MS);
+		const givenUp = t.catchUp();
+		spy.mockRestore();
+		await Promise.all([givenUp, stalled]);
+		expect(t.x.state().catchUp).toEqual(cursor);
+		expect(t.caughtUp).toHaveLength(0);
+
+		// the next tick reads the change again, and n8n runs it this time
+		t.lost.on = false;
+		await t.catchUp();
+		expect(t.emittedByCatchUp().map(describeItem)).toEqual([`create:${first} (caught up)`]);
+		expect(t.x.state().catchUp).not.toEqual(cursor);
+
+		// closing while a catch-up waits on an execution n8n lost: closing ends that wait
+		await missed('Missed again', 2);
+		t.lost.on = true;
+		const waiting = t.catchUp();
+		await waitFor(() => t.lost.emits.length === 2, { what: 'the second catch-up emitted' });
+		await t.stop();
+		await waiting;
+		expect(t.caughtUp).toHaveLength(1);
 	});
 
 	test('with Catch Up on Missed Changes off, trigger() only renews: a change no delivery brought stays missed, and the CRM is not read', async () => {
