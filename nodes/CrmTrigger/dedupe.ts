@@ -41,6 +41,17 @@ const CHECK_PAUSE_MS = 500;
 const CHECK_SPANS = 4;
 
 /**
+ * How long the catch-up's execution waits, after its checks, before it looks for deliveries' marks:
+ * at least MARK_WAIT_MS and MARK_SPANS times its longest store call. A delivery's execution writes
+ * its marks with its first check, one pause (CHECK_SPANS calls) after its first write and after its
+ * turn behind the claims of its worker's other executions (n8n runs 10 at once by default), so the
+ * catch-up waits out that many calls of a store as slow as it found it. Only a catch-up execution
+ * that won keys waits: one that found every change emitted already returns at once.
+ */
+const MARK_WAIT_MS = 5000;
+const MARK_SPANS = 16;
+
+/**
  * Claims in this process, one at a time: n8n's store is read and written back whole, so claims of
  * executions running side by side on one worker would drop each other's keys. A concurrency guard
  * like the latch, holding no state: only the tail of the queue of claims in progress.
@@ -77,7 +88,8 @@ const DELIVERED = '|delivered';
  * find the key new. Between a delivery's execution and the catch-up's (the catch-up reads a change
  * while the delivery's execution still waits in n8n's queue), the mark settles it: a delivery's
  * execution marks the keys it won with its first check, and the catch-up's looks for those marks
- * once its own checks are done, one pause later, and drops the marked changes. Between two copies
+ * once its own checks are done and a delivery's execution has had time to write them (MARK_WAIT_MS),
+ * and drops the marked changes. Between two copies
  * of a delivery that reached two processes, the race remains. A key is present only if the
  * execution that wrote it found it new: a change no execution emitted is never dropped.
  */
@@ -113,7 +125,7 @@ export async function claimChanges(
 	}
 	if (source === 'catch-up' && won.size > 0) {
 		// a delivery's execution whose first claim overlapped ours has marked its keys by now
-		await pause();
+		await sleep(Math.max(MARK_WAIT_MS, MARK_SPANS * span));
 		const found = await record([...won].map((key) => key + DELIVERED));
 		for (const mark of found.processed.map(String)) won.delete(mark.slice(0, -DELIVERED.length));
 	}

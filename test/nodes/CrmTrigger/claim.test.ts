@@ -17,14 +17,21 @@ function storeRow() {
  * One process's view of the row. `firstRead`: what its first call reads instead of the row (a read
  * that came before another process's write, as when two first claims overlap).
  */
-function processOf(state: { row: string[]; calls: number }, firstRead?: string[]): Helpers {
+function processOf(
+	state: { row: string[]; calls: number },
+	firstRead?: string[],
+	callMs = 0,
+): Helpers {
 	let stale = firstRead;
 	return {
 		async checkProcessedAndRecord(items: Array<string | number>) {
 			state.calls++;
 			const read = [...(stale ?? state.row)];
 			stale = undefined;
-			await new Promise((resolve) => setImmediate(resolve));
+			// a store call of `callMs` between its read and its write (a loaded database, a busy worker)
+			await new Promise((resolve) =>
+				callMs > 0 ? setTimeout(resolve, callMs) : setImmediate(resolve),
+			);
 			const out: IDataObject & { new: string[]; processed: string[] } = { new: [], processed: [] };
 			for (const item of items.map(String)) {
 				if (read.includes(item)) out.processed.push(item);
@@ -90,6 +97,17 @@ describe('claimChanges: a delivery and the catch-up claiming the same change', (
 		expect([...delivered]).toEqual([key]);
 		expect([...caughtUp]).toEqual([]);
 	});
+
+	test("overlapping, with the delivery's store calls slow (its mark comes 2 s after its first write): the catch-up still drops it", async () => {
+		const state = { row: ['older'], calls: 0 };
+		const before = [...state.row];
+		const [delivered, caughtUp] = await Promise.all([
+			claimChanges(processOf(state, undefined, 400), [key], 'delivery'),
+			claimChanges(processOf(state, before), [key], 'catch-up'),
+		]);
+		expect([...delivered]).toEqual([key]);
+		expect([...caughtUp]).toEqual([]);
+	}, 20_000);
 
 	test('the catch-up first, the delivery later: the catch-up emits it, the delivery drops it', async () => {
 		const { helpers } = storeRow();
