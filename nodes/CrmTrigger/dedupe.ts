@@ -31,6 +31,7 @@ export const DEFAULT_WINDOW_MS = 10 * 60 * 1000;
 const PROCESSED_MAX = 100_000;
 
 type Dedupe = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord'>;
+type Log = Pick<IExecuteFunctions['logger'], 'info' | 'warn'>;
 
 /**
  * Checks that the claimed keys are still in the store: at most CHECKS, each after a pause of at
@@ -97,6 +98,7 @@ export async function claimChanges(
 	helpers: Dedupe,
 	keys: string[],
 	source: ClaimSource = 'delivery',
+	log?: Log,
 ): Promise<Set<string>> {
 	const unique = [...new Set(keys)];
 	if (unique.length === 0) return new Set();
@@ -117,17 +119,28 @@ export async function claimChanges(
 	const pause = async () => await sleep(Math.max(CHECK_PAUSE_MS, CHECK_SPANS * span));
 	// marked only once won: a mark of a key the catch-up had taken first would make it drop its own
 	const marks = source === 'delivery' ? [...won].map((key) => key + DELIVERED) : [];
+	let dropped = 0;
 	for (let check = 0; check < CHECKS && won.size > 0; check++) {
 		await pause();
 		// what another writer dropped comes back as new: recorded again by this very call
 		const found = await record([...won, ...marks]);
-		if (!found.new.some((key) => !String(key).endsWith(DELIVERED))) break;
+		dropped = found.new.filter((key) => !String(key).endsWith(DELIVERED)).length;
+		if (dropped === 0) break;
 	}
+	// said, so that a change run twice can be traced to its cause
+	if (dropped > 0)
+		log?.warn(
+			`CRM Trigger: ${dropped} claimed change(s) were still dropped from n8n's deduplication store at the last of ${CHECKS} checks; another execution may run them again`,
+		);
 	if (source === 'catch-up' && won.size > 0) {
 		// a delivery's execution whose first claim overlapped ours has marked its keys by now
 		await sleep(Math.max(MARK_WAIT_MS, MARK_SPANS * span));
 		const found = await record([...won].map((key) => key + DELIVERED));
 		for (const mark of found.processed.map(String)) won.delete(mark.slice(0, -DELIVERED.length));
+		if (found.processed.length > 0)
+			log?.info(
+				`CRM Trigger: ${found.processed.length} change(s) a delivery's execution claimed at the same moment are left to it`,
+			);
 	}
 	return won;
 }
