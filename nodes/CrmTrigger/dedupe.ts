@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { SETTLE_MS } from './catchUp';
+
 /**
  * How the trigger keeps one CRM change to one workflow run (docs/crm-trigger.md). Two layers, each
  * catching what the one before cannot see:
@@ -22,8 +24,8 @@ import { sleep } from 'n8n-workflow';
 export const DEFAULT_WINDOW_MS = 10 * 60 * 1000;
 
 /**
- * Entries n8n's store keeps per trigger node: one per emitted change, and a delivery's mark beside
- * it (an md5 hash each, about 27 bytes: 2.7 MB at the most, read and written whole by each
+ * Entries n8n's store keeps per trigger node: one per emitted change, and in a burst a delivery's
+ * mark beside it (an md5 hash each, about 27 bytes: 2.7 MB at the most, read and written whole by each
  * execution). n8n trims its list by count, oldest first, and offers a node no other expiry; so this
  * is sized far beyond what the CRM can change between a change and its catch-up, the span the store
  * must cover (docs/crm-trigger.md).
@@ -44,7 +46,8 @@ const CHECK_SPANS = 4;
 /**
  * How long the catch-up's execution waits, after its checks, before it looks for deliveries' marks:
  * at least MARK_WAIT_MS and MARK_SPANS times its longest store call. A delivery's execution writes
- * its marks with its first check, one pause (CHECK_SPANS calls) after its first write and after its
+ * its marks one store call after its keys, but a write of ours that read the row before them can
+ * drop them; they are back with its first check, one pause (CHECK_SPANS calls) later and after its
  * turn behind the claims of its worker's other executions (n8n runs 10 at once by default), so the
  * catch-up waits out that many calls of a store as slow as it found it. Only a catch-up execution
  * that won keys waits: one that found every change emitted already returns at once.
@@ -76,6 +79,17 @@ export type ClaimSource = 'delivery' | 'catch-up';
 const DELIVERED = '|delivered';
 
 /**
+ * Whether the change of `key` is too young for any catch-up to have read it: the catch-up reads
+ * changes SETTLE_MS old (catchUp.ts), on n8n's clock against the CRM's times, as this does; the
+ * margin covers n8n processes whose clocks differ. Only an edit's key carries its time.
+ */
+function tooYoung(key: string): boolean {
+	const time = changeTimeOf(key);
+	return time !== undefined && Date.now() - time < SETTLE_MS - CLOCK_MARGIN_MS;
+}
+const CLOCK_MARGIN_MS = 10_000;
+
+/**
  * Claims change keys in n8n's deduplication store; answers the keys this execution may emit
  * (those no other execution recorded before).
  *
@@ -88,9 +102,10 @@ const DELIVERED = '|delivered';
  * before it is left to land (docs/crm-trigger.md). Two executions whose first claims overlap both
  * find the key new. Between a delivery's execution and the catch-up's (the catch-up reads a change
  * while the delivery's execution still waits in n8n's queue), the mark settles it: a delivery's
- * execution marks the keys it won with its first check, and the catch-up's looks for those marks
- * once its own checks are done and a delivery's execution has had time to write them (MARK_WAIT_MS),
- * and drops the marked changes. Between two copies
+ * execution marks the keys it won right after its first write, in the same turn, unless every
+ * change is too young for a catch-up to have read it, and again with its checks; the catch-up's
+ * looks for those marks once its own checks are done and a delivery's execution has had time to
+ * write them (MARK_WAIT_MS), and drops the marked changes. Between two copies
  * of a delivery that reached two processes, the race remains. A key is present only if the
  * execution that wrote it found it new: a change no execution emitted is never dropped.
  */
@@ -103,26 +118,40 @@ export async function claimChanges(
 	const unique = [...new Set(keys)];
 	if (unique.length === 0) return new Set();
 	let span = 0;
-	const record = async (list: string[]) =>
-		await oneAtATime(async () => {
-			const started = Date.now();
-			try {
-				return await helpers.checkProcessedAndRecord(list, 'node', {
-					mode: 'entries',
-					maxEntries: PROCESSED_MAX,
-				});
-			} finally {
-				span = Math.max(span, Date.now() - started);
-			}
-		});
-	const won = new Set((await record(unique)).new.map(String));
+	const call = async (list: string[]) => {
+		const started = Date.now();
+		try {
+			return await helpers.checkProcessedAndRecord(list, 'node', {
+				mode: 'entries',
+				maxEntries: PROCESSED_MAX,
+			});
+		} finally {
+			span = Math.max(span, Date.now() - started);
+		}
+	};
+	const record = async (list: string[]) => await oneAtATime(async () => await call(list));
+	// a delivery's execution marks what it won (never before: a mark of a key the catch-up had taken
+	// first would make it drop its own), when a catch-up may read those changes: not for edits still
+	// too young for any catch-up's read
+	let marks: string[] = [];
+	const markIfOld = (won: Set<string>) => {
+		if (source === 'delivery' && marks.length === 0 && [...won].some((key) => !tooYoung(key)))
+			marks = [...won].map((key) => key + DELIVERED);
+		return marks.length > 0;
+	};
+	const won = await oneAtATime(async () => {
+		const found = new Set((await call(unique)).new.map(String));
+		// in the same turn, so the mark is there one store call after the key
+		if (markIfOld(found)) await call(marks);
+		return found;
+	});
 	const pause = async () => await sleep(Math.max(CHECK_PAUSE_MS, CHECK_SPANS * span));
-	// marked only once won: a mark of a key the catch-up had taken first would make it drop its own
-	const marks = source === 'delivery' ? [...won].map((key) => key + DELIVERED) : [];
 	let dropped = 0;
 	for (let check = 0; check < CHECKS && won.size > 0; check++) {
 		await pause();
-		// what another writer dropped comes back as new: recorded again by this very call
+		// what another writer dropped comes back as new: recorded again by this very call, marks
+		// included (also those of changes that grew old while the claim went on)
+		markIfOld(won);
 		const found = await record([...won, ...marks]);
 		dropped = found.new.filter((key) => !String(key).endsWith(DELIVERED)).length;
 		if (dropped === 0) break;
@@ -143,6 +172,12 @@ export async function claimChanges(
 			);
 	}
 	return won;
+}
+
+/** The time an edit's key carries (changeKey), epoch ms; undefined for other keys. */
+function changeTimeOf(key: string): number | undefined {
+	const parts = key.split('|');
+	return parts[0] === 'edit' && parts.length === 4 ? Number(parts[3]) : undefined;
 }
 
 /**

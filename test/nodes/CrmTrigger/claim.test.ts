@@ -4,6 +4,17 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { claimChanges } from '../../../nodes/CrmTrigger/dedupe';
 
+/** claimChanges of another n8n process: its own module, so its claims do not take turns with ours. */
+function claimsOfAnotherProcess(): typeof claimChanges {
+	let other: typeof claimChanges | undefined;
+	jest.isolateModules(() => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		other = (require('../../../nodes/CrmTrigger/dedupe') as { claimChanges: typeof claimChanges })
+			.claimChanges;
+	});
+	return other!;
+}
+
 type Helpers = Parameters<typeof claimChanges>[0];
 
 /** One row of n8n's store ("entries" mode) and a writer of another process that read it earlier. */
@@ -77,9 +88,18 @@ describe('claimChanges: keys another process dropped are recorded again', () => 
 		state.row = ['create|Leads|2'];
 		const won = await claimChanges(helpers, ['create|Leads|2', 'delete|Leads|3']);
 		expect([...won]).toEqual(['delete|Leads|3']);
-		expect(state.calls).toBe(2);
-		// a delivery's execution marks what it won (the catch-up's claims yield to the mark)
+		// a delivery's execution marks what it won at once, in the same turn (the catch-up's claims
+		// yield to the mark), then checks once
+		expect(state.calls).toBe(3);
 		expect(state.row).toEqual(['create|Leads|2', 'delete|Leads|3', 'delete|Leads|3|delivered']);
+	});
+
+	test('an edit too young for any catch-up to read is not marked', async () => {
+		const { state, helpers } = storeRow();
+		const young = `edit|Deals|1|${Math.floor((Date.now() - 2000) / 1000) * 1000}`;
+		expect([...(await claimChanges(helpers, [young]))]).toEqual([young]);
+		expect(state.row).toEqual([young]);
+		expect(state.calls).toBe(2);
 	});
 });
 
@@ -108,6 +128,19 @@ describe('claimChanges: a delivery and the catch-up claiming the same change', (
 		expect([...delivered]).toEqual([key]);
 		expect([...caughtUp]).toEqual([]);
 	}, 20_000);
+
+	test('overlapping, with the delivery on another process whose store calls are slow (its first check 9 s after its first write): its mark, written in the same turn as its key, is there when the catch-up looks', async () => {
+		const state = { row: ['older'], calls: 0 };
+		const before = [...state.row];
+		// the delivery's worker: each store call 1.5 s; the catch-up's first call read the row before
+		// the delivery's first write and wrote it back at once
+		const [delivered, caughtUp] = await Promise.all([
+			claimsOfAnotherProcess()(processOf(state, undefined, 1500), [key], 'delivery'),
+			claimChanges(processOf(state, before), [key], 'catch-up'),
+		]);
+		expect([...delivered]).toEqual([key]);
+		expect([...caughtUp]).toEqual([]);
+	}, 30_000);
 
 	test('the catch-up first, the delivery later: the catch-up emits it, the delivery drops it', async () => {
 		const { helpers } = storeRow();
