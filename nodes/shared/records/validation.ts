@@ -28,7 +28,7 @@ function refusedValue(
 }
 
 /** What the value check of a field needs from the module's field metadata (GetFields). */
-export interface FieldToCheck {
+interface FieldToCheck {
 	api_name: string;
 	data_type: string;
 	field_label?: string;
@@ -110,7 +110,7 @@ export function isDigits(value: unknown): boolean {
 	return ID_RE.test(String(value ?? ''));
 }
 
-export interface DigitsCheckOptions {
+interface DigitsCheckOptions {
 	itemIndex?: number;
 	description?: string;
 	/** the API name the ID goes to (details.api_name of the refusal); `id` by default */

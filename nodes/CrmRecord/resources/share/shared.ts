@@ -18,7 +18,7 @@ import { getParameter } from '../../../shared/parameters';
 /** Sharing limits of docs/protocol.md §6: 1..10 users per request, at most 10 users per record. */
 const SHARE_USERS_MAX = 10;
 
-export const shareUsersField: INodeProperties = {
+const shareUsersField: INodeProperties = {
 	displayName: 'Users',
 	name: 'users',
 	type: 'fixedCollection',
@@ -64,7 +64,7 @@ export const shareUsersField: INodeProperties = {
 };
 
 /** preSend of ShareRecord / UpdateSharePermissions: the `share` list, 1..10 users, checked before sending. */
-export async function shareBody(
+async function shareBody(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
