@@ -1,5 +1,6 @@
 import type {
 	IDataObject,
+	IExecuteFunctions,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	INode,
@@ -7,6 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { pickedValue } from '../description/properties';
+import { getParameter } from '../parameters';
 
 /**
  * A value refused before sending, shaped like the service's own refusal (docs/protocol.md §11.2):
@@ -154,6 +156,17 @@ export function checkDigits(
 		);
 	}
 	return value;
+}
+
+/** The value of an ID parameter of the item, trimmed and checked to be digits (checkDigits). */
+export function digitsParameter(
+	ctx: IExecuteFunctions | IExecuteSingleFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string {
+	const value = String(getParameter(ctx, name, itemIndex) ?? '').trim();
+	return checkDigits(ctx.getNode(), value, label, { itemIndex });
 }
 
 /**
