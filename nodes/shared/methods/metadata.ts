@@ -44,18 +44,25 @@ export async function getFieldIds(this: ILoadOptionsFunctions): Promise<INodePro
 		.sort(byName);
 }
 
+/** The layouts of `module` (GetLayouts) as options. */
+async function layoutOptions(
+	ctx: ILoadOptionsFunctions,
+	module: string,
+): Promise<INodePropertyOptions[]> {
+	const layouts = await crmRequestList(ctx, '/settings/layouts', 'layouts', { module });
+	return layouts.map((l) => ({ name: String(l.name), value: String(l.id) }));
+}
+
 /** Layouts of the chosen module (GetLayouts). */
 export async function getLayouts(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const module = current(this, 'module');
 	if (!module) return [];
-	const layouts = await crmRequestList(this, '/settings/layouts', 'layouts', { module });
-	return layouts.map((l) => ({ name: String(l.name), value: String(l.id) }));
+	return await layoutOptions(this, module);
 }
 
 /** Layouts of Deals: pipelines belong to one of them (GetLayouts). */
 export async function getDealLayouts(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const layouts = await crmRequestList(this, '/settings/layouts', 'layouts', { module: 'Deals' });
-	return layouts.map((l) => ({ name: String(l.name), value: String(l.id) }));
+	return await layoutOptions(this, 'Deals');
 }
 
 /** Related lists of the chosen module with their IDs as values (GetRelatedList takes an ID). */
@@ -147,10 +154,7 @@ export async function getWizardLayouts(
 	);
 	const module = (wizard?.module as IDataObject | undefined)?.api_name;
 	if (!module) return [];
-	const layouts = await crmRequestList(this, '/settings/layouts', 'layouts', {
-		module: String(module),
-	});
-	return layouts.map((l) => ({ name: String(l.name), value: String(l.id) }));
+	return await layoutOptions(this, String(module));
 }
 
 /** Assignment rules of the chosen module (GetAssignmentRules, v2.1). */
