@@ -158,6 +158,16 @@ export function checkDigits(
 	return value;
 }
 
+/** The value of a picker of an ID (record, attachment: pickedValue), checked to be digits (checkDigits). */
+export function pickedDigits(
+	ctx: IExecuteFunctions | IExecuteSingleFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string {
+	return checkDigits(ctx.getNode(), pickedValue(ctx, name, itemIndex), label, { itemIndex });
+}
+
 /** The value of an ID parameter of the item, trimmed and checked to be digits (checkDigits). */
 export function digitsParameter(
 	ctx: IExecuteFunctions | IExecuteSingleFunctions,

@@ -15,7 +15,7 @@ import {
 } from '../../../shared/description/properties';
 import { coerceFieldValue, loadFieldMeta } from '../../../shared/records/fields';
 import type { FieldMeta } from '../../../shared/records/fields';
-import { checkDigits, digitsParameter } from '../../../shared/records/validation';
+import { digitsParameter, pickedDigits } from '../../../shared/records/validation';
 import { idOptions } from '../shared';
 import { getParameter } from '../../../shared/parameters';
 import { crmRouting } from '../../../shared/transport';
@@ -27,8 +27,7 @@ async function transitionBody(
 ): Promise<IHttpRequestOptions> {
 	const itemIndex = this.getItemIndex();
 	const module = pickedValue(this, 'module');
-	const recordId = pickedValue(this, 'recordId');
-	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
+	pickedDigits(this, 'recordId', 'Record ID', itemIndex);
 	const transitionId = digitsParameter(this, 'transitionId', 'Transition ID', itemIndex);
 	const pairs =
 		(getParameter(this, 'fieldsUi.field', itemIndex, []) as Array<{

@@ -9,8 +9,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { checkDigits } from '../../../shared/records/validation';
-import { moduleSelect, pickedValue, recordIdField } from '../../../shared/description/properties';
+import { checkDigits, pickedDigits } from '../../../shared/records/validation';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
 import type { OperationModule } from '../../../shared/description/nodeDescription';
 import { crmRouting } from '../../../shared/transport';
 import { getParameter } from '../../../shared/parameters';
@@ -69,8 +69,7 @@ async function shareBody(
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const itemIndex = this.getItemIndex();
-	const recordId = pickedValue(this, 'recordId');
-	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
+	pickedDigits(this, 'recordId', 'Record ID', itemIndex);
 	const users = (getParameter(this, 'users.user', itemIndex, []) as IDataObject[]) ?? [];
 	if (users.length === 0)
 		throw new NodeOperationError(this.getNode(), 'Add at least one user to share with', {
