@@ -1,17 +1,18 @@
-import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { listSearch, loadOptions as sharedLoadOptions } from '../shared/methods';
-import { assertV21, crmRequest } from '../shared/transport';
+import { assertV21, crmRequestList } from '../shared/transport';
 
 /** The from addresses of GetEmailAddresses (v2.1 only), default first. */
 export async function getFromAddresses(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
 	await assertV21.call(this, 'From Address → Get Many');
-	const { from_addresses: addresses = [] } = (await crmRequest(this, {
-		method: 'GET',
-		path: '/settings/emails/actions/from_addresses',
-	})) as { from_addresses?: IDataObject[] };
+	const addresses = await crmRequestList(
+		this,
+		'/settings/emails/actions/from_addresses',
+		'from_addresses',
+	);
 	return [...addresses]
 		.sort((a, b) => Number(b.default === true) - Number(a.default === true))
 		.map((a) => ({

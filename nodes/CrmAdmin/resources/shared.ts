@@ -16,8 +16,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { itemListRequest } from '../../shared/transport/itemListRequest';
 import type { CrmListRequest, NotFound } from '../../shared/transport';
-import { crmRouting, noneWithId, writeResult } from '../../shared/transport';
-import { checkDigits, idPathSegment, requireDigits } from '../../shared/records/validation';
+import { crmRouting, writeResult } from '../../shared/transport';
+import { checkDigits } from '../../shared/records/validation';
 import { getParameter } from '../../shared/parameters';
 
 /** An API name in a path: anything but an all-digit segment, which the service reads as an ID (§3.10). */
@@ -30,44 +30,6 @@ export function checkApiName(node: INode, key: string, label: string, itemIndex:
 			itemIndex,
 		});
 	return key;
-}
-
-/**
- * The Get by ID of an organization entity (routed): "Get a <thing>", GET `path/{id}` with the ID
- * checked to be digits, through the request runner, which unwraps the items under `rootProperty`
- * and fails a missing ID with "No <thing> with ID …".
- */
-export function getByIdOption(spec: {
-	thing: string;
-	path: string;
-	idParameter: string;
-	rootProperty: string;
-	description: string;
-}): INodePropertyOptions {
-	const label = `${spec.thing[0].toUpperCase()}${spec.thing.slice(1)} ID`;
-	return {
-		name: 'Get',
-		value: 'get',
-		action: `Get a ${spec.thing}`,
-		description: spec.description,
-		routing: crmRouting(byIdRouting('GET', spec.path, spec.idParameter, label), {
-			rootProperty: spec.rootProperty,
-			notFound: noneWithId(spec.thing, spec.idParameter),
-		}),
-	};
-}
-
-/** Routing of a request to `path/{id}`, the ID parameter checked to be digits before sending. */
-export function byIdRouting(
-	method: 'GET' | 'DELETE',
-	path: string,
-	idParameter: string,
-	label: string,
-): INodePropertyRouting {
-	return {
-		request: { method, url: `=${path}/${idPathSegment(idParameter)}` },
-		send: { preSend: [requireDigits(idParameter, label)] },
-	};
 }
 
 /** "<verb> By" selector of the things addressed by ID or by API name (variables, variable groups). */
@@ -117,7 +79,7 @@ function keyPreSend(keys: KeyParameters) {
 }
 
 /** Routing of a GET of `path/{key}`, the key by ID or API name as `getBy` says, checked before sending. */
-export function byKeyRouting(path: string, keys: KeyParameters): INodePropertyRouting {
+function byKeyRouting(path: string, keys: KeyParameters): INodePropertyRouting {
 	return {
 		request: {
 			method: 'GET',
@@ -128,10 +90,33 @@ export function byKeyRouting(path: string, keys: KeyParameters): INodePropertyRo
 }
 
 /** A missing ID or API name: "No <thing> with ID …" / "No <thing> with API name …". */
-export function noneWithKey(thing: string, keys: KeyParameters): NotFound {
+function noneWithKey(thing: string, keys: KeyParameters): NotFound {
 	return function (this: IExecuteSingleFunctions) {
 		const { byId, key } = keyOf.call(this, keys);
 		return `No ${thing} with ${byId ? 'ID' : 'API name'} ${key}`;
+	};
+}
+
+/**
+ * The Get by ID or API name (routed) of variables and variable groups: "Get a <thing>", GET
+ * `path/{key}` (byKeyRouting), the item unwrapped from `rootProperty`, a missing key failing with
+ * "No <thing> with ID …" or "… with API name …".
+ */
+export function getByKeyOption(spec: {
+	thing: string;
+	path: string;
+	keys: KeyParameters;
+	rootProperty: string;
+}): INodePropertyOptions {
+	return {
+		name: 'Get',
+		value: 'get',
+		action: `Get a ${spec.thing}`,
+		description: `Retrieve one ${spec.thing} by ID or API name`,
+		routing: crmRouting(byKeyRouting(spec.path, spec.keys), {
+			rootProperty: spec.rootProperty,
+			notFound: noneWithKey(spec.thing, spec.keys),
+		}),
 	};
 }
 

@@ -3,7 +3,7 @@
 import { randomBytes } from 'crypto';
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { crmRequest } from '../transport';
+import { apiModules, byName, moduleLabel } from '../methods/loadOptions';
 
 /** Path of the watch routes below the REST root. */
 export const WATCH_PATH = '/actions/watch';
@@ -70,23 +70,15 @@ export const WATCHABLE_STANDARD_MODULES = [
 export async function getWatchableModules(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	const { modules = [] } = (await crmRequest(this, {
-		method: 'GET',
-		path: '/settings/modules',
-	})) as {
-		modules?: IDataObject[];
-	};
-	return modules
+	return (await apiModules(this))
 		.filter(
 			(m) =>
-				m.api_supported !== false &&
-				(m.generated_type === 'custom' ||
-					WATCHABLE_STANDARD_MODULES.includes(m.api_name as string)),
+				m.generated_type === 'custom' || WATCHABLE_STANDARD_MODULES.includes(m.api_name as string),
 		)
 		.map((m) => ({
-			name: `${m.plural_label as string}${m.generated_type === 'custom' ? ' (Custom)' : ''}`,
+			name: moduleLabel(m),
 			value: m.api_name as string,
 			description: m.api_name as string,
 		}))
-		.sort((a, b) => a.name.localeCompare(b.name));
+		.sort(byName);
 }

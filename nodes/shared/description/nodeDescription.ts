@@ -11,7 +11,7 @@ import { pickersSince } from './properties';
 import { baseUrlExpression, RETURN_NOTHING, routeOf } from '../transport';
 
 /** An operation that runs its own requests (batched writes, polling, binary data) instead of routing. */
-export type CustomOperation = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
+type CustomOperation = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
 
 /**
  * One operation file (`nodes/<Node>/resources/<resource>/<operation>.ts`): its selector option and
@@ -241,7 +241,7 @@ export function assembleResources(
 /** The subtitle of the CRM action nodes: "<operation>: <resource>". */
 export const OPERATION_SUBTITLE = '={{ $parameter["operation"] + ": " + $parameter["resource"] }}';
 
-export interface CrmNodeOptions {
+interface CrmNodeOptions {
 	displayName: string;
 	name: string;
 	description: string;

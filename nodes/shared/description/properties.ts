@@ -84,7 +84,7 @@ const RECORD_LIST_METHODS = [
 	'searchRelatedRecords',
 ] as const;
 
-export interface RecordPickerOptions {
+interface RecordPickerOptions {
 	displayName?: string;
 	name?: string;
 	description?: string;

@@ -2,10 +2,8 @@
 // variable groups). Any node may offer them, e.g. `getUsers` for owner fields.
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { crmRequest, crmRequestAllItems } from '../transport';
-import { option } from './loadOptions';
-
-const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
+import { crmRequestAllItems, crmRequestList } from '../transport';
+import { byName, option } from './loadOptions';
 
 /** Active users (GetUsers `type=ActiveUsers`, every page): for owner and user fields. */
 export async function getUsers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
@@ -25,9 +23,7 @@ export async function getUsers(this: ILoadOptionsFunctions): Promise<INodeProper
 
 /** Roles (GetRoles), with the role each reports to. */
 export async function getRoles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { roles = [] } = (await crmRequest(this, { method: 'GET', path: '/settings/roles' })) as {
-		roles?: IDataObject[];
-	};
+	const roles = await crmRequestList(this, '/settings/roles', 'roles');
 	return roles
 		.map((r) => {
 			const reportsTo = (r.reporting_to as IDataObject | null)?.name;
@@ -42,12 +38,7 @@ export async function getRoles(this: ILoadOptionsFunctions): Promise<INodeProper
 
 /** Profiles (GetProfiles). */
 export async function getProfiles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { profiles = [] } = (await crmRequest(this, {
-		method: 'GET',
-		path: '/settings/profiles',
-	})) as {
-		profiles?: IDataObject[];
-	};
+	const profiles = await crmRequestList(this, '/settings/profiles', 'profiles');
 	return profiles
 		.map((p) => ({
 			name: String(p.display_label ?? p.name),
@@ -59,12 +50,7 @@ export async function getProfiles(this: ILoadOptionsFunctions): Promise<INodePro
 
 /** Territories (GetTerritories). */
 export async function getTerritories(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { territories = [] } = (await crmRequest(this, {
-		method: 'GET',
-		path: '/settings/territories',
-	})) as {
-		territories?: IDataObject[];
-	};
+	const territories = await crmRequestList(this, '/settings/territories', 'territories');
 	return territories
 		.map((t) => ({
 			name: String(t.name),
@@ -76,12 +62,7 @@ export async function getTerritories(this: ILoadOptionsFunctions): Promise<INode
 
 /** Currencies of the organisation (GetCurrencies). */
 export async function getCurrencies(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { currencies = [] } = (await crmRequest(this, {
-		method: 'GET',
-		path: '/org/currencies',
-	})) as {
-		currencies?: IDataObject[];
-	};
+	const currencies = await crmRequestList(this, '/org/currencies', 'currencies');
 	return currencies
 		.map((c) => ({
 			name: `${String(c.name)} (${String(c.iso_code)})${c.is_base ? ' - Base' : ''}`,
@@ -93,9 +74,7 @@ export async function getCurrencies(this: ILoadOptionsFunctions): Promise<INodeP
 
 /** Taxes of the organisation (GetTaxes). */
 export async function getTaxes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { taxes = [] } = (await crmRequest(this, { method: 'GET', path: '/org/taxes' })) as {
-		taxes?: IDataObject[];
-	};
+	const taxes = await crmRequestList(this, '/org/taxes', 'taxes');
 	return taxes
 		.map((t) => ({ name: String(t.display_label ?? t.name), value: String(t.id) }))
 		.sort(byName);
@@ -105,12 +84,7 @@ export async function getTaxes(this: ILoadOptionsFunctions): Promise<INodeProper
 export async function getVariableGroups(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	const { variable_groups: groups = [] } = (await crmRequest(this, {
-		method: 'GET',
-		path: '/settings/variable_groups',
-	})) as {
-		variable_groups?: IDataObject[];
-	};
+	const groups = await crmRequestList(this, '/settings/variable_groups', 'variable_groups');
 	return groups
 		.map((g) => option(String(g.display_label ?? g.name), String(g.id), String(g.api_name ?? '')))
 		.sort(byName);

@@ -8,7 +8,8 @@ import type {
 } from 'n8n-workflow';
 
 import { pickedValue } from '../description/properties';
-import { crmRequest } from '../transport';
+import { crmRequest, crmRequestList } from '../transport';
+import { byName, moduleLabel, recordModules } from './loadOptions';
 
 /** Records per page of the list (docs/protocol.md §3.6: at most 200). */
 const PAGE_SIZE = 50;
@@ -20,14 +21,6 @@ const nextPage = (body: IDataObject, page: number): string | undefined =>
 const matches = (filter: string | undefined, ...texts: string[]) =>
 	!filter || texts.some((t) => t.toLowerCase().includes(filter.trim().toLowerCase()));
 
-async function recordModules(ctx: ILoadOptionsFunctions): Promise<IDataObject[]> {
-	const { modules = [] } = (await crmRequest(ctx, {
-		method: 'GET',
-		path: '/settings/modules',
-	})) as { modules?: IDataObject[] };
-	return modules.filter((m) => m.api_supported !== false && m.generated_type !== 'linking');
-}
-
 /** Modules that hold records, by their plural label (GetModules); the search text matches label or API name. */
 export async function searchModules(
 	this: ILoadOptionsFunctions,
@@ -35,11 +28,11 @@ export async function searchModules(
 ): Promise<INodeListSearchResult> {
 	const results: INodeListSearchItems[] = (await recordModules(this))
 		.map((m) => ({
-			name: `${String(m.plural_label)}${m.generated_type === 'custom' ? ' (Custom)' : ''}`,
+			name: moduleLabel(m),
 			value: String(m.api_name),
 		}))
 		.filter((m) => matches(filter, m.name, m.value))
-		.sort((a, b) => a.name.localeCompare(b.name));
+		.sort(byName);
 	return { results };
 }
 
@@ -174,11 +167,7 @@ export async function searchRelatedRecords(
 	const module = pickedValue(this, 'module');
 	const relatedList = String(this.getCurrentNodeParameter('relatedList') ?? '');
 	if (!module || !relatedList) return { results: [] };
-	const { related_lists: lists = [] } = (await crmRequest(this, {
-		method: 'GET',
-		path: '/settings/related_lists',
-		qs: { module },
-	})) as { related_lists?: IDataObject[] };
+	const lists = await crmRequestList(this, '/settings/related_lists', 'related_lists', { module });
 	const list = lists.find((l) => l.api_name === relatedList);
 	return await recordsOf(this, String(list?.module ?? ''), filter, paginationToken);
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { pickedValue } from '../description/properties';
-import { crmRequest } from '../transport';
+import { crmRequestList } from '../transport';
 
 /** Spelling-insensitive form of a name: "Sales_Orders" and "Sales Orders" say the same. */
 const plain = (text: string) =>
@@ -17,24 +17,30 @@ export function option(name: string, value: string, description?: string): INode
 		: { name, value };
 }
 
+/** The pickers' order: by name. */
+export const byName = (a: INodePropertyOptions, b: INodePropertyOptions) =>
+	a.name.localeCompare(b.name);
+
+/** A module as the pickers name it: its plural label, marked when custom. */
+export const moduleLabel = (m: IDataObject) =>
+	`${m.plural_label as string}${m.generated_type === 'custom' ? ' (Custom)' : ''}`;
+
+/** The modules of GetModules the API serves, the linking modules too. */
+export const apiModules = (ctx: ILoadOptionsFunctions) =>
+	crmRequestList(ctx, '/settings/modules', 'modules').then((modules) =>
+		modules.filter((m) => m.api_supported !== false),
+	);
+
+/** Modules that hold records (standard and custom; no linking modules), from GetModules. */
+export async function recordModules(ctx: ILoadOptionsFunctions): Promise<IDataObject[]> {
+	return (await apiModules(ctx)).filter((m) => m.generated_type !== 'linking');
+}
+
 /** Modules that hold records (standard and custom), from GetModules. */
 export async function getModules(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { modules = [] } = (await crmRequest(this, {
-		method: 'GET',
-		path: '/settings/modules',
-	})) as {
-		modules?: IDataObject[];
-	};
-	return modules
-		.filter((m) => m.api_supported !== false && m.generated_type !== 'linking')
-		.map((m) =>
-			option(
-				`${m.plural_label as string}${m.generated_type === 'custom' ? ' (Custom)' : ''}`,
-				m.api_name as string,
-				m.api_name as string,
-			),
-		)
-		.sort((a, b) => a.name.localeCompare(b.name));
+	return (await recordModules(this))
+		.map((m) => option(moduleLabel(m), m.api_name as string, m.api_name as string))
+		.sort(byName);
 }
 
 /** The chosen module's fields (or the chosen modules' fields) from GetFields, as options, keeping those `keep` accepts. */
@@ -50,11 +56,7 @@ async function fieldOptions(
 		: ((this.getCurrentNodeParameter('modules') as string[] | undefined) ?? []);
 	const options = new Map<string, INodePropertyOptions>();
 	for (const module of modules) {
-		const { fields = [] } = (await crmRequest(this, {
-			method: 'GET',
-			path: '/settings/fields',
-			qs: { module },
-		})) as { fields?: IDataObject[] };
+		const fields = await crmRequestList(this, '/settings/fields', 'fields', { module });
 		for (const f of fields.filter(keep)) {
 			const value = `${f.api_name as string}${mark(f)}`;
 			if (options.has(value)) continue;
@@ -65,18 +67,12 @@ async function fieldOptions(
 			});
 		}
 	}
-	return [...options.values()].sort((a, b) => a.name.localeCompare(b.name));
+	return [...options.values()].sort(byName);
 }
 
 /** The Stage picklist of Deals (GetFields of Deals), as the CRM stores the values: a converted lead's deal stage. */
 export async function getDealStages(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { fields = [] } = (await crmRequest(this, {
-		method: 'GET',
-		path: '/settings/fields',
-		qs: { module: 'Deals' },
-	})) as {
-		fields?: IDataObject[];
-	};
+	const fields = await crmRequestList(this, '/settings/fields', 'fields', { module: 'Deals' });
 	const stage = fields.find((f) => f.api_name === 'Stage');
 	const values = (stage?.pick_list_values ?? []) as Array<{
 		actual_value: string;
@@ -141,13 +137,7 @@ export async function getCriteriaValues(
 	const module = pickedValue(this, 'module') || undefined;
 	const field = criteriaFieldName(this.getCurrentNodeParameter('&field'));
 	if (!module || !field) return [];
-	const { fields = [] } = (await crmRequest(this, {
-		method: 'GET',
-		path: '/settings/fields',
-		qs: { module },
-	})) as {
-		fields?: IDataObject[];
-	};
+	const fields = await crmRequestList(this, '/settings/fields', 'fields', { module });
 	const meta = fields.find((f) => f.api_name === field);
 	const values = (meta?.pick_list_values ?? []) as Array<{
 		actual_value: string;

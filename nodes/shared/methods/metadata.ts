@@ -1,8 +1,14 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { pickedValue } from '../description/properties';
-import { assertV21, crmRequest, crmRequestAllItems, MAX_PER_PAGE } from '../transport';
-import { option } from './loadOptions';
+import {
+	assertV21,
+	crmRequest,
+	crmRequestAllItems,
+	crmRequestList,
+	MAX_PER_PAGE,
+} from '../transport';
+import { byName, option } from './loadOptions';
 import { isDigits } from '../records/validation';
 
 // Load options built on the metadata reads (docs/protocol.md §5.7–5.8). Each reads the parameter it
@@ -24,23 +30,11 @@ function plainCurrent(ctx: ILoadOptionsFunctions, name: string): string | undefi
 	return String(value);
 }
 
-async function list(
-	ctx: ILoadOptionsFunctions,
-	path: string,
-	key: string,
-	qs?: IDataObject,
-): Promise<IDataObject[]> {
-	const body = await crmRequest(ctx, { method: 'GET', path, qs });
-	return (body[key] as IDataObject[] | undefined) ?? [];
-}
-
-const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
-
 /** Fields of the chosen module with their field IDs as values (GetField takes an ID). */
 export async function getFieldIds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const module = current(this, 'module');
 	if (!module) return [];
-	const fields = await list(this, '/settings/fields', 'fields', { module });
+	const fields = await crmRequestList(this, '/settings/fields', 'fields', { module });
 	return fields
 		.map((f) => ({
 			name: String(f.field_label),
@@ -50,18 +44,25 @@ export async function getFieldIds(this: ILoadOptionsFunctions): Promise<INodePro
 		.sort(byName);
 }
 
+/** The layouts of `module` (GetLayouts) as options. */
+async function layoutOptions(
+	ctx: ILoadOptionsFunctions,
+	module: string,
+): Promise<INodePropertyOptions[]> {
+	const layouts = await crmRequestList(ctx, '/settings/layouts', 'layouts', { module });
+	return layouts.map((l) => ({ name: String(l.name), value: String(l.id) }));
+}
+
 /** Layouts of the chosen module (GetLayouts). */
 export async function getLayouts(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const module = current(this, 'module');
 	if (!module) return [];
-	const layouts = await list(this, '/settings/layouts', 'layouts', { module });
-	return layouts.map((l) => ({ name: String(l.name), value: String(l.id) }));
+	return await layoutOptions(this, module);
 }
 
 /** Layouts of Deals: pipelines belong to one of them (GetLayouts). */
 export async function getDealLayouts(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const layouts = await list(this, '/settings/layouts', 'layouts', { module: 'Deals' });
-	return layouts.map((l) => ({ name: String(l.name), value: String(l.id) }));
+	return await layoutOptions(this, 'Deals');
 }
 
 /** Related lists of the chosen module with their IDs as values (GetRelatedList takes an ID). */
@@ -70,7 +71,7 @@ export async function getRelatedListIds(
 ): Promise<INodePropertyOptions[]> {
 	const module = current(this, 'module');
 	if (!module) return [];
-	const lists = await list(this, '/settings/related_lists', 'related_lists', { module });
+	const lists = await crmRequestList(this, '/settings/related_lists', 'related_lists', { module });
 	return lists.map((l) => option(String(l.display_label), String(l.id), String(l.api_name)));
 }
 
@@ -96,7 +97,9 @@ export async function getPipelines(this: ILoadOptionsFunctions): Promise<INodePr
 	await assertV21.call(this, 'The list of pipelines');
 	const layoutId = current(this, 'layoutId');
 	if (!layoutId) return [];
-	const pipelines = await list(this, '/settings/pipeline', 'pipeline', { layout_id: layoutId });
+	const pipelines = await crmRequestList(this, '/settings/pipeline', 'pipeline', {
+		layout_id: layoutId,
+	});
 	return pipelines.map((p) => ({
 		name: `${String(p.display_value)}${p.default === true ? ' (Default)' : ''}`,
 		value: String(p.id),
@@ -110,7 +113,9 @@ export async function getPipelineStages(
 	await assertV21.call(this, 'The list of pipelines');
 	const layoutId = current(this, 'layoutId');
 	if (!layoutId) return [];
-	const pipelines = await list(this, '/settings/pipeline', 'pipeline', { layout_id: layoutId });
+	const pipelines = await crmRequestList(this, '/settings/pipeline', 'pipeline', {
+		layout_id: layoutId,
+	});
 	const stages = new Map<string, INodePropertyOptions>();
 	for (const p of pipelines) {
 		for (const m of (p.maps as IDataObject[] | undefined) ?? []) {
@@ -129,7 +134,7 @@ export async function getPipelineStages(
 /** Wizards (GetWizards, v2.1). */
 export async function getWizards(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	await assertV21.call(this, 'The list of wizards');
-	const wizards = await list(this, '/settings/wizards', 'wizards');
+	const wizards = await crmRequestList(this, '/settings/wizards', 'wizards');
 	return wizards.map((w) => ({
 		name: `${String(w.name)}${w.active === false ? ' (Inactive)' : ''}`,
 		value: String(w.id),
@@ -144,13 +149,12 @@ export async function getWizardLayouts(
 	await assertV21.call(this, 'The list of wizards');
 	const wizardId = current(this, 'wizardId');
 	if (!wizardId) return [];
-	const wizard = (await list(this, '/settings/wizards', 'wizards')).find(
+	const wizard = (await crmRequestList(this, '/settings/wizards', 'wizards')).find(
 		(w) => String(w.id) === wizardId,
 	);
 	const module = (wizard?.module as IDataObject | undefined)?.api_name;
 	if (!module) return [];
-	const layouts = await list(this, '/settings/layouts', 'layouts', { module: String(module) });
-	return layouts.map((l) => ({ name: String(l.name), value: String(l.id) }));
+	return await layoutOptions(this, String(module));
 }
 
 /** Assignment rules of the chosen module (GetAssignmentRules, v2.1). */
@@ -159,7 +163,11 @@ export async function getAssignmentRules(
 ): Promise<INodePropertyOptions[]> {
 	await assertV21.call(this, 'The list of assignment rules');
 	const module = current(this, 'module');
-	const rules = await list(this, '/settings/automation/assignment_rules', 'assignment_rules');
+	const rules = await crmRequestList(
+		this,
+		'/settings/automation/assignment_rules',
+		'assignment_rules',
+	);
 	return rules
 		.filter(
 			(r) =>
@@ -181,7 +189,9 @@ export async function getEmailTemplates(
 	await assertV21.call(this, 'The list of email templates');
 	const module = current(this, 'module');
 	if (!module) return [];
-	const templates = await list(this, '/settings/email_templates', 'email_templates', { module });
+	const templates = await crmRequestList(this, '/settings/email_templates', 'email_templates', {
+		module,
+	});
 	return templates
 		.map((t) => ({
 			name: String(t.name),
@@ -200,9 +210,12 @@ export async function getInventoryTemplates(
 	const modules = selected && INVENTORY_MODULES.includes(selected) ? [selected] : INVENTORY_MODULES;
 	const options: INodePropertyOptions[] = [];
 	for (const module of modules) {
-		const templates = await list(this, '/settings/inventory_templates', 'inventory_templates', {
-			module,
-		});
+		const templates = await crmRequestList(
+			this,
+			'/settings/inventory_templates',
+			'inventory_templates',
+			{ module },
+		);
 		options.push(
 			...templates.map((t) => ({
 				name: `${module.replace(/_/g, ' ')}: ${String(t.name)}`,

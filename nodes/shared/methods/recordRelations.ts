@@ -1,11 +1,10 @@
 // Load options for the data hanging off records: related lists of a module (GetRelatedLists), tags
 // of a module (GetTags) and the organisation's contact roles (GetContactRoles).
-import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { pickedValue } from '../description/properties';
-import { crmRequest } from '../transport';
-
-const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
+import { crmRequestList } from '../transport';
+import { byName } from './loadOptions';
 
 /** Related lists of the chosen module (GetRelatedLists), attachments left out (own resource). */
 export async function getRelatedLists(
@@ -13,11 +12,7 @@ export async function getRelatedLists(
 ): Promise<INodePropertyOptions[]> {
 	const module = pickedValue(this, 'module') || undefined;
 	if (!module) return [];
-	const { related_lists: lists = [] } = (await crmRequest(this, {
-		method: 'GET',
-		path: '/settings/related_lists',
-		qs: { module },
-	})) as { related_lists?: IDataObject[] };
+	const lists = await crmRequestList(this, '/settings/related_lists', 'related_lists', { module });
 	return lists
 		.filter((l) => l.module !== 'Attachments')
 		.map((l) => ({
@@ -32,13 +27,7 @@ export async function getRelatedLists(
 export async function getTags(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const module = pickedValue(this, 'module') || undefined;
 	if (!module) return [];
-	const { tags = [] } = (await crmRequest(this, {
-		method: 'GET',
-		path: '/settings/tags',
-		qs: { module },
-	})) as {
-		tags?: IDataObject[];
-	};
+	const tags = await crmRequestList(this, '/settings/tags', 'tags', { module });
 	return tags.map((t) => ({ name: String(t.name), value: String(t.id) })).sort(byName);
 }
 
@@ -46,12 +35,7 @@ export async function getTags(this: ILoadOptionsFunctions): Promise<INodePropert
 export async function getContactRoles(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	const { contact_roles: roles = [] } = (await crmRequest(this, {
-		method: 'GET',
-		path: '/Contacts/roles',
-	})) as {
-		contact_roles?: IDataObject[];
-	};
+	const roles = await crmRequestList(this, '/Contacts/roles', 'contact_roles');
 	return roles.map((r) => ({ name: String(r.name), value: String(r.id) }));
 }
 

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { pickedValue } from '../description/properties';
-import { crmRequest } from '../transport';
+import { crmRequestList } from '../transport';
 import { option } from './loadOptions';
 
 interface FieldMetadata extends IDataObject {
@@ -23,14 +23,7 @@ interface FieldMetadata extends IDataObject {
 }
 
 async function moduleFields(this: ILoadOptionsFunctions, module: string): Promise<FieldMetadata[]> {
-	const { fields = [] } = (await crmRequest(this, {
-		method: 'GET',
-		path: '/settings/fields',
-		qs: { module },
-	})) as {
-		fields?: FieldMetadata[];
-	};
-	return fields;
+	return await crmRequestList<FieldMetadata>(this, '/settings/fields', 'fields', { module });
 }
 
 // n8n 2.40.7's mapper renders each field as a parameter of the field's `type` (options, boolean,
@@ -60,13 +53,7 @@ const isUnique = (f: FieldMetadata) =>
 /** Active users for owner and user-lookup fields; empty when the users API is not reachable. */
 async function userOptions(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	try {
-		const { users = [] } = (await crmRequest(this, {
-			method: 'GET',
-			path: '/users',
-			qs: { type: 'ActiveUsers' },
-		})) as {
-			users?: IDataObject[];
-		};
+		const users = await crmRequestList(this, '/users', 'users', { type: 'ActiveUsers' });
 		return users.map((u) => ({
 			name: String(u.full_name ?? u.email ?? u.id),
 			value: String(u.id),

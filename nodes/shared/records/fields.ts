@@ -222,7 +222,7 @@ function recordFromFieldPairs(
 }
 
 /** How a write defines its fields: the metadata-driven mapper, the input item auto-mapped, name/value pairs, or raw JSON. */
-export type FieldsMode = 'mapper' | 'auto' | 'pairs' | 'json';
+type FieldsMode = 'mapper' | 'auto' | 'pairs' | 'json';
 
 /** A parsed JSON parameter that must be an object (raw-JSON mode of record writes). */
 export function jsonObjectParameter(
@@ -276,7 +276,7 @@ function mapperValues(
 }
 
 /** One item's record, and the mapper's matching columns (Update, Create or Update). */
-export interface RecordBody {
+interface RecordBody {
 	record: IDataObject;
 	matchingColumns: string[];
 }

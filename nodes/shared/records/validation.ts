@@ -1,5 +1,6 @@
 import type {
 	IDataObject,
+	IExecuteFunctions,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	INode,
@@ -7,6 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { pickedValue } from '../description/properties';
+import { getParameter } from '../parameters';
 
 /**
  * A value refused before sending, shaped like the service's own refusal (docs/protocol.md §11.2):
@@ -28,7 +30,7 @@ function refusedValue(
 }
 
 /** What the value check of a field needs from the module's field metadata (GetFields). */
-export interface FieldToCheck {
+interface FieldToCheck {
 	api_name: string;
 	data_type: string;
 	field_label?: string;
@@ -110,7 +112,7 @@ export function isDigits(value: unknown): boolean {
 	return ID_RE.test(String(value ?? ''));
 }
 
-export interface DigitsCheckOptions {
+interface DigitsCheckOptions {
 	itemIndex?: number;
 	description?: string;
 	/** the API name the ID goes to (details.api_name of the refusal); `id` by default */
@@ -154,6 +156,27 @@ export function checkDigits(
 		);
 	}
 	return value;
+}
+
+/** The value of a picker of an ID (record, attachment: pickedValue), checked to be digits (checkDigits). */
+export function pickedDigits(
+	ctx: IExecuteFunctions | IExecuteSingleFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string {
+	return checkDigits(ctx.getNode(), pickedValue(ctx, name, itemIndex), label, { itemIndex });
+}
+
+/** The value of an ID parameter of the item, trimmed and checked to be digits (checkDigits). */
+export function digitsParameter(
+	ctx: IExecuteFunctions | IExecuteSingleFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string {
+	const value = String(getParameter(ctx, name, itemIndex) ?? '').trim();
+	return checkDigits(ctx.getNode(), value, label, { itemIndex });
 }
 
 /**

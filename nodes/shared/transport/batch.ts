@@ -33,7 +33,7 @@ export function thenOrNow<T, U>(value: T | Promise<T>, then: (value: T) => U): U
 	return value instanceof Promise ? value.then(then) : then(value);
 }
 
-export interface BatchOptions<K = string> {
+interface BatchOptions<K = string> {
 	/**
 	 * builds an item's entry; throw NodeOperationError for bad input (reported before any request is
 	 * sent). Answer the entry itself when it needs no request: no promise per item (see `thenOrNow`).
@@ -74,7 +74,7 @@ export interface BatchOptions<K = string> {
 }
 
 /** One payload's result: the CRM's result item, or an error for that item alone. */
-export type BatchResult = IDataObject | NodeApiError | NodeOperationError;
+type BatchResult = IDataObject | NodeApiError | NodeOperationError;
 
 type Outcome = { json: IDataObject } | { error: NodeApiError | NodeOperationError };
 

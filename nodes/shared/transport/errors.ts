@@ -36,7 +36,7 @@ export function errorBodyOf(body: unknown): CrmErrorBody | undefined {
 }
 
 /** Names a field for a person: its label and API name when the label is known, else the API name. */
-export type FieldLabels = (apiName: string) => string | undefined;
+type FieldLabels = (apiName: string) => string | undefined;
 
 const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
 
@@ -209,7 +209,7 @@ function describeDetails(details: IDataObject): string {
 	return parts.length ? `Details: ${parts.join(', ')}.` : '';
 }
 
-export interface CrmErrorOptions {
+interface CrmErrorOptions {
 	httpCode?: string;
 	itemIndex?: number;
 	prefix?: string;

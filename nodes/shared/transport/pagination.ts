@@ -43,3 +43,18 @@ export async function crmRequestAllItems(
 	}
 	return limit > 0 ? items.slice(0, limit) : items;
 }
+
+/**
+ * A list endpoint read in one request (the settings and organisation lists, §5, and the pickers'
+ * first pages): GET `path` and the items under `rootProperty`, none when the body has no such list.
+ */
+export async function crmRequestList<T = IDataObject>(
+	ctx: CrmContext,
+	path: string,
+	rootProperty: string,
+	qs?: IDataObject,
+): Promise<T[]> {
+	const body = await crmRequest(ctx, { method: 'GET', path, ...(qs ? { qs } : {}) });
+	const items = body[rootProperty];
+	return Array.isArray(items) ? (items as T[]) : [];
+}

@@ -1,5 +1,4 @@
 import type {
-	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
@@ -12,11 +11,11 @@ import { itemListRequest } from '../../../shared/transport/itemListRequest';
 import { runBatched } from '../../../shared/transport';
 import {
 	CURRENCY_BATCH_SIZE,
-	currencyBody,
 	currencyFormatFields,
 	currencyNameField,
 	isActiveField,
 	isoCodeField,
+	newCurrencyBody,
 	symbolField,
 } from './shared';
 import { getParameter } from '../../../shared/parameters';
@@ -56,19 +55,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runBatched(this, {
 		batchSize: CURRENCY_BATCH_SIZE,
 		build: (itemIndex) => {
-			const additional = getParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
-			const payload = currencyBody(
-				this,
-				{
-					...additional,
-					iso_code: getParameter(this, 'isoCode', itemIndex),
-					name: String(getParameter(this, 'currencyName', itemIndex) ?? '').trim(),
-					symbol: String(getParameter(this, 'symbol', itemIndex) ?? '').trim(),
-					exchange_rate: getParameter(this, 'exchangeRate', itemIndex),
-				},
-				itemIndex,
-				true,
-			);
+			const payload = newCurrencyBody(this, itemIndex, {
+				exchange_rate: getParameter(this, 'exchangeRate', itemIndex),
+			});
 			return { key: 'currencies', payload };
 		},
 		request: (_key, currencies) =>

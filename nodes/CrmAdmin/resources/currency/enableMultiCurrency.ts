@@ -1,33 +1,21 @@
-import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFieldsCollection } from '../../../shared/description/collections';
 import { writeResults } from '../shared';
 import {
 	baseCurrencyPreSend,
-	currencyBody,
 	currencyFormatFields,
 	currencyNameField,
 	isoCodeField,
+	newCurrencyBody,
 	symbolField,
 } from './shared';
-import { getParameter } from '../../../shared/parameters';
 import { crmRouting } from '../../../shared/transport';
 
 /** `base_currency` body of EnableMultipleCurrencies from the parameters. */
 const enablePreSend = baseCurrencyPreSend(function (itemIndex) {
-	const additional = getParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
-	return currencyBody(
-		this,
-		{
-			...additional,
-			iso_code: getParameter(this, 'isoCode', itemIndex),
-			name: String(getParameter(this, 'currencyName', itemIndex) ?? '').trim(),
-			symbol: String(getParameter(this, 'symbol', itemIndex) ?? '').trim(),
-		},
-		itemIndex,
-		true,
-	);
+	return newCurrencyBody(this, itemIndex);
 });
 
 /** EnableMultipleCurrencies — POST /crm/{v}/org/currencies/actions/enable */

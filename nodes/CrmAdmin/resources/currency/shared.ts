@@ -7,7 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { collectionValues } from '../shared';
+import { collectionValues, requireSome } from '../shared';
+import { getParameter } from '../../../shared/parameters';
 
 /** Currencies per request (docs/protocol.md §6). */
 export const CURRENCY_BATCH_SIZE = 10;
@@ -150,7 +151,7 @@ function exchangeRateOf(ctx: Ctx, value: unknown, itemIndex: number): string {
  * A Currency item from collection values: display keys at the top, separators and decimal places
  * under `format`. `fullFormat` fills the format's missing keys (AddCurrencies needs all three).
  */
-export function currencyBody(
+function currencyBody(
 	ctx: Ctx,
 	values: IDataObject,
 	itemIndex: number,
@@ -187,6 +188,38 @@ export function currencyBody(
 	if (typeof body.symbol === 'string' && body.symbol.trim() === '')
 		throw currencyInputError(ctx, 'Symbol is empty', itemIndex);
 	return body;
+}
+
+/**
+ * A new currency from the item (Add, Enable Multi-Currency): its ISO code, name and symbol with the
+ * Additional Fields and `extra`, the whole format filled in.
+ */
+export function newCurrencyBody(ctx: Ctx, itemIndex: number, extra: IDataObject = {}): IDataObject {
+	const additional = getParameter(ctx, 'additionalFields', itemIndex, {}) as IDataObject;
+	return currencyBody(
+		ctx,
+		{
+			...additional,
+			iso_code: getParameter(ctx, 'isoCode', itemIndex),
+			name: String(getParameter(ctx, 'currencyName', itemIndex) ?? '').trim(),
+			symbol: String(getParameter(ctx, 'symbol', itemIndex) ?? '').trim(),
+			...extra,
+		},
+		itemIndex,
+		true,
+	);
+}
+
+/** The changes of an update (Update, Update Base Currency) from its Update Fields, at least one. */
+export function currencyChanges(ctx: Ctx, itemIndex: number): IDataObject {
+	const changes = currencyBody(
+		ctx,
+		getParameter(ctx, 'updateFields', itemIndex, {}) as IDataObject,
+		itemIndex,
+		false,
+	);
+	requireSome.call(ctx, changes, 'Update Fields', itemIndex);
+	return changes;
 }
 
 /** preSend of the `base_currency` actions (enable, update base): the body built from the item's parameters. */

@@ -1,11 +1,15 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { updateFieldsCollection } from '../../../shared/description/collections';
 import { runBatched } from '../../../shared/transport';
-import { idParameter, putItemsRequest, requireSome } from '../shared';
+import { idParameter, putItemsRequest } from '../shared';
 import { currencyIdField } from './get';
-import { CURRENCY_BATCH_SIZE, currencyBody, currencyUpdateFields, isActiveField } from './shared';
-import { getParameter } from '../../../shared/parameters';
+import {
+	CURRENCY_BATCH_SIZE,
+	currencyChanges,
+	currencyUpdateFields,
+	isActiveField,
+} from './shared';
 import { writeOperation } from '../../../shared/description/nodeDescription';
 
 const properties: INodeProperties[] = [
@@ -38,14 +42,7 @@ export const { operation, returns, description, execute } = writeOperation('upda
 			batchSize: CURRENCY_BATCH_SIZE,
 			build: (itemIndex) => {
 				const id = idParameter.call(this, 'currencyId', 'Currency', itemIndex);
-				const fields = currencyBody(
-					this,
-					getParameter(this, 'updateFields', itemIndex, {}) as IDataObject,
-					itemIndex,
-					false,
-				);
-				requireSome.call(this, fields, 'Update Fields', itemIndex);
-				return { key: 'currencies', payload: { ...fields, id } };
+				return { key: 'currencies', payload: { ...currencyChanges(this, itemIndex), id } };
 			},
 			request: (_key, currencies) => putItemsRequest('/org/currencies', 'currencies', currencies),
 		});

@@ -1,22 +1,14 @@
-import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { updateFieldsCollection } from '../../../shared/description/collections';
-import { requireSome, writeResults } from '../shared';
-import { baseCurrencyPreSend, currencyBody, currencyUpdateFields } from './shared';
-import { getParameter } from '../../../shared/parameters';
+import { writeResults } from '../shared';
+import { baseCurrencyPreSend, currencyChanges, currencyUpdateFields } from './shared';
 import { crmRouting } from '../../../shared/transport';
 
 /** `base_currency` body of UpdateBaseCurrency from the update fields. */
 const updateBasePreSend = baseCurrencyPreSend(function (itemIndex) {
-	const base = currencyBody(
-		this,
-		getParameter(this, 'updateFields', itemIndex, {}) as IDataObject,
-		itemIndex,
-		false,
-	);
-	requireSome.call(this, base, 'Update Fields', itemIndex);
-	return base;
+	return currencyChanges(this, itemIndex);
 });
 
 /** UpdateBaseCurrency — PUT /crm/{v}/org/currencies/actions/enable */

@@ -1,6 +1,6 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { getByIdOption } from '../shared';
+import { getByIdOption } from '../../../shared/description/getById';
 import { taxIdField } from './shared';
 
 /** GetTax — GET /crm/{v}/org/taxes/{id} */

@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { byIdRouting, writeResults } from '../shared';
+import { writeResults } from '../shared';
+import { byIdRouting } from '../../../shared/description/getById';
 import { userIdField } from './shared';
 import { crmRouting } from '../../../shared/transport';
 

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { getByIdOption } from '../shared';
+import { getByIdOption } from '../../../shared/description/getById';
 import { userIdField } from './shared';
 
 /** GetUser — GET /crm/{v}/users/{id} */

@@ -1,26 +1,18 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { byKeyRouting, keySelectorField, noneWithKey } from '../shared';
-import { crmRouting } from '../../../shared/transport';
-
-/** The `getBy` key parameters of a variable group. */
-const keys = { label: 'Variable Group', id: 'groupId', apiName: 'groupApiName' };
+import { getByKeyOption, keySelectorField } from '../shared';
 
 /**
  * GetVariableGroupById — GET /crm/{v}/settings/variable_groups/{id};
  * GetVariableGroupByAPIName — GET /crm/{v}/settings/variable_groups/{apiName}
  */
-export const operation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get a variable group',
-	description: 'Retrieve one variable group by ID or API name',
-	routing: crmRouting(byKeyRouting('/settings/variable_groups', keys), {
-		rootProperty: 'variable_groups',
-		notFound: noneWithKey('variable group', keys),
-	}),
-};
+export const operation = getByKeyOption({
+	thing: 'variable group',
+	path: '/settings/variable_groups',
+	keys: { label: 'Variable Group', id: 'groupId', apiName: 'groupApiName' },
+	rootProperty: 'variable_groups',
+});
 
 export const returns =
 	'the variable group with its id, API name, name and description (an error when none has the ID or API name)';

@@ -21,7 +21,7 @@ import {
 	runBatched,
 } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
-import { checkDigits, listOf } from '../../../shared/records/validation';
+import { listOf, pickedDigits } from '../../../shared/records/validation';
 import { parseAddresses } from './addresses';
 import type { MailAddress } from './addresses';
 import { getParameter } from '../../../shared/parameters';
@@ -271,8 +271,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runBatched(this, {
 		build: async (itemIndex) => {
 			const module = pickedValue(this, 'module', itemIndex);
-			const recordId = pickedValue(this, 'recordId', itemIndex);
-			checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
+			const recordId = pickedDigits(this, 'recordId', 'Record ID', itemIndex);
 			const [from] = addressList.call(
 				this,
 				String(getParameter(this, 'from', itemIndex)),

@@ -15,7 +15,7 @@ import {
 } from '../../../shared/description/properties';
 import { coerceFieldValue, loadFieldMeta } from '../../../shared/records/fields';
 import type { FieldMeta } from '../../../shared/records/fields';
-import { checkDigits } from '../../../shared/records/validation';
+import { digitsParameter, pickedDigits } from '../../../shared/records/validation';
 import { idOptions } from '../shared';
 import { getParameter } from '../../../shared/parameters';
 import { crmRouting } from '../../../shared/transport';
@@ -27,10 +27,8 @@ async function transitionBody(
 ): Promise<IHttpRequestOptions> {
 	const itemIndex = this.getItemIndex();
 	const module = pickedValue(this, 'module');
-	const recordId = pickedValue(this, 'recordId');
-	const transitionId = String(getParameter(this, 'transitionId', itemIndex) ?? '').trim();
-	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
-	checkDigits(this.getNode(), transitionId, 'Transition ID', { itemIndex });
+	pickedDigits(this, 'recordId', 'Record ID', itemIndex);
+	const transitionId = digitsParameter(this, 'transitionId', 'Transition ID', itemIndex);
 	const pairs =
 		(getParameter(this, 'fieldsUi.field', itemIndex, []) as Array<{
 			name: string;

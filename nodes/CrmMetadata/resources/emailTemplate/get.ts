@@ -1,27 +1,19 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { getByIdOption } from '../../../shared/description/getById';
 import { moduleSelect } from '../../../shared/description/properties';
-import { crmRouting, noneWithId, requireV21 } from '../../../shared/transport';
 import { idOptions } from '../shared';
 
 /** GetEmailTemplateById — GET /crm/{v}/settings/email_templates/{id} (v2.1 only) */
-export const operation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get an email template',
+export const operation = getByIdOption({
+	thing: 'email template',
+	path: '/settings/email_templates',
+	idParameter: 'templateId',
+	rootProperty: 'email_templates',
 	description: 'Retrieve one email template with its content',
-	routing: crmRouting(
-		{
-			request: {
-				method: 'GET',
-				url: '=/settings/email_templates/{{ toPathSegment($parameter.templateId) }}',
-			},
-			send: { preSend: [requireV21('Email Template → Get (GetEmailTemplateById)')] },
-		},
-		{ rootProperty: 'email_templates', notFound: noneWithId('email template', 'templateId') },
-	),
-};
+	v21Only: 'Email Template → Get (GetEmailTemplateById)',
+});
 
 export const returns =
 	'the email template with its id, name, subject and content (an error when no template has the ID)';

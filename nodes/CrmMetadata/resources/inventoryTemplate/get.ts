@@ -1,30 +1,19 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { crmRouting, noneWithId, requireV21 } from '../../../shared/transport';
+import { getByIdOption } from '../../../shared/description/getById';
 import { idOptions } from '../shared';
 import { inventoryQueryOptions } from './shared';
 
 /** GetInventoryTemplatebyID — GET /crm/{v}/settings/inventory_templates/{id} (v2.1 only) */
-export const operation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get an inventory template',
+export const operation = getByIdOption({
+	thing: 'inventory template',
+	path: '/settings/inventory_templates',
+	idParameter: 'templateId',
+	rootProperty: 'inventory_templates',
 	description: 'Retrieve one inventory template with its content',
-	routing: crmRouting(
-		{
-			request: {
-				method: 'GET',
-				url: '=/settings/inventory_templates/{{ toPathSegment($parameter.templateId) }}',
-			},
-			send: { preSend: [requireV21('Inventory Template → Get (GetInventoryTemplatebyID)')] },
-		},
-		{
-			rootProperty: 'inventory_templates',
-			notFound: noneWithId('inventory template', 'templateId'),
-		},
-	),
-};
+	v21Only: 'Inventory Template → Get (GetInventoryTemplatebyID)',
+});
 
 export const returns =
 	'the inventory template with its id, name and content (an error when no template has the ID)';

@@ -2,18 +2,16 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { sortOrderOption } from '../../../shared/description/collections';
 import { optionsCollection } from '../../../shared/description/optionsCollection';
+import { INVENTORY_MODULES } from '../../../shared/methods/metadata';
 
-/** The modules inventory templates serve (docs/protocol.md §5.7). */
+/** The modules inventory templates serve (docs/protocol.md §5.7, the one list INVENTORY_MODULES), by name. */
 export const inventoryModuleField: INodeProperties = {
 	displayName: 'Module',
 	name: 'module',
 	type: 'options',
-	options: [
-		{ name: 'Invoices', value: 'Invoices' },
-		{ name: 'Purchase Orders', value: 'Purchase_Orders' },
-		{ name: 'Quotes', value: 'Quotes' },
-		{ name: 'Sales Orders', value: 'Sales_Orders' },
-	],
+	options: [...INVENTORY_MODULES]
+		.sort()
+		.map((module) => ({ name: module.replace(/_/g, ' '), value: module })),
 	default: 'Quotes',
 	required: true,
 };

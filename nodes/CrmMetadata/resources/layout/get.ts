@@ -1,24 +1,17 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { getByIdOption } from '../../../shared/description/getById';
 import { idOptions, moduleQueryField } from '../shared';
-import { idPathSegment, requireDigits } from '../../../shared/records/validation';
-import { crmRouting, noneWithId } from '../../../shared/transport';
 
 /** GetLayout — GET /crm/{v}/settings/layouts/{id}?module= */
-export const operation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get a layout',
+export const operation = getByIdOption({
+	thing: 'layout',
+	path: '/settings/layouts',
+	idParameter: 'layoutId',
+	rootProperty: 'layouts',
 	description: 'Retrieve one layout of a module by ID',
-	routing: crmRouting(
-		{
-			request: { method: 'GET', url: `=/settings/layouts/${idPathSegment('layoutId')}` },
-			send: { preSend: [requireDigits('layoutId', 'Layout ID')] },
-		},
-		{ rootProperty: 'layouts', notFound: noneWithId('layout', 'layoutId') },
-	),
-};
+});
 
 export const returns =
 	'the layout with its id, name and sections with their fields (an error when no layout has the ID)';

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { itemListRequest } from '../../../shared/transport/itemListRequest';
 import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { assertV21, runBatched } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/records/validation';
+import { digitsParameter } from '../../../shared/records/validation';
 import { dealLayoutField } from '../shared';
 import { pipelineItem, stageIdsField } from './shared';
 import { getParameter } from '../../../shared/parameters';
@@ -42,8 +42,7 @@ export const { operation, returns, description, execute } = writeOperation('crea
 		await assertV21.call(this, 'Pipeline → Create (CreatePipelines)');
 		return await runBatched(this, {
 			build: (itemIndex) => {
-				const layoutId = String(getParameter(this, 'layoutId', itemIndex) ?? '').trim();
-				checkDigits(this.getNode(), layoutId, 'Deals layout ID', { itemIndex });
+				const layoutId = digitsParameter(this, 'layoutId', 'Deals layout ID', itemIndex);
 				const built = pipelineItem(
 					{
 						name: getParameter(this, 'name', itemIndex),

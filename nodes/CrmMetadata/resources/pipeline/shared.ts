@@ -25,7 +25,7 @@ export const stageIdsField: INodeProperties = {
 		'Stages of the pipeline, in order. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
-export interface PipelineInput {
+interface PipelineInput {
 	name?: unknown;
 	isDefault?: unknown;
 	stageIds?: unknown;

@@ -8,7 +8,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { itemListRequest } from '../../../shared/transport/itemListRequest';
 import { assertV21, runBatched } from '../../../shared/transport';
-import { checkDigits, isDigits } from '../../../shared/records/validation';
+import { digitsParameter, isDigits } from '../../../shared/records/validation';
 import { dealLayoutField, idOptions } from '../shared';
 import { getParameter } from '../../../shared/parameters';
 
@@ -86,14 +86,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	await assertV21.call(this, 'Pipeline → Transfer and Delete (TransferAndDelete)');
 	return await runBatched(this, {
 		build: (itemIndex) => {
-			const digits = (name: string, label: string) => {
-				const value = String(getParameter(this, name, itemIndex) ?? '').trim();
-				checkDigits(this.getNode(), value, label, { itemIndex });
-				return value;
-			};
-			const layoutId = digits('layoutId', 'Deals layout ID');
-			const from = digits('fromPipelineId', 'From pipeline ID');
-			const to = digits('toPipelineId', 'To pipeline ID');
+			const layoutId = digitsParameter(this, 'layoutId', 'Deals layout ID', itemIndex);
+			const from = digitsParameter(this, 'fromPipelineId', 'From pipeline ID', itemIndex);
+			const to = digitsParameter(this, 'toPipelineId', 'To pipeline ID', itemIndex);
 			if (from === to)
 				throw new NodeOperationError(
 					this.getNode(),

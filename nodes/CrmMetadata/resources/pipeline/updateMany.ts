@@ -9,7 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { itemListRequest } from '../../../shared/transport/itemListRequest';
 import { assertV21, runBatched } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/records/validation';
+import { digitsParameter } from '../../../shared/records/validation';
 import { dealLayoutField } from '../shared';
 import { pipelineIdField, pipelineItem, pipelineUpdateFields } from './shared';
 import { getParameter } from '../../../shared/parameters';
@@ -35,10 +35,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	await assertV21.call(this, 'Pipeline → Update Many (UpdatePipelines)');
 	return await runBatched(this, {
 		build: (itemIndex) => {
-			const layoutId = String(getParameter(this, 'layoutId', itemIndex) ?? '').trim();
-			const id = String(getParameter(this, 'pipelineId', itemIndex) ?? '').trim();
-			checkDigits(this.getNode(), layoutId, 'Deals layout ID', { itemIndex });
-			checkDigits(this.getNode(), id, 'Pipeline ID', { itemIndex });
+			const layoutId = digitsParameter(this, 'layoutId', 'Deals layout ID', itemIndex);
+			const id = digitsParameter(this, 'pipelineId', 'Pipeline ID', itemIndex);
 			const fields = getParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
 			const built = pipelineItem(
 				{ name: fields.name, isDefault: fields.isDefault, stageIds: fields.stageIds },

@@ -1,25 +1,18 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { getByIdOption } from '../../../shared/description/getById';
 import { idOptions, moduleQueryField } from '../shared';
-import { crmRouting, noneWithId } from '../../../shared/transport';
 
 /** GetRelatedList — GET /crm/{v}/settings/related_lists/{id}?module= */
-export const operation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get a related list',
+export const operation = getByIdOption({
+	thing: 'related list',
+	path: '/settings/related_lists',
+	idParameter: 'relatedListId',
+	rootProperty: 'related_lists',
 	description: 'Retrieve one related list of a module by ID',
-	routing: crmRouting(
-		{
-			request: {
-				method: 'GET',
-				url: '=/settings/related_lists/{{ toPathSegment($parameter.relatedListId) }}',
-			},
-		},
-		{ rootProperty: 'related_lists', notFound: noneWithId('related list', 'relatedListId') },
-	),
-};
+	unchecked: true,
+});
 
 export const returns =
 	'the related list with its id, API name, label and the module it lists (an error when none has the ID)';

@@ -1,26 +1,18 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { crmRouting, noneWithId, requireV21 } from '../../../shared/transport';
+import { getByIdOption } from '../../../shared/description/getById';
 import { idOptions } from '../shared';
 
 /** GetWizardbyID — GET /crm/{v}/settings/wizards/{wizardId}?layout_id= (v2.1 only) */
-export const operation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get a wizard',
+export const operation = getByIdOption({
+	thing: 'wizard',
+	path: '/settings/wizards',
+	idParameter: 'wizardId',
+	rootProperty: 'wizards',
 	description: 'Retrieve one wizard with its screens for a layout',
-	routing: crmRouting(
-		{
-			request: {
-				method: 'GET',
-				url: '=/settings/wizards/{{ toPathSegment($parameter.wizardId) }}',
-			},
-			send: { preSend: [requireV21('Wizard → Get (GetWizardbyID)')] },
-		},
-		{ rootProperty: 'wizards', notFound: noneWithId('wizard', 'wizardId') },
-	),
-};
+	v21Only: 'Wizard → Get (GetWizardbyID)',
+});
 
 export const returns =
 	'the wizard with its id, name, module and its screens for the layout (an error when none has the ID)';

@@ -6,11 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { WATCH_MAX, WATCH_PATH } from '../../../shared/changes/watchChannels';
+import { WATCH_MAX } from '../../../shared/changes/watchChannels';
 import { listOf } from '../../../shared/records/validation';
-import { checkChannelId } from './shared';
+import { checkChannelId, watchRouting } from './shared';
 import { getParameter } from '../../../shared/parameters';
-import { crmRouting } from '../../../shared/transport';
 
 /** Channel IDs of the item (comma-separated), validated: digits, at most 100 per request. */
 async function channelIdsQuery(
@@ -38,13 +37,7 @@ export const operation: INodePropertyOptions = {
 	value: 'disable',
 	action: 'Disable watch channels',
 	description: 'Unsubscribe channels from all notifications',
-	routing: crmRouting(
-		{
-			request: { method: 'DELETE', url: WATCH_PATH },
-			send: { preSend: [channelIdsQuery] },
-		},
-		{ rootProperty: 'watch' },
-	),
+	routing: watchRouting('DELETE', channelIdsQuery),
 };
 
 export const returns = 'one item per disabled channel, with its status and the modules it watched';

@@ -7,14 +7,12 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { newChannelId, wishKeys } from '../../../shared/changes/watchChannels';
+import { newChannelId } from '../../../shared/changes/watchChannels';
 import {
+	channelDetails,
 	checkChannelId,
-	checkNotifyUrl,
 	eventsField,
-	eventsOf,
 	notifyUrlField,
-	optionKeys,
 	runWatchBatched,
 	subscriptionOptionsField,
 } from './shared';
@@ -55,11 +53,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const given = String(getParameter(this, 'channelId', itemIndex, '') ?? '').trim();
 		const payload: IDataObject = {
 			channel_id: given ? checkChannelId(this, given, itemIndex) : newChannelId(),
-			...wishKeys({
-				events: eventsOf(this, getParameter(this, 'eventsUi', itemIndex, {}), itemIndex, true),
-				notifyUrl: checkNotifyUrl(this, getParameter(this, 'notifyUrl', itemIndex), itemIndex),
-			}),
-			...optionKeys(this, getParameter(this, 'options', itemIndex, {}) as IDataObject, itemIndex),
+			...channelDetails(this, itemIndex),
 		};
 		return { method: 'POST', payload };
 	});

@@ -2,9 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllLimit } from '../../../shared/description/properties';
-import { WATCH_PATH } from '../../../shared/changes/watchChannels';
-import { watchableModuleField } from './shared';
-import { crmRouting } from '../../../shared/transport';
+import { watchRouting, watchableModuleField } from './shared';
 
 /** GetNotificationDetails — GET /crm/{v}/actions/watch, paged by its request runner (crmRouting) */
 export const operation: INodePropertyOptions = {
@@ -12,7 +10,7 @@ export const operation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many watch channels',
 	description: 'List subscribed channels, one item per channel and module',
-	routing: crmRouting({ request: { method: 'GET', url: WATCH_PATH } }, { rootProperty: 'watch' }),
+	routing: watchRouting('GET'),
 };
 
 export const returns =

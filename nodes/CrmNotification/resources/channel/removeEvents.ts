@@ -6,10 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { WATCH_PATH } from '../../../shared/changes/watchChannels';
-import { channelIdField, checkChannelId, eventsField, eventsOf } from './shared';
+import { channelIdField, checkChannelId, eventsField, eventsOf, watchRouting } from './shared';
 import { getParameter } from '../../../shared/parameters';
-import { crmRouting } from '../../../shared/transport';
 
 /** Body of DisableNotification: `{watch: [{channel_id, events, _delete_events: true}]}`. */
 async function removeEventsBody(
@@ -35,13 +33,7 @@ export const operation: INodePropertyOptions = {
 	value: 'removeEvents',
 	action: 'Remove events from a watch channel',
 	description: 'Stop watching some events of a channel; a channel left with none is removed',
-	routing: crmRouting(
-		{
-			request: { method: 'PATCH', url: WATCH_PATH },
-			send: { preSend: [removeEventsBody] },
-		},
-		{ rootProperty: 'watch' },
-	),
+	routing: watchRouting('PATCH', removeEventsBody),
 };
 
 export const returns = 'the outcome for the channel: its status and the modules it still watches';

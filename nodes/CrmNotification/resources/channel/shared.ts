@@ -2,14 +2,17 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
+	IHttpRequestOptions,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyRouting,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { dateTimeMillis, toUtcWireTime } from '../../../shared/formats/dates';
 import { optionsCollection } from '../../../shared/description/optionsCollection';
-import { runBatched } from '../../../shared/transport';
+import { crmRouting, runBatched } from '../../../shared/transport';
+import { getParameter } from '../../../shared/parameters';
 import {
 	MAX_EXPIRY_MS,
 	TOKEN_MAX,
@@ -240,6 +243,40 @@ export function optionKeys(ctx: Ctx, options: IDataObject, itemIndex: number): I
 		}),
 	);
 	return keys;
+}
+
+/**
+ * Every detail of a channel from the item, as Enable and Update in Replace mode send it: the events,
+ * the notify URL and the options.
+ */
+export function channelDetails(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	return {
+		...wishKeys({
+			events: eventsOf(ctx, getParameter(ctx, 'eventsUi', itemIndex, {}), itemIndex, true),
+			notifyUrl: checkNotifyUrl(ctx, getParameter(ctx, 'notifyUrl', itemIndex), itemIndex),
+		}),
+		...optionKeys(ctx, getParameter(ctx, 'options', itemIndex, {}) as IDataObject, itemIndex),
+	};
+}
+
+/**
+ * A routed request to the watch route (§9): `method` on /actions/watch, `preSend` building the
+ * request from the item, the items of the answer under `watch`.
+ */
+export function watchRouting(
+	method: 'GET' | 'PATCH' | 'DELETE',
+	preSend?: (
+		this: IExecuteSingleFunctions,
+		request: IHttpRequestOptions,
+	) => Promise<IHttpRequestOptions>,
+): INodePropertyRouting {
+	return crmRouting(
+		{
+			request: { method, url: WATCH_PATH },
+			...(preSend ? { send: { preSend: [preSend] } } : {}),
+		},
+		{ rootProperty: 'watch' },
+	);
 }
 
 /** Output of a write: the channel id first, then the CRM's result item. */

@@ -8,6 +8,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
+	channelDetails,
 	channelIdField,
 	checkChannelId,
 	checkNotifyUrl,
@@ -86,24 +87,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const payload: IDataObject = {
 			channel_id: checkChannelId(this, getParameter(this, 'channelId', itemIndex), itemIndex),
 		};
-		if (mode === 'replace') {
-			payload.events = eventsOf(
-				this,
-				getParameter(this, 'eventsUi', itemIndex, {}),
-				itemIndex,
-				true,
-			);
-			payload.notify_url = checkNotifyUrl(
-				this,
-				getParameter(this, 'notifyUrl', itemIndex),
-				itemIndex,
-			);
-			Object.assign(
-				payload,
-				optionKeys(this, getParameter(this, 'options', itemIndex, {}) as IDataObject, itemIndex),
-			);
-			return { method: 'PUT', payload };
-		}
+		if (mode === 'replace')
+			return { method: 'PUT', payload: { ...payload, ...channelDetails(this, itemIndex) } };
 		const events = eventsOf(this, getParameter(this, 'eventsUi', itemIndex, {}), itemIndex, false);
 		if (events) payload.events = events;
 		const fields = getParameter(this, 'updateFields', itemIndex, {}) as IDataObject;

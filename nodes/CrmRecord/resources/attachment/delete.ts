@@ -1,6 +1,6 @@
 import { moduleSelect, pickedValue, recordIdField } from '../../../shared/description/properties';
 import { runBatched } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/records/validation';
+import { pickedDigits } from '../../../shared/records/validation';
 import { attachmentIdField } from './shared';
 import { writeOperation } from '../../../shared/description/nodeDescription';
 
@@ -14,10 +14,8 @@ export const { operation, returns, description, execute } = writeOperation('dele
 		return await runBatched(this, {
 			build: (itemIndex) => {
 				const module = pickedValue(this, 'module', itemIndex);
-				const recordId = pickedValue(this, 'recordId', itemIndex);
-				const id = pickedValue(this, 'attachmentId', itemIndex);
-				checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
-				checkDigits(this.getNode(), id, 'Attachment ID', { itemIndex });
+				const recordId = pickedDigits(this, 'recordId', 'Record ID', itemIndex);
+				const id = pickedDigits(this, 'attachmentId', 'Attachment ID', itemIndex);
 				return { key: { module, recordId }, payload: { id } };
 			},
 			request: ({ module, recordId }, payloads) => ({

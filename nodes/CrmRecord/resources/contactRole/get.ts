@@ -1,25 +1,18 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { getByIdOption } from '../../../shared/description/getById';
 import { contactRoleIdField } from './shared';
-import { crmRouting, noneWithId } from '../../../shared/transport';
 
 /** GetContactRole — GET /crm/{v}/Contacts/roles/{id} */
-export const operation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get a contact role',
+export const operation = getByIdOption({
+	thing: 'contact role',
+	path: '/Contacts/roles',
+	idParameter: 'contactRoleId',
+	rootProperty: 'contact_roles',
 	description: 'Retrieve one contact role',
-	routing: crmRouting(
-		{
-			request: {
-				method: 'GET',
-				url: '=/Contacts/roles/{{ toPathSegment($parameter.contactRoleId) }}',
-			},
-		},
-		{ rootProperty: 'contact_roles', notFound: noneWithId('contact role', 'contactRoleId') },
-	),
-};
+	unchecked: true,
+});
 
 export const returns =
 	'the contact role with its id, name and sequence number (an error when no role has the ID)';

@@ -17,7 +17,7 @@ import {
 	writeResult,
 } from '../../../shared/transport';
 import type { CrmErrorBody } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/records/validation';
+import { pickedDigits } from '../../../shared/records/validation';
 import { NOTES_PER_REQUEST } from './shared';
 import { getParameter } from '../../../shared/parameters';
 import { writeOperation } from '../../../shared/description/nodeDescription';
@@ -120,8 +120,7 @@ function parentOf(
 	itemIndex: number,
 ): { module: string; recordId: string } {
 	const module = pickedValue(this, 'module', itemIndex);
-	const recordId = pickedValue(this, 'recordId', itemIndex);
-	checkDigits(this.getNode(), recordId, 'Parent Record ID', { itemIndex });
+	const recordId = pickedDigits(this, 'recordId', 'Parent Record ID', itemIndex);
 	return { module, recordId };
 }
 

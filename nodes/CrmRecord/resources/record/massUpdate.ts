@@ -12,7 +12,7 @@ import { optionsCollection } from '../../../shared/description/optionsCollection
 import { recordBody } from '../../../shared/records/fields';
 import type { FieldMeta } from '../../../shared/records/fields';
 import { credentialVariant, crmRouting } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/records/validation';
+import { digitsParameter } from '../../../shared/records/validation';
 import { idListOf } from './shared';
 import { jobIdFirst } from './hooks';
 import { getParameter } from '../../../shared/parameters';
@@ -48,9 +48,7 @@ async function massUpdatePreSend(
 			MASS_UPDATE_MAX_IDS,
 		);
 	} else if (by === 'cvid') {
-		const cvid = String(getParameter(this, 'cvid', itemIndex) ?? '').trim();
-		checkDigits(this.getNode(), cvid, 'Custom View ID', { itemIndex });
-		body.cvid = cvid;
+		body.cvid = digitsParameter(this, 'cvid', 'Custom View ID', itemIndex);
 		const raw = getParameter(this, 'criteriaJson', itemIndex, '') as string | IDataObject;
 		if (raw && (typeof raw !== 'string' || raw.trim() !== '')) {
 			let criteria: unknown = raw;
@@ -66,8 +64,7 @@ async function massUpdatePreSend(
 			body.criteria = Array.isArray(criteria) ? criteria : [criteria];
 		}
 	} else {
-		const id = String(getParameter(this, 'territoryId', itemIndex) ?? '').trim();
-		checkDigits(this.getNode(), id, 'Territory ID', { itemIndex });
+		const id = digitsParameter(this, 'territoryId', 'Territory ID', itemIndex);
 		// v2: a Territory object; v2.1: {id, include_child} (§13)
 		body.territory =
 			(await credentialVariant.call(this)) === 'v2.1'

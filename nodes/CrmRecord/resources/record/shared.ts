@@ -347,12 +347,12 @@ export function checkRecordLengths(
 }
 
 /** Batch key of Create and Upsert: items with the same module and write options share requests. */
-export interface WriteGroup extends WriteExtras {
+interface WriteGroup extends WriteExtras {
 	module: string;
 }
 
 /** One Create / Upsert item: its batch entry (the group is its key), its record checked against the field lengths. */
-export interface WriteItem extends BatchEntry<WriteGroup> {
+interface WriteItem extends BatchEntry<WriteGroup> {
 	matchingColumns: string[];
 }
 

@@ -9,8 +9,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { checkDigits } from '../../../shared/records/validation';
-import { moduleSelect, pickedValue, recordIdField } from '../../../shared/description/properties';
+import { checkDigits, pickedDigits } from '../../../shared/records/validation';
+import { moduleSelect, recordIdField } from '../../../shared/description/properties';
 import type { OperationModule } from '../../../shared/description/nodeDescription';
 import { crmRouting } from '../../../shared/transport';
 import { getParameter } from '../../../shared/parameters';
@@ -18,7 +18,7 @@ import { getParameter } from '../../../shared/parameters';
 /** Sharing limits of docs/protocol.md §6: 1..10 users per request, at most 10 users per record. */
 const SHARE_USERS_MAX = 10;
 
-export const shareUsersField: INodeProperties = {
+const shareUsersField: INodeProperties = {
 	displayName: 'Users',
 	name: 'users',
 	type: 'fixedCollection',
@@ -64,13 +64,12 @@ export const shareUsersField: INodeProperties = {
 };
 
 /** preSend of ShareRecord / UpdateSharePermissions: the `share` list, 1..10 users, checked before sending. */
-export async function shareBody(
+async function shareBody(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const itemIndex = this.getItemIndex();
-	const recordId = pickedValue(this, 'recordId');
-	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
+	pickedDigits(this, 'recordId', 'Record ID', itemIndex);
 	const users = (getParameter(this, 'users.user', itemIndex, []) as IDataObject[]) ?? [];
 	if (users.length === 0)
 		throw new NodeOperationError(this.getNode(), 'Add at least one user to share with', {

@@ -13,7 +13,7 @@ import { optionsCollection } from '../../../shared/description/optionsCollection
 import { itemListRequest } from '../../../shared/transport/itemListRequest';
 import { runBatched } from '../../../shared/transport';
 import type { CrmListRequest } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/records/validation';
+import { pickedDigits } from '../../../shared/records/validation';
 import { moduleSelect, pickedValue, recordIdField } from '../../../shared/description/properties';
 import { getParameter } from '../../../shared/parameters';
 
@@ -122,8 +122,7 @@ export async function tagNamesQuery(
 		getParameter(this, 'tagNames', itemIndex) as string,
 		itemIndex,
 	);
-	const recordId = pickedValue(this, 'recordId');
-	checkDigits(this.getNode(), recordId, 'Record ID', { itemIndex });
+	pickedDigits(this, 'recordId', 'Record ID', itemIndex);
 	requestOptions.qs = { ...requestOptions.qs, tag_names: names.join(',') };
 	return requestOptions;
 }
@@ -178,8 +177,7 @@ export async function executeRecordsAction(
 		batchSize: TAG_BATCH,
 		build: (itemIndex) => {
 			const module = pickedValue(this, 'module', itemIndex);
-			const id = pickedValue(this, 'recordId', itemIndex);
-			checkDigits(this.getNode(), id, 'Record ID', { itemIndex });
+			const id = pickedDigits(this, 'recordId', 'Record ID', itemIndex);
 			const names = checkTagNames(
 				this.getNode(),
 				getParameter(this, 'tagNames', itemIndex) as string,

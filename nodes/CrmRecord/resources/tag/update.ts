@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue } from '../../../shared/description/properties';
 import { runBatched } from '../../../shared/transport';
-import { checkDigits } from '../../../shared/records/validation';
+import { digitsParameter } from '../../../shared/records/validation';
 import {
 	TAG_BATCH,
 	TAG_NAME_MAX,
@@ -55,8 +55,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		batchSize: TAG_BATCH,
 		build: (itemIndex) => {
 			const module = pickedValue(this, 'module', itemIndex);
-			const id = String(getParameter(this, 'tagId', itemIndex) ?? '').trim();
-			checkDigits(this.getNode(), id, 'Tag ID', { itemIndex });
+			const id = digitsParameter(this, 'tagId', 'Tag ID', itemIndex);
 			const name = checkTagName(
 				this.getNode(),
 				getParameter(this, 'tagName', itemIndex) as string,

@@ -35,6 +35,26 @@ function dosTime(date: Date): { time: number; date: number } {
 }
 
 /**
+ * The fields a stored entry's local header and its central directory entry share, in the same
+ * order from `at` (after the signature, and after "version made by" in the central entry).
+ */
+function writeEntryFields(
+	header: Buffer,
+	at: number,
+	entry: { time: number; date: number; crc: number; size: number; nameLength: number },
+): void {
+	header.writeUInt16LE(10, at); // version needed: stored
+	header.writeUInt16LE(0x0800, at + 2); // UTF-8 names
+	header.writeUInt16LE(0, at + 4); // method: stored
+	header.writeUInt16LE(entry.time, at + 6);
+	header.writeUInt16LE(entry.date, at + 8);
+	header.writeUInt32LE(entry.crc, at + 10);
+	header.writeUInt32LE(entry.size, at + 14); // compressed size: stored, the same
+	header.writeUInt32LE(entry.size, at + 18);
+	header.writeUInt16LE(entry.nameLength, at + 22);
+}
+
+/**
  * Builds a zip archive of stored (uncompressed) entries with CRC-32 checksums and UTF-8 names —
  * what the bulk-write upload needs (§1.2: one zip holding one CSV).
  */
@@ -50,30 +70,15 @@ export function createZip(files: ZipFile[], modified: Date = new Date(0)): Buffe
 		const crc = crc32(file.data);
 		if (file.data.length >= MAX_32 || offset >= MAX_32)
 			throw new ZipError('zip entries above 4 GB are not supported');
+		const fields = { time, date, crc, size: file.data.length, nameLength: name.length };
 		const local = Buffer.alloc(30);
 		local.writeUInt32LE(LOCAL_SIG, 0);
-		local.writeUInt16LE(10, 4); // version needed: stored
-		local.writeUInt16LE(0x0800, 6); // UTF-8 names
-		local.writeUInt16LE(0, 8); // method: stored
-		local.writeUInt16LE(time, 10);
-		local.writeUInt16LE(date, 12);
-		local.writeUInt32LE(crc, 14);
-		local.writeUInt32LE(file.data.length, 18);
-		local.writeUInt32LE(file.data.length, 22);
-		local.writeUInt16LE(name.length, 26);
+		writeEntryFields(local, 4, fields);
 		parts.push(local, name, file.data);
 		const entry = Buffer.alloc(46);
 		entry.writeUInt32LE(CENTRAL_SIG, 0);
 		entry.writeUInt16LE(20, 4); // version made by
-		entry.writeUInt16LE(10, 6);
-		entry.writeUInt16LE(0x0800, 8);
-		entry.writeUInt16LE(0, 10);
-		entry.writeUInt16LE(time, 12);
-		entry.writeUInt16LE(date, 14);
-		entry.writeUInt32LE(crc, 16);
-		entry.writeUInt32LE(file.data.length, 20);
-		entry.writeUInt32LE(file.data.length, 24);
-		entry.writeUInt16LE(name.length, 28);
+		writeEntryFields(entry, 6, fields);
 		entry.writeUInt32LE(offset, 42);
 		central.push(entry, name);
 		offset += local.length + name.length + file.data.length;
