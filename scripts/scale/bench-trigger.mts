@@ -50,6 +50,7 @@ interface TallyLike {
 	lostIds?: string[];
 	lost: number;
 	doubled: number;
+	doubledIds?: string[];
 	latencies: number[];
 	lastFinished: number;
 	firstChange: number;
@@ -61,7 +62,52 @@ interface ExecutionLike {
 	workflowId: string;
 	/** n8n's execution mode: 'webhook' for a delivery, 'trigger' for a catch-up */
 	mode?: string;
+	createdAt?: number | null;
+	stoppedAt?: number | null;
 	records: Map<string, string | undefined>;
+}
+
+/**
+ * Evidence for a change run twice: per pair of executions that both ran some of the doubled
+ * changes, how many, and when each was created and stopped (seconds after the burst's first
+ * change), with n8n's mode (webhook: a delivery; trigger: the catch-up). Written to
+ * doubled.json in the run's folder and summed up in one line.
+ */
+function doubledEvidence(
+	ids: string[],
+	changes: Change[],
+	executions: Iterable<ExecutionLike>,
+	workflowId: string,
+	runDir: string,
+): string {
+	const first = Math.min(...changes.map((c) => c.at));
+	const at = (ms?: number | null) => (ms ? `${((ms - first) / 1000).toFixed(1)} s` : '?');
+	const runs = [...executions].filter((e) => e.workflowId === workflowId && e.status === 'success');
+	const groups = new Map<string, { ids: string[]; executions: ExecutionLike[] }>();
+	for (const id of ids) {
+		const holding = runs.filter((e) => e.records.has(id));
+		const key = holding.map((e) => e.id).join('+');
+		const group = groups.get(key) ?? { ids: [], executions: holding };
+		group.ids.push(id);
+		groups.set(key, group);
+	}
+	const list = [...groups.values()].map((g) => ({
+		changes: g.ids.length,
+		ids: g.ids,
+		executions: g.executions.map((e) => ({
+			id: e.id,
+			mode: e.mode,
+			created: at(e.createdAt),
+			stopped: at(e.stoppedAt),
+		})),
+	}));
+	writeFileSync(path.join(runDir, 'doubled.json'), JSON.stringify(list, null, 1));
+	return list
+		.map(
+			(g) =>
+				`${g.changes} in ${g.executions.map((e) => `#${e.id} ${e.mode} (created ${e.created}, stopped ${e.stopped})`).join(' and ')}`,
+		)
+		.join('; ');
 }
 
 export interface BenchContext {
@@ -325,6 +371,10 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 		// the latencies stay those of the settled burst; lost and doubled are counted after the catch-up
 		const after = ctx.tally(a.changes, ctx.workflows.crm);
 		const ta = { ...settled, lost: after.lost, lostIds: after.lostIds, doubled: after.doubled };
+		if (after.doubled > 0)
+			ctx.log(
+				`  doubled: ${doubledEvidence(after.doubledIds ?? [], a.changes, ctx.executions.values(), ctx.workflows.crm, ctx.runDir)} (doubled.json)`,
+			);
 		const troubleSince = (start: ReturnType<typeof marks>, d: any[], lostIds: Set<string>) => {
 			const text = ctx.webhookLog().slice(start.log);
 			const lines = WEBHOOK_TROUBLE.map(
