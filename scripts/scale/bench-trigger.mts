@@ -183,6 +183,14 @@ function percentile(values: number[], p: number): number {
 
 const perSecond = (t: TallyLike) => t.changes / ((t.lastFinished - t.firstChange) / 1000);
 
+/**
+ * The commit the run measures, read when the script starts, before it builds the package: a commit
+ * made while the run goes on is not what it measured.
+ */
+const git = (...args: string[]) =>
+	spawnSync('git', args, { cwd: REPO, encoding: 'utf8' }).stdout?.trim() ?? '';
+const BUILT_FROM = `${git('rev-parse', '--short', 'HEAD') || 'unknown'}${git('status', '--porcelain', '--untracked-files=no') !== '' ? ' + uncommitted changes' : ''}`;
+
 export async function benchTrigger(ctx: BenchContext): Promise<void> {
 	const { log } = ctx;
 	// the CRM Trigger's record fetches (GET /Deals?ids=…; the script itself only PUTs): start, end, and
@@ -650,12 +658,9 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 			ratio: crmSide.db.avgBytes / floorSide.db.avgBytes,
 		},
 	];
-	const git = (...args: string[]) =>
-		spawnSync('git', args, { cwd: REPO, encoding: 'utf8' }).stdout?.trim() ?? '';
-	const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
 	const result = {
 		measured: new Date().toISOString(),
-		commit: `${git('rev-parse', '--short', 'HEAD') || 'unknown'}${dirty ? ' + uncommitted changes' : ''}`,
+		commit: BUILT_FROM,
 		command: `npm run bench:queue -- --changes ${ctx.changes}${ctx.settings.dbPool !== 2 ? ` --db-pool ${ctx.settings.dbPool}` : ''}${ctx.settings.expressionEngine !== 'vm' ? ` --expression-engine ${ctx.settings.expressionEngine}` : ''}`,
 		stack: ctx.stack,
 		settings: ctx.settings,
