@@ -196,7 +196,11 @@ const summary = [
 					.filter((r) => r.ok === false)
 					.map((r) => r.figure)
 					.join('; ') || 'none'
-			}`
+			}` +
+			// rows with a target and no verdict: the run says why (e.g. its floor failed)
+			(queue.rows.some((r) => r.target !== undefined && r.ok === undefined)
+				? `; rows without a verdict: ${queue.rows.filter((r) => r.target !== undefined && r.ok === undefined).length} (see their target)`
+				: '')
 		: '',
 ].filter(Boolean);
 
