@@ -88,8 +88,9 @@ export const DELIVERY_RETRY_POLICY = 'none';
 /** the CRM Trigger's catch-up in the scale workflows: every minute (the shortest the node offers) */
 export const CATCH_UP_MINUTES = 1;
 /**
- * How long a phase waits without progress before it counts what is missing as lost: the catch-up
- * reads changes once they are a minute old (SETTLE_MS), at its next minute, then runs them.
+ * How long a phase waits without progress (no change seen, no new CRM Trigger execution) before it
+ * counts what is missing as lost: the catch-up reads changes once they are a minute old
+ * (SETTLE_MS), at its next minute, then runs them.
  */
 export const CATCH_UP_PATIENCE_MS = 150_000;
 export const PHASE_SETTLE_CAP_MS = 360_000;

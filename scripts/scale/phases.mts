@@ -378,6 +378,7 @@ export async function runPhases(stack: QueueStack) {
 		const settleStart = Date.now();
 		let lastProgress = Date.now();
 		let lastSeen = -1;
+		let lastRuns = -1;
 		for (;;) {
 			await readExecutions(pg);
 			const phaseDeliveries = deliveries().filter((d) => d.delivery_id > firstDelivery);
@@ -386,11 +387,19 @@ export async function runPhases(stack: QueueStack) {
 				['new', 'running', 'waiting'].includes(e.status),
 			).length;
 			const seen = new Set<string>();
+			let runs = 0;
 			for (const e of executions.values())
-				if (INSTANT.has(e.workflowId)) for (const id of e.records.keys()) seen.add(id);
+				if (INSTANT.has(e.workflowId)) {
+					runs++;
+					for (const id of e.records.keys()) seen.add(id);
+				}
 			const seenCount = phaseChanges.filter((c) => seen.has(c.id)).length;
-			if (seenCount !== lastSeen) {
+			// progress is a change seen or any new CRM Trigger execution: a catch-up behind a backlog
+			// (after main's restart) re-reads changes already delivered, one execution of 1,000 at a time,
+			// before it reaches this phase's lost ones; and it reads the watched streams in turn
+			if (seenCount !== lastSeen || runs !== lastRuns) {
 				lastSeen = seenCount;
+				lastRuns = runs;
 				lastProgress = Date.now();
 			}
 			const all = seenCount === phaseChanges.length;
