@@ -1,56 +1,10 @@
-// Request body parsing: JSON (with or without Content-Type, §3.1), urlencoded forms (OAuth),
-// multipart/form-data with `file` parts (§3.3).
-import type { IncomingMessage } from 'node:http';
+// What the CRM makes of request bodies and file names: JSON with or without Content-Type (§3.1),
+// multipart/form-data with `file` parts (§3.3; Dicer splits the parts, the rules for names and types
+// are the CRM's), stored file names and Content-Disposition for downloads (§3.4).
+import { Dicer } from '@fastify/busboy';
 
 import { HttpError } from './errors.ts';
 import type { FilePart } from './router.ts';
-
-/** The client closed the connection before its body was complete. */
-export class RequestAborted extends Error {}
-
-/**
- * Reads the whole body, at most `limit` bytes; `onBytes` counts what was read. Over the limit it
- * rejects with 413 and keeps discarding what still arrives (nothing is buffered, and the socket is
- * left for the server to close after the answer: breaking out of the stream would destroy it
- * before the 413 is written).
- */
-export async function readBody(
-	req: IncomingMessage,
-	limit: number,
-	onBytes: (n: number) => void = () => {},
-): Promise<Buffer> {
-	return await new Promise<Buffer>((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		let size = 0;
-		let settled = false;
-		const settle = (error?: unknown) => {
-			if (settled) return;
-			settled = true;
-			if (error) reject(error);
-			else resolve(Buffer.concat(chunks));
-		};
-		req.on('data', (chunk: Buffer) => {
-			if (settled) return;
-			size += chunk.length;
-			onBytes(chunk.length);
-			if (size > limit) {
-				chunks.length = 0;
-				settle(
-					new HttpError(
-						'FILE_SIZE_MORE_THAN_ALLOWED_SIZE',
-						{ limit },
-						'request body is larger than allowed',
-					),
-				);
-				return;
-			}
-			chunks.push(chunk);
-		});
-		req.on('end', () => settle());
-		req.on('error', () => settle(new RequestAborted('request aborted')));
-		req.on('close', () => settle(req.complete ? undefined : new RequestAborted('request aborted')));
-	});
-}
 
 export function isJsonContentType(contentType: string | undefined): boolean {
 	if (!contentType) return true;
@@ -85,56 +39,75 @@ function mimeFromName(name: string): string {
 	return MIME_BY_EXT[ext] ?? 'application/octet-stream';
 }
 
-/** Parses multipart/form-data into file parts and text fields. */
-export function parseMultipart(
+interface RawPart {
+	headers: Record<string, string[]>;
+	data: Buffer;
+}
+
+/** The parts of a multipart body, split by Dicer (the multipart reader of busboy); an unfinished part is left out. */
+async function multipartParts(body: Buffer, boundary: string): Promise<RawPart[]> {
+	const parts: Array<Promise<RawPart | undefined>> = [];
+	await new Promise<void>((resolve) => {
+		const dicer = new Dicer({ boundary });
+		dicer.on('part', (part) => {
+			parts.push(
+				new Promise((done) => {
+					let headers: Record<string, string[]> = {};
+					const chunks: Buffer[] = [];
+					let broken = false;
+					part.on('header', (h) => (headers = h as Record<string, string[]>));
+					part.on('data', (chunk: Buffer) => chunks.push(chunk));
+					part.on('error', () => (broken = true));
+					part.on('end', () => done(broken ? undefined : { headers, data: Buffer.concat(chunks) }));
+				}),
+			);
+		});
+		// a body that ends before its closing boundary: the complete parts count, as before
+		dicer.on('error', () => {});
+		dicer.on('finish', () => resolve());
+		dicer.end(body);
+	});
+	return (await Promise.all(parts)).filter((p) => p !== undefined);
+}
+
+/** A part header's first value as the client wrote it (Dicer reads header bytes as latin1). */
+function partHeader(part: RawPart, name: string): string | undefined {
+	const value = part.headers[name]?.[0];
+	return value === undefined ? undefined : Buffer.from(value, 'latin1').toString('utf8');
+}
+
+/** Parses multipart/form-data into file parts and text fields (§3.3). */
+export async function parseMultipart(
 	body: Buffer,
 	contentType: string,
-): { files: FilePart[]; fields: Record<string, string> } {
+): Promise<{ files: FilePart[]; fields: Record<string, string> }> {
 	const boundaryMatch = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
 	if (!boundaryMatch) throw HttpError.invalidData({}, 'the request does not contain any file');
-	const boundary = Buffer.from(`--${(boundaryMatch[1] ?? boundaryMatch[2]).trim()}`);
 	const files: FilePart[] = [];
 	const fields: Record<string, string> = {};
-	let pos = body.indexOf(boundary);
-	while (pos !== -1) {
-		let start = pos + boundary.length;
-		if (body.slice(start, start + 2).toString() === '--') break;
-		if (body.slice(start, start + 2).toString() === '\r\n') start += 2;
-		const next = body.indexOf(boundary, start);
-		if (next === -1) break;
-		const part = body.slice(start, next - 2); // strip the CRLF before the boundary
-		const headerEnd = part.indexOf('\r\n\r\n');
-		if (headerEnd !== -1) {
-			const headerText = part.slice(0, headerEnd).toString('utf8');
-			const data = part.slice(headerEnd + 4);
-			const disposition = /content-disposition:([^\r\n]*)/i.exec(headerText)?.[1] ?? '';
-			const name = /\bname="([^"]*)"/i.exec(disposition)?.[1] ?? '';
-			const filenameStar = /filename\*=UTF-8''([^;\r\n]+)/i.exec(disposition)?.[1];
-			const filenamePlain = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
-			let filename = filenamePlain;
-			if (filenameStar) {
-				try {
-					filename = decodeURIComponent(filenameStar);
-				} catch {
-					throw HttpError.invalidData({}, 'the file name is not valid percent-encoded UTF-8');
-				}
-			}
-			const partType = /content-type:\s*([^\r\n]*)/i.exec(headerText)?.[1]?.trim();
-			if (filename !== undefined) {
-				const safeName = safeFileName(filename);
-				const contentTypeOfPart =
-					!partType || partType === 'application/octet-stream' ? mimeFromName(safeName) : partType;
-				files.push({
-					field: name,
-					filename: safeName,
-					contentType: contentTypeOfPart,
-					data: Buffer.from(data),
-				});
-			} else {
-				fields[name] = data.toString('utf8');
+	for (const part of await multipartParts(body, (boundaryMatch[1] ?? boundaryMatch[2]).trim())) {
+		const disposition = partHeader(part, 'content-disposition') ?? '';
+		const name = /\bname="([^"]*)"/i.exec(disposition)?.[1] ?? '';
+		const filenameStar = /filename\*=UTF-8''([^;\r\n]+)/i.exec(disposition)?.[1];
+		const filenamePlain = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
+		let filename = filenamePlain;
+		if (filenameStar) {
+			try {
+				filename = decodeURIComponent(filenameStar);
+			} catch {
+				throw HttpError.invalidData({}, 'the file name is not valid percent-encoded UTF-8');
 			}
 		}
-		pos = next;
+		const partType = partHeader(part, 'content-type')?.trim();
+		if (filename !== undefined) {
+			const safeName = safeFileName(filename);
+			// a part without a useful type is typed from its file name
+			const type =
+				!partType || partType === 'application/octet-stream' ? mimeFromName(safeName) : partType;
+			files.push({ field: name, filename: safeName, contentType: type, data: part.data });
+		} else {
+			fields[name] = part.data.toString('utf8');
+		}
 	}
 	return { files, fields };
 }

@@ -2,9 +2,8 @@
 // /oauth/…, /v2/crm/…, /__sandbox/…): modules and their records, blueprint transitions,
 // notification channels and their deliveries, the last API calls and the tester's settings.
 // Record changes run the API's own operations in process (api.ts). Local only (security.ts).
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 
-import { readBody } from '../http.ts';
 import type { Sandbox } from '../sandbox.ts';
 import { callsPage } from './calls.ts';
 import { channelsPage } from './channels.ts';
@@ -77,67 +76,96 @@ function homePage(ctx: PageCtx): Html {
 	);
 }
 
-function send(
-	res: ServerResponse,
-	status: number,
-	headers: Record<string, string>,
-	body = '',
-): void {
-	res.writeHead(status, {
-		'Content-Type': 'text/html; charset=utf-8',
-		'Cache-Control': 'no-store',
-		'X-Content-Type-Options': 'nosniff',
-		'X-Frame-Options': 'DENY',
-		'Referrer-Policy': 'same-origin',
-		'Content-Security-Policy':
-			"default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-		...headers,
-	});
-	res.end(body);
+/** A page's answer, for the server to send. */
+export interface PageAnswer {
+	status: number;
+	headers: Record<string, string>;
+	body: string;
 }
 
-const FORM_LIMIT = 256 * 1024;
+function page(status: number, headers: Record<string, string>, body = ''): PageAnswer {
+	return {
+		status,
+		headers: {
+			'Content-Type': 'text/html; charset=utf-8',
+			'Cache-Control': 'no-store',
+			'X-Content-Type-Options': 'nosniff',
+			'X-Frame-Options': 'DENY',
+			'Referrer-Policy': 'same-origin',
+			'Content-Security-Policy':
+				"default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+			...headers,
+		},
+		body,
+	};
+}
 
-/** Answers a request for a page (isPagePath); never throws. */
+/** The largest form a page reads (the body limit of the pages' routes). */
+export const FORM_LIMIT = 256 * 1024;
+
+const pathOf = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://sandbox.local').pathname;
+
+/** Whether a request is for a page (isPagePath). */
+export function isPageRequest(req: IncomingMessage): boolean {
+	return isPagePath(pathOf(req));
+}
+
+function routeOf(req: IncomingMessage, pathname: string): PageRoute | undefined {
+	const method = (req.method ?? 'GET').toUpperCase();
+	return ROUTES.find(
+		(r) => r.path.test(pathname) && r.method === (method === 'HEAD' ? 'GET' : method),
+	);
+}
+
+/**
+ * What refuses a page request before its form is read: a host that is not local, no such page, a
+ * method the page does not take. Undefined when the page will answer (servePage).
+ */
+export function pageRefusal(sandbox: Sandbox, req: IncomingMessage): PageAnswer | undefined {
+	if (!allowedHost(sandbox, req)) {
+		return page(
+			403,
+			{ 'Content-Type': 'text/plain; charset=utf-8' },
+			'The sandbox pages answer local requests only (Host: localhost, 127.0.0.1, [::1] or the sandbox origin).\n',
+		);
+	}
+	const pathname = pathOf(req);
+	if (routeOf(req, pathname)) return undefined;
+	const known = ROUTES.some((r) => r.path.test(pathname));
+	return page(
+		known ? 405 : 404,
+		{},
+		h`<p>${known ? 'Method not allowed' : 'No such page'}: <a href="/">home</a></p>`.text,
+	);
+}
+
+/** The answer of a page that failed (a form over FORM_LIMIT too). */
+export function pageFailure(error: unknown): PageAnswer {
+	console.error('[sandbox] page failed:', error);
+	return page(500, {}, h`<p class="error">The page failed: ${String(error)}</p>`.text);
+}
+
+/** Answers a page request that pageRefusal let through, with its form (POST); never throws. */
 export async function servePage(
 	sandbox: Sandbox,
 	req: IncomingMessage,
-	res: ServerResponse,
-	url: URL,
-): Promise<void> {
+	body: Buffer,
+): Promise<PageAnswer> {
 	try {
-		if (!allowedHost(sandbox, req)) {
-			send(
-				res,
-				403,
-				{ 'Content-Type': 'text/plain; charset=utf-8' },
-				'The sandbox pages answer local requests only (Host: localhost, 127.0.0.1, [::1] or the sandbox origin).\n',
-			);
-			return;
-		}
-		const method = (req.method ?? 'GET').toUpperCase();
-		const known = ROUTES.filter((r) => r.path.test(url.pathname));
-		const route = known.find((r) => r.method === (method === 'HEAD' ? 'GET' : method));
-		if (!route) {
-			send(
-				res,
-				known.length ? 405 : 404,
-				{},
-				h`<p>${known.length ? 'Method not allowed' : 'No such page'}: <a href="/">home</a></p>`
-					.text,
-			);
-			return;
-		}
+		const url = new URL(req.url ?? '/', 'http://sandbox.local');
+		const route = routeOf(req, url.pathname)!;
 		let session = sessionOf(req);
 		const headers: Record<string, string> = {};
 		let form = new URLSearchParams();
 		if (route.method === 'POST') {
-			form = new URLSearchParams((await readBody(req, FORM_LIMIT)).toString('utf8'));
+			form = new URLSearchParams(body.toString('utf8'));
 			const refusal = postRefusal(sandbox, req, session, form.get('_csrf'));
-			if (refusal) {
-				send(res, 403, {}, h`<p class="error">Refused: ${refusal}. <a href="/">home</a></p>`.text);
-				return;
-			}
+			if (refusal)
+				return page(
+					403,
+					{},
+					h`<p class="error">Refused: ${refusal}. <a href="/">home</a></p>`.text,
+				);
 		} else if (!session) {
 			session = newSession();
 			headers['Set-Cookie'] = sessionCookie(session);
@@ -150,15 +178,13 @@ export async function servePage(
 			frame: (title, current) => ({ title, current, csrf, modules: pageModules(sandbox) }),
 		};
 		const reply = await route.handler(ctx, route.path.exec(url.pathname)!.slice(1));
-		if (reply.redirect) {
-			send(res, 303, { ...headers, Location: reply.redirect });
-			return;
-		}
-		send(res, reply.status ?? 200, headers, method === 'HEAD' ? '' : (reply.html?.text ?? ''));
+		if (reply.redirect) return page(303, { ...headers, Location: reply.redirect });
+		return page(
+			reply.status ?? 200,
+			headers,
+			req.method === 'HEAD' ? '' : (reply.html?.text ?? ''),
+		);
 	} catch (error) {
-		console.error('[sandbox] page failed:', error);
-		if (!res.headersSent)
-			send(res, 500, {}, h`<p class="error">The page failed: ${String(error)}</p>`.text);
-		else res.end();
+		return pageFailure(error);
 	}
 }
