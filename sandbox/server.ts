@@ -152,7 +152,9 @@ function buildApp(sandbox: Sandbox, listener: Listener): FastifyInstance {
 		// clients (undici, axios agents) close idle sockets within seconds; the server waits longer so it
 		// never closes a socket a client is about to reuse (that race shows up as ECONNRESET under load)
 		keepAliveTimeout: 65_000,
+		// node:http's default, which fastify would turn off
 		requestTimeout: 300_000,
+		// closing the sandbox ends its connections, idle or not
 		forceCloseConnections: true,
 		bodyLimit: maxBodyBytes,
 		exposeHeadRoutes: false,
