@@ -184,6 +184,9 @@ const flipped = last.rows.filter(
 		new Set(results.map((res) => res.rows.find((o) => same(o, r))?.ok)).size > 1,
 );
 
+const unjudged =
+	queue?.rows.filter((r) => r.target !== undefined && r.ok === undefined).length ?? 0;
+
 const summary = [
 	`Targets: ${targeted.length / runs} per run; ${runs} run(s); missed: ${missed.length === 0 ? 'none' : missed.map((m) => `run ${m.run}: ${m.row.id} ${m.row.figure}`).join('; ')}`,
 	runs > 1
@@ -198,9 +201,7 @@ const summary = [
 					.join('; ') || 'none'
 			}` +
 			// rows with a target and no verdict: the run says why (e.g. its floor failed)
-			(queue.rows.some((r) => r.target !== undefined && r.ok === undefined)
-				? `; rows without a verdict: ${queue.rows.filter((r) => r.target !== undefined && r.ok === undefined).length} (see their target)`
-				: '')
+			(unjudged > 0 ? `; rows without a verdict: ${unjudged} (see their target)` : '')
 		: '',
 ].filter(Boolean);
 
