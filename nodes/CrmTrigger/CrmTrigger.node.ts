@@ -601,7 +601,13 @@ async function claimed(
 	try {
 		// an execution carries either a delivery's changes or the catch-up's (caught_up)
 		const source = items.every((item) => item.json.caught_up === true) ? 'catch-up' : 'delivery';
-		won = await claimChanges(this.helpers, [...keyOf.values()], source, this.logger);
+		won = await claimChanges(
+			this.helpers,
+			[...keyOf.values()],
+			source,
+			this.logger,
+			`${this.getWorkflow().id}|${this.getNode().id}`,
+		);
 	} catch (error) {
 		// no deduplication store (n8n without it): emit rather than lose the change
 		this.logger.warn(`CRM Trigger: could not record emitted changes: ${(error as Error).message}`);

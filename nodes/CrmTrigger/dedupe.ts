@@ -69,6 +69,41 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * Keys this process's claims won lately, per trigger node (`workflow id|node id`), each with when it
+ * stops being recorded again. Every later store call of that node in this process carries them too:
+ * a key that another process's write dropped after its claim's last check (a write based on a read
+ * older than ours that landed late, from a process stalled between its read and its write) is back
+ * with this process's next call, before the catch-up reads the change. Under a burst, when drops
+ * happen, a worker calls the store many times a second; what stays exposed is a drop after a
+ * worker's last call. Kept for RECENT_MS (after which a key has been in the row longer than any
+ * stall) and at most RECENT_MAX keys per node. Like the latch, a concurrency guard in process memory,
+ * not state the workflow needs: empty after a restart (docs/crm-trigger.md).
+ */
+const recentByNode = new Map<string, Map<string, number>>();
+const RECENT_MS = 60_000;
+const RECENT_MAX = 10_000;
+
+/** The keys `node` won lately in this process, oldest first (expired ones forgotten). */
+function recentKeys(node: string, now: number): Map<string, number> {
+	let recent = recentByNode.get(node);
+	if (!recent) recentByNode.set(node, (recent = new Map()));
+	for (const [key, until] of recent) {
+		if (until > now) break;
+		recent.delete(key);
+	}
+	return recent;
+}
+
+function keepRecent(node: string, keys: Iterable<string>, now: number): void {
+	const recent = recentKeys(node, now);
+	for (const key of keys) {
+		recent.delete(key);
+		recent.set(key, now + RECENT_MS);
+	}
+	while (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
+}
+
+/**
  * Who claims: the execution of a delivery, or of the catch-up (changes read from the CRM). When the
  * first claims of both overlap in the store, both find the key new; the delivery's execution then
  * marks its keys, and the catch-up's yields what is marked.
@@ -91,7 +126,8 @@ const CLOCK_MARGIN_MS = 10_000;
 
 /**
  * Claims change keys in n8n's deduplication store; answers the keys this execution may emit
- * (those no other execution recorded before).
+ * (those no other execution recorded before). `node` is the trigger node whose row this is
+ * (`workflow id|node id`): what this process's claims won there lately goes with every call.
  *
  * The store is one row per node, read and written back whole without a lock: a write based on a
  * read older than our write drops our keys, and a later repeat of those changes (a copy, or the
@@ -99,8 +135,10 @@ const CLOCK_MARGIN_MS = 10_000;
  * can drop our keys only if its read came before our write, so it lands within one store call's
  * span after it: each claim checks again once several spans have passed, records what was dropped,
  * and goes on until a check finds every key still there. After that check no write that read
- * before it is left to land (docs/crm-trigger.md). Two executions whose first claims overlap both
- * find the key new. Between a delivery's execution and the catch-up's (the catch-up reads a change
+ * before it is left to land, unless its process stalled between its read and its write; what such
+ * a write drops, this process's next store call of the node records again (recentByNode), within
+ * the minute before the catch-up reads the change (docs/crm-trigger.md). Two executions whose first
+ * claims overlap both find the key new. Between a delivery's execution and the catch-up's (the catch-up reads a change
  * while the delivery's execution still waits in n8n's queue), the mark settles it: a delivery's
  * execution marks the keys it won right after its first write, in the same turn, unless every
  * change is too young for a catch-up to have read it, and again with its checks; the catch-up's
@@ -114,17 +152,29 @@ export async function claimChanges(
 	keys: string[],
 	source: ClaimSource = 'delivery',
 	log?: Log,
+	node = '',
 ): Promise<Set<string>> {
 	const unique = [...new Set(keys)];
 	if (unique.length === 0) return new Set();
 	let span = 0;
+	let repaired = 0;
+	// each call also records again what this process's claims of the node won lately (recentByNode);
+	// answers for `list` only, and counts the recent keys it found dropped
 	const call = async (list: string[]) => {
 		const started = Date.now();
+		const own = new Set(list);
+		const again = [...recentKeys(node, started).keys()].filter((key) => !own.has(key));
 		try {
-			return await helpers.checkProcessedAndRecord(list, 'node', {
+			const found = await helpers.checkProcessedAndRecord([...list, ...again], 'node', {
 				mode: 'entries',
 				maxEntries: PROCESSED_MAX,
 			});
+			const newOnes = found.new.map(String);
+			repaired += newOnes.filter((key) => !own.has(key)).length;
+			return {
+				new: newOnes.filter((key) => own.has(key)),
+				processed: found.processed.map(String).filter((key) => own.has(key)),
+			};
 		} finally {
 			span = Math.max(span, Date.now() - started);
 		}
@@ -140,9 +190,12 @@ export async function claimChanges(
 		return marks.length > 0;
 	};
 	const won = await oneAtATime(async () => {
-		const found = new Set((await call(unique)).new.map(String));
+		// what this process's claims won lately is taken, also if a write dropped it from the row
+		const taken = new Set(recentKeys(node, Date.now()).keys());
+		const found = new Set((await call(unique)).new.filter((key) => !taken.has(key)));
 		// in the same turn, so the mark is there one store call after the key
 		if (markIfOld(found)) await call(marks);
+		keepRecent(node, [...found, ...marks], Date.now());
 		return found;
 	});
 	const pause = async () => await sleep(Math.max(CHECK_PAUSE_MS, CHECK_SPANS * span));
@@ -151,9 +204,12 @@ export async function claimChanges(
 		await pause();
 		// what another writer dropped comes back as new: recorded again by this very call, marks
 		// included (also those of changes that grew old while the claim went on)
-		markIfOld(won);
+		const marked = marks.length > 0;
+		if (!marked && markIfOld(won)) keepRecent(node, marks, Date.now());
 		const found = await record([...won, ...marks]);
-		dropped = found.new.filter((key) => !String(key).endsWith(DELIVERED)).length;
+		dropped = found.new.filter((key) => !key.endsWith(DELIVERED)).length;
+		// marks written for the first time are no repair
+		repaired += marked ? found.new.length : dropped;
 		if (dropped === 0) break;
 	}
 	// said, so that a change run twice can be traced to its cause
@@ -165,12 +221,17 @@ export async function claimChanges(
 		// a delivery's execution whose first claim overlapped ours has marked its keys by now
 		await sleep(Math.max(MARK_WAIT_MS, MARK_SPANS * span));
 		const found = await record([...won].map((key) => key + DELIVERED));
-		for (const mark of found.processed.map(String)) won.delete(mark.slice(0, -DELIVERED.length));
+		for (const mark of found.processed) won.delete(mark.slice(0, -DELIVERED.length));
 		if (found.processed.length > 0)
 			log?.info(
 				`CRM Trigger: ${found.processed.length} change(s) a delivery's execution claimed at the same moment are left to it`,
 			);
 	}
+	// said, so that operators see how often concurrent claims overwrite each other
+	if (repaired > 0)
+		log?.info(
+			`CRM Trigger: ${repaired} key(s) of emitted changes that another process's write had dropped from n8n's deduplication store were recorded again`,
+		);
 	return won;
 }
 

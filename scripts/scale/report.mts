@@ -263,6 +263,7 @@ export async function report(stack: QueueStack, run: PhaseRun): Promise<void> {
 
 	// doubles the phases did not count (their second execution came after the phase settled, e.g.
 	// a catch-up): which executions ran them, by id, mode, start and size
+	let lateSummary = '';
 	const lateDoubles = all.doubledIds.filter(
 		(id) =>
 			!twoWebhookDoubles.ids.has(id) && !phaseResults.some((r) => r.tally.doubledIds.includes(id)),
@@ -282,9 +283,8 @@ export async function report(stack: QueueStack, run: PhaseRun): Promise<void> {
 				)
 				.join(' and '),
 		);
-		console.log(
-			`doubled after their phase settled: ${lateDoubles.length} change(s), ran by ${formatCounts(groups)}`,
-		);
+		lateSummary = `doubled after their phase settled: ${lateDoubles.length} change(s), ran by ${formatCounts(groups)}`;
+		console.log(lateSummary);
 	}
 
 	console.log('\nchecks:');
@@ -322,7 +322,7 @@ export async function report(stack: QueueStack, run: PhaseRun): Promise<void> {
 	);
 	check(
 		all.doubled - twoWebhookDoubles.resent === 0,
-		`no change is in two successful executions, apart from the ${twoWebhookDoubles.resent} copies that reached both webhook processes (${all.doubled - twoWebhookDoubles.resent} doubled otherwise)`,
+		`no change is in two successful executions, apart from the ${twoWebhookDoubles.resent} copies that reached both webhook processes (${all.doubled - twoWebhookDoubles.resent} doubled otherwise${lateSummary ? `; ${lateSummary}` : ''})`,
 	);
 	if (DURABLE_CURSORS) {
 		check(

@@ -17,11 +17,12 @@ function claimsOfAnotherProcess(): typeof claimChanges {
 
 type Helpers = Parameters<typeof claimChanges>[0];
 
-/** One row of n8n's store ("entries" mode) and a writer of another process that read it earlier. */
+/** One row of n8n's store ("entries" mode): one trigger node's, so each test has its own. */
+let nodes = 0;
 function storeRow() {
-	const state = { row: [] as string[], calls: 0 };
+	const state = { row: [] as string[], calls: 0, node: `workflow|node-${++nodes}` };
 	const helpers = processOf(state);
-	return { state, helpers };
+	return { state, helpers, node: state.node };
 }
 
 /**
@@ -29,7 +30,7 @@ function storeRow() {
  * that came before another process's write, as when two first claims overlap).
  */
 function processOf(
-	state: { row: string[]; calls: number },
+	state: { row: string[]; calls: number; node?: string },
 	firstRead?: string[],
 	callMs = 0,
 ): Helpers {
@@ -59,7 +60,7 @@ function processOf(
 
 describe('claimChanges: keys another process dropped are recorded again', () => {
 	test('a stale write landing 300 ms after the claim: the keys are back before the claim returns', async () => {
-		const { state, helpers } = storeRow();
+		const { state, helpers, node } = storeRow();
 		state.row = ['older'];
 		const staleRead = [...state.row];
 		// another process read the row before the claim and writes it back, with its own key, later
@@ -69,7 +70,13 @@ describe('claimChanges: keys another process dropped are recorded again', () => 
 				resolve();
 			}, 300),
 		);
-		const won = await claimChanges(helpers, ['edit|Deals|1|1700000000000', 'create|Leads|2']);
+		const won = await claimChanges(
+			helpers,
+			['edit|Deals|1|1700000000000', 'create|Leads|2'],
+			'delivery',
+			undefined,
+			node,
+		);
 		await stale;
 		expect([...won].sort()).toEqual(['create|Leads|2', 'edit|Deals|1|1700000000000']);
 		expect(state.row).toEqual(
@@ -79,14 +86,28 @@ describe('claimChanges: keys another process dropped are recorded again', () => 
 		expect(state.calls).toBeGreaterThanOrEqual(3);
 		// a repeat of the same changes (a copy, the catch-up's read) is not emitted again
 		expect(
-			(await claimChanges(helpers, ['edit|Deals|1|1700000000000', 'create|Leads|2'])).size,
+			(
+				await claimChanges(
+					helpers,
+					['edit|Deals|1|1700000000000', 'create|Leads|2'],
+					'delivery',
+					undefined,
+					node,
+				)
+			).size,
 		).toBe(0);
 	});
 
 	test('without another writer: one check after the pause, and what was taken is not claimed', async () => {
-		const { state, helpers } = storeRow();
+		const { state, helpers, node } = storeRow();
 		state.row = ['create|Leads|2'];
-		const won = await claimChanges(helpers, ['create|Leads|2', 'delete|Leads|3']);
+		const won = await claimChanges(
+			helpers,
+			['create|Leads|2', 'delete|Leads|3'],
+			'delivery',
+			undefined,
+			node,
+		);
 		expect([...won]).toEqual(['delete|Leads|3']);
 		// a delivery's execution marks what it won at once, in the same turn (the catch-up's claims
 		// yield to the mark), then checks once
@@ -95,11 +116,57 @@ describe('claimChanges: keys another process dropped are recorded again', () => 
 	});
 
 	test('an edit too young for any catch-up to read is not marked', async () => {
-		const { state, helpers } = storeRow();
+		const { state, helpers, node } = storeRow();
 		const young = `edit|Deals|1|${Math.floor((Date.now() - 2000) / 1000) * 1000}`;
-		expect([...(await claimChanges(helpers, [young]))]).toEqual([young]);
+		expect([...(await claimChanges(helpers, [young], 'delivery', undefined, node))]).toEqual([
+			young,
+		]);
 		expect(state.row).toEqual([young]);
 		expect(state.calls).toBe(2);
+	});
+});
+
+describe("claimChanges: a process's later calls record again what its claims won lately", () => {
+	const created = 'create|Leads|7';
+
+	test("a write that dropped a claim's keys after its last check: the next claim of the process records them again, and the catch-up's later read on another process drops the change", async () => {
+		const { state, helpers, node } = storeRow();
+		state.row = ['older'];
+		expect([...(await claimChanges(helpers, [created], 'delivery', undefined, node))]).toEqual([
+			created,
+		]);
+		// another process, stalled between its read (before the claim) and its write, lands it now
+		state.row = ['older', 'theirs'];
+		// this process's next claim, of another change, carries the dropped key again
+		expect([
+			...(await claimChanges(helpers, ['create|Leads|8'], 'delivery', undefined, node)),
+		]).toEqual(['create|Leads|8']);
+		expect(state.row).toEqual(expect.arrayContaining([created, 'create|Leads|8', 'theirs']));
+		// the catch-up, a minute later on a worker of its own, finds the change emitted
+		const catchUp = claimsOfAnotherProcess();
+		expect([...(await catchUp(processOf(state), [created], 'catch-up', undefined, node))]).toEqual(
+			[],
+		);
+	});
+
+	test('a change this process won lately is taken, also while the row has lost it', async () => {
+		const { state, helpers, node } = storeRow();
+		expect([...(await claimChanges(helpers, [created], 'delivery', undefined, node))]).toEqual([
+			created,
+		]);
+		state.row = [];
+		expect([...(await claimChanges(helpers, [created], 'catch-up', undefined, node))]).toEqual([]);
+		// and the row has it again
+		expect(state.row).toContain(created);
+	});
+
+	test("a node's keys go back to its own row only", async () => {
+		const one = storeRow();
+		const two = storeRow();
+		await claimChanges(one.helpers, [created], 'delivery', undefined, one.node);
+		await claimChanges(two.helpers, ['create|Leads|9'], 'delivery', undefined, two.node);
+		expect(two.state.row).not.toContain(created);
+		expect(one.state.row).not.toContain('create|Leads|9');
 	});
 });
 
@@ -109,10 +176,10 @@ describe('claimChanges: a delivery and the catch-up claiming the same change', (
 	test('first claims overlapping in the store: the delivery emits it, the catch-up drops it', async () => {
 		const state = { row: ['older'], calls: 0 };
 		const before = [...state.row];
-		// the catch-up's first call read the row before the delivery's first write landed
+		// the catch-up, on another process, read the row before the delivery's first write landed
 		const [delivered, caughtUp] = await Promise.all([
-			claimChanges(processOf(state), [key], 'delivery'),
-			claimChanges(processOf(state, before), [key], 'catch-up'),
+			claimChanges(processOf(state), [key], 'delivery', undefined, 'overlap|1'),
+			claimsOfAnotherProcess()(processOf(state, before), [key], 'catch-up', undefined, 'overlap|1'),
 		]);
 		expect([...delivered]).toEqual([key]);
 		expect([...caughtUp]).toEqual([]);
@@ -122,8 +189,8 @@ describe('claimChanges: a delivery and the catch-up claiming the same change', (
 		const state = { row: ['older'], calls: 0 };
 		const before = [...state.row];
 		const [delivered, caughtUp] = await Promise.all([
-			claimChanges(processOf(state, undefined, 400), [key], 'delivery'),
-			claimChanges(processOf(state, before), [key], 'catch-up'),
+			claimChanges(processOf(state, undefined, 400), [key], 'delivery', undefined, 'overlap|2'),
+			claimsOfAnotherProcess()(processOf(state, before), [key], 'catch-up', undefined, 'overlap|2'),
 		]);
 		expect([...delivered]).toEqual([key]);
 		expect([...caughtUp]).toEqual([]);
@@ -135,22 +202,28 @@ describe('claimChanges: a delivery and the catch-up claiming the same change', (
 		// the delivery's worker: each store call 1.5 s; the catch-up's first call read the row before
 		// the delivery's first write and wrote it back at once
 		const [delivered, caughtUp] = await Promise.all([
-			claimsOfAnotherProcess()(processOf(state, undefined, 1500), [key], 'delivery'),
-			claimChanges(processOf(state, before), [key], 'catch-up'),
+			claimsOfAnotherProcess()(
+				processOf(state, undefined, 1500),
+				[key],
+				'delivery',
+				undefined,
+				'overlap|3',
+			),
+			claimChanges(processOf(state, before), [key], 'catch-up', undefined, 'overlap|3'),
 		]);
 		expect([...delivered]).toEqual([key]);
 		expect([...caughtUp]).toEqual([]);
 	}, 30_000);
 
 	test('the catch-up first, the delivery later: the catch-up emits it, the delivery drops it', async () => {
-		const { helpers } = storeRow();
-		expect([...(await claimChanges(helpers, [key], 'catch-up'))]).toEqual([key]);
-		expect([...(await claimChanges(helpers, [key], 'delivery'))]).toEqual([]);
+		const { helpers, node } = storeRow();
+		expect([...(await claimChanges(helpers, [key], 'catch-up', undefined, node))]).toEqual([key]);
+		expect([...(await claimChanges(helpers, [key], 'delivery', undefined, node))]).toEqual([]);
 	});
 
 	test('the delivery first, the catch-up later: the catch-up drops it', async () => {
-		const { helpers } = storeRow();
-		expect([...(await claimChanges(helpers, [key], 'delivery'))]).toEqual([key]);
-		expect([...(await claimChanges(helpers, [key], 'catch-up'))]).toEqual([]);
+		const { helpers, node } = storeRow();
+		expect([...(await claimChanges(helpers, [key], 'delivery', undefined, node))]).toEqual([key]);
+		expect([...(await claimChanges(helpers, [key], 'catch-up', undefined, node))]).toEqual([]);
 	});
 });
