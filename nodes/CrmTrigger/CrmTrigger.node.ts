@@ -50,6 +50,7 @@ import {
 	parseDelivery,
 } from './delivery';
 import { fetchRecords } from '../shared/records/fetch';
+import { PAGE_SIZE } from '../shared/changes/changeStream';
 import { attemptOf, latch } from './processClaims';
 import { getWatchableModules } from './methods';
 import { getParameter } from '../shared/parameters';
@@ -624,7 +625,7 @@ async function claimed(
 
 /**
  * One catch-up: every watched stream read from its cursor up to SETTLE_MS ago, emitted in
- * executions of at most CATCH_UP_BATCH changes. A stream's cursor moves only once n8n has run the
+ * executions of at most CATCH_UP_BATCH changes, the streams taking turns. A stream's cursor moves only once n8n has run the
  * execution that carries its changes, so a change is read again, never skipped, when n8n could not
  * store that execution (execute() drops what was emitted). Stops at CATCH_UP_BUDGET_MS; the next
  * catch-up goes on from there.
@@ -672,23 +673,30 @@ async function catchUp(
 		moved = {};
 		return true;
 	};
+	// the streams in turn, a share each per round: a backlog of one stream (a restarted main re-reads
+	// what it read before its last save) does not keep another's missed changes waiting past the budget
+	const share = Math.max(PAGE_SIZE, Math.ceil(CATCH_UP_BATCH / streams.length));
 	let going = true;
-	for (const { module, operation, stream } of streams) {
-		let more = true;
-		while (going && more && !isClosed() && Date.now() < deadline) {
+	const live = () => going && !isClosed() && Date.now() < deadline;
+	let active = streams;
+	while (active.length > 0 && live()) {
+		const more: typeof streams = [];
+		for (const { module, operation, stream } of active) {
+			if (!live()) break;
 			const read = await readStream.call(
 				this,
 				module,
 				operation,
 				moved[stream] ?? cursors[stream],
 				bound,
-				CATCH_UP_BATCH - batch.length,
+				Math.min(share, CATCH_UP_BATCH - batch.length),
 			);
 			batch.push(...read.items);
 			moved[stream] = read.cursor;
-			more = read.more;
+			if (read.more) more.push({ module, operation, stream });
 			if (batch.length >= CATCH_UP_BATCH) going = await flush();
 		}
+		active = more;
 	}
 	if (going && !isClosed()) await flush();
 }

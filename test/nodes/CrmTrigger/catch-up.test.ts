@@ -234,6 +234,33 @@ describe('CRM Trigger › catch-up', () => {
 		expect(t.caughtUp).toHaveLength(1);
 	});
 
+	test("the watched streams take turns: a backlog in one (1,200 deal creates) does not keep another stream's missed change out of the first execution", async () => {
+		const t = await running({ modules: ['Deals', 'Leads'], events: ['create'] });
+		await t.catchUp();
+		const channelId = t.x.state().channelId as string;
+		receiver.respond = () => 503;
+		for (let n = 0; n < 12; n++) {
+			const res = await crm.api('POST', '/crm/v2.1/Deals', {
+				data: Array.from({ length: 100 }, (_, i) => ({
+					Deal_Name: `Backlog ${n * 100 + i}`,
+					Stage: 'Qualification',
+					Closing_Date: '2030-03-01',
+				})),
+			});
+			expect(res.status).toBe(201);
+		}
+		const [lead] = await createLeads('Missed behind a backlog');
+		await deliveriesSettled(crm.url, 13, { channelId });
+		await t.catchUp();
+		// 1,201 changes: two executions of at most 1,000; the lead, read in the first round, is in the first
+		expect(t.caughtUp).toHaveLength(2);
+		const first = t.caughtUp[0].data.resultData.runData[t.x.node.name][0].data!.main[0]!;
+		expect(first).toHaveLength(1000);
+		expect(first.map(describeItem)).toContain(`create:${lead} (caught up)`);
+		expect(t.emittedByCatchUp()).toHaveLength(1201);
+		await t.stop();
+	}, 60_000);
+
 	test('with Catch Up on Missed Changes off, trigger() only renews: a change no delivery brought stays missed, and the CRM is not read', async () => {
 		const t = await running({
 			modules: ['Leads'],
