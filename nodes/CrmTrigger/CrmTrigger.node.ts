@@ -604,10 +604,10 @@ async function claimed(
 		const source = items.every((item) => item.json.caught_up === true) ? 'catch-up' : 'delivery';
 		won = await claimChanges(
 			this.helpers,
+			`${this.getWorkflow().id}|${this.getNode().id}`,
 			[...keyOf.values()],
 			source,
 			this.logger,
-			`${this.getWorkflow().id}|${this.getNode().id}`,
 		);
 	} catch (error) {
 		// no deduplication store (n8n without it): emit rather than lose the change

@@ -149,10 +149,10 @@ const CLOCK_MARGIN_MS = 10_000;
  */
 export async function claimChanges(
 	helpers: Dedupe,
+	node: string,
 	keys: string[],
 	source: ClaimSource = 'delivery',
 	log?: Log,
-	node = '',
 ): Promise<Set<string>> {
 	const unique = [...new Set(keys)];
 	if (unique.length === 0) return new Set();

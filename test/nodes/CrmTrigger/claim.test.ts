@@ -72,10 +72,9 @@ describe('claimChanges: keys another process dropped are recorded again', () => 
 		);
 		const won = await claimChanges(
 			helpers,
+			node,
 			['edit|Deals|1|1700000000000', 'create|Leads|2'],
 			'delivery',
-			undefined,
-			node,
 		);
 		await stale;
 		expect([...won].sort()).toEqual(['create|Leads|2', 'edit|Deals|1|1700000000000']);
@@ -89,10 +88,9 @@ describe('claimChanges: keys another process dropped are recorded again', () => 
 			(
 				await claimChanges(
 					helpers,
+					node,
 					['edit|Deals|1|1700000000000', 'create|Leads|2'],
 					'delivery',
-					undefined,
-					node,
 				)
 			).size,
 		).toBe(0);
@@ -101,13 +99,7 @@ describe('claimChanges: keys another process dropped are recorded again', () => 
 	test('without another writer: one check after the pause, and what was taken is not claimed', async () => {
 		const { state, helpers, node } = storeRow();
 		state.row = ['create|Leads|2'];
-		const won = await claimChanges(
-			helpers,
-			['create|Leads|2', 'delete|Leads|3'],
-			'delivery',
-			undefined,
-			node,
-		);
+		const won = await claimChanges(helpers, node, ['create|Leads|2', 'delete|Leads|3'], 'delivery');
 		expect([...won]).toEqual(['delete|Leads|3']);
 		// a delivery's execution marks what it won at once, in the same turn (the catch-up's claims
 		// yield to the mark), then checks once
@@ -118,9 +110,7 @@ describe('claimChanges: keys another process dropped are recorded again', () => 
 	test('an edit too young for any catch-up to read is not marked', async () => {
 		const { state, helpers, node } = storeRow();
 		const young = `edit|Deals|1|${Math.floor((Date.now() - 2000) / 1000) * 1000}`;
-		expect([...(await claimChanges(helpers, [young], 'delivery', undefined, node))]).toEqual([
-			young,
-		]);
+		expect([...(await claimChanges(helpers, node, [young], 'delivery'))]).toEqual([young]);
 		expect(state.row).toEqual([young]);
 		expect(state.calls).toBe(2);
 	});
@@ -132,30 +122,24 @@ describe("claimChanges: a process's later calls record again what its claims won
 	test("a write that dropped a claim's keys after its last check: the next claim of the process records them again, and the catch-up's later read on another process drops the change", async () => {
 		const { state, helpers, node } = storeRow();
 		state.row = ['older'];
-		expect([...(await claimChanges(helpers, [created], 'delivery', undefined, node))]).toEqual([
-			created,
-		]);
+		expect([...(await claimChanges(helpers, node, [created], 'delivery'))]).toEqual([created]);
 		// another process, stalled between its read (before the claim) and its write, lands it now
 		state.row = ['older', 'theirs'];
 		// this process's next claim, of another change, carries the dropped key again
-		expect([
-			...(await claimChanges(helpers, ['create|Leads|8'], 'delivery', undefined, node)),
-		]).toEqual(['create|Leads|8']);
+		expect([...(await claimChanges(helpers, node, ['create|Leads|8'], 'delivery'))]).toEqual([
+			'create|Leads|8',
+		]);
 		expect(state.row).toEqual(expect.arrayContaining([created, 'create|Leads|8', 'theirs']));
 		// the catch-up, a minute later on a worker of its own, finds the change emitted
 		const catchUp = claimsOfAnotherProcess();
-		expect([...(await catchUp(processOf(state), [created], 'catch-up', undefined, node))]).toEqual(
-			[],
-		);
+		expect([...(await catchUp(processOf(state), node, [created], 'catch-up'))]).toEqual([]);
 	});
 
 	test('a change this process won lately is taken, also while the row has lost it', async () => {
 		const { state, helpers, node } = storeRow();
-		expect([...(await claimChanges(helpers, [created], 'delivery', undefined, node))]).toEqual([
-			created,
-		]);
+		expect([...(await claimChanges(helpers, node, [created], 'delivery'))]).toEqual([created]);
 		state.row = [];
-		expect([...(await claimChanges(helpers, [created], 'catch-up', undefined, node))]).toEqual([]);
+		expect([...(await claimChanges(helpers, node, [created], 'catch-up'))]).toEqual([]);
 		// and the row has it again
 		expect(state.row).toContain(created);
 	});
@@ -163,8 +147,8 @@ describe("claimChanges: a process's later calls record again what its claims won
 	test("a node's keys go back to its own row only", async () => {
 		const one = storeRow();
 		const two = storeRow();
-		await claimChanges(one.helpers, [created], 'delivery', undefined, one.node);
-		await claimChanges(two.helpers, ['create|Leads|9'], 'delivery', undefined, two.node);
+		await claimChanges(one.helpers, one.node, [created], 'delivery');
+		await claimChanges(two.helpers, two.node, ['create|Leads|9'], 'delivery');
 		expect(two.state.row).not.toContain(created);
 		expect(one.state.row).not.toContain('create|Leads|9');
 	});
@@ -178,8 +162,8 @@ describe('claimChanges: a delivery and the catch-up claiming the same change', (
 		const before = [...state.row];
 		// the catch-up, on another process, read the row before the delivery's first write landed
 		const [delivered, caughtUp] = await Promise.all([
-			claimChanges(processOf(state), [key], 'delivery', undefined, 'overlap|1'),
-			claimsOfAnotherProcess()(processOf(state, before), [key], 'catch-up', undefined, 'overlap|1'),
+			claimChanges(processOf(state), 'overlap|1', [key], 'delivery'),
+			claimsOfAnotherProcess()(processOf(state, before), 'overlap|1', [key], 'catch-up'),
 		]);
 		expect([...delivered]).toEqual([key]);
 		expect([...caughtUp]).toEqual([]);
@@ -189,8 +173,8 @@ describe('claimChanges: a delivery and the catch-up claiming the same change', (
 		const state = { row: ['older'], calls: 0 };
 		const before = [...state.row];
 		const [delivered, caughtUp] = await Promise.all([
-			claimChanges(processOf(state, undefined, 400), [key], 'delivery', undefined, 'overlap|2'),
-			claimsOfAnotherProcess()(processOf(state, before), [key], 'catch-up', undefined, 'overlap|2'),
+			claimChanges(processOf(state, undefined, 400), 'overlap|2', [key], 'delivery'),
+			claimsOfAnotherProcess()(processOf(state, before), 'overlap|2', [key], 'catch-up'),
 		]);
 		expect([...delivered]).toEqual([key]);
 		expect([...caughtUp]).toEqual([]);
@@ -202,14 +186,8 @@ describe('claimChanges: a delivery and the catch-up claiming the same change', (
 		// the delivery's worker: each store call 1.5 s; the catch-up's first call read the row before
 		// the delivery's first write and wrote it back at once
 		const [delivered, caughtUp] = await Promise.all([
-			claimsOfAnotherProcess()(
-				processOf(state, undefined, 1500),
-				[key],
-				'delivery',
-				undefined,
-				'overlap|3',
-			),
-			claimChanges(processOf(state, before), [key], 'catch-up', undefined, 'overlap|3'),
+			claimsOfAnotherProcess()(processOf(state, undefined, 1500), 'overlap|3', [key], 'delivery'),
+			claimChanges(processOf(state, before), 'overlap|3', [key], 'catch-up'),
 		]);
 		expect([...delivered]).toEqual([key]);
 		expect([...caughtUp]).toEqual([]);
@@ -217,13 +195,13 @@ describe('claimChanges: a delivery and the catch-up claiming the same change', (
 
 	test('the catch-up first, the delivery later: the catch-up emits it, the delivery drops it', async () => {
 		const { helpers, node } = storeRow();
-		expect([...(await claimChanges(helpers, [key], 'catch-up', undefined, node))]).toEqual([key]);
-		expect([...(await claimChanges(helpers, [key], 'delivery', undefined, node))]).toEqual([]);
+		expect([...(await claimChanges(helpers, node, [key], 'catch-up'))]).toEqual([key]);
+		expect([...(await claimChanges(helpers, node, [key], 'delivery'))]).toEqual([]);
 	});
 
 	test('the delivery first, the catch-up later: the catch-up drops it', async () => {
 		const { helpers, node } = storeRow();
-		expect([...(await claimChanges(helpers, [key], 'delivery', undefined, node))]).toEqual([key]);
-		expect([...(await claimChanges(helpers, [key], 'catch-up', undefined, node))]).toEqual([]);
+		expect([...(await claimChanges(helpers, node, [key], 'delivery'))]).toEqual([key]);
+		expect([...(await claimChanges(helpers, node, [key], 'catch-up'))]).toEqual([]);
 	});
 });
