@@ -624,10 +624,10 @@ async function claimed(
 }
 
 /**
- * One catch-up: every watched stream read from its cursor up to SETTLE_MS ago, emitted in
- * executions of at most CATCH_UP_BATCH changes, the streams taking turns. A stream's cursor moves only once n8n has run the
- * execution that carries its changes, so a change is read again, never skipped, when n8n could not
- * store that execution (execute() drops what was emitted). Stops at CATCH_UP_BUDGET_MS; the next
+ * One catch-up: every watched stream read from its cursor up to SETTLE_MS ago, the streams taking
+ * turns, emitted in executions of at most CATCH_UP_BATCH changes. A stream's cursor moves only once
+ * n8n has run the execution that carries its changes, so a change is read again, never skipped, when
+ * n8n could not store that execution (execute() drops what was emitted). Stops at CATCH_UP_BUDGET_MS; the next
  * catch-up goes on from there.
  */
 async function catchUp(

@@ -104,6 +104,28 @@ function keepRecent(node: string, keys: Iterable<string>, now: number): void {
 }
 
 /**
+ * One call of n8n's store, made again when it fails: n8n inserts a node's row on the node's first
+ * call, so when the first calls of two processes come at once both insert and the second fails on
+ * the row's primary key ("duplicate key value"); the row is there then, and the call goes through.
+ * Without it that claim recorded nothing and its changes ran again at the catch-up.
+ */
+async function storeCall(helpers: Dedupe, items: string[]) {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await helpers.checkProcessedAndRecord(items, 'node', {
+				mode: 'entries',
+				maxEntries: PROCESSED_MAX,
+			});
+		} catch (error) {
+			if (attempt >= STORE_ATTEMPTS) throw error;
+			await sleep(STORE_RETRY_MS * attempt);
+		}
+	}
+}
+const STORE_ATTEMPTS = 3;
+const STORE_RETRY_MS = 100;
+
+/**
  * Who claims: the execution of a delivery, or of the catch-up (changes read from the CRM). When the
  * first claims of both overlap in the store, both find the key new; the delivery's execution then
  * marks its keys, and the catch-up's yields what is marked.
@@ -165,10 +187,7 @@ export async function claimChanges(
 		const own = new Set(list);
 		const again = [...recentKeys(node, started).keys()].filter((key) => !own.has(key));
 		try {
-			const found = await helpers.checkProcessedAndRecord([...list, ...again], 'node', {
-				mode: 'entries',
-				maxEntries: PROCESSED_MAX,
-			});
+			const found = await storeCall(helpers, [...list, ...again]);
 			const newOnes = found.new.map(String);
 			repaired += newOnes.filter((key) => !own.has(key)).length;
 			return {

@@ -116,6 +116,28 @@ describe('claimChanges: keys another process dropped are recorded again', () => 
 	});
 });
 
+describe('claimChanges: the first calls of two processes at once', () => {
+	test("n8n's insert of the node's row fails on its primary key for the second: its call is made again and its keys are recorded", async () => {
+		const { state, node } = storeRow();
+		const inner = processOf(state);
+		let calls = 0;
+		const helpers = {
+			async checkProcessedAndRecord(...args: Parameters<Helpers['checkProcessedAndRecord']>) {
+				// the other process inserted the row between this one's read (no row) and its insert
+				if (++calls === 1) {
+					state.row = ['theirs'];
+					throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
+				}
+				return await inner.checkProcessedAndRecord(...args);
+			},
+		} as unknown as Helpers;
+		expect([...(await claimChanges(helpers, node, ['create|Leads|5'], 'delivery'))]).toEqual([
+			'create|Leads|5',
+		]);
+		expect(state.row).toEqual(['theirs', 'create|Leads|5', 'create|Leads|5|delivered']);
+	});
+});
+
 describe("claimChanges: a process's later calls record again what its claims won lately", () => {
 	const created = 'create|Leads|7';
 
