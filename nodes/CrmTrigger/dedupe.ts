@@ -110,17 +110,20 @@ function keepRecent(node: string, keys: Iterable<string>, now: number): void {
  * Without it that claim recorded nothing and its changes ran again at the catch-up.
  */
 async function storeCall(helpers: Dedupe, items: string[]) {
-	for (let attempt = 1; ; attempt++) {
+	let failure: unknown;
+	for (let attempt = 1; attempt <= STORE_ATTEMPTS; attempt++) {
+		if (attempt > 1) await sleep(STORE_RETRY_MS * (attempt - 1));
 		try {
 			return await helpers.checkProcessedAndRecord(items, 'node', {
 				mode: 'entries',
 				maxEntries: PROCESSED_MAX,
 			});
 		} catch (error) {
-			if (attempt >= STORE_ATTEMPTS) throw error;
-			await sleep(STORE_RETRY_MS * attempt);
+			failure = error;
 		}
 	}
+	// the caller says what it does without the store (CrmTrigger.node.ts claimed)
+	throw failure;
 }
 const STORE_ATTEMPTS = 3;
 const STORE_RETRY_MS = 100;
