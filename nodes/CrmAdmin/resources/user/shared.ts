@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { optionsField } from '../../../shared/description/collections';
 import { collectionValues, lookup } from '../shared';
 
 /** The user ID parameter of get, update and delete. */
@@ -105,17 +106,9 @@ export const userUpdateOnlyFields: INodeProperties[] = [
 		description:
 			'Role of the user. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
-	{
-		displayName: 'Status',
-		name: 'status',
-		type: 'options',
-		options: [
-			{ name: 'Active', value: 'active' },
-			{ name: 'Deactivated', value: 'disabled' },
-		],
-		default: 'active',
+	optionsField('Status', 'status', { Active: 'active', Deactivated: 'disabled' }, 'active', {
 		description: 'Activate (uses a licence) or deactivate the user',
-	},
+	}),
 ];
 
 /** A user item on the wire from collection values: role, profile and Reporting_To as `{ id }` lookups. */

@@ -8,7 +8,11 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue } from '../../../shared/description/properties';
-import { allOrAnyOption, conditionsCollection } from '../../../shared/description/collections';
+import {
+	allOrAnyOption,
+	conditionsCollection,
+	optionsField,
+} from '../../../shared/description/collections';
 import { toCrmDate, toCrmDateTime } from '../../../shared/formats/dates';
 import { PICKLIST_MARK, criteriaFieldName } from '../../../shared/methods/loadOptions';
 import { loadFieldMeta } from '../../../shared/records/fields';
@@ -198,16 +202,7 @@ const properties: INodeProperties[] = [
 			default: '',
 			description: 'Only records of this custom view',
 		},
-		{
-			displayName: 'File Type',
-			name: 'fileType',
-			type: 'options',
-			options: [
-				{ name: 'CSV', value: 'csv' },
-				{ name: 'ICS (Events Only)', value: 'ics' },
-			],
-			default: 'csv',
-		},
+		optionsField('File Type', 'fileType', { CSV: 'csv', 'ICS (Events Only)': 'ics' }, 'csv'),
 		{
 			displayName: 'Page',
 			name: 'page',

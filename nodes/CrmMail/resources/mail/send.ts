@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { optionsField } from '../../../shared/description/collections';
 import { toCrmDateTimeIn } from '../../../shared/formats/dates';
 import { moduleSelect, pickedValue, recordIdField } from '../../../shared/description/properties';
 import { multipartBody } from '../../../shared/formats/multipart';
@@ -108,16 +109,7 @@ const properties: INodeProperties[] = [
 			default: '',
 			description: 'Copy recipients, separated by commas',
 		},
-		{
-			displayName: 'Mail Format',
-			name: 'mailFormat',
-			type: 'options',
-			options: [
-				{ name: 'HTML', value: 'html' },
-				{ name: 'Text', value: 'text' },
-			],
-			default: 'html',
-		},
+		optionsField('Mail Format', 'mailFormat', { HTML: 'html', Text: 'text' }, 'html'),
 		{
 			displayName: 'Reply To',
 			name: 'replyTo',

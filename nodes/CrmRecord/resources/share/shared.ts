@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { optionsField } from '../../../shared/description/collections';
 import { checkDigits, pickedDigits } from '../../../shared/records/validation';
 import { moduleSelect, recordIdField } from '../../../shared/description/properties';
 import type { OperationModule } from '../../../shared/description/nodeDescription';
@@ -40,17 +41,12 @@ const shareUsersField: INodeProperties = {
 					description:
 						'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 				},
-				{
-					displayName: 'Permission',
-					name: 'permission',
-					type: 'options',
-					options: [
-						{ name: 'Full Access', value: 'full_access' },
-						{ name: 'Read Only', value: 'read_only' },
-						{ name: 'Read Write', value: 'read_write' },
-					],
-					default: 'read_only',
-				},
+				optionsField(
+					'Permission',
+					'permission',
+					{ 'Full Access': 'full_access', 'Read Only': 'read_only', 'Read Write': 'read_write' },
+					'read_only',
+				),
 				{
 					displayName: 'Share Related Records',
 					name: 'shareRelatedRecords',
