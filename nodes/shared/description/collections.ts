@@ -1,5 +1,5 @@
 // Collection parameters every node writes alike: "Additional Fields" / "Update Fields" and the
-// dropdowns (any plain one, sort order, all or any). Factories, not constants: callers pass the
+// plain text and dropdown parameters (sort order, all or any). Factories, not constants: callers pass the
 // options they hold.
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
@@ -49,6 +49,15 @@ export function optionsField(
 		default: defaultValue,
 		...more,
 	};
+}
+
+/** A text parameter, empty by default; `more` (placeholder, description…) follows the default. */
+export function textField(
+	displayName: string,
+	name: string,
+	more: Partial<INodeProperties> = {},
+): INodeProperties {
+	return { displayName, name, type: 'string', default: '', ...more };
 }
 
 /** `routing` that sends a parameter as the query value of the same name. */
