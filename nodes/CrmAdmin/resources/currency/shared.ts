@@ -2,7 +2,6 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
-	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -10,6 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { optionsField } from '../../../shared/description/collections';
 import { collectionValues, requireSome } from '../shared';
 import { getParameter } from '../../../shared/parameters';
+import { bodyPreSend } from '../../../shared/transport';
 
 /** Currencies per request (docs/protocol.md §6). */
 export const CURRENCY_BATCH_SIZE = 10;
@@ -208,11 +208,7 @@ export function currencyChanges(ctx: Ctx, itemIndex: number): IDataObject {
 export function baseCurrencyPreSend(
 	build: (this: IExecuteSingleFunctions, itemIndex: number) => IDataObject,
 ) {
-	return async function (
-		this: IExecuteSingleFunctions,
-		request: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		request.body = { base_currency: build.call(this, this.getItemIndex()) };
-		return request;
-	};
+	return bodyPreSend(function (itemIndex) {
+		return { base_currency: build.call(this, itemIndex) };
+	});
 }
