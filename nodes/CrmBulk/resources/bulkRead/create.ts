@@ -84,11 +84,10 @@ const properties: INodeProperties[] = [
 		description:
 			'Columns of the result CSV after "ID" (all fields when empty). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
-	{
-		displayName: 'Filter',
-		name: 'filterType',
-		type: 'options',
-		options: [
+	optionsField(
+		'Filter',
+		'filterType',
+		[
 			{ name: 'None', value: 'none', description: 'Export every record of the module' },
 			{
 				name: 'Build Conditions',
@@ -97,8 +96,8 @@ const properties: INodeProperties[] = [
 			},
 			{ name: 'JSON Criteria', value: 'json', description: 'A criteria object with nested groups' },
 		],
-		default: 'none',
-	},
+		'none',
+	),
 	allOrAnyOption('Must Match', 'matchType', { show: { filterType: ['conditions'] } }),
 	conditionsCollection(
 		'At most 25 conditions; values are converted to the field type',

@@ -1,3 +1,4 @@
+import { optionsField } from '../../../shared/description/collections';
 import { moduleQueryField, settingsListOperation } from '../shared';
 
 /** GetFields — GET /crm/{v}/settings/fields?module=&type= */
@@ -11,22 +12,23 @@ export const { operation, returns, description } = settingsListOperation({
 		'one item per field of the module, with its id, API name, label, data type and picklist values',
 	properties: [
 		moduleQueryField,
-		{
-			displayName: 'Type',
-			name: 'type',
-			type: 'options',
-			options: [
+		optionsField(
+			'Type',
+			'type',
+			[
 				{ name: 'All Fields', value: 'all', description: 'Every field of the module' },
 				{ name: 'Unused Fields', value: 'unused', description: 'Fields not used in any layout' },
 			],
-			default: 'all',
-			routing: {
-				send: {
-					type: 'query',
-					property: 'type',
-					value: '={{ $value === "all" ? undefined : $value }}',
+			'all',
+			{
+				routing: {
+					send: {
+						type: 'query',
+						property: 'type',
+						value: '={{ $value === "all" ? undefined : $value }}',
+					},
 				},
 			},
-		},
+		),
 	],
 });

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { updateFieldsCollection } from '../../../shared/description/collections';
+import { optionsField, updateFieldsCollection } from '../../../shared/description/collections';
 import { moduleSelect } from '../../../shared/description/properties';
 import { getParameter } from '../../../shared/parameters';
 import { bodyPreSend, crmRouting } from '../../../shared/transport';
@@ -64,16 +64,15 @@ export const returns =
 	'the outcome of the update: its status and message, with the id and API name of the module';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Identify Module By',
-		name: 'identifyBy',
-		type: 'options',
-		options: [
+	optionsField(
+		'Identify Module By',
+		'identifyBy',
+		[
 			{ name: 'API Name', value: 'apiName', description: 'UpdateModuleByAPIName' },
 			{ name: 'ID', value: 'id', description: 'UpdateModuleById' },
 		],
-		default: 'apiName',
-	},
+		'apiName',
+	),
 	{ ...moduleSelect, displayOptions: { show: { identifyBy: ['apiName'] } } },
 	{
 		displayName: 'Module ID',
