@@ -21,7 +21,7 @@ import { checkDigits } from '../../shared/records/validation';
 import { getParameter } from '../../shared/parameters';
 
 /** An API name in a path: anything but an all-digit segment, which the service reads as an ID (§3.10). */
-export const API_NAME_RE = /^(?!\d+$)\S+$/;
+const API_NAME_RE = /^(?!\d+$)\S+$/;
 
 /** `key` as given; NodeOperationError unless an API name (API_NAME_RE). */
 export function checkApiName(node: INode, key: string, label: string, itemIndex: number): string {

@@ -28,7 +28,7 @@ import type { MailAddress } from './addresses';
 import { getParameter } from '../../../shared/parameters';
 
 /** Total attachment size per mail (docs/protocol.md §5.10, §6). */
-export const MAIL_ATTACHMENTS_MAX_BYTES = 10 * 1024 * 1024;
+const MAIL_ATTACHMENTS_MAX_BYTES = 10 * 1024 * 1024;
 /** Files per UploadFiles call (§5.13). */
 const FILES_PER_UPLOAD = 10;
 

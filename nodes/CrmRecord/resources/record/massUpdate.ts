@@ -11,7 +11,7 @@ import { idListOf } from './shared';
 import { jobIdFirst } from './hooks';
 import { getParameter } from '../../../shared/parameters';
 
-export const MASS_UPDATE_MAX_IDS = 500;
+const MASS_UPDATE_MAX_IDS = 500;
 
 /** Body of MassUpdate (§5.1): one `data` item of values and exactly one of `ids` / `cvid` (+ `criteria`) / `territory`. */
 const massUpdatePreSend = bodyPreSend(async function (itemIndex) {

@@ -213,7 +213,7 @@ export function writeOptionsProperty(extra: INodeProperties[] = []): INodeProper
 	]);
 }
 
-export interface WriteExtras {
+interface WriteExtras {
 	body: IDataObject;
 	/** X-EXTERNAL pairs for lookups */
 	external: string[];
