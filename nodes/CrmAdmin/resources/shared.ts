@@ -21,7 +21,7 @@ import { checkDigits } from '../../shared/records/validation';
 import { getParameter } from '../../shared/parameters';
 
 /** An API name in a path: anything but an all-digit segment, which the service reads as an ID (§3.10). */
-export const API_NAME_RE = /^(?!\d+$)\S+$/;
+const API_NAME_RE = /^(?!\d+$)\S+$/;
 
 /** `key` as given; NodeOperationError unless an API name (API_NAME_RE). */
 export function checkApiName(node: INode, key: string, label: string, itemIndex: number): string {
@@ -33,7 +33,7 @@ export function checkApiName(node: INode, key: string, label: string, itemIndex:
 }
 
 /** "<verb> By" selector of the things addressed by ID or by API name (variables, variable groups). */
-export function keySelectorField(name: string, verb: string): INodeProperties {
+function keySelectorField(name: string, verb: string): INodeProperties {
 	return {
 		displayName: `${verb} By`,
 		name,
@@ -45,6 +45,31 @@ export function keySelectorField(name: string, verb: string): INodeProperties {
 		],
 		default: 'id',
 	};
+}
+
+/**
+ * The parameters of an operation by ID or API name: the `selector` ("<verb> By"), `idField` shown
+ * for ID and the text parameter `apiName` ("<label> API Name") shown for API name.
+ */
+export function keyFields(
+	selector: string,
+	verb: string,
+	idField: INodeProperties,
+	apiName: { label: string; name: string; placeholder: string },
+): INodeProperties[] {
+	return [
+		keySelectorField(selector, verb),
+		{ ...idField, displayOptions: { show: { [selector]: ['id'] } } },
+		{
+			displayName: `${apiName.label} API Name`,
+			name: apiName.name,
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: apiName.placeholder,
+			displayOptions: { show: { [selector]: ['apiName'] } },
+		},
+	];
 }
 
 /** The parameters of a Get by ID or API name: the `getBy` selector names which key parameter counts. */

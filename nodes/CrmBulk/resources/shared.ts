@@ -222,6 +222,19 @@ export const waitOptionsField: INodeProperties = {
 	],
 };
 
+/** The Job ID of a bulk read or write job (Get Job, Download Result), as Create Job answered it. */
+export function bulkJobIdField(kind: 'read' | 'write', placeholder: string): INodeProperties {
+	return {
+		displayName: 'Job ID',
+		name: 'jobId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder,
+		description: `ID of the bulk ${kind} job, as answered by Create Job`,
+	};
+}
+
 export const waitForCompletionField: INodeProperties = {
 	displayName: 'Wait for Completion',
 	name: 'waitForCompletion',

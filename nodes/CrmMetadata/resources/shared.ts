@@ -1,7 +1,9 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect } from '../../shared/description/properties';
 import { crmRouting, requireV21 } from '../../shared/transport';
+import type { OperationModule } from '../../shared/description/nodeDescription';
 
 /** The module picker sent as the `module` query parameter (the settings reads of one module). */
 export const moduleQueryField: INodeProperties = {
@@ -42,28 +44,40 @@ export const dealLayoutField: INodeProperties = {
 };
 
 /**
- * Get Many of a settings list (routed): "Get many <things>", GET `url`, the items under
- * `rootProperty` unwrapped by the request runner; `v21Only` names the operation refused under a v2
- * credential (requireV21).
+ * Get Many of a settings list (routed), the whole operation file but its properties: "Get many
+ * <things>", GET `url`, the items under `rootProperty` unwrapped by the request runner; `v21Only`
+ * names the operation refused under a v2 credential (requireV21); `properties` shown for Get Many
+ * of `resource`.
  */
-export function settingsListOption(spec: {
+export function settingsListOperation(spec: {
+	resource: string;
 	things: string;
 	url: string;
 	rootProperty: string;
+	/** the option's description */
 	description: string;
 	v21Only?: string;
-}): INodePropertyOptions {
+	returns: string;
+	properties: INodeProperties[];
+}): Pick<OperationModule, 'operation' | 'returns' | 'description'> {
 	return {
-		name: 'Get Many',
-		value: 'getAll',
-		action: `Get many ${spec.things}`,
-		description: spec.description,
-		routing: crmRouting(
-			{
-				request: { method: 'GET', url: spec.url },
-				...(spec.v21Only ? { send: { preSend: [requireV21(spec.v21Only)] } } : {}),
-			},
-			{ rootProperty: spec.rootProperty },
+		operation: {
+			name: 'Get Many',
+			value: 'getAll',
+			action: `Get many ${spec.things}`,
+			description: spec.description,
+			routing: crmRouting(
+				{
+					request: { method: 'GET', url: spec.url },
+					...(spec.v21Only ? { send: { preSend: [requireV21(spec.v21Only)] } } : {}),
+				},
+				{ rootProperty: spec.rootProperty },
+			),
+		},
+		returns: spec.returns,
+		description: updateDisplayOptions(
+			{ show: { resource: [spec.resource], operation: ['getAll'] } },
+			spec.properties,
 		),
 	};
 }

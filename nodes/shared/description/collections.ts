@@ -1,6 +1,7 @@
 // Collection parameters every node writes alike: "Additional Fields" / "Update Fields" and the
-// common sort-order option. Factories, not constants: callers pass the options they hold.
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+// plain text and dropdown parameters (sort order, all or any). Factories, not constants: callers pass the
+// options they hold.
+import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 function fieldsCollection(
 	displayName: string,
@@ -25,20 +26,54 @@ export const additionalFieldsCollection = (options: INodeProperties[]): INodePro
 export const updateFieldsCollection = (options: INodeProperties[]): INodeProperties =>
 	fieldsCollection('Update Fields', 'updateFields', options);
 
+/**
+ * A dropdown parameter (`type: 'options'`) from what differs: its choices (name → value when none
+ * needs a description of its own; in the order written, but names that are whole numbers come
+ * first, ascending, as JavaScript orders keys), its default and what follows the default (`more`:
+ * description, displayOptions, routing…, in the order given).
+ */
+export function optionsField(
+	displayName: string,
+	name: string,
+	choices: Record<string, string> | INodePropertyOptions[],
+	defaultValue: string,
+	more: Partial<INodeProperties> = {},
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'options',
+		options: Array.isArray(choices)
+			? choices
+			: Object.entries(choices).map(([name, value]) => ({ name, value })),
+		default: defaultValue,
+		...more,
+	};
+}
+
+/** A text parameter, empty by default; `more` (placeholder, description…) follows the default. */
+export function textField(
+	displayName: string,
+	name: string,
+	more: Partial<INodeProperties> = {},
+): INodeProperties {
+	return { displayName, name, type: 'string', default: '', ...more };
+}
+
+/** `routing` that sends a parameter as the query value of the same name. */
+export const sendAsQuery = (name: string): Partial<INodeProperties> => ({
+	routing: { send: { type: 'query', property: name } },
+});
+
 /** `sort_order` query option (asc/desc, newest first by default). */
 export function sortOrderOption(description?: string): INodeProperties {
-	return {
-		displayName: 'Sort Order',
-		name: 'sort_order',
-		type: 'options',
-		options: [
-			{ name: 'Ascending', value: 'asc' },
-			{ name: 'Descending', value: 'desc' },
-		],
-		default: 'desc',
-		...(description === undefined ? {} : { description }),
-		routing: { send: { type: 'query', property: 'sort_order' } },
-	};
+	return optionsField(
+		'Sort Order',
+		'sort_order',
+		{ Ascending: 'asc', Descending: 'desc' },
+		'desc',
+		{ ...(description === undefined ? {} : { description }), ...sendAsQuery('sort_order') },
+	);
 }
 
 /** How a list of conditions combines: all (AND) or any (OR); value `and` by default. */
@@ -47,17 +82,13 @@ export function allOrAnyOption(
 	name: string,
 	displayOptions: IDisplayOptions,
 ): INodeProperties {
-	return {
+	return optionsField(
 		displayName,
 		name,
-		type: 'options',
-		options: [
-			{ name: 'All Conditions (AND)', value: 'and' },
-			{ name: 'Any Condition (OR)', value: 'or' },
-		],
-		default: 'and',
-		displayOptions,
-	};
+		{ 'All Conditions (AND)': 'and', 'Any Condition (OR)': 'or' },
+		'and',
+		{ displayOptions },
+	);
 }
 
 /** The repeatable "Conditions" list (parameter `conditions`, one `condition` per entry). */

@@ -3,6 +3,7 @@ import type {
 	IDataObject,
 	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
+	IHttpRequestOptions,
 	INodeExecutionData,
 	INodePropertyOptions,
 	INodePropertyRouting,
@@ -211,4 +212,20 @@ function notFound(this: IExecutePaginationFunctions, message: NotFound): INodeEx
 		httpCode: '404',
 		itemIndex,
 	});
+}
+
+/**
+ * A preSend that sets the request body from the item's parameters: `build` reads and checks them
+ * (a NodeOperationError fails the item before anything is sent) and answers the body.
+ */
+export function bodyPreSend(
+	build: (this: IExecuteSingleFunctions, itemIndex: number) => IDataObject | Promise<IDataObject>,
+) {
+	return async function (
+		this: IExecuteSingleFunctions,
+		request: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		request.body = await build.call(this, this.getItemIndex());
+		return request;
+	};
 }

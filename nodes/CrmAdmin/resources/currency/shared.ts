@@ -2,13 +2,14 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
-	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { optionsField } from '../../../shared/description/collections';
 import { collectionValues, requireSome } from '../shared';
 import { getParameter } from '../../../shared/parameters';
+import { bodyPreSend } from '../../../shared/transport';
 
 /** Currencies per request (docs/protocol.md §6). */
 export const CURRENCY_BATCH_SIZE = 10;
@@ -45,27 +46,13 @@ export const symbolField: INodeProperties = {
 
 /** Format and display options shared by add, update, enable and base-currency update. */
 export const currencyFormatFields: INodeProperties[] = [
-	{
-		displayName: 'Decimal Places',
-		name: 'decimal_places',
-		type: 'options',
-		options: [
-			{ name: '0', value: '0' },
-			{ name: '2', value: '2' },
-			{ name: '3', value: '3' },
-		],
-		default: '2',
-	},
-	{
-		displayName: 'Decimal Separator',
-		name: 'decimal_separator',
-		type: 'options',
-		options: [
-			{ name: 'Comma', value: 'Comma' },
-			{ name: 'Period', value: 'Period' },
-		],
-		default: 'Period',
-	},
+	optionsField('Decimal Places', 'decimal_places', { '0': '0', '2': '2', '3': '3' }, '2'),
+	optionsField(
+		'Decimal Separator',
+		'decimal_separator',
+		{ Comma: 'Comma', Period: 'Period' },
+		'Period',
+	),
 	{
 		displayName: 'Prefix Symbol',
 		name: 'prefix_symbol',
@@ -73,17 +60,12 @@ export const currencyFormatFields: INodeProperties[] = [
 		default: true,
 		description: 'Whether the symbol is written before the amount',
 	},
-	{
-		displayName: 'Thousand Separator',
-		name: 'thousand_separator',
-		type: 'options',
-		options: [
-			{ name: 'Comma', value: 'Comma' },
-			{ name: 'Period', value: 'Period' },
-			{ name: 'Space', value: 'Space' },
-		],
-		default: 'Comma',
-	},
+	optionsField(
+		'Thousand Separator',
+		'thousand_separator',
+		{ Comma: 'Comma', Period: 'Period', Space: 'Space' },
+		'Comma',
+	),
 ];
 
 /** Update Fields of update and base-currency update: `key`, the field only that operation has, among the common ones in display-name order. */
@@ -226,11 +208,7 @@ export function currencyChanges(ctx: Ctx, itemIndex: number): IDataObject {
 export function baseCurrencyPreSend(
 	build: (this: IExecuteSingleFunctions, itemIndex: number) => IDataObject,
 ) {
-	return async function (
-		this: IExecuteSingleFunctions,
-		request: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		request.body = { base_currency: build.call(this, this.getItemIndex()) };
-		return request;
-	};
+	return bodyPreSend(function (itemIndex) {
+		return { base_currency: build.call(this, itemIndex) };
+	});
 }

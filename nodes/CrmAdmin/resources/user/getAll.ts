@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { optionsField, sendAsQuery } from '../../../shared/description/collections';
 import { returnAllLimit } from '../../../shared/description/properties';
 import { crmRouting } from '../../../shared/transport';
 
@@ -16,11 +17,10 @@ export const operation: INodePropertyOptions = {
 export const returns = 'one item per user, with its id, name, email, role, profile and status';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Type',
-		name: 'type',
-		type: 'options',
-		options: [
+	optionsField(
+		'Type',
+		'type',
+		[
 			{ name: 'Active Confirmed Admins', value: 'ActiveConfirmedAdmins' },
 			{ name: 'Active Confirmed Users', value: 'ActiveConfirmedUsers' },
 			{ name: 'Active Users', value: 'ActiveUsers' },
@@ -36,10 +36,9 @@ const properties: INodeProperties[] = [
 			{ name: 'Deleted Users', value: 'DeletedUsers' },
 			{ name: 'Not Confirmed Users', value: 'NotConfirmedUsers' },
 		],
-		default: 'AllUsers',
-		description: 'Which users to list',
-		routing: { send: { type: 'query', property: 'type' } },
-	},
+		'AllUsers',
+		{ description: 'Which users to list', ...sendAsQuery('type') },
+	),
 	...returnAllLimit(),
 ];
 

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { optionsField, textField } from '../../../shared/description/collections';
 import { collectionValues, lookup } from '../shared';
 
 /** The user ID parameter of get, update and delete. */
@@ -15,37 +16,21 @@ export const userIdField: INodeProperties = {
 
 /** Optional user fields shared by create (Additional Fields) and update (Update Fields). */
 export const userOptionalFields: INodeProperties[] = [
-	{ displayName: 'Alias', name: 'alias', type: 'string', default: '' },
-	{ displayName: 'City', name: 'city', type: 'string', default: '' },
-	{ displayName: 'Country', name: 'country', type: 'string', default: '' },
-	{
-		displayName: 'Country Locale',
-		name: 'country_locale',
-		type: 'string',
-		default: '',
-		placeholder: 'en_US',
-	},
-	{
-		displayName: 'Date Format',
-		name: 'date_format',
-		type: 'string',
-		default: '',
-		placeholder: 'MM-dd-yyyy',
-	},
-	{
-		displayName: 'Date of Birth',
-		name: 'dob',
-		type: 'string',
-		default: '',
+	textField('Alias', 'alias'),
+	textField('City', 'city'),
+	textField('Country', 'country'),
+	textField('Country Locale', 'country_locale', { placeholder: 'en_US' }),
+	textField('Date Format', 'date_format', { placeholder: 'MM-dd-yyyy' }),
+	textField('Date of Birth', 'dob', {
 		placeholder: '1990-05-31',
 		description: 'Date in yyyy-MM-dd form',
-	},
-	{ displayName: 'Fax', name: 'fax', type: 'string', default: '' },
-	{ displayName: 'First Name', name: 'first_name', type: 'string', default: '' },
-	{ displayName: 'Language', name: 'language', type: 'string', default: '', placeholder: 'en_US' },
-	{ displayName: 'Locale', name: 'locale', type: 'string', default: '', placeholder: 'en_US' },
-	{ displayName: 'Mobile', name: 'mobile', type: 'string', default: '' },
-	{ displayName: 'Phone', name: 'phone', type: 'string', default: '' },
+	}),
+	textField('Fax', 'fax'),
+	textField('First Name', 'first_name'),
+	textField('Language', 'language', { placeholder: 'en_US' }),
+	textField('Locale', 'locale', { placeholder: 'en_US' }),
+	textField('Mobile', 'mobile'),
+	textField('Phone', 'phone'),
 	{
 		displayName: 'Reporting To Name or ID',
 		name: 'Reporting_To',
@@ -55,25 +40,15 @@ export const userOptionalFields: INodeProperties[] = [
 		description:
 			'User this user reports to. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
-	{ displayName: 'State', name: 'state', type: 'string', default: '' },
-	{ displayName: 'Street', name: 'street', type: 'string', default: '' },
-	{
-		displayName: 'Time Format',
-		name: 'time_format',
-		type: 'string',
-		default: '',
-		placeholder: 'hh:mm a',
-	},
-	{
-		displayName: 'Time Zone',
-		name: 'time_zone',
-		type: 'string',
-		default: '',
+	textField('State', 'state'),
+	textField('Street', 'street'),
+	textField('Time Format', 'time_format', { placeholder: 'hh:mm a' }),
+	textField('Time Zone', 'time_zone', {
 		placeholder: 'Europe/Berlin',
 		description: 'IANA time zone. Only a user may change their own time zone.',
-	},
-	{ displayName: 'Website', name: 'website', type: 'string', default: '' },
-	{ displayName: 'Zip', name: 'zip', type: 'string', default: '' },
+	}),
+	textField('Website', 'website'),
+	textField('Zip', 'zip'),
 ];
 
 /** Fields only an update sets (create takes them as required parameters). */
@@ -86,7 +61,7 @@ export const userUpdateOnlyFields: INodeProperties[] = [
 		default: '',
 		description: "A confirmed user's email cannot be changed",
 	},
-	{ displayName: 'Last Name', name: 'last_name', type: 'string', default: '' },
+	textField('Last Name', 'last_name'),
 	{
 		displayName: 'Profile Name or ID',
 		name: 'profile',
@@ -105,17 +80,9 @@ export const userUpdateOnlyFields: INodeProperties[] = [
 		description:
 			'Role of the user. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
-	{
-		displayName: 'Status',
-		name: 'status',
-		type: 'options',
-		options: [
-			{ name: 'Active', value: 'active' },
-			{ name: 'Deactivated', value: 'disabled' },
-		],
-		default: 'active',
+	optionsField('Status', 'status', { Active: 'active', Deactivated: 'disabled' }, 'active', {
 		description: 'Activate (uses a licence) or deactivate the user',
-	},
+	}),
 ];
 
 /** A user item on the wire from collection values: role, profile and Reporting_To as `{ id }` lookups. */

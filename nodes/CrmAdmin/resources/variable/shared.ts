@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { keySelectorField } from '../shared';
+import { keyFields } from '../shared';
 
 export const VARIABLE_TYPES = [
 	{ name: 'Checkbox', value: 'checkbox' },
@@ -51,19 +51,11 @@ export const variableIdField: INodeProperties = {
 
 /** "By ID" / "By API Name" selector with the two key parameters. */
 export function variableKeyFields(selector: string, verb: string): INodeProperties[] {
-	return [
-		keySelectorField(selector, verb),
-		{ ...variableIdField, displayOptions: { show: { [selector]: ['id'] } } },
-		{
-			displayName: 'Variable API Name',
-			name: 'variableApiName',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'Discount_Limit',
-			displayOptions: { show: { [selector]: ['apiName'] } },
-		},
-	];
+	return keyFields(selector, verb, variableIdField, {
+		label: 'Variable',
+		name: 'variableApiName',
+		placeholder: 'Discount_Limit',
+	});
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { getByKeyOption, keySelectorField } from '../shared';
+import { getByKeyOption, keyFields } from '../shared';
 
 /**
  * GetVariableGroupById — GET /crm/{v}/settings/variable_groups/{id};
@@ -17,8 +17,9 @@ export const operation = getByKeyOption({
 export const returns =
 	'the variable group with its id, API name, name and description (an error when none has the ID or API name)';
 
-const properties: INodeProperties[] = [
-	keySelectorField('getBy', 'Get'),
+const properties: INodeProperties[] = keyFields(
+	'getBy',
+	'Get',
 	{
 		displayName: 'Variable Group Name or ID',
 		name: 'groupId',
@@ -28,18 +29,9 @@ const properties: INodeProperties[] = [
 		required: true,
 		description:
 			'The variable group. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		displayOptions: { show: { getBy: ['id'] } },
 	},
-	{
-		displayName: 'Variable Group API Name',
-		name: 'groupApiName',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'General',
-		displayOptions: { show: { getBy: ['apiName'] } },
-	},
-];
+	{ label: 'Variable Group', name: 'groupApiName', placeholder: 'General' },
+);
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['variableGroup'], operation: ['get'] } },

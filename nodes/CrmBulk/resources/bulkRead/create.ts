@@ -8,7 +8,11 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue } from '../../../shared/description/properties';
-import { allOrAnyOption, conditionsCollection } from '../../../shared/description/collections';
+import {
+	allOrAnyOption,
+	conditionsCollection,
+	optionsField,
+} from '../../../shared/description/collections';
 import { toCrmDate, toCrmDateTime } from '../../../shared/formats/dates';
 import { PICKLIST_MARK, criteriaFieldName } from '../../../shared/methods/loadOptions';
 import { loadFieldMeta } from '../../../shared/records/fields';
@@ -80,11 +84,10 @@ const properties: INodeProperties[] = [
 		description:
 			'Columns of the result CSV after "ID" (all fields when empty). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
-	{
-		displayName: 'Filter',
-		name: 'filterType',
-		type: 'options',
-		options: [
+	optionsField(
+		'Filter',
+		'filterType',
+		[
 			{ name: 'None', value: 'none', description: 'Export every record of the module' },
 			{
 				name: 'Build Conditions',
@@ -93,8 +96,8 @@ const properties: INodeProperties[] = [
 			},
 			{ name: 'JSON Criteria', value: 'json', description: 'A criteria object with nested groups' },
 		],
-		default: 'none',
-	},
+		'none',
+	),
 	allOrAnyOption('Must Match', 'matchType', { show: { filterType: ['conditions'] } }),
 	conditionsCollection(
 		'At most 25 conditions; values are converted to the field type',
@@ -198,16 +201,7 @@ const properties: INodeProperties[] = [
 			default: '',
 			description: 'Only records of this custom view',
 		},
-		{
-			displayName: 'File Type',
-			name: 'fileType',
-			type: 'options',
-			options: [
-				{ name: 'CSV', value: 'csv' },
-				{ name: 'ICS (Events Only)', value: 'ics' },
-			],
-			default: 'csv',
-		},
+		optionsField('File Type', 'fileType', { CSV: 'csv', 'ICS (Events Only)': 'ics' }, 'csv'),
 		{
 			displayName: 'Page',
 			name: 'page',

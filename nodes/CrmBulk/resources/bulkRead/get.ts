@@ -1,7 +1,7 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { BULK_BASE_URL } from '../shared';
+import { BULK_BASE_URL, bulkJobIdField } from '../shared';
 import { idPathSegment, requireDigits } from '../../../shared/records/validation';
 import { crmRouting, noneWithId } from '../../../shared/transport';
 
@@ -27,15 +27,7 @@ export const operation: INodePropertyOptions = {
 export const returns =
 	'the job with its id, state and, once completed, record count and download URL (an error when none has the ID)';
 
-export const jobIdField: INodeProperties = {
-	displayName: 'Job ID',
-	name: 'jobId',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: '4876876000000700001',
-	description: 'ID of the bulk read job, as answered by Create Job',
-};
+export const jobIdField = bulkJobIdField('read', '4876876000000700001');
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['bulkRead'], operation: ['get'] } },

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { optionsField } from '../../../shared/description/collections';
 import { moduleSelect, pickedValue } from '../../../shared/description/properties';
 import { crmRequest, writeResult } from '../../../shared/transport';
 import {
@@ -188,16 +189,12 @@ const properties: INodeProperties[] = [
 	...resultOutputFields(waiting, 'resultBinaryPropertyName'),
 	{ ...waitOptionsField, displayOptions: { show: waiting } },
 	jobOptionsField('https://example.com/webhook/bulk-write', [
-		{
-			displayName: 'Character Encoding',
-			name: 'characterEncoding',
-			type: 'options',
-			options: [
-				{ name: 'UTF-8', value: 'UTF-8' },
-				{ name: 'ISO-8859-1', value: 'ISO-8859-1' },
-			],
-			default: 'UTF-8',
-		},
+		optionsField(
+			'Character Encoding',
+			'characterEncoding',
+			{ 'UTF-8': 'UTF-8', 'ISO-8859-1': 'ISO-8859-1' },
+			'UTF-8',
+		),
 		{
 			displayName: 'Ignore Empty Cells',
 			name: 'ignoreEmpty',

@@ -1,7 +1,7 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { BULK_BASE_URL } from '../shared';
+import { BULK_BASE_URL, bulkJobIdField } from '../shared';
 import { crmRouting, noneWithId } from '../../../shared/transport';
 
 /** GetBulkWriteJobDetails — GET /crm/bulk/{v}/write/{jobId} */
@@ -25,15 +25,7 @@ export const operation: INodePropertyOptions = {
 export const returns =
 	'the job with its id, status, per-file counts and result download URL (an error when none has the ID)';
 
-export const writeJobIdField: INodeProperties = {
-	displayName: 'Job ID',
-	name: 'jobId',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: '4876876000000710001',
-	description: 'ID of the bulk write job, as answered by Create Job',
-};
+export const writeJobIdField = bulkJobIdField('write', '4876876000000710001');
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['bulkWrite'], operation: ['get'] } },

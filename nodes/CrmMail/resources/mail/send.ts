@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { optionsField } from '../../../shared/description/collections';
 import { toCrmDateTimeIn } from '../../../shared/formats/dates';
 import { moduleSelect, pickedValue, recordIdField } from '../../../shared/description/properties';
 import { multipartBody } from '../../../shared/formats/multipart';
@@ -27,7 +28,7 @@ import type { MailAddress } from './addresses';
 import { getParameter } from '../../../shared/parameters';
 
 /** Total attachment size per mail (docs/protocol.md §5.10, §6). */
-export const MAIL_ATTACHMENTS_MAX_BYTES = 10 * 1024 * 1024;
+const MAIL_ATTACHMENTS_MAX_BYTES = 10 * 1024 * 1024;
 /** Files per UploadFiles call (§5.13). */
 const FILES_PER_UPLOAD = 10;
 
@@ -108,16 +109,7 @@ const properties: INodeProperties[] = [
 			default: '',
 			description: 'Copy recipients, separated by commas',
 		},
-		{
-			displayName: 'Mail Format',
-			name: 'mailFormat',
-			type: 'options',
-			options: [
-				{ name: 'HTML', value: 'html' },
-				{ name: 'Text', value: 'text' },
-			],
-			default: 'html',
-		},
+		optionsField('Mail Format', 'mailFormat', { HTML: 'html', Text: 'text' }, 'html'),
 		{
 			displayName: 'Reply To',
 			name: 'replyTo',

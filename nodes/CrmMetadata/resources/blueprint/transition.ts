@@ -1,10 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
@@ -18,14 +12,10 @@ import type { FieldMeta } from '../../../shared/records/fields';
 import { digitsParameter, pickedDigits } from '../../../shared/records/validation';
 import { idOptions } from '../shared';
 import { getParameter } from '../../../shared/parameters';
-import { crmRouting } from '../../../shared/transport';
+import { bodyPreSend, crmRouting } from '../../../shared/transport';
 
 /** preSend: the one-item `blueprint` body `{transition_id, data}`, data typed by the module's field metadata. */
-async function transitionBody(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const itemIndex = this.getItemIndex();
+const transitionBody = bodyPreSend(async function (itemIndex) {
 	const module = pickedValue(this, 'module');
 	pickedDigits(this, 'recordId', 'Record ID', itemIndex);
 	const transitionId = digitsParameter(this, 'transitionId', 'Transition ID', itemIndex);
@@ -49,9 +39,8 @@ async function transitionBody(
 			data[name] = coerceFieldValue.call(this, field, value, itemIndex) as IDataObject[string];
 		}
 	}
-	requestOptions.body = { blueprint: [{ transition_id: transitionId, data }] };
-	return requestOptions;
-}
+	return { blueprint: [{ transition_id: transitionId, data }] };
+});
 
 /** UpdateBlueprint — PUT /crm/{v}/{module}/{recordId}/actions/blueprint, one transition per request */
 export const operation: INodePropertyOptions = {

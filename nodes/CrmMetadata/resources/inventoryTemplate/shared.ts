@@ -1,6 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { sortOrderOption } from '../../../shared/description/collections';
+import {
+	optionsField,
+	sendAsQuery,
+	sortOrderOption,
+} from '../../../shared/description/collections';
 import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { INVENTORY_MODULES } from '../../../shared/methods/metadata';
 
@@ -18,31 +22,29 @@ export const inventoryModuleField: INodeProperties = {
 
 /** `category`, `sort_by` and `sort_order` of both inventory-template reads. */
 export const inventoryQueryOptions: INodeProperties = optionsCollection([
-	{
-		displayName: 'Category',
-		name: 'category',
-		type: 'options',
-		options: [
-			{ name: 'Created by Me', value: 'created_by_me' },
-			{ name: 'Draft', value: 'draft' },
-			{ name: 'Favorite', value: 'favorite' },
-			{ name: 'Shared with Me', value: 'shared_with_me' },
-		],
-		default: 'favorite',
-		routing: { send: { type: 'query', property: 'category' } },
-	},
-	{
-		displayName: 'Sort By',
-		name: 'sort_by',
-		type: 'options',
-		options: [
-			{ name: 'Created Time', value: 'created_time' },
-			{ name: 'Last Usage Time', value: 'last_usage_time' },
-			{ name: 'Modified Time', value: 'modified_time' },
-			{ name: 'Name', value: 'name' },
-		],
-		default: 'modified_time',
-		routing: { send: { type: 'query', property: 'sort_by' } },
-	},
+	optionsField(
+		'Category',
+		'category',
+		{
+			'Created by Me': 'created_by_me',
+			Draft: 'draft',
+			Favorite: 'favorite',
+			'Shared with Me': 'shared_with_me',
+		},
+		'favorite',
+		sendAsQuery('category'),
+	),
+	optionsField(
+		'Sort By',
+		'sort_by',
+		{
+			'Created Time': 'created_time',
+			'Last Usage Time': 'last_usage_time',
+			'Modified Time': 'modified_time',
+			Name: 'name',
+		},
+		'modified_time',
+		sendAsQuery('sort_by'),
+	),
 	sortOrderOption(),
 ]);

@@ -1,22 +1,12 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
-import { moduleQueryField, settingsListOption } from '../shared';
+import { moduleQueryField, settingsListOperation } from '../shared';
 
 /** GetLayouts — GET /crm/{v}/settings/layouts?module= */
-export const operation = settingsListOption({
+export const { operation, returns, description } = settingsListOperation({
+	resource: 'layout',
 	things: 'layouts',
 	url: '/settings/layouts',
 	rootProperty: 'layouts',
 	description: 'List the layouts of a module with their sections and fields',
+	returns: 'one item per layout of the module, with its id, name and sections with their fields',
+	properties: [moduleQueryField],
 });
-
-export const returns =
-	'one item per layout of the module, with its id, name and sections with their fields';
-
-const properties: INodeProperties[] = [moduleQueryField];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['layout'], operation: ['getAll'] } },
-	properties,
-);

@@ -1,26 +1,16 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { updateFieldsCollection } from '../../../shared/description/collections';
+import { optionsField, updateFieldsCollection } from '../../../shared/description/collections';
 import { moduleSelect } from '../../../shared/description/properties';
 import { getParameter } from '../../../shared/parameters';
-import { crmRouting } from '../../../shared/transport';
+import { bodyPreSend, crmRouting } from '../../../shared/transport';
 
 /** Module labels are at most 25 characters (docs/protocol.md §5.7, sandbox INVALID_DATA maximum_length 25). */
 const LABEL_MAX = 25;
 
 /** preSend: the one-item `modules` body of the update, validated before sending. */
-async function moduleBody(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const itemIndex = this.getItemIndex();
+const moduleBody = bodyPreSend(function (itemIndex) {
 	const fields = getParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
 	const item: IDataObject = {};
 	for (const key of ['singular_label', 'plural_label'] as const) {
@@ -46,9 +36,8 @@ async function moduleBody(
 			{ itemIndex },
 		);
 	}
-	requestOptions.body = { modules: [item] };
-	return requestOptions;
-}
+	return { modules: [item] };
+});
 
 /**
  * UpdateModuleByAPIName — PUT /crm/{v}/settings/modules/{apiName}
@@ -75,16 +64,15 @@ export const returns =
 	'the outcome of the update: its status and message, with the id and API name of the module';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Identify Module By',
-		name: 'identifyBy',
-		type: 'options',
-		options: [
+	optionsField(
+		'Identify Module By',
+		'identifyBy',
+		[
 			{ name: 'API Name', value: 'apiName', description: 'UpdateModuleByAPIName' },
 			{ name: 'ID', value: 'id', description: 'UpdateModuleById' },
 		],
-		default: 'apiName',
-	},
+		'apiName',
+	),
 	{ ...moduleSelect, displayOptions: { show: { identifyBy: ['apiName'] } } },
 	{
 		displayName: 'Module ID',

@@ -1,32 +1,21 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { crmRouting, requireV21 } from '../../../shared/transport';
+import { bodyPreSend, crmRouting, requireV21 } from '../../../shared/transport';
 import { dealLayoutField } from '../shared';
 import { pipelineIdField, pipelineItem, pipelineUpdateFields } from './shared';
 import { getParameter } from '../../../shared/parameters';
 
 /** preSend: the one-item `pipeline` body, validated before sending. */
-async function pipelineBody(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const itemIndex = this.getItemIndex();
+const pipelineBody = bodyPreSend(function (itemIndex) {
 	const fields = getParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
 	const built = pipelineItem(
 		{ name: fields.name, isDefault: fields.isDefault, stageIds: fields.stageIds },
 		'update',
 	);
 	if ('error' in built) throw new NodeOperationError(this.getNode(), built.error, { itemIndex });
-	requestOptions.body = { pipeline: [built.item] };
-	return requestOptions;
-}
+	return { pipeline: [built.item] };
+});
 
 /** UpdatePipeline — PUT /crm/{v}/settings/pipeline/{pipelineId}?layout_id= (v2.1 only) */
 export const operation: INodePropertyOptions = {

@@ -1,21 +1,13 @@
-import type {
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { channelIdField, checkChannelId, eventsField, eventsOf, watchRouting } from './shared';
 import { getParameter } from '../../../shared/parameters';
+import { bodyPreSend } from '../../../shared/transport';
 
 /** Body of DisableNotification: `{watch: [{channel_id, events, _delete_events: true}]}`. */
-async function removeEventsBody(
-	this: IExecuteSingleFunctions,
-	request: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const itemIndex = this.getItemIndex();
-	request.body = {
+const removeEventsBody = bodyPreSend(function (itemIndex) {
+	return {
 		watch: [
 			{
 				channel_id: checkChannelId(this, getParameter(this, 'channelId', itemIndex), itemIndex),
@@ -24,8 +16,7 @@ async function removeEventsBody(
 			},
 		],
 	};
-	return request;
-}
+});
 
 /** DisableNotification — PATCH /crm/{v}/actions/watch with `_delete_events: true` (one request per item) */
 export const operation: INodePropertyOptions = {

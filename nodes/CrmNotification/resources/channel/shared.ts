@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { optionsField } from '../../../shared/description/collections';
 import { dateTimeMillis, toUtcWireTime } from '../../../shared/formats/dates';
 import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { crmRouting, runBatched } from '../../../shared/transport';
@@ -60,18 +61,12 @@ export function eventsField(overrides: Partial<INodeProperties> = {}): INodeProp
 				name: 'event',
 				values: [
 					watchableModuleField('Module to watch'),
-					{
-						displayName: 'Event Type',
-						name: 'eventType',
-						type: 'options',
-						options: [
-							{ name: 'All', value: 'all' },
-							{ name: 'Create', value: 'create' },
-							{ name: 'Delete', value: 'delete' },
-							{ name: 'Edit', value: 'edit' },
-						],
-						default: 'all',
-					},
+					optionsField(
+						'Event Type',
+						'eventType',
+						{ All: 'all', Create: 'create', Delete: 'delete', Edit: 'edit' },
+						'all',
+					),
 				],
 			},
 		],

@@ -1,7 +1,11 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { sortOrderOption } from '../../../shared/description/collections';
+import {
+	optionsField,
+	sendAsQuery,
+	sortOrderOption,
+} from '../../../shared/description/collections';
 import {
 	moduleSelect,
 	recordIdField,
@@ -49,19 +53,16 @@ const properties: INodeProperties[] = [
 	optionsCollection(
 		[
 			noteFieldsOption,
-			{
-				displayName: 'Sort By',
-				name: 'sort_by',
-				type: 'options',
-				options: [
-					{ name: 'Created Time', value: 'Created_Time' },
-					{ name: 'ID', value: 'id' },
-					{ name: 'Modified Time', value: 'Modified_Time' },
-				],
-				default: 'Modified_Time',
-				description: 'Sort field (API v2.1 only; v2 ignores it)',
-				routing: { send: { type: 'query', property: 'sort_by' } },
-			},
+			optionsField(
+				'Sort By',
+				'sort_by',
+				{ 'Created Time': 'Created_Time', ID: 'id', 'Modified Time': 'Modified_Time' },
+				'Modified_Time',
+				{
+					description: 'Sort field (API v2.1 only; v2 ignores it)',
+					...sendAsQuery('sort_by'),
+				},
+			),
 			sortOrderOption('Sort order (API v2.1 only; v2 ignores it)'),
 		],
 		{ show: { ofRecord: [false] } },

@@ -1,10 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { recordPicker } from '../../../shared/description/properties';
@@ -15,14 +9,10 @@ import { checkDigits } from '../../../shared/records/validation';
 import { listOf } from './shared';
 import { validateRecordId } from './hooks';
 import { getParameter } from '../../../shared/parameters';
-import { crmRouting } from '../../../shared/transport';
+import { bodyPreSend, crmRouting } from '../../../shared/transport';
 
 /** The LeadConverter item (§5.1: `data` [=1]) from the parameters. */
-async function convertLeadPreSend(
-	this: IExecuteSingleFunctions,
-	request: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const itemIndex = this.getItemIndex();
+const convertLeadPreSend = bodyPreSend(function (itemIndex) {
 	const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 	const converter: IDataObject = {};
 	for (const key of ['notify_lead_owner', 'notify_new_entity_owner', 'overwrite']) {
@@ -69,9 +59,8 @@ async function convertLeadPreSend(
 		);
 		converter.Deals = deal;
 	}
-	request.body = { data: [converter] };
-	return request;
-}
+	return { data: [converter] };
+});
 
 /** ConvertLead — POST /crm/{v}/Leads/{id}/actions/convert */
 export const operation: INodePropertyOptions = {

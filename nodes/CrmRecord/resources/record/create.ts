@@ -14,10 +14,8 @@ import {
 	fieldsProperties,
 	modulePath,
 	outputProperties,
-	recordRefused,
-	recordsRequest,
+	recordPosts,
 	withFullRecords,
-	writeItemOf,
 	writeOptionsProperty,
 } from './shared';
 
@@ -54,9 +52,7 @@ function isUnique(unique: FieldMeta['unique']): boolean {
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
 	const output = await runBatched(this, {
-		build: (itemIndex) => writeItemOf.call(this, itemIndex, fieldCache),
-		request: ({ module, body, external }, data) =>
-			recordsRequest({ method: 'POST', path: modulePath(module), data, extras: body, external }),
+		...recordPosts.call(this, fieldCache, modulePath),
 		// a create answered 5xx or cut off may have happened: settle it by upsert on a unique field, never re-POST
 		recover: async ({ module, body, external }, payloads, itemIndexes, failure) => {
 			const meta = await loadFieldMeta.call(this, fieldCache, module);
@@ -73,7 +69,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				headers: external.length ? { 'X-EXTERNAL': external.join(',') } : undefined,
 			});
 		},
-		refused: recordRefused.call(this, fieldCache),
 	});
 	return await withFullRecords.call(this, output);
 }

@@ -1,7 +1,11 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { sortOrderOption } from '../../../shared/description/collections';
+import {
+	optionsField,
+	sendAsQuery,
+	sortOrderOption,
+} from '../../../shared/description/collections';
 import { moduleSelect, returnAllLimit } from '../../../shared/description/properties';
 import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { fieldsOption, modifiedSinceOption } from './get';
@@ -28,19 +32,11 @@ export const operation: INodePropertyOptions = {
 
 export const returns = 'one item per record, with its id and field values';
 
-export const triState = (name: string, displayName: string, what: string): INodeProperties => ({
-	displayName,
-	name,
-	type: 'options',
-	options: [
-		{ name: 'Both', value: 'both' },
-		{ name: 'No', value: 'false' },
-		{ name: 'Yes', value: 'true' },
-	],
-	default: 'both',
-	description: `Whether to return ${what} records (${name})`,
-	routing: { send: { type: 'query', property: name } },
-});
+export const triState = (name: string, displayName: string, what: string): INodeProperties =>
+	optionsField(displayName, name, { Both: 'both', No: 'false', Yes: 'true' }, 'both', {
+		description: `Whether to return ${what} records (${name})`,
+		...sendAsQuery(name),
+	});
 
 const properties: INodeProperties[] = [
 	moduleSelect,

@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { optionsField, sendAsQuery } from '../../../shared/description/collections';
 import { moduleSelect, returnAllLimit } from '../../../shared/description/properties';
 import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { modifiedSinceOption } from './get';
@@ -30,18 +31,13 @@ export const returns =
 
 const properties: INodeProperties[] = [
 	moduleSelect,
-	{
-		displayName: 'Type',
-		name: 'type',
-		type: 'options',
-		options: [
-			{ name: 'All', value: 'all' },
-			{ name: 'Permanently Deleted', value: 'permanent' },
-			{ name: 'Recycle Bin', value: 'recycle' },
-		],
-		default: 'all',
-		routing: { send: { type: 'query', property: 'type' } },
-	},
+	optionsField(
+		'Type',
+		'type',
+		{ All: 'all', 'Permanently Deleted': 'permanent', 'Recycle Bin': 'recycle' },
+		'all',
+		sendAsQuery('type'),
+	),
 	...returnAllLimit(),
 	optionsCollection([modifiedSinceOption]),
 ];

@@ -1,30 +1,20 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { moduleSelect, pickedValue, recordFieldsUi } from '../../../shared/description/properties';
 import { optionsCollection } from '../../../shared/description/optionsCollection';
 import { recordBody } from '../../../shared/records/fields';
 import type { FieldMeta } from '../../../shared/records/fields';
-import { credentialVariant, crmRouting } from '../../../shared/transport';
+import { bodyPreSend, credentialVariant, crmRouting } from '../../../shared/transport';
 import { digitsParameter } from '../../../shared/records/validation';
 import { idListOf } from './shared';
 import { jobIdFirst } from './hooks';
 import { getParameter } from '../../../shared/parameters';
 
-export const MASS_UPDATE_MAX_IDS = 500;
+const MASS_UPDATE_MAX_IDS = 500;
 
 /** Body of MassUpdate (§5.1): one `data` item of values and exactly one of `ids` / `cvid` (+ `criteria`) / `territory`. */
-async function massUpdatePreSend(
-	this: IExecuteSingleFunctions,
-	request: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const itemIndex = this.getItemIndex();
+const massUpdatePreSend = bodyPreSend(async function (itemIndex) {
 	const module = pickedValue(this, 'module');
 	const { record } = await recordBody.call(
 		this,
@@ -76,9 +66,8 @@ async function massUpdatePreSend(
 	}
 	const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 	if (options.over_write !== undefined) body.over_write = options.over_write as boolean;
-	request.body = body;
-	return request;
-}
+	return body;
+});
 
 /** MassUpdate — POST /crm/{v}/{module}/actions/mass_update */
 export const operation: INodePropertyOptions = {

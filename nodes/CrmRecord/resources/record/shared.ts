@@ -213,7 +213,7 @@ export function writeOptionsProperty(extra: INodeProperties[] = []): INodeProper
 	]);
 }
 
-export interface WriteExtras {
+interface WriteExtras {
 	body: IDataObject;
 	/** X-EXTERNAL pairs for lookups */
 	external: string[];
@@ -357,7 +357,7 @@ interface WriteItem extends BatchEntry<WriteGroup> {
 }
 
 /** One Create / Upsert item; a promise only while the module's metadata is not yet read (recordBody). */
-export function writeItemOf(
+function writeItemOf(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	fieldCache: Map<string, Map<string, FieldMeta>>,
@@ -371,6 +371,26 @@ export function writeItemOf(
 			return { key: { module, body, external }, payload: record, matchingColumns };
 		},
 	);
+}
+
+/**
+ * What Create and Upsert give runBatched alike: items built by writeItemOf, then `adjust` (Upsert's
+ * duplicate checks); a chunk POSTed to `path(module)` with the group's write options; a refused
+ * record named by its fields.
+ */
+export function recordPosts(
+	this: IExecuteFunctions,
+	fieldCache: Map<string, Map<string, FieldMeta>>,
+	path: (module: string) => string,
+	adjust: (item: WriteItem, itemIndex: number) => WriteItem = (item) => item,
+) {
+	return {
+		build: (itemIndex: number) =>
+			thenOrNow(writeItemOf.call(this, itemIndex, fieldCache), (item) => adjust(item, itemIndex)),
+		request: ({ module, body, external }: WriteGroup, data: IDataObject[]) =>
+			recordsRequest({ method: 'POST', path: path(module), data, extras: body, external }),
+		refused: recordRefused.call(this, fieldCache),
+	};
 }
 
 /**

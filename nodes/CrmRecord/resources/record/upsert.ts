@@ -10,16 +10,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { moduleSelect } from '../../../shared/description/properties';
 import { getParameter } from '../../../shared/parameters';
 import type { FieldMeta } from '../../../shared/records/fields';
-import { thenOrNow, runBatched } from '../../../shared/transport';
+import { runBatched } from '../../../shared/transport';
 import {
 	fieldsProperties,
 	listOf,
 	modulePath,
 	outputProperties,
-	recordRefused,
-	recordsRequest,
+	recordPosts,
 	withFullRecords,
-	writeItemOf,
 	writeOptionsProperty,
 } from './shared';
 
@@ -61,25 +59,21 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const fieldCache = new Map<string, Map<string, FieldMeta>>();
-	const output = await runBatched(this, {
-		build: (itemIndex) =>
-			thenOrNow(writeItemOf.call(this, itemIndex, fieldCache), (item) => {
+	const output = await runBatched(
+		this,
+		recordPosts.call(
+			this,
+			fieldCache,
+			(module) => `${modulePath(module)}/upsert`,
+			(item, itemIndex) => {
 				const mode = getParameter(this, 'fieldsMode', itemIndex, 'mapper') as string;
 				const options = getParameter(this, 'options', itemIndex, {}) as IDataObject;
 				const checks =
 					mode === 'mapper' ? item.matchingColumns : listOf(options.duplicate_check_fields);
 				if (checks.length) item.key.body.duplicate_check_fields = checks;
 				return item;
-			}),
-		request: ({ module, body, external }, data) =>
-			recordsRequest({
-				method: 'POST',
-				path: `${modulePath(module)}/upsert`,
-				data,
-				extras: body,
-				external,
-			}),
-		refused: recordRefused.call(this, fieldCache),
-	});
+			},
+		),
+	);
 	return await withFullRecords.call(this, output);
 }

@@ -1,7 +1,6 @@
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,
-	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 	INodeProperties,
@@ -9,10 +8,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { optionsField } from '../../../shared/description/collections';
 import { checkDigits, pickedDigits } from '../../../shared/records/validation';
 import { moduleSelect, recordIdField } from '../../../shared/description/properties';
 import type { OperationModule } from '../../../shared/description/nodeDescription';
-import { crmRouting } from '../../../shared/transport';
+import { bodyPreSend, crmRouting } from '../../../shared/transport';
 import { getParameter } from '../../../shared/parameters';
 
 /** Sharing limits of docs/protocol.md §6: 1..10 users per request, at most 10 users per record. */
@@ -40,17 +40,12 @@ const shareUsersField: INodeProperties = {
 					description:
 						'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 				},
-				{
-					displayName: 'Permission',
-					name: 'permission',
-					type: 'options',
-					options: [
-						{ name: 'Full Access', value: 'full_access' },
-						{ name: 'Read Only', value: 'read_only' },
-						{ name: 'Read Write', value: 'read_write' },
-					],
-					default: 'read_only',
-				},
+				optionsField(
+					'Permission',
+					'permission',
+					{ 'Full Access': 'full_access', 'Read Only': 'read_only', 'Read Write': 'read_write' },
+					'read_only',
+				),
 				{
 					displayName: 'Share Related Records',
 					name: 'shareRelatedRecords',
@@ -64,11 +59,7 @@ const shareUsersField: INodeProperties = {
 };
 
 /** preSend of ShareRecord / UpdateSharePermissions: the `share` list, 1..10 users, checked before sending. */
-async function shareBody(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const itemIndex = this.getItemIndex();
+const shareBody = bodyPreSend(function (itemIndex) {
 	pickedDigits(this, 'recordId', 'Record ID', itemIndex);
 	const users = (getParameter(this, 'users.user', itemIndex, []) as IDataObject[]) ?? [];
 	if (users.length === 0)
@@ -91,9 +82,8 @@ async function shareBody(
 			share_related_records: u.shareRelatedRecords === true,
 		};
 	});
-	requestOptions.body = { share };
-	return requestOptions;
-}
+	return { share };
+});
 
 /** postReceive of RevokeSharedRecord: `share` is one object, output as the item. */
 export async function unwrapShare(
