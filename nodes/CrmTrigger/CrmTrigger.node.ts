@@ -486,12 +486,13 @@ export class CrmTrigger implements INodeType {
 	/**
 	 * The first node of every execution, on a worker in queue mode. In production it claims each
 	 * change in n8n's deduplication store (dedupe.ts) and drops what another execution already
-	 * emitted: copies that reached another process, and changes the catch-up read again. A change
-	 * whose key is known without the CRM (a create, a delete, an edit the catch-up read with its
-	 * Modified_Time) is claimed first and fetched only when it is new; a delivered edit is told apart
-	 * by the record's Modified_Time, so it is fetched first. "Full Records" then get their records,
-	 * 100 per request. An execution left with no items ends here: the next nodes get no input and do
-	 * not run. Manual runs ("Execute step", test events) and retries claim nothing and only fetch.
+	 * emitted: copies that reached another process, and changes the catch-up read again. A delivered
+	 * edit is told apart by the record's Modified_Time, so it is fetched first, and so are a
+	 * delivery's "Full Records": an execution that failed after its claim would lose changes the CRM
+	 * sends once. The catch-up's changes (their keys known without the CRM) are claimed first and
+	 * fetched only when new: a catch-up reads again many changes deliveries brought. Records come 100
+	 * per request. An execution left with no items ends here: the next nodes get no input and do not
+	 * run. Manual runs ("Execute step", test events) and retries claim nothing and only fetch.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const input = this.getInputData();
@@ -531,9 +532,14 @@ export class CrmTrigger implements INodeType {
 			return [clean(items)];
 		}
 
-		// keys: the catch-up's edits carry the Modified_Time they were read with; a delivered edit's is read now
+		// keys: the catch-up's edits carry the Modified_Time they were read with; a delivered edit's is
+		// read now. A delivery's Full Records are read before the claim too: an execution that fails
+		// after claiming its changes loses them (the CRM sends once, and the catch-up finds them taken)
 		const delivered = changes.filter(
-			(item) => item.json.operation === 'edit' && item.json[CHANGE_TIME] === undefined,
+			(item) =>
+				item.json.caught_up !== true &&
+				(item.json.operation === 'edit' ? item.json[CHANGE_TIME] === undefined : wantRecords) &&
+				notDeleted(item),
 		);
 		await fetch(delivered, wantRecords ? undefined : 'Modified_Time');
 		const keyOf = new Map(

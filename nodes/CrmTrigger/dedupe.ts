@@ -56,51 +56,140 @@ const MARK_WAIT_MS = 5000;
 const MARK_SPANS = 16;
 
 /**
- * Claims in this process, one at a time: n8n's store is read and written back whole, so claims of
- * executions running side by side on one worker would drop each other's keys. A concurrency guard
- * like the latch, holding no state: only the tail of the queue of claims in progress.
+ * What one execution asks of a node's row: `keys` recorded, answered with those it found new. A
+ * claim's keys are also checked against what this process's claims won lately (`claim`), and a
+ * claim may name keys to record right after it (`then`: a delivery's marks).
  */
-let claiming: Promise<unknown> = Promise.resolve();
+interface Request {
+	helpers: Dedupe;
+	keys: string[];
+	claim: boolean;
+	then?: (won: Set<string>) => string[];
+	resolve: (answer: Answer) => void;
+	reject: (error: unknown) => void;
+}
 
-function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
-	const next = claiming.then(work, work);
-	claiming = next.catch(() => undefined);
-	return next;
+/** What a request's call found: its keys new and processed, how long the call took, what `then` asked. */
+interface Answer {
+	new: string[];
+	processed: string[];
+	ms: number;
+	repaired: number;
+	then?: Promise<Answer>;
 }
 
 /**
- * Keys this process's claims won lately, per trigger node (`workflow id|node id`), each with when it
- * stops being recorded again. Every later store call of that node in this process carries them too:
- * a key that another process's write dropped after its claim's last check (a write based on a read
- * older than ours that landed late, from a process stalled between its read and its write) is back
- * with this process's next call, before the catch-up reads the change. Under a burst, when drops
- * happen, a worker calls the store many times a second; what stays exposed is a drop after a
- * worker's last call. Kept for RECENT_MS (after which a key has been in the row longer than any
- * stall) and at most RECENT_MAX keys per node. Like the latch, a concurrency guard in process memory,
- * not state the workflow needs: empty after a restart (docs/crm-trigger.md).
+ * One trigger node's row as this process uses it: its store calls one at a time, the requests that
+ * wait for the next call, and the keys this process's claims won lately.
+ *
+ * n8n's store is read and written back whole, so calls of executions running side by side on one
+ * worker would drop each other's keys: they take turns. And each call reads and writes the whole row
+ * (about 20,000 entries after a 10,000-change burst), the cost that bounds a worker under a burst: so
+ * the requests that wait while a call runs go together as the next call, each answered as if it had
+ * been made alone, in the order they came (a key two of them ask for is new to the first only). A
+ * concurrency guard like the latch, holding no state the workflow needs: empty after a restart.
+ *
+ * The keys won lately (`recent`, each with when it stops being recorded again): every later call of
+ * the node in this process carries them too, so a key another process's write dropped after its
+ * claim's last check (a write based on a read older than ours that landed late, from a process
+ * stalled between its read and its write) is back with this process's next call, before the
+ * catch-up reads the change. Under a burst, when drops happen, a worker calls the store many times a
+ * second; what stays exposed is a drop after a worker's last call. Kept for RECENT_MS (after which a
+ * key has been in the row longer than any stall) and at most RECENT_MAX keys per node
+ * (docs/crm-trigger.md).
  */
-const recentByNode = new Map<string, Map<string, number>>();
+class NodeRow {
+	private readonly recent = new Map<string, number>();
+	private waiting: Request[] | undefined;
+
+	/** Joins the next call of this row (makes one when none waits). */
+	async call(request: Omit<Request, 'resolve' | 'reject'>): Promise<Answer> {
+		return await new Promise((resolve, reject) => {
+			if (this.waiting === undefined) {
+				const batch: Request[] = (this.waiting = []);
+				inTurn(async () => await this.run(batch));
+			}
+			this.waiting.push({ ...request, resolve, reject });
+		});
+	}
+
+	private async run(batch: Request[]): Promise<void> {
+		if (this.waiting === batch) this.waiting = undefined;
+		const started = Date.now();
+		// what this process's claims won lately is taken, also if a write dropped it from the row
+		const taken = new Set(this.recentKeys(started).keys());
+		const asked = new Set(batch.flatMap((request) => request.keys));
+		let found: Awaited<ReturnType<Dedupe['checkProcessedAndRecord']>>;
+		try {
+			found = await storeCall(batch[0].helpers, [
+				...asked,
+				...[...taken].filter((key) => !asked.has(key)),
+			]);
+		} catch (error) {
+			for (const request of batch) request.reject(error);
+			return;
+		}
+		const ms = Date.now() - started;
+		const isNew = new Set(found.new.map(String));
+		let repaired = [...isNew].filter((key) => !asked.has(key)).length;
+		for (const request of batch) {
+			const answer: Answer = { new: [], processed: [], ms, repaired };
+			repaired = 0;
+			for (const key of request.keys) {
+				// new to the first request that asks, and never to a claim when taken
+				if (isNew.has(key) && !(request.claim && taken.has(key))) {
+					isNew.delete(key);
+					answer.new.push(key);
+				} else answer.processed.push(key);
+			}
+			if (request.claim) {
+				const won = new Set(answer.new);
+				const then = request.then?.(won) ?? [];
+				this.keep([...won, ...then], Date.now());
+				// in the next call of the row, so a mark is there one store call after its key
+				if (then.length > 0)
+					answer.then = this.call({ helpers: request.helpers, keys: then, claim: false });
+			}
+			request.resolve(answer);
+		}
+	}
+
+	/** The keys this process's claims won lately, oldest first (expired ones forgotten). */
+	private recentKeys(now: number): Map<string, number> {
+		for (const [key, until] of this.recent) {
+			if (until > now) break;
+			this.recent.delete(key);
+		}
+		return this.recent;
+	}
+
+	/** Keeps `keys` among those won lately (recorded again by every call for RECENT_MS). */
+	keep(keys: string[], now: number): void {
+		const recent = this.recentKeys(now);
+		for (const key of keys) {
+			recent.delete(key);
+			recent.set(key, now + RECENT_MS);
+		}
+		while (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
+	}
+}
 const RECENT_MS = 60_000;
 const RECENT_MAX = 10_000;
 
-/** The keys `node` won lately in this process, oldest first (expired ones forgotten). */
-function recentKeys(node: string, now: number): Map<string, number> {
-	let recent = recentByNode.get(node);
-	if (!recent) recentByNode.set(node, (recent = new Map()));
-	for (const [key, until] of recent) {
-		if (until > now) break;
-		recent.delete(key);
-	}
-	return recent;
+/** The rows this process calls, per trigger node (`workflow id|node id`). */
+const rows = new Map<string, NodeRow>();
+
+function rowOf(node: string): NodeRow {
+	let row = rows.get(node);
+	if (!row) rows.set(node, (row = new NodeRow()));
+	return row;
 }
 
-function keepRecent(node: string, keys: Iterable<string>, now: number): void {
-	const recent = recentKeys(node, now);
-	for (const key of keys) {
-		recent.delete(key);
-		recent.set(key, now + RECENT_MS);
-	}
-	while (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
+/** Store calls of this process, one at a time (also across nodes: one database pool serves them). */
+let turn: Promise<unknown> = Promise.resolve();
+
+function inTurn(work: () => Promise<void>): void {
+	turn = turn.then(work, work);
 }
 
 /**
@@ -156,21 +245,24 @@ const CLOCK_MARGIN_MS = 10_000;
  *
  * The store is one row per node, read and written back whole without a lock: a write based on a
  * read older than our write drops our keys, and a later repeat of those changes (a copy, or the
- * catch-up's read) would run again. Claims of one process take turns. Across processes, a write
- * can drop our keys only if its read came before our write, so it lands within one store call's
- * span after it: each claim checks again once several spans have passed, records what was dropped,
- * and goes on until a check finds every key still there. After that check no write that read
- * before it is left to land, unless its process stalled between its read and its write; what such
- * a write drops, this process's next store call of the node records again (recentByNode), within
- * the minute before the catch-up reads the change (docs/crm-trigger.md). Two executions whose first
- * claims overlap both find the key new. Between a delivery's execution and the catch-up's (the catch-up reads a change
- * while the delivery's execution still waits in n8n's queue), the mark settles it: a delivery's
- * execution marks the keys it won right after its first write, in the same turn, unless every
- * change is too young for a catch-up to have read it, and again with its checks; the catch-up's
- * looks for those marks once its own checks are done and a delivery's execution has had time to
- * write them (MARK_WAIT_MS), and drops the marked changes. Between two copies
- * of a delivery that reached two processes, the race remains. A key is present only if the
- * execution that wrote it found it new: a change no execution emitted is never dropped.
+ * catch-up's read) would run again. Calls of one process take turns (NodeRow). Across processes, a
+ * write can drop our keys only if its read came before our write, so it lands within one store
+ * call's span after it: each claim checks again once several spans have passed, records what was
+ * dropped, and goes on until a check finds every key still there. A delivery's execution does not
+ * wait for its checks: they follow in this process while the workflow runs (the changes are
+ * emitted either way; what the checks keep is the record that stops a later repeat). After the last
+ * check no write that read before it is left to land, unless its process stalled between its read
+ * and its write; what such a write drops, this process's next store call of the node records again
+ * (NodeRow's recent keys), within the minute before the catch-up reads the change
+ * (docs/crm-trigger.md). Two executions whose first claims overlap both find the key new. Between a
+ * delivery's execution and the catch-up's (the catch-up reads a change while the delivery's
+ * execution still waits in n8n's queue), the mark settles it: a delivery's execution marks the keys
+ * it won in the row's next call, before it goes on, unless every change is too young for a catch-up
+ * to have read it, and again with its checks; the catch-up's looks for those marks once its own
+ * checks are done and a delivery's execution has had time to write them (MARK_WAIT_MS), and drops
+ * the marked changes. Between two copies of a delivery that reached two processes, the race
+ * remains. A key is present only if the execution that wrote it found it new: a change no
+ * execution emitted is never dropped.
  */
 export async function claimChanges(
 	helpers: Dedupe,
@@ -181,27 +273,17 @@ export async function claimChanges(
 ): Promise<Set<string>> {
 	const unique = [...new Set(keys)];
 	if (unique.length === 0) return new Set();
+	const row = rowOf(node);
 	let span = 0;
 	let repaired = 0;
-	// each call also records again what this process's claims of the node won lately (recentByNode);
-	// answers for `list` only, and counts the recent keys it found dropped
-	const call = async (list: string[]) => {
-		const started = Date.now();
-		const own = new Set(list);
-		const again = [...recentKeys(node, started).keys()].filter((key) => !own.has(key));
-		try {
-			const found = await storeCall(helpers, [...list, ...again]);
-			const newOnes = found.new.map(String);
-			repaired += newOnes.filter((key) => !own.has(key)).length;
-			return {
-				new: newOnes.filter((key) => own.has(key)),
-				processed: found.processed.map(String).filter((key) => own.has(key)),
-			};
-		} finally {
-			span = Math.max(span, Date.now() - started);
-		}
+	// every call of the row also records again what this process's claims of the node won lately
+	const counted = (answer: Answer) => {
+		span = Math.max(span, answer.ms);
+		repaired += answer.repaired;
+		return answer;
 	};
-	const record = async (list: string[]) => await oneAtATime(async () => await call(list));
+	const record = async (list: string[]) =>
+		counted(await row.call({ helpers, keys: list, claim: false }));
 	// a delivery's execution marks what it won (never before: a mark of a key the catch-up had taken
 	// first would make it drop its own), when a catch-up may read those changes: not for edits still
 	// too young for any catch-up's read
@@ -209,36 +291,53 @@ export async function claimChanges(
 	const markIfOld = (won: Set<string>) => {
 		if (source === 'delivery' && marks.length === 0 && [...won].some((key) => !tooYoung(key)))
 			marks = [...won].map((key) => key + DELIVERED);
-		return marks.length > 0;
+		return marks;
 	};
-	const won = await oneAtATime(async () => {
-		// what this process's claims won lately is taken, also if a write dropped it from the row
-		const taken = new Set(recentKeys(node, Date.now()).keys());
-		const found = new Set((await call(unique)).new.filter((key) => !taken.has(key)));
-		// in the same turn, so the mark is there one store call after the key
-		if (markIfOld(found)) await call(marks);
-		keepRecent(node, [...found, ...marks], Date.now());
-		return found;
-	});
+	const first = counted(await row.call({ helpers, keys: unique, claim: true, then: markIfOld }));
+	const won = new Set(first.new);
+	// in the next call of the row, so the mark is there one store call after the key
+	if (first.then) counted(await first.then);
 	const pause = async () => await sleep(Math.max(CHECK_PAUSE_MS, CHECK_SPANS * span));
-	let dropped = 0;
-	for (let check = 0; check < CHECKS && won.size > 0; check++) {
-		await pause();
-		// what another writer dropped comes back as new: recorded again by this very call, marks
-		// included (also those of changes that grew old while the claim went on)
-		const marked = marks.length > 0;
-		if (!marked && markIfOld(won)) keepRecent(node, marks, Date.now());
-		const found = await record([...won, ...marks]);
-		dropped = found.new.filter((key) => !key.endsWith(DELIVERED)).length;
-		// marks written for the first time are no repair
-		repaired += marked ? found.new.length : dropped;
-		if (dropped === 0) break;
+	const checks = async () => {
+		let dropped = 0;
+		for (let check = 0; check < CHECKS && won.size > 0; check++) {
+			await pause();
+			// what another writer dropped comes back as new: recorded again by this very call, marks
+			// included (also those of changes that grew old while the claim went on)
+			const marked = marks.length > 0;
+			if (!marked && markIfOld(won).length > 0) row.keep(marks, Date.now());
+			const found = await record([...won, ...marks]);
+			dropped = found.new.filter((key) => !key.endsWith(DELIVERED)).length;
+			// marks written for the first time are no repair
+			repaired += marked ? found.new.length : dropped;
+			if (dropped === 0) break;
+		}
+		// said, so that a change run twice can be traced to its cause
+		if (dropped > 0)
+			log?.warn(
+				`CRM Trigger: ${dropped} claimed change(s) were still dropped from n8n's deduplication store at the last of ${CHECKS} checks; another execution may run them again`,
+			);
+	};
+	const said = () => {
+		// said, so that operators see how often concurrent claims overwrite each other
+		if (repaired > 0)
+			log?.info(
+				`CRM Trigger: ${repaired} key(s) of emitted changes that another process's write had dropped from n8n's deduplication store were recorded again`,
+			);
+	};
+	if (source === 'delivery') {
+		// the execution goes on with what it won; the marks and checks follow in this process
+		inBackground(async () => {
+			try {
+				await checks();
+			} catch (error) {
+				log?.warn(`CRM Trigger: could not check emitted changes: ${(error as Error).message}`);
+			}
+			said();
+		});
+		return won;
 	}
-	// said, so that a change run twice can be traced to its cause
-	if (dropped > 0)
-		log?.warn(
-			`CRM Trigger: ${dropped} claimed change(s) were still dropped from n8n's deduplication store at the last of ${CHECKS} checks; another execution may run them again`,
-		);
+	await checks();
 	if (source === 'catch-up' && won.size > 0) {
 		// a delivery's execution whose first claim overlapped ours has marked its keys by now
 		await sleep(Math.max(MARK_WAIT_MS, MARK_SPANS * span));
@@ -249,12 +348,24 @@ export async function claimChanges(
 				`CRM Trigger: ${found.processed.length} change(s) a delivery's execution claimed at the same moment are left to it`,
 			);
 	}
-	// said, so that operators see how often concurrent claims overwrite each other
-	if (repaired > 0)
-		log?.info(
-			`CRM Trigger: ${repaired} key(s) of emitted changes that another process's write had dropped from n8n's deduplication store were recorded again`,
-		);
+	said();
 	return won;
+}
+
+/**
+ * The marks and checks of delivery claims still going on in this process (a concurrency guard:
+ * nothing the workflow needs; each is done seconds after its execution).
+ */
+const background = new Set<Promise<void>>();
+
+function inBackground(work: () => Promise<void>): void {
+	const running = work().finally(() => background.delete(running));
+	background.add(running);
+}
+
+/** Resolves once the marks and checks of every delivery claim made so far in this process are done. */
+export async function claimsSettled(): Promise<void> {
+	while (background.size > 0) await Promise.all(background);
 }
 
 /** The time an edit's key carries (changeKey), epoch ms; undefined for other keys. */

@@ -440,6 +440,37 @@ describe('CRM Trigger › one change, one run', () => {
 		await x.deactivate();
 	});
 
+	test("a delivered create whose Full Records fetch fails claims nothing either: a copy on another process (or the catch-up's read) runs it", async () => {
+		const x = await published({ modules: ['Leads'], events: ['create'], output: 'records' });
+		const id = await createLead('Create unfetched');
+		const delivery = x.body({ ids: [id], operation: 'insert' });
+		try {
+			const fault = await fetch(`${crm.url}/__sandbox/faults`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ status: 500, count: RETRY.tries, path_includes: '/crm/v2.1/Leads' }),
+			});
+			expect(fault.status).toBe(201);
+			await crm.clearRequests();
+			const failed = (await x.execute(await x.request(delivery)))!;
+			expect((await recordGets()).map((r) => r.status)).toEqual(Array(RETRY.tries).fill(500));
+			expect(failed.status).toBe('error');
+			expect(x.nextRan(failed)).toBe(false);
+		} finally {
+			await fetch(`${crm.url}/__sandbox/faults`, { method: 'DELETE' });
+		}
+		// a copy that reaches another n8n process (its latch never saw the create)
+		latch.clear();
+		const again = (await x.execute(
+			await x.request({ ...delivery, server_time: delivery.server_time + 1500 }),
+		))!;
+		expect(x.emitted(again).map((i) => (i.json.record as any)?.Last_Name)).toEqual([
+			'Create unfetched',
+		]);
+		expect(x.nextRan(again)).toBe(true);
+		await x.deactivate();
+	});
+
 	test('another execution of the same change emits nothing; a Retry from the executions list emits it again', async () => {
 		const x = await published({ modules: ['Leads'], events: ['create'] });
 		const id = await createLead('Re-run');
