@@ -248,16 +248,13 @@ const CLOCK_MARGIN_MS = 10_000;
  * catch-up's read) would run again. Calls of one process take turns (NodeRow). Across processes, a
  * write can drop our keys only if its read came before our write, so it lands within one store
  * call's span after it: each claim checks again once several spans have passed, records what was
- * dropped, and goes on until a check finds every key still there. A delivery's execution does not
- * wait for its checks: they follow in this process while the workflow runs (the changes are
- * emitted either way; what the checks keep is the record that stops a later repeat). After the last
- * check no write that read before it is left to land, unless its process stalled between its read
+ * dropped, and goes on until a check finds every key still there. After the last check no write that read before it is left to land, unless its process stalled between its read
  * and its write; what such a write drops, this process's next store call of the node records again
  * (NodeRow's recent keys), within the minute before the catch-up reads the change
  * (docs/crm-trigger.md). Two executions whose first claims overlap both find the key new. Between a
  * delivery's execution and the catch-up's (the catch-up reads a change while the delivery's
  * execution still waits in n8n's queue), the mark settles it: a delivery's execution marks the keys
- * it won in the row's next call, before it goes on, unless every change is too young for a catch-up
+ * it won in the row's next call, unless every change is too young for a catch-up
  * to have read it, and again with its checks; the catch-up's looks for those marks once its own
  * checks are done and a delivery's execution has had time to write them (MARK_WAIT_MS), and drops
  * the marked changes. Between two copies of a delivery that reached two processes, the race
@@ -298,46 +295,24 @@ export async function claimChanges(
 	// in the next call of the row, so the mark is there one store call after the key
 	if (first.then) counted(await first.then);
 	const pause = async () => await sleep(Math.max(CHECK_PAUSE_MS, CHECK_SPANS * span));
-	const checks = async () => {
-		let dropped = 0;
-		for (let check = 0; check < CHECKS && won.size > 0; check++) {
-			await pause();
-			// what another writer dropped comes back as new: recorded again by this very call, marks
-			// included (also those of changes that grew old while the claim went on)
-			const marked = marks.length > 0;
-			if (!marked && markIfOld(won).length > 0) row.keep(marks, Date.now());
-			const found = await record([...won, ...marks]);
-			dropped = found.new.filter((key) => !key.endsWith(DELIVERED)).length;
-			// marks written for the first time are no repair
-			repaired += marked ? found.new.length : dropped;
-			if (dropped === 0) break;
-		}
-		// said, so that a change run twice can be traced to its cause
-		if (dropped > 0)
-			log?.warn(
-				`CRM Trigger: ${dropped} claimed change(s) were still dropped from n8n's deduplication store at the last of ${CHECKS} checks; another execution may run them again`,
-			);
-	};
-	const said = () => {
-		// said, so that operators see how often concurrent claims overwrite each other
-		if (repaired > 0)
-			log?.info(
-				`CRM Trigger: ${repaired} key(s) of emitted changes that another process's write had dropped from n8n's deduplication store were recorded again`,
-			);
-	};
-	if (source === 'delivery') {
-		// the execution goes on with what it won; the marks and checks follow in this process
-		inBackground(async () => {
-			try {
-				await checks();
-			} catch (error) {
-				log?.warn(`CRM Trigger: could not check emitted changes: ${(error as Error).message}`);
-			}
-			said();
-		});
-		return won;
+	let dropped = 0;
+	for (let check = 0; check < CHECKS && won.size > 0; check++) {
+		await pause();
+		// what another writer dropped comes back as new: recorded again by this very call, marks
+		// included (also those of changes that grew old while the claim went on)
+		const marked = marks.length > 0;
+		if (!marked && markIfOld(won).length > 0) row.keep(marks, Date.now());
+		const found = await record([...won, ...marks]);
+		dropped = found.new.filter((key) => !key.endsWith(DELIVERED)).length;
+		// marks written for the first time are no repair
+		repaired += marked ? found.new.length : dropped;
+		if (dropped === 0) break;
 	}
-	await checks();
+	// said, so that a change run twice can be traced to its cause
+	if (dropped > 0)
+		log?.warn(
+			`CRM Trigger: ${dropped} claimed change(s) were still dropped from n8n's deduplication store at the last of ${CHECKS} checks; another execution may run them again`,
+		);
 	if (source === 'catch-up' && won.size > 0) {
 		// a delivery's execution whose first claim overlapped ours has marked its keys by now
 		await sleep(Math.max(MARK_WAIT_MS, MARK_SPANS * span));
@@ -348,24 +323,12 @@ export async function claimChanges(
 				`CRM Trigger: ${found.processed.length} change(s) a delivery's execution claimed at the same moment are left to it`,
 			);
 	}
-	said();
+	// said, so that operators see how often concurrent claims overwrite each other
+	if (repaired > 0)
+		log?.info(
+			`CRM Trigger: ${repaired} key(s) of emitted changes that another process's write had dropped from n8n's deduplication store were recorded again`,
+		);
 	return won;
-}
-
-/**
- * The marks and checks of delivery claims still going on in this process (a concurrency guard:
- * nothing the workflow needs; each is done seconds after its execution).
- */
-const background = new Set<Promise<void>>();
-
-function inBackground(work: () => Promise<void>): void {
-	const running = work().finally(() => background.delete(running));
-	background.add(running);
-}
-
-/** Resolves once the marks and checks of every delivery claim made so far in this process are done. */
-export async function claimsSettled(): Promise<void> {
-	while (background.size > 0) await Promise.all(background);
 }
 
 /** The time an edit's key carries (changeKey), epoch ms; undefined for other keys. */
