@@ -158,6 +158,35 @@ const recordGets = async () =>
 	(await crm.requests()).filter(
 		(r) => r.method === 'GET' && r.url.startsWith('/crm/v2.1/Leads?ids='),
 	);
+/**
+ * Runs the execution of `delivery` with every try of its record GetRecords failing (the transport
+ * makes RETRY.tries, with the shipped back-off of 1, 2, 4, 8 s: ~15 s per call), and asserts that
+ * it failed before the next node; the fault is gone afterwards.
+ */
+async function runWithRecordReadsFailing(
+	x: Awaited<ReturnType<typeof published>>,
+	delivery: IDataObject,
+): Promise<IRun> {
+	try {
+		const fault = await fetch(`${crm.url}/__sandbox/faults`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ status: 500, count: RETRY.tries, path_includes: '/crm/v2.1/Leads' }),
+		});
+		expect(fault.status).toBe(201);
+		await crm.clearRequests();
+		const answer = await x.request(delivery);
+		expect(answer).toMatchObject({ status: 200 });
+		const failed = (await x.execute(answer))!;
+		expect((await recordGets()).map((r) => r.status)).toEqual(Array(RETRY.tries).fill(500));
+		expect(failed.status).toBe('error');
+		expect(x.nextRan(failed)).toBe(false);
+		return failed;
+	} finally {
+		await fetch(`${crm.url}/__sandbox/faults`, { method: 'DELETE' });
+	}
+}
+
 const edit = (id: string) => ({
 	ids: [id],
 	operation: 'update',
@@ -411,26 +440,8 @@ describe('CRM Trigger › one change, one run', () => {
 		const id = await createLead('Fetch fails');
 		await editLead(id, 'Unfetched');
 		const delivery = x.body(edit(id));
-		try {
-			// every try of execute()'s GetRecords fails (the transport makes RETRY.tries, with the
-			// shipped back-off of 1, 2, 4, 8 s: the one test of this file that waits ~15 s)
-			const fault = await fetch(`${crm.url}/__sandbox/faults`, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify({ status: 500, count: RETRY.tries, path_includes: '/crm/v2.1/Leads' }),
-			});
-			expect(fault.status).toBe(201);
-			await crm.clearRequests();
-			const answer = await x.request(delivery);
-			expect(answer).toMatchObject({ status: 200 });
-			const failed = (await x.execute(answer))!;
-			expect((await recordGets()).map((r) => r.status)).toEqual(Array(RETRY.tries).fill(500));
-			expect(failed.status).toBe('error');
-			expect(failed.data.resultData.error?.message).toMatch(/500|internal/i);
-			expect(x.nextRan(failed)).toBe(false);
-		} finally {
-			await fetch(`${crm.url}/__sandbox/faults`, { method: 'DELETE' });
-		}
+		const failed = await runWithRecordReadsFailing(x, delivery);
+		expect(failed.data.resultData.error?.message).toMatch(/500|internal/i);
 		// the same change again (a re-send, or the catch-up's read of it): nothing was claimed, so it runs
 		const again = (await x.execute(
 			await x.request({ ...delivery, server_time: delivery.server_time + 1500 }),
@@ -444,21 +455,7 @@ describe('CRM Trigger › one change, one run', () => {
 		const x = await published({ modules: ['Leads'], events: ['create'], output: 'records' });
 		const id = await createLead('Create unfetched');
 		const delivery = x.body({ ids: [id], operation: 'insert' });
-		try {
-			const fault = await fetch(`${crm.url}/__sandbox/faults`, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify({ status: 500, count: RETRY.tries, path_includes: '/crm/v2.1/Leads' }),
-			});
-			expect(fault.status).toBe(201);
-			await crm.clearRequests();
-			const failed = (await x.execute(await x.request(delivery)))!;
-			expect((await recordGets()).map((r) => r.status)).toEqual(Array(RETRY.tries).fill(500));
-			expect(failed.status).toBe('error');
-			expect(x.nextRan(failed)).toBe(false);
-		} finally {
-			await fetch(`${crm.url}/__sandbox/faults`, { method: 'DELETE' });
-		}
+		await runWithRecordReadsFailing(x, delivery);
 		// a copy that reaches another n8n process (its latch never saw the create)
 		latch.clear();
 		const again = (await x.execute(
