@@ -33,6 +33,7 @@ import {
 	CATCH_UP_BATCH,
 	CATCH_UP_BUDGET_MS,
 	emitWaits,
+	failed,
 	readStream,
 	SETTLE_MS,
 	STALLED_MS,
@@ -40,7 +41,7 @@ import {
 	streamsFor,
 } from './catchUp';
 import type { CatchUpState } from './catchUp';
-import { changeKey, claimChanges, DEFAULT_WINDOW_MS } from './dedupe';
+import { changeKey, claimChanges, DEFAULT_WINDOW_MS, releaseChanges } from './dedupe';
 import {
 	CHANGE_KEY,
 	CHANGE_TIME,
@@ -555,7 +556,18 @@ export class CrmTrigger implements INodeType {
 		let kept = await claimed.call(this, changes, keyOf);
 		if (wantRecords) {
 			const toFetch = kept.filter((item) => notDeleted(item) && !fetched.has(item));
-			await fetch(toFetch);
+			let read = false;
+			try {
+				await fetch(toFetch);
+				read = true;
+			} finally {
+				// claimed, never emitted: given back, so the catch-up's next read of them emits them
+				if (!read)
+					await released.call(
+						this,
+						kept.map((item) => keyOf.get(item)!),
+					);
+			}
 			// a caught-up edit whose record changed again since it was read carries the later state:
 			// that later change is claimed too, and dropped here when another execution emitted it
 			const moved = toFetch.filter(
@@ -629,6 +641,20 @@ async function claimed(
 	});
 }
 
+/** Gives back claims of changes this execution could not emit (dedupe.ts releaseChanges). */
+async function released(this: IExecuteFunctions, keys: string[]): Promise<void> {
+	try {
+		await releaseChanges(this.helpers, `${this.getWorkflow().id}|${this.getNode().id}`, keys);
+		this.logger.warn(
+			`CRM Trigger: ${keys.length} claimed change(s) could not be emitted; their claims were given back for the next catch-up`,
+		);
+	} catch (error) {
+		this.logger.warn(
+			`CRM Trigger: ${keys.length} claimed change(s) could not be emitted, nor their claims given back (${(error as Error).message}); Retry the execution to emit them`,
+		);
+	}
+}
+
 /**
  * One catch-up: every watched stream read from its cursor up to SETTLE_MS ago, the streams taking
  * turns, emitted in executions of at most CATCH_UP_BATCH changes. A stream's cursor moves only once
@@ -666,9 +692,18 @@ async function catchUp(
 			}
 			const done = this.helpers.createDeferredPromise<IRun>();
 			this.emit([this.helpers.returnJsonArray(batch)], undefined, done);
-			if (!(await waitFor(done.promise))) {
+			let run: IRun | undefined;
+			if (!(await waitFor(done.promise.then((settled) => (run = settled))))) {
 				this.logger.warn(
 					`CRM Trigger: n8n did not report the catch-up's execution of ${batch.length} change(s) as run; the next catch-up reads them again`,
+				);
+				return false;
+			}
+			// a change the failed execution could not emit has its claim back (execute()): read again
+			// and emitted; what it did emit stays claimed and stops at the trigger
+			if (failed(run)) {
+				this.logger.warn(
+					`CRM Trigger: the catch-up's execution of ${batch.length} change(s) failed; the next catch-up reads them again`,
 				);
 				return false;
 			}

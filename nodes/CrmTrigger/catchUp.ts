@@ -1,4 +1,4 @@
-import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
+import type { IDataObject, IRun, ITriggerFunctions } from 'n8n-workflow';
 
 import { toUtcWireTime } from '../shared/formats/dates';
 import {
@@ -67,6 +67,11 @@ export function emitWaits() {
 			current?.giveUp();
 		},
 	};
+}
+
+/** Whether n8n reports the execution failed: its trigger may not have emitted every change. */
+export function failed(run: IRun | undefined): boolean {
+	return run?.status === 'error' || run?.data?.resultData?.error !== undefined;
 }
 
 /** What the catch-up keeps in the node's static data: one cursor per module and stream. */

@@ -33,6 +33,7 @@ export const DEFAULT_WINDOW_MS = 10 * 60 * 1000;
 const PROCESSED_MAX = 100_000;
 
 type Dedupe = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord'>;
+type Release = Pick<IExecuteFunctions['helpers'], 'removeProcessed'>;
 type Log = Pick<IExecuteFunctions['logger'], 'info' | 'warn'>;
 
 /**
@@ -172,6 +173,11 @@ class NodeRow {
 		}
 		while (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
 	}
+
+	/** Forgets `keys` among those won lately: a released claim is not recorded again. */
+	forget(keys: string[]): void {
+		for (const key of keys) this.recent.delete(key);
+	}
 }
 const RECENT_MS = 60_000;
 const RECENT_MAX = 10_000;
@@ -190,6 +196,13 @@ let turn: Promise<unknown> = Promise.resolve();
 
 function inTurn(work: () => Promise<void>): void {
 	turn = turn.then(work, work);
+}
+
+/** `work` in this process's turn of the store, answered when it is done. */
+async function myTurn<T>(work: () => Promise<T>): Promise<T> {
+	return await new Promise<T>((resolve, reject) =>
+		inTurn(async () => await work().then(resolve, reject)),
+	);
 }
 
 /**
@@ -330,6 +343,35 @@ export async function claimChanges(
 		);
 	return won;
 }
+
+/**
+ * Gives back keys an execution claimed and could not emit (CrmTrigger.node.ts execute(): a read of
+ * the CRM failed after the claim), so that the catch-up's next read of those changes emits them
+ * instead of finding them taken. Forgotten by this process's recent keys, then removed from the row
+ * in this process's turn; a write of another process based on a read older than the removal can
+ * put them back, so they are removed once more a pause later (docs/crm-trigger.md).
+ */
+export async function releaseChanges(
+	helpers: Release,
+	node: string,
+	keys: string[],
+): Promise<void> {
+	if (keys.length === 0) return;
+	// the marks too: a catch-up's look for them records them, and a mark left would yield the change
+	const unique = [...new Set(keys)].flatMap((key) => [key, key + DELIVERED]);
+	rowOf(node).forget(unique);
+	for (let removal = 0; removal < RELEASE_REMOVALS; removal++) {
+		if (removal > 0) await sleep(CHECK_SPANS * CHECK_PAUSE_MS);
+		await myTurn(
+			async () =>
+				await helpers.removeProcessed(unique, 'node', {
+					mode: 'entries',
+					maxEntries: PROCESSED_MAX,
+				}),
+		);
+	}
+}
+const RELEASE_REMOVALS = 2;
 
 /** The time an edit's key carries (changeKey), epoch ms; undefined for other keys. */
 function changeTimeOf(key: string): number | undefined {

@@ -57,22 +57,38 @@ async function fetchError(ctx: StepContext, field: E2eLocator): Promise<string |
 async function addAfterTrigger(ctx: StepContext, target: Target): Promise<string> {
 	const { page } = ctx;
 	const t0 = Date.now();
-	await page.goto('/workflow/new');
-	const loaded = Date.now();
-	await page.locator('[data-test-id="canvas-plus-button"]').click();
-	await page.locator('[data-test-id="node-creator-search-bar"]').fill('Manual');
-	await page
-		.locator(
-			'[data-test-id="item-iterator-item"][data-keyboard-nav-id^="n8n-nodes-base.manualTrigger"]',
-		)
-		.first()
-		.click();
-	// n8n may open the trigger's panel: close it, back on the canvas
-	await page.waitForTimeout(500);
-	const close = page.locator('[data-test-id="ndv-close-button"]');
-	if (await close.isVisible().catch(() => false)) await close.click();
 	const trigger = page.locator('[data-test-id="canvas-node"]').first();
-	await trigger.waitFor();
+	let loaded = t0;
+	// The editor sometimes drops the first click in the node creator of a fresh page (a CI run saw no
+	// node on the canvas after 30 s): the user clicks again; so does this step, from a fresh workflow,
+	// up to three times, each retry logged with a screenshot.
+	for (let attempt = 1; ; attempt++) {
+		await page.goto('/workflow/new');
+		loaded = Date.now();
+		await page.locator('[data-test-id="canvas-plus-button"]').click();
+		await page.locator('[data-test-id="node-creator-search-bar"]').fill('Manual');
+		await page
+			.locator(
+				'[data-test-id="item-iterator-item"][data-keyboard-nav-id^="n8n-nodes-base.manualTrigger"]',
+			)
+			.first()
+			.click();
+		// n8n may open the trigger's panel: close it, back on the canvas
+		await page.waitForTimeout(500);
+		const close = page.locator('[data-test-id="ndv-close-button"]');
+		if (await close.isVisible().catch(() => false)) await close.click();
+		try {
+			await trigger.waitFor({ timeout: 15_000 });
+			break;
+		} catch (error) {
+			const file = `${target.shot}-no-trigger-${attempt}.png`;
+			await ctx.shot(file);
+			ctx.log(
+				`  ${target.node}: no Manual Trigger on the canvas after 15 s (${file}), attempt ${attempt}/3`,
+			);
+			if (attempt === 3) throw error;
+		}
+	}
 	await (trigger as E2eLocator & { hover(): Promise<void> }).hover();
 	await page.locator('[data-test-id="canvas-handle-plus"]').first().click();
 	const search = page.locator('[data-test-id="node-creator-search-bar"]');

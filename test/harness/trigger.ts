@@ -166,7 +166,23 @@ class ProcessedDataStore implements IDataDeduplicator {
 		this.rows.set(key, stored);
 		return out;
 	}
-	async removeProcessed() {}
+	async removeProcessed(
+		items: DeduplicationItemTypes[],
+		_scope: unknown,
+		ctx: ICheckProcessedContextData,
+	): Promise<void> {
+		const key = ProcessedDataStore.key(ctx);
+		await ProcessedDataStore.turn();
+		const stored = this.rows.get(key);
+		if (!stored) return;
+		const kept = [...stored];
+		await ProcessedDataStore.turn();
+		for (const item of items) {
+			const index = kept.indexOf(ProcessedDataStore.hash(item));
+			if (index !== -1) kept.splice(index, 1);
+		}
+		this.rows.set(key, kept);
+	}
 	async clearAllProcessedItems(_scope: unknown, ctx: ICheckProcessedContextData) {
 		this.rows.delete(ProcessedDataStore.key(ctx));
 	}

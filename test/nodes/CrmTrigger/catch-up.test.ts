@@ -9,6 +9,7 @@ import { TriggerContext } from 'n8n-core';
 import type { INode, INodeExecutionData, IRun } from 'n8n-workflow';
 
 import { STALLED_MS } from '../../../nodes/CrmTrigger/catchUp';
+import { RETRY } from '../../../nodes/shared/transport';
 import type { CrmTrigger } from '../../../nodes/CrmTrigger/CrmTrigger.node';
 import { crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
@@ -233,6 +234,49 @@ describe('CRM Trigger › catch-up', () => {
 		await waiting;
 		expect(t.caughtUp).toHaveLength(1);
 	});
+
+	test('a catch-up execution that fails reading Full Records after its claim gives the claims back: the next catch-up emits the change once, and a late copy starts nothing', async () => {
+		const t = await running({ modules: ['Leads'], events: ['create'], output: 'records' });
+		await t.catchUp();
+		const channelId = t.x.state().channelId as string;
+		receiver.respond = () => 503;
+		const [id] = await createLeads('Caught up, fetch failed');
+		await deliveriesSettled(crm.url, 1, { channelId });
+		routeDeliveries(receiver, t.x);
+		const cursor = structuredClone(t.x.state().catchUp);
+
+		// every read of the record fails (the shipped retries included): the execution fails after its claim
+		const fault = await fetch(`${crm.url}/__sandbox/faults`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ status: 500, count: RETRY.tries, path_includes: '/crm/v2.1/Leads' }),
+		});
+		expect(fault.status).toBe(201);
+		try {
+			await t.catchUp();
+		} finally {
+			await fetch(`${crm.url}/__sandbox/faults`, { method: 'DELETE' });
+		}
+		expect(t.caughtUp.map((run) => run.status)).toEqual(['error']);
+		expect(t.emittedByCatchUp()).toEqual([]);
+		// the cursor stays: the next catch-up reads the change again
+		expect(t.x.state().catchUp).toEqual(cursor);
+
+		await t.catchUp();
+		expect(t.caughtUp.map((run) => run.status)).toEqual(['error', 'success']);
+		const items = t.emittedByCatchUp();
+		expect(items.map(describeItem)).toEqual([`create:${id} (caught up)`]);
+		expect((items[0].json.record as any).Last_Name).toBe('Caught up, fetch failed');
+		expect(t.x.state().catchUp).not.toEqual(cursor);
+
+		// the CRM's lost delivery of it arrives after all: its execution emits nothing
+		const late = (await sandboxDeliveries(crm.url, channelId)).find((d) => d.ids.includes(id))!;
+		const before = t.x.executions.length;
+		await t.x.deliver({ ...(late as any).body, server_time: Date.now() });
+		expect(t.x.executions.length).toBe(before + 1);
+		expect(t.x.emitted().at(-1)).toEqual([]);
+		await t.stop();
+	}, 90_000);
 
 	test("the watched streams take turns: a backlog in one (1,200 deal creates) does not keep another stream's missed change out of the first execution", async () => {
 		const t = await running({ modules: ['Deals', 'Leads'], events: ['create'] });

@@ -2,7 +2,7 @@
 // is read and written back whole, so another process's write based on an older read drops our keys.
 import type { IDataObject } from 'n8n-workflow';
 
-import { claimChanges } from '../../../nodes/CrmTrigger/dedupe';
+import { claimChanges, releaseChanges } from '../../../nodes/CrmTrigger/dedupe';
 
 /** claimChanges of another n8n process: its own module, so its claims do not take turns with ours. */
 function claimsOfAnotherProcess(): typeof claimChanges {
@@ -15,7 +15,7 @@ function claimsOfAnotherProcess(): typeof claimChanges {
 	return other!;
 }
 
-type Helpers = Parameters<typeof claimChanges>[0];
+type Helpers = Parameters<typeof claimChanges>[0] & Parameters<typeof releaseChanges>[0];
 
 /** One row of n8n's store ("entries" mode): one trigger node's, so each test has its own. */
 let nodes = 0;
@@ -35,15 +35,15 @@ function processOf(
 	callMs = 0,
 ): Helpers {
 	let stale = firstRead;
+	// a store call of `callMs` between its read and its write (a loaded database, a busy worker)
+	const between = () =>
+		new Promise((resolve) => (callMs > 0 ? setTimeout(resolve, callMs) : setImmediate(resolve)));
 	return {
 		async checkProcessedAndRecord(items: Array<string | number>) {
 			state.calls++;
 			const read = [...(stale ?? state.row)];
 			stale = undefined;
-			// a store call of `callMs` between its read and its write (a loaded database, a busy worker)
-			await new Promise((resolve) =>
-				callMs > 0 ? setTimeout(resolve, callMs) : setImmediate(resolve),
-			);
+			await between();
 			const out: IDataObject & { new: string[]; processed: string[] } = { new: [], processed: [] };
 			for (const item of items.map(String)) {
 				if (read.includes(item)) out.processed.push(item);
@@ -55,21 +55,32 @@ function processOf(
 			state.row = read;
 			return out;
 		},
+		async removeProcessed(items: Array<string | number>) {
+			state.calls++;
+			const read = [...state.row];
+			await between();
+			state.row = read.filter((entry) => !items.map(String).includes(entry));
+		},
 	} as unknown as Helpers;
+}
+
+/** Another process's store call that reads the row now and writes it back, with its key `theirs`, `ms` later. */
+function staleWrite(state: { row: string[] }, ms: number): Promise<void> {
+	const read = [...state.row];
+	return new Promise<void>((resolve) =>
+		setTimeout(() => {
+			state.row = [...read, 'theirs'];
+			resolve();
+		}, ms),
+	);
 }
 
 describe('claimChanges: keys another process dropped are recorded again', () => {
 	test('a stale write landing 300 ms after the claim: the keys are back before the claim returns', async () => {
 		const { state, helpers, node } = storeRow();
 		state.row = ['older'];
-		const staleRead = [...state.row];
 		// another process read the row before the claim and writes it back, with its own key, later
-		const stale = new Promise<void>((resolve) =>
-			setTimeout(() => {
-				state.row = [...staleRead, 'theirs'];
-				resolve();
-			}, 300),
-		);
+		const stale = staleWrite(state, 300);
 		const won = await claimChanges(
 			helpers,
 			node,
@@ -274,4 +285,23 @@ describe('claimChanges: claims of one process waiting at once go together as one
 		expect([...delivered]).toEqual([old(3)]);
 		expect([...caughtUp]).toEqual([]);
 	});
+});
+
+describe('releaseChanges: the claims of changes an execution could not emit are given back', () => {
+	test("a stale write puts the released keys back after the first removal: the second takes them out, and this process's next claim of the change wins it", async () => {
+		const { state, helpers, node } = storeRow();
+		const key = 'edit|Deals|5|1700000000000';
+		expect([...(await claimChanges(helpers, node, [key], 'catch-up'))]).toEqual([key]);
+		// the catch-up's look for a delivery's mark recorded the mark: given back too
+		expect(state.row).toEqual(expect.arrayContaining([key, `${key}|delivered`]));
+		// another process read the row now and writes it back, with its own key, after the first removal
+		const stale = staleWrite(state, 300);
+		await releaseChanges(helpers, node, [key]);
+		await stale;
+		expect(state.row).toContain('theirs');
+		expect(state.row).not.toContain(key);
+		expect(state.row).not.toContain(`${key}|delivered`);
+		// the next catch-up's claim, in this process (whose recent keys forgot the change), wins it
+		expect([...(await claimChanges(helpers, node, [key], 'catch-up'))]).toEqual([key]);
+	}, 30_000);
 });
