@@ -156,3 +156,14 @@ export async function advanceSandboxClock(url: string, ms: number): Promise<void
 	});
 	if (res.status !== 200) throw new Error(`POST /__sandbox/clock: HTTP ${res.status}`);
 }
+
+/** A fault plan of the sandbox (test hook POST /__sandbox/faults), e.g. `{ status: 500, count: 4, path_includes: '/crm/v2.1/Leads' }`. */
+export async function setSandboxFault(url: string, plan: Record<string, unknown>): Promise<void> {
+	const res = await api(`${url}/__sandbox/faults`, undefined, { method: 'POST', body: plan });
+	if (res.status !== 201) throw new Error(`POST /__sandbox/faults: HTTP ${res.status}`);
+}
+
+/** Removes every fault plan of the sandbox (DELETE /__sandbox/faults). */
+export async function clearSandboxFaults(url: string): Promise<void> {
+	await fetch(`${url}/__sandbox/faults`, { method: 'DELETE' });
+}

@@ -7,17 +7,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { useCrmFixture } from '../harness/crm';
 import { errorOf, outputOf } from '../harness/n8n';
+import { clearSandboxFaults, setSandboxFault } from '../harness/sandbox';
 
 const crm = useCrmFixture({ sandbox: { demo: false } });
 
 /** Forces the next create of Contacts to lose its connection after the record was stored. */
 async function dropNextContactsCreate(): Promise<void> {
-	const res = await fetch(`${crm.url}/__sandbox/faults`, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify({ drop: true, count: 1, path_includes: '/crm/v2.1/Contacts' }),
-	});
-	expect(res.status).toBe(201);
+	await setSandboxFault(crm.url, { drop: true, count: 1, path_includes: '/crm/v2.1/Contacts' });
 }
 
 async function search(module: string, criteria: string): Promise<IDataObject[]> {
@@ -59,7 +55,7 @@ const input = (tag: string) => [
 ];
 
 afterEach(async () => {
-	await fetch(`${crm.url}/__sandbox/faults`, { method: 'DELETE' });
+	await clearSandboxFaults(crm.url);
 });
 
 describe('batched create › interleaved modules, a dropped connection', () => {

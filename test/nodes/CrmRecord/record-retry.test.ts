@@ -7,6 +7,7 @@ import { RETRY } from '../../../nodes/shared/transport';
 import { crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { errorOf, outputOf } from '../../harness/n8n';
+import { clearSandboxFaults, setSandboxFault } from '../../harness/sandbox';
 
 describe('CRM Record › retry and back-off', () => {
 	let crm: CrmFixture;
@@ -20,15 +21,11 @@ describe('CRM Record › retry and back-off', () => {
 		await crm.clearRequests();
 	});
 	afterEach(async () => {
-		await fetch(`${crm.url}/__sandbox/faults`, { method: 'DELETE' });
+		await clearSandboxFaults(crm.url);
 	});
 
 	const fault = async (status: number, count: number, pathIncludes: string) =>
-		await fetch(`${crm.url}/__sandbox/faults`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({ status, count, path_includes: pathIncludes }),
-		});
+		await setSandboxFault(crm.url, { status, count, path_includes: pathIncludes });
 	const statuses = async (prefix: string) =>
 		(await crm.requests()).filter((r) => r.url.startsWith(prefix)).map((r) => r.status);
 

@@ -15,7 +15,7 @@ import { crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
 import { startReceiver } from '../../harness/receiver';
 import type { Receiver } from '../../harness/receiver';
-import { advanceSandboxClock } from '../../harness/sandbox';
+import { advanceSandboxClock, clearSandboxFaults, setSandboxFault } from '../../harness/sandbox';
 import { crmTrigger, routeDeliveries, runProduction, withIsolate } from '../../harness/trigger';
 import { deliveriesSettled, sandboxDeliveries, waitFor } from '../../harness/wait';
 
@@ -246,16 +246,15 @@ describe('CRM Trigger › catch-up', () => {
 		const cursor = structuredClone(t.x.state().catchUp);
 
 		// every read of the record fails (the shipped retries included): the execution fails after its claim
-		const fault = await fetch(`${crm.url}/__sandbox/faults`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({ status: 500, count: RETRY.tries, path_includes: '/crm/v2.1/Leads' }),
+		await setSandboxFault(crm.url, {
+			status: 500,
+			count: RETRY.tries,
+			path_includes: '/crm/v2.1/Leads',
 		});
-		expect(fault.status).toBe(201);
 		try {
 			await t.catchUp();
 		} finally {
-			await fetch(`${crm.url}/__sandbox/faults`, { method: 'DELETE' });
+			await clearSandboxFaults(crm.url);
 		}
 		expect(t.caughtUp.map((run) => run.status)).toEqual(['error']);
 		expect(t.emittedByCatchUp()).toEqual([]);

@@ -19,7 +19,7 @@ import { latch } from '../../../nodes/CrmTrigger/processClaims';
 import { RETRY } from '../../../nodes/shared/transport';
 import { crmFixture } from '../../harness/crm';
 import type { CrmFixture } from '../../harness/crm';
-import { advanceSandboxClock } from '../../harness/sandbox';
+import { advanceSandboxClock, clearSandboxFaults, setSandboxFault } from '../../harness/sandbox';
 import { crmTrigger, processedData, runProduction, triggerHarness } from '../../harness/trigger';
 
 let crm: CrmFixture;
@@ -168,12 +168,11 @@ async function runWithRecordReadsFailing(
 	delivery: IDataObject,
 ): Promise<IRun> {
 	try {
-		const fault = await fetch(`${crm.url}/__sandbox/faults`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({ status: 500, count: RETRY.tries, path_includes: '/crm/v2.1/Leads' }),
+		await setSandboxFault(crm.url, {
+			status: 500,
+			count: RETRY.tries,
+			path_includes: '/crm/v2.1/Leads',
 		});
-		expect(fault.status).toBe(201);
 		await crm.clearRequests();
 		const answer = await x.request(delivery);
 		expect(answer).toMatchObject({ status: 200 });
@@ -183,7 +182,7 @@ async function runWithRecordReadsFailing(
 		expect(x.nextRan(failed)).toBe(false);
 		return failed;
 	} finally {
-		await fetch(`${crm.url}/__sandbox/faults`, { method: 'DELETE' });
+		await clearSandboxFaults(crm.url);
 	}
 }
 
