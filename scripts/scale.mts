@@ -55,6 +55,7 @@ import {
 	EXPRESSION_ENGINE,
 	FLOOR_TRIGGER_WEBHOOK_ID,
 	P,
+	ROUNDS,
 	RUN_DIR,
 	WF,
 	log,
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
 		const floorTriggerUrl = `http://127.0.0.1:${P.proxy}/webhook/${FLOOR_TRIGGER_WEBHOOK_ID}/webhook`;
 		await benchTrigger({
 			changes: CHANGES,
+			rounds: ROUNDS,
 			dealIds,
 			crm,
 			deliveries: () => deliveriesOf(sb.sandbox)?.log ?? [],

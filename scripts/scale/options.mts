@@ -3,7 +3,7 @@
 import path from 'node:path';
 
 import { REPO } from '../n8n-runtime.mts';
-import { BENCH_DEFAULT_CHANGES } from './bench-trigger.mts';
+import { BENCH_DEFAULT_CHANGES, BENCH_DEFAULT_ROUNDS } from './bench-trigger.mts';
 
 // ---- options ------------------------------------------------------------------------------------
 
@@ -15,7 +15,7 @@ export const option = (name: string, fallback: number) => {
 };
 if (flag('--help') || flag('-h')) {
 	console.log(
-		'npm run test:scale [-- --changes 10000] [--burst 50] [--no-build] [--no-faults] [--durable-cursors-off] [--verbose] [--bench-trigger]',
+		'npm run test:scale [-- --changes 10000] [--burst 50] [--no-build] [--no-faults] [--durable-cursors-off] [--verbose] [--bench-trigger [--rounds 3]]',
 	);
 	process.exit(0);
 }
@@ -25,6 +25,13 @@ export const CHANGES = option(
 	'--changes',
 	Number(process.env.SCALE_CHANGES ?? (BENCH ? BENCH_DEFAULT_CHANGES : 10_000)),
 );
+/**
+ * --bench-trigger --rounds N: the burst of --changes, and both floors after it, N times over fresh
+ * deals; P6 reports each round and the median: the floor of one run has moved by more than the
+ * changes P6 should judge (265 to 467 changes/s across single runs)
+ */
+export const ROUNDS = option('--rounds', BENCH_DEFAULT_ROUNDS);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error('--rounds must be an integer ≥ 1');
 export const FAULTS = !flag('--no-faults');
 export const VERBOSE = flag('--verbose');
 /** --durable-cursors-off: the polling trigger without n8n's durable poll cursors, to measure what is lost or doubled then */

@@ -37,6 +37,7 @@ import {
 	POLL_CLIENT,
 	POLL_CREDENTIAL,
 	PORTS,
+	ROUNDS,
 	RUN_DIR,
 	STATE_DIR,
 	UPDATE_BATCH,
@@ -425,9 +426,9 @@ export async function startQueueStack() {
 	await api.login(OWNER.email, OWNER.password);
 
 	// the deals the run edits: created before the trigger watches anything
-	// --bench-trigger edits deals only: the burst and the warm-up before it
+	// --bench-trigger edits deals only: the warm-up, then each round's burst on deals of its own
 	const sharedUpdates = BENCH
-		? CHANGES + BENCH_WARMUP_BATCHES * UPDATE_BATCH
+		? ROUNDS * CHANGES + BENCH_WARMUP_BATCHES * UPDATE_BATCH
 		: Math.round(CHANGES * 0.9);
 	const createsTotal = BENCH ? 0 : CHANGES - sharedUpdates;
 	const burstUpdates = BENCH ? 0 : BURST * UPDATE_BATCH;
