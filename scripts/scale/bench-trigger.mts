@@ -184,6 +184,8 @@ interface Round {
 	crm: Side;
 	floor: Side;
 	hook: Side;
+	/** n8n's deduplication store after the round */
+	store: string;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -517,8 +519,37 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 			await res.arrayBuffer();
 			return res.status === 200;
 		});
+	/**
+	 * n8n's deduplication store: the CRM Trigger's row, which every claim reads and writes whole, and
+	 * the table on disk with its churn (each write leaves the old row behind until autovacuum)
+	 */
+	async function storeState(): Promise<string> {
+		return storeQuery().catch((error: Error) => `not read (${error.message})`);
+	}
+	async function storeQuery(): Promise<string> {
+		const row = (
+			await ctx.pg.query(
+				`select json_array_length((value::text)::json->'data') as entries, octet_length(value::text) as bytes
+				 from processed_data where "workflowId" = $1`,
+				[ctx.workflows.crm],
+			)
+		).rows[0];
+		const table = (
+			await ctx.pg.query(
+				`select pg_total_relation_size('processed_data') as size, n_tup_upd as updates, autovacuum_count as vacuums
+				 from pg_stat_user_tables where relname = 'processed_data'`,
+			)
+		).rows[0];
+		const mb = (bytes: unknown) => (Number(bytes ?? 0) / 1024 / 1024).toFixed(1);
+		return (
+			`the CRM Trigger's row ${row?.entries ?? 0} entries (${mb(row?.bytes)} MB); ` +
+			`the table on disk ${mb(table?.size)} MB after ${table?.updates ?? 0} row writes, ${table?.vacuums ?? 0} autovacuums`
+		);
+	}
+
 	const warmIds = ctx.dealIds.slice(0, BENCH_WARMUP_BATCHES * BATCH);
 	await sides(warmIds, 'Needs Analysis', 'warm-up');
+	log(`n8n's deduplication store after the warm-up: ${await storeState()}`);
 	const beforeBurst = Math.max(0, ...ctx.executions.keys());
 	// each round edits deals of its own (the tally knows a change by its record id), the floors after it
 	const rounds: Round[] = [];
@@ -532,7 +563,9 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 			'Proposal/Price Quote',
 			label,
 		);
-		rounds.push({ label, crm, floor, hook });
+		const store = await storeState();
+		log(`  n8n's deduplication store after ${label}: ${store}`);
+		rounds.push({ label, crm, floor, hook, store });
 	}
 
 	// the deduplication window after the whole run: a copy of the last burst's first delivery, sent
@@ -623,7 +656,7 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 	const show = (r: (k: Figure) => number, judged: boolean) =>
 		FIGURES.map((k) => `${k} ${r(k).toFixed(2)}×${judged ? ` ${verdict(r(k))}` : ''}`).join(', ');
 	for (const round of rounds) {
-		if (rounds.length > 1) console.log(`${round.label}:`);
+		console.log(`${round.label} (n8n's deduplication store after it: ${round.store}):`);
 		for (const x of [round.crm, round.floor, round.hook]) {
 			const t = x.tally;
 			console.log(
@@ -742,7 +775,7 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 				`A warm-up of ${BENCH_WARMUP_BATCHES} deliveries through all three first; execution data = octet_length of execution_data.data.`,
 			...rounds.map(
 				(r) =>
-					`P6, what the last run saw${rounds.length > 1 ? ` (${r.label})` : ''}: CRM Trigger: ${r.crm.trouble}. Community-trigger floor: ${r.floor.trouble}. n8n Webhook: ${r.hook.trouble}.`,
+					`P6, what the last run saw (${r.label}): CRM Trigger: ${r.crm.trouble}. Community-trigger floor: ${r.floor.trouble}. n8n Webhook: ${r.hook.trouble}. n8n's deduplication store after it: ${r.store}.`,
 			),
 		],
 	};
