@@ -17,6 +17,17 @@ export const DEFAULT_SCOPES = [
 	'CRM.files.ALL',
 ];
 
+/**
+ * The client fields of this version: shown while the hidden `clientId` holds its expression (n8n
+ * shows a field whose condition reads an expression), hidden for a credential of version 0.1, whose
+ * literal client id n8n keeps using. No `regex` condition: n8n evaluates these conditions each time
+ * it resolves the credential, before every request, and runs a regex condition in a guard that
+ * fails the request when the regex takes 250 ms of wall time, which a loaded machine reaches.
+ */
+const SHOWN_WITH_NEW_CLIENT: INodeProperties['displayOptions'] = {
+	show: { clientId: [{ _cnd: { startsWith: '=' } }] },
+};
+
 export class CrmOAuth2Api implements ICredentialType {
 	name = 'crmOAuth2Api';
 
@@ -101,7 +112,7 @@ export class CrmOAuth2Api implements ICredentialType {
 			required: true,
 			description:
 				"The OAuth client's ID from the CRM's developer console; any value for the sandbox",
-			displayOptions: { hide: { clientId: [{ _cnd: { regex: '^[^=]' } }] } },
+			displayOptions: SHOWN_WITH_NEW_CLIENT,
 		},
 		{
 			displayName: 'Client Secret',
@@ -112,7 +123,7 @@ export class CrmOAuth2Api implements ICredentialType {
 			required: true,
 			description:
 				"The OAuth client's secret from the CRM's developer console; any value for the sandbox",
-			displayOptions: { hide: { clientId: [{ _cnd: { regex: '^[^=]' } }] } },
+			displayOptions: SHOWN_WITH_NEW_CLIENT,
 		},
 		{
 			// the bulk-write upload goes to a content host of its own (docs/protocol.md §1.1)
@@ -176,7 +187,7 @@ export class CrmOAuth2Api implements ICredentialType {
 			default: DEFAULT_SCOPES.join(','),
 			description:
 				'Permissions n8n asks your CRM account for, separated by commas. The default lets every CRM node work; with fewer, some operations are refused.',
-			displayOptions: { hide: { clientId: [{ _cnd: { regex: '^[^=]' } }] } },
+			displayOptions: SHOWN_WITH_NEW_CLIENT,
 		},
 		// n8n keeps a field that oAuth2Api also defines in oAuth2Api's place, before every field of
 		// this credential, and reads the OAuth client from these names: they stay, hidden, and take

@@ -1,8 +1,10 @@
 // A real account's last gaps, through the engine against the sandbox: a credential saved without
 // connecting (its sign-in window closed) says so wherever the package uses it (routed operations,
 // code operations, load options, the polling trigger); the credential's form names the hosts of
-// each data centre (docs/protocol.md §1.1; the upload without Upload URL: CrmBulk/bulkWrite.test.ts).
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+// each data centre (docs/protocol.md §1.1; the upload without Upload URL: CrmBulk/bulkWrite.test.ts)
+// and shows the client fields of its version through conditions n8n evaluates without a regex.
+import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { CrmOAuth2Api } from '../../credentials/CrmOAuth2Api.credentials';
 import { useCrmFixture } from '../harness/crm';
@@ -83,6 +85,33 @@ describe("the credential's form for a CRM Service account", () => {
 		expect(notice.displayName).toContain(
 			'https://accounts.crm.example for the default data centre, https://accounts.crm.example.eu for the EU one',
 		);
+	});
+
+	test('the client fields show on a credential of this version, the notice on one of version 0.1, with no regex condition', () => {
+		const props = new CrmOAuth2Api().properties;
+		const shown = (clientId: string) =>
+			props
+				.filter((p) => NodeHelpers.displayParameter({ clientId } as INodeParameters, p, null))
+				.map((p) => p.name);
+		const client = ['crmClientId', 'crmClientSecret', 'crmScope'];
+		const current = shown(String(props.find((p) => p.name === 'clientId')!.default));
+		expect(current).toEqual(expect.arrayContaining(client));
+		expect(current).not.toContain('savedClientNotice');
+		const saved = shown('client-id-saved-by-0.1');
+		expect(saved).toContain('savedClientNotice');
+		expect(saved.filter((name) => client.includes(name))).toEqual([]);
+		// n8n resolves the credential so before each request: the client's values stay in it
+		const resolved = NodeHelpers.getNodeParameters(
+			props,
+			{ environment: 'sandbox', crmClientId: 'id-1', crmClientSecret: 'secret-1' },
+			true,
+			false,
+			null,
+			null,
+		);
+		expect(resolved).toMatchObject({ crmClientId: 'id-1', crmClientSecret: 'secret-1' });
+		// n8n runs a regex condition under a 250 ms wall-clock guard on every resolution
+		expect(JSON.stringify(props.map((p) => p.displayOptions ?? {}))).not.toContain('"regex"');
 	});
 
 	test("the form keeps its fields' order", () => {
