@@ -21,7 +21,7 @@
 //   npm run test:compat -- --install-only        install every version, test nothing (.ci/run, beside the unit tests)
 //   npm run test:compat -- --only 2.0.3 --override xlsx=npm:@e965/xlsx@0.20.3   (a version outside the table)
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import {
@@ -94,17 +94,21 @@ async function executeById(
 	runData?: Record<string, Array<{ data?: { main?: unknown[][] }; error?: { message?: string } }>>;
 	error?: string;
 }> {
+	// stdout to a file, not a pipe: n8n's CLI exits right after printing, and Node drops what a pipe
+	// has not taken yet (a 60-deal run came back cut off mid-JSON); writes to a file are synchronous
+	const outFile = `${logFile}.${id}.out`;
+	const outFd = openSync(outFile, 'w');
 	return await new Promise((resolve) => {
 		const child = spawn(process.execPath, [stack.n8nBin, 'execute', `--id=${id}`, '--rawOutput'], {
 			cwd: stack.home,
 			env: { ...stack.cliEnv, N8N_RUNNERS_BROKER_PORT: String(brokerPort) },
-			stdio: ['ignore', 'pipe', 'pipe'],
+			stdio: ['ignore', outFd, 'pipe'],
 		});
-		let out = '';
 		let err = '';
-		child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-		child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+		child.stderr?.on('data', (b: Buffer) => (err += b.toString()));
 		child.on('close', (code) => {
+			closeSync(outFd);
+			const out = readFileSync(outFile, 'utf8');
 			writeFileSync(
 				logFile,
 				`$ n8n execute --id=${id} (exit ${code})\n${out}\n--- stderr\n${err}\n`,
