@@ -41,14 +41,16 @@ import {
 	streamsFor,
 } from './catchUp';
 import type { CatchUpState } from './catchUp';
-import { changeKey, claimChanges, DEFAULT_WINDOW_MS, releaseChanges } from './dedupe';
+import { changeKey, claimChanges, DEFAULT_WINDOW_MS, releaseChanges, runKey } from './dedupe';
 import {
 	CHANGE_KEY,
+	CHANGE_RUN,
 	CHANGE_TIME,
 	deliveryKey,
 	isGenuine,
 	itemsOf,
 	parseDelivery,
+	stampRun,
 } from './delivery';
 import { fetchRecords } from '../shared/records/fetch';
 import { PAGE_SIZE } from '../shared/changes/changeStream';
@@ -406,7 +408,7 @@ export class CrmTrigger implements INodeType {
 		if (items.length === 0) return duplicate;
 		// n8n answers (200) once it has stored and queued the execution: a delivery the CRM sees
 		// acknowledged is never lost, also when this process stops right now
-		return { workflowData: [this.helpers.returnJsonArray(items)] };
+		return { workflowData: [this.helpers.returnJsonArray(stampRun(items))] };
 	}
 
 	/**
@@ -493,16 +495,23 @@ export class CrmTrigger implements INodeType {
 	 * sends once. The catch-up's changes (their keys known without the CRM) are claimed first and
 	 * fetched only when new: a catch-up reads again many changes deliveries brought. Records come 100
 	 * per request. An execution left with no items ends here: the next nodes get no input and do not
-	 * run. Manual runs ("Execute step", test events) and retries claim nothing and only fetch.
+	 * run. Manual runs ("Execute step", test events) claim nothing and only fetch. A Retry claims as
+	 * any execution, and emits every change of the execution it repeats if that one made its claim.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const input = this.getInputData();
 		const items = input.map((item) => ({ ...item, json: { ...item.json } }));
 		const changes = items.filter((item) => typeof item.json[CHANGE_KEY] === 'string');
 		if (changes.length === 0) return [items];
-		// a Retry (executions list) is a user's explicit re-run of an execution that did not finish,
-		// e.g. one whose worker died after the claim: it must emit again, so it claims nothing
-		const production = this.getMode() !== 'manual' && this.getMode() !== 'retry';
+		// a Retry (executions list) is a user's re-run of an execution that did not finish: claimed()
+		// tells by the run id whether that execution made its claim (its changes are then the retry's
+		// to emit) or never ran (n8n failed it first: the catch-up may have run its changes since).
+		// Input of a version without run ids: the retry claims nothing and emits every change
+		const run = changes
+			.map((item) => item.json[CHANGE_RUN])
+			.find((id) => typeof id === 'string') as string | undefined;
+		const production =
+			this.getMode() !== 'manual' && (this.getMode() !== 'retry' || run !== undefined);
 		const wantRecords = getParameter(this, 'output', 0, 'ids') === 'records';
 		const fetched = new Map<INodeExecutionData, IDataObject | undefined>();
 		const fetch = async (list: INodeExecutionData[], fields?: string) => {
@@ -553,7 +562,7 @@ export class CrmTrigger implements INodeType {
 				),
 			]),
 		);
-		let kept = await claimed.call(this, changes, keyOf);
+		let kept = await claimed.call(this, changes, keyOf, run);
 		if (wantRecords) {
 			const toFetch = kept.filter((item) => notDeleted(item) && !fetched.has(item));
 			let read = false;
@@ -566,6 +575,7 @@ export class CrmTrigger implements INodeType {
 					await released.call(
 						this,
 						kept.map((item) => keyOf.get(item)!),
+						run,
 					);
 			}
 			// a caught-up edit whose record changed again since it was read carries the later state:
@@ -603,30 +613,39 @@ function clean(items: INodeExecutionData[]): INodeExecutionData[] {
 	for (const item of items) {
 		delete item.json[CHANGE_KEY];
 		delete item.json[CHANGE_TIME];
+		delete item.json[CHANGE_RUN];
 	}
 	return items;
 }
 
 /**
  * The items whose change this execution may emit: claimed in n8n's deduplication store, once each
- * (an item whose key another item of this execution already took is dropped too).
+ * (an item whose key another item of this execution already took is dropped too). With the run id,
+ * the claim records the run's key too: a Retry that finds it taken repeats an execution that made
+ * its claim, and emits every change (which of them another execution had emitted first, the store
+ * cannot tell); one that wins it repeats an execution that never claimed, and emits what it wins.
  */
 async function claimed(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	keyOf: Map<INodeExecutionData, string>,
+	run?: string,
 ): Promise<INodeExecutionData[]> {
 	let won: Set<string>;
 	try {
 		// an execution carries either a delivery's changes or the catch-up's (caught_up)
 		const source = items.every((item) => item.json.caught_up === true) ? 'catch-up' : 'delivery';
+		const key = run === undefined ? undefined : runKey(run);
 		won = await claimChanges(
 			this.helpers,
 			`${this.getWorkflow().id}|${this.getNode().id}`,
 			[...keyOf.values()],
 			source,
 			this.logger,
+			key,
 		);
+		if (this.getMode() === 'retry' && key !== undefined && !won.has(key))
+			won = new Set(keyOf.values());
 	} catch (error) {
 		// no deduplication store (n8n without it): emit rather than lose the change
 		this.logger.warn(`CRM Trigger: could not record emitted changes: ${(error as Error).message}`);
@@ -641,10 +660,17 @@ async function claimed(
 	});
 }
 
-/** Gives back claims of changes this execution could not emit (dedupe.ts releaseChanges). */
-async function released(this: IExecuteFunctions, keys: string[]): Promise<void> {
+/**
+ * Gives back claims of changes this execution could not emit (dedupe.ts releaseChanges), and its
+ * run's key: a Retry of it then claims as a new execution, instead of emitting what the next
+ * catch-up emits.
+ */
+async function released(this: IExecuteFunctions, keys: string[], run?: string): Promise<void> {
 	try {
-		await releaseChanges(this.helpers, `${this.getWorkflow().id}|${this.getNode().id}`, keys);
+		await releaseChanges(this.helpers, `${this.getWorkflow().id}|${this.getNode().id}`, [
+			...keys,
+			...(run === undefined ? [] : [runKey(run)]),
+		]);
 		this.logger.warn(
 			`CRM Trigger: ${keys.length} claimed change(s) could not be emitted; their claims were given back for the next catch-up`,
 		);
@@ -691,7 +717,7 @@ async function catchUp(
 				if (watch.length > 0 && item.operation === 'edit') item.changed_fields = null;
 			}
 			const done = this.helpers.createDeferredPromise<IRun>();
-			this.emit([this.helpers.returnJsonArray(batch)], undefined, done);
+			this.emit([this.helpers.returnJsonArray(stampRun(batch))], undefined, done);
 			let run: IRun | undefined;
 			if (!(await waitFor(done.promise.then((settled) => (run = settled))))) {
 				this.logger.warn(

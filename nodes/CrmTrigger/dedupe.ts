@@ -272,7 +272,8 @@ const CLOCK_MARGIN_MS = 10_000;
  * checks are done and a delivery's execution has had time to write them (MARK_WAIT_MS), and drops
  * the marked changes. Between two copies of a delivery that reached two processes, the race
  * remains. A key is present only if the execution that wrote it found it new: a change no
- * execution emitted is never dropped.
+ * execution emitted is never dropped. `run`, a run's key (runKey), is recorded with the first write
+ * and the checks and is in the answer when new: whether the run was claimed before.
  */
 export async function claimChanges(
 	helpers: Dedupe,
@@ -280,9 +281,13 @@ export async function claimChanges(
 	keys: string[],
 	source: ClaimSource = 'delivery',
 	log?: Log,
+	run?: string,
 ): Promise<Set<string>> {
-	const unique = [...new Set(keys)];
-	if (unique.length === 0) return new Set();
+	const changes = [...new Set(keys)];
+	if (changes.length === 0) return new Set();
+	// the run's key (runKey) goes with the first write and the checks, never with the marks
+	const unique = run === undefined ? changes : [...changes, run];
+	const ofChanges = (list: Iterable<string>) => [...list].filter((key) => key !== run);
 	const row = rowOf(node);
 	let span = 0;
 	let repaired = 0;
@@ -299,8 +304,9 @@ export async function claimChanges(
 	// too young for any catch-up's read
 	let marks: string[] = [];
 	const markIfOld = (won: Set<string>) => {
-		if (source === 'delivery' && marks.length === 0 && [...won].some((key) => !tooYoung(key)))
-			marks = [...won].map((key) => key + DELIVERED);
+		const wonChanges = ofChanges(won);
+		if (source === 'delivery' && marks.length === 0 && wonChanges.some((key) => !tooYoung(key)))
+			marks = wonChanges.map((key) => key + DELIVERED);
 		return marks;
 	};
 	const first = counted(await row.call({ helpers, keys: unique, claim: true, then: markIfOld }));
@@ -309,7 +315,7 @@ export async function claimChanges(
 	if (first.then) counted(await first.then);
 	const pause = async () => await sleep(Math.max(CHECK_PAUSE_MS, CHECK_SPANS * span));
 	let dropped = 0;
-	for (let check = 0; check < CHECKS && won.size > 0; check++) {
+	for (let check = 0; check < CHECKS && ofChanges(won).length > 0; check++) {
 		await pause();
 		// what another writer dropped comes back as new: recorded again by this very call, marks
 		// included (also those of changes that grew old while the claim went on)
@@ -326,10 +332,10 @@ export async function claimChanges(
 		log?.warn(
 			`CRM Trigger: ${dropped} claimed change(s) were still dropped from n8n's deduplication store at the last of ${CHECKS} checks; another execution may run them again`,
 		);
-	if (source === 'catch-up' && won.size > 0) {
+	if (source === 'catch-up' && ofChanges(won).length > 0) {
 		// a delivery's execution whose first claim overlapped ours has marked its keys by now
 		await sleep(Math.max(MARK_WAIT_MS, MARK_SPANS * span));
-		const found = await record([...won].map((key) => key + DELIVERED));
+		const found = await record(ofChanges(won).map((key) => key + DELIVERED));
 		for (const mark of found.processed) won.delete(mark.slice(0, -DELIVERED.length));
 		if (found.processed.length > 0)
 			log?.info(
@@ -372,6 +378,14 @@ export async function releaseChanges(
 	}
 }
 const RELEASE_REMOVALS = 2;
+
+/**
+ * The store key of one run (delivery.ts CHANGE_RUN), recorded with its claim: a Retry of the run
+ * finds it taken when the run it repeats made its claim.
+ */
+export function runKey(run: string): string {
+	return `run|${run}`;
+}
 
 /** The time an edit's key carries (changeKey), epoch ms; undefined for other keys. */
 function changeTimeOf(key: string): number | undefined {

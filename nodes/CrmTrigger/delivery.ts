@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ChannelState } from './channel';
@@ -32,6 +32,19 @@ const SERVER_TIME_MAX = 4_102_444_800_000;
 export const CHANGE_KEY = '_crmChange';
 /** Item key of a change the catch-up read: the Modified_Time it was read with (ISO), the rest of an edit's key. */
 export const CHANGE_TIME = '_crmModified';
+/**
+ * Item key of the run: one id per request (or catch-up execution), on every item. n8n copies an
+ * execution's input into its Retry, so the retry carries the id of the execution it repeats and
+ * learns from the store whether that execution made its claim (dedupe.ts claimChanges `run`).
+ */
+export const CHANGE_RUN = '_crmRun';
+
+/** `items` with one new run id (CHANGE_RUN). */
+export function stampRun(items: IDataObject[]): IDataObject[] {
+	const run = randomUUID();
+	for (const item of items) item[CHANGE_RUN] = run;
+	return items;
+}
 
 function sameSecret(expected: string, actual: string): boolean {
 	const a = Buffer.from(expected);

@@ -386,12 +386,15 @@ export async function runPhases(stack: QueueStack) {
 			const inProgress = [...executions.values()].filter((e) =>
 				['new', 'running', 'waiting'].includes(e.status),
 			).length;
+			// seen: in a successful execution, as the tally counts; an execution n8n failed before it
+			// ran (e.g. marked crashed by its queue recovery) holds records whose changes the catch-up
+			// still has to bring
 			const seen = new Set<string>();
 			let runs = 0;
 			for (const e of executions.values())
 				if (INSTANT.has(e.workflowId)) {
 					runs++;
-					for (const id of e.records.keys()) seen.add(id);
+					if (e.status === 'success') for (const id of e.records.keys()) seen.add(id);
 				}
 			const seenCount = phaseChanges.filter((c) => seen.has(c.id)).length;
 			// progress is a change seen or any new CRM Trigger execution: a catch-up behind a backlog

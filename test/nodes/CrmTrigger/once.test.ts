@@ -482,6 +482,29 @@ describe('CRM Trigger › one change, one run', () => {
 		await x.deactivate();
 	});
 
+	test('a Retry of an execution n8n failed before it ran emits only what no execution emitted since: a change the catch-up or a copy ran is not run again', async () => {
+		const x = await published({ modules: ['Leads'], events: ['create'] });
+		const [ran, waited] = [await createLead('Ran since'), await createLead('Still waiting')];
+		const body = x.body({ ids: [ran, waited], operation: 'insert' });
+		// stored and queued, then failed by n8n before a worker ran it (its trigger claimed nothing)
+		const never = (await x.request(body)).result.workflowData![0];
+		// meanwhile another execution emitted one of its changes (a copy on another n8n process)
+		latch.clear();
+		const copy = (await x.request(x.body({ ids: [ran], operation: 'insert' }))).result
+			.workflowData![0];
+		const other = await runProduction(crm, [x.node], copy, {}, '7000011');
+		expect(x.emitted(other).map((i) => i.json.id)).toEqual([ran]);
+		const retried = await runProduction(crm, [x.node], never, {}, '7000012', 'retry');
+		expect(x.emitted(retried).map((i) => i.json.id)).toEqual([waited]);
+		expect(x.emitted(retried)[0].json).not.toHaveProperty('_crmRun');
+		// and it claimed what it emitted: a later copy of the delivery starts nothing more
+		latch.clear();
+		const late = (await x.request(body)).result.workflowData![0];
+		const again = await runProduction(crm, [x.node], late, {}, '7000013');
+		expect(x.emitted(again)).toEqual([]);
+		await x.deactivate();
+	});
+
 	test('the latch keeps every key of its window whatever the burst: after 6,000 changes a copy of the first delivery still starts nothing', async () => {
 		const x = await published({ modules: ['Leads'], events: ['create'] });
 		// record ids the CRM would list (the latch and the answer path need no record behind them)
