@@ -139,3 +139,10 @@ export function watchRequestStarts(
 	});
 	return starts;
 }
+
+/** The nearest-rank percentile `p` (0–100) of `values`; NaN when there are none. */
+export function percentile(values: number[], p: number): number {
+	if (values.length === 0) return NaN;
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}

@@ -5,10 +5,10 @@ import path from 'node:path';
 
 import { N8N_VERSION, PACKAGE_NAME, REPO } from '../n8n-runtime.mts';
 import { check } from './checks.mts';
-import { executions, percentile, tally, workerRuns } from './executions.mts';
+import { executions, tally, workerRuns } from './executions.mts';
 import type { Execution } from './executions.mts';
 import { peaks } from './n8n.mts';
-import { countBy, formatCounts, refusalsByOperation } from './observe.mts';
+import { countBy, formatCounts, percentile, refusalsByOperation } from './observe.mts';
 import {
 	API_EDITION,
 	DURABLE_CURSORS,
