@@ -314,7 +314,7 @@ export async function claimChanges(
 	// in the next call of the row, so the mark is there one store call after the key
 	if (first.then) counted(await first.then);
 	const pause = async () => await sleep(Math.max(CHECK_PAUSE_MS, CHECK_SPANS * span));
-	let dropped = 0;
+	let dropped: string[] = [];
 	for (let check = 0; check < CHECKS && ofChanges(won).length > 0; check++) {
 		await pause();
 		// what another writer dropped comes back as new: recorded again by this very call, marks
@@ -322,15 +322,20 @@ export async function claimChanges(
 		const marked = marks.length > 0;
 		if (!marked && markIfOld(won).length > 0) row.keep(marks, Date.now());
 		const found = await record([...won, ...marks]);
-		dropped = found.new.filter((key) => !key.endsWith(DELIVERED)).length;
+		dropped = found.new.filter((key) => !key.endsWith(DELIVERED));
 		// marks written for the first time are no repair
-		repaired += marked ? found.new.length : dropped;
-		if (dropped === 0) break;
+		repaired += marked ? found.new.length : dropped.length;
+		if (dropped.length === 0) break;
 	}
 	// said, so that a change run twice can be traced to its cause
-	if (dropped > 0)
+	const droppedChanges = ofChanges(dropped).length;
+	if (droppedChanges > 0)
 		log?.warn(
-			`CRM Trigger: ${dropped} claimed change(s) were still dropped from n8n's deduplication store at the last of ${CHECKS} checks; another execution may run them again`,
+			`CRM Trigger: ${droppedChanges} claimed change(s) were still dropped from n8n's deduplication store at the last of ${CHECKS} checks; another execution may run them again`,
+		);
+	else if (dropped.length > 0)
+		log?.warn(
+			`CRM Trigger: this execution's run key was still dropped from n8n's deduplication store at the last of ${CHECKS} checks; a Retry of this execution would emit none of its changes`,
 		);
 	if (source === 'catch-up' && ofChanges(won).length > 0) {
 		// a delivery's execution whose first claim overlapped ours has marked its keys by now

@@ -638,12 +638,14 @@ export async function benchTrigger(ctx: BenchContext): Promise<void> {
 	const judged = rounds.filter((r) => !floorFailedIn(r));
 	const counted = judged.length > 0 ? judged : rounds;
 	const median = (pick: (r: Round) => number) => medianOf(counted.map(pick));
-	const failedFloors = rounds
-		.filter(floorFailedIn)
-		.map(
-			(r) =>
-				`${r.label}: the floor itself answered 503 ${r.floor.unavailable} times and lost ${r.floor.tally.lost} changes`,
-		);
+	const failedFloors = rounds.filter(floorFailedIn).map((r) => {
+		// only what failed is named
+		const failures = [
+			r.floor.unavailable > 0 ? `answered 503 ${r.floor.unavailable} times` : '',
+			r.floor.tally.lost > 0 ? `lost ${r.floor.tally.lost} changes` : '',
+		].filter(Boolean);
+		return `${r.label}: the floor itself ${failures.join(' and ')}`;
+	});
 	const leftOut = failedFloors.length > 0 ? `left out: ${failedFloors.join('; ')}` : '';
 	// no verdict only when every round's floor failed
 	const floorFailed = judged.length === 0 ? failedFloors.join('; ') : '';

@@ -125,6 +125,27 @@ describe('claimChanges: keys another process dropped are recorded again', () => 
 		expect(state.row).toEqual([young]);
 		expect(state.calls).toBe(2);
 	});
+
+	test("keys dropped at every check: the warning counts the claimed changes, not the run's key", async () => {
+		const { state, helpers, node } = storeRow();
+		// another writer whose stale writes land after every store call of ours
+		const wiping = {
+			...helpers,
+			async checkProcessedAndRecord(items: Array<string | number>) {
+				const answer = await helpers.checkProcessedAndRecord(items, 'node', { mode: 'entries' });
+				state.row = [];
+				return answer;
+			},
+		} as typeof helpers;
+		const warnings: string[] = [];
+		const log = { info: () => {}, warn: (message: string) => warnings.push(message) };
+		const changes = ['create|Leads|2', 'delete|Leads|3'];
+		const won = await claimChanges(wiping, node, changes, 'delivery', log, 'run|r-1');
+		expect([...won].sort()).toEqual([...changes, 'run|r-1'].sort());
+		expect(warnings).toEqual([
+			"CRM Trigger: 2 claimed change(s) were still dropped from n8n's deduplication store at the last of 6 checks; another execution may run them again",
+		]);
+	}, 20_000);
 });
 
 describe('claimChanges: the first calls of two processes at once', () => {
