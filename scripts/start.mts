@@ -507,7 +507,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 		const n8nLog = path.join(home, 'n8n.log');
 		writeFileSync(
 			n8nLog,
-			`n8n ${n8nVersion} started by scripts/start.ts at ${new Date().toISOString()}\n`,
+			`n8n ${n8nVersion} started by scripts/start.mts at ${new Date().toISOString()}\n`,
 		);
 		// one-off CLI commands get a broker port of their own
 		const cli = async (args: string[]) => {
